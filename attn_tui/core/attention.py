@@ -1,0 +1,216 @@
+"""Scaled dot-product attention, every intermediate kept.
+
+    Attn(Q, K, V) = softmax(c * Q Kᵀ / √d_k + M) V
+
+Shapes follow the lesson: T query tokens, T' key tokens (T' = T for
+self-attention), d_k query/key width, d_v value width.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .checks import check_matrix, check_same
+from .info import row_entropies_bits
+
+DTYPES = {"float64": np.float64, "float32": np.float32, "float16": np.float16}
+FILLS = ("-1e9", "-inf", "min")
+MASKS = ("causal", "none", "window")
+
+
+def softmax(x, axis=-1):
+    """Numerically stable softmax along ``axis``.
+
+    softmax(x)_i = exp(x_i - max x) / Σ_j exp(x_j - max x)
+
+    A slice whose entries are all -inf gives NaN, because -inf - (-inf) is NaN:
+    the lesson's fully-masked row. The result keeps the input's float dtype.
+
+    >>> import numpy as np
+    >>> p = softmax(np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]))
+    >>> np.allclose(p.sum(axis=-1), 1.0)
+    True
+    >>> float(p[1, 0])
+    0.3333333333333333
+    """
+    x = np.asarray(x)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        shifted = x - np.max(x, axis=axis, keepdims=True)
+        e = np.exp(shifted)
+        return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def fill_value(fill="-1e9", dtype=np.float64):
+    """The additive mask value for blocked cells, *in* ``dtype``.
+
+    "-1e9" (or the number -1e9) is the lesson's finite stand-in; cast to float16
+    it overflows to -inf, which is the point the lesson makes. "-inf" is the
+    literal. "min" is the dtype's most negative finite value.
+    """
+    dtype = np.dtype(dtype)
+    if isinstance(fill, (int, float)) and not isinstance(fill, bool):
+        value = float(fill)
+    elif fill == "-1e9":
+        value = -1e9
+    elif fill == "-inf":
+        value = -np.inf
+    elif fill == "min":
+        return np.finfo(dtype).min
+    else:
+        raise ValueError(f"fill: unknown fill {fill!r}; use -1e9, \"-inf\" or \"min\"")
+    with np.errstate(over="ignore"):
+        return dtype.type(value)
+
+
+def blocked_cells(kind="causal", T=1, T_k=None, padding=(), window=None):
+    """Boolean (T, T') array, True where query t may not see key i.
+
+    kind: "causal" (i > t blocked), "none", or "window" (causal and i <= t - w
+    blocked, a sliding window of width w). ``padding`` lists key positions
+    (0-based) that no query may see.
+    """
+    T_k = T if T_k is None else T_k
+    t = np.arange(T)[:, None]
+    i = np.arange(T_k)[None, :]
+    if kind == "causal":
+        blocked = i > t
+    elif kind == "none":
+        blocked = np.zeros((T, T_k), dtype=bool)
+    elif kind == "window":
+        if window is None or int(window) < 1:
+            raise ValueError(f"window: a sliding window needs a width >= 1, got {window!r}")
+        blocked = (i > t) | (i <= t - int(window))
+    else:
+        raise ValueError(f"mask: unknown mask {kind!r}; use one of {', '.join(MASKS)}")
+    for p in padding:
+        if not 0 <= int(p) < T_k:
+            raise ValueError(f"padding: key position {p} is outside 0..{T_k - 1}")
+        blocked[:, int(p)] = True
+    return blocked
+
+
+def additive_mask(blocked, fill="-1e9", dtype=np.float64):
+    """M with 0 where open and the fill where blocked, in ``dtype``. Shape of ``blocked``."""
+    dtype = np.dtype(dtype)
+    M = np.zeros(blocked.shape, dtype=dtype)
+    M[blocked] = fill_value(fill, dtype)
+    return M
+
+
+def causal_mask(T, fill=-1e9, dtype=np.float64):
+    """Additive causal mask, shape (T, T): M[t, i] = 0 for i <= t, fill for i > t.
+
+    >>> causal_mask(3)[0].tolist()
+    [0.0, -1000000000.0, -1000000000.0]
+    """
+    return additive_mask(blocked_cells("causal", T), fill, dtype)
+
+
+@dataclass(frozen=True, eq=False)
+class Trace:
+    """Every intermediate of one attention call (eq=False: arrays don't compare with ==).
+
+    Q (T, d_k), K (T', d_k), V (T', d_v), S scaled scores before the mask (T, T'),
+    M additive mask (T, T'), S_masked = S + M, A = softmax_row(S_masked) (T, T'),
+    O = A V (T, d_v), H row entropies in bits (T,), eff = 2^H (T,).
+    """
+
+    Q: np.ndarray
+    K: np.ndarray
+    V: np.ndarray
+    S: np.ndarray
+    M: np.ndarray
+    S_masked: np.ndarray
+    A: np.ndarray
+    O: np.ndarray
+    H: np.ndarray
+    eff: np.ndarray
+    blocked: np.ndarray
+    scale: float
+    rank_S: int | None
+    rank_Q: int
+    rank_K: int
+    nan_rows: tuple = field(default=())
+
+    @property
+    def scores(self):
+        return self.S
+
+    @property
+    def weights(self):
+        return self.A
+
+    @property
+    def output(self):
+        return self.O
+
+    @property
+    def d_k(self):
+        return self.Q.shape[1]
+
+    @property
+    def dtype(self):
+        return self.A.dtype
+
+
+def _rank(a):
+    a = np.asarray(a, dtype=np.float64)
+    if a.size == 0 or not np.all(np.isfinite(a)):
+        return None
+    return int(np.linalg.matrix_rank(a))
+
+
+def attention(Q, K, V, mask=None, scale=None, dtype=np.float64):
+    """Scaled dot-product attention returning a :class:`Trace`.
+
+    Q: (T, d_k), K: (T', d_k), V: (T', d_v).
+    mask: None, an additive (T, T') array, or a boolean (T, T') array of blocked
+    cells (True = blocked, filled with -1e9).
+    scale: None means 1/√d_k; a number replaces it.
+    dtype: the float type every step is computed in (float16 really overflows).
+
+    S = scale · Q Kᵀ,  A = softmax_row(S + M),  O = A V.
+    """
+    Q = check_matrix(Q, "Q")
+    K = check_matrix(K, "K")
+    V = check_matrix(V, "V")
+    check_same(Q.shape[1], K.shape[1], "K", "columns (d_k) must match Q's")
+    check_same(K.shape[0], V.shape[0], "V", "rows must match K's (one value per key)")
+    dtype = np.dtype(dtype)
+    T, d_k = Q.shape
+    T_k = K.shape[0]
+    if scale is None:
+        scale = 1.0 / np.sqrt(d_k)
+    scale = float(scale)
+    if not np.isfinite(scale):
+        raise ValueError(f"scale: must be finite, got {scale}")
+    if mask is None:
+        blocked = np.zeros((T, T_k), dtype=bool)
+        M = np.zeros((T, T_k), dtype=dtype)
+    else:
+        mask = np.asarray(mask)
+        if mask.shape != (T, T_k):
+            raise ValueError(f"mask: shape {mask.shape} must be {(T, T_k)} (queries x keys)")
+        if mask.dtype == bool:
+            blocked, M = mask, additive_mask(mask, "-1e9", dtype)
+        else:
+            with np.errstate(over="ignore"):
+                M = mask.astype(dtype)
+            blocked = M < 0
+    with np.errstate(over="ignore", invalid="ignore"):
+        Qd, Kd, Vd = Q.astype(dtype), K.astype(dtype), V.astype(dtype)
+        S = (Qd @ Kd.T) * dtype.type(scale)  # (T, T')
+        S_masked = S + M  # (T, T')
+        A = softmax(S_masked, axis=-1)  # (T, T')
+        O = A @ Vd  # (T, d_v)
+    H = row_entropies_bits(A)
+    nan_rows = tuple(int(t) for t in np.flatnonzero(np.isnan(A).any(axis=1)))
+    return Trace(
+        Q=Qd, K=Kd, V=Vd, S=S, M=M, S_masked=S_masked, A=A, O=O, H=H,
+        eff=np.exp2(H), blocked=blocked, scale=scale,
+        rank_S=_rank(S), rank_Q=_rank(Q), rank_K=_rank(K), nan_rows=nan_rows,
+    )

@@ -1,0 +1,72 @@
+"""The lesson's seeded experiments: variance of q·k, saturation, the scale sweep.
+
+NumPy's generator is not the lesson's, so the draws differ from the printed ones;
+the shapes of the results are what reproduce: Var(q·k)/d_k ≈ 1, an unscaled row
+at d_k = 512 is nearly one-hot, and entropy falls as c grows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .attention import softmax
+from .info import entropy_bits
+
+DKS = (4, 64, 512)
+SWEEP = np.linspace(0.1, 3.0, 30)
+
+
+def dot_samples(d_k, n=5000, seed=8):
+    """n samples of q·k with q, k ~ N(0, I_{d_k}) independent. Shape (n,)."""
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal((n, d_k))
+    k = rng.standard_normal((n, d_k))
+    return np.einsum("nd,nd->n", q, k)
+
+
+def variance(dks=DKS, n=5000, seed=8, progress=None):
+    """[{d_k, var, ratio}] with var = mean((q·k)²) (the mean is ~0) and ratio = var/d_k.
+
+    progress: optional callable(done, total) for long runs.
+    """
+    out = []
+    for j, d_k in enumerate(dks):
+        dots = dot_samples(int(d_k), n, seed + j)
+        var = float(np.mean(dots ** 2))
+        out.append({"d_k": int(d_k), "var": var, "ratio": var / d_k})
+        if progress:
+            progress(j + 1, len(dks))
+    return out
+
+
+def saturation(d_k=512, T=8, seed=8):
+    """Row 1 of softmax(Q Kᵀ) unscaled vs scaled by 1/√d_k, Q, K ~ N(0,1) (T, d_k).
+
+    Returns {unscaled: {max, H}, scaled: {max, H}, log2_T}.
+    """
+    rng = np.random.default_rng(seed)
+    Q = rng.standard_normal((T, d_k))
+    K = rng.standard_normal((T, d_k))
+    S = Q @ K.T  # (T, T), variance ~ d_k
+    rows = {"unscaled": softmax(S[0]), "scaled": softmax(S[0] / np.sqrt(d_k))}
+    res = {k: {"max": float(a.max()), "H": entropy_bits(a)} for k, a in rows.items()}
+    res["log2_T"] = float(np.log2(T))
+    return res
+
+
+def sweep_scores(T=8, d_k=16, seed=16):
+    """One query row against T keys at unit variance: s = q Kᵀ/√d_k, shape (T,)."""
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal(d_k)
+    K = rng.standard_normal((T, d_k))
+    return K @ q / np.sqrt(d_k)
+
+
+def scale_sweep(scales=SWEEP, T=8, d_k=16, seed=16):
+    """[{c, H, row}] for softmax(c·s) at each multiplier c: the entropy knob."""
+    s = sweep_scores(T, d_k, seed)
+    out = []
+    for c in scales:
+        a = softmax(float(c) * s)
+        out.append({"c": float(c), "H": entropy_bits(a), "row": a, "scores": float(c) * s})
+    return out

@@ -1,0 +1,34 @@
+"""Entropy in bits, the lesson's yardstick for how spread an attention row is."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def entropy_bits(p):
+    """H(p) = -Σ_i p_i log₂ p_i in bits, with 0·log 0 = 0 exactly.
+
+    p: (n,) a distribution. NaN anywhere in p gives NaN.
+
+    >>> entropy_bits([0.5, 0.5])
+    1.0
+    >>> entropy_bits([1.0, 0.0, 0.0])
+    0.0
+    """
+    p = np.asarray(p, dtype=np.float64)
+    if np.isnan(p).any():
+        return float("nan")
+    nz = p[p > 0]
+    h = -np.sum(nz * np.log2(nz))
+    return float(h) + 0.0  # +0.0 turns -0.0 into 0.0
+
+
+def row_entropies_bits(A):
+    """H(A_t) for each row t of A (T, T') -> (T,) float64 array of bits."""
+    A = np.asarray(A)
+    return np.array([entropy_bits(row) for row in A], dtype=np.float64)
+
+
+def effective_tokens(H):
+    """2^H: the effective number of tokens a row attends to. Same shape as H."""
+    return np.exp2(np.asarray(H, dtype=np.float64))

@@ -1,0 +1,102 @@
+"""The lesson's engineering lenses on one attention computation."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .attention import blocked_cells, softmax
+
+
+def nadaraya_watson_row(Q, K, V, t, scale, blocked=None):
+    """Row t of O as a kernel smoother, from raw (unshifted) kernel weights.
+
+    o_t = Σ_i κ(q_t, k_i) v_i / Σ_i κ(q_t, k_i),  κ = exp(scale · q_t·k_i),
+    summed over the keys i that query t may see. Q (T, d_k), K (T', d_k),
+    V (T', d_v), blocked (T, T') bool or None. Returns (o_t (d_v,), kappa (T',)).
+    Without the max shift κ can overflow to inf for large scores -- exactly why
+    softmax subtracts the row max; the result is then NaN.
+    """
+    Q, K, V = (np.asarray(a, dtype=np.float64) for a in (Q, K, V))
+    visible = np.ones(K.shape[0], dtype=bool) if blocked is None else ~np.asarray(blocked)[t]
+    with np.errstate(over="ignore", invalid="ignore"):
+        kappa = np.where(visible, np.exp(scale * (K @ Q[t])), 0.0)  # (T',)
+        num = kappa @ V  # (d_v,)
+        den = kappa.sum()
+        return num / den, kappa
+
+
+def max_abs_diff(a, b):
+    """max |a - b| over all entries, as a float (NaN if either has NaN)."""
+    d = np.abs(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
+    return float(np.max(d)) if d.size else 0.0
+
+
+def prefix_average(T):
+    """Lesson 07's W_avg (T, T): row t is 1/t on columns 1..t, 0 after."""
+    return np.tril(np.ones((T, T))) / np.arange(1, T + 1)[:, None]
+
+
+def box_kernel(T, fill=-1e9):
+    """A with W_Q = W_K = 0 (all scores 0) under a causal mask, and W_avg. Both (T, T)."""
+    M = np.where(blocked_cells("causal", T), fill, 0.0)
+    return softmax(np.zeros((T, T)) + M), prefix_average(T)
+
+
+def rank_info(S, Q, K):
+    """Ranks of S, Q, K and the singular values of S (descending).
+
+    S = Q Kᵀ is a bilinear form, so rank S <= min(rank Q, rank K) <= d_k.
+    """
+    S64 = np.asarray(S, dtype=np.float64)
+    finite = bool(np.all(np.isfinite(S64)))
+    sv = np.linalg.svd(S64, compute_uv=False) if finite else np.full(min(S64.shape), np.nan)
+    return {
+        "S": int(np.linalg.matrix_rank(S64)) if finite else None,
+        "Q": int(np.linalg.matrix_rank(np.asarray(Q, dtype=np.float64))),
+        "K": int(np.linalg.matrix_rank(np.asarray(K, dtype=np.float64))),
+        "d_k": int(np.shape(Q)[1]),
+        "singular_values": sv,
+    }
+
+
+def jacobian_diag(p):
+    """Diagonal of the softmax Jacobian, ∂p_i/∂s_i = p_i (1 - p_i). Same shape as p."""
+    p = np.asarray(p, dtype=np.float64)
+    return p * (1.0 - p)
+
+
+def param_count(d_model, d_k, d_v=None, with_output=False):
+    """Parameters of W_Q, W_K (d_model x d_k) and W_V (d_model x d_v): d_model(2 d_k + d_v).
+
+    with_output adds W_O (d_v x d_model).
+
+    >>> param_count(6, 4)
+    72
+    >>> param_count(384, 64, 64, with_output=True)
+    98304
+    """
+    d_v = d_k if d_v is None else d_v
+    n = d_model * (2 * d_k + d_v)
+    return n + (d_v * d_model if with_output else 0)
+
+
+def score_cost(T, d_k, d_v=None, T_k=None):
+    """Size and multiply-add cost of attention at sequence length T (exercise 5).
+
+    S has T·T' entries; S = Q Kᵀ costs T·T'·d_k multiply-adds, O = A V T·T'·d_v.
+    FLOPs count a multiply-add as 2.
+    """
+    d_v = d_k if d_v is None else d_v
+    T_k = T if T_k is None else T_k
+    return {"T": T, "entries": T * T_k, "flops_S": 2 * T * T_k * d_k, "flops_O": 2 * T * T_k * d_v}
+
+
+def memory_lookup(A_row, keys, top=None):
+    """Associative-memory reading of one row: addresses ranked by weight.
+
+    Returns [(key_index, label, weight)] sorted by weight, largest first,
+    masked (zero-weight) addresses last.
+    """
+    order = np.argsort(-np.nan_to_num(np.asarray(A_row, dtype=np.float64), nan=-1.0), kind="stable")
+    ranked = [(int(i), keys[i], float(A_row[i])) for i in order]
+    return ranked[:top] if top else ranked

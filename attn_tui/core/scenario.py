@@ -1,0 +1,201 @@
+"""Scenario: the inputs and settings of one attention computation, immutable.
+
+Either X (T, d_model) with W_Q, W_K (d_model, d_k) and W_V (d_model, d_v) -- and
+optionally Y (T', d_model) so that keys and values come from another sequence
+(cross-attention) -- or Q (T, d_k), K (T', d_k) and optionally V (T', d_v) given
+directly (V defaults to the identity, so O = A).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from .attention import DTYPES, FILLS, MASKS, Trace, additive_mask, attention, blocked_cells
+from .checks import check_matrix
+
+MATRICES = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
+
+
+def _frozen(a):
+    if a is None:
+        return None
+    a = np.array(a, dtype=np.float64)
+    a.setflags(write=False)
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Scenario:
+    title: str = "untitled"
+    tokens: tuple = ()
+    X: np.ndarray | None = None
+    W_Q: np.ndarray | None = None
+    W_K: np.ndarray | None = None
+    W_V: np.ndarray | None = None
+    features: tuple = ()
+    Y: np.ndarray | None = None
+    key_tokens: tuple = ()
+    Q: np.ndarray | None = None
+    K: np.ndarray | None = None
+    V: np.ndarray | None = None
+    mask: str = "causal"
+    padding: tuple = ()
+    window: int | None = None
+    fill: str = "-1e9"
+    c: float = 1.0
+    scaled: bool = True
+    dtype: str = "float64"
+
+    def __post_init__(self):
+        for name in MATRICES:
+            object.__setattr__(self, name, _frozen(getattr(self, name)))
+        for name in ("tokens", "features", "key_tokens", "padding"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        validate(self)
+
+    # -- shape facts ---------------------------------------------------------
+    @property
+    def projected(self):
+        """True when Q, K, V come from X through W_Q, W_K, W_V."""
+        return self.X is not None
+
+    @property
+    def cross(self):
+        return self.Y is not None
+
+    @property
+    def T(self):
+        return (self.X if self.projected else self.Q).shape[0]
+
+    @property
+    def T_k(self):
+        if self.projected:
+            return (self.Y if self.cross else self.X).shape[0]
+        return self.K.shape[0]
+
+    @property
+    def d_model(self):
+        return self.X.shape[1] if self.projected else None
+
+    @property
+    def d_k(self):
+        return (self.W_Q if self.projected else self.Q).shape[1]
+
+    @property
+    def d_v(self):
+        if self.projected:
+            return self.W_V.shape[1]
+        return self.V.shape[1] if self.V is not None else self.T_k
+
+    @property
+    def keys(self):
+        """Labels of the key tokens (the columns of S and A)."""
+        if self.key_tokens:
+            return self.key_tokens
+        return self.tokens if not self.cross else tuple(f"k{i + 1}" for i in range(self.T_k))
+
+    @property
+    def scale(self):
+        """The number S is multiplied by: c/√d_k when scaled, c otherwise."""
+        return self.c / np.sqrt(self.d_k) if self.scaled else self.c
+
+    @property
+    def value_features(self):
+        """Labels of O's columns: the first d_v feature names when W_V copies them."""
+        if self.features and self.d_v <= len(self.features):
+            return tuple(self.features[: self.d_v])
+        return tuple(f"v{j + 1}" for j in range(self.d_v))
+
+    def with_(self, **changes):
+        """A copy with ``changes`` applied (and validated)."""
+        return replace(self, **changes)
+
+    # -- computation ---------------------------------------------------------
+    def qkv(self):
+        """(Q, K, V) in float64: projected from X (and Y), or as given."""
+        if self.projected:
+            src = self.Y if self.cross else self.X
+            return self.X @ self.W_Q, src @ self.W_K, src @ self.W_V
+        V = self.V if self.V is not None else np.eye(self.T_k)
+        return self.Q, self.K, V
+
+    def blocked(self):
+        """(T, T') True where blocked. ``padding`` is 1-based, like the lesson's t1..tT."""
+        pad = [p - 1 for p in self.padding]
+        return blocked_cells(self.mask, self.T, self.T_k, pad, self.window)
+
+    def run(self) -> Trace:
+        """The whole pipeline: projections, scores, mask, softmax, output."""
+        Q, K, V = self.qkv()
+        dt = DTYPES[self.dtype]
+        M = additive_mask(self.blocked(), self.fill, dt)
+        return attention(Q, K, V, mask=M, scale=self.scale, dtype=dt)
+
+
+def _labels(s, key, n, default):
+    labels = getattr(s, key)
+    if not labels:
+        object.__setattr__(s, key, tuple(f"{default}{i + 1}" for i in range(n)))
+    elif len(labels) != n:
+        raise ValueError(f"{key}: {len(labels)} labels for {n} rows/columns")
+    elif not all(isinstance(x, str) for x in labels):
+        raise ValueError(f"{key}: labels must be strings")
+
+
+def _shape(s, name, rows=None, cols=None, rows_of="", cols_of=""):
+    a = check_matrix(getattr(s, name), name)
+    r, c = a.shape
+    if rows is not None and r != rows:
+        raise ValueError(f"{name}: has {r} rows, but {rows_of} needs {rows}")
+    if cols is not None and c != cols:
+        raise ValueError(f"{name}: has {c} columns, but {cols_of} needs {cols}")
+    return a
+
+
+def validate(s: Scenario):
+    """Raise ValueError naming the key (and row/column) of the first problem."""
+    if s.projected:
+        for name in ("W_Q", "W_K", "W_V"):
+            if getattr(s, name) is None:
+                raise ValueError(f"{name}: missing; a scenario with X needs W_Q, W_K and W_V")
+        for name in ("Q", "K", "V"):
+            if getattr(s, name) is not None:
+                raise ValueError(f"{name}: give either X with W_Q/W_K/W_V or Q/K/V, not both")
+        X = _shape(s, "X")
+        dm = X.shape[1]
+        wq = _shape(s, "W_Q", dm, None, "X's d_model")
+        _shape(s, "W_K", dm, wq.shape[1], "X's d_model", "W_Q's d_k")
+        _shape(s, "W_V", dm, None, "X's d_model")
+        if s.Y is not None:
+            _shape(s, "Y", None, dm, cols_of="X's d_model")
+        _labels(s, "features", dm, "f")
+    else:
+        if s.Q is None or s.K is None:
+            raise ValueError("X: missing; a scenario needs X with W_Q/W_K/W_V, or Q and K")
+        if s.Y is not None:
+            raise ValueError("Y: only a scenario with X can take keys from a second sequence Y")
+        Q = _shape(s, "Q")
+        K = _shape(s, "K", None, Q.shape[1], cols_of="Q's d_k")
+        if s.V is not None:
+            _shape(s, "V", K.shape[0], None, "K (one value per key)")
+    _labels(s, "tokens", s.T, "t")
+    if s.key_tokens or s.cross:
+        _labels(s, "key_tokens", s.T_k, "k")
+    if s.mask not in MASKS:
+        raise ValueError(f"mask: unknown mask {s.mask!r}; use one of {', '.join(MASKS)}")
+    if s.mask == "window" and (not isinstance(s.window, int) or s.window < 1):
+        raise ValueError(f"window: a sliding window needs a whole width >= 1, got {s.window!r}")
+    for p in s.padding:
+        if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 1 <= p <= s.T_k:
+            raise ValueError(f"padding: key position {p!r} is outside 1..{s.T_k} (positions count from 1)")
+    if s.fill not in FILLS:
+        raise ValueError(f"fill: unknown fill {s.fill!r}; use -1e9, \"-inf\" or \"min\"")
+    if s.dtype not in DTYPES:
+        raise ValueError(f"dtype: unknown dtype {s.dtype!r}; use {', '.join(DTYPES)}")
+    if isinstance(s.c, bool) or not isinstance(s.c, (int, float)) or not np.isfinite(s.c) or s.c <= 0:
+        raise ValueError(f"c: the scale multiplier must be a positive finite number, got {s.c!r}")
+    object.__setattr__(s, "c", float(s.c))
+    if not isinstance(s.scaled, bool):
+        raise ValueError(f"scaled: must be true or false, got {s.scaled!r}")

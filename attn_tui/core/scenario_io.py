@@ -1,0 +1,181 @@
+"""Scenario files: TOML in, TOML out, with errors a person can act on.
+
+Every refusal is one line naming the file, the key and, for matrices, the row and
+column (1-based). Saving writes floats with repr(), which round-trips bit for bit,
+to a temporary file in the same folder and renames it over the target (atomic).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+import tomllib
+from pathlib import Path
+
+from .builtins import BUILTINS, builtin
+from .scenario import MATRICES, Scenario
+
+LABELS = ("tokens", "features", "key_tokens")
+KEYS = ("title", *LABELS, *MATRICES, "mask", "padding", "window", "fill", "c", "scaled", "dtype")
+
+
+class ScenarioError(ValueError):
+    """A scenario file or name that cannot be used; str() is the one-line message."""
+
+
+def _matrix(key, value):
+    if not isinstance(value, list) or not value:
+        raise ValueError(f"{key}: must be a non-empty list of rows, e.g. [[1.0, 0.0], [0.0, 1.0]]")
+    width = None
+    rows = []
+    for r, row in enumerate(value, 1):
+        if not isinstance(row, list):
+            raise ValueError(f"{key}: row {r} is not a list of numbers")
+        if width is None:
+            width = len(row)
+        elif len(row) != width:
+            raise ValueError(f"{key}: row {r} has {len(row)} entries, row 1 has {width} (ragged rows)")
+        out = []
+        for c, x in enumerate(row, 1):
+            if isinstance(x, bool) or not isinstance(x, (int, float)):
+                raise ValueError(f"{key}: row {r}, column {c} is {x!r}, not a number")
+            if not math.isfinite(x):
+                raise ValueError(f"{key}: row {r}, column {c} is {x}; entries must be finite")
+            out.append(float(x))
+        rows.append(out)
+    if width == 0:
+        raise ValueError(f"{key}: rows are empty")
+    return rows
+
+
+def _labels(key, value):
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise ValueError(f"{key}: must be a list of strings")
+    return tuple(value)
+
+
+def _fill(value):
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value == -1e9:
+        return "-1e9"
+    if value in ("-1e9", "-inf", "min"):
+        return value
+    raise ValueError(f"fill: {value!r} is not one of -1e9, \"-inf\", \"min\"")
+
+
+def from_dict(data: dict) -> Scenario:
+    """Build a Scenario from parsed TOML, refusing unknown keys and wrong types."""
+    unknown = [k for k in data if k not in KEYS]
+    if unknown:
+        raise ValueError(f"{unknown[0]}: unknown key; known keys: {', '.join(KEYS)}")
+    kw = {}
+    for key, value in data.items():
+        if key in MATRICES:
+            kw[key] = _matrix(key, value)
+        elif key in LABELS:
+            kw[key] = _labels(key, value)
+        elif key == "fill":
+            kw[key] = _fill(value)
+        elif key == "padding":
+            if not isinstance(value, list) or not all(isinstance(p, int) and not isinstance(p, bool) for p in value):
+                raise ValueError("padding: must be a list of whole key positions, e.g. [1, 3]")
+            kw[key] = tuple(value)
+        elif key in ("title", "mask", "dtype") and not isinstance(value, str):
+            raise ValueError(f"{key}: must be a string, got {value!r}")
+        elif key == "window" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ValueError(f"window: must be a whole number, got {value!r}")
+        else:
+            kw[key] = value
+    return Scenario(**kw)
+
+
+def loads(text: str, source: str = "<string>") -> Scenario:
+    try:
+        return from_dict(tomllib.loads(text))
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
+    except ValueError as exc:
+        raise ScenarioError(f"{source}: {exc}") from None
+
+
+def load(path) -> Scenario:
+    """Read a scenario file; ScenarioError names the file and what is wrong."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ScenarioError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ScenarioError(f"{path}: is a folder, not a scenario file") from None
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{path}: not a text (UTF-8) file; a scenario is TOML") from None
+    if "\x00" in text:
+        raise ScenarioError(f"{path}: binary data (NUL bytes); a scenario is TOML")
+    return loads(text, str(path))
+
+
+def resolve(name_or_path) -> Scenario:
+    """A built-in by name, or a file by path."""
+    if str(name_or_path) in BUILTINS:
+        return builtin(str(name_or_path))
+    p = Path(name_or_path)
+    if not p.exists() and p.suffix == "":
+        raise ScenarioError(f"{name_or_path}: no such file, and no built-in of that name "
+                            f"(built-ins: {', '.join(BUILTINS)})")
+    return load(p)
+
+
+def _toml_str(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _toml_value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, str):
+        return _toml_str(v)
+    return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+
+
+def dumps(s: Scenario) -> str:
+    """TOML text for ``s``; ``loads(dumps(s))`` gives back the same matrices bit for bit."""
+    lines = [f"title = {_toml_str(s.title)}"]
+    for key in LABELS:
+        if getattr(s, key) and (key != "key_tokens" or s.cross or not s.projected):
+            lines.append(f"{key} = {_toml_value(list(getattr(s, key)))}")
+    settings = {"mask": s.mask, "fill": -1e9 if s.fill == "-1e9" else s.fill, "c": s.c,
+                "scaled": s.scaled, "dtype": s.dtype, "padding": list(s.padding)}
+    if s.window is not None:
+        settings["window"] = s.window
+    lines += [f"{k} = {_toml_value(v)}" for k, v in settings.items()]
+    for key in MATRICES:
+        m = getattr(s, key)
+        if m is not None:
+            rows = ",\n".join("  " + _toml_value([float(x) for x in row]) for row in m)
+            lines.append(f"{key} = [\n{rows},\n]")
+    return "\n".join(lines) + "\n"
+
+
+def save(s: Scenario, path, overwrite=False):
+    """Write ``s`` to ``path`` atomically. FileExistsError unless ``overwrite``."""
+    path = Path(path)
+    if path.exists() and not overwrite:
+        raise FileExistsError(f"{path}: already exists")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(dumps(s))
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
