@@ -44,6 +44,19 @@ def softmax(x, axis=-1):
         return e / np.sum(e, axis=axis, keepdims=True)
 
 
+def float_dtype(dtype):
+    """np.dtype for "float64" | "float32" | "float16" (a name or a NumPy type); ValueError otherwise."""
+    name = dtype if isinstance(dtype, str) else None
+    if name is None:
+        try:
+            name = np.dtype(dtype).name
+        except TypeError:
+            name = repr(dtype)
+    if name not in DTYPES:
+        raise ValueError(f"dtype: unknown dtype {dtype!r}; use {', '.join(DTYPES)}")
+    return np.dtype(DTYPES[name])
+
+
 def fill_value(fill="-1e9", dtype=np.float64):
     """The additive mask value for blocked cells, *in* ``dtype``.
 
@@ -51,7 +64,7 @@ def fill_value(fill="-1e9", dtype=np.float64):
     it overflows to -inf, which is the point the lesson makes. "-inf" is the
     literal. "min" is the dtype's most negative finite value.
     """
-    dtype = np.dtype(dtype)
+    dtype = float_dtype(dtype)
     if isinstance(fill, (int, float)) and not isinstance(fill, bool):
         value = float(fill)
     elif fill == "-1e9":
@@ -95,7 +108,7 @@ def blocked_cells(kind="causal", T=1, T_k=None, padding=(), window=None):
 
 def additive_mask(blocked, fill="-1e9", dtype=np.float64):
     """M with 0 where open and the fill where blocked, in ``dtype``. Shape of ``blocked``."""
-    dtype = np.dtype(dtype)
+    dtype = float_dtype(dtype)
     M = np.zeros(blocked.shape, dtype=dtype)
     M[blocked] = fill_value(fill, dtype)
     return M
@@ -164,6 +177,18 @@ def _rank(a):
     return int(np.linalg.matrix_rank(a))
 
 
+def _check_additive(mask):
+    """An additive mask may hold 0, finite numbers and -inf; NaN or +inf would poison a row."""
+    try:
+        m = mask.astype(np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"mask: not a matrix of numbers (dtype {mask.dtype})") from None
+    bad = np.argwhere(np.isnan(m) | (m == np.inf))
+    if len(bad):
+        r, c = (int(v) for v in bad[0])
+        raise ValueError(f"mask: row {r + 1}, column {c + 1} is {m[r, c]}; use 0, a negative number or -inf")
+
+
 def attention(Q, K, V, mask=None, scale=None, dtype=np.float64):
     """Scaled dot-product attention returning a :class:`Trace`.
 
@@ -180,7 +205,7 @@ def attention(Q, K, V, mask=None, scale=None, dtype=np.float64):
     V = check_matrix(V, "V")
     check_same(Q.shape[1], K.shape[1], "K", "columns (d_k) must match Q's")
     check_same(K.shape[0], V.shape[0], "V", "rows must match K's (one value per key)")
-    dtype = np.dtype(dtype)
+    dtype = float_dtype(dtype)
     T, d_k = Q.shape
     T_k = K.shape[0]
     if scale is None:
@@ -198,6 +223,7 @@ def attention(Q, K, V, mask=None, scale=None, dtype=np.float64):
         if mask.dtype == bool:
             blocked, M = mask, additive_mask(mask, "-1e9", dtype)
         else:
+            _check_additive(mask)
             with np.errstate(over="ignore"):
                 M = mask.astype(dtype)
             blocked = M < 0

@@ -70,3 +70,13 @@ def scale_sweep(scales=SWEEP, T=8, d_k=16, seed=16):
         a = softmax(float(c) * s)
         out.append({"c": float(c), "H": entropy_bits(a), "row": a, "scores": float(c) * s})
     return out
+
+
+def entropies_at(cs=(0.1, 1.0, 3.0), T=8, d_k=16, seed=16):
+    """H(softmax(c·s)) in bits at each exact multiplier c (the lesson's c = 0.1, 1, 3 line).
+
+    s is :func:`sweep_scores`; the sweep grid holds 0.9999999999999999, not 1, so
+    the lesson's three values are computed at the exact c here.
+    """
+    s = sweep_scores(T, d_k, seed)
+    return [entropy_bits(softmax(float(c) * s)) for c in cs]
