@@ -100,3 +100,26 @@ def memory_lookup(A_row, keys, top=None):
     order = np.argsort(-np.nan_to_num(np.asarray(A_row, dtype=np.float64), nan=-1.0), kind="stable")
     ranked = [(int(i), keys[i], float(A_row[i])) for i in order]
     return ranked[:top] if top else ranked
+
+
+def gradient_over_c(scores, visible=None, scales=(0.25, 0.5, 1, 2, 4, 8, 16)):
+    """How the softmax Jacobian's diagonal vanishes as the multiplier c grows.
+
+    scores: (n,) one row's scores at c = 1 (q·k/√d_k, or q·k unscaled);
+    visible: (n,) bool, the keys the row may see (None = all).
+    For each c, p = softmax(c · scores) over the visible keys and
+    returns [{c, max_p, H, max_grad, sum_grad}] with grad = p(1 - p).
+    """
+    from .info import entropy_bits
+
+    s = np.asarray(scores, dtype=np.float64)
+    vis = np.ones(s.shape, dtype=bool) if visible is None else np.asarray(visible, dtype=bool)
+    out = []
+    for c in scales:
+        p = np.zeros_like(s)
+        if vis.any():
+            p[vis] = softmax(float(c) * s[vis])
+        g = jacobian_diag(p)
+        out.append({"c": float(c), "max_p": float(p.max()), "H": entropy_bits(p),
+                    "max_grad": float(g.max()), "sum_grad": float(g.sum())})
+    return out
