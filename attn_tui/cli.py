@@ -1,0 +1,106 @@
+"""Command line: ``attn-tui [--scenario NAME|FILE]`` runs the explorer,
+``attn-tui report [--scenario NAME|FILE] [--json]`` prints numbers headless.
+
+A bad scenario is refused before any UI starts: one line on stderr, exit 2.
+The explorer (and so textual) is imported only on the run path, so ``report``
+never loads a UI library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import __version__
+from .core.builtins import BUILTINS
+from .core.scenario_io import ScenarioError, resolve
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+SCENARIO_HELP = f"a built-in ({', '.join(BUILTINS)}) or a TOML scenario file"
+
+
+class UsageError(Exception):
+    """A command-line mistake; str() is the one-line message."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, no usage dump; main() turns it into exit 2
+        raise UsageError(f"{self.prog}: {message} (see {self.prog.split()[0]} --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = Parser(prog="attn-tui", description="Take scaled dot-product attention apart, live, in a terminal "
+               "(Lesson 08). Without a command: the explorer.")
+    p.add_argument("--version", action="version", version=f"attn-tui {__version__}")
+    p.add_argument("--scenario", dest="run_scenario", metavar="NAME|FILE",
+                   help=f"open the explorer on {SCENARIO_HELP} (default: lesson-pipeline)")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    r = sub.add_parser("report", help="print the lesson's numbers (or one scenario's) without the UI",
+                       description="Without --scenario: every number Lesson 08 prints, in its order. "
+                       "With --scenario: that scenario's matrices and numbers.")
+    r.add_argument("--scenario", metavar="NAME|FILE", help=SCENARIO_HELP)
+    r.add_argument("--json", action="store_true", help="JSON instead of text (non-finite numbers as null)")
+    return p
+
+
+def _load(name):
+    """The scenario for NAME|FILE, or None for the default. ScenarioError on bad input."""
+    return None if name is None else resolve(name)
+
+
+def report(args) -> str:
+    # imported here so that `attn-tui --help` stays fast
+    from . import report as text, report_json
+    scenario = _load(args.scenario)
+    if scenario is None:
+        return report_json.lesson_json() if args.json else text.lesson_text()
+    if args.json:
+        return report_json.scenario_json(scenario, args.scenario)
+    return text.scenario_text(scenario, args.scenario)
+
+
+def run(args) -> int:
+    scenario = _load(args.run_scenario)  # refuse a bad file before any UI starts
+    from .app import AttentionApp  # textual only on this path
+    AttentionApp(scenario=scenario).run()
+    return EXIT_OK
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "report":
+            if args.run_scenario is not None and args.scenario is None:
+                args.scenario = args.run_scenario  # `attn-tui --scenario F report` means the same
+            sys.stdout.write(report(args))
+            sys.stdout.flush()
+            return EXIT_OK
+        return run(args)
+    except (UsageError, ScenarioError) as exc:
+        print(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ValueError as exc:  # the core's refusals (a built-in with a bad setting, say)
+        print(f"attn-tui: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # `attn-tui report | head`: the reader left; not an error
+        _silence_stdout()
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
+def _silence_stdout():
+    import os
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()
