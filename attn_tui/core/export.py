@@ -1,0 +1,106 @@
+"""Export the current matrices: one CSV or .npy file per matrix, in a folder.
+
+Inputs (X, W_Q, W_K, W_V, Y or Q, K, V) and the trace (Q, K, V, S, M, S_masked, A,
+O) are written as computed, in the scenario's dtype. CSV cells use repr(float),
+which reads back bit for bit (``-inf`` and ``nan`` included); the first row holds
+the column labels and the first column the row labels. Each file is written to a
+temporary name and renamed (atomic).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .scenario import Scenario
+
+FORMATS = ("csv", "npy")
+
+
+def matrices(s: Scenario, trace) -> dict:
+    """name -> (array, row labels, column labels) of everything worth exporting."""
+    q, k = s.tokens, s.keys
+    d_k = tuple(f"k{j + 1}" for j in range(s.d_k))
+    out = {}
+    if s.projected:
+        f = s.features
+        out["X"] = (s.X, q, f)
+        out["W_Q"] = (s.W_Q, f, d_k)
+        out["W_K"] = (s.W_K, f, d_k)
+        out["W_V"] = (s.W_V, f, s.value_features)
+        if s.cross:
+            out["Y"] = (s.Y, k, f)
+    out["Q"] = (trace.Q, q, d_k)
+    out["K"] = (trace.K, k, d_k)
+    out["V"] = (trace.V, k, s.value_features)
+    out["S"] = (trace.S, q, k)
+    out["M"] = (trace.M, q, k)
+    out["S_masked"] = (trace.S_masked, q, k)
+    out["A"] = (trace.A, q, k)
+    out["O"] = (trace.O, q, s.value_features)
+    return out
+
+
+def csv_text(a, rows, cols) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["", *cols])
+    for label, row in zip(rows, np.asarray(a)):
+        w.writerow([label, *(repr(float(x)) for x in row)])
+    return buf.getvalue()
+
+
+def read_csv(path) -> np.ndarray:
+    """The numbers of a CSV written by :func:`export` (labels dropped), float64."""
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))[1:]
+    return np.array([[float(x) for x in r[1:]] for r in rows], dtype=np.float64)
+
+
+def _write_atomic(path: Path, data: bytes):
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def planned(folder, fmt, names) -> list[Path]:
+    return [Path(folder) / f"{n}.{fmt}" for n in names]
+
+
+def export(s: Scenario, trace, folder, fmt="csv", overwrite=False) -> list[Path]:
+    """Write every matrix of ``s``/``trace`` to ``folder`` as NAME.csv or NAME.npy.
+
+    The folder is created if missing. FileExistsError (naming the first file)
+    unless ``overwrite``; ValueError for an unknown format or a path that is a file.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"format: {fmt!r} is not one of {', '.join(FORMATS)}")
+    folder = Path(folder).expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{folder}: is a file; export writes a folder of {fmt} files")
+    mats = matrices(s, trace)
+    paths = planned(folder, fmt, mats)
+    if not overwrite:
+        for p in paths:
+            if p.exists():
+                raise FileExistsError(f"{p}: already exists")
+    folder.mkdir(parents=True, exist_ok=True)
+    for p, (a, rows, cols) in zip(paths, mats.values()):
+        if fmt == "csv":
+            _write_atomic(p, csv_text(a, rows, cols).encode("utf-8"))
+        else:
+            buf = io.BytesIO()
+            np.save(buf, np.asarray(a), allow_pickle=False)
+            _write_atomic(p, buf.getvalue())
+    return paths

@@ -1,0 +1,133 @@
+"""Mode switches of a Scenario (mask, padding, fill, dtype, cross-attention) and the
+lesson's explanation lines for what a mode does to the numbers.
+
+Pure functions: Scenario in, Scenario out, or EditError with a one-line reason.
+Padding positions are 1-based key positions, like the lesson's t1..tT.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .attention import DTYPES, FILLS, fill_value
+from .edit import EditError
+from .scenario import Scenario
+
+MASK_KINDS = ("causal", "none", "window")
+FILL_LABELS = {"-1e9": "-1e9", "-inf": "-inf", "min": "dtype min"}
+
+
+def causal_allowed(s: Scenario) -> tuple[bool, str]:
+    """(may a causal/window mask be used?, why) -- the lesson's exercise 3."""
+    if not s.cross:
+        return True, "self-attention: token t may only read tokens 1..t"
+    if s.T_k != s.T:
+        return False, (f"cross-attention: Y has its own {s.T_k} positions, not X's {s.T}; "
+                       "'key after query' means nothing, and a source sequence is fully known")
+    return True, ("cross-attention with T' = T: causal only makes sense if Y's position i is "
+                  "the same moment as X's position i (e.g. a second view of the same stream)")
+
+
+def set_mask(s: Scenario, kind: str, window: int | None = None) -> Scenario:
+    """Mask "causal", "none" or "window" (sliding window of width ``window``, default 2)."""
+    if kind not in MASK_KINDS:
+        raise EditError(f"mask: unknown mask {kind!r}; use causal, none or window")
+    if kind != "none":
+        ok, why = causal_allowed(s)
+        if not ok:
+            raise EditError(f"mask: {kind} is not offered -- {why}")
+    if kind == "window":
+        w = window if window is not None else (s.window or 2)
+        if isinstance(w, bool) or not isinstance(w, (int, np.integer)) or not 1 <= w <= max(1, s.T_k):
+            raise EditError(f"window: width {w!r} must be a whole number from 1 to {s.T_k}")
+        return s.with_(mask="window", window=int(w))
+    return s.with_(mask=kind)
+
+
+def set_padding(s: Scenario, positions) -> Scenario:
+    """Padded key positions (1-based); every query is blocked from them."""
+    pos = sorted(set(positions))
+    for p in pos:
+        if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 1 <= p <= s.T_k:
+            raise EditError(f"padding: key position {p!r} is outside 1..{s.T_k}")
+    return s.with_(padding=tuple(int(p) for p in pos))
+
+
+def toggle_padding(s: Scenario, position: int) -> Scenario:
+    """Pad key ``position`` (1-based) if open, unpad it if padded."""
+    pad = set(s.padding)
+    pad ^= {position}
+    return set_padding(s, pad)
+
+
+def set_fill(s: Scenario, fill: str) -> Scenario:
+    if fill not in FILLS:
+        raise EditError(f"fill: unknown fill {fill!r}; use -1e9, -inf or min")
+    return s.with_(fill=fill)
+
+
+def set_dtype(s: Scenario, dtype: str) -> Scenario:
+    if dtype not in DTYPES:
+        raise EditError(f"dtype: unknown dtype {dtype!r}; use {', '.join(DTYPES)}")
+    return s.with_(dtype=dtype)
+
+
+def cycle(options, current):
+    """The option after ``current`` (wrapping)."""
+    options = tuple(options)
+    return options[(options.index(current) + 1) % len(options)] if current in options else options[0]
+
+
+def set_cross(s: Scenario, on: bool) -> tuple[Scenario, str]:
+    """Switch cross-attention on (Y starts as a copy of X) or off. Returns (scenario, note).
+
+    Turning it on drops a causal/window mask only when T' differs from T; padding
+    is cleared either way because key positions change meaning.
+    """
+    if not s.projected:
+        raise EditError("cross: this scenario gives Q and K directly; cross-attention needs X "
+                        "(keys and values come from a second sequence Y through W_K, W_V)")
+    if on == s.cross:
+        return s, "cross-attention is already " + ("on" if on else "off")
+    if on:
+        keys = tuple(f"y{i + 1}" for i in range(s.T))
+        new = s.with_(Y=s.X.copy(), key_tokens=keys, padding=())
+        return new, ("cross-attention on: keys and values now come from Y (a copy of X to edit); "
+                     f"the mask stays {s.mask}: " + causal_allowed(new)[1])
+    return s.with_(Y=None, key_tokens=(), padding=()), "cross-attention off: keys and values come from X again"
+
+
+def summary(s: Scenario) -> str:
+    """One line of the modes in force, e.g. ``mask causal · fill -1e9 · float64``."""
+    mask = f"window {s.window}" if s.mask == "window" else s.mask
+    parts = [f"mask {mask}", f"fill {FILL_LABELS[s.fill]}", s.dtype]
+    if s.padding:
+        parts.append("pad " + ",".join(str(p) for p in s.padding))
+    if s.cross:
+        parts.append(f"cross {s.T}x{s.T_k}")
+    return " · ".join(parts)
+
+
+def explanations(s: Scenario, trace) -> list[str]:
+    """Short lines from the lesson for what the current modes do to ``trace``."""
+    lines = []
+    blocked_rows = [t for t in range(s.T) if trace.blocked[t].all()]
+    dt = np.dtype(DTYPES[s.dtype])
+    fv = fill_value(s.fill, dt)
+    if s.fill == "-1e9" and np.isinf(fv):
+        lines.append(f"{s.dtype}: the -1e9 fill overflows to -inf (largest finite {s.dtype} is "
+                     f"{float(np.finfo(dt).max):g}), so masked cells hold -inf; fill 'dtype min' stays finite.")
+    if trace.nan_rows:
+        rows = ", ".join(s.tokens[t] for t in trace.nan_rows)
+        lines.append(f"NaN in row {rows}: every key is masked and the fill is -inf, so the stable softmax "
+                     "computes -inf - (-inf) = NaN. Frameworks use a finite fill (-1e9, dtype min) for this.")
+    finite_full = [t for t in blocked_rows if t not in trace.nan_rows]
+    if finite_full:
+        rows = ", ".join(s.tokens[t] for t in finite_full)
+        lines.append(f"row {rows}: every key is masked; the finite fill keeps it a number, but it "
+                     "spreads over keys it should not see (batches ignore padded rows).")
+    if not np.all(np.isfinite(trace.S)):
+        lines.append(f"S overflows {s.dtype}: a score is beyond {float(np.finfo(dt).max):g}.")
+    if s.cross and s.mask != "none":
+        lines.append(causal_allowed(s)[1])
+    return lines

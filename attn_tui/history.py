@@ -1,0 +1,92 @@
+"""Undo/redo of the app's States.
+
+A change of the scenario (a cell, a label, a mode, c, a loaded file) is one step;
+moving the selected row or the cell cursor is not. Undo brings back the earlier
+scenario but keeps where the learner is looking (row and cursor, clamped), so
+undoing feels like rewinding the data, not the view.
+"""
+
+from __future__ import annotations
+
+from .state import State
+
+LIMIT = 500
+
+
+def _same(a: State, b: State) -> bool:
+    return a.scenario is b.scenario
+
+
+def shape_of(s, name):
+    """(rows, cols) of matrix ``name`` (inputs, Q/K/V, S/M/A, O) in scenario ``s``, or None."""
+    shapes = {"Q": (s.T, s.d_k), "K": (s.T_k, s.d_k), "V": (s.T_k, s.d_v), "S": (s.T, s.T_k),
+              "M": (s.T, s.T_k), "S_masked": (s.T, s.T_k), "A": (s.T, s.T_k), "O": (s.T, s.d_v)}
+    m = getattr(s, name, None) if name in ("X", "W_Q", "W_K", "W_V", "Y") else None
+    return m.shape if m is not None else shapes.get(name)
+
+
+def clamp_cursor(s, cursor):
+    """``cursor`` (name, row, col) moved inside the matrix's shape in ``s``, or None."""
+    if not cursor:
+        return cursor
+    name, r, c = cursor
+    shape = shape_of(s, name)
+    if shape is None:
+        return None
+    return (name, max(0, min(r, shape[0] - 1)), max(0, min(c, shape[1] - 1)))
+
+
+def _view(target: State, current: State) -> State:
+    """``target``'s scenario with ``current``'s row and cursor, kept in range."""
+    s = target.scenario
+    return target.with_(row=min(current.row, s.T - 1), cursor=clamp_cursor(s, current.cursor))
+
+
+class History:
+    """Two stacks of past/future States. ``record`` is called on every set_state."""
+
+    def __init__(self, limit: int = LIMIT):
+        self.limit = limit
+        self.past: list[State] = []
+        self.future: list[State] = []
+        self._replayed = None  # the State undo/redo just returned: not a new change
+
+    def record(self, old: State, new: State) -> None:
+        """Remember ``old`` if ``new`` changes the scenario; a new change clears redo."""
+        if new is self._replayed:
+            self._replayed = None
+            return
+        if old is None or _same(old, new):
+            return
+        self.past.append(old)
+        if len(self.past) > self.limit:
+            del self.past[0]
+        self.future.clear()
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.past)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self.future)
+
+    def undo(self, current: State) -> State | None:
+        """The State before ``current``, or None when there is nothing to undo."""
+        if not self.past:
+            return None
+        self.future.append(current)
+        self._replayed = _view(self.past.pop(), current)
+        return self._replayed
+
+    def redo(self, current: State) -> State | None:
+        """The State undone last, or None when there is nothing to redo."""
+        if not self.future:
+            return None
+        self.past.append(current)
+        self._replayed = _view(self.future.pop(), current)
+        return self._replayed
+
+    def clear(self) -> None:
+        self.past.clear()
+        self.future.clear()
