@@ -1,0 +1,107 @@
+"""The lenses screen (`l`): the lesson's readings of one attention row, live.
+
+Kernel smoother (Nadaraya–Watson), the box-kernel switch (W_Q = W_K = 0 gives
+Lesson 07's W_avg), associative memory, rank, gradient and cost. Every panel
+follows the app's state: the selected row, the scale knob, the scenario.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from ..widgets import lens_text
+from ..widgets.lens_panels import LensPanel, RankPanel, follow_state
+
+PANELS = (
+    ("lens-nw", lens_text.nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ, κ = exp(q·k/√d_k)",
+     "Row t of O is a Nadaraya–Watson estimate; softmax's normalisation is the smoother's denominator."),
+    ("lens-box", lens_text.box_kernel, "Box kernel  W_Q = W_K = 0 ⇒ A = W_avg",
+     "Lesson 07 is the special case κ ≡ 1: zero projections give the prefix average back, exactly."),
+    ("lens-memory", lens_text.memory, "Associative memory  probe → address → content",
+     "Keys are addresses, values are contents, the query is a probe; the read-out is a convex mix."),
+    ("lens-gradient", lens_text.gradient, "Gradient  ∂p_i/∂s_i = p_i(1 − p_i)",
+     "The softmax Jacobian's diagonal goes to 0 as p → 1: a saturated row passes no gradient."),
+    ("lens-cost", lens_text.cost, "Cost  d_model(2d_k + d_v) params; S is T×T",
+     "Parameters do not depend on T; the score matrix, and its FLOPs, grow as T² (exercises 4, 5)."),
+)
+
+
+class LensesScreen(Screen):
+    """Five lenses and the rank chart for the selected row of the current state."""
+
+    HELP = "The lesson's engineering lenses on the selected row: kernel smoother, memory, rank, gradient, cost."
+    BINDINGS = [
+        Binding("z", "zero_qk", "zero Q·K", tooltip="Switch the box kernel: set W_Q = W_K = 0 (or back)"),
+        Binding("up", "row(-1)", "row ↑", show=False),
+        Binding("down", "row(1)", "row ↓", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    #lenses-grid { grid-size: 2; grid-columns: 1fr 1fr; grid-rows: auto; height: auto; }
+    .lens-panel { height: auto; border: round $primary; padding: 0 1; }
+    #lens-rank { height: 14; }
+    #rank-text { height: 2; }
+    """
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self._saved: tuple | None = None  # the projections the switch zeroed
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="lenses-scroll"):
+            with Grid(id="lenses-grid"):
+                for pid, builder, title, help in PANELS[:2]:
+                    yield LensPanel(builder, title, help, id=pid, classes="lens-panel")
+                yield LensPanel(*PANELS[2][1:], id=PANELS[2][0], classes="lens-panel")
+                rank = RankPanel(id="lens-rank", classes="lens-panel")
+                rank.border_title = "Rank  rank S ≤ min(rank Q, rank K) ≤ d_k"
+                yield rank
+                for pid, builder, title, help in PANELS[3:]:
+                    yield LensPanel(builder, title, help, id=pid, classes="lens-panel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        follow_state(self)
+        self.show_state()
+
+    def on_screen_resume(self) -> None:
+        self.show_state()
+
+    def show_state(self) -> None:
+        """Redraw every panel from ``app.state``."""
+        state = self.app.state
+        self.sub_title = f"row {state.row + 1}: {state.scenario.tokens[state.row]}   c = {state.scenario.c:.2f}"
+        for panel in self.query(".lens-panel"):
+            panel.show(state)
+
+    # -- actions -------------------------------------------------------------
+    def action_row(self, delta: int) -> None:
+        self.app.set_state(self.app.state.select_row(delta))
+        self.show_state()
+
+    def action_zero_qk(self) -> None:
+        """Toggle W_Q = W_K = 0 (Q = K = 0 for a scenario given as Q, K)."""
+        state = self.app.state
+        s = state.scenario
+        a, b = ("W_Q", "W_K") if s.projected else ("Q", "K")
+        if not lens_text.is_zeroed(s):
+            self._saved = (a, getattr(s, a), getattr(s, b))
+            zero = np.zeros_like(getattr(s, a))
+            new = state.with_scenario(**{a: zero, b: np.zeros_like(getattr(s, b))})
+            self.notify(f"{a} = {b} = 0: every score is 0, A is the prefix average.", timeout=3)
+        elif self._saved and self._saved[0] == a and self._saved[1].shape == getattr(s, a).shape \
+                and self._saved[2].shape == getattr(s, b).shape:
+            new = state.with_scenario(**{a: self._saved[1], b: self._saved[2]})
+            self._saved = None
+            self.notify(f"{a} and {b} restored.", timeout=3)
+        else:
+            self.notify(f"{a} and {b} are already zero in this scenario; nothing to restore.",
+                        severity="warning", timeout=3)
+            return
+        self.app.set_state(new)
+        self.show_state()
