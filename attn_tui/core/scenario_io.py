@@ -77,8 +77,11 @@ def from_dict(data: dict) -> Scenario:
         elif key == "fill":
             kw[key] = _fill(value)
         elif key == "padding":
-            if not isinstance(value, list) or not all(isinstance(p, int) and not isinstance(p, bool) for p in value):
-                raise ValueError("padding: must be a list of whole key positions, e.g. [1, 3]")
+            if not isinstance(value, list):
+                raise ValueError(f"padding: must be a list of whole key positions, e.g. [1, 3], got {value!r}")
+            for i, p in enumerate(value, 1):
+                if isinstance(p, bool) or not isinstance(p, int):
+                    raise ValueError(f"padding: entry {i} is {p!r}, not a whole key position (e.g. [1, 3])")
             kw[key] = tuple(value)
         elif key in ("title", "mask", "dtype") and not isinstance(value, str):
             raise ValueError(f"{key}: must be a string, got {value!r}")
