@@ -1,0 +1,102 @@
+"""Export the scale sweep (the lesson's softmax_sharpening animation) as SVG.
+
+One animated SVG (SMIL, plays in any browser: one frame every 1/fps seconds,
+looping) and, beside it, one static SVG per frame. Each frame draws the two
+bar charts of the lesson: the scores c·q·k/√d_k (y from -3 to 6) and the
+softmax row (y from 0 to 1), titled with c and H(A_t) in bits.
+No UI imports: frames come from ``core.experiments.scale_sweep``.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+W, H = 780, 290  # canvas, px
+PANEL_W, PANEL_H, TOP, LEFT = 320, 200, 50, 40
+
+
+def _bars(values, x0, lo, hi, colour):
+    """SVG rects for ``values`` in a panel at x0 with y range [lo, hi]."""
+    n = max(1, len(values))
+    step = PANEL_W / n
+    zero = TOP + PANEL_H * hi / (hi - lo)  # y pixel of value 0
+    out = []
+    for j, v in enumerate(values):
+        v = 0.0 if not math.isfinite(v) else max(lo, min(hi, float(v)))
+        y = TOP + PANEL_H * (hi - max(v, 0)) / (hi - lo)
+        h = abs(v) * PANEL_H / (hi - lo)
+        out.append(f'<rect x="{x0 + j * step + 4:.1f}" y="{y:.1f}" width="{step - 8:.1f}" '
+                   f'height="{h:.1f}" fill="{colour}"/>')
+    out.append(f'<line x1="{x0}" y1="{zero:.1f}" x2="{x0 + PANEL_W}" y2="{zero:.1f}" stroke="#888"/>')
+    return out
+
+
+def _axes(x0, lo, hi, labels, title):
+    out = [f'<rect x="{x0}" y="{TOP}" width="{PANEL_W}" height="{PANEL_H}" fill="none" stroke="#ccc"/>',
+           f'<text x="{x0 + PANEL_W / 2}" y="{TOP - 12}" text-anchor="middle" font-size="13">{escape(title)}</text>',
+           f'<text x="{x0 - 4}" y="{TOP + 4}" text-anchor="end" font-size="10">{hi:g}</text>',
+           f'<text x="{x0 - 4}" y="{TOP + PANEL_H}" text-anchor="end" font-size="10">{lo:g}</text>']
+    step = PANEL_W / max(1, len(labels))
+    for j, lab in enumerate(labels):
+        out.append(f'<text x="{x0 + (j + 0.5) * step:.1f}" y="{TOP + PANEL_H + 16}" '
+                   f'text-anchor="middle" font-size="11">{escape(lab)}</text>')
+    return out
+
+
+def frame_body(frame, labels, uniform_bits):
+    """The SVG elements of one frame: {c, H, row, scores} from scale_sweep."""
+    c, h = frame["c"], frame["H"]
+    left = _axes(LEFT, -3, 6, labels, f"scores  c·q·k/√d_k,   c = {c:.2f}")
+    left += _bars(list(frame["scores"]), LEFT, -3, 6, "#3b528b")
+    x1 = LEFT + PANEL_W + 50
+    right = _axes(x1, 0, 1, labels, f"softmax row:  H(A_t) = {h:.2f} bits  (uniform = {uniform_bits:.2f})")
+    right += _bars(list(frame["row"]), x1, 0, 1, "#21918c")
+    return left + right
+
+
+def _svg(body):
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
+            f'font-family="sans-serif">\n<rect width="{W}" height="{H}" fill="white"/>\n'
+            + "\n".join(body) + "\n</svg>\n")
+
+
+def animated_svg(frames, labels, fps: float = 6.0) -> str:
+    """One SVG whose frames show in turn, looping (discrete SMIL opacity)."""
+    n = len(frames)
+    dur = n / fps
+    uniform = math.log2(len(labels)) if labels else 0.0
+    body = []
+    for k, fr in enumerate(frames):
+        if k == 0:
+            values, times = "1;0", f"0;{1 / n:.6f}"
+        else:
+            values, times = "0;1;0", f"0;{k / n:.6f};{(k + 1) / n:.6f}"
+        body.append(f'<g opacity="{1 if k == 0 else 0}">')
+        body.append(f'<animate attributeName="opacity" values="{values}" keyTimes="{times}" '
+                    f'dur="{dur:.3f}s" calcMode="discrete" repeatCount="indefinite"/>')
+        body += frame_body(fr, labels, uniform)
+        body.append("</g>")
+    return _svg(body)
+
+
+def frame_svg(frame, labels) -> str:
+    """A static SVG of one frame."""
+    return _svg(frame_body(frame, labels, math.log2(len(labels)) if labels else 0.0))
+
+
+def export(frames, labels, directory, stem: str = "softmax_sharpening", fps: float = 6.0) -> Path:
+    """Write <stem>.svg (animated) and <stem>_frames/frame_NN.svg; return the animated file's path.
+
+    Raises OSError (with the path) when the directory cannot be written.
+    """
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{stem}.svg"
+    path.write_text(animated_svg(frames, labels, fps), encoding="utf-8")
+    fdir = directory / f"{stem}_frames"
+    fdir.mkdir(exist_ok=True)
+    for k, fr in enumerate(frames):
+        (fdir / f"frame_{k + 1:02d}.svg").write_text(frame_svg(fr, labels), encoding="utf-8")
+    return path
