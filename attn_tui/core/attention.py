@@ -203,8 +203,8 @@ def attention(Q, K, V, mask=None, scale=None, dtype=np.float64):
     Q = check_matrix(Q, "Q")
     K = check_matrix(K, "K")
     V = check_matrix(V, "V")
-    check_same(Q.shape[1], K.shape[1], "K", "columns (d_k) must match Q's")
-    check_same(K.shape[0], V.shape[0], "V", "rows must match K's (one value per key)")
+    check_same(K.shape[1], Q.shape[1], "K", "columns (d_k) must match Q's")
+    check_same(V.shape[0], K.shape[0], "V", "rows must match K's (one value per key)")
     dtype = float_dtype(dtype)
     T, d_k = Q.shape
     T_k = K.shape[0]
