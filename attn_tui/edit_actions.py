@@ -1,0 +1,316 @@
+"""The app side of editing: cell edits, labels, tokens, dimensions, modes, undo/redo,
+files and random scenarios, as a mixin of AttentionApp (so app.py stays small).
+
+Each action opens a dialog from attn_tui/screens/{editor,modes,files}.py whose
+``apply`` callback runs a pure function of attn_tui.core (edit, modes, scenario_io,
+export, random_scenario) and commits the new scenario through ``set_state``; a
+refusal comes back as the one-line message the dialog shows. History records every
+scenario change in ``set_state``, so undo/redo covers the explorer's knobs too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .core import edit as E
+from .core import modes as Mo
+from .core.export import export as export_matrices
+from .core.export import planned
+from .core.random_scenario import DEFAULTS, check_params, random_scenario
+from .core.scenario_io import ScenarioError, load, resolve, save
+from .history import History, clamp_cursor
+from .messages import EditRequested
+from .screens.editor import CellEditor, FormScreen
+from .screens.files import ExportScreen, OpenScreen, SaveScreen
+from .screens.modes import DTYPE_OPTIONS, FILL_OPTIONS, ChoiceScreen, PaddingScreen, mask_options
+
+
+def axis_labels(s, name):
+    """(row labels, column labels) of input matrix ``name`` for the editor's title."""
+    dk = tuple(f"k{j + 1}" for j in range(s.d_k))
+    return {
+        "X": (s.tokens, s.features), "Y": (s.keys, s.features),
+        "W_Q": (s.features, dk), "W_K": (s.features, dk), "W_V": (s.features, s.value_features),
+        "Q": (s.tokens, dk), "K": (s.keys, dk), "V": (s.keys, s.value_features),
+    }[name]
+
+
+class EditActions:
+    """Mixin for AttentionApp: needs ``self.state`` and ``self.set_state``."""
+
+    save_path: str = ""
+    export_path: str = "attn-export"
+
+    @property
+    def history(self) -> History:
+        h = self.__dict__.get("_history")
+        if h is None:
+            h = self.__dict__["_history"] = History()
+        return h
+
+    # -- committing -------------------------------------------------------------
+    def commit(self, scenario, note: str | None = None) -> None:
+        """Make ``scenario`` current, keeping the row and cell cursor in range."""
+        st = self.state
+        row = min(st.row, scenario.T - 1)
+        self.set_state(st.with_(scenario=scenario, row=row, cursor=clamp_cursor(scenario, st.cursor)))
+        if note:
+            self.notify(note, timeout=6)
+        self._explain()
+
+    def _try(self, fn, *args, note: str | None = None) -> str | None:
+        """Run a pure edit on the current scenario; None when committed, else the reason."""
+        try:
+            out = fn(self.state.scenario, *args)
+        except (E.EditError, ValueError) as exc:
+            return str(exc).splitlines()[0]
+        new, extra = out if isinstance(out, tuple) else (out, None)
+        self.commit(new, note or extra)
+        return None
+
+    def _refuse(self, reason: str | None) -> None:
+        if reason:
+            self.notify(reason, severity="warning", timeout=6)
+
+    def _explain(self) -> None:
+        """Notify the lesson's explanation when a change brings NaN rows, an overflowing fill, ..."""
+        lines = Mo.explanations(self.state.scenario, self.state.trace)
+        new = [ln for ln in lines if ln not in self.__dict__.get("_explained", ())]
+        self.__dict__["_explained"] = tuple(lines)
+        if new:
+            self.notify("\n".join(new), title="What happened", timeout=12)
+
+    # -- cells and labels -------------------------------------------------------
+    def on_edit_requested(self, message: EditRequested) -> None:
+        message.stop()
+        self.open_cell_editor(message.name, message.row, message.col)
+
+    def open_cell_editor(self, name: str, row: int, col: int) -> None:
+        s = self.state.scenario
+        m = getattr(s, name, None) if name in E.EDITABLE else None
+        if m is None:
+            self.notify(f"{name}: computed from the inputs; edit X, W_Q, W_K, W_V instead", severity="warning")
+            return
+        rows, cols = axis_labels(s, name)
+        title = f"{name}[{rows[row]}, {cols[col]}]  row {row + 1}, column {col + 1}"
+        anchor = self._cell_region(name, row, col)
+        self.push_screen(CellEditor(title, repr(float(m[row, col])),
+                                    lambda text: self._try(E.set_cell, name, row, col, text), anchor,
+                                    hint=f"enter: commit · escape: cancel · |x| <= {E.BOUND:g}"))
+
+    def _cell_region(self, name, row, col):
+        from .widgets.matrix_grid import MatrixGrid
+
+        for grid in self.screen.query(MatrixGrid):
+            if grid.matrix == name and hasattr(grid, "cell_region"):
+                return grid.cell_region(row, col)
+        return None
+
+    def action_rename_token(self) -> None:
+        s, t = self.state.scenario, self.state.row
+        self.push_screen(CellEditor(f"Rename token {t + 1} ({s.tokens[t]})", s.tokens[t],
+                                    lambda text: self._try(E.rename, "tokens", t, text)))
+
+    def action_rename_feature(self) -> None:
+        """Rename the feature under the cell cursor (a column of X/Y, a row of W), else feature 1."""
+        s = self.state.scenario
+        if not s.projected:
+            self.notify("this scenario gives Q and K directly; it has no features", severity="warning")
+            return
+        name, r, c = self.state.cursor or ("", 0, 0)
+        j = c if name in ("X", "Y") else r if name in ("W_Q", "W_K", "W_V") else 0
+        self.push_screen(CellEditor(f"Rename feature {j + 1} ({s.features[j]})", s.features[j],
+                                    lambda text: self._try(E.rename, "features", j, text)))
+
+    def action_rename_key(self) -> None:
+        s = self.state.scenario
+        name, r, _ = self.state.cursor or ("", 0, 0)
+        i = r if name in ("Y", "K", "V") else 0
+        self.push_screen(CellEditor(f"Rename key token {i + 1} ({s.keys[i]})", s.keys[i],
+                                    lambda text: self._try(E.rename, "key_tokens", i, text)))
+
+    # -- tokens and dimensions --------------------------------------------------
+    def action_add_token(self) -> None:
+        self._refuse(self._try(E.add_token, self.state.row + 1, note="token added after the selected row"))
+        if self.state.row + 1 < self.state.scenario.T:
+            self.set_state(self.state.select_row(1))
+
+    def action_remove_token(self) -> None:
+        t = self.state.row
+        label = self.state.scenario.tokens[t]
+        self._refuse(self._try(E.remove_token, t, note=f"token {t + 1} ({label}) removed; ctrl+z brings it back"))
+
+    def action_add_key(self) -> None:
+        self._refuse(self._try(E.add_key_token, note="key token added to Y"))
+
+    def action_remove_key(self) -> None:
+        name, r, _ = self.state.cursor or ("", 0, 0)
+        i = r if name in ("Y", "K", "V") else self.state.scenario.T_k - 1
+        self._refuse(self._try(E.remove_key_token, i))
+
+    def action_dims(self) -> None:
+        s = self.state.scenario
+        fields = ([("d_model", "d_model", s.d_model)] if s.projected else []) + [
+            ("d_k", "d_k", s.d_k), ("d_v", "d_v", s.d_v)]
+        self.push_screen(FormScreen("Dimensions (new cells start at 0)", fields, self._apply_dims))
+
+    def _apply_dims(self, values: dict) -> str | None:
+        s = self.state.scenario
+        try:
+            for dim, text in values.items():
+                n = int(text) if text.strip().lstrip("-").isdigit() else text
+                if n != getattr(s, dim):
+                    s = E.set_dim(s, dim, n)
+        except E.EditError as exc:
+            return str(exc)
+        if s is not self.state.scenario:
+            self.commit(s)
+        return None
+
+    # -- modes -------------------------------------------------------------------
+    def action_pick_mask(self) -> None:
+        s = self.state.scenario
+        self.push_screen(ChoiceScreen("Mask", mask_options(s), s.mask), self._picked_mask)
+
+    def _picked_mask(self, kind) -> None:
+        if kind == "window":
+            w = self.state.scenario.window or 2
+            self.push_screen(FormScreen("Sliding window: token t reads the last w tokens",
+                                        [("w", "width w", w)],
+                                        lambda v: self._try(Mo.set_mask, "window", _int(v["w"]))))
+        elif kind:
+            self._refuse(self._try(Mo.set_mask, kind))
+
+    def action_pick_fill(self) -> None:
+        self.push_screen(ChoiceScreen("Fill of masked cells", FILL_OPTIONS, self.state.scenario.fill),
+                         lambda f: f and self._refuse(self._try(Mo.set_fill, f)))
+
+    def action_pick_dtype(self) -> None:
+        self.push_screen(ChoiceScreen("dtype every step is computed in", DTYPE_OPTIONS, self.state.scenario.dtype),
+                         lambda d: d and self._refuse(self._try(Mo.set_dtype, d)))
+
+    def action_pick_padding(self) -> None:
+        s = self.state.scenario
+        self.push_screen(PaddingScreen(s.keys, s.padding),
+                         lambda pos: pos is not None and self._refuse(self._try(Mo.set_padding, pos)))
+
+    def action_toggle_cross(self) -> None:
+        self._refuse(self._try(Mo.set_cross, not self.state.scenario.cross))
+
+    def action_random(self) -> None:
+        s = self.state.scenario
+        now = {"T": s.T, "d_model": s.d_model or DEFAULTS["d_model"], "d_k": s.d_k, "d_v": s.d_v, "seed": 0}
+        fields = [(k, k, now[k]) for k in ("T", "d_model", "d_k", "d_v", "seed")]
+        self.push_screen(FormScreen("Random scenario (Gaussian, seeded; T up to 512)", fields, self._apply_random))
+
+    def _apply_random(self, values: dict) -> str | None:
+        try:
+            p = check_params(**values)
+        except E.EditError as exc:
+            return str(exc)
+        self.commit(random_scenario(**p), note=f"random scenario, seed {p['seed']}")
+        return None
+
+    # -- undo / redo ---------------------------------------------------------------
+    def action_undo(self) -> None:
+        st = self.history.undo(self.state)
+        if st is None:
+            self.notify("nothing to undo", severity="warning", timeout=3)
+        else:
+            self.set_state(st)
+
+    def action_redo(self) -> None:
+        st = self.history.redo(self.state)
+        if st is None:
+            self.notify("nothing to redo", severity="warning", timeout=3)
+        else:
+            self.set_state(st)
+
+    # -- files -----------------------------------------------------------------------
+    def action_open(self) -> None:
+        self.push_screen(OpenScreen(self._apply_open, self.save_path))
+
+    def _apply_open(self, name: str) -> str | None:
+        """Load a file or built-in; a bad file keeps the current scenario and says why."""
+        if not name:
+            return "type a path to a .toml scenario, or pick a built-in below"
+        try:
+            s = resolve(name)
+        except (ScenarioError, ValueError) as exc:
+            msg = str(exc).splitlines()[0]
+            self.notify(msg, title="Not opened; the current scenario stays", severity="error", timeout=8)
+            return msg
+        self.commit(s, note=f"opened {name}: {s.title}")
+        if Path(name).suffix == ".toml":
+            self.save_path = name
+        return None
+
+    def action_save(self) -> None:
+        self.push_screen(SaveScreen(self._apply_save, self.save_path or "scenario.toml"))
+
+    def _apply_save(self, path: str, overwrite: bool) -> str | None:
+        if not path:
+            return "type a file name, e.g. my-scenario.toml"
+        p = Path(path).expanduser()
+        if p.is_dir():
+            return f"{p}: is a folder; type a file name inside it"
+        if p.exists() and not overwrite:
+            return SaveScreen.EXISTS
+        try:
+            save(self.state.scenario, p, overwrite=True)
+            back = load(p)
+        except (OSError, ScenarioError) as exc:
+            return f"{p}: not saved ({getattr(exc, 'strerror', None) or exc})"
+        self.save_path = path
+        same = _same_matrices(back, self.state.scenario)
+        self.notify(f"saved {p}" + ("" if same else " (WARNING: reloads differently)"),
+                    severity="information" if same else "error")
+        return None
+
+    def action_export(self) -> None:
+        self.push_screen(ExportScreen(self._apply_export, self.export_path))
+
+    def _apply_export(self, path: str, fmt: str, overwrite: bool) -> str | None:
+        if not path:
+            return "type a folder (CSV/.npy) or a file name ending in .svg"
+        p = Path(path).expanduser()
+        if fmt == "svg":
+            p = p if p.suffix == ".svg" else p.with_suffix(".svg")
+            if p.exists() and not overwrite:
+                return SaveScreen.EXISTS
+            if not p.parent.is_dir():
+                return f"{p.parent}: no such folder"
+            self.call_after_refresh(self._screenshot, p)  # once the dialog is gone
+            return None
+        if not overwrite and any(q.exists() for q in planned(p, fmt, ["A"])):
+            return SaveScreen.EXISTS
+        try:
+            paths = export_matrices(self.state.scenario, self.state.trace, p, fmt, overwrite=overwrite)
+        except FileExistsError:
+            return SaveScreen.EXISTS
+        except (OSError, ValueError) as exc:
+            return f"{p}: not exported ({getattr(exc, 'strerror', None) or exc})"
+        self.export_path = path
+        self.notify(f"exported {len(paths)} {fmt} files to {p}")
+        return None
+
+    def _screenshot(self, p: Path) -> None:
+        self.save_screenshot(filename=p.name, path=str(p.parent))
+        self.notify(f"screenshot saved to {p}")
+
+
+def _int(text: str):
+    try:
+        return int(text.strip())
+    except ValueError:
+        return text.strip()
+
+
+def _same_matrices(a, b) -> bool:
+    from .core.scenario_io import dumps
+
+    return dumps(a) == dumps(b) and all(
+        (getattr(a, n) is None and getattr(b, n) is None)
+        or np.array_equal(getattr(a, n), getattr(b, n)) for n in E.EDITABLE)

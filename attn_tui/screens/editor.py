@@ -1,0 +1,130 @@
+"""The inline cell editor, label rename and small number forms.
+
+Each dialog gets an ``apply`` callback that tries the change and returns None on
+success or the one-line reason it was refused; a refusal is shown inline, in the
+dialog, and the old value stays. `enter` commits, `escape` cancels.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.geometry import Offset, Region
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+Apply = Callable[[str], "str | None"]
+CSS_PATH = "dialogs.tcss"
+BOX_W, BOX_H = 44, 6  # the editor box: border + title + input (3 rows) + message
+
+
+class CellEditor(ModalScreen[bool]):
+    """A small editor anchored at a cell's screen region (or centred without one).
+
+    title: e.g. "X[t2 was, verb]  row 2, column 2". value: the text to start with.
+    apply(text) -> None (committed, the dialog closes) or the reason (shown in red).
+    Dismisses with True when something was committed, False on escape.
+    """
+
+    CSS_PATH = CSS_PATH
+    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
+
+    def __init__(self, title: str, value: str, apply: Apply, anchor: Region | None = None,
+                 hint: str = "enter: commit · escape: cancel") -> None:
+        super().__init__()
+        self.title_text, self.value, self.apply, self.anchor, self.hint = title, value, apply, anchor, hint
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="editor-box"):
+            yield Label(self.title_text, classes="dialog-title", id="editor-title")
+            yield Input(self.value, id="editor-input", select_on_focus=True)
+            yield Static(self.hint, classes="dialog-message", id="editor-message")
+
+    def on_mount(self) -> None:
+        box = self.query_one("#editor-box")
+        if self.anchor is None:
+            self.styles.align = ("center", "middle")
+        else:
+            box.styles.offset = _place(self.anchor, self.app.size)
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        reason = self.apply(event.value)
+        if reason is None:
+            self.dismiss(True)
+            return
+        msg = self.query_one("#editor-message", Static)
+        msg.update(reason)
+        msg.add_class("error")
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+    @property
+    def message(self) -> str:
+        """The text under the input (the hint, or the last refusal)."""
+        return str(self.query_one("#editor-message", Static).render())
+
+
+def _place(cell: Region, screen) -> Offset:
+    """Top-left of the editor box so its input line covers ``cell``, kept on screen.
+
+    The input's text row is 2 rows below the box top (border, title, input border).
+    """
+    x = max(0, min(cell.x - 2, screen.width - BOX_W))
+    y = cell.y - 3
+    if y < 0:
+        y = cell.y + 1  # no room above: open below the cell
+    return Offset(x, max(0, min(y, screen.height - BOX_H - 1)))
+
+
+class FormScreen(ModalScreen[bool]):
+    """A few labelled number fields (d_model/d_k/d_v, random scenario parameters).
+
+    fields: [(key, label, value)]. apply({key: text}) -> None or the reason.
+    `tab` moves between fields; `enter` in any field applies the whole form.
+    """
+
+    CSS_PATH = CSS_PATH
+    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
+
+    def __init__(self, title: str, fields, apply: Callable[[dict], "str | None"], hint: str = "") -> None:
+        super().__init__()
+        self.title_text, self.fields, self.apply = title, list(fields), apply
+        self.hint = hint or "tab: next field · enter: apply · escape: cancel"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="form-box"):
+            yield Label(self.title_text, classes="dialog-title")
+            for key, label, value in self.fields:
+                with Horizontal(classes="form-row"):
+                    yield Label(label)
+                    yield Input(str(value), id=f"field-{key}", type="integer")
+            yield Static(self.hint, classes="dialog-message", id="form-message")
+
+    def on_mount(self) -> None:
+        self.query(Input).first().focus()
+
+    def values(self) -> dict:
+        return {key: self.query_one(f"#field-{key}", Input).value for key, _, _ in self.fields}
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        reason = self.apply(self.values())
+        if reason is None:
+            self.dismiss(True)
+            return
+        msg = self.query_one("#form-message", Static)
+        msg.update(reason)
+        msg.add_class("error")
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+    @property
+    def message(self) -> str:
+        return str(self.query_one("#form-message", Static).render())
