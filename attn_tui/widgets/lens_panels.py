@@ -52,7 +52,7 @@ class RankPanel(Vertical):
         plt.clear_figure()
         labels = [f"σ{j + 1}" for j in range(len(sv))]
         if len(sv):
-            plt.bar(labels, list(sv))
+            plt.bar(labels, list(sv), width=0.5)
             plt.ylim(0, max(1.0, float(sv.max())) * 1.05)
         plt.title("singular values of S")
         plot.refresh()
