@@ -1,0 +1,66 @@
+"""AttentionApp: the one State, the screens (modes) and the app-wide keys.
+
+Every change goes through :meth:`AttentionApp.set_state`; screens and panes observe
+``app.state`` and render what they are given. Screens come from the registry in
+attn_tui/screens/__init__.py, keys from the table in attn_tui/keys.py.
+"""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.reactive import reactive
+
+from . import keys
+from .core.builtins import DEFAULT, builtin
+from .core.scenario import Scenario
+from .messages import CellCursorMoved, RowSelected
+from .screens import HOME, SCREENS
+from .state import State
+
+# Grids whose rows are the query tokens: moving the cursor there selects the query row.
+ROW_LINKED = {"X", "Q", "S", "M", "A", "O", "H"}
+
+
+class AttentionApp(App):
+    """The explorer. ``AttentionApp()`` opens the lesson's pipeline; ``scenario=`` another."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "attn-tui"
+    BINDINGS = keys.bindings("app")
+    COMMANDS = App.COMMANDS | {keys.KeyCommands}
+    MODES = {name: entry.factory() for name, entry in SCREENS.items()}
+    DEFAULT_MODE = HOME
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+
+    # always_update: a State is a new object per change and has no useful ==.
+    state: reactive[State] = reactive(None, always_update=True, init=False)
+
+    def __init__(self, scenario: Scenario | None = None) -> None:
+        super().__init__()
+        self.set_reactive(AttentionApp.state, State(scenario if scenario is not None else builtin(DEFAULT)))
+
+    def set_state(self, new_state: State) -> None:
+        """The one door for changes (undo/redo history hooks in here)."""
+        self.state = new_state
+
+    # -- actions (keys.py names them) -----------------------------------------
+    def action_knob(self, method: str, *args) -> None:
+        """Apply one of State's pure functions, e.g. knob('scale_by', 1.1)."""
+        self.set_state(getattr(self.state, method)(*args))
+
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    # -- messages up from widgets ---------------------------------------------
+    def on_row_selected(self, message: RowSelected) -> None:
+        if message.row != self.state.row:
+            self.set_state(self.state.with_(row=message.row))
+
+    def on_cell_cursor_moved(self, message: CellCursorMoved) -> None:
+        cursor = (message.name, message.row, message.col)
+        row = message.row if message.name in ROW_LINKED else self.state.row
+        if cursor != self.state.cursor or row != self.state.row:
+            self.set_state(self.state.with_(cursor=cursor, row=row))

@@ -1,0 +1,110 @@
+"""The ONE table of key bindings: key, action, description, help, scope.
+
+Bindings (App/Screen/widget BINDINGS), the footer, the command palette and the help
+screen are all built from KEYS. scope: "app" (works on every screen), "grid" (while a
+MatrixGrid has focus), or a screen name (while that screen is shown). Keys that switch
+screens come from the registry in attn_tui/screens/__init__.py. To add a key, add a row.
+No ctrl+digit or F-key is the only way to anything (terminals over SSH may eat them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from .screens import SCREENS
+from .state import C_STEP
+
+
+@dataclass(frozen=True)
+class Key:
+    key: str  # Textual key name(s), comma separated
+    action: str  # action string, run in the scope's namespace
+    description: str  # short: footer and palette
+    help: str  # one sentence: tooltip, palette help, help screen
+    scope: str = "app"
+    show: bool = True  # shown in the footer
+    display: str | None = None  # how the footer writes the key
+    palette: bool = True  # offered in the command palette
+
+
+KEYS: list[Key] = [
+    Key("question_mark", "help", "Help", "what each pane shows, in the lesson's words, and every key", display="?"),
+    Key("q", "quit", "Quit", "leave attn-tui"),
+    Key("plus,equals_sign", f"knob('scale_by', {C_STEP})", "c×1.1",
+        f"multiply the scale multiplier c by {C_STEP}: sharper rows, lower entropy", display="+"),
+    Key("minus,underscore", f"knob('scale_by', {1 / C_STEP!r})", "c÷1.1",
+        f"divide c by {C_STEP}: flatter rows, higher entropy", display="-"),
+    Key("0", "knob('reset_scale')", "c=1", "reset c to 1: the 1/√d_k operating point"),
+    Key("u", "knob('toggle_scaled')", "Scale on/off",
+        "toggle the 1/√d_k scaling: off shows raw QKᵀ and saturated rows"),
+    Key("m", "knob('toggle_mask')", "Mask", "toggle the causal mask: off lets every token see the future"),
+    Key("up", "knob('select_row', -1)", "Row ↑", "select the previous query row t", show=False, palette=False),
+    Key("down", "knob('select_row', 1)", "Row ↓", "select the next query row t", show=False, palette=False),
+    Key("k,left_square_bracket", "knob('select_row', -1)", "Row ↑",
+        "select the previous query row t (works while a grid has focus)", display="k/["),
+    Key("j,right_square_bracket", "knob('select_row', 1)", "Row ↓",
+        "select the next query row t (works while a grid has focus)", display="j/]"),
+    Key("tab", "focus_next", "Next pane", "move the focus to the next pane", show=False),
+    Key("shift+tab", "focus_previous", "Prev pane", "move the focus to the previous pane", show=False),
+    # While a grid has focus: a cell cursor.
+    Key("up", "cursor(-1, 0)", "Cell ↑", "move the cell cursor up (and the query row with it in S, M, A, O)",
+        scope="grid", show=False, palette=False),
+    Key("down", "cursor(1, 0)", "Cell ↓", "move the cell cursor down", scope="grid", show=False, palette=False),
+    Key("left", "cursor(0, -1)", "Cell ←", "move the cell cursor left", scope="grid", show=False, palette=False),
+    Key("right", "cursor(0, 1)", "Cell →", "move the cell cursor right", scope="grid", show=False, palette=False),
+    Key("enter", "edit", "Edit", "edit the cell under the cursor (X, W_Q, W_K, W_V, Y, Q, K, V)",
+        scope="grid", palette=False),
+]
+
+
+def _screen_keys() -> list[Key]:
+    return [Key(e.key, f"switch_mode({e.name!r})", e.title, f"show the {e.title.lower()} screen: {e.help}")
+            for e in SCREENS.values()]
+
+
+def all_keys() -> list[Key]:
+    """Every row: the table above plus one per registered screen."""
+    return KEYS + _screen_keys()
+
+
+def bindings(scope: str) -> list[Binding]:
+    """Textual Bindings for ``scope`` ("app", "grid" or a screen name)."""
+    return [
+        Binding(k.key, k.action, k.description, show=k.show, key_display=k.display, tooltip=k.help,
+                id=f"{k.scope}.{k.action}.{k.key}")
+        for k in all_keys() if k.scope == scope
+    ]
+
+
+def key_label(k: Key) -> str:
+    """How the help screen writes the key ("+", "shift+tab", "k/[")."""
+    if k.display:
+        return k.display
+    return k.key.replace(",", "/")
+
+
+class KeyCommands(Provider):
+    """Every app- and screen-level row of KEYS in the command palette."""
+
+    def _rows(self):
+        screen = getattr(self.screen, "name_for_keys", None)
+        for k in all_keys():
+            if not k.palette or k.scope not in ("app", screen):
+                continue
+            ns = "app" if k.scope == "app" else "screen"
+            yield k, f"{k.description}  [{key_label(k)}]", partial(self.app.run_action, f"{ns}.{k.action}")
+
+    async def discover(self) -> Hits:
+        for k, text, run in self._rows():
+            yield DiscoveryHit(text, run, help=k.help)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for k, text, run in self._rows():
+            score = max(matcher.match(text), matcher.match(k.help) * 0.5)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), run, text=text, help=k.help)

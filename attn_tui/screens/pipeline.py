@@ -1,0 +1,72 @@
+"""The pipeline screen (the home, key `p`): every pane of the lesson's computation.
+
+Rows of panes in a scrolling container: X | W_Q | W_K, then W_V | Q | K, V | S | M,
+A | O | entropies, then the softmax chart and the cell inspector (Y joins the first
+row in cross-attention). At 120×40 everything fits; on a narrow terminal the panes
+stack and scroll, and tab/shift+tab reach each one. The screen only renders the
+app's State; keys change it through app.set_state.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from .. import keys
+from ..state import State
+from ..widgets.inspector import Inspector
+from ..widgets.matrix_grid import MatrixGrid
+from ..widgets.panes import grid_view
+from ..widgets.softmax_chart import SoftmaxChart
+from ..widgets.status import StatusLine
+
+EDITABLE = {"X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "V"}
+ROWS = (("X", "Y", "W_Q", "W_K"), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
+
+
+class PipelineScreen(Screen):
+    """X → Q, K, V → S → M → A → O, the chart, the entropies and the inspector."""
+
+    name_for_keys = "pipeline"
+    BINDINGS = keys.bindings("pipeline")
+
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="status")
+        with VerticalScroll(id="pipeline", can_focus=False):
+            for i, names in enumerate(ROWS):
+                with Horizontal(classes="pane-row", id=f"row{i}"):
+                    for name in names:
+                        yield MatrixGrid(name, editable=name in EDITABLE, id=f"grid-{name}",
+                                         classes="pane grid")
+            with Horizontal(classes="pane-row", id="row-chart"):
+                yield SoftmaxChart(id="chart", classes="pane")
+                yield Inspector(id="inspector", classes="pane")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#chart").border_title = "softmax of the selected row (lesson's animation)"
+        self.query_one("#inspector").border_title = "cell inspector"
+        self.watch(self.app, "state", self.show, init=True)
+
+    def show(self, state: State) -> None:
+        """Hand each pane its part of ``state`` (the trace is computed once, in State)."""
+        if state is None:
+            return
+        for grid in self.query(MatrixGrid):
+            view = grid_view(grid.matrix, state)
+            grid.display = view is not None
+            if view is None:
+                continue
+            grid.border_title = view.title
+            grid.show(view.values, view.rows, view.cols, kind=view.kind, blocked=view.blocked,
+                      selected=state.row if view.selected else None)
+            if view.selected and grid.cursor[0] != state.row:
+                grid.move_cursor(state.row, grid.cursor[1], post=False)
+        for i, names in enumerate(ROWS):
+            row = self.query_one(f"#row{i}")
+            row.display = any(self.query_one(f"#grid-{n}").display for n in names)
+        self.query_one("#status", StatusLine).show(state)
+        self.query_one(SoftmaxChart).show(state)
+        self.query_one(Inspector).show(state)

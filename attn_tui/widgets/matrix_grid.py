@@ -1,0 +1,226 @@
+"""MatrixGrid: one widget per matrix, drawn with the Line API.
+
+Every cell prints its number; the background encodes the value (viridis for weights,
+a diverging palette for signed values); blocked (masked) cells are struck through in
+grey; the selected query row is bold and underlined; a cell cursor moves with the
+arrows while the grid has focus. One Strip is cached per row and rebuilt only when
+the data, the selection or the cursor on that row changes. The header row and the
+label column stay put while the grid scrolls (T up to 256 and beyond).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from rich.segment import Segment
+from textual import events
+from textual.geometry import Region, Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from .. import keys
+from ..messages import CellCursorMoved, EditRequested
+from . import palette as P
+
+LABEL_MAX = 10
+
+
+def headers(labels, width: int) -> list[str]:
+    """Column headers in ``width`` cells: whole if all fit, else first words ("t1"), cut."""
+    if all(len(s) <= width for s in labels):
+        return list(labels)
+    return [(s.split()[0] if s.split() else s)[:width] for s in labels]
+
+
+class MatrixGrid(ScrollView, can_focus=True):
+    """A (rows × cols) matrix with row and column labels.
+
+    ``matrix`` names the matrix (e.g. "A"); ``editable`` makes `enter` post
+    EditRequested(matrix, row, col). Data comes in through :meth:`show`.
+    """
+
+    BINDINGS = keys.bindings("grid")
+
+    def __init__(self, matrix: str, *, editable: bool = False, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.matrix = matrix
+        self.editable = editable
+        self.values = np.zeros((0, 0))
+        self.row_labels: tuple = ()
+        self.col_labels: tuple = ()
+        self.kind = "div"
+        self.blocked: np.ndarray | None = None
+        self.selected: int | None = None
+        self.cursor = (0, 0)
+        self._w = 5  # characters per number
+        self._lw = 1  # label column width
+        self._buckets = np.zeros((0, 0), dtype=np.int64)
+        self._text: dict[int, list[str]] = {}
+        self._cache: dict[int, Strip] = {}
+        self._header: Strip | None = None
+
+    # -- data in -------------------------------------------------------------
+    def show(self, values, row_labels, col_labels, *, kind: str = "div",
+             blocked=None, selected: int | None = None) -> None:
+        """Display ``values`` (rows × cols). kind: "seq" | "div" | "plain" | "mask".
+
+        blocked: optional bool array of the same shape (True = masked cell).
+        selected: the highlighted query row, or None. Unchanged data is not redrawn.
+        """
+        values = np.asarray(values)
+        same = (
+            values.shape == self.values.shape and kind == self.kind
+            and tuple(row_labels) == self.row_labels and tuple(col_labels) == self.col_labels
+            and np.array_equal(values, self.values, equal_nan=True)
+            and _same_mask(blocked, self.blocked)
+        )
+        if same:
+            self.select(selected)
+            return
+        self.values = values
+        self.row_labels, self.col_labels = tuple(row_labels), tuple(col_labels)
+        self.kind, self.blocked, self.selected = kind, blocked, selected
+        self._w = P.cell_width(values) if kind != "mask" else 5
+        self._lw = min(LABEL_MAX, max((len(s) for s in self.row_labels), default=0)) + 1
+        self._buckets = P.buckets(values, "seq" if kind == "seq" else "div" if kind == "div" else "plain")
+        self._text.clear()
+        self._cache.clear()
+        self._header = None
+        r, c = self.cursor
+        self.cursor = (min(r, max(0, values.shape[0] - 1)), min(c, max(0, values.shape[1] - 1)))
+        self.virtual_size = Size(self._lw + values.shape[1] * (self._w + 1), values.shape[0] + 1)
+        self.refresh()
+
+    def select(self, row: int | None) -> None:
+        """Highlight query row ``row``; only the two affected rows are redrawn."""
+        if row == self.selected:
+            return
+        old, self.selected = self.selected, row
+        for r in (old, row):
+            self._invalidate(r)
+
+    def _invalidate(self, r: int | None) -> None:
+        if r is None:
+            return
+        self._cache.pop(r, None)
+        y = r - int(self.scroll_offset.y) + 1
+        if 1 <= y < self.size.height:
+            self.refresh_line(y)
+
+    # -- drawing ---------------------------------------------------------------
+    def _row_text(self, r: int) -> list[str]:
+        text = self._text.get(r)
+        if text is None:
+            w = self._w
+            text = [P.fmt(float(x), w).rjust(w) for x in self.values[r]]
+            self._text[r] = text
+        return text
+
+    def _style(self, r: int, c: int):
+        if self.blocked is not None and self.blocked[r, c]:
+            return P.MASKED if self.kind == "mask" else P.BLOCKED
+        b = self._buckets[r, c]
+        if b < 0:
+            return P.NAN
+        if self.kind == "seq":
+            return P.SEQ_STYLES[b]
+        if self.kind == "div":
+            return P.DIV_STYLES[b]
+        if self.kind == "mask":
+            return P.OPEN
+        return P.PLAIN
+
+    def _data_strip(self, r: int) -> Strip:
+        strip = self._cache.get(r)
+        if strip is None:
+            gap = Segment(" ", P.GAP)
+            sel = r == self.selected
+            cur = self.cursor[1] if (self.has_focus and self.cursor[0] == r) else -1
+            segs = []
+            for c, s in enumerate(self._row_text(r)):
+                style = self._style(r, c)
+                if sel:
+                    style = style + P.SELECTED_ROW
+                if c == cur:
+                    style = style + P.CURSOR
+                segs += [gap, Segment(s, style)]
+            strip = self._cache[r] = Strip(segs, len(segs) // 2 * (self._w + 1))
+        return strip
+
+    def _header_strip(self) -> Strip:
+        if self._header is None:
+            w = self._w
+            text = "".join(" " + lab.rjust(w) for lab in headers(self.col_labels, w))
+            self._header = Strip([Segment(text, P.HEADER)], len(text))
+        return self._header
+
+    def render_line(self, y: int) -> Strip:
+        sx, sy = self.scroll_offset
+        width, lw = self.size.width, self._lw
+        if y == 0:
+            label, label_style, data = "", P.HEADER, self._header_strip()
+        else:
+            r = sy + y - 1
+            if r >= self.values.shape[0]:
+                return Strip.blank(width, P.GAP)
+            label = self.row_labels[r][: lw - 1]
+            label_style = P.SELECTED_LABEL if r == self.selected else P.LABEL
+            data = self._data_strip(r)
+        head = Segment(label.ljust(lw)[:lw], label_style)
+        body = data.crop(sx, sx + max(0, width - lw))
+        return Strip([head, *body], lw + body.cell_length).extend_cell_length(width, P.GAP).crop(0, width)
+
+    # -- cursor ----------------------------------------------------------------
+    def move_cursor(self, row: int, col: int, *, post: bool = True) -> None:
+        """Put the cell cursor on (row, col), clamped; scroll it into view."""
+        nr, nc = self.values.shape
+        if nr == 0 or nc == 0:
+            return
+        row, col = max(0, min(nr - 1, row)), max(0, min(nc - 1, col))
+        old, self.cursor = self.cursor, (row, col)
+        self._invalidate(old[0])
+        self._invalidate(row)
+        self._scroll_to_cell(row, col)
+        if post:
+            self.post_message(CellCursorMoved(self.matrix, row, col))
+
+    def _scroll_to_cell(self, row: int, col: int) -> None:
+        """Scroll so (row, col) is visible below the header and right of the labels."""
+        sx, sy = int(self.scroll_offset.x), int(self.scroll_offset.y)
+        h, vis, w = self.size.height - 1, self.size.width - self._lw, self._w + 1
+        if h <= 0 or vis <= 0:
+            return
+        sy = row if row < sy else row - h + 1 if row >= sy + h else sy
+        x0 = col * w
+        sx = x0 if x0 < sx else x0 + w - vis if x0 + w > sx + vis else sx
+        self.scroll_to(sx, sy, animate=False, immediate=True)
+
+    def action_cursor(self, drow: int, dcol: int) -> None:
+        r, c = self.cursor
+        self.move_cursor(r + drow, c + dcol)
+
+    def action_edit(self) -> None:
+        if self.editable and self.values.size:
+            self.post_message(EditRequested(self.matrix, *self.cursor))
+
+    def on_focus(self) -> None:
+        self._invalidate(self.cursor[0])
+        self.post_message(CellCursorMoved(self.matrix, *self.cursor))
+
+    def on_blur(self) -> None:
+        self._invalidate(self.cursor[0])
+
+    def on_click(self, event: events.Click) -> None:
+        sx, sy = self.scroll_offset
+        if event.y < 1 or event.x < self._lw:
+            return
+        self.move_cursor(sy + event.y - 1, (sx + event.x - self._lw) // (self._w + 1))
+
+    def on_resize(self) -> None:
+        self._cache.clear()
+
+
+def _same_mask(a, b) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a.shape == b.shape and np.array_equal(a, b)

@@ -1,0 +1,99 @@
+"""What each grid pane of the pipeline shows, read off a State (no computing here).
+
+grid_view(name, state) -> GridView (values, labels, palette, mask, title) or None when
+the scenario has no such matrix (a Q/K scenario has no X or W; only cross-attention has Y).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..state import State
+
+# name -> one sentence, in the lesson's words, for the help screen.
+PANE_HELP = {
+    "X": "X (T×d_model): one row per token, one column per feature — the input sequence.",
+    "Y": "Y (T'×d_model): the second sequence keys and values come from in cross-attention.",
+    "W_Q": "W_Q (d_model×d_k): the learned projection that turns a token into its query, what it is looking for.",
+    "W_K": "W_K (d_model×d_k): the projection to keys, what each token advertises.",
+    "W_V": "W_V (d_model×d_v): the projection to values, what each token hands over when attended to; "
+           "the title counts the parameters d_model(2d_k + d_v).",
+    "Q": "Q = X W_Q (T×d_k): one query per token.",
+    "K": "K = X W_K (T'×d_k): one key per token.",
+    "V": "V = X W_V (T'×d_v): one value per token (the identity when Q and K are given directly, so O = A).",
+    "S": "S = c·QKᵀ/√d_k (T×T'): every query against every key — a large score means the key "
+         "advertises what the query seeks. Without the scale its variance grows with d_k.",
+    "M": "M (T×T'): the additive mask, 0 where query t may see key i and a large negative fill where it "
+         "may not (causal: i > t). Blocked cells are grey.",
+    "A": "A = softmax(S + M) (T×T'): each row is a probability distribution over the keys query t may see; "
+         "masked cells are exactly 0 (struck through).",
+    "O": "O = A V (T×d_v): each row is the attention-weighted mix of the value rows; columns are the value features.",
+    "H": "Entropy table: for each row t, log₂t (the ceiling: t visible keys), H(A_t) in bits, and 2^H, the "
+         "effective number of tokens attended to.",
+}
+
+
+@dataclass(frozen=True)
+class GridView:
+    values: np.ndarray
+    rows: tuple
+    cols: tuple
+    kind: str  # "seq" | "div" | "mask" | "plain"
+    title: str
+    blocked: np.ndarray | None = None
+    selected: bool = False  # highlight the selected query row
+
+
+def _shape(a) -> str:
+    return f"({a.shape[0]}×{a.shape[1]})"
+
+
+def grid_view(name: str, state: State) -> GridView | None:
+    s, tr = state.scenario, state.trace
+    toks, keys_ = s.tokens, s.keys
+    if name in ("X", "W_Q", "W_K", "W_V", "Y"):
+        a = getattr(s, name)
+        if a is None:
+            return None
+        if name == "X":
+            return GridView(a, toks, s.features, "div", f"X tokens×features {_shape(a)}", selected=True)
+        if name == "Y":
+            return GridView(a, keys_, s.features, "div", f"Y key tokens×features {_shape(a)}")
+        title = f"{name} {_shape(a)}"
+        if name == "W_V":
+            title += f" · {s.d_model * (2 * s.d_k + s.d_v)} params"
+        cols = tuple(f"{name[-1].lower()}{j + 1}" for j in range(a.shape[1]))
+        return GridView(a, s.features, cols, "div", title)
+    src = "Y" if s.cross else "X"
+    if name == "Q":
+        t = f"Q = X W_Q {_shape(tr.Q)}" if s.projected else f"Q {_shape(tr.Q)}"
+        return GridView(tr.Q, toks, _dims("d", tr.Q.shape[1]), "div", t, selected=True)
+    if name == "K":
+        t = f"K = {src} W_K {_shape(tr.K)}" if s.projected else f"K {_shape(tr.K)}"
+        return GridView(tr.K, keys_, _dims("d", tr.K.shape[1]), "div", t)
+    if name == "V":
+        t = f"V = {src} W_V {_shape(tr.V)}" if s.projected else (
+            f"V {_shape(tr.V)}" if s.V is not None else f"V = I {_shape(tr.V)}")
+        return GridView(tr.V, keys_, s.value_features, "div", t)
+    if name == "S":
+        t = "S = c·QKᵀ/√d_k" if s.scaled else "S = c·QKᵀ (unscaled)"
+        return GridView(tr.S, toks, keys_, "div", f"{t} {_shape(tr.S)}", tr.blocked, True)
+    if name == "M":
+        return GridView(tr.M, toks, keys_, "mask", f"M {s.mask}, fill {s.fill} {_shape(tr.M)}", tr.blocked, True)
+    if name == "A":
+        return GridView(tr.A, toks, keys_, "seq", f"A = softmax(S + M) {_shape(tr.A)}", tr.blocked, True)
+    if name == "O":
+        return GridView(tr.O, toks, s.value_features, "div", f"O = A V {_shape(tr.O)}", selected=True)
+    if name == "H":
+        n_open = (~tr.blocked).sum(axis=1)
+        with np.errstate(divide="ignore"):
+            ceiling = np.log2(n_open.astype(np.float64))
+        vals = np.column_stack([ceiling, tr.H, tr.eff])
+        return GridView(vals, toks, ("log₂t", "H", "2^H"), "plain", "entropy H(A_t), bits", selected=True)
+    raise KeyError(name)
+
+
+def _dims(prefix: str, n: int) -> tuple:
+    return tuple(f"{prefix}{j + 1}" for j in range(n))
