@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from . import keys
 from .core.builtins import DEFAULT, builtin
 from .core.scenario import Scenario
+from .edit_actions import EditActions
 from .messages import CellCursorMoved, RowSelected
 from .screens import HOME, SCREENS
 from .state import State
@@ -21,7 +22,7 @@ from .state import State
 ROW_LINKED = {"X", "Q", "S", "M", "A", "O", "H"}
 
 
-class AttentionApp(App):
+class AttentionApp(EditActions, App):
     """The explorer. ``AttentionApp()`` opens the lesson's pipeline; ``scenario=`` another."""
 
     CSS_PATH = "app.tcss"
@@ -41,6 +42,7 @@ class AttentionApp(App):
 
     def set_state(self, new_state: State) -> None:
         """The one door for changes (undo/redo history hooks in here)."""
+        self.history.record(self.state, new_state)  # edit_actions.EditActions: undo/redo
         self.state = new_state
 
     # -- actions (keys.py names them) -----------------------------------------

@@ -18,7 +18,7 @@ from textual.widgets import Input, Label, Static
 
 Apply = Callable[[str], "str | None"]
 CSS_PATH = "dialogs.tcss"
-BOX_W, BOX_H = 44, 6  # the editor box: border + title + input (3 rows) + message
+BOX_W, BOX_H = 44, 6  # the editor box: border + title + input + message (2 rows)
 
 
 class CellEditor(ModalScreen[bool]):
@@ -40,7 +40,7 @@ class CellEditor(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="editor-box"):
             yield Label(self.title_text, classes="dialog-title", id="editor-title")
-            yield Input(self.value, id="editor-input", select_on_focus=True)
+            yield Input(self.value, id="editor-input", select_on_focus=True, compact=True)
             yield Static(self.hint, classes="dialog-message", id="editor-message")
 
     def on_mount(self) -> None:
@@ -73,10 +73,10 @@ class CellEditor(ModalScreen[bool]):
 def _place(cell: Region, screen) -> Offset:
     """Top-left of the editor box so its input line covers ``cell``, kept on screen.
 
-    The input's text row is 2 rows below the box top (border, title, input border).
+    The input's row is 2 rows below the box top (border, title), its text 2 columns in.
     """
     x = max(0, min(cell.x - 2, screen.width - BOX_W))
-    y = cell.y - 3
+    y = cell.y - 2
     if y < 0:
         y = cell.y + 1  # no room above: open below the cell
     return Offset(x, max(0, min(y, screen.height - BOX_H - 1)))

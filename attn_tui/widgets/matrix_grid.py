@@ -142,7 +142,7 @@ class MatrixGrid(ScrollView, can_focus=True):
                 if sel:
                     style = style + P.SELECTED_ROW
                 if c == cur:
-                    style = style + P.CURSOR
+                    style = P.CURSOR
                 segs += [gap, Segment(s, style)]
             strip = self._cache[r] = Strip(segs, len(segs) // 2 * (self._w + 1))
         return strip
@@ -198,6 +198,13 @@ class MatrixGrid(ScrollView, can_focus=True):
     def action_cursor(self, drow: int, dcol: int) -> None:
         r, c = self.cursor
         self.move_cursor(r + drow, c + dcol)
+
+    def cell_region(self, row: int, col: int) -> Region:
+        """Screen region of cell (row, col) as drawn now (where an inline editor goes)."""
+        sx, sy = int(self.scroll_offset.x), int(self.scroll_offset.y)
+        box = self.content_region
+        x = box.x + self._lw + col * (self._w + 1) + 1 - sx
+        return Region(x, box.y + 1 + row - sy, self._w, 1)
 
     def action_edit(self) -> None:
         if self.editable and self.values.size:
