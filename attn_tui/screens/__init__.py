@@ -34,5 +34,14 @@ SCREENS: dict[str, ScreenEntry] = {
     "pipeline": ScreenEntry(
         "pipeline", "p", "Pipeline", "attn_tui.screens.pipeline:PipelineScreen",
         "the whole pipeline X → Q, K, V → S → M → A → O, the softmax chart and the entropies"),
+    "lenses": ScreenEntry(
+        "lenses", "l", "Lenses", "attn_tui.screens.lenses:LensesScreen",
+        "the selected row read as a kernel smoother, a box kernel, an associative memory; rank, gradient, cost"),
+    "experiments": ScreenEntry(
+        "experiments", "x", "Experiments", "attn_tui.screens.experiments:ExperimentsScreen",
+        "variance of q·k against d_k, saturation at d_k = 512, the scale sweep (play, step, export)"),
+    "tour": ScreenEntry(
+        "tour", "t", "Tour", "attn_tui.screens.tour:TourScreen",
+        "the lesson page by page beside its live panes, with a try-it for each exercise"),
 }
 HOME = "pipeline"

@@ -37,8 +37,6 @@ class LensesScreen(Screen):
     HELP = "The lesson's engineering lenses on the selected row: kernel smoother, memory, rank, gradient, cost."
     BINDINGS = [
         Binding("z", "zero_qk", "zero Q·K", tooltip="Switch the box kernel: set W_Q = W_K = 0 (or back)"),
-        Binding("up", "row(-1)", "row ↑", show=False),
-        Binding("down", "row(1)", "row ↓", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -73,17 +71,15 @@ class LensesScreen(Screen):
         self.show_state()
 
     def show_state(self) -> None:
-        """Redraw every panel from ``app.state``."""
+        """Redraw every panel from ``app.state`` (only while shown; resume redraws)."""
+        if self.app.screen is not self:
+            return
         state = self.app.state
         self.sub_title = f"row {state.row + 1}: {state.scenario.tokens[state.row]}   c = {state.scenario.c:.2f}"
         for panel in self.query(".lens-panel"):
             panel.show(state)
 
     # -- actions -------------------------------------------------------------
-    def action_row(self, delta: int) -> None:
-        self.app.set_state(self.app.state.select_row(delta))
-        self.show_state()
-
     def action_zero_qk(self) -> None:
         """Toggle W_Q = W_K = 0 (Q = K = 0 for a scenario given as Q, K)."""
         state = self.app.state
@@ -105,3 +101,7 @@ class LensesScreen(Screen):
             return
         self.app.set_state(new)
         self.show_state()
+
+    def show_lens(self, panel_id: str) -> None:
+        """Scroll the panel ``panel_id`` (e.g. "lens-cost") into view."""
+        self.query_one(f"#{panel_id}").scroll_visible(animate=False)

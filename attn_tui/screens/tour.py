@@ -1,0 +1,156 @@
+"""The tour (`t`): the lesson page by page, each text beside the live panes it names.
+
+`space`/`n` next page, `b` back, `y`/`enter` "try it" on an exercise page: set up
+the scenario and screen the exercise needs (through app.set_state) and go there.
+The panes are the explorer's own widgets, read-only, following the app's state.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ..core.builtins import builtin
+from ..tour_text import PAGES, Page
+from ..widgets import lens_text
+from ..widgets.lens_panels import LensPanel, follow_state
+from ..widgets.matrix_grid import MatrixGrid
+from ..widgets.panes import grid_view
+from ..widgets.softmax_chart import SoftmaxChart
+
+GRIDS = {"X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "V", "S", "M", "A", "O", "H"}
+LENS_PANES = {
+    "nw": (lens_text.nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ"),
+    "memory": (lens_text.memory, "Associative memory  probe → address → content"),
+    "cost": (lens_text.cost, "Cost  parameters and S's size"),
+}
+
+
+def formula_text(state) -> str:
+    s = state.scenario
+    return ("Attn(Q, K, V) = softmax(c · QKᵀ/√d_k + M) V\n\n"
+            f"now: {s.title}\nT = {s.T}, T' = {s.T_k}, d_k = {s.d_k}, d_v = {s.d_v}, "
+            f"c = {s.c:.2f}, {'scaled' if s.scaled else 'unscaled'}, mask {s.mask}")
+
+
+class FormulaPane(Static):
+    def show(self, state) -> None:
+        self.update(formula_text(state))
+
+
+def make_pane(name: str):
+    """A fresh read-only widget for the live pane ``name``."""
+    if name in GRIDS:
+        grid = MatrixGrid(name, classes="tour-grid")
+        grid.can_focus = False
+        return grid
+    if name == "chart":
+        return SoftmaxChart(classes="tour-chart")
+    if name == "formula":
+        return FormulaPane(classes="tour-lens")
+    builder, title = LENS_PANES[name]
+    return LensPanel(builder, title, classes="tour-lens")
+
+
+class TourScreen(Screen):
+    """One page at a time: text on the left, live panes on the right."""
+
+    HELP = "A guided tour of the lesson: objectives, Q/K/V, S, the scale, the mask, softmax, O, lenses, exercises."
+    AUTO_FOCUS = ""
+    BINDINGS = [
+        Binding("space,n", "page(1)", "Next", key_display="space/n", tooltip="Next page of the tour"),
+        Binding("b", "page(-1)", "Back", tooltip="Previous page of the tour"),
+        Binding("y,enter", "try_it", "Try it", key_display="y", tooltip="Set up this exercise and go there"),
+    ]
+    DEFAULT_CSS = """
+    TourScreen #tour-left { width: 48; border: round $primary; padding: 0 1; }
+    TourScreen #tour-title { text-style: bold; margin-bottom: 1; }
+    TourScreen #tour-try { margin-top: 1; color: $warning; }
+    TourScreen #tour-pane { width: 1fr; }
+    TourScreen .tour-grid { height: auto; max-height: 14; border: round $secondary; }
+    TourScreen .tour-chart { height: 14; border: round $secondary; }
+    TourScreen .tour-lens { height: auto; border: round $secondary; padding: 0 1; }
+    """
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.index = 0
+
+    @property
+    def page(self) -> Page:
+        return PAGES[self.index]
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with VerticalScroll(id="tour-left"):
+                yield Static(id="tour-title")
+                yield Static(id="tour-text")
+                yield Static(id="tour-try")
+            yield VerticalScroll(id="tour-pane")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        follow_state(self)
+        await self.show_page()
+
+    def on_screen_resume(self) -> None:
+        self.show_state()
+
+    async def show_page(self) -> None:
+        """Draw the text of the current page and mount its live panes."""
+        p = self.page
+        self.query_one("#tour-left").border_title = f"Tour {self.index + 1}/{len(PAGES)}"
+        self.query_one("#tour-title", Static).update(p.title)
+        self.query_one("#tour-text", Static).update(p.text)
+        hint = f"[y] try it: {p.try_it.label}" if p.try_it else ""
+        nav = "space/n next · b back"
+        self.query_one("#tour-try", Static).update(f"{hint}\n{nav}" if hint else nav)
+        pane = self.query_one("#tour-pane")
+        await pane.remove_children()
+        await pane.mount_all([make_pane(name) for name in p.panes])
+        self.show_state()
+
+    def show_state(self) -> None:
+        """Redraw the live panes from ``app.state``."""
+        if self.app.screen is not self:
+            return
+        state = self.app.state
+        for w in self.query_one("#tour-pane").children:
+            if isinstance(w, MatrixGrid):
+                gv = grid_view(w.matrix, state)
+                w.display = gv is not None
+                if gv is not None:
+                    w.border_title = gv.title
+                    w.show(gv.values, gv.rows, gv.cols, kind=gv.kind, blocked=gv.blocked,
+                           selected=state.row if gv.selected else None)
+            else:
+                w.show(state)
+
+    async def action_page(self, delta: int) -> None:
+        new = max(0, min(len(PAGES) - 1, self.index + delta))
+        if new != self.index:
+            self.index = new
+            await self.show_page()
+
+    async def action_try_it(self) -> None:
+        """Set up the page's exercise (scenario, settings, row) and switch to its screen."""
+        tr = self.page.try_it
+        if tr is None:
+            self.notify("This page has no exercise: space/n for the next page.", timeout=3)
+            return
+        state = self.app.state
+        if tr.builtin:
+            state = state.with_(scenario=builtin(tr.builtin), row=0, cursor=None)
+        if tr.changes:
+            state = state.with_scenario(**dict(tr.changes))
+        if tr.row is not None:
+            state = state.with_(row=min(tr.row, state.scenario.T - 1))
+        self.app.set_state(state)
+        await self.app.switch_mode(tr.mode)
+        show = getattr(self.app.screen, "show_lens", None)
+        if tr.mode == "lenses" and show:
+            show("lens-cost")
+        self.notify(f"{self.page.title}: {tr.label}. Press t to come back to the tour.", timeout=5)
