@@ -20,6 +20,7 @@ from ..widgets.inspector import Inspector
 from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.panes import grid_view
 from ..widgets.softmax_chart import SoftmaxChart
+from ..widgets.explain import ExplainLine
 from ..widgets.status import StatusLine
 
 EDITABLE = {"X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "V"}
@@ -34,6 +35,7 @@ class PipelineScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
+        yield ExplainLine(id="explain")  # edit_actions: NaN rows, float16 fill, ...
         with VerticalScroll(id="pipeline", can_focus=False):
             for i, names in enumerate(ROWS):
                 with Horizontal(classes="pane-row", id=f"row{i}"):
@@ -68,5 +70,6 @@ class PipelineScreen(Screen):
             row = self.query_one(f"#row{i}")
             row.display = any(self.query_one(f"#grid-{n}").display for n in names)
         self.query_one("#status", StatusLine).show(state)
+        self.query_one("#explain", ExplainLine).show(state)
         self.query_one(SoftmaxChart).show(state)
         self.query_one(Inspector).show(state)
