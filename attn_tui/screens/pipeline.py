@@ -32,6 +32,7 @@ class PipelineScreen(Screen):
 
     name_for_keys = "pipeline"
     BINDINGS = keys.bindings("pipeline")
+    AUTO_FOCUS = "#grid-A"  # arrows move in A at once, and A is in view on a small terminal
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
@@ -48,7 +49,6 @@ class PipelineScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#chart").border_title = "softmax of the selected row (lesson's animation)"
         self.query_one("#inspector").border_title = "cell inspector"
         self.watch(self.app, "state", self.show, init=True)
 

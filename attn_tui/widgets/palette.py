@@ -40,7 +40,7 @@ LABEL = Style(color="#c8c8c8", bgcolor="#121212", bold=True)
 HEADER = Style(color="#c8c8c8", bgcolor="#121212", bold=True)
 SELECTED_LABEL = Style(color="#000000", bgcolor="#ffd75f", bold=True)
 SELECTED_ROW = Style(bold=True, underline=True)
-CURSOR = Style(reverse=True, bold=True)
+CURSOR = Style(color="#000000", bgcolor="#5fd7ff", bold=True)
 GAP = Style(bgcolor="#121212")
 
 

@@ -39,19 +39,21 @@ class SoftmaxChart(Horizontal, can_focus=True):
         n_open = int((~tr.blocked[t]).sum())
         ceiling = float(np.log2(n_open)) if n_open else float("nan")
         h = float(tr.H[t])
-        scale = "c·q·k/√d_k" if s.scaled else "c·q·k (unscaled)"
-        self._bars("#chart-scores", labels, tr.S[t], f"{scale}, row {s.tokens[t]}", None)
+        scale = "c·q·k/√d_k" if s.scaled else "c·q·k"
+        self._bars("#chart-scores", labels, tr.S[t], f"{scale}  row {_short(s.tokens[t])}", None)
         htxt = "NaN" if np.isnan(h) else f"{h:.2f}"
-        self._bars("#chart-probs", labels, tr.A[t],
-                   f"softmax  c={s.c:.2f}  H={htxt} / log₂{n_open}={ceiling:.2f} bits", (0, 1))
+        self._bars("#chart-probs", labels, tr.A[t], f"A_t c={s.c:.2f} H={htxt}/log₂{n_open}={ceiling:.2f}", (0, 1))
+        self.border_title = (f"softmax of row {s.tokens[t]}: c={s.c:.3f}, H(A_t)={htxt} bits "
+                             f"vs log₂{n_open}={ceiling:.2f}")
 
     def _bars(self, selector: str, labels, values, title: str, ylim) -> None:
         plot = self.query_one(selector, PlotextPlot)
         plt = plot.plt
         plt.clear_data()
         plt.title(title)
+        plt.frame(False)
         # Horizontal bars: one line per key, so a T=5 row fits in a short pane.
-        plt.bar(labels, sanitise(values), orientation="horizontal", width=0.6)
+        plt.bar(labels, sanitise(values), orientation="horizontal", width=0.3)
         if ylim:
             plt.xlim(*ylim)
         plot.refresh()
