@@ -151,14 +151,17 @@ class Trace:
 
     @property
     def scores(self):
+        """S = scale · Q Kᵀ, (T, T'), before the mask."""
         return self.S
 
     @property
     def weights(self):
+        """A = softmax_row(S + M), (T, T'); each row sums to 1 (NaN for a fully masked -inf row)."""
         return self.A
 
     @property
     def output(self):
+        """O = A V, (T, d_v)."""
         return self.O
 
     @property
@@ -171,6 +174,7 @@ class Trace:
 
 
 def _rank(a):
+    """Numerical rank of a (in float64), or None when a has NaN/inf entries."""
     a = np.asarray(a, dtype=np.float64)
     if a.size == 0 or not np.all(np.isfinite(a)):
         return None

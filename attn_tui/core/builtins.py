@@ -100,6 +100,7 @@ DEFAULT = "lesson-pipeline"
 
 
 def builtin(name: str) -> Scenario:
+    """A fresh built-in Scenario by name (see BUILTINS); ValueError naming the built-ins otherwise."""
     try:
         return BUILTINS[name]()
     except KeyError:

@@ -27,5 +27,6 @@ def check_matrix(a, name):
 
 
 def check_same(got, want, name, what):
+    """Raise ValueError "name: what (got G, expected W)" unless got == want (a size of ``name``)."""
     if got != want:
         raise ValueError(f"{name}: {what} (got {got}, expected {want})")
