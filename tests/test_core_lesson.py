@@ -143,3 +143,14 @@ def test_scale_is_one_over_sqrt_dk():
     np.testing.assert_array_equal(tr.S, np.array(Q_HAND) @ np.array(K_HAND, float).T * 0.5)
     assert tr.scale == 0.5
     assert np.array_equal(tr.scores, tr.S) and tr.weights is tr.A and tr.output is tr.O
+
+
+def test_core_docstring_examples_run():
+    """The core's doctests (softmax rows sum to 1, causal_mask, entropy_bits, param_count)."""
+    import doctest
+    import importlib
+    failed = attempted = 0
+    for mod in ("attention", "info", "lenses", "experiments", "scenario", "scenario_io", "builtins"):
+        r = doctest.testmod(importlib.import_module(f"attn_tui.core.{mod}"))
+        failed, attempted = failed + r.failed, attempted + r.attempted
+    assert failed == 0 and attempted >= 4
