@@ -84,6 +84,24 @@ KEYS: list[Key] = [
     Key("c", "toggle_cross", "Cross-attn", "cross-attention on/off: keys and values from a second sequence Y",
         show=False),
     Key("r", "random", "Random", "a random Gaussian scenario: T (up to 512), d_model, d_k, d_v, seed", show=False),
+    # The lenses, experiments and tour screens (attn_tui/screens/{lenses,experiments,tour}.py).
+    Key("z", "zero_qk", "Box kernel", "box-kernel switch: set W_Q = W_K = 0 (Q = K = 0) and see A = W_avg "
+        "exactly; press again to restore", scope="lenses"),
+    Key("r", "run", "Run", "run the variance experiment for d_k = 4, 64, 512 and the custom d_k, "
+        "with n and seed from the inputs (tab to them, enter runs)", scope="experiments"),
+    Key("d", "next_hist", "Hist d_k", "show the q·k histogram of the next d_k", scope="experiments"),
+    Key("space", "play", "Play/pause", "play or pause the scale sweep c = 0.1 … 3.0 (6 frames a second)",
+        scope="experiments"),
+    Key("right,full_stop", "step(1)", "Frame →", "next frame of the scale sweep", scope="experiments",
+        display="→/."),
+    Key("left,comma", "step(-1)", "Frame ←", "previous frame of the scale sweep", scope="experiments",
+        display="←/,"),
+    Key("e", "export", "Export sweep", "export the sweep as an animated SVG and one SVG per frame "
+        "(the path is shown)", scope="experiments"),
+    Key("space,n", "page(1)", "Next", "next page of the tour", scope="tour", display="space/n"),
+    Key("b", "page(-1)", "Back", "previous page of the tour", scope="tour"),
+    Key("y,enter", "try_it", "Try it", "on an exercise page: set up the scenario and screen it needs",
+        scope="tour", display="y"),
 ]
 
 

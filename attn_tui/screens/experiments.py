@@ -13,13 +13,12 @@ from pathlib import Path
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from .. import sweep_export
+from .. import keys, sweep_export
 from ..core import experiments
 from ..widgets.exp_panels import DotHistogram, StatusLine, SweepCharts, saturation_text, saturation_words
 from ..widgets.exp_panels import variance_table
@@ -53,14 +52,8 @@ class ExperimentsScreen(Screen):
 
     HELP = "The lesson's experiments: variance grows with d_k, the scale prevents saturation, c is an entropy knob."
     AUTO_FOCUS = ""  # letters are keys here until the learner tabs into an input
-    BINDINGS = [
-        Binding("r", "run", "Run", tooltip="Run the variance experiment with the d_k, n and seed above"),
-        Binding("d", "next_hist", "Hist d_k", tooltip="Show the histogram of the next d_k"),
-        Binding("space", "play", "Play/pause", tooltip="Play or pause the scale sweep (6 frames a second)"),
-        Binding("right,full_stop", "step(1)", "Frame →", tooltip="Next frame of the sweep"),
-        Binding("left,comma", "step(-1)", "Frame ←", tooltip="Previous frame of the sweep"),
-        Binding("e", "export", "Export", tooltip="Export the sweep as an animated SVG and one SVG per frame"),
-    ]
+    name_for_keys = "experiments"
+    BINDINGS = keys.bindings("experiments")
     DEFAULT_CSS = """
     ExperimentsScreen #exp-left, ExperimentsScreen #exp-right { width: 1fr; }
     ExperimentsScreen .exp-box { border: round $primary; padding: 0 1; }

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Grid, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from .. import keys
 from ..widgets import lens_text
 from ..widgets.lens_panels import LensPanel, RankPanel, follow_state
 
@@ -35,9 +35,8 @@ class LensesScreen(Screen):
     """Five lenses and the rank chart for the selected row of the current state."""
 
     HELP = "The lesson's engineering lenses on the selected row: kernel smoother, memory, rank, gradient, cost."
-    BINDINGS = [
-        Binding("z", "zero_qk", "zero Q·K", tooltip="Switch the box kernel: set W_Q = W_K = 0 (or back)"),
-    ]
+    name_for_keys = "lenses"
+    BINDINGS = keys.bindings("lenses")
 
     DEFAULT_CSS = """
     #lenses-grid { grid-size: 2; grid-columns: 1fr 1fr; grid-rows: auto; height: auto; }

@@ -8,11 +8,11 @@ The panes are the explorer's own widgets, read-only, following the app's state.
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from .. import keys
 from ..core.builtins import builtin
 from ..tour_text import PAGES, Page
 from ..widgets import lens_text
@@ -60,11 +60,8 @@ class TourScreen(Screen):
 
     HELP = "A guided tour of the lesson: objectives, Q/K/V, S, the scale, the mask, softmax, O, lenses, exercises."
     AUTO_FOCUS = ""
-    BINDINGS = [
-        Binding("space,n", "page(1)", "Next", key_display="space/n", tooltip="Next page of the tour"),
-        Binding("b", "page(-1)", "Back", tooltip="Previous page of the tour"),
-        Binding("y,enter", "try_it", "Try it", key_display="y", tooltip="Set up this exercise and go there"),
-    ]
+    name_for_keys = "tour"
+    BINDINGS = keys.bindings("tour")
     DEFAULT_CSS = """
     TourScreen #tour-left { width: 48; border: round $primary; padding: 0 1; }
     TourScreen #tour-title { text-style: bold; margin-bottom: 1; }
