@@ -1,0 +1,134 @@
+"""Pilot tests: every key of the explorer changes the state and the numbers on screen."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attn_tui.state import C_STEP
+from conftest import grid_cell, grid_text
+
+SIZE = (120, 40)
+
+
+async def test_opens_on_the_lesson_pipeline(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.state.scenario.tokens[3] == "t4 it"
+        assert grid_cell(app, "A", 3, 0) == "0.870"  # the pronoun finds its noun
+        assert app.focused is app.screen.query_one("#grid-A")
+        assert "A = softmax(S + M)" in app.screen.query_one("#grid-A").border_title
+
+
+async def test_u_removes_the_scale(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.state.scenario.scaled is False
+        want = np.exp(6) / (np.exp(6) + 3)  # raw score 6 vs three zeros
+        assert app.state.trace.A[3, 0] == pytest.approx(want)
+        assert grid_cell(app, "A", 3, 0) == f"{want:.3f}" == "0.993"
+        assert "unscaled" in app.screen.query_one("#grid-S").border_title
+        await pilot.press("u")
+        await pilot.pause()
+        assert grid_cell(app, "A", 3, 0) == "0.870"
+
+
+async def test_m_drops_the_mask(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        assert grid_cell(app, "A", 0, 0) == "1.000"
+        await pilot.press("m")
+        await pilot.pause()
+        assert app.state.scenario.mask == "none"
+        # token 1 (mat) has a zero query: with every key open its row is uniform 1/5.
+        assert [grid_cell(app, "A", 0, i) for i in range(5)] == ["0.200"] * 5
+        assert "M none" in app.screen.query_one("#grid-M").border_title
+
+
+async def test_plus_minus_zero_turn_the_knob(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        h0 = app.state.trace.H[3]
+        status = str(app.screen.query_one("#status").render())
+        assert "c=1.000" in status
+        await pilot.press("plus")
+        await pilot.pause()
+        assert app.state.scenario.c == pytest.approx(C_STEP)
+        assert app.state.trace.H[3] < h0  # a sharper row
+        assert grid_cell(app, "H", 3, 1) == f"{app.state.trace.H[3]:.3f}" != f"{h0:.3f}"
+        assert grid_cell(app, "A", 3, 0) != "0.870"
+        assert "c=1.100" in str(app.screen.query_one("#status").render())
+        await pilot.press("minus", "minus")
+        await pilot.pause()
+        assert app.state.scenario.c == pytest.approx(1 / C_STEP)
+        assert app.state.trace.H[3] > h0  # a flatter row
+        await pilot.press("0")
+        await pilot.pause()
+        assert app.state.scenario.c == 1.0
+        assert grid_cell(app, "A", 3, 0) == "0.870"
+
+
+async def test_row_selection_keys_and_cursor(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.state.row == 0
+        await pilot.press("down", "down", "down")  # A has focus: the cursor drags the row
+        assert app.state.row == 3
+        assert app.state.cursor == ("A", 3, 0)
+        for name in "SMAOH":
+            assert app.screen.query_one(f"#grid-{name}").selected == 3
+        await pilot.press("k")
+        assert app.state.row == 2
+        await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")
+        assert app.state.row == 4  # clamped at the last token
+        await pilot.press("right")
+        assert app.state.cursor == ("A", 4, 1)
+        assert "A[5,2]" in str(app.screen.query_one("#inspector").render())
+
+
+async def test_tab_moves_between_panes(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        first = app.focused
+        await pilot.press("tab")
+        assert app.focused is not first
+        await pilot.press("shift+tab")
+        assert app.focused is first
+
+
+async def test_help_screen_opens_and_closes(make_app):
+    from attn_tui.screens.help import HelpScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_q_quits(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0 or app.return_code is None
+    assert not app.is_running
+
+
+async def test_enter_on_an_editable_cell_posts_edit_request(make_app):
+    from attn_tui.messages import EditRequested
+
+    app = make_app()
+    seen = []
+    async with app.run_test(size=SIZE, message_hook=lambda m: seen.append(m)) as pilot:
+        app.screen.query_one("#grid-W_Q").focus()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert any(isinstance(m, EditRequested) and (m.name, m.row, m.col) == ("W_Q", 1, 0) for m in seen)
+        await pilot.press("escape")
