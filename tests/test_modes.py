@@ -1,0 +1,144 @@
+"""Pilot tests of each mode: mask kinds, padding, fill, dtype, cross-attention, random."""
+
+import time
+
+import numpy as np
+import pytest
+
+from attn_tui.app import AttentionApp
+from attn_tui.core.builtins import builtin
+from attn_tui.screens.editor import FormScreen
+from attn_tui.screens.modes import ChoiceScreen, PaddingScreen
+
+SIZE = (120, 40)
+
+
+async def pick(app, pilot, key, value):
+    """Open the picker bound to ``key`` and choose the option whose value is ``value``."""
+    await pilot.press(key)
+    await pilot.pause()
+    scr = app.screen
+    assert isinstance(scr, ChoiceScreen)
+    values = [v for v, _, _ in scr.options]
+    scr.query_one("#choices").highlighted = values.index(value)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def explain(app):
+    w = app.query_one("#explain")
+    return str(w.render()) if w.display else ""
+
+
+async def test_mask_none_and_window():
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pick(app, pilot, "w", "none")
+        assert app.state.scenario.mask == "none" and app.state.trace.A[0, 1] > 0  # exercise 2
+        await pick(app, pilot, "w", "window")
+        assert isinstance(app.screen, FormScreen)
+        app.screen.query_one("#field-w").value = "2"
+        await pilot.press("enter")
+        await pilot.pause()
+        s, tr = app.state.scenario, app.state.trace
+        assert (s.mask, s.window) == ("window", 2)
+        assert tr.A[4, :3].sum() == 0 and tr.A[4, 3:].sum() == pytest.approx(1)
+        assert "window 2" in str(app.query_one("#status").render())
+
+
+async def test_padding_with_inf_fill_gives_nan_and_explanation():
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(app.screen, PaddingScreen)
+        await pilot.press("space", "enter")  # pad key 1
+        await pilot.pause()
+        assert app.state.scenario.padding == (1,)
+        assert not app.state.trace.nan_rows and "finite fill" in explain(app)
+        await pick(app, pilot, "f", "-inf")
+        assert app.state.scenario.fill == "-inf" and app.state.trace.nan_rows == (0,)
+        text = explain(app)
+        assert "-inf - (-inf) = NaN" in text and "finite fill" in text
+        assert app.query_one("#grid-A")._row_text(0)[0].strip() == "NaN"
+        await pick(app, pilot, "f", "min")
+        assert not app.state.trace.nan_rows
+
+
+async def test_float16_fill_overflow_shown():
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pick(app, pilot, "d", "float16")
+        tr = app.state.trace
+        assert app.state.scenario.dtype == "float16" and np.isneginf(tr.M[0, 1])
+        assert "-1e9 fill overflows to -inf" in explain(app) and "65504" in explain(app)
+        assert app.query_one("#grid-M")._row_text(0)[1].strip() == "-inf"
+        await pick(app, pilot, "d", "float32")
+        assert explain(app) == "" and app.state.trace.A.dtype == np.float32
+
+
+async def test_cross_attention_shapes_and_causal_rule():
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        s = app.state.scenario
+        assert s.cross and app.query_one("#grid-Y").display
+        await pilot.press("A")  # a sixth key token in Y
+        await pilot.pause()
+        s = app.state.scenario
+        assert (s.T, s.T_k) == (5, 6) and app.query_one("#grid-A").values.shape == (5, 6)
+        assert "own 6 positions" in explain(app)  # causal kept, but the app says why it is odd
+        await pilot.press("w")
+        await pilot.pause()
+        opts = {v: ok for v, _, ok in app.screen.options}
+        assert opts["causal"] is False and opts["none"] is True
+        assert any("why not causal" in text for _, text, _ in app.screen.options)
+        await pick_from_open(app, pilot, "none")
+        assert app.state.scenario.mask == "none" and explain(app) == ""
+        await pilot.press("c")
+        assert not app.state.scenario.cross and app.state.trace.A.shape == (5, 5)
+
+
+async def pick_from_open(app, pilot, value):
+    scr = app.screen
+    scr.query_one("#choices").highlighted = [v for v, _, _ in scr.options].index(value)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def test_cross_refused_for_qk_scenario():
+    app = AttentionApp(builtin("lesson-handcrafted"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await pilot.pause()
+        assert not app.state.scenario.cross
+        assert any("needs X" in n.message for n in app._notifications)
+
+
+async def test_random_scenario_256_usable():
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        form = app.screen
+        for key, val in {"T": "256", "d_model": "16", "d_k": "8", "d_v": "8", "seed": "7"}.items():
+            form.query_one(f"#field-{key}").value = val
+        await pilot.press("enter")
+        await pilot.pause()
+        s = app.state.scenario
+        assert (s.T, s.d_k, s.d_v) == (256, 8, 8) and "seed=7" in s.title
+        t0 = time.perf_counter()
+        await pilot.press("plus", "down", "down")
+        await pilot.pause()
+        assert time.perf_counter() - t0 < 5
+        grid = app.query_one("#grid-A")
+        grid.focus()
+        await pilot.press(*["down"] * 40)
+        await pilot.pause()
+        assert grid.cursor[0] == 42 and grid.scroll_offset.y > 0  # the grid scrolls
+        await pilot.press("r")
+        await pilot.pause()
+        app.screen.query_one("#field-T").value = "9999"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "T: 9999 must be a whole number from 1 to 512" in app.screen.message
