@@ -87,6 +87,9 @@ KEYS: list[Key] = [
     # The lenses, experiments and tour screens (attn_tui/screens/{lenses,experiments,tour}.py).
     Key("z", "zero_qk", "Box kernel", "box-kernel switch: set W_Q = W_K = 0 (Q = K = 0) and see A = W_avg "
         "exactly; press again to restore", scope="lenses"),
+    Key("pagedown", "scroll_panels(1)", "Page ↓", "scroll the lenses down a page (↑/↓ select the row)",
+        scope="lenses", show=False),
+    Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the lenses up a page", scope="lenses", show=False),
     Key("r", "run", "Run", "run the variance experiment for d_k = 4, 64, 512 and the custom d_k, "
         "with n and seed from the inputs (tab to them, enter runs)", scope="experiments"),
     Key("d", "next_hist", "Hist d_k", "show the q·k histogram of the next d_k", scope="experiments"),
@@ -100,6 +103,8 @@ KEYS: list[Key] = [
         "(the path is shown)", scope="experiments"),
     Key("space,n", "page(1)", "Next", "next page of the tour", scope="tour", display="space/n"),
     Key("b", "page(-1)", "Back", "previous page of the tour", scope="tour"),
+    Key("pagedown", "scroll_panels(1)", "Page ↓", "scroll the live panes down a page", scope="tour", show=False),
+    Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the live panes up a page", scope="tour", show=False),
     Key("y,enter", "try_it", "Try it", "on an exercise page: set up the scenario and screen it needs",
         scope="tour", display="y"),
 ]

@@ -50,7 +50,7 @@ class LensesScreen(Screen):
         self._saved: tuple | None = None  # the projections the switch zeroed
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="lenses-scroll"):
+        with VerticalScroll(id="lenses-scroll", can_focus=False):
             with Grid(id="lenses-grid"):
                 for pid, builder, title, help in PANELS[:2]:
                     yield LensPanel(builder, title, help, id=pid, classes="lens-panel")
@@ -79,6 +79,10 @@ class LensesScreen(Screen):
             panel.show(state)
 
     # -- actions -------------------------------------------------------------
+    def action_scroll_panels(self, pages: int) -> None:
+        scroll = self.query_one("#lenses-scroll")
+        scroll.scroll_relative(y=pages * max(1, scroll.size.height - 2), animate=False)
+
     def action_zero_qk(self) -> None:
         """Toggle W_Q = W_K = 0 (Q = K = 0 for a scenario given as Q, K)."""
         state = self.app.state

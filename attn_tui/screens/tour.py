@@ -82,11 +82,11 @@ class TourScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with Horizontal():
-            with VerticalScroll(id="tour-left"):
+            with VerticalScroll(id="tour-left", can_focus=False):
                 yield Static(id="tour-title")
                 yield Static(id="tour-text")
                 yield Static(id="tour-try")
-            yield VerticalScroll(id="tour-pane")
+            yield VerticalScroll(id="tour-pane", can_focus=False)
         yield Footer()
 
     async def on_mount(self) -> None:
@@ -125,6 +125,10 @@ class TourScreen(Screen):
                            selected=state.row if gv.selected else None)
             else:
                 w.show(state)
+
+    def action_scroll_panels(self, pages: int) -> None:
+        pane = self.query_one("#tour-pane")
+        pane.scroll_relative(y=pages * max(1, pane.size.height - 2), animate=False)
 
     async def action_page(self, delta: int) -> None:
         new = max(0, min(len(PAGES) - 1, self.index + delta))

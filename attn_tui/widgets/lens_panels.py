@@ -30,7 +30,8 @@ class LensPanel(Static):
         self.builder, self.border_title, self.HELP = builder, title, help
 
     def show(self, state) -> None:
-        self.update(self.builder(state))
+        self.shown = self.builder(state)  # kept so tests can read what is on screen
+        self.update(self.shown)
 
 
 class RankPanel(Vertical):
@@ -43,7 +44,8 @@ class RankPanel(Vertical):
         yield PlotextPlot(id="rank-plot")
 
     def show(self, state) -> None:
-        self.query_one("#rank-text", Static).update(lens_text.rank(state))
+        self.shown = lens_text.rank(state)
+        self.query_one("#rank-text", Static).update(self.shown)
         tr = state.trace
         sv = finite(lenses.rank_info(tr.S, tr.Q, tr.K)["singular_values"])
         plot = self.query_one("#rank-plot", PlotextPlot)
