@@ -282,7 +282,7 @@ class EditActions:
                 return SaveScreen.EXISTS
             if not p.parent.is_dir():
                 return f"{p.parent}: no such folder"
-            self.call_after_refresh(self._screenshot, p)  # once the dialog is gone
+            self.call_after_refresh(self._save_svg, p)  # once the dialog is gone
             return None
         if not overwrite and any(q.exists() for q in planned(p, fmt, ["A"])):
             return SaveScreen.EXISTS
@@ -296,7 +296,7 @@ class EditActions:
         self.notify(f"exported {len(paths)} {fmt} files to {p}")
         return None
 
-    def _screenshot(self, p: Path) -> None:
+    def _save_svg(self, p: Path) -> None:
         self.save_screenshot(filename=p.name, path=str(p.parent))
         self.notify(f"screenshot saved to {p}")
 
