@@ -1,5 +1,6 @@
 """The app side of editing: cell edits, labels, tokens, dimensions, modes, undo/redo,
-files and random scenarios, as a mixin of AttentionApp (so app.py stays small).
+random scenarios (and, through FileActions in file_actions.py, open/save/export), as
+a mixin of AttentionApp, so app.py stays small.
 
 Each action opens a dialog from attn_tui/screens/{editor,modes,files}.py whose
 ``apply`` callback runs a pure function of attn_tui.core (edit, modes, scenario_io,
@@ -10,20 +11,13 @@ scenario change in ``set_state``, so undo/redo covers the explorer's knobs too.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import numpy as np
-
 from .core import edit as E
 from .core import modes as Mo
-from .core.export import export as export_matrices
-from .core.export import planned
 from .core.random_scenario import DEFAULTS, check_params, random_scenario
-from .core.scenario_io import ScenarioError, load, resolve, save
+from .file_actions import FileActions
 from .history import History, clamp_cursor
 from .messages import EditRequested
 from .screens.editor import CellEditor, FormScreen
-from .screens.files import ExportScreen, OpenScreen, SaveScreen
 from .screens.modes import DTYPE_OPTIONS, FILL_OPTIONS, ChoiceScreen, PaddingScreen, mask_options
 
 
@@ -37,11 +31,8 @@ def axis_labels(s, name):
     }[name]
 
 
-class EditActions:
+class EditActions(FileActions):
     """Mixin for AttentionApp: needs ``self.state`` and ``self.set_state``."""
-
-    save_path: str = ""
-    export_path: str = "attn-export"
 
     @property
     def history(self) -> History:
@@ -228,89 +219,9 @@ class EditActions:
         else:
             self.set_state(st)
 
-    # -- files -----------------------------------------------------------------------
-    def action_open(self) -> None:
-        self.push_screen(OpenScreen(self._apply_open, self.save_path))
-
-    def _apply_open(self, name: str) -> str | None:
-        """Load a file or built-in; a bad file keeps the current scenario and says why."""
-        if not name:
-            return "type a path to a .toml scenario, or pick a built-in below"
-        try:
-            s = resolve(name)
-        except (ScenarioError, ValueError) as exc:
-            msg = str(exc).splitlines()[0]
-            self.notify(msg, title="Not opened; the current scenario stays", severity="error", timeout=8)
-            return msg
-        self.commit(s, note=f"opened {name}: {s.title}")
-        if Path(name).suffix == ".toml":
-            self.save_path = name
-        return None
-
-    def action_save(self) -> None:
-        self.push_screen(SaveScreen(self._apply_save, self.save_path or "scenario.toml"))
-
-    def _apply_save(self, path: str, overwrite: bool) -> str | None:
-        if not path:
-            return "type a file name, e.g. my-scenario.toml"
-        p = Path(path).expanduser()
-        if p.is_dir():
-            return f"{p}: is a folder; type a file name inside it"
-        if p.exists() and not overwrite:
-            return SaveScreen.EXISTS
-        try:
-            save(self.state.scenario, p, overwrite=True)
-            back = load(p)
-        except (OSError, ScenarioError) as exc:
-            return f"{p}: not saved ({getattr(exc, 'strerror', None) or exc})"
-        self.save_path = path
-        same = _same_matrices(back, self.state.scenario)
-        self.notify(f"saved {p}" + ("" if same else " (WARNING: reloads differently)"),
-                    severity="information" if same else "error")
-        return None
-
-    def action_export(self) -> None:
-        self.push_screen(ExportScreen(self._apply_export, self.export_path))
-
-    def _apply_export(self, path: str, fmt: str, overwrite: bool) -> str | None:
-        if not path:
-            return "type a folder (CSV/.npy) or a file name ending in .svg"
-        p = Path(path).expanduser()
-        if fmt == "svg":
-            p = p if p.suffix == ".svg" else p.with_suffix(".svg")
-            if p.exists() and not overwrite:
-                return SaveScreen.EXISTS
-            if not p.parent.is_dir():
-                return f"{p.parent}: no such folder"
-            self.call_after_refresh(self._save_svg, p)  # once the dialog is gone
-            return None
-        if not overwrite and any(q.exists() for q in planned(p, fmt, ["A"])):
-            return SaveScreen.EXISTS
-        try:
-            paths = export_matrices(self.state.scenario, self.state.trace, p, fmt, overwrite=overwrite)
-        except FileExistsError:
-            return SaveScreen.EXISTS
-        except (OSError, ValueError) as exc:
-            return f"{p}: not exported ({getattr(exc, 'strerror', None) or exc})"
-        self.export_path = path
-        self.notify(f"exported {len(paths)} {fmt} files to {p}")
-        return None
-
-    def _save_svg(self, p: Path) -> None:
-        self.save_screenshot(filename=p.name, path=str(p.parent))
-        self.notify(f"screenshot saved to {p}")
-
 
 def _int(text: str):
     try:
         return int(text.strip())
     except ValueError:
         return text.strip()
-
-
-def _same_matrices(a, b) -> bool:
-    from .core.scenario_io import dumps
-
-    return dumps(a) == dumps(b) and all(
-        (getattr(a, n) is None and getattr(b, n) is None)
-        or np.array_equal(getattr(a, n), getattr(b, n)) for n in E.EDITABLE)
