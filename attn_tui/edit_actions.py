@@ -89,7 +89,7 @@ class EditActions(FileActions):
         anchor = self._cell_region(name, row, col)
         self.push_screen(CellEditor(title, repr(float(m[row, col])),
                                     lambda text: self._try(E.set_cell, name, row, col, text), anchor,
-                                    hint=f"enter: commit · escape: cancel · |x| ≤ {E.BOUND:g}".replace("e+0", "e")))
+                                    hint=f"enter commit · esc cancel · |x| ≤ {E.BOUND:g}".replace("e+0", "e")))
 
     def _cell_region(self, name, row, col):
         from .widgets.matrix_grid import MatrixGrid

@@ -61,8 +61,10 @@ KEYS: list[Key] = [
     # Editing, modes and files (actions in attn_tui/edit_actions.py).
     Key("ctrl+z", "undo", "Undo", "undo the last change of the scenario: a cell, a label, a token, a mode, c, a file"),
     Key("ctrl+y", "redo", "Redo", "redo the change undo took back", show=False),
-    Key("o", "open", "Open", "open a scenario: a TOML file (path prompt) or a built-in; a bad file changes nothing"),
-    Key("s", "save", "Save", "save the scenario as TOML (atomic, asks before overwriting, reloads bit for bit)"),
+    Key("o", "open", "Open", "open a scenario: a TOML file (path prompt) or a built-in; a bad file changes nothing",
+        show=False),
+    Key("s", "save", "Save", "save the scenario as TOML (atomic, asks before overwriting, reloads bit for bit)",
+        show=False),
     Key("e", "export", "Export", "export the matrices as CSV or .npy files (one per matrix), or an SVG screenshot",
         show=False),
     Key("n", "rename_token", "Rename token", "rename the selected query token", show=False),

@@ -118,3 +118,8 @@ def test_set_dim_new_cells_zero(pipe):
         set_dim(pipe, "d_k", 0)
     with pytest.raises(EditError, match="no X"):
         set_dim(builtin("lesson-handcrafted"), "d_model", 3)
+
+
+def test_unchanged_cell_is_same_scenario(pipe):
+    assert set_cell(pipe, "X", 0, 0, "1.0") is pipe
+    assert set_cell(pipe, "X", 0, 0, " 1 ") is pipe

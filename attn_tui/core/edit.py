@@ -85,6 +85,8 @@ def set_cell(s: Scenario, name: str, row: int, col: int, value) -> Scenario:
     if not (0 <= row < m.shape[0] and 0 <= col < m.shape[1]):
         raise EditError(f"{where}: outside {name}'s {m.shape[0]}x{m.shape[1]} cells")
     x = parse_value(value, where) if isinstance(value, str) else parse_value(repr(float(value)), where)
+    if x == m[row, col] and np.signbit(x) == np.signbit(m[row, col]):
+        return s  # unchanged: the same scenario, so no undo step
     a = m.copy()
     a[row, col] = x
     new = s.with_(**{name: a})
