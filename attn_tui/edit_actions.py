@@ -80,7 +80,10 @@ class EditActions(FileActions):
 
     def open_cell_editor(self, name: str, row: int, col: int) -> None:
         s = self.state.scenario
-        m = getattr(s, name, None) if name in E.EDITABLE else None
+        try:
+            m = E.matrix_of(s, name)
+        except E.EditError:
+            m = None
         if m is None:
             self.notify(f"{name}: computed from the inputs; edit X, W_Q, W_K, W_V instead", severity="warning")
             return

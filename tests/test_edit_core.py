@@ -123,3 +123,10 @@ def test_set_dim_new_cells_zero(pipe):
 def test_unchanged_cell_is_same_scenario(pipe):
     assert set_cell(pipe, "X", 0, 0, "1.0") is pipe
     assert set_cell(pipe, "X", 0, 0, " 1 ") is pipe
+
+
+def test_identity_v_becomes_explicit_when_edited():
+    s = builtin("lesson-handcrafted")
+    t = set_cell(s, "V", 0, 1, "0.5")
+    assert t.V[0, 1] == 0.5 and t.V[1, 1] == 1.0 and t.run().O.shape == (5, 5)
+    assert set_cell(s, "V", 2, 2, "1") is s  # unchanged identity: nothing to do

@@ -67,8 +67,11 @@ def overflow(s: Scenario) -> str | None:
     return None
 
 
-def _matrix(s, name):
+def matrix_of(s, name):
+    """The current values of editable matrix ``name`` (an implicit V is the identity)."""
     m = getattr(s, name, None) if name in EDITABLE else None
+    if name == "V" and m is None and not s.projected:
+        m = np.eye(s.T_k)  # the implicit identity V (O = A) becomes explicit when edited
     if m is None:
         raise EditError(f"{name}: this scenario has no editable matrix {name}")
     return m
@@ -80,7 +83,7 @@ def set_cell(s: Scenario, name: str, row: int, col: int, value) -> Scenario:
     Refuses bad text (see parse_value), out-of-range cells, and a value that makes
     Q, K, V or the scores S overflow in the scenario's dtype.
     """
-    m = _matrix(s, name)
+    m = matrix_of(s, name)
     where = cell_name(name, row, col)
     if not (0 <= row < m.shape[0] and 0 <= col < m.shape[1]):
         raise EditError(f"{where}: outside {name}'s {m.shape[0]}x{m.shape[1]} cells")
