@@ -33,8 +33,9 @@ class AttentionApp(EditActions, App):
     DEFAULT_MODE = HOME
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
 
-    # always_update: a State is a new object per change and has no useful ==.
-    state: reactive[State] = reactive(None, always_update=True, init=False)
+    # always_update: a State is a new object per change and has no useful ==;
+    # repaint=False: the panes repaint what changed, the whole screen need not.
+    state: reactive[State] = reactive(None, always_update=True, init=False, repaint=False)
 
     def __init__(self, scenario: Scenario | None = None) -> None:
         super().__init__()

@@ -52,7 +52,7 @@ async def test_plus_minus_zero_turn_the_knob(make_app):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         h0 = app.state.trace.H[3]
-        status = str(app.screen.query_one("#status").render())
+        status = app.screen.query_one("#status")._text.plain
         assert "c=1.000" in status
         await pilot.press("plus")
         await pilot.pause()
@@ -60,7 +60,7 @@ async def test_plus_minus_zero_turn_the_knob(make_app):
         assert app.state.trace.H[3] < h0  # a sharper row
         assert grid_cell(app, "H", 3, 1) == f"{app.state.trace.H[3]:.3f}" != f"{h0:.3f}"
         assert grid_cell(app, "A", 3, 0) != "0.870"
-        assert "c=1.100" in str(app.screen.query_one("#status").render())
+        assert "c=1.100" in app.screen.query_one("#status")._text.plain
         await pilot.press("minus", "minus")
         await pilot.pause()
         assert app.state.scenario.c == pytest.approx(1 / C_STEP)
@@ -86,7 +86,7 @@ async def test_row_selection_keys_and_cursor(make_app):
         assert app.state.row == 4  # clamped at the last token
         await pilot.press("right")
         assert app.state.cursor == ("A", 4, 1)
-        assert "A[5,2]" in str(app.screen.query_one("#inspector").render())
+        assert "A[5,2]" in app.screen.query_one("#inspector")._text.plain
 
 
 async def test_tab_moves_between_panes(make_app):

@@ -12,11 +12,11 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from .. import keys
 from ..state import State
 from ..widgets.inspector import Inspector
+from ..widgets.key_bar import KeyBar
 from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.panes import grid_view
 from ..widgets.softmax_chart import SoftmaxChart
@@ -46,7 +46,7 @@ class PipelineScreen(Screen):
             with Horizontal(classes="pane-row", id="row-chart"):
                 yield SoftmaxChart(id="chart", classes="pane")
                 yield Inspector(id="inspector", classes="pane")
-        yield Footer()
+        yield KeyBar(id="keybar")
 
     def on_mount(self) -> None:
         self.query_one("#inspector").border_title = "cell inspector"
@@ -58,18 +58,24 @@ class PipelineScreen(Screen):
             return
         for grid in self.query(MatrixGrid):
             view = grid_view(grid.matrix, state)
-            grid.display = view is not None
+            _set(grid, "display", view is not None)
             if view is None:
                 continue
-            grid.border_title = view.title
+            _set(grid, "border_title", view.title)
             grid.show(view.values, view.rows, view.cols, kind=view.kind, blocked=view.blocked,
                       selected=state.row if view.selected else None)
             if view.selected and grid.cursor[0] != state.row:
                 grid.move_cursor(state.row, grid.cursor[1], post=False)
         for i, names in enumerate(ROWS):
-            row = self.query_one(f"#row{i}")
-            row.display = any(self.query_one(f"#grid-{n}").display for n in names)
+            _set(self.query_one(f"#row{i}"), "display",
+                 any(self.query_one(f"#grid-{n}").display for n in names))
         self.query_one("#status", StatusLine).show(state)
         self.query_one("#explain", ExplainLine).show(state)
         self.query_one(SoftmaxChart).show(state)
         self.query_one(Inspector).show(state)
+
+
+def _set(widget, attr: str, value) -> None:
+    """Assign only on change: a display or title change costs a relayout."""
+    if getattr(widget, attr) != value:
+        setattr(widget, attr, value)

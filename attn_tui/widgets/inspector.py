@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from rich.text import Text
-from textual.widgets import Static
+from .text_lines import TextLines
 
 from ..state import State
 from .palette import fmt
@@ -88,12 +88,12 @@ def explain(state: State) -> list[str]:
     return [f"{name}[{r + 1},{c + 1}]"]
 
 
-class Inspector(Static, can_focus=True):
-    """Shows :func:`explain` for the state's cursor."""
+class Inspector(TextLines, can_focus=True):
+    """Shows :func:`explain` for the state's cursor (a repaint, never a relayout)."""
 
     def show(self, state: State) -> None:
         try:
             lines = explain(state)
         except (IndexError, KeyError, TypeError, ValueError) as exc:  # a stale cursor after a reshape
             lines = [f"(nothing to inspect: {exc})"]
-        self.update(Text("\n".join(x for x in lines if x)))
+        self.set_text(Text("\n".join(x for x in lines if x)))

@@ -7,6 +7,8 @@ Values are sanitised first: plotext raises on inf/NaN/huge numbers.
 
 from __future__ import annotations
 
+from time import monotonic
+
 import numpy as np
 from textual.containers import Horizontal
 from textual_plotext import PlotextPlot
@@ -27,13 +29,41 @@ def _short(label: str) -> str:
 
 
 class SoftmaxChart(Horizontal, can_focus=True):
-    """Two PlotextPlots; :meth:`show` redraws both from a State."""
+    """Two PlotextPlots; :meth:`show` redraws both from a State.
+
+    plotext costs a few ms per chart, so redraws are throttled to one per ``INTERVAL``
+    seconds: a lone change draws at once, a burst (a held `+`) draws at most 1/INTERVAL
+    times a second, and the last state of a burst is always drawn.
+    """
+
+    INTERVAL = 0.1
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self._pending: State | None = None
+        self._last = float("-inf")
+        self._timer = None
 
     def compose(self):
         yield PlotextPlot(id="chart-scores")
         yield PlotextPlot(id="chart-probs")
 
     def show(self, state: State) -> None:
+        self._pending = state
+        if self._timer is not None:
+            return
+        wait = self._last + self.INTERVAL - monotonic()
+        if wait <= 0:
+            self._draw()
+        else:
+            self._timer = self.set_timer(wait, self._draw)
+
+    def _draw(self) -> None:
+        self._timer = None
+        state, self._pending = self._pending, None
+        if state is None:
+            return
+        self._last = monotonic()
         s, tr, t = state.scenario, state.trace, state.row
         labels = [_short(k) for k in s.keys]
         n_open = int((~tr.blocked[t]).sum())

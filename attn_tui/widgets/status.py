@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+from .text_lines import TextLines
 
 from ..state import State
 
@@ -28,8 +28,11 @@ def status_text(state: State) -> Text:
     return t
 
 
-class StatusLine(Static):
-    """One line; call :meth:`show` with the new state."""
+class StatusLine(TextLines):
+    """One line; call :meth:`show` with the new state (a repaint, never a relayout)."""
+
+    def __init__(self, **kw) -> None:
+        super().__init__(wrap=False, **kw)
 
     def show(self, state: State) -> None:
-        self.update(status_text(state))
+        self.set_text(status_text(state))

@@ -1,0 +1,50 @@
+"""TextLines: a few lines of Rich Text drawn with the Line API.
+
+Static.update relayouts the screen and re-parses markup on every change; a pane that
+changes on every keypress (status line, inspector) only needs its own lines redrawn.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.strip import Strip
+from textual.widget import Widget
+
+
+class TextLines(Widget):
+    """Call :meth:`set_text`; lines wrap to the widget's width (or are cut, ``wrap=False``)."""
+
+    def __init__(self, *, wrap: bool = True, **kw) -> None:
+        super().__init__(**kw)
+        self.wrap = wrap
+        self._text = Text()
+        self._strips: list[Strip] | None = None
+
+    def set_text(self, text: Text) -> None:
+        if text.plain == self._text.plain and text.spans == self._text.spans:
+            return
+        lines_before = len(self._strips) if self._strips is not None else -1
+        self._text, self._strips = text, None
+        self.refresh(layout=self.styles.height is not None and self.styles.height.is_auto
+                     and lines_before != len(self._lines()))
+
+    def _lines(self) -> list[Strip]:
+        if self._strips is None:
+            console, width = self.app.console, max(1, self.size.width)
+            if self.wrap:
+                parts = self._text.wrap(console, width)
+            else:
+                parts = self._text.split("\n", allow_blank=True)
+            self._strips = [Strip(p.render(console), p.cell_len).crop(0, width) for p in parts]
+        return self._strips
+
+    def render_line(self, y: int) -> Strip:
+        lines = self._lines()
+        strip = lines[y] if y < len(lines) else Strip.blank(0)
+        return strip.extend_cell_length(self.size.width, self.rich_style)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return max(1, len(self._lines()))
+
+    def on_resize(self) -> None:
+        self._strips = None
