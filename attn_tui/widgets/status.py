@@ -21,6 +21,8 @@ def status_text(state: State) -> Text:
     if s.padding:
         mask += f" +pad {','.join(map(str, s.padding))}"
     t.append(f"· mask {mask} · fill {s.fill} · {s.dtype} ")
+    if s.cross:  # edit_actions: cross-attention, keys/values from Y
+        t.append(f"· cross {s.T}×{s.T_k} ", "bold")
     t.append(f"· row {s.tokens[state.row]} ", "bold")
     if state.trace.nan_rows:
         t.append(f"· NaN rows {','.join(str(r + 1) for r in state.trace.nan_rows)} ", "bold magenta")
