@@ -101,6 +101,10 @@ KEYS: list[Key] = [
         display="→/."),
     Key("left,comma", "step(-1)", "Frame ←", "previous frame of the scale sweep", scope="experiments",
         display="←/,"),
+    Key("pagedown", "scroll_panels(1)", "Page ↓", "scroll the experiments down a page (on a small terminal)",
+        scope="experiments", show=False),
+    Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the experiments up a page", scope="experiments",
+        show=False),
     Key("e", "export", "Export sweep", "export the sweep as an animated SVG and one SVG per frame "
         "(the path is shown)", scope="experiments"),
     Key("space,n", "page(1)", "Next", "next page of the tour", scope="tour", display="space/n"),

@@ -54,21 +54,7 @@ class ExperimentsScreen(Screen):
     AUTO_FOCUS = ""  # letters are keys here until the learner tabs into an input
     name_for_keys = "experiments"
     BINDINGS = keys.bindings("experiments")
-    DEFAULT_CSS = """
-    ExperimentsScreen #exp-left, ExperimentsScreen #exp-right { width: 1fr; }
-    ExperimentsScreen .exp-box { border: round $primary; padding: 0 1; }
-    ExperimentsScreen #exp-variance { height: 1fr; }
-    ExperimentsScreen #exp-controls { height: 3; }
-    ExperimentsScreen #exp-controls Label { padding: 1 1 0 0; }
-    ExperimentsScreen #exp-controls Input { width: 12; }
-    ExperimentsScreen #var-table { height: auto; }
-    ExperimentsScreen #var-hist { height: 1fr; min-height: 8; }
-    ExperimentsScreen #exp-saturation { height: auto; }
-    ExperimentsScreen #exp-sweep { height: 1fr; }
-    ExperimentsScreen SweepCharts { layout: vertical; height: 1fr; }
-    ExperimentsScreen SweepCharts PlotextPlot { height: 1fr; }
-    ExperimentsScreen #var-progress, ExperimentsScreen StatusLine { height: 1; }
-    """
+    CSS_PATH = "lessons.tcss"
 
     export_dir: Path | None = None  # None: the working directory
 
@@ -83,7 +69,7 @@ class ExperimentsScreen(Screen):
         self._timer = None
 
     def compose(self) -> ComposeResult:
-        with Horizontal():
+        with Horizontal(id="exp-main"):
             with Vertical(id="exp-left"):
                 with Vertical(id="exp-variance", classes="exp-box") as box:
                     box.border_title = "Variance  Var(q·k) = d_k;  Var(q·k/√d_k) = 1"
@@ -199,6 +185,10 @@ class ExperimentsScreen(Screen):
     def on_screen_suspend(self) -> None:
         if self._timer:
             self.action_play()  # pause when the learner leaves
+
+    def action_scroll_panels(self, pages: int) -> None:
+        main = self.query_one("#exp-main")
+        main.scroll_relative(y=pages * max(1, main.size.height - 2), animate=False)
 
     def action_export(self) -> None:
         directory = Path.cwd() if self.export_dir is None else Path(self.export_dir)

@@ -38,12 +38,7 @@ class LensesScreen(Screen):
     name_for_keys = "lenses"
     BINDINGS = keys.bindings("lenses")
 
-    DEFAULT_CSS = """
-    #lenses-grid { grid-size: 2; grid-columns: 1fr 1fr; grid-rows: auto; height: auto; }
-    .lens-panel { height: auto; border: round $primary; padding: 0 1; }
-    #lens-rank { height: 14; }
-    #rank-text { height: 2; }
-    """
+    CSS_PATH = "lessons.tcss"
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)

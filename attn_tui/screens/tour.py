@@ -62,15 +62,7 @@ class TourScreen(Screen):
     AUTO_FOCUS = ""
     name_for_keys = "tour"
     BINDINGS = keys.bindings("tour")
-    DEFAULT_CSS = """
-    TourScreen #tour-left { width: 48; border: round $primary; padding: 0 1; }
-    TourScreen #tour-title { text-style: bold; margin-bottom: 1; }
-    TourScreen #tour-try { margin-top: 1; color: $warning; }
-    TourScreen #tour-pane { width: 1fr; }
-    TourScreen .tour-grid { height: auto; max-height: 14; border: round $secondary; }
-    TourScreen .tour-chart { height: 14; border: round $secondary; }
-    TourScreen .tour-lens { height: auto; border: round $secondary; padding: 0 1; }
-    """
+    CSS_PATH = "lessons.tcss"
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
@@ -81,7 +73,7 @@ class TourScreen(Screen):
         return PAGES[self.index]
 
     def compose(self) -> ComposeResult:
-        with Horizontal():
+        with Horizontal(id="tour-main"):
             with VerticalScroll(id="tour-left", can_focus=False):
                 yield Static(id="tour-title")
                 yield Static(id="tour-text")
