@@ -9,6 +9,7 @@ from attn_tui.app import AttentionApp
 from attn_tui.core.builtins import builtin
 from attn_tui.screens.editor import FormScreen
 from attn_tui.screens.modes import ChoiceScreen, PaddingScreen
+from attn_tui.widgets.status import status_text
 
 SIZE = (120, 40)
 
@@ -43,7 +44,7 @@ async def test_mask_none_and_window():
         s, tr = app.state.scenario, app.state.trace
         assert (s.mask, s.window) == ("window", 2)
         assert tr.A[4, :3].sum() == 0 and tr.A[4, 3:].sum() == pytest.approx(1)
-        assert "window 2" in str(app.query_one("#status").render())
+        assert "mask window 2" in status_text(app.state).plain
 
 
 async def test_padding_with_inf_fill_gives_nan_and_explanation():
@@ -82,7 +83,7 @@ async def test_cross_attention_shapes_and_causal_rule():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
         s = app.state.scenario
-        assert s.cross and app.query_one("#grid-Y").display
+        assert s.cross and app.query_one("#grid-Y").display and "cross 5×5" in status_text(app.state).plain
         await pilot.press("A")  # a sixth key token in Y
         await pilot.pause()
         s = app.state.scenario

@@ -103,7 +103,7 @@ class FormScreen(ModalScreen[bool]):
             for key, label, value in self.fields:
                 with Horizontal(classes="form-row"):
                     yield Label(label)
-                    yield Input(str(value), id=f"field-{key}", type="integer")
+                    yield Input(str(value), id=f"field-{key}", type="integer", compact=True)
             yield Static(self.hint, classes="dialog-message", id="form-message")
 
     def on_mount(self) -> None:

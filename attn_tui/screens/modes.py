@@ -59,7 +59,7 @@ def mask_options(s):
     w = s.window or 2
     opts = [("causal", "causal: token t reads tokens 1..t (M = -inf above the diagonal)", ok),
             ("none", "none: every token reads every key (exercise 2: drop the mask)", True),
-            ("window", f"sliding window: token t reads t-{w - 1}..t only (width {w}; W to change)", ok)]
+            ("window", f"sliding window: token t reads only the last w tokens (now w = {w}; asked next)", ok)]
     if not ok:
         opts.append((None, "  why not causal: " + why, False))
     return opts
