@@ -143,3 +143,36 @@ async def test_random_scenario_256_usable():
         await pilot.press("enter")
         await pilot.pause()
         assert "T: 9999 must be a whole number from 1 to 512" in app.screen.message
+
+
+def test_every_edit_key_has_an_action_and_a_palette_entry():
+    from attn_tui import keys
+
+    mine = {"undo", "redo", "open", "save", "export", "rename_token", "rename_feature", "rename_key", "add_token",
+            "remove_token", "add_key", "remove_key", "dims", "pick_mask", "pick_padding", "pick_fill",
+            "pick_dtype", "toggle_cross", "random"}
+    rows = {k.action: k for k in keys.KEYS if k.action in mine and k.scope == "app"}
+    assert set(rows) == mine
+    for action, k in rows.items():
+        assert callable(getattr(AttentionApp, f"action_{action}")) and k.palette and k.scope == "app"
+        assert not any(part.startswith(("f1", "ctrl+1")) for part in k.key.split(","))
+
+
+async def test_cross_edit_y_and_rename_key():
+    app = AttentionApp(builtin("cross-attention"))
+    async with app.run_test(size=SIZE) as pilot:
+        grid = app.query_one("#grid-Y")
+        grid.focus()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        app.screen.query_one("#editor-input").value = "0.5"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.state.scenario.Y[1, 0] == 0.5 and app.state.trace.K.shape == (3, 4)
+        await pilot.press("K")
+        await pilot.pause()
+        app.screen.query_one("#editor-input").value = "y2 rug"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.state.scenario.keys[1] == "y2 rug"
+        assert "y2 rug" in app.query_one("#grid-A").col_labels
