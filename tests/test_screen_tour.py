@@ -139,3 +139,23 @@ def test_snapshot_tour_output_page(snap_compare):
         await pilot.pause(0.2)
 
     assert snap_compare(AttentionApp(), terminal_size=SIZE, run_before=setup)
+
+
+
+def test_labels_and_titles_with_brackets_are_text_not_markup():
+    """Token labels and titles come from user files: "[/a]" must print, not raise MarkupError."""
+    from rich.console import Console
+
+    from attn_tui.core.builtins import builtin
+    from attn_tui.screens.tour import formula_text
+    from attn_tui.state import State
+    from attn_tui.widgets import lens_text
+
+    s = builtin("lesson-pipeline").with_(title="[/oops] a [b]title", tokens=("[/a]", "[b]", "c]", "[d", "e"))
+    st = State(s, row=3)
+    con = Console(width=80, record=True, file=open("/dev/null", "w"))
+    for build in (lens_text.nadaraya_watson, lens_text.memory, lens_text.box_kernel, lens_text.gradient):
+        con.print(build(st))
+    out = con.export_text()
+    assert "[/a]" in out and "[b]" in out
+    assert "[/oops]" in formula_text(st)

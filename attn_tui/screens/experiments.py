@@ -81,7 +81,7 @@ class ExperimentsScreen(Screen):
                         yield Label("seed")
                         yield Input("8", id="in-seed", type="integer")
                     yield ProgressBar(id="var-progress", show_eta=False)
-                    yield StatusLine(" ", id="var-status")
+                    yield StatusLine(" ", id="var-status", markup=False)
                     yield Static(id="var-table")
                     yield DotHistogram(id="var-hist")
             with Vertical(id="exp-right"):
@@ -90,7 +90,7 @@ class ExperimentsScreen(Screen):
                     yield Static(id="sat-table")
                 with Vertical(id="exp-sweep", classes="exp-box") as box:
                     box.border_title = "Scale sweep  softmax(c·s), c = 0.1 … 3.0"
-                    yield StatusLine(id="sweep-status")
+                    yield StatusLine(id="sweep-status", markup=False)
                     yield SweepCharts()
         yield Footer()
 
@@ -109,7 +109,7 @@ class ExperimentsScreen(Screen):
     def action_run(self) -> None:
         params, err = self.settings()
         if err:
-            self.notify(err, severity="error", timeout=4)
+            self.notify(err, severity="error", timeout=4, markup=False)
             self.query_one("#var-status", StatusLine).update(err)
             return
         dks = tuple(experiments.DKS) + (params["d_k"],)
@@ -195,8 +195,9 @@ class ExperimentsScreen(Screen):
         try:
             path = sweep_export.export(self.frames, self.labels, directory, fps=FPS)
         except OSError as e:
-            self.notify(f"export: cannot write to {directory}: {e.strerror or e}", severity="error", timeout=6)
+            self.notify(f"export: cannot write to {directory}: {e.strerror or e}", severity="error", timeout=6,
+                        markup=False)
             return
         self.last_export = path
         self.notify(f"Sweep exported: {path} (animated) and {path.stem}_frames/ ({len(self.frames)} SVGs)",
-                    title="Export", timeout=8)
+                    title="Export", timeout=8, markup=False)

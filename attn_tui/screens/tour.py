@@ -50,7 +50,7 @@ def make_pane(name: str):
     if name == "chart":
         return SoftmaxChart(classes="tour-chart")
     if name == "formula":
-        return FormulaPane(classes="tour-lens")
+        return FormulaPane(classes="tour-lens", markup=False)  # titles come from user files
     builder, title = LENS_PANES[name]
     return LensPanel(builder, title, classes="tour-lens")
 
@@ -75,9 +75,9 @@ class TourScreen(Screen):
     def compose(self) -> ComposeResult:
         with Horizontal(id="tour-main"):
             with VerticalScroll(id="tour-left", can_focus=False):
-                yield Static(id="tour-title")
-                yield Static(id="tour-text")
-                yield Static(id="tour-try")
+                yield Static(id="tour-title", markup=False)
+                yield Static(id="tour-text", markup=False)
+                yield Static(id="tour-try", markup=False)
             yield VerticalScroll(id="tour-pane", can_focus=False)
         yield Footer()
 
@@ -146,4 +146,5 @@ class TourScreen(Screen):
         show = getattr(self.app.screen, "show_lens", None)
         if tr.mode == "lenses" and show:
             show("lens-cost")
-        self.notify(f"{self.page.title}: {tr.label}. Press t to come back to the tour.", timeout=5)
+        self.notify(f"{self.page.title}: {tr.label}. Press t to come back to the tour.", timeout=5,
+                    markup=False)

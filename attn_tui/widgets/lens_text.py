@@ -42,11 +42,11 @@ def nadaraya_watson(state) -> Group:
             tab.add_row(f"… {len(keys) - MAX_KEYS} more", "", "", "", "")
             break
         if tr.blocked[t, i]:
-            tab.add_row(keys[i], "masked", "0", "0", fmt(tr.A[t, i]))
+            tab.add_row(Text(keys[i]), "masked", "0", "0", fmt(tr.A[t, i]))
         else:
             with np.errstate(invalid="ignore"):
                 share = kappa[i] / den
-            tab.add_row(keys[i], fmt(tr.S[t, i]), fmt(kappa[i]), fmt(share), fmt(tr.A[t, i]))
+            tab.add_row(Text(keys[i]), fmt(tr.S[t, i]), fmt(kappa[i]), fmt(share), fmt(tr.A[t, i]))
     diff = lenses.max_abs_diff(o_nw, tr.O[t])
     lines = [
         Text(f"row {_label(state)}:  o_t = Σ κ_i v_i / Σ κ_i", style="bold"),
@@ -109,7 +109,7 @@ def memory(state) -> Group:
         if n == MAX_KEYS:
             tab.add_row(f"… {len(ranked) - MAX_KEYS} more", "", "")
             break
-        tab.add_row(name, "masked" if tr.blocked[t, i] else short_vec(tr.K[i]), fmt(w))
+        tab.add_row(Text(name), "masked" if tr.blocked[t, i] else short_vec(tr.K[i]), fmt(w))
     top = [r for r in ranked if r[2] > 0][:3]
     mix = " + ".join(f"{fmt(w)}·v({name})" for _, name, w in top)
     more = " + …" if sum(1 for r in ranked if r[2] > 0) > 3 else ""
