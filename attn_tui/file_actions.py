@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .core.builtins import BUILTINS
 from .core.edit import EDITABLE
 from .core.export import export as export_matrices
 from .core.scenario_io import ScenarioError, dumps, load, resolve, save
@@ -32,7 +33,7 @@ class FileActions:
         if not name:
             return "type a path to a .toml scenario, or pick a built-in below"
         try:
-            s = resolve(name)
+            s = resolve(name if name in BUILTINS else str(Path(name).expanduser()))
         except (ScenarioError, ValueError) as exc:
             msg = str(exc).splitlines()[0]
             self.notify(msg, title="Not opened; the current scenario stays", severity="error", timeout=8)

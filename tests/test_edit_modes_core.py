@@ -106,3 +106,15 @@ def test_export_csv_labels_and_dtype(tmp_path, pipe):
     assert np.load(tmp_path / "n" / "A.npy").dtype == np.float16
     with pytest.raises(ValueError, match="is a file"):
         export(s, s.run(), tmp_path / "A.csv", "npy")
+
+
+def test_export_files_are_ordinary(tmp_path, pipe):
+    import os
+    import stat
+
+    mask = os.umask(0o022)
+    try:
+        paths = export(pipe, pipe.run(), tmp_path, "csv")
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE(paths[0].stat().st_mode) == 0o644

@@ -62,11 +62,18 @@ def read_csv(path) -> np.ndarray:
     return np.array([[float(x) for x in r[1:]] for r in rows], dtype=np.float64)
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def _write_atomic(path: Path, data: bytes):
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an export is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
