@@ -31,7 +31,6 @@ class AttentionApp(EditActions, App):
     COMMANDS = App.COMMANDS | {keys.KeyCommands}
     MODES = {name: entry.factory() for name, entry in SCREENS.items()}
     DEFAULT_MODE = HOME
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
 
     # always_update: a State is a new object per change and has no useful ==;
     # repaint=False: the panes repaint what changed, the whole screen need not.

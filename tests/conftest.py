@@ -37,4 +37,4 @@ def grid_text(app, name: str) -> str:
 def grid_cell(app, name: str, row: int, col: int) -> str:
     """The text printed in cell (row, col) of grid ``name`` (0-based)."""
     grid = app.screen.query_one(f"#grid-{name}")
-    return grid._row_text(row)[col].strip()
+    return grid.cell_text(row, col)

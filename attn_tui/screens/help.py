@@ -24,8 +24,9 @@ softmax does not saturate; c multiplies that operating point (the lesson's entro
 """
 
 CHART = ("Softmax chart: the selected row's scores c·q·k/√d_k (left) and its softmax (right), titled with c "
-         "and H(A_t) in bits against the log₂t ceiling. Turn c up and the row sharpens; turn it down and it "
-         "flattens toward uniform.")
+         "and H(A_t) in bits against the log₂t ceiling. The scale is an entropy knob: turn c up (+) and the "
+         "row sharpens toward a hard lookup (H → 0); turn it down (-) and it flattens toward uniform "
+         "(H → log₂t). Remove the scale (u) and the rows saturate. With many keys it shows the heaviest.")
 INSPECTOR = "Cell inspector: how the cell under the cursor was computed, with the numbers."
 
 

@@ -24,7 +24,8 @@ from ..widgets.explain import ExplainLine
 from ..widgets.status import StatusLine
 
 EDITABLE = {"X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "V"}
-ROWS = (("X", "Y", "W_Q", "W_K"), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
+ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
+CHART_ROW_WIDTH = 76 + 1 + 31  # chart, margin, inspector's min-width (app.tcss)
 
 
 class PipelineScreen(Screen):
@@ -35,14 +36,17 @@ class PipelineScreen(Screen):
     AUTO_FOCUS = "#grid-A"  # arrows move in A at once, and A is in view on a small terminal
 
     def compose(self) -> ComposeResult:
+        # The panes get their data before the first layout, so the first frame is final.
+        self.grids = {n: MatrixGrid(n, editable=n in EDITABLE, id=f"grid-{n}", classes="pane grid")
+                      for names in ROWS for n in names}
+        self.rows = [Horizontal(classes="pane-row", id=f"row{i}") for i in range(len(ROWS))]
+        self._show_grids(self.app.state)
         yield StatusLine(id="status")
         yield ExplainLine(id="explain")  # edit_actions: NaN rows, float16 fill, ...
         with VerticalScroll(id="pipeline", can_focus=False):
-            for i, names in enumerate(ROWS):
-                with Horizontal(classes="pane-row", id=f"row{i}"):
-                    for name in names:
-                        yield MatrixGrid(name, editable=name in EDITABLE, id=f"grid-{name}",
-                                         classes="pane grid")
+            for row, names in zip(self.rows, ROWS):
+                with row:
+                    yield from (self.grids[n] for n in names)
             with Horizontal(classes="pane-row", id="row-chart"):
                 yield SoftmaxChart(id="chart", classes="pane")
                 yield Inspector(id="inspector", classes="pane")
@@ -52,12 +56,23 @@ class PipelineScreen(Screen):
         self.query_one("#inspector").border_title = "cell inspector"
         self.watch(self.app, "state", self.show, init=True)
 
+    def on_resize(self) -> None:
+        self._stack_rows()
+
     def show(self, state: State) -> None:
         """Hand each pane its part of ``state`` (the trace is computed once, in State)."""
         if state is None:
             return
-        for grid in self.query(MatrixGrid):
-            view = grid_view(grid.matrix, state)
+        self._show_grids(state)
+        self._stack_rows()
+        self.query_one("#status", StatusLine).show(state)
+        self.query_one("#explain", ExplainLine).show(state)
+        self.query_one(SoftmaxChart).show(state)
+        self.query_one(Inspector).show(state)
+
+    def _show_grids(self, state: State) -> None:
+        for name, grid in self.grids.items():
+            view = grid_view(name, state)
             _set(grid, "display", view is not None)
             if view is None:
                 continue
@@ -66,13 +81,18 @@ class PipelineScreen(Screen):
                       selected=state.row if view.selected else None)
             if view.selected and grid.cursor[0] != state.row:
                 grid.move_cursor(state.row, grid.cursor[1], post=False)
-        for i, names in enumerate(ROWS):
-            _set(self.query_one(f"#row{i}"), "display",
-                 any(self.query_one(f"#grid-{n}").display for n in names))
-        self.query_one("#status", StatusLine).show(state)
-        self.query_one("#explain", ExplainLine).show(state)
-        self.query_one(SoftmaxChart).show(state)
-        self.query_one(Inspector).show(state)
+        for row, names in zip(self.rows, ROWS):
+            _set(row, "display", any(self.grids[n].display for n in names))
+
+    def _stack_rows(self) -> None:
+        """A row of panes wider than the screen stacks them (one pane per line) instead."""
+        width = self.size.width
+        if not width:
+            return
+        for row, names in zip(self.rows, ROWS):
+            need = sum(self.grids[n].virtual_size.width + 2 for n in names if self.grids[n].display)
+            row.set_class(need > width, "stacked")
+        self.query_one("#row-chart").set_class(CHART_ROW_WIDTH > width, "stacked")
 
 
 def _set(widget, attr: str, value) -> None:

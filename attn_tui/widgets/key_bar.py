@@ -34,10 +34,10 @@ class KeyBar(TextLines):
                 continue
             seen.add(binding.action)
             start = len(text)
-            text.append(f" {self.app.get_key_display(binding)} ", "bold reverse" if enabled else "dim reverse")
+            text.append(f" {self.app.get_key_display(binding)}", "bold #ffaf00" if enabled else "dim")
             text.append(f" {binding.description} ", "" if enabled else "dim")
             spans.append((start, len(text), binding.action, namespace))
-        text.append(" ^p ", "bold reverse")
+        text.append(" ^p", "bold #ffaf00")
         text.append(" palette ")
         self._spans = spans
         self.set_text(text)

@@ -108,13 +108,20 @@ class MatrixGrid(ScrollView, can_focus=True):
             self.refresh_line(y)
 
     # -- drawing ---------------------------------------------------------------
-    def _row_text(self, r: int) -> list[str]:
+    def _row_text(self, r: int, c0: int = 0, c1: int | None = None) -> list:
+        """Formatted cells of row r, right-aligned; only columns c0..c1-1 are formatted now."""
         text = self._text.get(r)
         if text is None:
-            w = self._w
-            text = [P.fmt(float(x), w).rjust(w) for x in self.values[r]]
-            self._text[r] = text
+            text = self._text[r] = [None] * self.values.shape[1]
+        w, row = self._w, self.values[r]
+        for c in range(c0, len(text) if c1 is None else c1):
+            if text[c] is None:
+                text[c] = P.fmt(float(row[c]), w).rjust(w)
         return text
+
+    def cell_text(self, row: int, col: int) -> str:
+        """What cell (row, col) prints, e.g. "0.870", "NaN", "-1e9"."""
+        return self._row_text(row, col, col + 1)[col].strip()
 
     def _style(self, r: int, c: int):
         if self.blocked is not None and self.blocked[r, c]:
@@ -130,21 +137,25 @@ class MatrixGrid(ScrollView, can_focus=True):
             return P.OPEN
         return P.PLAIN
 
-    def _data_strip(self, r: int) -> Strip:
-        strip = self._cache.get(r)
-        if strip is None:
-            gap = Segment(" ", P.GAP)
-            sel = r == self.selected
-            cur = self.cursor[1] if (self.has_focus and self.cursor[0] == r) else -1
-            segs = []
-            for c, s in enumerate(self._row_text(r)):
-                style = self._style(r, c)
-                if sel:
-                    style = style + P.SELECTED_ROW
-                if c == cur:
-                    style = P.CURSOR
-                segs += [gap, Segment(s, style)]
-            strip = self._cache[r] = Strip(segs, len(segs) // 2 * (self._w + 1))
+    def _data_strip(self, r: int, c0: int, c1: int) -> Strip:
+        """Columns c0..c1-1 of row r (the visible ones), cached until r's look changes."""
+        cached = self._cache.get(r)
+        if cached is not None and cached[0] == (c0, c1):
+            return cached[1]
+        gap = Segment(" ", P.GAP)
+        sel = r == self.selected
+        cur = self.cursor[1] if (self.has_focus and self.cursor[0] == r) else -1
+        text = self._row_text(r, c0, c1)
+        segs = []
+        for c in range(c0, c1):
+            style = self._style(r, c)
+            if sel:
+                style = style + P.SELECTED_ROW
+            if c == cur:
+                style = P.CURSOR
+            segs += [gap, Segment(text[c], style)]
+        strip = Strip(segs, (c1 - c0) * (self._w + 1))
+        self._cache[r] = ((c0, c1), strip)
         return strip
 
     def _header_strip(self) -> Strip:
@@ -155,19 +166,22 @@ class MatrixGrid(ScrollView, can_focus=True):
         return self._header
 
     def render_line(self, y: int) -> Strip:
-        sx, sy = self.scroll_offset
-        width, lw = self.size.width, self._lw
+        sx, sy = int(self.scroll_offset.x), int(self.scroll_offset.y)
+        width, lw, cw = self.size.width, self._lw, self._w + 1
+        vis = max(0, width - lw)
+        c0, c1 = sx // cw, min(self.values.shape[1], (sx + vis) // cw + 1)
         if y == 0:
-            label, label_style, data = "", P.HEADER, self._header_strip()
+            label, label_style = "", P.LABEL
+            data, x0 = self._header_strip(), sx
         else:
             r = sy + y - 1
             if r >= self.values.shape[0]:
                 return Strip.blank(width, P.GAP)
             label = self.row_labels[r][: lw - 1]
             label_style = P.SELECTED_LABEL if r == self.selected else P.LABEL
-            data = self._data_strip(r)
+            data, x0 = self._data_strip(r, c0, max(c0, c1)), sx - c0 * cw
         head = Segment(label.ljust(lw)[:lw], label_style)
-        body = data.crop(sx, sx + max(0, width - lw))
+        body = data.crop(x0, x0 + vis)
         return Strip([head, *body], lw + body.cell_length).extend_cell_length(width, P.GAP).crop(0, width)
 
     # -- cursor ----------------------------------------------------------------
@@ -205,6 +219,10 @@ class MatrixGrid(ScrollView, can_focus=True):
         box = self.content_region
         x = box.x + self._lw + col * (self._w + 1) + 1 - sx
         return Region(x, box.y + 1 + row - sy, self._w, 1)
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        """`enter` (edit) is offered, and shown in the key bar, only on editable grids."""
+        return self.editable if action == "edit" else True
 
     def action_edit(self) -> None:
         if self.editable and self.values.size:

@@ -37,7 +37,9 @@ MASKED = Style(color="#c0c0c0", bgcolor="#3a3a3a", italic=True)
 OPEN = Style(color="#101010", bgcolor="#8fbc8f")
 NAN = Style(color="#ffffff", bgcolor="#8e0152", bold=True)
 LABEL = Style(color="#c8c8c8", bgcolor="#121212", bold=True)
-HEADER = Style(color="#c8c8c8", bgcolor="#121212", bold=True)
+# HEADER differs from LABEL by one shade so the two segments are never merged (an SVG
+# renderer may drop the leading spaces of a merged segment).
+HEADER = Style(color="#d0d0d0", bgcolor="#121212", bold=True)
 SELECTED_LABEL = Style(color="#000000", bgcolor="#ffd75f", bold=True)
 SELECTED_ROW = Style(bold=True, underline=True)
 CURSOR = Style(color="#000000", bgcolor="#5fd7ff", bold=True)

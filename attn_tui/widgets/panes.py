@@ -14,24 +14,29 @@ from ..state import State
 
 # name -> one sentence, in the lesson's words, for the help screen.
 PANE_HELP = {
-    "X": "X (T×d_model): one row per token, one column per feature — the input sequence.",
-    "Y": "Y (T'×d_model): the second sequence keys and values come from in cross-attention.",
-    "W_Q": "W_Q (d_model×d_k): the learned projection that turns a token into its query, what it is looking for.",
-    "W_K": "W_K (d_model×d_k): the projection to keys, what each token advertises.",
-    "W_V": "W_V (d_model×d_v): the projection to values, what each token hands over when attended to; "
-           "the title counts the parameters d_model(2d_k + d_v).",
-    "Q": "Q = X W_Q (T×d_k): one query per token.",
-    "K": "K = X W_K (T'×d_k): one key per token.",
-    "V": "V = X W_V (T'×d_v): one value per token (the identity when Q and K are given directly, so O = A).",
-    "S": "S = c·QKᵀ/√d_k (T×T'): every query against every key — a large score means the key "
-         "advertises what the query seeks. Without the scale its variance grows with d_k.",
-    "M": "M (T×T'): the additive mask, 0 where query t may see key i and a large negative fill where it "
-         "may not (causal: i > t). Blocked cells are grey.",
-    "A": "A = softmax(S + M) (T×T'): each row is a probability distribution over the keys query t may see; "
-         "masked cells are exactly 0 (struck through).",
-    "O": "O = A V (T×d_v): each row is the attention-weighted mix of the value rows; columns are the value features.",
-    "H": "Entropy table: for each row t, log₂t (the ceiling: t visible keys), H(A_t) in bits, and 2^H, the "
-         "effective number of tokens attended to.",
+    "X": "X (T×d_model): row t is the embedding of token t; here one-hot features [noun, verb, adjective, "
+         "pronoun, spare, spare] so the arithmetic can be followed by eye.",
+    "Y": "Y (T'×d_model): cross-attention — keys and values come from this second sequence while queries "
+         "still come from X.",
+    "W_Q": "W_Q (d_model×d_k): what each kind of token LOOKS FOR (a pronoun looks for the noun it stands for).",
+    "W_K": "W_K (d_model×d_k): what each kind of token ADVERTISES, on the same dims as the queries.",
+    "W_V": "W_V (d_model×d_v): what a token HANDS OVER when selected. The title counts the parameters of the "
+           "three projections, d_model(2d_k + d_v).",
+    "Q": "Q = X W_Q (T×d_k): one query per token — what it's looking for.",
+    "K": "K = X W_K (T'×d_k): one key per token — what it advertises. Queries and keys are different maps "
+         "because what a token asks for and what it advertises are different things.",
+    "V": "V = X W_V (T'×d_v): one value per token — what it contributes if selected (the identity when Q "
+         "and K are given directly, so O = A).",
+    "S": "S = c·QKᵀ/√d_k (T×T'): entry (t, i) is the dot product q_t·k_i — a raw similarity between query t "
+         "and key i — divided by √d_k so the scores keep unit variance whatever d_k is; c is the knob.",
+    "M": "M (T×T'): the causal mask, 0 where i ≤ t and a large finite negative number (−10⁹) where i > t, "
+         "so token t cannot see the future. Blocked cells are grey; in float16 −10⁹ overflows to −∞.",
+    "A": "A = softmax(S + M) (T×T'): softmax on each row turns the scores into a probability distribution "
+         "over the keys query t may see; the masked entries become exactly 0 (struck through).",
+    "O": "O = A V (T×d_v): row t is the attention-weighted mix of the value rows — token t retrieves what "
+         "the keys it matched hand over. Columns are the value features.",
+    "H": "Entropy table: H(A_t) = −Σ_i A_t,i log₂ A_t,i in bits measures how spread row t is, against the "
+         "ceiling log₂t (uniform over the t visible keys); 2^H is the effective number of tokens attended.",
 }
 
 

@@ -40,8 +40,9 @@ class TextLines(Widget):
 
     def render_line(self, y: int) -> Strip:
         lines = self._lines()
+        base = self.rich_style
         strip = lines[y] if y < len(lines) else Strip.blank(0)
-        return strip.extend_cell_length(self.size.width, self.rich_style)
+        return strip.apply_style(base).extend_cell_length(self.size.width, base)
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return max(1, len(self._lines()))
