@@ -167,3 +167,32 @@ def test_snapshot_experiments(snap_compare):
         await pilot.pause(0.2)
 
     assert snap_compare(AttentionApp(), terminal_size=SIZE, run_before=setup)
+
+
+async def test_d_cycles_the_histogram_through_every_d_k():
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_experiments(pilot)
+        shown = []
+        hist = screen.query_one("#var-hist")
+        original = hist.show
+
+        def spy(dots, d_k, bins=40):
+            shown.append((d_k, len(dots)))
+            original(dots, d_k, bins)
+
+        hist.show = spy
+        for _ in range(4):
+            await pilot.press("d")
+        assert [d for d, _ in shown] == [512, 128, 4, 64]
+        assert all(n == 5000 for _, n in shown)
+
+
+async def test_pages_scroll_on_a_small_terminal():
+    app = AttentionApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_experiments(pilot)
+        main = screen.query_one("#exp-main")
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert main.scroll_offset.y > 0

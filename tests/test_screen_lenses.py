@@ -155,3 +155,34 @@ def test_snapshot_lenses(snap_compare):
         await pilot.pause(0.2)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=setup)
+
+
+async def test_a_long_random_sequence_keeps_tables_short_and_pages_scroll():
+    from attn_tui.core.random_scenario import random_scenario
+
+    app = AttentionApp(scenario=random_scenario(T=128, d_model=32, d_k=8, d_v=8, seed=3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_lenses(pilot, row=100)
+        nw = panel_text(app, "lens-nw")
+        assert f"… {128 - lens_text.MAX_KEYS} more" in nw
+        assert "rank S = 8" in panel_text(app, "lens-rank")  # bounded by d_k, not T
+        scroll = app.screen.query_one("#lenses-scroll")
+        assert scroll.scroll_offset.y == 0
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert scroll.scroll_offset.y > 0
+        await pilot.press("pageup")
+        await pilot.pause()
+        assert scroll.scroll_offset.y == 0
+
+
+async def test_lens_keys_are_in_the_palette_and_help():
+    from attn_tui import keys
+
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_lenses(pilot)
+        provider = keys.KeyCommands(app.screen)
+        texts = [text for _k, text, _run in provider._rows()]
+        assert any(t.startswith("Box kernel") for t in texts)
+        assert any(t.startswith("Experiments") for t in texts) and any(t.startswith("Tour") for t in texts)

@@ -55,6 +55,7 @@ class ExperimentsScreen(Screen):
     name_for_keys = "experiments"
     BINDINGS = keys.bindings("experiments")
     CSS_PATH = "lessons.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # lessons.tcss: one column when narrow
 
     export_dir: Path | None = None  # None: the working directory
 

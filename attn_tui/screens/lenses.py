@@ -39,6 +39,7 @@ class LensesScreen(Screen):
     BINDINGS = keys.bindings("lenses")
 
     CSS_PATH = "lessons.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # lessons.tcss: one column when narrow
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)

@@ -63,6 +63,7 @@ class TourScreen(Screen):
     name_for_keys = "tour"
     BINDINGS = keys.bindings("tour")
     CSS_PATH = "lessons.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # lessons.tcss: one column when narrow
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
