@@ -101,7 +101,9 @@ class PaddingScreen(ModalScreen):
                          "to see a fully masked row turn NaN.", classes="dialog-hint")
 
     def on_mount(self) -> None:
-        self.query_one(SelectionList).focus()
+        sl = self.query_one(SelectionList)
+        sl.highlighted = 0  # space works at once, before any arrow key
+        sl.focus()
 
     def action_apply(self) -> None:
         self.dismiss(tuple(sorted(self.query_one(SelectionList).selected)))
