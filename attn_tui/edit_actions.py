@@ -127,9 +127,10 @@ class EditActions(FileActions):
 
     # -- tokens and dimensions --------------------------------------------------
     def action_add_token(self) -> None:
-        self._refuse(self._try(E.add_token, self.state.row + 1, note="token added after the selected row"))
-        if self.state.row + 1 < self.state.scenario.T:
-            self.set_state(self.state.select_row(1))
+        reason = self._try(E.add_token, self.state.row + 1, note="token added after the selected row")
+        if reason is None:
+            self.set_state(self.state.select_row(1))  # onto the new token
+        self._refuse(reason)
 
     def action_remove_token(self) -> None:
         t = self.state.row
