@@ -98,8 +98,7 @@ class LensesScreen(Screen):
             self.notify(f"{a} and {b} are already zero in this scenario; nothing to restore.",
                         severity="warning", timeout=3)
             return
-        self.app.set_state(new)
-        self.show_state()
+        self.app.set_state(new)  # the state watcher redraws the panels
 
     def show_lens(self, panel_id: str) -> None:
         """Scroll the panel ``panel_id`` (e.g. "lens-cost") into view."""

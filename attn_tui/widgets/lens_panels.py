@@ -61,11 +61,8 @@ class RankPanel(Vertical):
 
 
 def follow_state(screen) -> None:
-    """Redraw ``screen`` (its ``show_state``) whenever ``app.state`` changes.
+    """Redraw ``screen`` (its ``show_state``) whenever the reactive ``app.state`` changes.
 
-    Works when the app's ``state`` is a reactive; screens also redraw on resume,
-    and an app may call ``show_state`` itself.
+    ``show_state`` returns at once while the screen is not shown; it redraws on resume.
     """
-    app = screen.app
-    if "state" in getattr(type(app), "_reactives", {}):
-        screen.watch(app, "state", lambda _s: screen.show_state(), init=False)
+    screen.watch(screen.app, "state", lambda _s: screen.show_state(), init=False)
