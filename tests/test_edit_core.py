@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from attn_tui.core import builtin
 from attn_tui.core.edit import (BOUND, EditError, add_key_token, add_token, parse_value, remove_key_token,
@@ -130,3 +132,30 @@ def test_identity_v_becomes_explicit_when_edited():
     t = set_cell(s, "V", 0, 1, "0.5")
     assert t.V[0, 1] == 0.5 and t.V[1, 1] == 1.0 and t.run().O.shape == (5, 5)
     assert set_cell(s, "V", 2, 2, "1") is s  # unchanged identity: nothing to do
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(min_value=-BOUND, max_value=BOUND, allow_nan=False))
+def test_parse_roundtrips_every_allowed_float(x):
+    assert parse_value(repr(x)) == x
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=12))
+def test_parse_never_crashes_and_only_returns_allowed(text):
+    try:
+        x = parse_value(text)
+    except EditError as exc:
+        assert str(exc)
+    else:
+        assert np.isfinite(x) and abs(x) <= BOUND and x == float(text)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 5), st.sampled_from(["d_model", "d_k", "d_v"]), st.integers(1, 9))
+def test_token_and_dim_roundtrips(at, dim, n):
+    s = builtin("lesson-pipeline")
+    back = remove_token(add_token(s, at=at), at)
+    assert np.array_equal(back.X, s.X) and back.tokens == s.tokens
+    grown = set_dim(set_dim(s, dim, getattr(s, dim) + n), dim, getattr(s, dim))
+    assert all(np.array_equal(getattr(grown, m), getattr(s, m)) for m in ("X", "W_Q", "W_K", "W_V"))
