@@ -101,7 +101,7 @@ PAGES: tuple[Page, ...] = (
          "Let keys and values come from another sequence Y (T'×d_model) while queries still come from "
          "X. Which shapes change? K and V become T'×d_k and T'×d_v, S and A become T×T'. Does a causal "
          "mask still make sense, and when?",
-         ("Q", "K", "S"),
+         ("formula", "K", "S"),
          TryIt("load the cross-attention scenario (keys and values from Y)", "cross-attention", row=0)),
     Page("ex4", "Exercise 4 — parameter counting",
          "For d_model = 384, d_k = d_v = 64, count the parameters of W_Q, W_K, W_V together: "

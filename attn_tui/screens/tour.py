@@ -33,7 +33,23 @@ def formula_text(state) -> str:
     s = state.scenario
     return ("Attn(Q, K, V) = softmax(c · QKᵀ/√d_k + M) V\n\n"
             f"now: {s.title}\nT = {s.T}, T' = {s.T_k}, d_k = {s.d_k}, d_v = {s.d_v}, "
-            f"c = {s.c:.2f}, {'scaled' if s.scaled else 'unscaled'}, mask {s.mask}")
+            f"c = {s.c:.2f}, {'scaled' if s.scaled else 'unscaled'}, mask {s.mask}\n\n"
+            + shapes_text(state))
+
+
+def shapes_text(state) -> str:
+    """The pipeline diagram with the scenario's shapes on every edge (exercise 3 asks which change)."""
+    s = state.scenario
+    T, Tk, dk, dv = s.T, s.T_k, s.d_k, s.d_v
+    if s.projected:
+        dm, src = s.d_model, ("Y" if s.cross else "X")
+        head = [f"X ({T}×{dm}) ─ W_Q ({dm}×{dk}) ─▶ Q ({T}×{dk})",
+                f"{src} ({Tk}×{dm}) ─ W_K ({dm}×{dk}) ─▶ K ({Tk}×{dk})",
+                f"{src} ({Tk}×{dm}) ─ W_V ({dm}×{dv}) ─▶ V ({Tk}×{dv})"]
+    else:
+        head = [f"Q ({T}×{dk}) and K ({Tk}×{dk}) given; V ({Tk}×{dv})"]
+    return "\n".join(head + [f"S = QKᵀ/√d_k ({T}×{Tk}) + M ({T}×{Tk}) ─ softmax ─▶ A ({T}×{Tk})",
+                              f"O = A V ({T}×{dv})"])
 
 
 class FormulaPane(Static):
