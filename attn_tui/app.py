@@ -17,9 +17,8 @@ from .edit_actions import EditActions
 from .messages import CellCursorMoved, RowSelected
 from .screens import HOME, SCREENS
 from .state import State
+from .widgets.panes import ROW_LINKED  # moving the cursor in these grids selects the query row
 
-# Grids whose rows are the query tokens: moving the cursor there selects the query row.
-ROW_LINKED = {"X", "Q", "S", "M", "A", "O", "H"}
 
 
 class AttentionApp(EditActions, App):

@@ -13,6 +13,7 @@ from .text_lines import TextLines
 
 from ..state import State
 from .palette import fmt
+from .panes import ROW_LINKED
 
 MAX_TERMS = 6
 
@@ -37,6 +38,8 @@ def _sum(terms: list[tuple[float, float]]) -> str:
 def explain(state: State) -> list[str]:
     s, tr = state.scenario, state.trace
     name, r, c = state.cursor if state.cursor else ("A", state.row, None)
+    if name in ROW_LINKED:
+        r = state.row  # j/k move the query row under a cursor that stays in its column
     if c is None:
         row = np.nan_to_num(tr.A[r], nan=-1.0)
         c = int(np.argmax(row))

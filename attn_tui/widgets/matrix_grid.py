@@ -114,9 +114,13 @@ class MatrixGrid(ScrollView, can_focus=True):
         if text is None:
             text = self._text[r] = [None] * self.values.shape[1]
         w, row = self._w, self.values[r]
+        blocked = self.blocked[r] if self.blocked is not None and self.kind == "seq" else None
         for c in range(c0, len(text) if c1 is None else c1):
             if text[c] is None:
-                text[c] = P.fmt(float(row[c]), w).rjust(w)
+                x = float(row[c])
+                # A masked weight is exactly 0: print "0", unlike a rounded "0.000" of an open cell.
+                exact = blocked is not None and blocked[c] and x == 0
+                text[c] = ("0" if exact else P.fmt(x, w)).rjust(w)
         return text
 
     def cell_text(self, row: int, col: int) -> str:

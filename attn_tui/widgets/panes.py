@@ -12,6 +12,9 @@ import numpy as np
 
 from ..state import State
 
+# Grids whose rows are the query tokens: their cursor row is the selected query row.
+ROW_LINKED = frozenset({"X", "Q", "S", "M", "A", "O", "H"})
+
 # name -> one sentence, in the lesson's words, for the help screen.
 PANE_HELP = {
     "X": "X (T×d_model): row t is the embedding of token t; here one-hot features [noun, verb, adjective, "
