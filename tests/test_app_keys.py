@@ -132,3 +132,72 @@ async def test_enter_on_an_editable_cell_posts_edit_request(make_app):
         await pilot.pause()
         assert any(isinstance(m, EditRequested) and (m.name, m.row, m.col) == ("W_Q", 1, 0) for m in seen)
         await pilot.press("escape")
+
+
+async def test_masked_weights_print_an_exact_zero(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert grid_cell(app, "A", 0, 1) == "0"  # masked: exp(-1e9) = 0 exactly
+        assert grid_cell(app, "A", 1, 1) == "0.047"  # open: printed with 3 decimals
+        assert grid_cell(app, "M", 0, 1) == "-1e9"
+        await pilot.press("m")
+        await pilot.pause()
+        assert grid_cell(app, "A", 0, 1) == "0.200"
+
+
+async def test_inspector_follows_the_row_and_cursor(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j", "j", "j")
+        await pilot.pause()
+        text = app.screen.query_one("#inspector")._text.plain
+        assert "A[4,1]" in text and "0.870" in text
+        app.screen.query_one("#grid-S").focus()
+        await pilot.pause()
+        text = app.screen.query_one("#inspector")._text.plain
+        assert "S[4,1]" in text and "q·k = 6.000" in text and "3.000" in text  # 1 × 6 / √4
+
+
+async def test_key_bar_shows_the_table(make_app):
+    from attn_tui.keys import all_keys
+
+    app = make_app()
+    async with app.run_test(size=(200, 40)) as pilot:
+        await pilot.pause()
+        bar = app.screen.query_one("#keybar")._text.plain
+        for k in all_keys():
+            if k.scope == "app" and k.show:
+                assert k.description in bar
+
+
+async def test_help_lists_every_pane_and_key():
+    from attn_tui.keys import all_keys
+    from attn_tui.screens.help import help_markdown
+    from attn_tui.widgets.panes import PANE_HELP
+
+    md = help_markdown()
+    for text in PANE_HELP.values():
+        assert text in md
+    for k in all_keys():
+        assert k.help in md
+
+
+async def test_palette_runs_an_action(make_app):
+    """ctrl+p, type, enter: the action runs, as from its key."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Mask")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert app.state.scenario.mask == "none"
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"c×1.1")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert app.state.scenario.c == pytest.approx(C_STEP)
