@@ -94,6 +94,8 @@ KEYS: list[Key] = [
     Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the lenses up a page", scope="lenses", show=False),
     Key("r", "run", "Run", "run the variance experiment for d_k = 4, 64, 512 and the custom d_k, "
         "with n and seed from the inputs (tab to them, enter runs)", scope="experiments"),
+    Key("escape", "leave_inputs", "Leave input", "leave the d_k / n / seed inputs so letters are keys again",
+        scope="experiments", show=False),
     Key("d", "next_hist", "Hist d_k", "show the q·k histogram of the next d_k", scope="experiments"),
     Key("space", "play", "Play/pause", "play or pause the scale sweep c = 0.1 … 3.0 (6 frames a second)",
         scope="experiments"),

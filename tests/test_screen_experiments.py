@@ -196,3 +196,21 @@ async def test_pages_scroll_on_a_small_terminal():
         await pilot.press("pagedown")
         await pilot.pause()
         assert main.scroll_offset.y > 0
+
+
+async def test_tab_into_an_input_type_enter_runs_escape_leaves():
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_experiments(pilot)
+        await pilot.press("tab")
+        assert app.focused is screen.query_one("#in-d_k")
+        await pilot.press("end", "backspace", "backspace", "backspace", "3", "2", "enter")
+        assert app.focused is None
+        await screen.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.var_rows[-1]["d_k"] == 32
+        await pilot.press("tab", "escape")
+        assert app.focused is None
+        frame = screen.frame
+        await pilot.press("right")  # a key again, not typing
+        assert screen.frame == frame + 1

@@ -123,6 +123,9 @@ class ExperimentsScreen(Screen):
         self.set_focus(None)
         self.action_run()
 
+    def action_leave_inputs(self) -> None:
+        self.set_focus(None)
+
     @work(thread=True, exclusive=True, group="variance")
     def run_variance(self, dks, n: int, seed: int) -> None:
         """Off the event loop: one d_k at a time, seed + j as core.variance does."""
