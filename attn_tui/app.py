@@ -20,7 +20,6 @@ from .state import State
 from .widgets.panes import ROW_LINKED  # moving the cursor in these grids selects the query row
 
 
-
 class AttentionApp(EditActions, App):
     """The explorer. ``AttentionApp()`` opens the lesson's pipeline; ``scenario=`` another."""
 
