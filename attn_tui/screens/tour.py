@@ -158,7 +158,8 @@ class TourScreen(Screen):
             state = state.with_scenario(**dict(tr.changes))
         if tr.row is not None:
             state = state.with_(row=min(tr.row, state.scenario.T - 1))
-        self.app.set_state(state)
+        if state is not self.app.state:  # the cost lens reads the scenario as it is
+            self.app.set_state(state)
         await self.app.switch_mode(tr.mode)
         show = getattr(self.app.screen, "show_lens", None)
         if tr.mode == "lenses" and show:
