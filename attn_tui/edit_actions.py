@@ -196,7 +196,9 @@ class EditActions(FileActions):
 
     def action_random(self) -> None:
         s = self.state.scenario
-        now = {"T": s.T, "d_model": s.d_model or DEFAULTS["d_model"], "d_k": s.d_k, "d_v": s.d_v, "seed": 0}
+        last = self.__dict__.get("_random")  # after a random scenario, enter gives the next seed
+        now = dict(last, seed=last["seed"] + 1) if last else {
+            "T": s.T, "d_model": s.d_model or DEFAULTS["d_model"], "d_k": s.d_k, "d_v": s.d_v, "seed": 0}
         fields = [(k, k, now[k]) for k in ("T", "d_model", "d_k", "d_v", "seed")]
         self.push_screen(FormScreen("Random scenario (Gaussian, seeded; T up to 512)", fields, self._apply_random))
 
@@ -206,6 +208,7 @@ class EditActions(FileActions):
         except E.EditError as exc:
             return str(exc)
         self.commit(random_scenario(**p), note=f"random scenario, seed {p['seed']}")
+        self.__dict__["_random"] = p
         return None
 
     # -- undo / redo ---------------------------------------------------------------
@@ -215,6 +218,7 @@ class EditActions(FileActions):
             self.notify("nothing to undo", severity="warning", timeout=3)
         else:
             self.set_state(st)
+            self.notify(f"undone ({len(self.history.past)} more; ctrl+y redoes)", timeout=2)
 
     def action_redo(self) -> None:
         st = self.history.redo(self.state)
@@ -222,6 +226,7 @@ class EditActions(FileActions):
             self.notify("nothing to redo", severity="warning", timeout=3)
         else:
             self.set_state(st)
+            self.notify(f"redone ({len(self.history.future)} more)", timeout=2)
 
 
 def _int(text: str):

@@ -143,6 +143,9 @@ async def test_random_scenario_256_usable():
         await pilot.press("enter")
         await pilot.pause()
         assert "T: 9999 must be a whole number from 1 to 512" in app.screen.message
+        await pilot.press("escape", "r")  # the form remembers the sizes and offers the next seed
+        await pilot.pause()
+        assert app.screen.query_one("#field-T").value == "256" and app.screen.query_one("#field-seed").value == "8"
 
 
 def test_every_edit_key_has_an_action_and_a_palette_entry():
