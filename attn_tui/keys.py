@@ -29,25 +29,27 @@ class Key:
     show: bool = True  # shown in the footer
     display: str | None = None  # how the footer writes the key
     palette: bool = True  # offered in the command palette
+    bar: str | None = None  # short label in the pipeline's KeyBar; adjacent rows with one label share an entry
 
 
 KEYS: list[Key] = [
     Key("question_mark", "help", "Help", "what each pane shows, in the lesson's words, and every key", display="?"),
     Key("q", "quit", "Quit", "leave attn-tui"),
     Key("plus,equals_sign", f"knob('scale_by', {C_STEP})", "c×1.1",
-        f"multiply the scale multiplier c by {C_STEP}: sharper rows, lower entropy", display="+"),
+        f"multiply the scale multiplier c by {C_STEP}: sharper rows, lower entropy", display="+",
+        bar=f"c ×÷{C_STEP}"),
     Key("minus,underscore", f"knob('scale_by', {1 / C_STEP!r})", "c÷1.1",
-        f"divide c by {C_STEP}: flatter rows, higher entropy", display="-"),
+        f"divide c by {C_STEP}: flatter rows, higher entropy", display="-", bar=f"c ×÷{C_STEP}"),
     Key("0", "knob('reset_scale')", "c=1", "reset c to 1: the 1/√d_k operating point"),
     Key("u", "knob('toggle_scaled')", "Scale on/off",
-        "toggle the 1/√d_k scaling: off shows raw QKᵀ and saturated rows"),
+        "toggle the 1/√d_k scaling: off shows raw QKᵀ and saturated rows", bar="Scale"),
     Key("m", "knob('toggle_mask')", "Mask", "toggle the causal mask: off lets every token see the future"),
     Key("up", "knob('select_row', -1)", "Row ↑", "select the previous query row t", show=False, palette=False),
     Key("down", "knob('select_row', 1)", "Row ↓", "select the next query row t", show=False, palette=False),
     Key("k,left_square_bracket", "knob('select_row', -1)", "Row ↑",
-        "select the previous query row t (works while a grid has focus)", display="k/["),
+        "select the previous query row t (works while a grid has focus)", display="k/[", bar="row"),
     Key("j,right_square_bracket", "knob('select_row', 1)", "Row ↓",
-        "select the next query row t (works while a grid has focus)", display="j/]"),
+        "select the next query row t (works while a grid has focus)", display="j/]", bar="row"),
     Key("tab", "focus_next", "Next pane", "move the focus to the next pane", show=False),
     Key("shift+tab", "focus_previous", "Prev pane", "move the focus to the previous pane", show=False),
     # While a grid has focus: a cell cursor.
@@ -135,6 +137,11 @@ def bindings(scope: str) -> list[Binding]:
                 id=f"{k.scope}.{k.action}.{k.key}")
         for k in all_keys() if k.scope == scope
     ]
+
+
+def bar_label(action: str) -> str | None:
+    """The KeyBar label of the row whose action is ``action`` (None: its description)."""
+    return next((k.bar for k in all_keys() if k.action == action and k.bar), None)
 
 
 def key_label(k: Key) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 
+from ..keys import bar_label
 from .text_lines import TextLines
 
 
@@ -29,16 +30,24 @@ class KeyBar(TextLines):
 
     def _rebuild(self, *_) -> None:
         text, spans, seen = Text(no_wrap=True, overflow="ellipsis"), [], set()
+        entries = []  # [group, [keys], description, action, namespace, enabled]
         for namespace, binding, enabled, _tip in self.screen.active_bindings.values():
             if not binding.show or binding.action in seen:
                 continue
             seen.add(binding.action)
+            key, group = self.app.get_key_display(binding), bar_label(binding.action)
+            if group is not None and entries and entries[-1][0] == group:
+                entries[-1][1].append(key)  # "+/- c ×÷1.1", "k/j row"
+                continue
+            entries.append([group, [key], group or binding.description, binding.action, namespace, enabled])
+        for _group, keys_, desc, action, namespace, enabled in entries:
             start = len(text)
-            text.append(f" {self.app.get_key_display(binding)}", "bold #ffaf00" if enabled else "dim")
-            text.append(f" {binding.description} ", "" if enabled else "dim")
-            spans.append((start, len(text), binding.action, namespace))
+            label = "/".join(k.split("/")[0] for k in keys_) if len(keys_) > 1 else keys_[0]
+            text.append(f" {label}", "bold #ffaf00" if enabled else "dim")
+            text.append(f" {desc}", "" if enabled else "dim")  # keys are coloured: one space apart
+            spans.append((start, len(text), action, namespace))
         text.append(" ^p", "bold #ffaf00")
-        text.append(" palette ")
+        text.append(" palette")
         self._spans = spans
         self.set_text(text)
 
