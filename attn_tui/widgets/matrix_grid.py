@@ -241,9 +241,11 @@ class MatrixGrid(ScrollView, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         sx, sy = self.scroll_offset
-        if event.y < 1 or event.x < self._lw:
+        if event.y < 1:
             return
-        self.move_cursor(sy + event.y - 1, (sx + event.x - self._lw) // (self._w + 1))
+        # A click on a row label keeps the cursor's column (and so selects that query row).
+        col = self.cursor[1] if event.x < self._lw else (sx + event.x - self._lw) // (self._w + 1)
+        self.move_cursor(sy + event.y - 1, col)
 
     def on_resize(self) -> None:
         self._cache.clear()
