@@ -47,6 +47,7 @@ class BarPlot(PlotextPlot):
         plot._set_size(w, h)
         plot.theme("clear")
         lines = ANSI.sub("", plot.build()).split("\n")
+        self._base = self.rich_style  # once per build: rich_style walks the DOM
         strips = []
         for line in lines[:h]:
             body = line.lstrip(" ")
@@ -60,7 +61,7 @@ class BarPlot(PlotextPlot):
         if self._lines is None:
             self._lines = self._build()
         line = self._lines[y] if y < len(self._lines) else Strip.blank(0)
-        return line.extend_cell_length(self.size.width, self.rich_style)
+        return line.extend_cell_length(self.size.width, self._base)
 
     def on_resize(self) -> None:
         self._lines = None

@@ -36,11 +36,12 @@ class TextLines(Widget):
             else:
                 parts = self._text.split("\n", allow_blank=True)
             self._strips = [Strip(p.render(console), p.cell_len).crop(0, width) for p in parts]
+            self._base = self.rich_style
         return self._strips
 
     def render_line(self, y: int) -> Strip:
         lines = self._lines()
-        base = self.rich_style
+        base = self._base  # set with the lines: rich_style walks the DOM, too dear per line
         strip = lines[y] if y < len(lines) else Strip.blank(0)
         return strip.apply_style(base).extend_cell_length(self.size.width, base)
 
