@@ -126,3 +126,18 @@ async def test_palette_offers_every_app_key(make_app):
             if k.scope == "app" and k.palette:
                 assert k.description in texts
         await pilot.pause()
+
+
+async def test_chart_shows_the_heaviest_keys_that_fit_and_redraws_on_resize():
+    app = AttentionApp(scenario=random_scenario(64))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("j", "j", "j", "j", "j", "j", "j", "j", "j")  # row t10: ten open keys
+        await pilot.pause(0.3)
+        chart = app.screen.query_one("#chart")
+        room = app.screen.query_one("#chart-probs").size.height - 2
+        assert f"(top {room} of 64 keys)" in chart.border_title
+        assert "row t10" in chart.border_title
+        await pilot.resize_terminal(80, 30)
+        await pilot.pause(0.3)
+        room2 = app.screen.query_one("#chart-probs").size.height - 2
+        assert room2 != room and f"(top {room2} of 64 keys)" in chart.border_title

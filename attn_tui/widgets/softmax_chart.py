@@ -90,6 +90,7 @@ class SoftmaxChart(Horizontal, can_focus=True):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._pending: State | None = None
+        self._shown: State | None = None  # drawn last; redrawn on resize (the bars that fit change)
         self._last = float("-inf")
         self._timer = None
 
@@ -110,6 +111,7 @@ class SoftmaxChart(Horizontal, can_focus=True):
     def _draw(self) -> None:
         self._timer = None
         state, self._pending = self._pending, None
+        self._shown = state or self._shown
         if state is None:
             return
         self._last = monotonic()
@@ -126,6 +128,11 @@ class SoftmaxChart(Horizontal, can_focus=True):
         self._bars("#chart-probs", labels, tr.A[t, keys], f"A_t c={s.c:.2f} H={htxt}/log₂{n_open}={ceiling:.2f}", (0, 1))
         self.border_title = (f"softmax of row {s.tokens[t]}: c={s.c:.3f}, H(A_t)={htxt} bits "
                              f"vs log₂{n_open}={ceiling:.2f}{some}")
+
+    def on_resize(self) -> None:
+        if self._shown is not None and self._pending is None:
+            self._pending = self._shown
+            self.call_after_refresh(self._draw)
 
     def _keys(self, weights) -> np.ndarray:
         """Key indices to draw: all if they fit one bar per line, else the heaviest, in order."""
