@@ -25,10 +25,15 @@ LABEL_MAX = 10
 
 
 def headers(labels, width: int) -> list[str]:
-    """Column headers in ``width`` cells: whole if all fit, else first words ("t1"), cut."""
+    """Column headers in ``width`` cells: whole if all fit, else first words ("t1"), abbreviated."""
     if all(len(s) <= width for s in labels):
         return list(labels)
-    return [(s.split()[0] if s.split() else s)[:width] for s in labels]
+    return [_abbrev(s.split()[0] if s.split() else s, width) for s in labels]
+
+
+def _abbrev(label: str, width: int) -> str:
+    """Fit ``label`` in ``width``, keeping its last character ("spare1" -> "spar1")."""
+    return label if len(label) <= width else label[: width - 1] + label[-1]
 
 
 class MatrixGrid(ScrollView, can_focus=True):
