@@ -179,3 +179,19 @@ async def test_cross_edit_y_and_rename_key():
         await pilot.pause()
         assert app.state.scenario.keys[1] == "y2 rug"
         assert "y2 rug" in app.query_one("#grid-A").col_labels
+
+
+async def test_padding_picker_keeps_fast_typing_in_order():
+    """Keys arriving in one burst (as over SSH) must not be reordered: down, space, enter."""
+    from textual import events
+
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("b")
+        await pilot.pause()
+        for key, char in [("down", None), ("space", " "), ("enter", "\r")]:
+            app.post_message(events.Key(key, char))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.state.scenario.padding == (2,) and app.state.row == 0
+        assert not isinstance(app.screen, PaddingScreen)

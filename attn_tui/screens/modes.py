@@ -78,6 +78,24 @@ DTYPE_OPTIONS = [
 ]
 
 
+class KeyList(SelectionList):
+    """A SelectionList whose space toggles at once and whose enter applies the screen.
+
+    Both run in this widget's own queue, in the order typed: SelectionList's own space
+    goes through a message that a fast `enter` (or a priority binding) could overtake.
+    """
+
+    BINDINGS = [Binding("space", "toggle_now", "Pad/unpad", show=False),
+                Binding("enter", "apply", "Apply", show=False)]
+
+    def action_toggle_now(self) -> None:
+        if self.highlighted is not None:
+            self.toggle(self.get_option_at_index(self.highlighted))
+
+    def action_apply(self) -> None:
+        self.screen.action_apply()
+
+
 class PaddingScreen(ModalScreen):
     """Pick padded key positions. keys: key labels; padded: 1-based positions.
 
@@ -85,8 +103,7 @@ class PaddingScreen(ModalScreen):
     """
 
     CSS_PATH = CSS_PATH
-    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False),
-                Binding("enter", "apply", "Apply", show=False, priority=True)]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
 
     def __init__(self, keys, padded) -> None:
         super().__init__()
@@ -95,7 +112,7 @@ class PaddingScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Key padding: no query may read a padded key", classes="dialog-title")
-            yield SelectionList(*((f"{i + 1}: {k}", i + 1, i + 1 in self.padded)
+            yield KeyList(*((f"{i + 1}: {k}", i + 1, i + 1 in self.padded)
                                   for i, k in enumerate(self.keys)), id="padding")
             yield Static("space: pad/unpad · enter: apply · escape: cancel. Pad key 1 with fill -inf "
                          "to see a fully masked row turn NaN.", classes="dialog-hint")
