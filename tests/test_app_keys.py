@@ -212,3 +212,17 @@ async def test_clicking_a_cell_or_a_row_label_selects_the_row(make_app):
         await pilot.click("#grid-A", offset=(9 + 6 * 2 + 2, 2))  # row t2, column t3
         await pilot.pause()
         assert app.state.row == 1 and app.state.cursor == ("A", 1, 2)
+
+
+async def test_pipeline_catches_up_after_another_screen(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("l")  # lenses
+        await pilot.pause()
+        await pilot.press("u")  # a change made on another screen
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        assert app.state.scenario.scaled is False
+        assert grid_cell(app, "A", 3, 0) == "0.993"
+        assert "unscaled" in app.screen.query_one("#grid-S").border_title

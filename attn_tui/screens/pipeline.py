@@ -34,6 +34,7 @@ class PipelineScreen(Screen):
     name_for_keys = "pipeline"
     BINDINGS = keys.bindings("pipeline")
     AUTO_FOCUS = "#grid-A"  # arrows move in A at once, and A is in view on a small terminal
+    _stale = False
 
     def compose(self) -> ComposeResult:
         # The panes get their data before the first layout, so the first frame is final.
@@ -59,9 +60,20 @@ class PipelineScreen(Screen):
     def on_resize(self) -> None:
         self._stack_rows()
 
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self.show(self.app.state)
+
     def show(self, state: State) -> None:
-        """Hand each pane its part of ``state`` (the trace is computed once, in State)."""
+        """Hand each pane its part of ``state`` (the trace is computed once, in State).
+
+        While another screen is shown, only note that the panes are stale: they are
+        redrawn once when this screen comes back.
+        """
         if state is None:
+            return
+        self._stale = not self.is_current
+        if self._stale:
             return
         self._show_grids(state)
         self._stack_rows()
