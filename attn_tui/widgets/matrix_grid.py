@@ -85,7 +85,7 @@ class MatrixGrid(ScrollView, can_focus=True):
         self.values = values
         self.row_labels, self.col_labels = tuple(row_labels), tuple(col_labels)
         self.kind, self.blocked, self.selected = kind, blocked, selected
-        self._w = P.cell_width(values) if kind != "mask" else 5
+        self._w = P.cell_width(values)
         self._lw = min(LABEL_MAX, max((len(s) for s in self.row_labels), default=0)) + 1
         self._buckets = P.buckets(values, "seq" if kind == "seq" else "div" if kind == "div" else "plain")
         self._text.clear()

@@ -71,7 +71,8 @@ def buckets(values: np.ndarray, kind: str) -> np.ndarray:
 def fmt(x: float, width: int) -> str:
     """``x`` in at most ``width`` characters, 3 decimals where they fit.
 
-    NaN -> "NaN", ±inf -> "inf"/"-inf"; large numbers go to short e-notation ("-1e9").
+    NaN -> "NaN", ±inf -> "inf"/"-inf"; large numbers go to short e-notation ("-1e9",
+    "-6.6e4"); a number no notation fits in ``width`` is "big"/"-big", never cut off.
     """
     if math.isnan(x):
         return "NaN"
@@ -87,8 +88,12 @@ def fmt(x: float, width: int) -> str:
             s = "-" + s[2:]
             if len(s) <= width:
                 return s
-    m, e = f"{x:.0e}".split("e")
-    return f"{m}e{int(e)}"[:width]
+    for d in (3, 2, 1, 0):  # e-notation with as many mantissa digits as fit: "-6.6e4", "-1e9"
+        m, e = f"{x:.{d}e}".split("e")
+        m = m.rstrip("0").rstrip(".") if "." in m else m
+        if len(short := f"{m}e{int(e)}") <= width:
+            return short
+    return ("-big" if x < 0 else "big")[:width]  # never a cut-off, wrong number (the inspector has it)
 
 
 def cell_width(values: np.ndarray) -> int:
