@@ -1,9 +1,10 @@
 """The pipeline screen (the home, key `p`): every pane of the lesson's computation.
 
 Rows of panes in a scrolling container: X | W_Q | W_K, then W_V | Q | K, V | S | M,
-A | O | entropies, then the softmax chart and the cell inspector (Y joins the first
-row in cross-attention). At 120×40 everything fits; on a narrow terminal the panes
-stack and scroll, and tab/shift+tab reach each one. The screen only renders the
+A | O | entropies, then the softmax chart and the cell inspector (Y gets a row of its
+own in cross-attention). At 120×40 the lesson's pipeline fits on one screen; a row
+wider than the screen stacks its panes, the container scrolls, and tab/shift+tab
+reach every pane. The screen only renders the
 app's State; keys change it through app.set_state.
 """
 

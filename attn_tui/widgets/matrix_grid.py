@@ -61,7 +61,7 @@ class MatrixGrid(ScrollView, can_focus=True):
         self._lw = 1  # label column width
         self._buckets = np.zeros((0, 0), dtype=np.int64)
         self._text: dict[int, list[str]] = {}
-        self._cache: dict[int, Strip] = {}
+        self._cache: dict[int, tuple] = {}  # row -> ((c0, c1), Strip of those columns)
         self._header: Strip | None = None
 
     # -- data in -------------------------------------------------------------
