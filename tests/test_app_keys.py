@@ -226,3 +226,12 @@ async def test_pipeline_catches_up_after_another_screen(make_app):
         assert app.state.scenario.scaled is False
         assert grid_cell(app, "A", 3, 0) == "0.993"
         assert "unscaled" in app.screen.query_one("#grid-S").border_title
+
+
+async def test_chart_draws_the_last_state_of_a_burst(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*["plus"] * 5)
+        await pilot.pause(0.3)  # past the chart's redraw throttle
+        c = C_STEP ** 5
+        assert f"c={c:.3f}" in app.screen.query_one("#chart").border_title
