@@ -57,6 +57,12 @@ class PipelineScreen(Screen):
     def on_mount(self) -> None:
         self.query_one("#inspector").border_title = "cell inspector"
         self.watch(self.app, "state", self.show, init=True)
+        self.call_after_refresh(self._open_on_A)
+
+    def _open_on_A(self) -> None:
+        """On a small terminal (panes stacked) open on A, the lesson's centre, not on X."""
+        if any(row.has_class("stacked") for row in self.rows):
+            self.grids["A"].scroll_visible(top=True, animate=False)
 
     def on_resize(self) -> None:
         self._stack_rows()
