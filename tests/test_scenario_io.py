@@ -117,3 +117,17 @@ def test_hand_written_file_with_defaults(tmp_path):
     assert s.tokens == ("t1", "t2")
     np.testing.assert_array_equal(s.run().V, np.eye(2))  # V defaults to the identity
     assert loads("fill = -1e9\n" + f.read_text().replace('fill = "-inf"\n', "")).fill == "-1e9"
+
+
+def test_saved_scenario_has_ordinary_permissions(tmp_path):
+    """An atomic save must not leave mkstemp's owner-only 0600 on the user's file."""
+    import os
+    from attn_tui.core.builtins import builtin
+    from attn_tui.core.scenario_io import save
+
+    old = os.umask(0o022)
+    try:
+        path = save(builtin("lesson-pipeline"), tmp_path / "s.toml")
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o777 == 0o644

@@ -9,6 +9,7 @@ self-attention), d_k query/key width, d_v value width.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -144,9 +145,6 @@ class Trace:
     eff: np.ndarray
     blocked: np.ndarray
     scale: float
-    rank_S: int | None
-    rank_Q: int
-    rank_K: int
     nan_rows: tuple = field(default=())
 
     @property
@@ -163,6 +161,20 @@ class Trace:
     def output(self):
         """O = A V, (T, d_v)."""
         return self.O
+
+    # Ranks cost an SVD each; they are computed on first use, not on every keypress.
+    @cached_property
+    def rank_S(self):
+        """rank S <= min(rank Q, rank K) <= d_k (None if S has NaN/inf)."""
+        return _rank(self.S)
+
+    @cached_property
+    def rank_Q(self):
+        return _rank(self.Q)
+
+    @cached_property
+    def rank_K(self):
+        return _rank(self.K)
 
     @property
     def d_k(self):
@@ -242,5 +254,5 @@ def attention(Q, K, V, mask=None, scale=None, dtype=np.float64):
     return Trace(
         Q=Qd, K=Kd, V=Vd, S=S, M=M, S_masked=S_masked, A=A, O=O, H=H,
         eff=np.exp2(H), blocked=blocked, scale=scale,
-        rank_S=_rank(S), rank_Q=_rank(Q), rank_K=_rank(K), nan_rows=nan_rows,
+        nan_rows=nan_rows,
     )

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from .atomic import write_atomic
 from .scenario import Scenario
 
 FORMATS = ("csv", "npy")
@@ -62,25 +61,6 @@ def read_csv(path) -> np.ndarray:
     return np.array([[float(x) for x in r[1:]] for r in rows], dtype=np.float64)
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def _write_atomic(path: Path, data: bytes):
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an export is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def planned(folder, fmt, names) -> list[Path]:
     return [Path(folder) / f"{n}.{fmt}" for n in names]
 
@@ -105,9 +85,9 @@ def export(s: Scenario, trace, folder, fmt="csv", overwrite=False) -> list[Path]
     folder.mkdir(parents=True, exist_ok=True)
     for p, (a, rows, cols) in zip(paths, mats.values()):
         if fmt == "csv":
-            _write_atomic(p, csv_text(a, rows, cols).encode("utf-8"))
+            write_atomic(p, csv_text(a, rows, cols).encode("utf-8"))
         else:
             buf = io.BytesIO()
             np.save(buf, np.asarray(a), allow_pickle=False)
-            _write_atomic(p, buf.getvalue())
+            write_atomic(p, buf.getvalue())
     return paths

@@ -8,11 +8,10 @@ to a temporary file in the same folder and renames it over the target (atomic).
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 import tomllib
 from pathlib import Path
 
+from .atomic import write_atomic
 from .builtins import BUILTINS, builtin
 from .scenario import MATRICES, Scenario
 
@@ -181,13 +180,4 @@ def save(s: Scenario, path, overwrite=False):
     path = Path(path)
     if path.exists() and not overwrite:
         raise FileExistsError(f"{path}: already exists")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(dumps(s))
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    return write_atomic(path, dumps(s).encode("utf-8"))
