@@ -43,6 +43,10 @@ class AttentionApp(EditActions, App):
         self.history.record(self.state, new_state)  # edit_actions.EditActions: undo/redo
         self.state = new_state
 
+    def notify(self, message: str, *, markup: bool = False, **kw) -> None:
+        """Notifications carry user text (labels, paths, typed values): never parse it as markup."""
+        super().notify(message, markup=False, **kw)
+
     # -- actions (keys.py names them) -----------------------------------------
     def action_knob(self, method: str, *args) -> None:
         """Apply one of State's pure functions, e.g. knob('scale_by', 1.1)."""

@@ -39,9 +39,9 @@ class CellEditor(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="editor-box"):
-            yield Label(self.title_text, classes="dialog-title", id="editor-title")
+            yield Label(self.title_text, classes="dialog-title", id="editor-title", markup=False)
             yield Input(self.value, id="editor-input", select_on_focus=True, compact=True)
-            yield Static(self.hint, classes="dialog-message", id="editor-message")
+            yield Static(self.hint, classes="dialog-message", id="editor-message", markup=False)
 
     def on_mount(self) -> None:
         box = self.query_one("#editor-box")
@@ -99,12 +99,12 @@ class FormScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="form-box"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(self.title_text, classes="dialog-title", markup=False)
             for key, label, value in self.fields:
                 with Horizontal(classes="form-row"):
-                    yield Label(label)
+                    yield Label(label, markup=False)
                     yield Input(str(value), id=f"field-{key}", type="integer", compact=True)
-            yield Static(self.hint, classes="dialog-message", id="form-message")
+            yield Static(self.hint, classes="dialog-message", id="form-message", markup=False)
 
     def on_mount(self) -> None:
         self.query(Input).first().focus()

@@ -41,10 +41,10 @@ class _PathDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text(), classes="dialog-title")
+            yield Label(self.title_text(), classes="dialog-title", markup=False)
             yield Input(self.path, id="path", placeholder="path, e.g. my-scenario.toml")
             yield from self.extra()
-            yield Static(self.HINT, classes="dialog-message", id="message")
+            yield Static(self.HINT, classes="dialog-message", id="message", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#path", Input).focus()
@@ -151,9 +151,9 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.question, classes="dialog-title")
+            yield Label(self.question, classes="dialog-title", markup=False)
             yield OptionList(Option("No, keep the file", id="no"), Option("Yes, overwrite", id="yes"), id="answer")
-            yield Static("y: yes · n / escape: no", classes="dialog-hint")
+            yield Static("y: yes · n / escape: no", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

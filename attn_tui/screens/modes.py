@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
+from textual.content import Content
 from textual.widgets import Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
@@ -33,10 +34,10 @@ class ChoiceScreen(ModalScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(self.title_text, classes="dialog-title", markup=False)
             yield OptionList(*(Option(("● " if v == self.current else "  ") + text, id=str(i), disabled=not ok)
                                for i, (v, text, ok) in enumerate(self.options)), id="choices")
-            yield Static(self.hint, classes="dialog-hint")
+            yield Static(self.hint, classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
         ol = self.query_one(OptionList)
@@ -111,11 +112,11 @@ class PaddingScreen(ModalScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label("Key padding: no query may read a padded key", classes="dialog-title")
-            yield KeyList(*((f"{i + 1}: {k}", i + 1, i + 1 in self.padded)
+            yield Label("Key padding: no query may read a padded key", classes="dialog-title", markup=False)
+            yield KeyList(*((Content(f"{i + 1}: {k}"), i + 1, i + 1 in self.padded)
                                   for i, k in enumerate(self.keys)), id="padding")
             yield Static("space: pad/unpad · enter: apply · escape: cancel. Pad key 1 with fill -inf "
-                         "to see a fully masked row turn NaN.", classes="dialog-hint")
+                         "to see a fully masked row turn NaN.", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
         sl = self.query_one(SelectionList)

@@ -14,6 +14,7 @@ import numpy as np
 from rich.segment import Segment
 from rich.style import Style
 from textual.containers import Horizontal
+from textual.markup import escape
 from textual.strip import Strip
 from textual_plotext import PlotextPlot
 
@@ -126,7 +127,7 @@ class SoftmaxChart(Horizontal, can_focus=True):
         self._bars("#chart-scores", labels, tr.S[t, keys], f"{scale}  row {_short(s.tokens[t])}", None)
         htxt = "NaN" if np.isnan(h) else f"{h:.2f}"
         self._bars("#chart-probs", labels, tr.A[t, keys], f"A_t c={s.c:.2f} H={htxt}/log₂{n_open}={ceiling:.2f}", (0, 1))
-        self.border_title = (f"softmax of row {s.tokens[t]}: c={s.c:.3f}, H(A_t)={htxt} bits "
+        self.border_title = (f"softmax of row {escape(s.tokens[t])}: c={s.c:.3f}, H(A_t)={htxt} bits "
                              f"vs log₂{n_open}={ceiling:.2f}{some}")
 
     def on_resize(self) -> None:
