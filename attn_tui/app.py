@@ -16,7 +16,7 @@ from .core.scenario import Scenario
 from .edit_actions import EditActions
 from .messages import CellCursorMoved, RowSelected
 from .screens import HOME, SCREENS
-from .state import State
+from .state import Refused, State
 from .widgets.panes import ROW_LINKED  # moving the cursor in these grids selects the query row
 
 
@@ -49,8 +49,14 @@ class AttentionApp(EditActions, App):
 
     # -- actions (keys.py names them) -----------------------------------------
     def action_knob(self, method: str, *args) -> None:
-        """Apply one of State's pure functions, e.g. knob('scale_by', 1.1)."""
-        self.set_state(getattr(self.state, method)(*args))
+        """Apply one of State's pure functions, e.g. knob('scale_by', 1.1); a Refused
+        knob (causal over a different key sequence) leaves the state and says why."""
+        try:
+            new = getattr(self.state, method)(*args)
+        except Refused as exc:
+            self.notify(str(exc), severity="warning", timeout=8)
+            return
+        self.set_state(new)
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from .core.modes import causal_allowed
 from .core.scenario import Scenario
 
 C_STEP = 1.1  # `+`/`-` multiply/divide the scale multiplier c by this
@@ -53,6 +54,17 @@ class State:
         return self.with_scenario(scaled=not self.scenario.scaled)
 
     def toggle_mask(self) -> "State":
-        """causal <-> none (window counts as causal-like and goes to none)."""
+        """causal <-> none (window counts as causal-like and goes to none).
+
+        Raises Refused when causal makes no sense: cross-attention whose keys are a
+        different sequence of another length (the lesson's exercise 3)."""
         s = self.scenario
+        if s.mask == "none":
+            ok, why = causal_allowed(s)
+            if not ok:
+                raise Refused(f"causal mask not offered: {why}")
         return self.with_scenario(mask="none" if s.mask != "none" else "causal")
+
+
+class Refused(ValueError):
+    """A knob that does not apply to this scenario; the message says why (for a notification)."""
