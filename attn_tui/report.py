@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .core import builtin, experiments, lenses
+from .core.diagnose import NO_CEILING, ceiling_bits, nan_causes, overflows
 from .core.scenario import Scenario
 
 RNG_NOTE = ("Note: the seeded experiments below draw from NumPy's default_rng (seeds 8 and 16), "
@@ -34,20 +35,30 @@ def fmt_num(x) -> str:
         return "NaN" if np.isnan(x) else ("Inf" if x > 0 else "-Inf")
     if x == int(x) and abs(x) < 1e15:
         return str(int(x))
+    if abs(x) >= BIG:
+        return f"{x:.6e}"  # never a 300-digit integer
     return np.format_float_positional(x, trim="-")
+
+
+BIG = 1e15  # from here on numbers print in e-notation
+
+
+def fmt_cell(x) -> str:
+    """A matrix entry with 6 decimals, or 6-digit e-notation when |x| >= BIG."""
+    return f"{x:.6e}" if np.isfinite(x) and abs(x) >= BIG else f"{x:.6f}"
 
 
 def fmt_matrix(a) -> str:
     """``Matrix(RxC)`` then one ``  [a, b, ...]`` line per row, 6 decimals."""
     a = np.asarray(a, dtype=np.float64)
-    rows = ["  [" + ", ".join(f"{x:.6f}" for x in row) + "]" for row in a]
+    rows = ["  [" + ", ".join(fmt_cell(x) for x in row) + "]" for row in a]
     return f"Matrix({a.shape[0]}x{a.shape[1]})\n" + "\n".join(rows)
 
 
 def fmt_vector(v) -> str:
     """A row vector: ``[1×n]`` then the entries with 6 decimals, two spaces apart."""
     v = np.asarray(v, dtype=np.float64).ravel()
-    return f"[1×{v.size}]  " + "  ".join(f"{x:.6f}" for x in v)
+    return f"[1×{v.size}]  " + "  ".join(fmt_cell(x) for x in v)
 
 
 def fmt(x) -> str:
@@ -164,17 +175,19 @@ def scenario_text(s: Scenario, name: str = "") -> str:
                      ("O = A V =", tr.O)):
         lines += [label, fmt_matrix(m)]
     lines += ["", "  t  keys  log2(keys) |  H(A_t)    2^H"]
-    for t, (k, h) in enumerate(zip(visible_keys(tr.blocked), tr.H), 1):
-        lg = np.log2(k) if k else float("nan")  # the most bits a row over k keys can carry
-        lines.append(f" {t:2d}  {k:4d}  {lg:10.2f} | {h:7.2f} {2 ** h:6.2f}")
+    for t, (k, lg, h) in enumerate(zip(visible_keys(tr.blocked), ceiling_bits(tr.blocked), tr.H), 1):
+        lg_txt = f"{lg:10.2f}" if np.isfinite(lg) else f"{NO_CEILING:>10}"  # no visible key: no ceiling
+        lines.append(f" {t:2d}  {k:4d}  {lg_txt} | {h:7.2f} {2 ** h:6.2f}")
     lines += ["", rprint("rank(S) =", _rank(tr.rank_S), "  rank(Q) =", tr.rank_Q, "  rank(K) =", tr.rank_K,
                          "  d_k =", s.d_k)]
     p = params_qkv(s)
     lines.append(rprint("params d_model * (2 d_k + d_v) =", p) if p is not None
                  else "params: n/a (Q, K, V given directly, no projections)")
     lines.append("NaN rows: none" if not tr.nan_rows else
-                 "NaN rows: " + ", ".join(s.tokens[t] for t in tr.nan_rows)
-                 + "  (fully masked with fill -inf: -inf - (-inf) = NaN)")
+                 "NaN rows: " + "; ".join(f"{s.tokens[c.row]} ({c.short})" for c in nan_causes(tr)))
+    ov = overflows(tr)
+    if ov:
+        lines.append(f"overflow in {s.dtype}: " + ", ".join(ov))
     return "\n".join(line for i, line in enumerate(lines) if line or i > 1) + "\n"
 
 

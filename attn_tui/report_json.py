@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from .core import lenses
+from .core.diagnose import ceiling_bits, nan_causes, overflows
 from .core.scenario import Scenario
 from .report import RNG_NOTE, SWEEP_POINTS, lesson_numbers, params_qkv, settings
 
@@ -61,6 +62,9 @@ def scenario_dict(s: Scenario, name: str = "", trace=None) -> dict:
         "params_qkv": params_qkv(s),
         "params_with_W_O": lenses.param_count(s.d_model, s.d_k, s.d_v, with_output=True) if s.projected else None,
         "nan_rows": [t + 1 for t in tr.nan_rows],
+        "nan_row_causes": [{"row": c.row + 1, "cause": c.kind, "why": c.short} for c in nan_causes(tr)],
+        "overflow": overflows(tr),
+        "entropy_ceiling_bits": ceiling_bits(tr.blocked),  # null: the row sees no key
     })
     return out
 

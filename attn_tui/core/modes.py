@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .attention import DTYPES, FILLS, fill_value
+from .diagnose import dtype_max, nan_causes, overflows
 from .edit import EditError
 from .scenario import Scenario
 
@@ -109,25 +110,50 @@ def summary(s: Scenario) -> str:
 
 
 def explanations(s: Scenario, trace) -> list[str]:
-    """Short lines from the lesson for what the current modes do to ``trace``."""
+    """Short lines from the lesson for what the current modes do to ``trace``: each NaN
+    row with its true cause (core.diagnose), an overflowing fill, any ±inf in Q/K/V/S."""
     lines = []
     blocked_rows = [t for t in range(s.T) if trace.blocked[t].all()]
     dt = np.dtype(DTYPES[s.dtype])
+    big = f"{dtype_max(dt):g}"
     fv = fill_value(s.fill, dt)
     if s.fill == "-1e9" and np.isinf(fv):
         lines.append(f"{s.dtype}: the -1e9 fill overflows to -inf (largest finite {s.dtype} is "
-                     f"{float(np.finfo(dt).max):g}), so masked cells hold -inf; fill 'dtype min' stays finite.")
-    if trace.nan_rows:
-        rows = ", ".join(s.tokens[t] for t in trace.nan_rows)
-        lines.append(f"NaN in row {rows}: every key is masked and the fill is -inf, so the stable softmax "
-                     "computes -inf - (-inf) = NaN. Frameworks use a finite fill (-1e9, dtype min) for this.")
+                     f"{big}), so masked cells hold -inf; fill 'dtype min' stays finite.")
+    by_kind: dict[str, list] = {}
+    for cause in nan_causes(trace):
+        by_kind.setdefault(cause.kind, []).append(cause)
+    for kind, causes in by_kind.items():
+        rows = ", ".join(s.tokens[c.row] for c in causes)
+        lines.append(f"NaN in row {rows}: " + _nan_sentence(kind, causes[0], s, big))
     finite_full = [t for t in blocked_rows if t not in trace.nan_rows]
     if finite_full:
         rows = ", ".join(s.tokens[t] for t in finite_full)
         lines.append(f"row {rows}: every key is masked; the finite fill keeps it a number, but it "
                      "spreads over keys it should not see (batches ignore padded rows).")
-    if not np.all(np.isfinite(trace.S)):
-        lines.append(f"S overflows {s.dtype}: a score is beyond {float(np.finfo(dt).max):g}.")
+    ov = overflows(trace)
+    if ov:
+        lines.append(f"overflow in {s.dtype}: {', '.join(ov)} (beyond ±{big}, not a mask fill); "
+                     "the numbers computed from it are not to be trusted.")
     if s.cross and s.mask != "none":
         lines.append(causal_allowed(s)[1])
     return lines
+
+
+def _nan_sentence(kind: str, cause, s: Scenario, big: str) -> str:
+    """Why a row is NaN, one sentence per cause kind (see core.diagnose)."""
+    if kind == "masked":
+        fill = "-1e9, which is -inf in float16" if s.fill == "-1e9" else "-inf"
+        return (f"every key is masked and the fill is {fill}, so the stable softmax computes "
+                "-inf - (-inf) = NaN. Frameworks use a finite fill (-1e9, dtype min) for this.")
+    if kind == "inputs":
+        return (f"{cause.where}: Q or K overflowed {s.dtype} (largest finite {big}), so its scores "
+                "are not numbers. Use smaller inputs or a wider dtype; the mask is not to blame.")
+    if kind == "scores":
+        return (f"the score {cause.where} overflowed {s.dtype} (largest finite {big}), so the stable "
+                "softmax computes inf - inf = NaN; the mask is not to blame. Lower c or the inputs, "
+                "or use a wider dtype.")
+    if kind == "sum":
+        return (f"S + M is -inf on every key: a negative score plus the fill overflowed {s.dtype}, "
+                "so -inf - (-inf) = NaN.")
+    return "a non-finite intermediate (see the inspector)."

@@ -11,6 +11,7 @@ import numpy as np
 from rich.text import Text
 from .text_lines import TextLines
 
+from ..core.diagnose import NO_CEILING, ceiling_bits, dtype_max, nan_cause
 from ..state import State
 from .palette import fmt
 from .panes import ROW_LINKED
@@ -57,10 +58,14 @@ def explain(state: State) -> list[str]:
     head = f"row {toks[r]}, key {keys[c]}" if name in "SMA" else ""
     if name == "S":
         q, k = tr.Q[r], tr.K[c]
-        dot = float(np.dot(q.astype(np.float64), k.astype(np.float64)))
+        with np.errstate(over="ignore", invalid="ignore"):  # an overflow is explained below
+            dot = float(np.dot(q.astype(np.float64), k.astype(np.float64)))
         form = f"c·q·k/√d_k = {n(s.c)}×{n(dot)}/√{s.d_k}" if s.scaled else f"c·q·k = {n(s.c)}×{n(dot)}"
         out = [f"S[{r + 1},{c + 1}] ({head})", f"q = {vec(q)}", f"k = {vec(k)}",
                f"q·k = {n(dot)};  {form} = {n(tr.S[r, c])}"]
+        if not np.isfinite(tr.S[r, c]):
+            out.append(f"overflow: beyond the largest {tr.S.dtype.name} ({dtype_max(tr.S.dtype):g}), "
+                       f"so S = {n(tr.S[r, c])}; not a mask")
         if tr.blocked[r, c]:
             out.append(f"blocked: S+M = {n(tr.S_masked[r, c])}, so A = 0")
         return out
@@ -76,7 +81,7 @@ def explain(state: State) -> list[str]:
                 "= exp(S̃[t,i] − max_j S̃[t,j]) / Σ_j exp(S̃[t,j] − max)",
                 f"= exp({n(x[c])} − {n(mx)}) / {n(e.sum())}",
                 f"= {n(e[c])} / {n(e.sum())} = {n(tr.A[r, c])}",
-                "NaN: every key is masked with −∞, and −∞ − (−∞) = NaN" if np.isnan(tr.A[r, c]) else
+                _nan_line(tr, r) if np.isnan(tr.A[r, c]) else
                 ("masked: exp(−huge) = 0" if tr.blocked[r, c] else "")]
     if name == "O":
         terms = list(zip(tr.A[r].astype(np.float64), tr.V[:, c].astype(np.float64)))
@@ -86,9 +91,21 @@ def explain(state: State) -> list[str]:
         p = tr.A[r].astype(np.float64)
         nz = p[p > 0]
         terms = " ".join(f"−{n(x)}·log₂{n(x)}" for x in nz[:MAX_TERMS])
+        top = ceiling_bits(tr.blocked[r:r + 1])[0]
+        cap = (f"ceiling log₂{int((~tr.blocked[r]).sum())} = {n(top)} bits (visible keys)" if np.isfinite(top)
+               else f"ceiling {NO_CEILING}: no visible key" + (
+                   "" if np.isnan(tr.H[r]) else " (the finite fill spreads the row over masked keys)"))
         return [f"row {toks[r]}: H(A_t) = −Σ_i A[t,i] log₂ A[t,i]", f"= {terms}",
-                f"= {n(tr.H[r])} bits;  2^H = {n(tr.eff[r])} tokens"]
+                f"= {n(tr.H[r])} bits;  2^H = {n(tr.eff[r])} tokens", cap]
     return [f"{name}[{r + 1},{c + 1}]"]
+
+
+def _nan_line(tr, r: int) -> str:
+    """Why A's row r is NaN: its true cause (core.diagnose), not always the mask."""
+    cause = nan_cause(tr, r)
+    if cause.kind == "masked":
+        return "NaN: every key is masked with −∞, and −∞ − (−∞) = NaN"
+    return "NaN: " + cause.short + ("; nothing is masked" if not tr.blocked[r].any() else "")
 
 
 class Inspector(TextLines, can_focus=True):

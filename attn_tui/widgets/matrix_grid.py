@@ -18,6 +18,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from .. import keys
+from ..core.diagnose import NO_CEILING
 from ..messages import CellCursorMoved, EditRequested
 from . import palette as P
 
@@ -126,6 +127,8 @@ class MatrixGrid(ScrollView, can_focus=True):
                 # A masked weight is exactly 0: print "0", unlike a rounded "0.000" of an open cell.
                 exact = blocked is not None and blocked[c] and x == 0
                 text[c] = ("0" if exact else P.fmt(x, w)).rjust(w)
+                if self.kind == "plain" and self.blocked is not None and self.blocked[r, c]:
+                    text[c] = NO_CEILING.rjust(w)  # a cell with no value (a row that sees no key)
         return text
 
     def cell_text(self, row: int, col: int) -> str:

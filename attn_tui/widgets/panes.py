@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.diagnose import ceiling_bits
 from ..state import State
 
 # Grids whose rows are the query tokens: their cursor row is the selected query row.
@@ -95,11 +96,11 @@ def grid_view(name: str, state: State) -> GridView | None:
     if name == "O":
         return GridView(tr.O, toks, s.value_features, "div", f"O = A V {_shape(tr.O)}", selected=True)
     if name == "H":
-        n_open = (~tr.blocked).sum(axis=1)
-        with np.errstate(divide="ignore"):
-            ceiling = np.log2(n_open.astype(np.float64))
+        ceiling = ceiling_bits(tr.blocked)  # log₂(visible keys); NaN (drawn "—") when none is visible
         vals = np.column_stack([ceiling, tr.H, tr.eff])
-        return GridView(vals, toks, ("log₂t", "H", "2^H"), "plain", "entropy H(A_t), bits", selected=True)
+        none = np.zeros(vals.shape, dtype=bool)
+        none[:, 0] = np.isnan(ceiling)
+        return GridView(vals, toks, ("log₂t", "H", "2^H"), "plain", "entropy H(A_t), bits", none, True)
     raise KeyError(name)
 
 

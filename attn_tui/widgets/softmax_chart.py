@@ -18,6 +18,7 @@ from textual.markup import escape
 from textual.strip import Strip
 from textual_plotext import PlotextPlot
 
+from ..core.diagnose import NO_CEILING, nan_cause
 from ..state import State
 
 LIMIT = 1e6
@@ -74,6 +75,43 @@ def sanitise(values) -> list[float]:
     return np.clip(v, -LIMIT, LIMIT).tolist()
 
 
+NAN_WORDS = {"masked": "all keys masked, fill -inf", "inputs": "Q/K overflow", "scores": "S overflow",
+             "sum": "S+M overflow", "other": "not a number"}
+MASKED_MARK = " ×"  # a blocked key in the charts: no bar, this after its label
+
+
+def key_labels(labels, blocked, scores) -> list[str]:
+    """Bar labels: "t4 ×" for a masked key, "t1 inf" / "t1 NaN" for a score that is not a number."""
+    out = []
+    for lab, b, x in zip(labels, blocked, np.asarray(scores, dtype=np.float64)):
+        mark = MASKED_MARK if b else "" if np.isfinite(x) else " NaN" if np.isnan(x) else (
+            " inf" if x > 0 else " -inf")
+        out.append(lab + mark)
+    return out
+
+
+def score_bars(scores, blocked) -> tuple[list[float], int]:
+    """Bar lengths for the scores chart and the power of ten they are divided by.
+
+    Masked keys and non-finite scores get no bar (0; their labels say why). When the
+    largest remaining |score| is 1e5 or more, every bar is divided by 10^power so
+    the axis stays readable (1e300 -> 1 with "×1e300" in the title)."""
+    v = np.asarray(scores, dtype=np.float64).copy()
+    v[np.asarray(blocked, dtype=bool) | ~np.isfinite(v)] = 0.0
+    big = float(np.max(np.abs(v))) if v.size else 0.0
+    power = int(np.floor(np.log10(big))) if big >= 1e5 else 0
+    return sanitise(v / 10.0 ** power), power
+
+
+def entropy_text(tr, t: int) -> tuple[str, str]:
+    """("0.46", "log₂4=2.00"): H(A_t) and the ceiling over the visible keys, or
+    ("NaN", ...) for a NaN row and "—" as the ceiling of a row that sees no key."""
+    n_open = int((~tr.blocked[t]).sum())
+    ceiling = f"log₂{n_open}={np.log2(n_open):.2f}" if n_open else NO_CEILING
+    h = float(tr.H[t])
+    return ("NaN" if np.isnan(h) else f"{h:.2f}"), ceiling
+
+
 def _short(label: str) -> str:
     return label.split()[0] if label.split() else label
 
@@ -118,17 +156,18 @@ class SoftmaxChart(Horizontal, can_focus=True):
         self._last = monotonic()
         s, tr, t = state.scenario, state.trace, state.row
         keys = self._keys(tr.A[t])
-        labels = [_short(s.keys[i]) for i in keys]
-        n_open = int((~tr.blocked[t]).sum())
-        ceiling = float(np.log2(n_open)) if n_open else float("nan")
-        h = float(tr.H[t])
+        labels = key_labels([_short(s.keys[i]) for i in keys], tr.blocked[t, keys], tr.S[t, keys])
+        scores, power = score_bars(tr.S[t, keys], tr.blocked[t, keys])
         scale = "c·q·k/√d_k" if s.scaled else "c·q·k"
-        some = f" (top {len(keys)} of {len(s.keys)} keys)" if len(keys) < len(s.keys) else ""
-        self._bars("#chart-scores", labels, tr.S[t, keys], f"{scale}  row {_short(s.tokens[t])}", None)
-        htxt = "NaN" if np.isnan(h) else f"{h:.2f}"
-        self._bars("#chart-probs", labels, tr.A[t, keys], f"A_t c={s.c:.2f} H={htxt}/log₂{n_open}={ceiling:.2f}", (0, 1))
-        self.border_title = (f"softmax of row {escape(s.tokens[t])}: c={s.c:.3f}, H(A_t)={htxt} bits "
-                             f"vs log₂{n_open}={ceiling:.2f}{some}")
+        unit = f" ×1e{power}" if power else ""
+        self._bars("#chart-scores", labels, scores, f"{scale}{unit}  row {_short(s.tokens[t])}", None)
+        h, ceiling = entropy_text(tr, t)
+        a_title = (f"A_t NaN: {NAN_WORDS[nan_cause(tr, t).kind]}" if t in tr.nan_rows
+                   else f"A_t c={s.c:.2f} H={h}/{ceiling}")
+        self._bars("#chart-probs", labels, tr.A[t, keys], a_title, (0, 1))
+        some = f" · top {len(keys)}/{len(s.keys)}" if len(keys) < len(s.keys) else ""
+        self.border_title = (f"softmax row {escape(_short(s.tokens[t])[:12])}: c={s.c:.3f} "
+                             f"H={h} bits of {ceiling}{some}")
 
     def on_resize(self) -> None:
         if self._shown is not None and self._pending is None:
