@@ -2,9 +2,11 @@
 
 Rows of panes in a scrolling container: X | W_Q | W_K, then W_V | Q | K, V | S | M,
 A | O | entropies, then the softmax chart and the cell inspector (Y gets a row of its
-own in cross-attention). At 120×40 the lesson's pipeline fits on one screen; a row
-wider than the screen stacks its panes, the container scrolls, and tab/shift+tab
-reach every pane. The screen only renders the
+own in cross-attention). At 120×40 the lesson's pipeline fits on one screen. A row
+wider than the screen first shrinks its widest grids (they scroll horizontally inside
+their pane), then wraps its third pane to a second line, and only then stacks one pane
+per line (pipeline_layout.py); narrow panes get short titles ("S (5×5)"). The
+container scrolls and tab/shift+tab reach every pane. The screen only renders the
 app's State; keys change it through app.set_state.
 """
 
@@ -23,10 +25,12 @@ from ..widgets.panes import grid_view
 from ..widgets.softmax_chart import SoftmaxChart
 from ..widgets.explain import ExplainLine
 from ..widgets.status import StatusLine
+from .pipeline_layout import PaneSize, plan_row, title_width
 
 EDITABLE = {"X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "V"}
 ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
 CHART_ROW_WIDTH = 76 + 1 + 31  # chart, margin, inspector's min-width (app.tcss)
+SCROLLBAR = 1  # scrollbar-size-vertical of #pipeline and of the grids (app.tcss)
 
 
 class PipelineScreen(Screen):
@@ -36,6 +40,11 @@ class PipelineScreen(Screen):
     BINDINGS = keys.bindings("pipeline")
     AUTO_FOCUS = "#grid-A"  # arrows move in A at once, and A is in view on a small terminal
     _stale = False
+
+    def __init__(self, *args, **kw) -> None:
+        super().__init__(*args, **kw)
+        self._titles: dict[str, tuple[str, str]] = {}  # grid -> (full title, short title)
+        self._widths: dict[str, int] = {}  # grid -> the width last set
 
     def compose(self) -> ComposeResult:
         # The panes get their data before the first layout, so the first frame is final.
@@ -47,8 +56,12 @@ class PipelineScreen(Screen):
         yield ExplainLine(id="explain")  # edit_actions: NaN rows, float16 fill, ...
         with VerticalScroll(id="pipeline", can_focus=False):
             for row, names in zip(self.rows, ROWS):
-                with row:
-                    yield from (self.grids[n] for n in names)
+                with row:  # the first two panes stay together when a row wraps
+                    with Horizontal(classes="pane-group"):
+                        yield from (self.grids[n] for n in names[:2])
+                    if len(names) > 2:
+                        with Horizontal(classes="pane-group"):
+                            yield from (self.grids[n] for n in names[2:])
             with Horizontal(classes="pane-row", id="row-chart"):
                 yield SoftmaxChart(id="chart", classes="pane")
                 yield Inspector(id="inspector", classes="pane")
@@ -60,8 +73,8 @@ class PipelineScreen(Screen):
         self.call_after_refresh(self._open_on_A)
 
     def _open_on_A(self) -> None:
-        """On a small terminal (panes stacked) open on A, the lesson's centre, not on X."""
-        if any(row.has_class("stacked") for row in self.rows):
+        """On a small terminal (rows wrapped) open on A, the lesson's centre, not on X."""
+        if any(row.has_class("wrapped") or row.has_class("stacked") for row in self.rows):
             self.grids["A"].scroll_visible(top=True, animate=False)
 
     def on_resize(self) -> None:
@@ -95,7 +108,9 @@ class PipelineScreen(Screen):
             _set(grid, "display", view is not None)
             if view is None:
                 continue
-            _set(grid, "border_title", view.title)
+            self._titles[name] = (view.title, view.short or view.title)
+            if not grid.border_title:  # until the first layout picks the title that fits
+                grid.border_title = view.title
             grid.show(view.values, view.rows, view.cols, kind=view.kind, blocked=view.blocked,
                       selected=state.row if view.selected else None)
             if view.selected and grid.cursor[0] != state.row:
@@ -104,13 +119,31 @@ class PipelineScreen(Screen):
             _set(row, "display", any(self.grids[n].display for n in names))
 
     def _stack_rows(self) -> None:
-        """A row of panes wider than the screen stacks them (one pane per line) instead."""
+        """Fit each row of panes to the screen's width: shrink, wrap, then stack (pipeline_layout)."""
         width = self.size.width
         if not width:
             return
+        avail = width - SCROLLBAR  # the container's scrollbar, when it has one
         for row, names in zip(self.rows, ROWS):
-            need = sum(self.grids[n].virtual_size.width + 2 for n in names if self.grids[n].display)
-            row.set_class(need > width, "stacked")
+            shown = [n for n in names if self.grids[n].display]
+            if not shown:
+                continue
+            sizes = []
+            for n in shown:
+                grid, (full, short) = self.grids[n], self._titles[n]
+                sizes.append(PaneSize(grid.natural_width(SCROLLBAR), grid.least_width(3, SCROLLBAR),
+                                      title_width(full), title_width(short)))
+            plan = plan_row(sizes, avail)
+            row.set_class(plan.mode == "wrapped", "wrapped")
+            row.set_class(plan.mode == "stacked", "stacked")
+            for n, w, full_title in zip(shown, plan.widths, plan.full_titles):
+                grid = self.grids[n]
+                w = grid.snap_width(w, SCROLLBAR)
+                if self._widths.get(n) != w:
+                    self._widths[n] = w
+                    grid.styles.width = w
+                full_title = full_title and w >= title_width(self._titles[n][0])
+                _set(grid, "border_title", self._titles[n][0 if full_title else 1])
         self.query_one("#row-chart").set_class(CHART_ROW_WIDTH > width, "stacked")
 
 

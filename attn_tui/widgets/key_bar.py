@@ -13,6 +13,19 @@ from textual import events
 from ..keys import bar_label
 from .text_lines import TextLines
 
+# Which hints a narrow screen drops first (a higher number goes first; equal: the rightmost).
+# `? Help` and `^p palette` are always shown.
+PRIORITY = (("help", 0), ("page(", 1), ("try_it", 1), ("knob('scale_by'", 1), ("run", 1), ("play", 1),
+            ("knob('select_row'", 2), ("switch_mode", 2), ("app.switch_mode", 2), ("knob('toggle", 3), ("edit", 4),
+            ("undo", 5), ("knob('reset_scale'", 5), ("quit", 6))
+
+
+def priority(action: str, current_mode: str | None = None) -> int:
+    """How long the hint for ``action`` stays on a narrow key bar (0: always)."""
+    if current_mode and action.removeprefix("app.") == f"switch_mode('{current_mode}')":
+        return 7  # the key of the screen already shown
+    return next((p for prefix, p in PRIORITY if action.startswith(prefix)), 4)
+
 
 class KeyBar(TextLines):
     """`key description` for every shown binding active on this screen, then ^p palette."""
@@ -28,6 +41,10 @@ class KeyBar(TextLines):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
+    def on_resize(self) -> None:
+        super().on_resize()
+        self._rebuild()
+
     def _rebuild(self, *_) -> None:
         text, spans, seen = Text(no_wrap=True, overflow="ellipsis"), [], set()
         entries = []  # [group, [keys], description, action, namespace, enabled]
@@ -40,9 +57,10 @@ class KeyBar(TextLines):
                 entries[-1][1].append(key)  # "+/- c ×÷1.1", "k/j row"
                 continue
             entries.append([group, [key], group or binding.description, binding.action, namespace, enabled])
+        entries = self._fit(entries)
         for _group, keys_, desc, action, namespace, enabled in entries:
             start = len(text)
-            label = "/".join(k.split("/")[0] for k in keys_) if len(keys_) > 1 else keys_[0]
+            label = _label(keys_)
             text.append(f" {label}", "bold #ffaf00" if enabled else "dim")
             text.append(f" {desc}", "" if enabled else "dim")  # keys are coloured: one space apart
             spans.append((start, len(text), action, namespace))
@@ -51,8 +69,32 @@ class KeyBar(TextLines):
         self._spans = spans
         self.set_text(text)
 
+    def _fit(self, entries: list) -> list:
+        """Leave out the least important hints until the bar and ` ^p palette` fit the width."""
+        width = self.size.width
+        if not width:
+            return entries
+
+        def length(es) -> int:
+            return sum(len(f" {_label(e[1])} {e[2]}") for e in es) + len(" ^p palette")
+
+        mode = getattr(self.app, "current_mode", None)
+        ranked = sorted(range(len(entries)), key=lambda i: (priority(entries[i][3], mode), i), reverse=True)
+        keep = set(range(len(entries)))
+        for i in ranked:
+            if length([entries[j] for j in sorted(keep)]) <= width:
+                break
+            if priority(entries[i][3], mode) > 0:
+                keep.discard(i)
+        return [entries[j] for j in sorted(keep)]
+
     async def on_click(self, event: events.Click) -> None:
         for start, end, action, namespace in self._spans:
             if start <= event.x < end:
                 await self.app.run_action(action, namespace)
                 return
+
+
+def _label(keys_: list) -> str:
+    """"+/-" for keys that share a hint, else the key."""
+    return "/".join(k.split("/")[0] for k in keys_) if len(keys_) > 1 else keys_[0]

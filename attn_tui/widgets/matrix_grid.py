@@ -22,7 +22,12 @@ from ..core.diagnose import NO_CEILING
 from ..messages import CellCursorMoved, EditRequested
 from . import palette as P
 
-LABEL_MAX = 10
+LABEL_MAX = 8  # longer row labels end in "…" (the full label is in the inspector)
+
+
+def fit_label(label: str, width: int = LABEL_MAX) -> str:
+    """``label`` in at most ``width`` cells: "t1 verylongword" -> "t1 very…"."""
+    return label if len(label) <= width else label[: width - 1] + "…"
 
 
 def headers(labels, width: int) -> list[str]:
@@ -189,12 +194,31 @@ class MatrixGrid(ScrollView, can_focus=True):
             r = sy + y - 1
             if r >= self.values.shape[0]:
                 return Strip.blank(width, P.GAP)
-            label = self.row_labels[r][: lw - 1]
+            label = fit_label(self.row_labels[r], lw - 1)
             label_style = P.SELECTED_LABEL if r == self.selected else P.LABEL
             data, x0 = self._data_strip(r, c0, max(c0, c1)), sx - c0 * cw
         head = Segment(label.ljust(lw)[:lw], label_style)
         body = data.crop(x0, x0 + vis)
         return Strip([head, *body], lw + body.cell_length).extend_cell_length(width, P.GAP).crop(0, width)
+
+    # -- layout (screens/pipeline_layout.py) ---------------------------------------
+    def natural_width(self, scrollbar: int = 1) -> int:
+        """Columns that show every cell: labels, cells and, for a tall matrix, a scrollbar."""
+        return self.virtual_size.width + (scrollbar if self.values.shape[0] >= 12 else 0)
+
+    def least_width(self, cells: int = 3, scrollbar: int = 1) -> int:
+        """The narrowest useful width: the labels and ``cells`` columns (the rest scrolls)."""
+        n = min(cells, self.values.shape[1]) if self.values.ndim == 2 else 0
+        return self._lw + n * (self._w + 1) + (scrollbar if self.values.shape[0] >= 12 else 0)
+
+    def snap_width(self, width: int, scrollbar: int = 1) -> int:
+        """``width`` cut down to whole cells when it is narrower than the natural width."""
+        natural = self.natural_width(scrollbar)
+        if width >= natural:
+            return width
+        extra = natural - self.virtual_size.width
+        cells = max(1, (width - self._lw - extra) // (self._w + 1))
+        return min(width, self._lw + cells * (self._w + 1) + extra)
 
     # -- cursor ----------------------------------------------------------------
     def move_cursor(self, row: int, col: int, *, post: bool = True) -> None:

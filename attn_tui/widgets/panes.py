@@ -53,6 +53,7 @@ class GridView:
     title: str
     blocked: np.ndarray | None = None
     selected: bool = False  # highlight the selected query row
+    short: str = ""  # the title when the pane is too narrow for ``title``, e.g. "S (5×5)"
 
 
 def _shape(a) -> str:
@@ -67,40 +68,48 @@ def grid_view(name: str, state: State) -> GridView | None:
         if a is None:
             return None
         if name == "X":
-            return GridView(a, toks, s.features, "div", f"X tokens×features {_shape(a)}", selected=True)
+            return GridView(a, toks, s.features, "div", f"X tokens×features {_shape(a)}", selected=True,
+                            short=f"X {_shape(a)}")
         if name == "Y":
-            return GridView(a, keys_, s.features, "div", f"Y key tokens×features {_shape(a)}")
+            return GridView(a, keys_, s.features, "div", f"Y key tokens×features {_shape(a)}",
+                            short=f"Y {_shape(a)}")
         title = f"{name} {_shape(a)}"
         if name == "W_V":
             title += f" · {s.d_model * (2 * s.d_k + s.d_v)} params"
         cols = tuple(f"{name[-1].lower()}{j + 1}" for j in range(a.shape[1]))
-        return GridView(a, s.features, cols, "div", title)
+        return GridView(a, s.features, cols, "div", title, short=f"{name} {_shape(a)}")
     src = "Y" if s.cross else "X"
     if name == "Q":
         t = f"Q = X W_Q {_shape(tr.Q)}" if s.projected else f"Q {_shape(tr.Q)}"
-        return GridView(tr.Q, toks, _dims("d", tr.Q.shape[1]), "div", t, selected=True)
+        return GridView(tr.Q, toks, _dims("d", tr.Q.shape[1]), "div", t, selected=True,
+                        short=f"Q {_shape(tr.Q)}")
     if name == "K":
         t = f"K = {src} W_K {_shape(tr.K)}" if s.projected else f"K {_shape(tr.K)}"
-        return GridView(tr.K, keys_, _dims("d", tr.K.shape[1]), "div", t)
+        return GridView(tr.K, keys_, _dims("d", tr.K.shape[1]), "div", t, short=f"K {_shape(tr.K)}")
     if name == "V":
         t = f"V = {src} W_V {_shape(tr.V)}" if s.projected else (
             f"V {_shape(tr.V)}" if s.V is not None else f"V = I {_shape(tr.V)}")
-        return GridView(tr.V, keys_, s.value_features, "div", t)
+        return GridView(tr.V, keys_, s.value_features, "div", t, short=f"V {_shape(tr.V)}")
     if name == "S":
         t = "S = c·QKᵀ/√d_k" if s.scaled else "S = c·QKᵀ (unscaled)"
-        return GridView(tr.S, toks, keys_, "div", f"{t} {_shape(tr.S)}", tr.blocked, True)
+        short = f"S {_shape(tr.S)}" if s.scaled else f"S unscaled {_shape(tr.S)}"
+        return GridView(tr.S, toks, keys_, "div", f"{t} {_shape(tr.S)}", tr.blocked, True, short)
     if name == "M":
-        return GridView(tr.M, toks, keys_, "mask", f"M {s.mask}, fill {s.fill} {_shape(tr.M)}", tr.blocked, True)
+        return GridView(tr.M, toks, keys_, "mask", f"M {s.mask}, fill {s.fill} {_shape(tr.M)}", tr.blocked, True,
+                        f"M {s.mask} {_shape(tr.M)}")
     if name == "A":
-        return GridView(tr.A, toks, keys_, "seq", f"A = softmax(S + M) {_shape(tr.A)}", tr.blocked, True)
+        return GridView(tr.A, toks, keys_, "seq", f"A = softmax(S + M) {_shape(tr.A)}", tr.blocked, True,
+                        f"A {_shape(tr.A)}")
     if name == "O":
-        return GridView(tr.O, toks, s.value_features, "div", f"O = A V {_shape(tr.O)}", selected=True)
+        return GridView(tr.O, toks, s.value_features, "div", f"O = A V {_shape(tr.O)}", selected=True,
+                        short=f"O {_shape(tr.O)}")
     if name == "H":
         ceiling = ceiling_bits(tr.blocked)  # log₂(visible keys); NaN (drawn "—") when none is visible
         vals = np.column_stack([ceiling, tr.H, tr.eff])
         none = np.zeros(vals.shape, dtype=bool)
         none[:, 0] = np.isnan(ceiling)
-        return GridView(vals, toks, ("log₂t", "H", "2^H"), "plain", "entropy H(A_t), bits", none, True)
+        return GridView(vals, toks, ("log₂t", "H", "2^H"), "plain", "entropy H(A_t), bits", none, True,
+                        "H(A_t) bits")
     raise KeyError(name)
 
 

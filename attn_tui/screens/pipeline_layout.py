@@ -1,0 +1,85 @@
+"""How a row of pipeline panes fits the screen's width (pure arithmetic, no Textual).
+
+A row has up to three panes (e.g. V | S | M). In order of preference:
+
+1. one line at natural width (every column shown), each pane widened for its full title;
+2. one line, panes widened only for their short title ("S (5×5)"); spare columns go to full titles;
+3. one line with the widest panes shrunk (never below ``least``: labels and a few columns);
+   a shrunk grid scrolls horizontally inside its pane;
+4. wrapped: the first two panes on one line (fitted as above), the third on a second line
+   (A | O, then H; V | S, then M);
+5. stacked: one pane per line, each at most the screen's width.
+
+Rows stay in one line as long as possible: a wrapped row costs T+2 lines of height and
+the goal at 120×40 is X → Q, K, V and S → A → O on one screen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MARGIN = 1  # .pane's margin-right (app.tcss)
+TITLE_PAD = 2  # a border title is drawn after one rule character and needs one after it
+
+
+@dataclass(frozen=True)
+class PaneSize:
+    natural: int  # width that shows every column (labels, cells, scrollbar)
+    least: int  # narrowest useful width (labels and a few columns)
+    full: int  # width the full title needs
+    short: int  # width the short title needs
+
+
+@dataclass(frozen=True)
+class RowPlan:
+    mode: str  # "line" | "wrapped" | "stacked"
+    widths: tuple  # one width per pane (without the margin)
+    full_titles: tuple  # True: the full title fits in that width
+
+
+def title_width(title: str) -> int:
+    return len(title) + TITLE_PAD
+
+
+def fit_line(sizes: list[PaneSize], avail: int) -> tuple[list[int], list[bool]] | None:
+    """Widths for ``sizes`` side by side in ``avail`` columns, or None when they cannot fit."""
+    room = avail - MARGIN * len(sizes)
+    want = [max(s.natural, s.full) for s in sizes]
+    if sum(want) <= room:
+        return want, [True] * len(sizes)
+    want = [max(s.natural, s.short) for s in sizes]
+    if sum(want) <= room:
+        spare, full = room - sum(want), []
+        for i, s in enumerate(sizes):  # spare columns buy full titles, left to right
+            extra = max(0, s.full - want[i])
+            full.append(extra <= spare)
+            if extra <= spare:
+                want[i] += extra
+                spare -= extra
+        return want, full
+    least = [max(min(s.natural, s.least), s.short) for s in sizes]
+    if sum(least) > room:
+        return None
+    # Cap the widest panes at one level L (shrink the widest first), never below least.
+    lo, hi = 0, max(want)
+    while lo < hi:
+        cap = (lo + hi + 1) // 2
+        if sum(max(lo_, min(w, cap)) for w, lo_ in zip(want, least)) <= room:
+            lo = cap
+        else:
+            hi = cap - 1
+    widths = [max(lo_, min(w, lo)) for w, lo_ in zip(want, least)]
+    return widths, [w >= s.full for w, s in zip(widths, sizes)]
+
+
+def plan_row(sizes: list[PaneSize], avail: int) -> RowPlan:
+    """The plan for one row of panes in ``avail`` columns (see the module docstring)."""
+    line = fit_line(sizes, avail)
+    if line is not None:
+        return RowPlan("line", tuple(line[0]), tuple(line[1]))
+    if len(sizes) == 3:
+        first, second = fit_line(sizes[:2], avail), fit_line(sizes[2:], avail)
+        if first is not None and second is not None:
+            return RowPlan("wrapped", tuple(first[0] + second[0]), tuple(first[1] + second[1]))
+    widths = [max(1, min(max(s.natural, s.short), avail - MARGIN)) for s in sizes]
+    return RowPlan("stacked", tuple(widths), tuple(w >= s.full for w, s in zip(widths, sizes)))
