@@ -5,6 +5,7 @@ e-notation. No UI needed."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 
@@ -90,7 +91,7 @@ def test_report_gives_the_cause_and_e_notation():
     text = scenario_text(overflow64())
     assert "NaN rows: t1 (scores overflowed float64: S[1,1] = inf" in text
     assert "fully masked" not in text
-    assert "1.000000e+300" in text and "0" * 30 not in text
+    assert "1.000000e+300" in text and not re.search(r"\d{40}", text)
     assert "overflow in float64: S[1,1] = inf" in text
 
 
