@@ -14,6 +14,7 @@ from __future__ import annotations
 from .core import edit as E
 from .core import modes as Mo
 from .core.random_scenario import DEFAULTS, check_params, random_scenario
+from .edit_notes import Notes, computed_hint, cross_keeping_padding
 from .file_actions import FileActions
 from .history import History, clamp_cursor
 from .messages import EditRequested
@@ -31,7 +32,7 @@ def axis_labels(s, name):
     }[name]
 
 
-class EditActions(FileActions):
+class EditActions(Notes, FileActions):
     """Mixin for AttentionApp: needs ``self.state`` and ``self.set_state``."""
 
     @property
@@ -48,8 +49,7 @@ class EditActions(FileActions):
         row = min(st.row, scenario.T - 1)
         self.set_state(st.with_(scenario=scenario, row=row, cursor=clamp_cursor(scenario, st.cursor)))
         if note:
-            self.notify(note, timeout=6)
-        self._explain()
+            self.note(note, "change", timeout=5)
 
     def _try(self, fn, *args, note: str | None = None) -> str | None:
         """Run a pure edit on the current scenario; None when committed, else the reason."""
@@ -63,15 +63,7 @@ class EditActions(FileActions):
 
     def _refuse(self, reason: str | None) -> None:
         if reason:
-            self.notify(reason, severity="warning", timeout=6)
-
-    def _explain(self) -> None:
-        """Notify the lesson's explanation when a change brings NaN rows, an overflowing fill, ..."""
-        lines = Mo.explanations(self.state.scenario, self.state.trace)
-        new = [ln for ln in lines if ln not in self.__dict__.get("_explained", ())]
-        self.__dict__["_explained"] = tuple(lines)
-        if new:
-            self.notify("\n".join(new), title="What happened", timeout=12)
+            self.note(reason, "refusal", severity="warning", timeout=5)
 
     # -- cells and labels -------------------------------------------------------
     def on_edit_requested(self, message: EditRequested) -> None:
@@ -85,7 +77,7 @@ class EditActions(FileActions):
         except E.EditError:
             m = None
         if m is None:
-            self.notify(f"{name}: computed from the inputs; edit X, W_Q, W_K, W_V instead", severity="warning")
+            self.note(computed_hint(s, name), "refusal", severity="warning", timeout=5)
             return
         rows, cols = axis_labels(s, name)
         title = f"{name}[{rows[row]}, {cols[col]}]  row {row + 1}, column {col + 1}"
@@ -111,7 +103,7 @@ class EditActions(FileActions):
         """Rename the feature under the cell cursor (a column of X/Y, a row of W), else feature 1."""
         s = self.state.scenario
         if not s.projected:
-            self.notify("this scenario gives Q and K directly; it has no features", severity="warning")
+            self._refuse("this scenario gives Q and K directly; it has no features")
             return
         name, r, c = self.state.cursor or ("", 0, 0)
         j = c if name in ("X", "Y") else r if name in ("W_Q", "W_K", "W_V") else 0
@@ -127,7 +119,9 @@ class EditActions(FileActions):
 
     # -- tokens and dimensions --------------------------------------------------
     def action_add_token(self) -> None:
-        reason = self._try(E.add_token, self.state.row + 1, note="token added after the selected row")
+        at = self.state.row + 1
+        reason = self._try(E.add_token, at, note=f"token {at + 1} added after the selected row "
+                                                  "(tN labels follow positions)")
         if reason is None:
             self.set_state(self.state.select_row(1))  # onto the new token
         self._refuse(reason)
@@ -192,7 +186,7 @@ class EditActions(FileActions):
                          lambda pos: pos is not None and self._refuse(self._try(Mo.set_padding, pos)))
 
     def action_toggle_cross(self) -> None:
-        self._refuse(self._try(Mo.set_cross, not self.state.scenario.cross))
+        self._refuse(self._try(cross_keeping_padding, not self.state.scenario.cross))
 
     def action_random(self) -> None:
         s = self.state.scenario
@@ -215,18 +209,18 @@ class EditActions(FileActions):
     def action_undo(self) -> None:
         st = self.history.undo(self.state)
         if st is None:
-            self.notify("nothing to undo", severity="warning", timeout=3)
+            self.note("nothing to undo", "refusal", severity="warning", timeout=3)
         else:
             self.set_state(st)
-            self.notify(f"undone ({len(self.history.past)} more; ctrl+y redoes)", timeout=2)
+            self.note(f"undone ({len(self.history.past)} more; ctrl+y redoes)", "change", timeout=2)
 
     def action_redo(self) -> None:
         st = self.history.redo(self.state)
         if st is None:
-            self.notify("nothing to redo", severity="warning", timeout=3)
+            self.note("nothing to redo", "refusal", severity="warning", timeout=3)
         else:
             self.set_state(st)
-            self.notify(f"redone ({len(self.history.future)} more)", timeout=2)
+            self.note(f"redone ({len(self.history.future)} more)", "change", timeout=2)
 
 
 def _int(text: str):

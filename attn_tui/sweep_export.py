@@ -86,6 +86,12 @@ def frame_svg(frame, labels) -> str:
     return _svg(frame_body(frame, labels, math.log2(len(labels)) if labels else 0.0))
 
 
+def existing(directory, stem: str = "softmax_sharpening") -> list[Path]:
+    """The files ``export`` would overwrite in ``directory`` (the animation, the frames folder)."""
+    directory = Path(directory)
+    return [p for p in (directory / f"{stem}.svg", directory / f"{stem}_frames") if p.exists()]
+
+
 def export(frames, labels, directory, stem: str = "softmax_sharpening", fps: float = 6.0) -> Path:
     """Write <stem>.svg (animated) and <stem>_frames/frame_NN.svg; return the animated file's path.
 

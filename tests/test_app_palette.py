@@ -13,7 +13,7 @@ from attn_tui.widgets.palette import RDBU, VIRIDIS, buckets, cell_width, fmt
 @pytest.mark.parametrize("x, width, want", [
     (0.8698, 5, "0.870"), (-0.5, 6, "-0.500"), (-0.5, 5, "-.500"), (3.0, 5, "3.000"),
     (-1e9, 6, "-1e9"), (-65504.0, 6, "-65504"), (float("nan"), 5, "NaN"), (float("-inf"), 5, "-inf"),
-    (-1e-9, 5, "0.000"), (123456789.0, 6, "1.23e8"), (-1.7976931348623157e308, 5, "-big"),
+    (-1e-9, 5, "-1e-9"), (1.23e-5, 6, "1.2e-5"), (123456789.0, 6, "1.23e8"), (-1.7976931348623157e308, 5, "-big"),
 ])
 def test_fmt(x, width, want):
     assert fmt(x, width) == want

@@ -114,7 +114,7 @@ async def test_add_and_remove_token():
         assert app.state.row == 2
         await pilot.press("a")
         s = app.state.scenario
-        assert s.T == 6 and s.tokens[3] == "t6" and not s.X[3].any() and app.state.row == 3
+        assert s.T == 6 and s.tokens[3] == "t4" and s.tokens[4] == "t5 it" and not s.X[3].any() and app.state.row == 3
         assert app.query_one("#grid-A").values.shape == (6, 6)
         await pilot.press("D")
         assert app.state.scenario.T == 5 and app.state.scenario.tokens[3] == "t4 it"

@@ -140,7 +140,7 @@ async def test_export_writes_where_the_notification_says(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_experiments(pilot)
         screen.export_dir = tmp_path
-        await pilot.press("e")
+        await pilot.press("e", "enter")  # the folder prompt, pre-filled with the folder
         await pilot.pause()
         path = tmp_path / "softmax_sharpening.svg"
         assert path.exists()
@@ -155,10 +155,10 @@ async def test_export_to_an_unwritable_place_is_one_line_not_a_crash(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_experiments(pilot)
         screen.export_dir = blocker / "sub"
-        await pilot.press("e")
+        await pilot.press("e", "enter")
         await pilot.pause()
-        msgs = [n.message for n in app._notifications]
-        assert any(m.startswith("export: cannot write to") and "a-file" in m for m in msgs)
+        msg = app.screen.message  # the folder prompt stays open with the reason under it
+        assert msg.startswith("export: cannot write to") and "a-file" in msg
 
 
 def test_snapshot_experiments(snap_compare):
@@ -205,7 +205,7 @@ async def test_tab_into_an_input_type_enter_runs_escape_leaves():
         await pilot.press("tab")
         assert app.focused is screen.query_one("#in-d_k")
         await pilot.press("end", "backspace", "backspace", "backspace", "3", "2", "enter")
-        assert app.focused is None
+        assert app.focused is screen.query_one("#in-d_k")  # enter runs and stays in the field
         await screen.workers.wait_for_complete()
         await pilot.pause()
         assert screen.var_rows[-1]["d_k"] == 32

@@ -12,6 +12,7 @@ or Q (T, d_k), K (T', d_k), V (T', d_v).
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -95,7 +96,7 @@ def set_cell(s: Scenario, name: str, row: int, col: int, value) -> Scenario:
     new = s.with_(**{name: a})
     why = overflow(new)
     if why and not overflow(s):
-        raise EditError(f"{where}: {x:g} makes {why}; the old value stays")
+        raise EditError(f"{where}: with {x:g}, {why}; the old value stays")
     return new
 
 
@@ -136,6 +137,17 @@ def _fresh(labels, prefix):
     return f"{prefix}{n}"
 
 
+def renumber(labels, prefix="t"):
+    """Position-style labels ("t3", "t3 soft") renumbered by position; other labels kept.
+
+    ``("t1", "t2", "t5", "t3")`` -> ``("t1", "t2", "t3", "t4")``;
+    ``("t1 mat", "t5", "cat")`` -> ``("t1 mat", "t2", "cat")``.
+    """
+    pat = re.compile(rf"^{re.escape(prefix)}\d+(\s.*)?$")
+    return tuple(f"{prefix}{i + 1}{m.group(1) or ''}" if (m := pat.match(x)) else x
+                 for i, x in enumerate(labels))
+
+
 def _insert_row(a, at):
     return None if a is None else np.insert(a, at, 0.0, axis=0)
 
@@ -163,7 +175,8 @@ def add_token(s: Scenario, at: int | None = None, label: str | None = None) -> S
     if T >= MAX_DIM:
         raise EditError(f"tokens: at most {MAX_DIM} tokens")
     tokens = list(s.tokens)
-    tokens.insert(at, _label(label, f"token {at + 1}") if label else _fresh(tokens, "t"))
+    tokens.insert(at, _label(label, f"token {at + 1}") if label else f"t{at + 1}")
+    tokens = list(renumber(tokens))  # "t5 was" after the new t4 becomes "t6 was"
     ch = {"tokens": tuple(tokens)}
     if s.projected:
         ch["X"] = _insert_row(s.X, at)
@@ -174,7 +187,7 @@ def add_token(s: Scenario, at: int | None = None, label: str | None = None) -> S
         if keys_move:
             ch["K"], ch["V"] = _insert_row(s.K, at), _insert_row(s.V, at)
             if s.key_tokens:
-                ch["key_tokens"] = s.key_tokens[:at] + (tokens[at],) + s.key_tokens[at:]
+                ch["key_tokens"] = renumber(s.key_tokens[:at] + (tokens[at],) + s.key_tokens[at:])
     if keys_move:
         ch["padding"] = tuple(p + 1 if p > at else p for p in s.padding)
     return s.with_(**ch)
@@ -189,7 +202,7 @@ def remove_token(s: Scenario, at: int) -> Scenario:
         raise EditError("tokens: cannot remove the last token; a sequence needs at least one")
     tokens = list(s.tokens)
     del tokens[at]
-    ch = {"tokens": tuple(tokens)}
+    ch = {"tokens": renumber(tokens)}
     if s.projected:
         ch["X"] = _delete_row(s.X, at)
         keys_move = not s.cross
@@ -199,7 +212,7 @@ def remove_token(s: Scenario, at: int) -> Scenario:
         if keys_move:
             ch["K"], ch["V"] = _delete_row(s.K, at), _delete_row(s.V, at)
             if s.key_tokens:
-                ch["key_tokens"] = s.key_tokens[:at] + s.key_tokens[at + 1:]
+                ch["key_tokens"] = renumber(s.key_tokens[:at] + s.key_tokens[at + 1:])
     if keys_move:
         ch["padding"] = _shift_padding(s.padding, at)
     return s.with_(**ch)
@@ -231,7 +244,7 @@ def remove_key_token(s: Scenario, at: int) -> Scenario:
         raise EditError("key tokens: cannot remove the last key; Y needs at least one row")
     keys = list(s.keys)
     del keys[at]
-    return s.with_(Y=_delete_row(s.Y, at), key_tokens=tuple(keys),
+    return s.with_(Y=_delete_row(s.Y, at), key_tokens=renumber(keys, "y"),
                    padding=_shift_padding(s.padding, at))
 
 

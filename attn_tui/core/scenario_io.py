@@ -88,6 +88,9 @@ def from_dict(data: dict) -> Scenario:
             raise ValueError(f"window: must be a whole number, got {value!r}")
         else:
             kw[key] = value
+    if "key_tokens" in data and "X" in data and "Y" not in data:
+        raise ValueError("key_tokens: given without Y; with X the keys are the tokens themselves, "
+                         "so remove key_tokens, or add Y (one row per key token) for cross-attention")
     return Scenario(**kw)
 
 

@@ -22,11 +22,13 @@ from .. import keys, sweep_export
 from ..core import experiments
 from ..widgets.exp_panels import DotHistogram, StatusLine, SweepCharts, saturation_text, saturation_words
 from ..widgets.exp_panels import variance_table
+from .files import FolderExportScreen, SaveScreen
 
 HIST_N = 20000  # samples drawn for the histogram (the variance uses all n)
 MAX_WORK = 20_000_000  # n·d_k per draw: keeps the two (n, d_k) arrays near 300 MB
 LIMITS = {"d_k": (1, 4096), "n": (10, 1_000_000), "seed": (0, 2**31 - 1)}
 FPS = 6  # the lesson's saveanim("softmax_sharpening.gif", 6)
+EXPORT_DEFAULT = "softmax_sharpening"  # a folder under the working directory
 
 
 def parse_settings(texts: dict) -> tuple[dict | None, str | None]:
@@ -57,7 +59,7 @@ class ExperimentsScreen(Screen):
     CSS_PATH = "lessons.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # lessons.tcss: one column when narrow
 
-    export_dir: Path | None = None  # None: the working directory
+    export_dir: Path | None = None  # the folder last exported to; None: ./softmax_sharpening
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
@@ -120,7 +122,8 @@ class ExperimentsScreen(Screen):
         self.run_variance(dks, params["n"], params["seed"])
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.set_focus(None)
+        """Run with the typed settings; focus stays in the field (escape leaves it)."""
+        event.stop()
         self.action_run()
 
     def action_leave_inputs(self) -> None:
@@ -195,13 +198,25 @@ class ExperimentsScreen(Screen):
         main.scroll_relative(y=pages * max(1, main.size.height - 2), animate=False)
 
     def action_export(self) -> None:
-        directory = Path.cwd() if self.export_dir is None else Path(self.export_dir)
+        """Ask for a folder (default ./softmax_sharpening), then write the sweep there."""
+        default = str(self.export_dir) if self.export_dir is not None else EXPORT_DEFAULT
+        self.app.push_screen(FolderExportScreen(self._apply_export, default,
+                                                title="Export the scale sweep (animated SVG + 30 frames) into"))
+
+    def _apply_export(self, path: str, overwrite: bool) -> str | None:
+        """None when written, SaveScreen.EXISTS to ask first, or the one-line reason."""
+        if not path:
+            return f"type a folder, e.g. {EXPORT_DEFAULT}"
+        directory = Path(path).expanduser()
+        if directory.exists() and not directory.is_dir():
+            return f"{directory}: is a file; type a folder"
+        if not overwrite and sweep_export.existing(directory):
+            return SaveScreen.EXISTS
         try:
-            path = sweep_export.export(self.frames, self.labels, directory, fps=FPS)
+            out = sweep_export.export(self.frames, self.labels, directory, fps=FPS)
         except OSError as e:
-            self.notify(f"export: cannot write to {directory}: {e.strerror or e}", severity="error", timeout=6,
-                        markup=False)
-            return
-        self.last_export = path
-        self.notify(f"Sweep exported: {path} (animated) and {path.stem}_frames/ ({len(self.frames)} SVGs)",
+            return f"export: cannot write to {directory}: {e.strerror or e}"
+        self.export_dir, self.last_export = directory, out
+        self.notify(f"Sweep exported: {out} (animated) and {out.stem}_frames/ ({len(self.frames)} SVGs)",
                     title="Export", timeout=8, markup=False)
+        return None

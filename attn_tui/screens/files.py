@@ -91,6 +91,7 @@ class SaveScreen(_PathDialog):
 
     HINT = "enter: save (atomic; asks before overwriting) · escape: cancel"
     EXISTS = "exists"
+    QUESTION = "{path} exists. Overwrite it?"
 
     def title_text(self) -> str:
         return "Save the scenario as TOML"
@@ -100,10 +101,27 @@ class SaveScreen(_PathDialog):
         path = event.value.strip()
         reason = self.apply(path, False)
         if reason == self.EXISTS:
-            self.app.push_screen(ConfirmScreen(f"{path} exists. Overwrite it?"),
+            self.app.push_screen(ConfirmScreen(self.QUESTION.format(path=path)),
                                  lambda yes: self.show(self.apply(path, True)) if yes else None)
             return
         self.show(reason)
+
+
+class FolderExportScreen(SaveScreen):
+    """Export into a folder (the scale sweep's SVGs): the same prompt and overwrite question.
+
+    apply(path, overwrite) -> None, a reason, or SaveScreen.EXISTS.
+    """
+
+    HINT = "enter: export into this folder (created if missing; asks before overwriting) · escape: cancel"
+    QUESTION = "{path}: the sweep's files exist there. Overwrite them?"
+
+    def __init__(self, apply, path: str = "", title: str = "Export into a folder") -> None:
+        super().__init__(apply, path)
+        self._title = title
+
+    def title_text(self) -> str:
+        return self._title
 
 
 class ExportScreen(_PathDialog):

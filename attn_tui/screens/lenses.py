@@ -88,12 +88,14 @@ class LensesScreen(Screen):
             self._saved = (a, getattr(s, a), getattr(s, b))
             zero = np.zeros_like(getattr(s, a))
             new = state.with_scenario(**{a: zero, b: np.zeros_like(getattr(s, b))})
-            self.notify(f"{a} = {b} = 0: every score is 0, A is the prefix average.", timeout=3)
+            self.notify(f"{a} = {b} = 0 set in the scenario (the pipeline shows it too): every score is 0, "
+                        f"A is the prefix average. z again or ctrl+z restores {a} and {b}.",
+                        title="Scenario changed", timeout=8)
         elif self._saved and self._saved[0] == a and self._saved[1].shape == getattr(s, a).shape \
                 and self._saved[2].shape == getattr(s, b).shape:
             new = state.with_scenario(**{a: self._saved[1], b: self._saved[2]})
             self._saved = None
-            self.notify(f"{a} and {b} restored.", timeout=3)
+            self.notify(f"{a} and {b} restored in the scenario.", timeout=4)
         else:
             self.notify(f"{a} and {b} are already zero in this scenario; nothing to restore.",
                         severity="warning", timeout=3)

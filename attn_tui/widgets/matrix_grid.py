@@ -257,11 +257,11 @@ class MatrixGrid(ScrollView, can_focus=True):
         return Region(x, box.y + 1 + row - sy, self._w, 1)
 
     def check_action(self, action: str, parameters) -> bool | None:
-        """`enter` (edit) is offered, and shown in the key bar, only on editable grids."""
-        return self.editable if action == "edit" else True
+        """Every action runs; `enter` on S, M, A, O says what to edit instead (app side)."""
+        return True
 
     def action_edit(self) -> None:
-        if self.editable and self.values.size:
+        if self.values.size:  # also on S, M, A, O: the app says what to edit instead
             self.post_message(EditRequested(self.matrix, *self.cursor))
 
     def on_focus(self) -> None:
