@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Markdown, Static
 
 from .. import keys
 from ..widgets.panes import PANE_HELP
@@ -41,10 +41,13 @@ def help_markdown() -> str:
 
 
 class HelpScreen(ModalScreen):
-    """A scrollable Markdown page; escape, ? or q closes it."""
+    """The scenario's title, then a scrollable Markdown page; escape, ? or q closes it."""
 
     BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close help")]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
+            state = getattr(self.app, "state", None)
+            if state is not None:  # the whole title (the status line cuts it on a narrow screen)
+                yield Static(f"Scenario: {state.scenario.title}", id="help-scenario", markup=False)
             yield Markdown(help_markdown(), id="help-text")

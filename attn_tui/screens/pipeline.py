@@ -31,6 +31,7 @@ EDITABLE = {"X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "V"}
 ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
 CHART_ROW_WIDTH = 76 + 1 + 31  # chart, margin, inspector's min-width (app.tcss)
 SCROLLBAR = 1  # scrollbar-size-vertical of #pipeline and of the grids (app.tcss)
+GRID_MAX_HEIGHT, GRID_MIN_HEIGHT = 14, 8  # a grid pane's height: title, header, rows, scrollbar
 
 
 class PipelineScreen(Screen):
@@ -44,7 +45,7 @@ class PipelineScreen(Screen):
     def __init__(self, *args, **kw) -> None:
         super().__init__(*args, **kw)
         self._titles: dict[str, tuple[str, str]] = {}  # grid -> (full title, short title)
-        self._widths: dict[str, int] = {}  # grid -> the width last set
+        self._widths: dict[str, tuple] = {}  # grid -> the (width, max-height) last set
 
     def compose(self) -> ComposeResult:
         # The panes get their data before the first layout, so the first frame is final.
@@ -119,32 +120,48 @@ class PipelineScreen(Screen):
             _set(row, "display", any(self.grids[n].display for n in names))
 
     def _stack_rows(self) -> None:
-        """Fit each row of panes to the screen's width: shrink, wrap, then stack (pipeline_layout)."""
-        width = self.size.width
+        """Fit the rows of panes to the screen: shrink, wrap, then stack (pipeline_layout).
+
+        When the rows would be taller than the screen, every grid gets the same max-height
+        (never under GRID_MIN_HEIGHT) so that A and O stay on the first screen; a capped
+        grid scrolls and keeps the selected row in view.
+        """
+        width, height = self.size
         if not width:
             return
         avail = width - SCROLLBAR  # the container's scrollbar, when it has one
-        for row, names in zip(self.rows, ROWS):
-            shown = [n for n in names if self.grids[n].display]
-            if not shown:
-                continue
-            sizes = []
-            for n in shown:
-                grid, (full, short) = self.grids[n], self._titles[n]
-                sizes.append(PaneSize(grid.natural_width(SCROLLBAR), grid.least_width(3, SCROLLBAR),
-                                      title_width(full), title_width(short)))
-            plan = plan_row(sizes, avail)
+        explain = self.query_one("#explain")
+        budget = height - 2 - (explain.outer_size.height or 2 if explain.display else 0)
+        rows = [(row, [n for n in names if self.grids[n].display]) for row, names in zip(self.rows, ROWS)]
+        rows = [(row, shown) for row, shown in rows if shown]
+        cap = GRID_MAX_HEIGHT
+        for _ in range(2):  # the cap changes the scrollbars, and so the widths: plan twice
+            plans = [self._plan(shown, avail, cap) for _row, shown in rows]
+            lines = sum({"line": 1, "wrapped": 2}.get(p.mode, len(p.widths)) for p in plans)
+            cap = max(GRID_MIN_HEIGHT, min(GRID_MAX_HEIGHT, budget // max(1, lines)))
+        for (row, shown), plan in zip(rows, plans):
             row.set_class(plan.mode == "wrapped", "wrapped")
             row.set_class(plan.mode == "stacked", "stacked")
+            spare = 0
             for n, w, full_title in zip(shown, plan.widths, plan.full_titles):
                 grid = self.grids[n]
-                w = grid.snap_width(w, SCROLLBAR)
-                if self._widths.get(n) != w:
-                    self._widths[n] = w
-                    grid.styles.width = w
-                full_title = full_title and w >= title_width(self._titles[n][0])
+                snapped = grid.snap_width(w + spare, SCROLLBAR, cap)
+                spare = w + spare - snapped if plan.mode == "line" else 0  # to the next pane
+                if self._widths.get(n) != (snapped, cap):
+                    self._widths[n] = (snapped, cap)
+                    grid.styles.width = snapped
+                    grid.styles.max_height = cap
+                full_title = full_title and snapped >= title_width(self._titles[n][0])
                 _set(grid, "border_title", self._titles[n][0 if full_title else 1])
         self.query_one("#row-chart").set_class(CHART_ROW_WIDTH > width, "stacked")
+
+    def _plan(self, shown: list[str], avail: int, cap: int):
+        sizes = []
+        for n in shown:
+            grid, (full, short) = self.grids[n], self._titles[n]
+            sizes.append(PaneSize(grid.natural_width(SCROLLBAR, cap), grid.least_width(3, SCROLLBAR, cap),
+                                  title_width(full), title_width(short)))
+        return plan_row(sizes, avail)
 
 
 def _set(widget, attr: str, value) -> None:

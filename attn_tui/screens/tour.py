@@ -10,12 +10,13 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from .. import keys
 from ..core.builtins import builtin
 from ..tour_text import PAGES, Page
 from ..widgets import lens_text
+from ..widgets.key_bar import KeyBar
 from ..widgets.lens_panels import LensPanel, follow_state
 from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.panes import grid_view
@@ -91,12 +92,13 @@ class TourScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="tour-main"):
-            with VerticalScroll(id="tour-left", can_focus=False):
-                yield Static(id="tour-title", markup=False)
-                yield Static(id="tour-text", markup=False)
+            with Vertical(id="tour-left"):  # the text scrolls; try-it and the keys stay at the bottom
+                with VerticalScroll(id="tour-scroll", can_focus=False):
+                    yield Static(id="tour-title", markup=False)
+                    yield Static(id="tour-text", markup=False)
                 yield Static(id="tour-try", markup=False)
             yield VerticalScroll(id="tour-pane", can_focus=False)
-        yield Footer()
+        yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
 
     async def on_mount(self) -> None:
         follow_state(self)
@@ -111,6 +113,7 @@ class TourScreen(Screen):
         self.query_one("#tour-left").border_title = f"Tour {self.index + 1}/{len(PAGES)}"
         self.query_one("#tour-title", Static).update(p.title)
         self.query_one("#tour-text", Static).update(p.text)
+        self.query_one("#tour-scroll").scroll_home(animate=False)
         hint = f"[y] try it: {p.try_it.label}" if p.try_it else ""
         nav = "space/n next · b back"
         self.query_one("#tour-try", Static).update(f"{hint}\n{nav}" if hint else nav)

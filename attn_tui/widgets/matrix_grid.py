@@ -202,21 +202,24 @@ class MatrixGrid(ScrollView, can_focus=True):
         return Strip([head, *body], lw + body.cell_length).extend_cell_length(width, P.GAP).crop(0, width)
 
     # -- layout (screens/pipeline_layout.py) ---------------------------------------
-    def natural_width(self, scrollbar: int = 1) -> int:
-        """Columns that show every cell: labels, cells and, for a tall matrix, a scrollbar."""
-        return self.virtual_size.width + (scrollbar if self.values.shape[0] >= 12 else 0)
+    def _vbar(self, scrollbar: int, max_height: int) -> int:
+        """Width of the vertical scrollbar when ``max_height`` (title, header, h-bar) cuts rows."""
+        return scrollbar if self.values.shape[0] > max_height - 3 else 0
 
-    def least_width(self, cells: int = 3, scrollbar: int = 1) -> int:
+    def natural_width(self, scrollbar: int = 1, max_height: int = 14) -> int:
+        """Columns that show every cell: labels, cells and, for a tall matrix, a scrollbar."""
+        return self.virtual_size.width + self._vbar(scrollbar, max_height)
+
+    def least_width(self, cells: int = 3, scrollbar: int = 1, max_height: int = 14) -> int:
         """The narrowest useful width: the labels and ``cells`` columns (the rest scrolls)."""
         n = min(cells, self.values.shape[1]) if self.values.ndim == 2 else 0
-        return self._lw + n * (self._w + 1) + (scrollbar if self.values.shape[0] >= 12 else 0)
+        return self._lw + n * (self._w + 1) + self._vbar(scrollbar, max_height)
 
-    def snap_width(self, width: int, scrollbar: int = 1) -> int:
+    def snap_width(self, width: int, scrollbar: int = 1, max_height: int = 14) -> int:
         """``width`` cut down to whole cells when it is narrower than the natural width."""
-        natural = self.natural_width(scrollbar)
-        if width >= natural:
+        extra = self._vbar(scrollbar, max_height)
+        if width >= self.virtual_size.width + extra:
             return width
-        extra = natural - self.virtual_size.width
         cells = max(1, (width - self._lw - extra) // (self._w + 1))
         return min(width, self._lw + cells * (self._w + 1) + extra)
 
