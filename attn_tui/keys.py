@@ -110,7 +110,7 @@ KEYS: list[Key] = [
     Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the experiments up a page", scope="experiments",
         show=False),
     Key("e", "export", "Export sweep", "export the sweep as an animated SVG and one SVG per frame "
-        "(the path is shown)", scope="experiments"),
+        "into a folder it asks for (default ./softmax_sharpening; asks before overwriting)", scope="experiments"),
     Key("space,n", "page(1)", "Next", "next page of the tour", scope="tour", display="space/n"),
     Key("b", "page(-1)", "Back", "previous page of the tour", scope="tour"),
     Key("pagedown", "scroll_panels(1)", "Page ↓", "scroll the live panes down a page", scope="tour", show=False),
