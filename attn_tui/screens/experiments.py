@@ -201,7 +201,7 @@ class ExperimentsScreen(Screen):
         """Ask for a folder (default ./softmax_sharpening), then write the sweep there."""
         default = str(self.export_dir) if self.export_dir is not None else EXPORT_DEFAULT
         self.app.push_screen(FolderExportScreen(self._apply_export, default,
-                                                title="Export the scale sweep (animated SVG + 30 frames) into"))
+                                                title="Export the scale sweep (an animated SVG + one SVG per frame) into the folder"))
 
     def _apply_export(self, path: str, overwrite: bool) -> str | None:
         """None when written, SaveScreen.EXISTS to ask first, or the one-line reason."""
