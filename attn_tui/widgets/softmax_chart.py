@@ -75,7 +75,7 @@ def sanitise(values) -> list[float]:
     return np.clip(v, -LIMIT, LIMIT).tolist()
 
 
-NAN_WORDS = {"masked": "all keys masked, fill -inf", "inputs": "Q/K overflow", "scores": "S overflow",
+NAN_WORDS = {"masked": "all masked, -inf fill", "inputs": "Q/K overflow", "scores": "S overflow",
              "sum": "S+M overflow", "other": "not a number"}
 MASKED_MARK = " ×"  # a blocked key in the charts: no bar, this after its label
 
