@@ -126,3 +126,16 @@ def test_finite_fill_fully_masked_row_has_no_ceiling_in_the_inspector():
     st = State(s)
     text = "\n".join(explain(st.with_(cursor=("H", 0, 0), row=0)))
     assert f"ceiling {NO_CEILING}: no visible key" in text and "-inf" not in text
+
+
+def test_dtype_min_fill_plus_negative_score_overflows_to_nan():
+    """float16, fill 'dtype min', a fully masked row with negative scores: S + M = -inf
+    on every key although neither S nor M is -inf; blamed on the sum, not on a -inf fill."""
+    s = Scenario(Q=[[-100.0, 0.0], [1.0, 0.0]], K=[[1.0, 0.0], [1.0, 0.0]], mask="causal",
+                 padding=(1,), fill="min", dtype="float16")
+    tr = s.run()
+    assert np.all(np.isfinite(tr.M)) and np.all(np.isfinite(tr.S))
+    assert [c.kind for c in nan_causes(tr)] == ["sum"]
+    text = "\n".join(explanations(s, tr))
+    assert "S + M is -inf on every key" in text and "the fill is -inf" not in text
+    assert "t1 (S + M overflowed to -inf on every key in float16)" in scenario_text(s)
