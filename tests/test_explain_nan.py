@@ -139,3 +139,18 @@ def test_dtype_min_fill_plus_negative_score_overflows_to_nan():
     text = "\n".join(explanations(s, tr))
     assert "S + M is -inf on every key" in text and "the fill is -inf" not in text
     assert "t1 (S + M overflowed to -inf on every key in float16)" in scenario_text(s)
+
+
+def test_inspector_says_why_a_mask_cell_is_blocked():
+    s = builtin("lesson-pipeline").with_(mask="window", window=2, padding=(2,))
+    st = State(s)
+
+    def m(r, c):
+        return "\n".join(explain(st.with_(cursor=("M", r, c), row=r)))
+
+    assert "outside the window of the last 2 keys" in m(4, 0)
+    assert "a future key (causal)" in m(0, 3)
+    assert "key 2 is padding" in m(3, 1)
+    assert "open" in m(4, 4)
+    f16 = State(builtin("lesson-pipeline").with_(dtype="float16"))
+    assert "the -1e9 fill is -inf in float16" in "\n".join(explain(f16.with_(cursor=("M", 0, 1), row=0)))

@@ -70,7 +70,9 @@ def explain(state: State) -> list[str]:
             out.append(f"blocked: S+M = {n(tr.S_masked[r, c])}, so A = 0")
         return out
     if name == "M":
-        why = "blocked (future key or padding)" if tr.blocked[r, c] else "open: query may see this key"
+        why = f"blocked: {block_reason(s, r, c)}" if tr.blocked[r, c] else "open: query may see this key"
+        if tr.blocked[r, c] and s.fill == "-1e9" and np.isinf(tr.M[r, c]):
+            why += f" (the -1e9 fill is -inf in {s.dtype})"
         return [f"M[{r + 1},{c + 1}] ({head}) = {n(tr.M[r, c])}", why, f"S̃ = S + M = {n(tr.S_masked[r, c])}"]
     if name == "A":
         x = tr.S_masked[r].astype(np.float64)
@@ -98,6 +100,18 @@ def explain(state: State) -> list[str]:
         return [f"row {toks[r]}: H(A_t) = −Σ_i A[t,i] log₂ A[t,i]", f"= {terms}",
                 f"= {n(tr.H[r])} bits;  2^H = {n(tr.eff[r])} tokens", cap]
     return [f"{name}[{r + 1},{c + 1}]"]
+
+
+def block_reason(s, r: int, c: int) -> str:
+    """Why query r may not see key c (0-based): padding, the future, or outside the window."""
+    reasons = []
+    if c + 1 in s.padding:
+        reasons.append(f"key {c + 1} is padding")
+    if s.mask in ("causal", "window") and c > r:
+        reasons.append("a future key (causal)")
+    if s.mask == "window" and c <= r - (s.window or 0):
+        reasons.append(f"outside the window of the last {s.window} keys")
+    return ", ".join(reasons) or "masked"
 
 
 def _nan_line(tr, r: int) -> str:
