@@ -31,7 +31,7 @@ EDITABLE = {"X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "V"}
 ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
 CHART_ROW_WIDTH = 76 + 1 + 31  # chart, margin, inspector's min-width (app.tcss)
 SCROLLBAR = 1  # scrollbar-size-vertical of #pipeline and of the grids (app.tcss)
-GRID_MAX_HEIGHT, GRID_MIN_HEIGHT = 14, 8  # a grid pane's height: title, header, rows, scrollbar
+GRID_MAX_HEIGHT, GRID_MIN_HEIGHT = 14, 7  # a grid pane's height: title, header, rows, scrollbar
 
 
 class PipelineScreen(Screen):
@@ -123,8 +123,9 @@ class PipelineScreen(Screen):
         """Fit the rows of panes to the screen: shrink, wrap, then stack (pipeline_layout).
 
         When the rows would be taller than the screen, every grid gets the same max-height
-        (never under GRID_MIN_HEIGHT) so that A and O stay on the first screen; a capped
-        grid scrolls and keeps the selected row in view.
+        so that A and O stay on the first screen (a capped grid scrolls and keeps the
+        selected row in view); when even GRID_MIN_HEIGHT would not fit, grids keep their
+        height and the page scrolls.
         """
         width, height = self.size
         if not width:
@@ -138,15 +139,23 @@ class PipelineScreen(Screen):
         for _ in range(2):  # the cap changes the scrollbars, and so the widths: plan twice
             plans = [self._plan(shown, avail, cap) for _row, shown in rows]
             lines = sum({"line": 1, "wrapped": 2}.get(p.mode, len(p.widths)) for p in plans)
-            cap = max(GRID_MIN_HEIGHT, min(GRID_MAX_HEIGHT, budget // max(1, lines)))
+            cap = min(GRID_MAX_HEIGHT, budget // max(1, lines))
+            if cap < GRID_MIN_HEIGHT:  # no height makes the rows fit: whole grids, the page scrolls
+                cap = GRID_MAX_HEIGHT
         for (row, shown), plan in zip(rows, plans):
             row.set_class(plan.mode == "wrapped", "wrapped")
             row.set_class(plan.mode == "stacked", "stacked")
-            spare = 0
-            for n, w, full_title in zip(shown, plan.widths, plan.full_titles):
+            widths = [self.grids[n].snap_width(w, SCROLLBAR, cap) for n, w in zip(shown, plan.widths)]
+            if plan.mode == "line":  # columns freed by whole-cell snapping go to the shrunk panes
+                spare = sum(plan.widths) - sum(widths)
+                for i, n in enumerate(shown):
+                    natural = self.grids[n].natural_width(SCROLLBAR, cap)
+                    if spare and widths[i] < natural:
+                        grown = min(natural, self.grids[n].snap_width(widths[i] + spare, SCROLLBAR, cap))
+                        spare -= grown - widths[i]
+                        widths[i] = grown
+            for n, snapped, full_title in zip(shown, widths, plan.full_titles):
                 grid = self.grids[n]
-                snapped = grid.snap_width(w + spare, SCROLLBAR, cap)
-                spare = w + spare - snapped if plan.mode == "line" else 0  # to the next pane
                 if self._widths.get(n) != (snapped, cap):
                     self._widths[n] = (snapped, cap)
                     grid.styles.width = snapped
