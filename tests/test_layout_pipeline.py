@@ -164,3 +164,23 @@ async def test_grids_show_numbers_at_40x12_and_resizing_does_not_crash():
             bar = app.screen.query_one("#keybar").render_line(0).text
             assert "? Help" in bar and "^p palette" in bar, (w, bar)
             assert "row t1 mat" in app.screen.query_one("#status").render_line(0).text
+
+
+async def test_capped_grids_keep_the_selected_row_in_view():
+    """T = 64 at 120×40: every row-linked grid scrolls to the selected row (none hides it
+    behind its horizontal scrollbar)."""
+    from attn_tui.bench import random_scenario
+
+    app = AttentionApp(scenario=random_scenario(64))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for _ in range(10):
+            await pilot.press("j")
+        await settle(pilot)
+        label = app.state.scenario.tokens[app.state.row]
+        for name in ("X", "Q", "S", "M", "A", "O", "H"):
+            grid = app.screen.query_one(f"#grid-{name}")
+            rows = grid.scrollable_content_region.height
+            lines = [grid.render_line(y).text for y in range(1, rows)]
+            assert any(ln.startswith(label + " ") for ln in lines), (name, label, lines)
+        assert on_screen(app, "A") and on_screen(app, "O")

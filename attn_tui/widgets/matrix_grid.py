@@ -240,7 +240,8 @@ class MatrixGrid(ScrollView, can_focus=True):
     def _scroll_to_cell(self, row: int, col: int) -> None:
         """Scroll so (row, col) is visible below the header and right of the labels."""
         sx, sy = int(self.scroll_offset.x), int(self.scroll_offset.y)
-        h, vis, w = self.size.height - 1, self.size.width - self._lw, self._w + 1
+        view = self.scrollable_content_region  # without the scrollbars
+        h, vis, w = view.height - 1, view.width - self._lw, self._w + 1
         if h <= 0 or vis <= 0:
             return
         sy = row if row < sy else row - h + 1 if row >= sy + h else sy
@@ -284,6 +285,7 @@ class MatrixGrid(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         self._cache.clear()
+        self._scroll_to_cell(*self.cursor)  # a pane made smaller keeps the selected row in view
 
 
 def _same_mask(a, b) -> bool:
