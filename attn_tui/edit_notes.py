@@ -46,7 +46,7 @@ class Notes:
             return
         self.__dict__["_explained"] = lines
         if lines:
-            self.note("\n".join(lines), "explain", title="What happened", timeout=10)
+            self.note("\n".join(lines), "explain", title="What happened", timeout=8)
         else:
             self.drop_note("explain")
 

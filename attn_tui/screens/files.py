@@ -28,6 +28,7 @@ class _PathDialog(ModalScreen[bool]):
     CSS_PATH = CSS_PATH
     BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
     HINT = ""
+    PLACEHOLDER = "path, e.g. my-scenario.toml"
 
     def __init__(self, apply: Callable[..., "str | None"], path: str = "") -> None:
         super().__init__()
@@ -42,7 +43,7 @@ class _PathDialog(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.title_text(), classes="dialog-title", markup=False)
-            yield Input(self.path, id="path", placeholder="path, e.g. my-scenario.toml")
+            yield Input(self.path, id="path", placeholder=self.PLACEHOLDER)
             yield from self.extra()
             yield Static(self.HINT, classes="dialog-message", id="message", markup=False)
 
@@ -115,6 +116,7 @@ class FolderExportScreen(SaveScreen):
 
     HINT = "enter: export into this folder (created if missing; asks before overwriting) · escape: cancel"
     QUESTION = "{path}: the sweep's files exist there. Overwrite them?"
+    PLACEHOLDER = "a folder, e.g. softmax_sharpening"
 
     def __init__(self, apply, path: str = "", title: str = "Export into a folder") -> None:
         super().__init__(apply, path)
