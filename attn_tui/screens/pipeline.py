@@ -46,6 +46,7 @@ class PipelineScreen(Screen):
         super().__init__(*args, **kw)
         self._titles: dict[str, tuple[str, str]] = {}  # grid -> (full title, short title)
         self._widths: dict[str, tuple] = {}  # grid -> the (width, max-height) last set
+        self._layout_key = None  # what the last fit was computed from
 
     def compose(self) -> ComposeResult:
         # The panes get their data before the first layout, so the first frame is final.
@@ -133,6 +134,11 @@ class PipelineScreen(Screen):
         avail = width - SCROLLBAR  # the container's scrollbar, when it has one
         explain = self.query_one("#explain")
         budget = height - 2 - (explain.outer_size.height or 2 if explain.display else 0)
+        key = (width, budget, tuple((g.display, g.virtual_size, g.values.shape, self._titles.get(n))
+                                    for n, g in self.grids.items()))
+        if key == self._layout_key:  # a knob that changes only numbers: nothing to re-fit
+            return
+        self._layout_key = key
         rows = [(row, [n for n in names if self.grids[n].display]) for row, names in zip(self.rows, ROWS)]
         rows = [(row, shown) for row, shown in rows if shown]
         cap = GRID_MAX_HEIGHT
