@@ -73,3 +73,18 @@ async def test_tour_nav_hint_is_visible_at_80x24_on_every_page():
             await pilot.pause()
         bar = screen.query_one("#keybar").render_line(0).text
         assert "? Help" in bar and "^p palette" in bar
+
+
+@pytest.mark.parametrize("key,wide_id", [("l", "#lenses-grid"), ("x", "#exp-left")])
+async def test_lens_and_experiment_tables_scroll_sideways_at_40x12(key, wide_id):
+    """Below 60 columns the tables keep their width (numbers, not "3.9…") and scroll; resizing is safe."""
+    app = AttentionApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        assert app.screen.query_one(wide_id).size.width >= 60
+        for w, h in ((120, 40), (40, 12), (80, 24)):
+            await pilot.resize_terminal(w, h)
+            await settle(pilot)
+        assert app.screen.query_one(wide_id).size.width >= 60
