@@ -15,13 +15,14 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, ProgressBar, Static
+from textual.widgets import Input, Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from .. import keys, sweep_export
 from ..core import experiments
 from ..widgets.exp_panels import DotHistogram, StatusLine, SweepCharts, saturation_text, saturation_words
 from ..widgets.exp_panels import variance_table
+from ..widgets.key_bar import KeyBar
 from .files import FolderExportScreen, SaveScreen
 
 HIST_N = 20000  # samples drawn for the histogram (the variance uses all n)
@@ -95,7 +96,7 @@ class ExperimentsScreen(Screen):
                     box.border_title = "Scale sweep  softmax(c·s), c = 0.1 … 3.0"
                     yield StatusLine(id="sweep-status", markup=False)
                     yield SweepCharts()
-        yield Footer()
+        yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
 
     def on_mount(self) -> None:
         self.show_saturation(8)

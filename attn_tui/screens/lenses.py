@@ -11,11 +11,11 @@ import numpy as np
 from textual.app import ComposeResult
 from textual.containers import Grid, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from .. import keys
 from ..widgets import lens_text
 from ..widgets.lens_panels import LensPanel, RankPanel, follow_state
+from ..widgets.key_bar import KeyBar
 
 PANELS = (
     ("lens-nw", lens_text.nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ, κ = exp(q·k/√d_k)",
@@ -56,7 +56,7 @@ class LensesScreen(Screen):
                 yield rank
                 for pid, builder, title, help in PANELS[3:]:
                     yield LensPanel(builder, title, help, id=pid, classes="lens-panel")
-        yield Footer()
+        yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
 
     def on_mount(self) -> None:
         follow_state(self)

@@ -58,7 +58,7 @@ def mask_options(s):
     """(value, text, enabled) for the mask picker; causal/window disabled with the reason."""
     ok, why = causal_allowed(s)
     w = s.window or 2
-    opts = [("causal", "causal: token t reads tokens 1..t (M = -inf above the diagonal)", ok),
+    opts = [("causal", "causal: token t reads tokens 1..t (M = the fill above the diagonal)", ok),
             ("none", "none: every token reads every key (exercise 2: drop the mask)", True),
             ("window", f"sliding window: token t reads only the last w tokens (now w = {w}; asked next)", ok)]
     if not ok:
