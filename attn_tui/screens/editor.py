@@ -10,18 +10,18 @@ from __future__ import annotations
 from typing import Callable
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Offset, Region
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
+
+from .dialog import AnswerDialog
 
 Apply = Callable[[str], "str | None"]
 CSS_PATH = "dialogs.tcss"
 BOX_W, BOX_H = 44, 6  # the editor box: border + title + input + message (2 rows)
 
 
-class CellEditor(ModalScreen[bool]):
+class CellEditor(AnswerDialog):
     """A small editor anchored at a cell's screen region (or centred without one).
 
     title: e.g. "X[t2 was, verb]  row 2, column 2". value: the text to start with.
@@ -29,8 +29,8 @@ class CellEditor(ModalScreen[bool]):
     Dismisses with True when something was committed, False on escape.
     """
 
+    MESSAGE_ID = "editor-message"
     CSS_PATH = CSS_PATH
-    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
 
     def __init__(self, title: str, value: str, apply: Apply, anchor: Region | None = None,
                  hint: str = "enter: commit · escape: cancel") -> None:
@@ -53,21 +53,7 @@ class CellEditor(ModalScreen[bool]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        reason = self.apply(event.value)
-        if reason is None:
-            self.dismiss(True)
-            return
-        msg = self.query_one("#editor-message", Static)
-        msg.update(reason)
-        msg.add_class("error")
-
-    def action_cancel(self) -> None:
-        self.dismiss(False)
-
-    @property
-    def message(self) -> str:
-        """The text under the input (the hint, or the last refusal)."""
-        return str(self.query_one("#editor-message", Static).render())
+        self.answer(self.apply(event.value))
 
 
 def _place(cell: Region, screen) -> Offset:
@@ -82,15 +68,15 @@ def _place(cell: Region, screen) -> Offset:
     return Offset(x, max(0, min(y, screen.height - BOX_H - 1)))
 
 
-class FormScreen(ModalScreen[bool]):
+class FormScreen(AnswerDialog):
     """A few labelled number fields (d_model/d_k/d_v, random scenario parameters).
 
     fields: [(key, label, value)]. apply({key: text}) -> None or the reason.
     `tab` moves between fields; `enter` in any field applies the whole form.
     """
 
+    MESSAGE_ID = "form-message"
     CSS_PATH = CSS_PATH
-    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
 
     def __init__(self, title: str, fields, apply: Callable[[dict], "str | None"], hint: str = "") -> None:
         super().__init__()
@@ -114,17 +100,4 @@ class FormScreen(ModalScreen[bool]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        reason = self.apply(self.values())
-        if reason is None:
-            self.dismiss(True)
-            return
-        msg = self.query_one("#form-message", Static)
-        msg.update(reason)
-        msg.add_class("error")
-
-    def action_cancel(self) -> None:
-        self.dismiss(False)
-
-    @property
-    def message(self) -> str:
-        return str(self.query_one("#form-message", Static).render())
+        self.answer(self.apply(self.values()))

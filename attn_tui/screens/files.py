@@ -18,15 +18,15 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..core.builtins import BUILTINS
+from .dialog import AnswerDialog
 
 CSS_PATH = "dialogs.tcss"
 
 
-class _PathDialog(ModalScreen[bool]):
+class _PathDialog(AnswerDialog):
     """Title, a path Input, optional options under it, and a message line."""
 
     CSS_PATH = CSS_PATH
-    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
     HINT = ""
     PLACEHOLDER = "path, e.g. my-scenario.toml"
 
@@ -51,19 +51,7 @@ class _PathDialog(ModalScreen[bool]):
         self.query_one("#path", Input).focus()
 
     def show(self, reason: str | None) -> None:
-        if reason is None:
-            self.dismiss(True)
-            return
-        msg = self.query_one("#message", Static)
-        msg.update(reason)
-        msg.add_class("error")
-
-    def action_cancel(self) -> None:
-        self.dismiss(False)
-
-    @property
-    def message(self) -> str:
-        return str(self.query_one("#message", Static).render())
+        self.answer(reason)
 
 
 class OpenScreen(_PathDialog):
