@@ -41,7 +41,7 @@ class Notes:
 
     def _explain(self) -> None:
         """The lesson's explanation (NaN rows, an overflowing fill, ...) for the current scenario."""
-        lines = tuple(Mo.explanations(self.state.scenario, self.state.trace))
+        lines = self.state.explanations
         if lines == self.__dict__.get("_explained", ()):
             return
         self.__dict__["_explained"] = lines

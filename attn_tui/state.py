@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from .core.modes import causal_allowed
+from .core.modes import causal_allowed, explanations
 from .core.scenario import Scenario
 
 C_STEP = 1.1  # `+`/`-` multiply/divide the scale multiplier c by this
@@ -30,6 +30,11 @@ class State:
     @cached_property
     def trace(self):
         return self.scenario.run()
+
+    @cached_property
+    def explanations(self) -> tuple:
+        """The lesson's explanation lines for this state (NaN causes, fp16 fill, ...), computed once."""
+        return tuple(explanations(self.scenario, self.trace))
 
     def with_(self, **changes) -> "State":
         return replace(self, **changes)

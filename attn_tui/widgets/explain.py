@@ -10,7 +10,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from ..core.modes import explanations
 from ..state import State
 
 
@@ -18,7 +17,7 @@ class ExplainLine(Static):
     """Zero or more lines of explanation; hidden when there are none."""
 
     def show(self, state: State) -> None:
-        lines = explanations(state.scenario, state.trace)
+        lines = state.explanations
         self.display = bool(lines)
         if lines:
             self.update(Text("\n".join("⚠ " + ln for ln in lines), style="bold"))
