@@ -6,8 +6,11 @@ own in cross-attention). At 120×40 the lesson's pipeline fits on one screen. A 
 wider than the screen first shrinks its widest grids (they scroll horizontally inside
 their pane), then wraps its third pane to a second line, and only then stacks one pane
 per line (pipeline_layout.py); narrow panes get short titles ("S (5×5)"). The
-container scrolls and tab/shift+tab reach every pane. The screen only renders the
-app's State; keys change it through app.set_state.
+container scrolls and tab/shift+tab reach every pane. The status line (and the
+explanation line, when there is one) sits under the panes, above the key bar, next to
+the chart: what a knob changes stays in the bottom half, so a keypress repaints one
+region and not the whole screen. The screen only renders the app's State; keys change
+it through app.set_state.
 """
 
 from __future__ import annotations
@@ -54,8 +57,6 @@ class PipelineScreen(Screen):
                       for names in ROWS for n in names}
         self.rows = [Horizontal(classes="pane-row", id=f"row{i}") for i in range(len(ROWS))]
         self._show_grids(self.app.state)
-        yield StatusLine(id="status")
-        yield ExplainLine(id="explain")  # edit_actions: NaN rows, float16 fill, ...
         with VerticalScroll(id="pipeline", can_focus=False):
             for row, names in zip(self.rows, ROWS):
                 with row:  # the first two panes stay together when a row wraps
@@ -67,6 +68,9 @@ class PipelineScreen(Screen):
             with Horizontal(classes="pane-row", id="row-chart"):
                 yield SoftmaxChart(id="chart", classes="pane")
                 yield Inspector(id="inspector", classes="pane")
+        # Under the panes, next to the chart: a knob repaints one region of the screen.
+        yield ExplainLine(id="explain")  # edit_actions: NaN rows, float16 fill, ...
+        yield StatusLine(id="status")
         yield KeyBar(id="keybar")
 
     def on_mount(self) -> None:

@@ -1,4 +1,4 @@
-"""The explanation line under the status line: what the current modes do to the numbers.
+"""The explanation line above the status line: what the current modes do to the numbers.
 
 Shown only when there is something to say (NaN rows with the -inf fill, a -1e9 fill
 that overflowed in float16, a fully masked row, a causal mask over a second
