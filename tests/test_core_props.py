@@ -76,6 +76,23 @@ def test_entropy_between_zero_and_log2_t(case):
     np.testing.assert_allclose(tr.eff, 2 ** H)
 
 
+@given(arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 8)), elements=st.floats(0, 1)),
+       st.lists(st.integers(0, 5), max_size=3))
+def test_row_entropies_match_entropy_bits_row_by_row(w, nan_rows):
+    """The vectorised row entropies equal entropy_bits on each row: zeros (0·log 0 = 0),
+    one-hot rows (exactly 0), NaN rows (NaN)."""
+    A = w / np.where(w.sum(axis=1, keepdims=True) > 0, w.sum(axis=1, keepdims=True), 1.0)
+    for r in nan_rows:
+        if r < A.shape[0]:
+            A[r, 0] = np.nan
+    H = row_entropies_bits(A)
+    expected = np.array([entropy_bits(row) for row in A])
+    np.testing.assert_allclose(H, expected, rtol=1e-12, atol=1e-15)
+    assert np.array_equal(np.isnan(H), np.isnan(expected))
+    one_hot = ((A > 0).sum(axis=1) == 1) & ~np.isnan(A).any(axis=1)
+    assert np.all(H[one_hot] == 0.0) and not np.signbit(H[one_hot]).any()
+
+
 @given(st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=20))
 def test_entropy_bits_bounds_and_zero_log_zero(w):
     w = np.array(w)

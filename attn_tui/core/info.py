@@ -25,8 +25,15 @@ def entropy_bits(p):
 
 def row_entropies_bits(A):
     """H(A_t) for each row t of A (T, T') -> (T,) float64 array of bits."""
-    A = np.asarray(A)
-    return np.array([entropy_bits(row) for row in A], dtype=np.float64)
+    A = np.asarray(A, dtype=np.float64)
+    if A.ndim != 2:
+        raise ValueError(f"A must be 2-D (T, T'), got shape {A.shape}")
+    terms = np.zeros_like(A)
+    pos = A > 0  # 0·log 0 = 0 exactly; NaN > 0 is False, NaN rows are set below
+    terms[pos] = A[pos] * np.log2(A[pos])
+    h = -terms.sum(axis=1) + 0.0  # +0.0 turns -0.0 into 0.0
+    h[np.isnan(A).any(axis=1)] = np.nan
+    return h
 
 
 def effective_tokens(H):
