@@ -5,6 +5,11 @@
    lesson) and T = 64 (a random Gaussian scenario). Targets: ≤ 5 ms and ≤ 10 ms.
 2. Time to first frame (from constructing the app to its first composited frame,
    headless) of the explorer against a one-widget Textual app, as a ratio. Target: ≤ 1.5×.
+3. Reference floors, measured in the same run, for judging those targets: a bare Textual
+   app that repaints as many Line-API widgets per keypress as the explorer does on `+`
+   (S, A, O, the entropies, the status line, the chart and its two plots), one plotext
+   build of a chart-sized bar plot (`+` needs two), and the first frame of a bare app with
+   as many plain widgets as the explorer has.
 """
 
 from __future__ import annotations
@@ -15,7 +20,11 @@ import statistics
 import time
 
 import numpy as np
+from rich.segment import Segment
 from textual.app import App
+from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import Static
 
 from .app import AttentionApp
@@ -34,6 +43,73 @@ class NoopApp(App):
 
     def action_noop(self) -> None:
         pass
+
+
+REPAINTED = 8  # widgets the explorer repaints on `+`: S, A, O, H, status, chart, its two plots
+
+
+class _Lines(Widget):
+    """Seven lines of numbers under a titled rule, like a 5×5 grid pane."""
+
+    DEFAULT_CSS = "_Lines { height: 7; width: 1fr; border-top: solid $secondary; }"
+    n = 0
+
+    def render_line(self, y: int) -> Strip:
+        return Strip([Segment(" ".join(f"{self.n + y + c:5d}" for c in range(5)))])
+
+
+class BareRepaintApp(App):
+    """A bare app whose `+` changes and repaints REPAINTED Line-API widgets."""
+
+    BINDINGS = [("plus", "bump", "bump")]
+    CSS = "Grid { grid-size: 3; height: auto; }"
+
+    def compose(self):
+        with Grid():
+            yield from (_Lines() for _ in range(REPAINTED))
+
+    def action_bump(self) -> None:
+        for w in self.query(_Lines):
+            w.n += 1
+            w.refresh()
+
+
+def bare_widgets_app(n: int) -> type[App]:
+    """An app class with ``n`` plain widgets (rows of three in a scrolling column), no logic."""
+
+    class BareWidgetsApp(App):
+        def compose(self):
+            with VerticalScroll():
+                for r in range(0, n, 3):
+                    with Horizontal():
+                        yield from (Static(f"w{i}") for i in range(r, min(n, r + 3)))
+
+    return BareWidgetsApp
+
+
+def plotext_build_ms(builds: int = 50) -> float:
+    """CPU ms of one plotext build of a chart-sized (38×7) horizontal bar plot."""
+    from plotext._figure import _figure_class
+
+    from .widgets.softmax_chart import plot_lines
+
+    fig = _figure_class()
+    labels = [f"t{i}" for i in range(1, 6)]
+    t0 = time.process_time()
+    for k in range(builds):
+        fig.clear_data()
+        fig.title(f"A_t c={1.1 ** k:.2f}")
+        fig.frame(False)
+        fig.bar(labels, [0.1, 0.2, 0.3, 0.2, 0.2 + k * 1e-3], orientation="horizontal", width=0.3)
+        plot_lines(fig, 38, 7)  # what the chart's BarPlot does
+    return (time.process_time() - t0) * 1000 / builds
+
+
+async def _widget_count(make) -> int:
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        return len(list(app.screen.walk_children()))
 
 
 def random_scenario(T: int, d_model: int = 16, d_k: int = 8, d_v: int = 8, seed: int = 0) -> Scenario:
@@ -94,8 +170,13 @@ def run(presses: int = 30, repeats: int = 5) -> dict:
     asyncio.run(_first_frame_s(AttentionApp))  # imports and first-use caches out of the way
     ff_one = median(lambda: _first_frame_s(NoopApp))
     ff_app = median(lambda: _first_frame_s(AttentionApp))
+    bare = median(lambda: _cpu_ms_per_press(BareRepaintApp, presses))
+    n_widgets = asyncio.run(_widget_count(AttentionApp))
+    ff_bare = median(lambda: _first_frame_s(bare_widgets_app(n_widgets)))
     return {"noop_ms": noop, "floor_ms": floor - noop, "T5_ms": lesson - noop, "T64_ms": t64 - noop,
-            "first_frame_one_widget_s": ff_one, "first_frame_explorer_s": ff_app, "first_frame_ratio": ff_app / ff_one}
+            "first_frame_one_widget_s": ff_one, "first_frame_explorer_s": ff_app, "first_frame_ratio": ff_app / ff_one,
+            "bare_repaint_ms": bare - noop, "plotext_build_ms": plotext_build_ms(), "widgets": n_widgets,
+            "first_frame_bare_ratio": ff_bare / ff_one}
 
 
 def main(argv=None) -> None:
@@ -110,6 +191,12 @@ def main(argv=None) -> None:
     print(f"`+` at T=64 (random): {r['T64_ms']:.2f} ms CPU per keypress   (target <= 10)")
     print(f"first frame: explorer {r['first_frame_explorer_s'] * 1000:.0f} ms vs one-widget app "
           f"{r['first_frame_one_widget_s'] * 1000:.0f} ms = {r['first_frame_ratio']:.2f}x   (target <= 1.5x)")
+    print("reference floors (same run):")
+    print(f"  bare app repainting {REPAINTED} Line-API widgets per keypress: {r['bare_repaint_ms']:.2f} ms CPU "
+          f"(minus the no-op app)")
+    print(f"  one plotext build of a chart-sized bar plot: {r['plotext_build_ms']:.2f} ms CPU (`+` draws two)")
+    print(f"  first frame of a bare app with {r['widgets']} plain widgets (as many as the explorer): "
+          f"{r['first_frame_bare_ratio']:.2f}x the one-widget app")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,14 @@ TEXT_STYLE = Style(color="#c8c8c8")
 PAD_STYLE = Style(color="#c8c8c7")  # leading spaces as their own segment (see palette.HEADER)
 
 
+def plot_lines(plot, width: int, height: int) -> list[str]:
+    """The plain text lines of a plotext figure built at ``width``×``height`` (theme "clear")."""
+    plot.plotsize(width, height)
+    plot._set_size(width, height)
+    plot.theme("clear")
+    return ANSI.sub("", plot.build()).split("\n")
+
+
 class BarPlot(PlotextPlot):
     """A PlotextPlot drawn with the Line API: plotext builds plain text (theme "clear"),
     and each line becomes one Strip (bars in BAR_STYLE). Rich's ANSI decoding of a
@@ -44,11 +52,7 @@ class BarPlot(PlotextPlot):
 
     def _build(self) -> list[Strip]:
         w, h = self.size.width, self.size.height
-        plot = self.plt
-        plot.plotsize(w, h)
-        plot._set_size(w, h)
-        plot.theme("clear")
-        lines = ANSI.sub("", plot.build()).split("\n")
+        lines = plot_lines(self.plt, w, h)
         self._base = self.rich_style  # once per build: rich_style walks the DOM
         strips = []
         for line in lines[:h]:
