@@ -94,7 +94,9 @@ async def test_default_lesson_pipeline_fits_120x40_in_one_line_per_row():
         assert set(rows_modes(app).values()) == {"line"}
         for name in ROW_NAMES:
             assert on_screen(app, name), name
-        assert on_screen(app, "A") and app.screen.query_one("#chart").region.bottom <= 39
+        status = app.screen.query_one("#status").region
+        assert on_screen(app, "A") and app.screen.query_one("#chart").region.bottom <= status.y
+        assert status.y == 38 and app.screen.query_one("#keybar").region.y == 39  # at the bottom
         assert_titles_fit(app)
 
 
@@ -164,6 +166,20 @@ async def test_grids_show_numbers_at_40x12_and_resizing_does_not_crash():
             bar = app.screen.query_one("#keybar").render_line(0).text
             assert "? Help" in bar and "^p palette" in bar, (w, bar)
             assert "row t1 mat" in app.screen.query_one("#status").render_line(0).text
+
+
+async def test_a_resize_keeps_the_focused_pane_in_view_and_enlarging_goes_back_to_the_top():
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        page = app.screen.query_one("#pipeline")
+        assert app.focused.id == "grid-A" and page.scroll_y == 0
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert page.scroll_y > 0 and on_screen(app, "A")
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        assert page.scroll_y == 0 and on_screen(app, "X") and on_screen(app, "A")
 
 
 async def test_capped_grids_keep_the_selected_row_in_view():

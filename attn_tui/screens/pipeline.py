@@ -85,6 +85,20 @@ class PipelineScreen(Screen):
 
     def on_resize(self) -> None:
         self._stack_rows()
+        self.call_after_refresh(self._keep_focus_in_view)
+
+    def _keep_focus_in_view(self) -> None:
+        """After a resize: back to the top when every pane fits, else the focused pane
+        (A when the explorer opened) in view, as on opening on a small terminal."""
+        page = self.query_one("#pipeline")
+        if page.max_scroll_y == 0:
+            page.scroll_home(animate=False)
+            return
+        focused = self.focused
+        if focused is None or page not in focused.ancestors:
+            return
+        if not page.region.contains_region(focused.region):
+            focused.scroll_visible(top=True, animate=False)
 
     def on_screen_resume(self) -> None:
         if self._stale:

@@ -85,13 +85,15 @@ MASKED_MARK = " ×"  # a blocked key in the charts: no bar, this after its label
 
 
 def key_labels(labels, blocked, scores) -> list[str]:
-    """Bar labels: "t4 ×" for a masked key, "t1 inf" / "t1 NaN" for a score that is not a number."""
+    """Bar labels: "t4 ×" for a masked key, "t1 inf" / "t1 NaN" for a score that is not a number;
+    all padded to one width so they line up on the left."""
     out = []
     for lab, b, x in zip(labels, blocked, np.asarray(scores, dtype=np.float64)):
         mark = MASKED_MARK if b else "" if np.isfinite(x) else " NaN" if np.isnan(x) else (
             " inf" if x > 0 else " -inf")
         out.append(lab + mark)
-    return out
+    width = max((len(x) for x in out), default=0)
+    return [x.ljust(width) for x in out]  # plotext right-aligns labels: equal widths line them up
 
 
 def score_bars(scores, blocked) -> tuple[list[float], int]:
