@@ -177,6 +177,9 @@ async def test_a_resize_keeps_the_focused_pane_in_view_and_enlarging_goes_back_t
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
         assert page.scroll_y > 0 and on_screen(app, "A")
+        await pilot.resize_terminal(40, 12)  # rows stack: A's title line too stays in view
+        await settle(pilot)
+        assert on_screen(app, "A")
         await pilot.resize_terminal(120, 40)
         await settle(pilot)
         assert page.scroll_y == 0 and on_screen(app, "X") and on_screen(app, "A")

@@ -87,9 +87,13 @@ class PipelineScreen(Screen):
         self._stack_rows()
         self.call_after_refresh(self._keep_focus_in_view)
 
-    def _keep_focus_in_view(self) -> None:
+    def _keep_focus_in_view(self, again: bool = True) -> None:
         """After a resize: back to the top when every pane fits, else the focused pane
-        (A when the explorer opened) in view, as on opening on a small terminal."""
+        (A when the explorer opened) in view, as on opening on a small terminal. Checked
+        again after the next refresh: scrollbars that come and go with the new widths
+        can still move the panes by a line."""
+        if again:
+            self.call_after_refresh(self._keep_focus_in_view, False)
         page = self.query_one("#pipeline")
         if page.max_scroll_y == 0:
             page.scroll_home(animate=False)
