@@ -36,6 +36,8 @@ class Notes:
         """A new scenario: the last change's note is stale; the explanation is redone."""
         if old is None or same_scenario(old.scenario, new.scenario):
             return
+        # What the explanation line already showed (at launch: the first scenario's lines).
+        self.__dict__.setdefault("_explained", old.explanations)
         self.drop_note("change")
         self._explain()
 

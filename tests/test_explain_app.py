@@ -53,7 +53,7 @@ def test_score_bars_hide_masked_and_non_finite_keys():
     bars, power = score_bars([3.0, 0.0, float("inf"), 3.0], [False, False, False, True])
     assert bars == [3.0, 0.0, 0.0, 0.0] and power == 0
     assert key_labels(["t1", "t2", "t3", "t4"], [False, False, False, True],
-                      [3.0, 0.0, float("inf"), 3.0]) == ["t1    ", "t2    ", "t3 inf", "t4 ×  "]
+                      [3.0, 0.0, float("inf"), 3.0]) == ["t1     ", "t2     ", "t3 inf ", "t4 ×   "]
     bars, power = score_bars([1e300, 1.0], [False, False])
     assert power == 300 and bars[0] == pytest.approx(1.0)
 

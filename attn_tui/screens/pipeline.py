@@ -16,6 +16,7 @@ it through app.set_state.
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 
@@ -28,13 +29,23 @@ from ..widgets.panes import grid_view
 from ..widgets.softmax_chart import SoftmaxChart
 from ..widgets.explain import ExplainLine
 from ..widgets.status import StatusLine
-from .pipeline_layout import PaneSize, plan_row, title_width
+from .pipeline_layout import PaneSize, fit_cap, plan_row, title_width
 
 EDITABLE = {"X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "V"}
 ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
 CHART_ROW_WIDTH = 76 + 1 + 31  # chart, margin, inspector's min-width (app.tcss)
+CHART_ROW_HEIGHT = 8  # #chart and #inspector (app.tcss)
 SCROLLBAR = 1  # scrollbar-size-vertical of #pipeline and of the grids (app.tcss)
 GRID_MAX_HEIGHT, GRID_MIN_HEIGHT = 14, 7  # a grid pane's height: title, header, rows, scrollbar
+
+
+class Page(VerticalScroll, inherit_bindings=False):
+    """The scrolling column of panes. Its arrow keys are not bound: up/down select the query
+    row wherever the focus is (a focused grid moves its cursor and the page follows it);
+    page up/down, home and end still scroll the page."""
+
+    BINDINGS = [Binding("pageup", "page_up", show=False), Binding("pagedown", "page_down", show=False),
+                Binding("home", "scroll_home", show=False), Binding("end", "scroll_end", show=False)]
 
 
 class PipelineScreen(Screen):
@@ -57,7 +68,7 @@ class PipelineScreen(Screen):
                       for names in ROWS for n in names}
         self.rows = [Horizontal(classes="pane-row", id=f"row{i}") for i in range(len(ROWS))]
         self._show_grids(self.app.state)
-        with VerticalScroll(id="pipeline", can_focus=False):
+        with Page(id="pipeline", can_focus=False):
             for row, names in zip(self.rows, ROWS):
                 with row:  # the first two panes stay together when a row wraps
                     with Horizontal(classes="pane-group"):
@@ -145,10 +156,10 @@ class PipelineScreen(Screen):
     def _stack_rows(self) -> None:
         """Fit the rows of panes to the screen: shrink, wrap, then stack (pipeline_layout).
 
-        When the rows would be taller than the screen, every grid gets the same max-height
-        so that A and O stay on the first screen (a capped grid scrolls and keeps the
-        selected row in view); when even GRID_MIN_HEIGHT would not fit, grids keep their
-        height and the page scrolls.
+        When the rows would be taller than the screen, every grid gets the same max-height,
+        the largest that fits the chart row on the screen too, else the one that keeps A and
+        O on the first screen (a capped grid scrolls and keeps the selected row in view);
+        when even GRID_MIN_HEIGHT would not fit, grids keep their height and the page scrolls.
         """
         width, height = self.size
         if not width:
@@ -164,11 +175,15 @@ class PipelineScreen(Screen):
         rows = [(row, [n for n in names if self.grids[n].display]) for row, names in zip(self.rows, ROWS)]
         rows = [(row, shown) for row, shown in rows if shown]
         cap = GRID_MAX_HEIGHT
+        chart = CHART_ROW_HEIGHT if width >= CHART_ROW_WIDTH else None  # a stacked chart row: below
         for _ in range(2):  # the cap changes the scrollbars, and so the widths: plan twice
             plans = [self._plan(shown, avail, cap) for _row, shown in rows]
-            lines = sum({"line": 1, "wrapped": 2}.get(p.mode, len(p.widths)) for p in plans)
-            cap = min(GRID_MAX_HEIGHT, budget // max(1, lines))
-            if cap < GRID_MIN_HEIGHT:  # no height makes the rows fit: whole grids, the page scrolls
+            heights = [h for (_row, shown), p in zip(rows, plans) for h in self._line_heights(shown, p, cap)]
+            # Everything, the chart too, on one screen when grids keep GRID_MIN_HEIGHT lines;
+            # else A and O on the first screen; else whole grids, and the page scrolls.
+            fit = fit_cap(heights, budget - chart, GRID_MIN_HEIGHT, GRID_MAX_HEIGHT) if chart else None
+            cap = fit or min(GRID_MAX_HEIGHT, budget // max(1, len(heights)))
+            if cap < GRID_MIN_HEIGHT:
                 cap = GRID_MAX_HEIGHT
         for (row, shown), plan in zip(rows, plans):
             row.set_class(plan.mode == "wrapped", "wrapped")
@@ -191,6 +206,16 @@ class PipelineScreen(Screen):
                 full_title = full_title and snapped >= title_width(self._titles[n][0])
                 _set(grid, "border_title", self._titles[n][0 if full_title else 1])
         self.query_one("#row-chart").set_class(CHART_ROW_WIDTH > width, "stacked")
+
+    def _line_heights(self, shown: list[str], plan, cap: int) -> list[int]:
+        """Natural height of each screen line of a planned row: its tallest grid's title,
+        header and rows, and a horizontal scrollbar when the grid was shrunk."""
+        def natural(n: str, w: int) -> int:
+            grid = self.grids[n]
+            return grid.values.shape[0] + 2 + (w < grid.natural_width(SCROLLBAR, cap))
+        h = [natural(n, w) for n, w in zip(shown, plan.widths)]
+        groups = {"line": [h], "wrapped": [h[:2], h[2:]]}.get(plan.mode, [[x] for x in h])
+        return [max(g) for g in groups if g]
 
     def _plan(self, shown: list[str], avail: int, cap: int):
         sizes = []

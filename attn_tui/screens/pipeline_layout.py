@@ -83,3 +83,12 @@ def plan_row(sizes: list[PaneSize], avail: int) -> RowPlan:
             return RowPlan("wrapped", tuple(first[0] + second[0]), tuple(first[1] + second[1]))
     widths = [max(1, min(max(s.natural, s.short), avail - MARGIN)) for s in sizes]
     return RowPlan("stacked", tuple(widths), tuple(w >= s.full for w, s in zip(widths, sizes)))
+
+
+def fit_cap(line_heights: list[int], room: int, lo: int, hi: int) -> int | None:
+    """The largest grid max-height in [lo, hi] with which lines of these natural heights fit
+    in ``room`` lines (a line is as tall as its tallest pane, at most the cap), or None."""
+    for cap in range(hi, lo - 1, -1):
+        if sum(min(cap, h) for h in line_heights) <= room:
+            return cap
+    return None

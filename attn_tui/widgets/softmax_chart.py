@@ -50,9 +50,12 @@ class BarPlot(PlotextPlot):
         self._lines = None
         self.refresh()
 
+    bars = 0  # bars in the plot (set with the data): one line each, the rest stays blank
+
     def _build(self) -> list[Strip]:
         w, h = self.size.width, self.size.height
-        lines = plot_lines(self.plt, w, h)
+        # plotext spreads n bars unevenly over more than n lines: give it title + n + axis.
+        lines = plot_lines(self.plt, w, min(h, self.bars + 2) if self.bars else h)
         self._base = self.rich_style  # once per build: rich_style walks the DOM
         strips = []
         for line in lines[:h]:
@@ -86,13 +89,13 @@ MASKED_MARK = " ×"  # a blocked key in the charts: no bar, this after its label
 
 def key_labels(labels, blocked, scores) -> list[str]:
     """Bar labels: "t4 ×" for a masked key, "t1 inf" / "t1 NaN" for a score that is not a number;
-    all padded to one width so they line up on the left."""
+    all padded to one width, plus a space before the bar, so they line up on the left."""
     out = []
     for lab, b, x in zip(labels, blocked, np.asarray(scores, dtype=np.float64)):
         mark = MASKED_MARK if b else "" if np.isfinite(x) else " NaN" if np.isnan(x) else (
             " inf" if x > 0 else " -inf")
         out.append(lab + mark)
-    width = max((len(x) for x in out), default=0)
+    width = max((len(x) for x in out), default=0) + 1  # one space between a label and its bar
     return [x.ljust(width) for x in out]  # plotext right-aligns labels: equal widths line them up
 
 
@@ -197,6 +200,7 @@ class SoftmaxChart(Horizontal, can_focus=True):
         plt.frame(False)
         # Horizontal bars: one line per key, so a T=5 row fits in a short pane.
         plt.bar(labels, sanitise(values), orientation="horizontal", width=0.3)
+        plot.bars = len(labels)
         if ylim:
             plt.xlim(*ylim)
         plot.redraw()

@@ -19,6 +19,7 @@ class TextLines(Widget):
         self.wrap = wrap
         self._text = Text()
         self._strips: list[Strip] | None = None
+        self._strips_width = 0
 
     def set_text(self, text: Text) -> None:
         if text.plain == self._text.plain and text.spans == self._text.spans:
@@ -26,27 +27,32 @@ class TextLines(Widget):
         lines_before = len(self._strips) if self._strips is not None else -1
         self._text, self._strips = text, None
         self.refresh(layout=self.styles.height is not None and self.styles.height.is_auto
-                     and lines_before != len(self._lines()))
+                     and lines_before != len(self._lines(self.size.width)))
 
-    def _lines(self) -> list[Strip]:
-        if self._strips is None:
-            console, width = self.app.console, max(1, self.size.width)
+    def _lines(self, width: int) -> list[Strip]:
+        """The text wrapped (or cut) to ``width`` cells, cached for that width: layout asks
+        for the height at a width the widget may not have yet, and must not leave lines
+        wrapped for the wrong width behind."""
+        width = max(1, width)
+        if self._strips is None or self._strips_width != width:
+            console = self.app.console
             if self.wrap:
                 parts = self._text.wrap(console, width)
             else:
                 parts = self._text.split("\n", allow_blank=True)
             self._strips = [Strip(p.render(console), p.cell_len).crop(0, width) for p in parts]
+            self._strips_width = width
             self._base = self.rich_style
         return self._strips
 
     def render_line(self, y: int) -> Strip:
-        lines = self._lines()
+        lines = self._lines(self.size.width)
         base = self._base  # set with the lines: rich_style walks the DOM, too dear per line
         strip = lines[y] if y < len(lines) else Strip.blank(0)
         return strip.apply_style(base).extend_cell_length(self.size.width, base)
 
     def get_content_height(self, container, viewport, width: int) -> int:
-        return max(1, len(self._lines()))
+        return max(1, len(self._lines(width)))
 
     def on_resize(self) -> None:
         self._strips = None
