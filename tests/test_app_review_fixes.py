@@ -152,3 +152,46 @@ async def test_text_lines_wrap_to_the_width_layout_asks_for_and_then_to_their_ow
         assert w.get_content_height(None, Size(40, 10), 20) == 6  # 5 words of 4 cells in 20 columns
         shown = " ".join(w.render_line(y).text.strip() for y in range(w.size.height)).split()
         assert shown == words.split() and w.size.width == 40
+
+
+def test_a_non_default_dtype_or_fill_stays_in_a_narrow_status_line():
+    from attn_tui.state import State
+    from attn_tui.widgets.status import status_text
+
+    assert "f16" in status_text(State(builtin("float16-overflow")), 40).plain
+    lesson = status_text(State(builtin("lesson-pipeline")), 40).plain
+    assert "f64" not in lesson and "row t1 mat" in lesson  # the default dtype gives way first
+
+
+def test_the_entropy_inspector_of_a_nan_row_has_no_empty_equation():
+    from attn_tui.state import State
+
+    st = State(builtin("padding-nan")).with_(cursor=("H", 0, 1))
+    lines = [x for x in explain(st) if x]
+    assert 0 in st.trace.nan_rows and lines
+    assert all(x.strip() != "=" for x in lines), lines
+
+
+async def test_help_is_one_text_not_a_widget_per_table_cell():
+    """Textual's Markdown made a widget per cell of the keys table (`?` took ~1.7 s)."""
+    from attn_tui import keys
+    from attn_tui.screens.help import HelpScreen
+
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        assert len(list(app.screen.walk_children())) < 10
+        body = app.screen.query_one("#help-body")
+        text = []
+        while True:  # every key's description, page by page
+            text += [app.screen.query_one("#help-text").render_line(y).text
+                     for y in range(int(body.scroll_y), int(body.scroll_y) + body.size.height)]
+            if body.scroll_y >= body.max_scroll_y:
+                break
+            await pilot.press("pagedown")
+            await settle(pilot)
+        joined = " ".join(text)
+        assert all(k.description in joined for k in keys.all_keys()), [
+            k.description for k in keys.all_keys() if k.description not in joined]

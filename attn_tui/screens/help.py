@@ -6,7 +6,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown, Static
+from rich.markdown import Markdown
+from textual.widgets import Static
 
 from .. import keys
 from ..widgets.panes import PANE_HELP
@@ -50,4 +51,6 @@ class HelpScreen(ModalScreen):
             state = getattr(self.app, "state", None)
             if state is not None:  # the whole title (the status line cuts it on a narrow screen)
                 yield Static(f"Scenario: {state.scenario.title}", id="help-scenario", markup=False)
-            yield Markdown(help_markdown(), id="help-text")
+            # Rich's Markdown in one Static: Textual's Markdown widget makes a widget per table
+            # cell, and the keys table made `?` take ~1.7 s to open.
+            yield Static(Markdown(help_markdown(), code_theme="ansi_dark"), id="help-text")

@@ -97,7 +97,7 @@ def explain(state: State) -> list[str]:
         cap = (f"ceiling log₂{int((~tr.blocked[r]).sum())} = {n(top)} bits (visible keys)" if np.isfinite(top)
                else f"ceiling {NO_CEILING}: no visible key" + (
                    "" if np.isnan(tr.H[r]) else " (the finite fill spreads the row over masked keys)"))
-        return [f"row {toks[r]}: H(A_t) = −Σ_i A[t,i] log₂ A[t,i]", f"= {terms}",
+        return [f"row {toks[r]}: H(A_t) = −Σ_i A[t,i] log₂ A[t,i]", f"= {terms}" if terms else "",
                 f"= {n(tr.H[r])} bits;  2^H = {n(tr.eff[r])} tokens", cap]
     return [f"{name}[{r + 1},{c + 1}]"]
 

@@ -13,9 +13,11 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
+from ..core.scenario import Scenario
 from ..state import State
 from .text_lines import TextLines
 
+DEFAULT_FILL = Scenario.__dataclass_fields__["fill"].default
 DTYPE_SHORT = {"float64": "f64", "float32": "f32", "float16": "f16"}
 
 
@@ -45,8 +47,9 @@ def status_parts(state: State) -> list[Part]:
     parts.append(Part(f"mask {mask}", short_mask, "", 2))
     if s.cross:  # edit_actions: cross-attention, keys/values from Y
         parts.append(Part(f"cross {s.T}×{s.T_k}", f"cross {s.T}×{s.T_k}", "bold", 2))
-    parts.append(Part(f"fill {s.fill}", str(s.fill), "", 3))
-    parts.append(Part(s.dtype, DTYPE_SHORT.get(s.dtype, s.dtype), "", 3))
+    # A fill or dtype other than the default is the point of the scenario: kept longer.
+    parts.append(Part(f"fill {s.fill}", str(s.fill), "", 3 if s.fill == DEFAULT_FILL else 2))
+    parts.append(Part(s.dtype, DTYPE_SHORT.get(s.dtype, s.dtype), "", 3 if s.dtype == "float64" else 1))
     return parts
 
 
