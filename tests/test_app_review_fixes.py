@@ -195,3 +195,26 @@ async def test_help_is_one_text_not_a_widget_per_table_cell():
         joined = " ".join(text)
         assert all(k.description in joined for k in keys.all_keys()), [
             k.description for k in keys.all_keys() if k.description not in joined]
+
+
+async def test_text_cut_by_the_pane_height_ends_in_an_ellipsis():
+    from rich.text import Text
+    from textual.app import App
+
+    from attn_tui.widgets.text_lines import TextLines
+
+    class Two(App):
+        CSS = "#t { height: 2; }"
+
+        def compose(self):
+            yield TextLines(id="t")
+
+    app = Two()
+    async with app.run_test(size=(20, 6)) as pilot:
+        w = app.query_one("#t", TextLines)
+        w.set_text(Text("one\ntwo\nthree"))
+        await pilot.pause()
+        assert [w.render_line(y).text.rstrip() for y in range(2)] == ["one", "two" + " " * 16 + "…"]
+        w.set_text(Text("one\ntwo"))  # it all fits: no mark
+        await pilot.pause()
+        assert [w.render_line(y).text.rstrip() for y in range(2)] == ["one", "two"]

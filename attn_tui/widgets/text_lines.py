@@ -6,9 +6,14 @@ changes on every keypress (status line, inspector) only needs its own lines redr
 
 from __future__ import annotations
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 from textual.widget import Widget
+
+
+MORE = Segment("…", Style(bold=True))  # the last visible line, when the text has more lines
 
 
 class TextLines(Widget):
@@ -49,7 +54,10 @@ class TextLines(Widget):
         lines = self._lines(self.size.width)
         base = self._base  # set with the lines: rich_style walks the DOM, too dear per line
         strip = lines[y] if y < len(lines) else Strip.blank(0)
-        return strip.apply_style(base).extend_cell_length(self.size.width, base)
+        width, height = self.size
+        if y == height - 1 and len(lines) > height and width > 1:  # more text than room: say so
+            strip = Strip.join([strip.crop(0, width - 1).extend_cell_length(width - 1), Strip([MORE])])
+        return strip.apply_style(base).extend_cell_length(width, base)
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return max(1, len(self._lines(width)))
