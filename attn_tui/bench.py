@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import statistics
 import time
 
@@ -156,27 +157,50 @@ async def _first_frame_s(make) -> float:
     return first[0] - t0
 
 
-def run(presses: int = 30, repeats: int = 5) -> dict:
-    """Every figure, measured in this one run (medians over ``repeats``)."""
-    def median(coro_fn):
-        return statistics.median(asyncio.run(coro_fn()) for _ in range(repeats))
+def _quiet(case):
+    """Run ``case`` (a coroutine function, or a plain one) with the garbage collector
+    collected first and paused during it, as timeit does: a collection of the previous
+    cases' garbage must not land in this case's figure."""
+    gc.collect()
+    gc.disable()
+    try:
+        result = case()
+        return asyncio.run(result) if asyncio.iscoroutine(result) else result
+    finally:
+        gc.enable()
 
-    noop = median(lambda: _cpu_ms_per_press(NoopApp, presses))
-    lesson = median(lambda: _cpu_ms_per_press(AttentionApp, presses))
-    # The floor: the same explorer and an unbound key (Pilot's per-widget work, no state change).
-    floor = median(lambda: _cpu_ms_per_press(AttentionApp, presses, key="f12"))
+
+def run(presses: int = 30, repeats: int = 5) -> dict:
+    """Every figure, measured in this one run: medians over ``repeats`` rounds, each round
+    measuring every case once (interleaved, so a machine that slows down mid-run slows
+    every case, and the ratios hold)."""
     big = random_scenario(64)
-    t64 = median(lambda: _cpu_ms_per_press(lambda: AttentionApp(scenario=big), presses))
     asyncio.run(_first_frame_s(AttentionApp))  # imports and first-use caches out of the way
-    ff_one = median(lambda: _first_frame_s(NoopApp))
-    ff_app = median(lambda: _first_frame_s(AttentionApp))
-    bare = median(lambda: _cpu_ms_per_press(BareRepaintApp, presses))
     n_widgets = asyncio.run(_widget_count(AttentionApp))
-    ff_bare = median(lambda: _first_frame_s(bare_widgets_app(n_widgets)))
-    return {"noop_ms": noop, "floor_ms": floor - noop, "T5_ms": lesson - noop, "T64_ms": t64 - noop,
-            "first_frame_one_widget_s": ff_one, "first_frame_explorer_s": ff_app, "first_frame_ratio": ff_app / ff_one,
-            "bare_repaint_ms": bare - noop, "plotext_build_ms": plotext_build_ms(), "widgets": n_widgets,
-            "first_frame_bare_ratio": ff_bare / ff_one}
+    cases = {
+        "noop": lambda: _cpu_ms_per_press(NoopApp, presses),
+        "lesson": lambda: _cpu_ms_per_press(AttentionApp, presses),
+        # The floor: the same explorer and an unbound key (Pilot's per-widget work, no state change).
+        "floor": lambda: _cpu_ms_per_press(AttentionApp, presses, key="f12"),
+        "t64": lambda: _cpu_ms_per_press(lambda: AttentionApp(scenario=big), presses),
+        "bare": lambda: _cpu_ms_per_press(BareRepaintApp, presses),
+        "ff_one": lambda: _first_frame_s(NoopApp),
+        "ff_app": lambda: _first_frame_s(AttentionApp),
+        "ff_bare": lambda: _first_frame_s(bare_widgets_app(n_widgets)),
+    }
+    samples: dict[str, list[float]] = {name: [] for name in cases}
+    builds = []
+    for _ in range(repeats):
+        for name, case in cases.items():
+            samples[name].append(_quiet(case))
+        builds.append(_quiet(plotext_build_ms))
+    m = {name: statistics.median(v) for name, v in samples.items()}
+    noop = m["noop"]
+    return {"noop_ms": noop, "floor_ms": m["floor"] - noop, "T5_ms": m["lesson"] - noop, "T64_ms": m["t64"] - noop,
+            "first_frame_one_widget_s": m["ff_one"], "first_frame_explorer_s": m["ff_app"],
+            "first_frame_ratio": m["ff_app"] / m["ff_one"], "bare_repaint_ms": m["bare"] - noop,
+            "plotext_build_ms": statistics.median(builds), "widgets": n_widgets,
+            "first_frame_bare_ratio": m["ff_bare"] / m["ff_one"]}
 
 
 def main(argv=None) -> None:
