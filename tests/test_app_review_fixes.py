@@ -8,12 +8,8 @@ from attn_tui.app import AttentionApp
 from attn_tui.core.builtins import builtin
 from attn_tui.widgets.inspector import explain
 
+from test_explain_app import chart_lines
 from test_layout_pipeline import on_screen, settle
-
-
-def chart_lines(app, which: str) -> list[str]:
-    plot = app.screen.query_one(f"#chart-{which}")
-    return [plot.render_line(y).text for y in range(plot.size.height)]
 
 
 async def test_up_down_select_the_row_with_the_chart_focused_on_a_scrolling_page():

@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 from rich.segment import Segment
 from textual import events
-from textual.containers import ScrollableContainer
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -22,6 +21,7 @@ from .. import keys
 from ..core.diagnose import NO_CEILING
 from ..messages import CellCursorMoved, EditRequested
 from . import palette as P
+from .page_scroll import reveal_line
 
 LABEL_MAX = 8  # longer row labels end in "…" (the full label is in the inspector)
 
@@ -235,24 +235,10 @@ class MatrixGrid(ScrollView, can_focus=True):
         self._invalidate(old[0])
         self._invalidate(row)
         self._scroll_to_cell(row, col)
-        if self.has_focus:
-            self._reveal_in_page(row)
+        if self.has_focus:  # a pane taller than the screen keeps the cursor's row in view
+            reveal_line(self, self.content_region.y + 1 + row - int(self.scroll_offset.y))
         if post:
             self.post_message(CellCursorMoved(self.matrix, row, col))
-
-    def _reveal_in_page(self, row: int) -> None:
-        """Scroll the page around this pane (when it scrolls) so the cursor's line is in view:
-        a pane taller than the screen does not hide the row the status line names."""
-        page = next((a for a in self.ancestors if isinstance(a, ScrollableContainer)
-                     and a.allow_vertical_scroll), None)
-        if page is None:
-            return
-        y = self.content_region.y + 1 + row - int(self.scroll_offset.y)  # the cursor's screen line
-        view = page.scrollable_content_region
-        if y < view.y:
-            page.scroll_relative(y=y - view.y, animate=False, immediate=True)
-        elif y >= view.bottom:
-            page.scroll_relative(y=y - view.bottom + 1, animate=False, immediate=True)
 
     def _scroll_to_cell(self, row: int, col: int) -> None:
         """Scroll so (row, col) is visible below the header and right of the labels."""
