@@ -47,6 +47,9 @@ def test_float16_fill_overflows(pipe):
     m = set_fill(s, "min")
     assert np.isfinite(m.run().M).all() and not any("overflows" in ln for ln in explanations(m, m.run()))
     assert "float16" in summary(s) and "fill -1e9" in summary(s)
+    unmasked = s.with_(mask="none")  # no masked cell: the fill is never used, nothing to say
+    assert not unmasked.run().blocked.any()
+    assert not any("overflows" in ln for ln in explanations(unmasked, unmasked.run()))
 
 
 def test_cross_and_causal(pipe):

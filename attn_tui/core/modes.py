@@ -117,7 +117,7 @@ def explanations(s: Scenario, trace) -> list[str]:
     dt = np.dtype(DTYPES[s.dtype])
     big = f"{dtype_max(dt):g}"
     fv = fill_value(s.fill, dt)
-    if s.fill == "-1e9" and np.isinf(fv):
+    if s.fill == "-1e9" and np.isinf(fv) and trace.blocked.any():  # no masked cell: the fill is unused
         lines.append(f"{s.dtype}: the -1e9 fill overflows to -inf (largest finite {s.dtype} is "
                      f"{big}), so masked cells hold -inf; fill 'dtype min' stays finite.")
     by_kind: dict[str, list] = {}
