@@ -38,3 +38,23 @@ def grid_cell(app, name: str, row: int, col: int) -> str:
     """The text printed in cell (row, col) of grid ``name`` (0-based)."""
     grid = app.screen.query_one(f"#grid-{name}")
     return grid.cell_text(row, col)
+
+
+async def settle(pilot) -> None:
+    """Let the app settle: past the chart's 0.1 s redraw throttle, then one more refresh."""
+    await pilot.pause(0.3)
+    await pilot.pause()
+
+
+async def open_experiments(pilot):
+    """Open the experiments screen (`x`) and wait for its first measurement to finish."""
+    from attn_tui.screens.experiments import ExperimentsScreen
+
+    await pilot.pause()
+    await pilot.press("x")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, ExperimentsScreen)
+    await screen.workers.wait_for_complete()
+    await pilot.pause()
+    return screen

@@ -9,7 +9,8 @@ from attn_tui.core.builtins import builtin
 from attn_tui.widgets.inspector import explain
 
 from test_explain_app import chart_lines
-from test_layout_pipeline import on_screen, settle
+from conftest import settle
+from test_layout_pipeline import on_screen
 
 
 async def test_up_down_select_the_row_with_the_chart_focused_on_a_scrolling_page():

@@ -13,13 +13,8 @@ from attn_tui.core.random_scenario import random_scenario
 from attn_tui.state import Refused, State
 from attn_tui.widgets.softmax_chart import key_labels, score_bars
 
-from conftest import grid_cell
+from conftest import grid_cell, settle
 from test_explain_nan import float16_knob
-
-
-async def settle(pilot) -> None:
-    await pilot.pause(0.3)  # past the chart's redraw throttle
-    await pilot.pause()
 
 
 def chart_lines(app, which: str) -> list[str]:

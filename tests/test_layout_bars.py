@@ -10,6 +10,8 @@ from attn_tui.state import State
 from attn_tui.widgets.key_bar import priority
 from attn_tui.widgets.status import status_text
 
+from conftest import settle
+
 
 def test_status_keeps_the_row_and_c_first_and_fits_the_width():
     state = State(scenario=builtin("lesson-pipeline")).with_(row=3)
@@ -33,11 +35,6 @@ def test_key_bar_priorities():
     assert priority("help") == 0
     assert priority("quit") > priority("knob('scale_by', 1.1)")
     assert priority("switch_mode('pipeline')", "pipeline") > priority("switch_mode('tour')", "pipeline")
-
-
-async def settle(pilot) -> None:
-    await pilot.pause(0.3)
-    await pilot.pause()
 
 
 @pytest.mark.parametrize("width,height", [(120, 40), (80, 24), (40, 12)])

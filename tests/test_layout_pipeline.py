@@ -13,6 +13,8 @@ from attn_tui.core.builtins import BUILTINS, builtin
 from attn_tui.screens.pipeline_layout import MARGIN, PaneSize, plan_row, title_width
 from attn_tui.widgets.matrix_grid import fit_label
 
+from conftest import settle
+
 ROW_NAMES = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "S", "M", "A", "O", "H")
 
 
@@ -62,11 +64,6 @@ def test_labels_longer_than_eight_end_in_an_ellipsis():
 
 
 # -- the screen ----------------------------------------------------------------
-async def settle(pilot) -> None:
-    await pilot.pause(0.3)
-    await pilot.pause()
-
-
 def on_screen(app, name: str) -> bool:
     """The grid ``name`` is wholly inside the pipeline's visible area."""
     grid = app.screen.query_one(f"#grid-{name}")

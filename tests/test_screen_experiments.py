@@ -8,7 +8,9 @@ import pytest
 from rich.console import Console
 
 from attn_tui.app import AttentionApp
-from attn_tui.screens.experiments import ExperimentsScreen, parse_settings
+from attn_tui.screens.experiments import parse_settings
+
+from conftest import open_experiments
 
 SIZE = (120, 40)
 
@@ -17,17 +19,6 @@ def text(renderable, width: int = 70) -> str:
     con = Console(width=width, record=True, file=open("/dev/null", "w"))
     con.print(renderable)
     return con.export_text()
-
-
-async def open_experiments(pilot) -> ExperimentsScreen:
-    await pilot.pause()
-    await pilot.press("x")
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, ExperimentsScreen)
-    await screen.workers.wait_for_complete()
-    await pilot.pause()
-    return screen
 
 
 async def set_inputs(pilot, screen, **values):

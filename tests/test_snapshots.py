@@ -11,10 +11,7 @@ from __future__ import annotations
 from attn_tui.app import AttentionApp
 from attn_tui.core.builtins import builtin
 
-
-async def settle(pilot) -> None:
-    await pilot.pause(0.3)  # past the chart's redraw throttle
-    await pilot.pause()
+from conftest import settle
 
 
 def test_explorer_120x40(snap_compare):

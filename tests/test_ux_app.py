@@ -11,7 +11,7 @@ from attn_tui.core.builtins import builtin
 from attn_tui.screens.experiments import ExperimentsScreen
 from attn_tui.screens.files import ConfirmScreen, FolderExportScreen
 
-from conftest import grid_cell
+from conftest import grid_cell, open_experiments
 
 SIZE = (120, 40)
 
@@ -118,17 +118,6 @@ def _with(m, r, c, x):
     a = m.copy()
     a[r, c] = x
     return a
-
-
-async def open_experiments(pilot) -> ExperimentsScreen:
-    await pilot.pause()
-    await pilot.press("x")
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, ExperimentsScreen)
-    await screen.workers.wait_for_complete()
-    await pilot.pause()
-    return screen
 
 
 async def test_sweep_export_asks_for_a_folder_and_before_overwriting(tmp_path, monkeypatch):
