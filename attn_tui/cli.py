@@ -50,18 +50,18 @@ def _load(name):
 
 def report(args) -> str:
     # imported here so that `attn-tui --help` stays fast
-    from . import report as text, report_json
+    from .report import as_json, text
     scenario = _load(args.scenario)
     if scenario is None:
-        return report_json.lesson_json() if args.json else text.lesson_text()
+        return as_json.lesson_json() if args.json else text.lesson_text()
     if args.json:
-        return report_json.scenario_json(scenario, args.scenario)
+        return as_json.scenario_json(scenario, args.scenario)
     return text.scenario_text(scenario, args.scenario)
 
 
 def run(args) -> int:
     scenario = _load(args.run_scenario)  # refuse a bad file before any UI starts
-    from .app import AttentionApp  # textual only on this path
+    from .tui.app import AttentionApp  # textual only on this path
     AttentionApp(scenario=scenario).run()
     return EXIT_OK
 

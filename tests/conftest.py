@@ -1,21 +1,34 @@
-"""Shared fixtures for the app tests: a pinned environment and an app factory.
+"""Shared fixtures: a pinned environment, an app factory and the helpers UI tests use.
 
 Snapshots must not depend on the user's terminal: NO_COLOR and TEXTUAL_THEME are
-removed for every test, and nothing in the explorer blinks.
+removed for every test, and nothing in the explorer blinks. Tests that run the app as
+users do (NO_COLOR=1, TERM=xterm) set those variables themselves.
+
+The softmax chart's redraw throttle is 0 in tests (``chart_interval``), so a test waits
+on the app's own state (``settle``: pending messages, refreshes, workers) and never
+sleeps; a test of the throttle itself sets the interval back.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from attn_tui.app import AttentionApp
 from attn_tui.core.builtins import builtin
+from attn_tui.core.scenario import Scenario
+from attn_tui.tui.app import AttentionApp
+from attn_tui.tui.widgets.softmax_chart import SoftmaxChart
 
 
 @pytest.fixture(autouse=True)
 def pinned_env(monkeypatch):
     for var in ("NO_COLOR", "TEXTUAL_THEME", "TEXTUAL_ANIMATIONS"):
         monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def chart_interval(monkeypatch):
+    """The chart draws every state at once (no 0.1 s throttle to wait out)."""
+    monkeypatch.setattr(SoftmaxChart, "INTERVAL", 0.0)
 
 
 @pytest.fixture
@@ -28,33 +41,90 @@ def make_app():
     return make
 
 
-def grid_text(app, name: str) -> str:
-    """Everything the grid ``name`` draws, as plain text (header row first)."""
-    grid = app.screen.query_one(f"#grid-{name}")
-    return "\n".join(grid.render_line(y).text for y in range(grid.size.height))
+@pytest.fixture
+def grid_text():
+    """grid_text(app, name): everything the grid ``name`` draws, as plain text (header row first)."""
+
+    def text(app, name: str) -> str:
+        grid = app.screen.query_one(f"#grid-{name}")
+        return "\n".join(grid.render_line(y).text for y in range(grid.size.height))
+
+    return text
 
 
-def grid_cell(app, name: str, row: int, col: int) -> str:
-    """The text printed in cell (row, col) of grid ``name`` (0-based)."""
-    grid = app.screen.query_one(f"#grid-{name}")
-    return grid.cell_text(row, col)
+@pytest.fixture
+def grid_cell():
+    """grid_cell(app, name, row, col): the text printed in cell (row, col) of grid ``name`` (0-based)."""
+
+    def cell(app, name: str, row: int, col: int) -> str:
+        return app.screen.query_one(f"#grid-{name}").cell_text(row, col)
+
+    return cell
 
 
-async def settle(pilot) -> None:
-    """Let the app settle: past the chart's 0.1 s redraw throttle, then one more refresh."""
-    await pilot.pause(0.3)
+async def _settle(pilot) -> None:
+    """Until the app is idle: messages handled, refreshes done (twice: a refresh may
+    schedule a call_after_refresh), and any running worker finished."""
+    for _ in range(2):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.app.screen.workers.wait_for_complete()
     await pilot.pause()
 
 
-async def open_experiments(pilot):
-    """Open the experiments screen (`x`) and wait for its first measurement to finish."""
-    from attn_tui.screens.experiments import ExperimentsScreen
+@pytest.fixture
+def settle():
+    """await settle(pilot): let the app settle (no sleep: the chart throttle is off in tests)."""
+    return _settle
 
-    await pilot.pause()
-    await pilot.press("x")
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, ExperimentsScreen)
-    await screen.workers.wait_for_complete()
-    await pilot.pause()
-    return screen
+
+@pytest.fixture
+def open_experiments():
+    """await open_experiments(pilot): the experiments screen (`x`) once its first measurement is done."""
+
+    async def open_(pilot):
+        from attn_tui.tui.screens.experiments import ExperimentsScreen
+
+        await pilot.pause()
+        await pilot.press("x")
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ExperimentsScreen)
+        await screen.workers.wait_for_complete()
+        await pilot.pause()
+        return screen
+
+    return open_
+
+
+@pytest.fixture
+def float16_knob():
+    def float16_knob() -> Scenario:
+        """The review's steps: float16, X[t2, verb] = 9000, then `+` twelve times."""
+        s = builtin("lesson-pipeline")
+        X = s.X.copy()
+        X[1, 1] = 9000
+        return s.with_(X=X, dtype="float16", c=1.1 ** 12)
+
+    return float16_knob
+
+
+@pytest.fixture
+def chart_lines():
+    def chart_lines(app, which: str) -> list[str]:
+        plot = app.screen.query_one(f"#chart-{which}")
+        return [plot.render_line(y).text for y in range(plot.size.height)]
+
+    return chart_lines
+
+
+@pytest.fixture
+def on_screen():
+    def on_screen(app, name: str) -> bool:
+        """The grid ``name`` is wholly inside the pipeline's visible area."""
+        grid = app.screen.query_one(f"#grid-{name}")
+        view = app.screen.query_one("#pipeline").region
+        r = grid.region
+        return r.width > 0 and r.x >= view.x and r.right <= view.right and r.y >= view.y and r.bottom <= view.bottom
+
+    return on_screen

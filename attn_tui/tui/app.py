@@ -1,0 +1,76 @@
+"""AttentionApp: the one State, the screens (modes) and the app-wide keys.
+
+Every change goes through :meth:`AttentionApp.set_state`; screens and panes observe
+``app.state`` and render what they are given. Screens come from the registry in
+attn_tui/tui/screens/__init__.py, keys from the table in attn_tui/tui/keys.py.
+"""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.reactive import reactive
+
+from . import keys
+from ..core.builtins import DEFAULT, builtin
+from ..core.scenario import Scenario
+from .edit_actions import EditActions
+from .messages import CellCursorMoved, RowSelected
+from .screens import HOME, SCREENS
+from .state import Refused, State
+from .widgets.panes import ROW_LINKED  # moving the cursor in these grids selects the query row
+
+
+class AttentionApp(EditActions, App):
+    """The explorer. ``AttentionApp()`` opens the lesson's pipeline; ``scenario=`` another."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "attn-tui"
+    BINDINGS = keys.bindings("app")
+    COMMANDS = App.COMMANDS | {keys.KeyCommands}
+    MODES = {name: entry.factory() for name, entry in SCREENS.items()}
+    DEFAULT_MODE = HOME
+
+    # always_update: a State is a new object per change and has no useful ==;
+    # repaint=False: the panes repaint what changed, the whole screen need not.
+    state: reactive[State] = reactive(None, always_update=True, init=False, repaint=False)
+
+    def __init__(self, scenario: Scenario | None = None) -> None:
+        super().__init__()
+        self.set_reactive(AttentionApp.state, State(scenario if scenario is not None else builtin(DEFAULT)))
+
+    def set_state(self, new_state: State) -> None:
+        """The one door for changes (undo/redo history hooks in here)."""
+        self.history.record(self.state, new_state)  # edit_actions.EditActions: undo/redo
+        self.state = new_state
+
+    def notify(self, message: str, *, markup: bool = False, **kw) -> None:
+        """Notifications carry user text (labels, paths, typed values): never parse it as markup."""
+        super().notify(message, markup=False, **kw)
+
+    # -- actions (keys.py names them) -----------------------------------------
+    def action_knob(self, method: str, *args) -> None:
+        """Apply one of State's pure functions, e.g. knob('scale_by', 1.1); a Refused
+        knob (causal over a different key sequence) leaves the state and says why."""
+        try:
+            new = getattr(self.state, method)(*args)
+        except Refused as exc:
+            self.notify(str(exc), severity="warning", timeout=8)
+            return
+        self.set_state(new)
+
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    # -- messages up from widgets ---------------------------------------------
+    def on_row_selected(self, message: RowSelected) -> None:
+        if message.row != self.state.row:
+            self.set_state(self.state.with_(row=message.row))
+
+    def on_cell_cursor_moved(self, message: CellCursorMoved) -> None:
+        cursor = (message.name, message.row, message.col)
+        row = message.row if message.name in ROW_LINKED else self.state.row
+        if cursor != self.state.cursor or row != self.state.row:
+            self.set_state(self.state.with_(cursor=cursor, row=row))

@@ -1,0 +1,47 @@
+"""The registry of the app's screens (Textual modes), one entry each.
+
+To add a screen (lenses `l`, experiments `x`, tour `t`, ...), append a ScreenEntry to
+SCREENS below. The app builds its MODES from this dict, and keys.py derives the key
+that switches to it (action ``app.switch_mode('<name>')``), its footer entry, its
+command-palette entry and its line in the help screen, so nothing else needs editing.
+The screen class is imported lazily from ``target`` ("module:Class"); a screen reads
+``self.app.state`` and observes it with ``self.watch(self.app, "state", callback)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+
+
+@dataclass(frozen=True)
+class ScreenEntry:
+    name: str  # the Textual mode name
+    key: str  # the key that switches to it
+    title: str  # short, for the footer and the palette
+    target: str  # "package.module:ScreenClass", imported on first use
+    help: str  # one sentence for the help screen and the palette
+
+    def factory(self):
+        """A zero-argument callable that makes the screen (what Textual's MODES wants)."""
+        def make():
+            module, cls = self.target.split(":")
+            return getattr(import_module(module), cls)()
+        return make
+
+
+SCREENS: dict[str, ScreenEntry] = {
+    "pipeline": ScreenEntry(
+        "pipeline", "p", "Pipeline", "attn_tui.tui.screens.pipeline:PipelineScreen",
+        "the whole pipeline X → Q, K, V → S → M → A → O, the softmax chart and the entropies"),
+    "lenses": ScreenEntry(
+        "lenses", "l", "Lenses", "attn_tui.tui.screens.lenses:LensesScreen",
+        "the selected row read as a kernel smoother, a box kernel, an associative memory; rank, gradient, cost"),
+    "experiments": ScreenEntry(
+        "experiments", "x", "Experiments", "attn_tui.tui.screens.experiments:ExperimentsScreen",
+        "variance of q·k against d_k, saturation at d_k = 512, the scale sweep (play, step, export)"),
+    "tour": ScreenEntry(
+        "tour", "t", "Tour", "attn_tui.tui.screens.tour:TourScreen",
+        "the lesson page by page beside its live panes, with a try-it for each exercise"),
+}
+HOME = "pipeline"

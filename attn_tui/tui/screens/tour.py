@@ -1,0 +1,171 @@
+"""The tour (`t`): the lesson page by page, each text beside the live panes it names.
+
+`space`/`n` next page, `b` back, `y`/`enter` "try it" on an exercise page: set up
+the scenario and screen the exercise needs (through app.set_state) and go there.
+The panes are the explorer's own widgets, read-only, following the app's state.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Static
+
+from .. import keys
+from ...core.builtins import builtin
+from ..tour_text import PAGES, Page
+from ..widgets import lens_text
+from ..widgets.key_bar import KeyBar
+from ..widgets.lens_panels import LensPanel, follow_state
+from ..widgets.matrix_grid import MatrixGrid
+from ..widgets.panes import grid_view
+from ..widgets.softmax_chart import SoftmaxChart
+
+GRIDS = {"X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "V", "S", "M", "A", "O", "H"}
+LENS_PANES = {
+    "nw": (lens_text.nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ"),
+    "memory": (lens_text.memory, "Associative memory  probe → address → content"),
+    "cost": (lens_text.cost, "Cost  parameters and S's size"),
+}
+
+
+def formula_text(state) -> str:
+    s = state.scenario
+    return ("Attn(Q, K, V) = softmax(c · QKᵀ/√d_k + M) V\n\n"
+            f"now: {s.title}\nT = {s.T}, T' = {s.T_k}, d_k = {s.d_k}, d_v = {s.d_v}, "
+            f"c = {s.c:.2f}, {'scaled' if s.scaled else 'unscaled'}, mask {s.mask}\n\n"
+            + shapes_text(state))
+
+
+def shapes_text(state) -> str:
+    """The pipeline diagram with the scenario's shapes on every edge (exercise 3 asks which change)."""
+    s = state.scenario
+    T, Tk, dk, dv = s.T, s.T_k, s.d_k, s.d_v
+    if s.projected:
+        dm, src = s.d_model, ("Y" if s.cross else "X")
+        head = [f"X ({T}×{dm}) ─ W_Q ({dm}×{dk}) ─▶ Q ({T}×{dk})",
+                f"{src} ({Tk}×{dm}) ─ W_K ({dm}×{dk}) ─▶ K ({Tk}×{dk})",
+                f"{src} ({Tk}×{dm}) ─ W_V ({dm}×{dv}) ─▶ V ({Tk}×{dv})"]
+    else:
+        head = [f"Q ({T}×{dk}) and K ({Tk}×{dk}) given; V ({Tk}×{dv})"]
+    return "\n".join(head + [f"S = QKᵀ/√d_k ({T}×{Tk}) + M ({T}×{Tk}) ─ softmax ─▶ A ({T}×{Tk})",
+                              f"O = A V ({T}×{dv})"])
+
+
+class FormulaPane(Static):
+    def show(self, state) -> None:
+        self.update(formula_text(state))
+
+
+def make_pane(name: str):
+    """A fresh read-only widget for the live pane ``name``."""
+    if name in GRIDS:
+        grid = MatrixGrid(name, classes="tour-grid")
+        grid.can_focus = False
+        return grid
+    if name == "chart":
+        return SoftmaxChart(classes="tour-chart")
+    if name == "formula":
+        return FormulaPane(classes="tour-lens", markup=False)  # titles come from user files
+    builder, title = LENS_PANES[name]
+    return LensPanel(builder, title, classes="tour-lens")
+
+
+class TourScreen(Screen):
+    """One page at a time: text on the left, live panes on the right."""
+
+    HELP = "A guided tour of the lesson: objectives, Q/K/V, S, the scale, the mask, softmax, O, lenses, exercises."
+    AUTO_FOCUS = ""
+    name_for_keys = "tour"
+    BINDINGS = keys.bindings("tour")
+    CSS_PATH = "lessons.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # lessons.tcss: one column when narrow
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.index = 0
+
+    @property
+    def page(self) -> Page:
+        return PAGES[self.index]
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="tour-main"):
+            with Vertical(id="tour-left"):  # the text scrolls; try-it and the keys stay at the bottom
+                with VerticalScroll(id="tour-scroll", can_focus=False):
+                    yield Static(id="tour-title", markup=False)
+                    yield Static(id="tour-text", markup=False)
+                yield Static(id="tour-try", markup=False)
+            yield VerticalScroll(id="tour-pane", can_focus=False)
+        yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
+
+    async def on_mount(self) -> None:
+        follow_state(self)
+        await self.show_page()
+
+    def on_screen_resume(self) -> None:
+        self.show_state()
+
+    async def show_page(self) -> None:
+        """Draw the text of the current page and mount its live panes."""
+        p = self.page
+        self.query_one("#tour-left").border_title = f"Tour {self.index + 1}/{len(PAGES)}"
+        self.query_one("#tour-title", Static).update(p.title)
+        self.query_one("#tour-text", Static).update(p.text)
+        self.query_one("#tour-scroll").scroll_home(animate=False)
+        hint = f"[y] try it: {p.try_it.label}" if p.try_it else ""
+        nav = "space/n next · b back"
+        self.query_one("#tour-try", Static).update(f"{hint}\n{nav}" if hint else nav)
+        pane = self.query_one("#tour-pane")
+        await pane.remove_children()
+        await pane.mount_all([make_pane(name) for name in p.panes])
+        self.show_state()
+
+    def show_state(self) -> None:
+        """Redraw the live panes from ``app.state``."""
+        if self.app.screen is not self:
+            return
+        state = self.app.state
+        for w in self.query_one("#tour-pane").children:
+            if isinstance(w, MatrixGrid):
+                gv = grid_view(w.matrix, state)
+                w.display = gv is not None
+                if gv is not None:
+                    w.border_title = gv.title
+                    w.show(gv.values, gv.rows, gv.cols, kind=gv.kind, blocked=gv.blocked,
+                           selected=state.row if gv.selected else None)
+            else:
+                w.show(state)
+
+    def action_scroll_panels(self, pages: int) -> None:
+        pane = self.query_one("#tour-pane")
+        pane.scroll_relative(y=pages * max(1, pane.size.height - 2), animate=False)
+
+    async def action_page(self, delta: int) -> None:
+        new = max(0, min(len(PAGES) - 1, self.index + delta))
+        if new != self.index:
+            self.index = new
+            await self.show_page()
+
+    async def action_try_it(self) -> None:
+        """Set up the page's exercise (scenario, settings, row) and switch to its screen."""
+        tr = self.page.try_it
+        if tr is None:
+            self.notify("This page has no exercise: space/n for the next page.", timeout=3)
+            return
+        state = self.app.state
+        if tr.builtin:
+            state = state.with_(scenario=builtin(tr.builtin), row=0, cursor=None)
+        if tr.changes:
+            state = state.with_scenario(**dict(tr.changes))
+        if tr.row is not None:
+            state = state.with_(row=min(tr.row, state.scenario.T - 1))
+        if state is not self.app.state:  # the cost lens reads the scenario as it is
+            self.app.set_state(state)
+        await self.app.switch_mode(tr.mode)
+        show = getattr(self.app.screen, "show_lens", None)
+        if tr.mode == "lenses" and show:
+            show("lens-cost")
+        self.notify(f"{self.page.title}: {tr.label}. Press t to come back to the tour.", timeout=5,
+                    markup=False)

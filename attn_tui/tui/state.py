@@ -1,0 +1,75 @@
+"""The one state of the app: a scenario plus the UI's selections, immutable.
+
+A change makes a new State; its trace is computed once, on first use, and every
+pane reads from it. No UI imports here either, so the state is testable alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+from ..core.modes import causal_allowed, explanations
+from ..core.scenario import Scenario
+
+C_STEP = 1.1  # `+`/`-` multiply/divide the scale multiplier c by this
+C_MIN, C_MAX = 1e-3, 1e3
+
+
+@dataclass(frozen=True, eq=False)
+class State:
+    """scenario: inputs and settings (c, scaled, mask, fill, dtype live there).
+    row: the selected query row t (0-based). cursor: (matrix name, row, col) of the
+    cell cursor, or None.
+    """
+
+    scenario: Scenario
+    row: int = 0
+    cursor: tuple | None = None
+
+    @cached_property
+    def trace(self):
+        return self.scenario.run()
+
+    @cached_property
+    def explanations(self) -> tuple:
+        """The lesson's explanation lines for this state (NaN causes, fp16 fill, ...), computed once."""
+        return tuple(explanations(self.scenario, self.trace))
+
+    def with_(self, **changes) -> "State":
+        return replace(self, **changes)
+
+    def with_scenario(self, **changes) -> "State":
+        """A new state whose scenario has ``changes``; the row is kept in range."""
+        s = self.scenario.with_(**changes)
+        return replace(self, scenario=s, row=min(self.row, s.T - 1))
+
+    # -- the explorer's knobs, as pure functions -----------------------------
+    def select_row(self, delta: int) -> "State":
+        return replace(self, row=max(0, min(self.scenario.T - 1, self.row + delta)))
+
+    def scale_by(self, factor: float) -> "State":
+        c = min(C_MAX, max(C_MIN, self.scenario.c * factor))
+        return self.with_scenario(c=c)
+
+    def reset_scale(self) -> "State":
+        return self.with_scenario(c=1.0)
+
+    def toggle_scaled(self) -> "State":
+        return self.with_scenario(scaled=not self.scenario.scaled)
+
+    def toggle_mask(self) -> "State":
+        """causal <-> none (window counts as causal-like and goes to none).
+
+        Raises Refused when causal makes no sense: cross-attention whose keys are a
+        different sequence of another length (the lesson's exercise 3)."""
+        s = self.scenario
+        if s.mask == "none":
+            ok, why = causal_allowed(s)
+            if not ok:
+                raise Refused(f"causal mask not offered: {why}")
+        return self.with_scenario(mask="none" if s.mask != "none" else "causal")
+
+
+class Refused(ValueError):
+    """A knob that does not apply to this scenario; the message says why (for a notification)."""

@@ -1,0 +1,202 @@
+"""The lenses as text: pure functions State -> Rich renderable, one per lens.
+
+Each reads the state's trace (computed once by the core) and the core's lens
+helpers; nothing here computes attention itself. Panels call these and show
+the result, so the functions are testable without an app.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from ...core import lenses
+from .lens_fmt import fmt, fmt_vec, short_vec
+
+MAX_KEYS = 8  # rows of a per-key table before "… n more"
+
+
+def _table(*headers, widths=None) -> Table:
+    t = Table(box=None, pad_edge=False, padding=(0, 1), show_header=True, header_style="bold")
+    for h in headers:
+        t.add_column(h, justify="right" if h not in ("key", "address") else "left", no_wrap=True)
+    return t
+
+
+def _label(state, t=None) -> str:
+    t = state.row if t is None else t
+    return state.scenario.tokens[t]
+
+
+def nadaraya_watson(state) -> Group:
+    """Row t of O from raw kernel weights κ_i = exp(s_ti), beside O's row."""
+    tr, t, keys = state.trace, state.row, state.scenario.keys
+    o_nw, kappa = lenses.nadaraya_watson_row(tr.Q, tr.K, tr.V, t, tr.scale, tr.blocked)
+    den = kappa.sum()
+    tab = _table("key", "s_ti", "κ_i = e^s", "κ_i/Σκ", "A_ti")
+    order = range(len(keys))
+    for n, i in enumerate(order):
+        if n == MAX_KEYS:
+            tab.add_row(f"… {len(keys) - MAX_KEYS} more", "", "", "", "")
+            break
+        if tr.blocked[t, i]:
+            tab.add_row(Text(keys[i]), "masked", "0", "0", fmt(tr.A[t, i]))
+        else:
+            with np.errstate(invalid="ignore"):
+                share = kappa[i] / den
+            tab.add_row(Text(keys[i]), fmt(tr.S[t, i]), fmt(kappa[i]), fmt(share), fmt(tr.A[t, i]))
+    diff = lenses.max_abs_diff(o_nw, tr.O[t])
+    lines = [
+        Text(f"row {_label(state)}:  o_t = Σ κ_i v_i / Σ κ_i", style="bold"),
+        tab,
+        Text(f"NW row  {fmt_vec(o_nw)}"),
+        Text(f"O row   {fmt_vec(tr.O[t])}"),
+        Text.assemble("max|NW − O| = ", (fmt(diff), "bold")),
+    ]
+    if not np.all(np.isfinite(kappa)):
+        lines.append(Text("κ overflowed to inf: raw exp without the max shift. "
+                          "That is why softmax subtracts the row max.", style="italic"))
+    return Group(*lines)
+
+
+def box_kernel_applies(s) -> str | None:
+    """None when A can be compared with W_avg, else why not (one line)."""
+    if s.T != s.T_k:
+        return "W_avg is Lesson 07's T×T prefix average: it needs self-attention (T' = T)."
+    if s.mask != "causal" or s.padding:
+        return f"W_avg is the causal prefix average; the mask now is {s.mask!r}{' with padding' if s.padding else ''}."
+    return None
+
+
+def is_zeroed(s) -> bool:
+    """True when the scores' projections (W_Q, W_K, or Q, K given directly) are all zero."""
+    a, b = (s.W_Q, s.W_K) if s.projected else (s.Q, s.K)
+    return not np.any(a) and not np.any(b)
+
+
+def box_kernel(state) -> Group:
+    """A against Lesson 07's W_avg; exactly 0 apart when W_Q = W_K = 0."""
+    s, tr, t = state.scenario, state.trace, state.row
+    names = "W_Q = W_K = 0" if s.projected else "Q = K = 0"
+    on = is_zeroed(s)
+    head = Text.assemble(("[z] ", "bold"), f"{names}: ", ("ON" if on else "off", "bold reverse" if on else "bold"))
+    why = box_kernel_applies(s)
+    if why:
+        return Group(head, Text(why))
+    W_avg = lenses.prefix_average(s.T)
+    diff = lenses.max_abs_diff(tr.A, W_avg)
+    lines = [
+        head,
+        Text("κ ≡ 1 (every score 0) is a box kernel: A collapses to W_avg." if on else
+             "Switch on: every score becomes 0, κ ≡ 1, a box kernel."),
+        Text(f"A row {t + 1}      {fmt_vec(tr.A[t])}"),
+        Text(f"W_avg row {t + 1}  {fmt_vec(W_avg[t])}"),
+        Text.assemble("max|A − W_avg| = ", (fmt(diff) + (" (exactly)" if diff == 0 else ""), "bold")),
+        Text("Two lessons, one formula." if on and diff == 0 else
+             "The learned taps differ from the 1/t average: content decides."),
+    ]
+    return Group(*lines)
+
+
+def memory(state) -> Group:
+    """Probe (query) -> addresses (keys, ranked by weight) -> content (values mixed)."""
+    s, tr, t = state.scenario, state.trace, state.row
+    ranked = lenses.memory_lookup(tr.A[t], list(s.keys))
+    tab = _table("address", "key k_i", "weight")
+    for n, (i, name, w) in enumerate(ranked):
+        if n == MAX_KEYS:
+            tab.add_row(f"… {len(ranked) - MAX_KEYS} more", "", "")
+            break
+        tab.add_row(Text(name), "masked" if tr.blocked[t, i] else short_vec(tr.K[i]), fmt(w))
+    top = [r for r in ranked if r[2] > 0][:3]
+    mix = " + ".join(f"{fmt(w)}·v({name})" for _, name, w in top)
+    more = " + …" if sum(1 for r in ranked if r[2] > 0) > 3 else ""
+    content = ", ".join(f"{f} {fmt(x)}" for f, x in list(zip(s.value_features, tr.O[t]))[:6])
+    return Group(
+        Text.assemble(("probe  ", "bold"), f"q of {_label(state)!r} = {short_vec(tr.Q[t])}"),
+        tab,
+        Text.assemble(("content ", "bold"), f"o_t = {mix}{more}"),
+        Text(f"        = [{content}]"),
+        Text(memory_words(state, ranked), style="italic"),
+    )
+
+
+def memory_words(state, ranked) -> str:
+    """The lookup in words: a hard hit, two addresses tied, or a spread read."""
+    who = _label(state)
+    if any(np.isnan(w) for _, _, w in ranked):
+        return f"{who!r}'s row is NaN: no address can be read (every key masked)."
+    (_, a, wa), *rest = ranked
+    tied = [name for _, name, w in rest if w > 0 and abs(wa - w) <= 0.1 * wa]
+    if len(tied) >= 2:
+        return f"{who!r} reads {len(tied) + 1} addresses about equally: no content preference."
+    if tied:
+        return f"{who!r} matches two addresses, {a!r} and {tied[0]!r}, and blends their contents."
+    if wa >= 0.5:
+        return f"{who!r} probes memory and reads back {a!r} with {fmt(wa, 2)} fidelity."
+    eff = float(state.trace.eff[state.row])
+    return f"{who!r} spreads its read over about {fmt(eff, 1)} addresses; top {a!r} ({fmt(wa, 2)})."
+
+
+def rank(state) -> Text:
+    """rank S <= min(rank Q, rank K) <= d_k, the bilinear bound."""
+    tr = state.trace
+    info = lenses.rank_info(tr.S, tr.Q, tr.K)
+    rs = "?" if info["S"] is None else str(info["S"])
+    ok = info["S"] is not None and info["S"] <= min(info["Q"], info["K"]) <= info["d_k"]
+    return Text.assemble(
+        f"rank S = {rs}   rank Q = {info['Q']}   rank K = {info['K']}   d_k = {info['d_k']}\n",
+        ("rank S ≤ min(rank Q, rank K) ≤ d_k " + ("✓" if ok else "(S not finite)"), "bold"),
+    )
+
+
+def gradient(state, scales=(0.5, 1, 2, 4, 8, 16)) -> Group:
+    """p(1−p) of the row now, and as the multiplier c grows."""
+    s, tr, t = state.scenario, state.trace, state.row
+    p = np.asarray(tr.A[t], dtype=np.float64)
+    base = np.asarray(tr.S[t], dtype=np.float64) / s.c  # the row's scores at c = 1
+    rows = lenses.gradient_over_c(base, ~np.asarray(tr.blocked[t]), scales)
+    tab = _table("c", "max p", "H bits", "max p(1−p)", "Σ p(1−p)")
+    for r in rows:
+        tab.add_row(fmt(r["c"], 2), fmt(r["max_p"]), fmt(r["H"]), fmt(r["max_grad"]), fmt(r["sum_grad"]))
+    return Group(
+        Text(f"row {_label(state)} at c = {s.c:.2f}:  ∂p_i/∂s_i = p_i(1 − p_i)", style="bold"),
+        Text(f"p       {fmt_vec(p)}"),
+        Text(f"p(1−p)  {fmt_vec(lenses.jacobian_diag(p))}"),
+        tab,
+        Text("As p → 1 every p(1−p) → 0: a saturated row passes no gradient.", style="italic"),
+    )
+
+
+EX5_T = (5, 512, 4096, 32768)
+
+
+def cost(state) -> Group:
+    """Parameters (independent of T) and S's size and FLOPs (growing as T²)."""
+    s = state.scenario
+    lines = []
+    if s.projected:
+        n = lenses.param_count(s.d_model, s.d_k, s.d_v)
+        n_o = lenses.param_count(s.d_model, s.d_k, s.d_v, with_output=True)
+        lines.append(Text(f"now: d_model(2d_k + d_v) = {s.d_model}·(2·{s.d_k} + {s.d_v}) = {fmt(n)};"
+                          f" + W_O = {fmt(n_o)}"))
+    else:
+        lines.append(Text("now: Q and K given directly, no projections to count."))
+    n4 = lenses.param_count(384, 64, 64)
+    n4o = lenses.param_count(384, 64, 64, with_output=True)
+    lines.append(Text.assemble(("Ex. 4 ", "bold"), "d_model = 384, d_k = d_v = 64: 384·(2·64 + 64) = ",
+                               (fmt(n4), "bold"), "; with W_O (64×384): ", (fmt(n4o), "bold")))
+    lines.append(Text.assemble(("Ex. 5 ", "bold"), f"S is T×T; QKᵀ costs 2·T²·d_k FLOPs (d_k = {s.d_k}):"))
+    tab = _table("T", "S entries", "FLOPs(S)", "S fp32 bytes")
+    Ts = sorted(set(EX5_T) | {s.T})
+    for T in Ts:
+        c = lenses.score_cost(T, s.d_k)
+        mark = " (now)" if T == s.T else ""
+        tab.add_row(f"{T}{mark}", fmt(c["entries"]), fmt(c["flops_S"]), fmt(4 * c["entries"]))
+    lines.append(tab)
+    lines.append(Text("Doubling T quadruples S: the O(T²) bottleneck that FlashAttention, "
+                      "sliding windows and linear attention attack. Parameters do not grow with T.",
+                      style="italic"))
+    return Group(*lines)

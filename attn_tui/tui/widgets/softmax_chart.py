@@ -1,0 +1,206 @@
+"""Softmax chart: the selected row's scores and its softmax, side by side (plotext bars).
+
+Left: the scaled scores c·q_t·k_i/√d_k (row t of S). Right: A_t = softmax(S_t + M_t),
+titled with c and H(A_t) in bits against the log₂t ceiling, as in the lesson's animation.
+Values are sanitised first: plotext raises on inf/NaN/huge numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from time import monotonic
+
+import numpy as np
+from rich.segment import Segment
+from rich.style import Style
+from textual.containers import Horizontal
+from textual.markup import escape
+from textual.strip import Strip
+from textual_plotext import PlotextPlot
+
+from ...core.diagnose import NO_CEILING, nan_cause
+from ..state import State
+
+LIMIT = 1e6
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+BARS = re.compile(r"([█▉▊▋▌▍▎▏▐▄▀▗▖▝▘▙▟▛▜]+)")
+BAR_STYLE = Style(color="#35b779")  # viridis green
+TEXT_STYLE = Style(color="#c8c8c8")
+PAD_STYLE = Style(color="#c8c8c7")  # leading spaces as their own segment (see palette.HEADER)
+
+
+def plot_lines(plot, width: int, height: int) -> list[str]:
+    """The plain text lines of a plotext figure built at ``width``×``height`` (theme "clear")."""
+    plot.plotsize(width, height)
+    plot._set_size(width, height)
+    plot.theme("clear")
+    return ANSI.sub("", plot.build()).split("\n")
+
+
+class BarPlot(PlotextPlot):
+    """A PlotextPlot drawn with the Line API: plotext builds plain text (theme "clear"),
+    and each line becomes one Strip (bars in BAR_STYLE). Rich's ANSI decoding of a
+    coloured build costs more than the build itself."""
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self._lines: list[Strip] | None = None
+
+    def redraw(self) -> None:
+        self._lines = None
+        self.refresh()
+
+    bars = 0  # bars in the plot (set with the data): one line each, the rest stays blank
+
+    def _build(self) -> list[Strip]:
+        w, h = self.size.width, self.size.height
+        # plotext spreads n bars unevenly over more than n lines: give it title + n + axis.
+        lines = plot_lines(self.plt, w, min(h, self.bars + 2) if self.bars else h)
+        self._base = self.rich_style  # once per build: rich_style walks the DOM
+        strips = []
+        for line in lines[:h]:
+            body = line.lstrip(" ")
+            segs = [Segment(" " * (len(line) - len(body)), PAD_STYLE)]
+            segs += [Segment(part, BAR_STYLE if i % 2 else TEXT_STYLE)
+                     for i, part in enumerate(BARS.split(body)) if part]
+            strips.append(Strip(segs).crop(0, w))
+        return strips
+
+    def render_line(self, y: int) -> Strip:
+        if self._lines is None:
+            self._lines = self._build()
+        line = self._lines[y] if y < len(self._lines) else Strip.blank(0)
+        return line.extend_cell_length(self.size.width, self._base)
+
+    def on_resize(self) -> None:
+        self._lines = None
+
+
+def sanitise(values) -> list[float]:
+    """Finite floats only: NaN -> 0, ±inf and huge -> ±LIMIT."""
+    v = np.nan_to_num(np.asarray(values, dtype=np.float64), nan=0.0, posinf=LIMIT, neginf=-LIMIT)
+    return np.clip(v, -LIMIT, LIMIT).tolist()
+
+
+NAN_WORDS = {"masked": "all masked, -inf fill", "inputs": "Q/K overflow", "scores": "S overflow",
+             "sum": "S+M overflow", "other": "not a number"}
+MASKED_MARK = " ×"  # a blocked key in the charts: no bar, this after its label
+
+
+def key_labels(labels, blocked, scores) -> list[str]:
+    """Bar labels: "t4 ×" for a masked key, "t1 inf" / "t1 NaN" for a score that is not a number;
+    all padded to one width, plus a space before the bar, so they line up on the left."""
+    out = []
+    for lab, b, x in zip(labels, blocked, np.asarray(scores, dtype=np.float64)):
+        mark = MASKED_MARK if b else "" if np.isfinite(x) else " NaN" if np.isnan(x) else (
+            " inf" if x > 0 else " -inf")
+        out.append(lab + mark)
+    width = max((len(x) for x in out), default=0) + 1  # one space between a label and its bar
+    return [x.ljust(width) for x in out]  # plotext right-aligns labels: equal widths line them up
+
+
+def score_bars(scores, blocked) -> tuple[list[float], int]:
+    """Bar lengths for the scores chart and the power of ten they are divided by.
+
+    Masked keys and non-finite scores get no bar (0; their labels say why). When the
+    largest remaining |score| is 1e5 or more, every bar is divided by 10^power so
+    the axis stays readable (1e300 -> 1 with "×1e300" in the title)."""
+    v = np.asarray(scores, dtype=np.float64).copy()
+    v[np.asarray(blocked, dtype=bool) | ~np.isfinite(v)] = 0.0
+    big = float(np.max(np.abs(v))) if v.size else 0.0
+    power = int(np.floor(np.log10(big))) if big >= 1e5 else 0
+    return sanitise(v / 10.0 ** power), power
+
+
+def entropy_text(tr, t: int) -> tuple[str, str]:
+    """("0.46", "log₂4=2.00"): H(A_t) and the ceiling over the visible keys, or
+    ("NaN", ...) for a NaN row and "—" as the ceiling of a row that sees no key."""
+    n_open = int((~tr.blocked[t]).sum())
+    ceiling = f"log₂{n_open}={np.log2(n_open):.2f}" if n_open else NO_CEILING
+    h = float(tr.H[t])
+    return ("NaN" if np.isnan(h) else f"{h:.2f}"), ceiling
+
+
+def _short(label: str) -> str:
+    return label.split()[0] if label.split() else label
+
+
+class SoftmaxChart(Horizontal, can_focus=True):
+    """Two PlotextPlots; :meth:`show` redraws both from a State.
+
+    plotext costs a few ms per chart, so redraws are throttled to one per ``INTERVAL``
+    seconds: a lone change draws at once, a burst (a held `+`) draws at most 1/INTERVAL
+    times a second, and the last state of a burst is always drawn.
+    """
+
+    INTERVAL = 0.1
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self._pending: State | None = None
+        self._shown: State | None = None  # drawn last; redrawn on resize (the bars that fit change)
+        self._last = float("-inf")
+        self._timer = None
+
+    def compose(self):
+        yield BarPlot(id="chart-scores")
+        yield BarPlot(id="chart-probs")
+
+    def show(self, state: State) -> None:
+        self._pending = state
+        if self._timer is not None:
+            return
+        wait = self._last + self.INTERVAL - monotonic()
+        if wait <= 0:
+            self._draw()
+        else:
+            self._timer = self.set_timer(wait, self._draw)
+
+    def _draw(self) -> None:
+        self._timer = None
+        state, self._pending = self._pending, None
+        self._shown = state or self._shown
+        if state is None:
+            return
+        self._last = monotonic()
+        s, tr, t = state.scenario, state.trace, state.row
+        keys = self._keys(tr.A[t])
+        labels = key_labels([_short(s.keys[i]) for i in keys], tr.blocked[t, keys], tr.S[t, keys])
+        scores, power = score_bars(tr.S[t, keys], tr.blocked[t, keys])
+        scale = "c·q·k/√d_k" if s.scaled else "c·q·k"
+        unit = f" ×1e{power}" if power else ""
+        self._bars("#chart-scores", labels, scores, f"{scale}{unit}  row {_short(s.tokens[t])}", None)
+        h, ceiling = entropy_text(tr, t)
+        a_title = (f"A_t NaN: {NAN_WORDS[nan_cause(tr, t).kind]}" if t in tr.nan_rows
+                   else f"A_t c={s.c:.2f} H={h}/{ceiling}")
+        self._bars("#chart-probs", labels, tr.A[t, keys], a_title, (0, 1))
+        some = f" · top {len(keys)}/{len(s.keys)}" if len(keys) < len(s.keys) else ""
+        self.border_title = (f"softmax row {escape(_short(s.tokens[t])[:12])}: c={s.c:.3f} "
+                             f"H={h} bits of {ceiling}{some}")
+
+    def on_resize(self) -> None:
+        if self._shown is not None and self._pending is None:
+            self._pending = self._shown
+            self.call_after_refresh(self._draw)
+
+    def _keys(self, weights) -> np.ndarray:
+        """Key indices to draw: all if they fit one bar per line, else the heaviest, in order."""
+        room = max(1, self.query_one("#chart-probs").size.height - 2)  # minus title and axis
+        n = len(weights)
+        if n <= room:
+            return np.arange(n)
+        w = np.nan_to_num(np.asarray(weights, dtype=np.float64), nan=-1.0)
+        return np.sort(np.argsort(-w, kind="stable")[:room])
+
+    def _bars(self, selector: str, labels, values, title: str, ylim) -> None:
+        plot = self.query_one(selector, BarPlot)
+        plt = plot.plt
+        plt.clear_data()
+        plt.title(title)
+        plt.frame(False)
+        # Horizontal bars: one line per key, so a T=5 row fits in a short pane.
+        plt.bar(labels, sanitise(values), orientation="horizontal", width=0.3)
+        plot.bars = len(labels)
+        if ylim:
+            plt.xlim(*ylim)
+        plot.redraw()

@@ -1,0 +1,198 @@
+"""The headless report: the lesson's printouts in its order and layout, JSON, experiments."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from attn_tui.report import as_json as report_json, text as report
+from attn_tui.core import builtin, experiments
+
+# The lesson's printed output for its deterministic examples, verbatim.
+LESSON_BLOCKS = [
+    """A =
+Matrix(5x5)
+  [1.000000, 0.000000, 0.000000, 0.000000, 0.000000]
+  [0.731059, 0.268941, 0.000000, 0.000000, 0.000000]
+  [0.211942, 0.576117, 0.211942, 0.000000, 0.000000]
+  [0.426933, 0.157060, 0.157060, 0.258948, 0.000000]
+  [0.237357, 0.237357, 0.143964, 0.237357, 0.143964]""",
+    """A(1,1) = 1    row sums = [1×5]  1.000000  1.000000  1.000000  1.000000  1.000000
+largest upper-triangle entry = 0""",
+    """A2 =
+Matrix(5x5)
+  [1.000000, 0.000000, 0.000000, 0.000000, 0.000000]
+  [0.952574, 0.047426, 0.000000, 0.000000, 0.000000]
+  [0.909443, 0.045279, 0.045279, 0.000000, 0.000000]
+  [0.870049, 0.043317, 0.043317, 0.043317, 0.000000]
+  [0.465255, 0.023164, 0.023164, 0.465255, 0.023164]
+O =
+Matrix(5x4)
+  [1.000000, 0.000000, 0.000000, 0.000000]
+  [0.952574, 0.047426, 0.000000, 0.000000]
+  [0.909443, 0.045279, 0.045279, 0.000000]
+  [0.870049, 0.043317, 0.043317, 0.043317]
+  [0.465255, 0.046327, 0.023164, 0.465255]""",
+    "max |O(1, :) - V(1, :)| = 0    params 3 * d_model * d_k = 72",
+    "max|Nadaraya-Watson row 4 - O(4, :)| = ",
+    "max|A(W_Q = W_K = 0) - W_avg| = 0\n",
+    """ t  log2(t) |  hand-crafted A: H(A_t)  2^H  |  pipeline A2: H(A_t)  2^H
+ 1   0.00   |        0.00            1.00  |        0.00          1.00
+ 2   1.00   |        0.84            1.79  |        0.28          1.21
+ 3   1.58   |        1.41            2.65  |        0.53          1.44
+ 4   2.00   |        1.87            3.65  |        0.76          1.70
+ 5   2.32   |        2.28            4.87  |        1.40          2.65""",
+    """rank(S)  = 2   rank(Q)  = 2   rank(K)  = 4   d_k = 4
+rank(S2) = 2   rank(Q2) = 2   rank(K2) = 4""",
+    "d_k = 4   Var(q.k) = ",
+    "d_k = 64   Var(q.k) = ",
+    "d_k = 512   Var(q.k) = ",
+    "unscaled: max A = ",
+    "scaled:   max A = ",
+    "H(A_t) at c = 0.1, 1, 3: ",
+]
+
+
+@pytest.fixture(scope="module")
+def text():
+    return report.lesson_text()
+
+
+def test_every_printed_block_in_the_lessons_order(text):
+    positions = [text.find(b) for b in LESSON_BLOCKS]
+    assert all(p >= 0 for p in positions), [b for b, p in zip(LESSON_BLOCKS, positions) if p < 0]
+    assert positions == sorted(positions)
+
+
+def test_nadaraya_watson_line_value(text):
+    m = re.search(r"^max\|Nadaraya-Watson row 4 - O\(4, :\)\| = (\S+)$", text, re.M)
+    assert m and float(m.group(1)) < 1e-12 and "e" not in m.group(1)  # positional, like the lesson
+
+
+def test_seeded_lines_and_the_rng_note(text):
+    lines = text.splitlines()
+    var = [i for i, l in enumerate(lines) if l.startswith("d_k = ") and "Var(q.k) / d_k =" in l]
+    assert len(var) == 3
+    note = [i for i, l in enumerate(lines) if "NumPy" in l]
+    assert len(note) == 1 and note[0] == var[0] - 1  # one line, right above the numbers
+    for i in var:
+        ratio = float(lines[i].split("Var(q.k) / d_k = ")[1])
+        assert abs(ratio - 1) < 0.1
+    m = re.search(r"^unscaled: max A = (\S+)   H\(A\) = (\S+) bits$", text, re.M)
+    assert m and float(m.group(1)) > 0.99 and float(m.group(2)) < 1e-3
+    m = re.search(r"^scaled:   max A = (\S+)   H\(A\) = (\S+) bits   \(uniform over 8 = 3 bits\)$", text, re.M)
+    assert m and float(m.group(1)) < 0.9 and 1 < float(m.group(2)) <= 3
+    m = re.search(r"^H\(A_t\) at c = 0.1, 1, 3: (\S+) (\S+) (\S+) bits   \(log2 8 = 3 \)$", text, re.M)
+    h = [float(g) for g in m.groups()]
+    assert 3 > h[0] > h[1] > h[2] >= 0
+
+
+@pytest.mark.parametrize("x,want", [
+    (1.0, "1"), (0.0, "0"), (72, "72"), (3.0, "3"),
+    (3.3306690738754696e-16, "0.00000000000000033306690738754696"),
+    (1.914218322257698e-12, "0.000000000001914218322257698"),
+    (2.995300634107477, "2.995300634107477"), (0.5235101584047486, "0.5235101584047486"),
+    (float("nan"), "NaN"), (-float("inf"), "-Inf"),
+])
+def test_fmt_num_is_rustlabs_print(x, want):
+    assert report.fmt_num(x) == want
+
+
+def test_fmt_matrix_and_vector():
+    assert report.fmt_matrix(np.array([[1, 0.5]])) == "Matrix(1x2)\n  [1.000000, 0.500000]"
+    assert report.fmt_vector([1, 2]) == "[1×2]  1.000000  2.000000"
+    assert report.rprint("a =", 1.0, "  b =", 2) == "a = 1   b = 2"
+
+
+# -- one scenario ------------------------------------------------------------------
+def test_scenario_text_sections():
+    t = report.scenario_text(builtin("lesson-pipeline"), "lesson-pipeline")
+    assert t.startswith(builtin("lesson-pipeline").title + "\n")
+    order = ["Q =\nMatrix(5x4)", "K =\nMatrix(5x4)", "V =\nMatrix(5x4)", "S = c * Q K^T / sqrt(d_k) =",
+             "M (additive mask, fill -1e9) =", "A = softmax_row(S + M) =", "O = A V =\nMatrix(5x4)",
+             "H(A_t)", "rank(S) = 2   rank(Q) = 2   rank(K) = 4   d_k = 4",
+             "params d_model * (2 d_k + d_v) = 72", "NaN rows: none"]
+    pos = [t.find(s) for s in order]
+    assert all(p >= 0 for p in pos) and pos == sorted(pos), list(zip(order, pos))
+    assert "  [0.870049, 0.043317, 0.043317, 0.043317, 0.000000]" in t
+
+
+def test_scenario_text_nan_rows_and_direct_qk():
+    t = report.scenario_text(builtin("padding-nan"))
+    assert "NaN rows: t1 mat" in t and "[nan, nan, nan, nan, nan]" in t
+    h = report.scenario_text(builtin("lesson-handcrafted"))
+    assert "params: n/a" in h and "S = c * Q K^T / sqrt(d_k)" in h
+    u = report.scenario_text(builtin("lesson-pipeline").with_(scaled=False))
+    assert "S = c * Q K^T (unscaled) =" in u
+
+
+def test_scenario_json_fields_and_nulls():
+    d = json.loads(report_json.scenario_json(builtin("padding-nan"), "padding-nan"))
+    for key in ("tokens", "key_tokens", "Q", "K", "V", "S", "mask", "A", "O", "row_entropy_bits",
+                "effective_tokens", "rank", "params_qkv", "nan_rows", "settings"):
+        assert key in d, key
+    assert set(d["rank"]) >= {"S", "Q", "K"}
+    assert d["nan_rows"] == [1] and d["A"][0] == [None] * 5 and d["row_entropy_bits"][0] is None
+    assert d["mask"][0] == [None] * 5 and d["blocked"][0] == [True] * 5
+    assert d["settings"] == {"c": 1.0, "scaled": True, "scale": 0.5, "mask": "causal", "window": None,
+                             "fill": "-inf", "dtype": "float64", "padding": [1]}
+    assert d["params_qkv"] == 72 and d["A"][4][3] == pytest.approx(0.870049, abs=1e-6)
+
+
+def test_json_never_has_nan_tokens():
+    for name in ("padding-nan", "float16-overflow"):
+        txt = report_json.scenario_json(builtin(name))
+        assert not re.search(r"[:\[,]\s*(NaN|-?Infinity)\b", txt)
+        json.loads(txt, parse_constant=lambda c: pytest.fail(f"non-JSON constant {c}"))
+    f16 = json.loads(report_json.scenario_json(builtin("float16-overflow")))
+    assert f16["mask"][0][1] is None and f16["settings"]["dtype"] == "float16"
+
+
+# -- the whole lesson as JSON, and the experiments --------------------------------------
+@pytest.fixture(scope="module")
+def lesson():
+    return json.loads(report_json.lesson_json())
+
+
+def test_lesson_json(lesson):
+    assert set(lesson["scenarios"]) == {"lesson-handcrafted", "lesson-pipeline"}
+    hand, pipe = lesson["scenarios"]["lesson-handcrafted"], lesson["scenarios"]["lesson-pipeline"]
+    assert np.round(hand["A"][3], 6).tolist() == [0.426933, 0.15706, 0.15706, 0.258948, 0.0]
+    assert np.round(pipe["O"][4], 6).tolist() == [0.465255, 0.046327, 0.023164, 0.465255]
+    assert (pipe["rank"]["S"], pipe["rank"]["Q"], pipe["rank"]["K"]) == (2, 2, 4)
+    assert lesson["nadaraya_watson_diff"] < 1e-12 and lesson["box_kernel_diff"] == 0
+    assert lesson["params_qkv"] == 72 and lesson["max_abs_O1_minus_V1"] == 0
+    assert "NumPy" in lesson["rng_note"]
+
+
+def test_lesson_json_experiments(lesson):
+    assert [v["d_k"] for v in lesson["variance"]] == [4, 64, 512]
+    for v in lesson["variance"]:
+        assert set(v) == {"d_k", "var", "ratio"} and abs(v["ratio"] - 1) < 0.1
+    sat = lesson["saturation"]
+    assert sat["unscaled"]["max"] > 0.99 and sat["scaled"]["H"] > 1
+    assert len(lesson["sweep"]) == 30 and set(lesson["sweep"][0]) == {"c", "H"}
+    assert lesson["sweep"][0]["c"] == pytest.approx(0.1) and lesson["sweep"][-1]["c"] == pytest.approx(3.0)
+
+
+@pytest.mark.parametrize("seed", [8, 9, 10])
+def test_variance_ratio_within_10_percent(seed):
+    for v in experiments.variance(n=5000, seed=seed):
+        assert abs(v["ratio"] - 1) < 0.1, v
+        assert v["var"] == pytest.approx(v["ratio"] * v["d_k"])
+
+
+@pytest.mark.parametrize("seed", [8, 9, 10])
+def test_saturation(seed):
+    sat = experiments.saturation(seed=seed)
+    assert sat["unscaled"]["max"] > 0.99 and sat["unscaled"]["H"] < 0.1
+    assert sat["scaled"]["H"] > 1 and sat["scaled"]["max"] < sat["unscaled"]["max"]
+
+
+@pytest.mark.parametrize("seed", [16, 17, 18])
+def test_sweep_entropy_strictly_decreasing(seed):
+    H = [p["H"] for p in experiments.scale_sweep(seed=seed)]
+    assert len(H) == 30 and all(a > b for a, b in zip(H, H[1:]))
+    assert H[0] <= 3.0
+    np.testing.assert_allclose(experiments.entropies_at((0.1, 3.0), seed=seed), [H[0], H[-1]], rtol=1e-12)

@@ -1,0 +1,64 @@
+"""SVG snapshots of the editing UI: the inline editor (prefilled and refusing a value),
+the NaN explanation, float16's overflowing fill, and cross-attention (T×T')."""
+
+import pytest
+from textual.widgets import Input
+
+from attn_tui.tui.app import AttentionApp
+from attn_tui.core.builtins import builtin
+from attn_tui.core.edit import add_key_token
+
+SIZE = (120, 40)
+
+
+@pytest.fixture(autouse=True)
+def _pinned_env(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
+
+
+async def _no_blink(pilot):
+    for inp in pilot.app.screen.query(Input):
+        inp.cursor_blink = False
+    await pilot.pause()
+
+
+def _editor(text=None):
+    async def run(pilot):
+        app = pilot.app
+        app.query_one("#grid-W_Q").focus()
+        await pilot.press("down", "down", "down", "enter")
+        await pilot.pause()
+        if text is not None:
+            app.screen.query_one("#editor-input").value = text
+            await pilot.press("enter")
+        await _no_blink(pilot)
+    return run
+
+
+def test_snapshot_editor_open(snap_compare):
+    assert snap_compare(AttentionApp(), terminal_size=SIZE, run_before=_editor())
+
+
+def test_snapshot_editor_refuses(snap_compare):
+    assert snap_compare(AttentionApp(), terminal_size=SIZE, run_before=_editor("1e400"))
+
+
+def test_snapshot_nan_explanation(snap_compare):
+    assert snap_compare(AttentionApp(builtin("padding-nan")), terminal_size=SIZE)
+
+
+def test_snapshot_float16_fill(snap_compare):
+    assert snap_compare(AttentionApp(builtin("float16-overflow")), terminal_size=SIZE)
+
+
+def test_snapshot_cross_attention(snap_compare):
+    s = add_key_token(builtin("cross-attention"), "y4 was")
+    assert snap_compare(AttentionApp(s), terminal_size=SIZE)
+
+
+def test_snapshot_padding_picker(snap_compare):
+    async def run(pilot):
+        await pilot.press("b", "down")
+        await pilot.pause()
+    assert snap_compare(AttentionApp(), terminal_size=SIZE, run_before=run)

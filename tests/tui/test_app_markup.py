@@ -1,0 +1,32 @@
+"""User text (labels, typed values, paths) is shown as text, never parsed as markup."""
+
+from attn_tui.tui.app import AttentionApp
+from attn_tui.core import builtin
+
+TRICKY = ("[/a]", "[b]x", "t3 [red]", "t4", "t5")
+
+
+async def test_markup_like_labels_render_on_every_screen():
+    s = builtin("lesson-pipeline").with_(tokens=TRICKY, features=("[/x]", "b", "c", "d", "e", "f"))
+    app = AttentionApp(s)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "[/a]" in str(app.screen.query_one("#chart").border_title)
+        for key in ("down", "l", "x", "t", "p", "?", "escape", "b"):
+            await pilot.press(key)
+            await pilot.pause()
+        assert app.return_code is None  # still running: no MarkupError took it down
+
+
+async def test_markup_typed_into_the_cell_editor_is_refused_as_text():
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#grid-X").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("ctrl+a", *"[/a]", "enter")
+        await pilot.pause()
+        message = str(app.screen.query_one("#editor-message").render())
+        assert "[/a]" in message and "not a number" in message
+        assert app.state.scenario.X[0, 0] == 1.0  # the old value stays

@@ -1,0 +1,86 @@
+"""The status line and the key bar on narrow screens; the tour's nav hint stays visible."""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_tui.tui.app import AttentionApp
+from attn_tui.core.builtins import builtin
+from attn_tui.tui.state import State
+from attn_tui.tui.widgets.key_bar import priority
+from attn_tui.tui.widgets.status import status_text
+
+
+
+def test_status_keeps_the_row_and_c_first_and_fits_the_width():
+    state = State(scenario=builtin("lesson-pipeline")).with_(row=3)
+    for width in (120, 80, 60, 40):
+        text = status_text(state, width).plain
+        assert len(text) <= width, (width, text)
+        assert "row t4 it" in text and "c=1.000" in text
+    assert "f64" in status_text(state, 80).plain and "causal" in status_text(state, 80).plain
+    assert state.scenario.title[:20] in status_text(state, None).plain  # the title, when there is room
+
+
+def test_status_says_unscaled_and_nan_rows_even_when_short():
+    state = State(scenario=builtin("padding-nan"))
+    text = status_text(state, 60).plain
+    assert "NaN" in text and "row " in text
+    unscaled = State(scenario=builtin("lesson-pipeline").with_(scaled=False))
+    assert "UNSCALED" in status_text(unscaled, 40).plain
+
+
+def test_key_bar_priorities():
+    assert priority("help") == 0
+    assert priority("quit") > priority("knob('scale_by', 1.1)")
+    assert priority("switch_mode('pipeline')", "pipeline") > priority("switch_mode('tour')", "pipeline")
+
+
+@pytest.mark.parametrize("width,height", [(120, 40), (80, 24), (40, 12)])
+async def test_status_and_key_bar_at_each_size(width, height, settle):
+    app = AttentionApp()
+    async with app.run_test(size=(width, height)) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "j", "j")
+        await settle(pilot)
+        status = app.screen.query_one("#status").render_line(0).text
+        bar = app.screen.query_one("#keybar").render_line(0).text
+        assert "row t4 it" in status, status
+        assert "? Help" in bar and "^p palette" in bar, bar
+        if width >= 80:
+            assert " x " in bar and " t Tour" in bar, bar  # the screens stay reachable
+            assert "c=1.000" in status
+
+
+async def test_tour_nav_hint_is_visible_at_80x24_on_every_page(settle):
+    app = AttentionApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        screen = app.screen
+        for _ in range(13):
+            nav = screen.query_one("#tour-try")
+            box = screen.query_one("#tour-left").region
+            assert "space/n next" in str(nav.render())
+            assert nav.region.height >= 1 and box.contains_region(nav.region), (nav.region, box)
+            assert nav.region.bottom <= 23
+            await pilot.press("n")
+            await pilot.pause()
+        bar = screen.query_one("#keybar").render_line(0).text
+        assert "? Help" in bar and "^p palette" in bar
+
+
+@pytest.mark.parametrize("key,wide_id", [("l", "#lenses-grid"), ("x", "#exp-left")])
+async def test_lens_and_experiment_tables_scroll_sideways_at_40x12(key, wide_id, settle):
+    """Below 60 columns the tables keep their width (numbers, not "3.9…") and scroll; resizing is safe."""
+    app = AttentionApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        assert app.screen.query_one(wide_id).size.width >= 60
+        for w, h in ((120, 40), (40, 12), (80, 24)):
+            await pilot.resize_terminal(w, h)
+            await settle(pilot)
+        assert app.screen.query_one(wide_id).size.width >= 60

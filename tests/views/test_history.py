@@ -1,0 +1,56 @@
+"""Undo/redo of States (attn_tui.history)."""
+
+from attn_tui.core import builtin
+from attn_tui.core.edit import add_token, set_cell
+from attn_tui.tui.history import History, clamp_cursor
+from attn_tui.tui.state import State
+
+
+def _apply(h, cur, new):
+    h.record(cur, new)
+    return new
+
+
+def test_undo_redo_roundtrip():
+    h = History()
+    s0 = State(builtin("lesson-pipeline"))
+    s1 = _apply(h, s0, s0.with_(scenario=set_cell(s0.scenario, "X", 0, 0, 5)))
+    s2 = _apply(h, s1, s1.with_(scenario=set_cell(s1.scenario, "X", 0, 1, 7)))
+    u1 = h.undo(s2)
+    h.record(s2, u1)  # the app's set_state records; a replay must not count as a change
+    assert u1.scenario is s1.scenario and h.can_redo
+    u0 = h.undo(u1)
+    h.record(u1, u0)
+    assert u0.scenario is s0.scenario and not h.can_undo and h.undo(u0) is None
+    r1 = h.redo(u0)
+    h.record(u0, r1)
+    assert r1.scenario is s1.scenario and h.can_redo
+
+
+def test_new_change_clears_redo_and_view_moves_ignored():
+    h = History()
+    s0 = State(builtin("lesson-pipeline"))
+    s1 = _apply(h, s0, s0.select_row(2))  # not an undo step
+    assert not h.can_undo
+    s2 = _apply(h, s1, s1.scale_by(1.1))
+    u = h.undo(s2)
+    h.record(s2, u)
+    assert u.row == 2  # the view stays where the learner is
+    _apply(h, u, u.toggle_mask())
+    assert not h.can_redo and h.can_undo
+
+
+def test_limit_and_cursor_clamp():
+    h = History(limit=3)
+    s = State(builtin("lesson-pipeline"))
+    for _ in range(5):
+        s = _apply(h, s, s.scale_by(1.1))
+    assert len(h.past) == 3
+    big = State(add_token(builtin("lesson-pipeline")), row=5, cursor=("X", 5, 2))
+    small = State(builtin("lesson-pipeline"))
+    h2 = History()
+    h2.record(small, big)
+    back = h2.undo(big)
+    assert back.row == 4 and back.cursor == ("X", 4, 2)
+    assert clamp_cursor(small.scenario, ("Q", 0, 0)) == ("Q", 0, 0)
+    assert clamp_cursor(small.scenario, ("Y", 0, 0)) is None
