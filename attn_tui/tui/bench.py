@@ -92,7 +92,7 @@ def plotext_build_ms(builds: int = 50) -> float:
     """CPU ms of one plotext build of a chart-sized (38×7) horizontal bar plot."""
     from plotext._figure import _figure_class
 
-    from .widgets.softmax_chart import plot_lines
+    from .widgets.bar_plot import plot_lines
 
     fig = _figure_class()
     labels = [f"t{i}" for i in range(1, 6)]

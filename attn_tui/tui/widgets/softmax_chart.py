@@ -7,75 +7,17 @@ Values are sanitised first: plotext raises on inf/NaN/huge numbers.
 
 from __future__ import annotations
 
-import re
 from time import monotonic
 
 import numpy as np
-from rich.segment import Segment
-from rich.style import Style
 from textual.containers import Horizontal
 from textual.markup import escape
-from textual.strip import Strip
-from textual_plotext import PlotextPlot
 
 from ...core.diagnose import NO_CEILING, nan_cause
+from .bar_plot import BarPlot
 from ..state import State
 
 LIMIT = 1e6
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
-BARS = re.compile(r"([█▉▊▋▌▍▎▏▐▄▀▗▖▝▘▙▟▛▜]+)")
-BAR_STYLE = Style(color="#35b779")  # viridis green
-TEXT_STYLE = Style(color="#c8c8c8")
-PAD_STYLE = Style(color="#c8c8c7")  # leading spaces as their own segment (see palette.HEADER)
-
-
-def plot_lines(plot, width: int, height: int) -> list[str]:
-    """The plain text lines of a plotext figure built at ``width``×``height`` (theme "clear")."""
-    plot.plotsize(width, height)
-    plot._set_size(width, height)
-    plot.theme("clear")
-    return ANSI.sub("", plot.build()).split("\n")
-
-
-class BarPlot(PlotextPlot):
-    """A PlotextPlot drawn with the Line API: plotext builds plain text (theme "clear"),
-    and each line becomes one Strip (bars in BAR_STYLE). Rich's ANSI decoding of a
-    coloured build costs more than the build itself."""
-
-    def __init__(self, **kw) -> None:
-        super().__init__(**kw)
-        self._lines: list[Strip] | None = None
-
-    def redraw(self) -> None:
-        self._lines = None
-        self.refresh()
-
-    bars = 0  # bars in the plot (set with the data): one line each, the rest stays blank
-
-    def _build(self) -> list[Strip]:
-        w, h = self.size.width, self.size.height
-        # plotext spreads n bars unevenly over more than n lines: give it title + n + axis.
-        lines = plot_lines(self.plt, w, min(h, self.bars + 2) if self.bars else h)
-        self._base = self.rich_style  # once per build: rich_style walks the DOM
-        strips = []
-        for line in lines[:h]:
-            body = line.lstrip(" ")
-            segs = [Segment(" " * (len(line) - len(body)), PAD_STYLE)]
-            segs += [Segment(part, BAR_STYLE if i % 2 else TEXT_STYLE)
-                     for i, part in enumerate(BARS.split(body)) if part]
-            strips.append(Strip(segs).crop(0, w))
-        return strips
-
-    def render_line(self, y: int) -> Strip:
-        if self._lines is None:
-            self._lines = self._build()
-        line = self._lines[y] if y < len(self._lines) else Strip.blank(0)
-        return line.extend_cell_length(self.size.width, self._base)
-
-    def on_resize(self) -> None:
-        self._lines = None
-
-
 def sanitise(values) -> list[float]:
     """Finite floats only: NaN -> 0, ±inf and huge -> ±LIMIT."""
     v = np.nan_to_num(np.asarray(values, dtype=np.float64), nan=0.0, posinf=LIMIT, neginf=-LIMIT)

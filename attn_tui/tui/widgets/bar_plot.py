@@ -1,0 +1,67 @@
+"""BarPlot: a textual-plotext plot drawn with the Line API (bars in one style, text in another).
+
+plotext builds plain text (theme "clear"); each line becomes one Strip. Rich's ANSI
+decoding of a coloured build costs more than the build itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+from textual_plotext import PlotextPlot
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+BARS = re.compile(r"([█▉▊▋▌▍▎▏▐▄▀▗▖▝▘▙▟▛▜]+)")
+BAR_STYLE = Style(color="#35b779")  # viridis green
+TEXT_STYLE = Style(color="#c8c8c8")
+PAD_STYLE = Style(color="#c8c8c7")  # leading spaces as their own segment (see palette.HEADER)
+
+
+def plot_lines(plot, width: int, height: int) -> list[str]:
+    """The plain text lines of a plotext figure built at ``width``×``height`` (theme "clear")."""
+    plot.plotsize(width, height)
+    plot._set_size(width, height)
+    plot.theme("clear")
+    return ANSI.sub("", plot.build()).split("\n")
+
+
+class BarPlot(PlotextPlot):
+    """A PlotextPlot drawn with the Line API: plotext builds plain text (theme "clear"),
+    and each line becomes one Strip (bars in BAR_STYLE). Rich's ANSI decoding of a
+    coloured build costs more than the build itself."""
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self._lines: list[Strip] | None = None
+
+    def redraw(self) -> None:
+        self._lines = None
+        self.refresh()
+
+    bars = 0  # bars in the plot (set with the data): one line each, the rest stays blank
+
+    def _build(self) -> list[Strip]:
+        w, h = self.size.width, self.size.height
+        # plotext spreads n bars unevenly over more than n lines: give it title + n + axis.
+        lines = plot_lines(self.plt, w, min(h, self.bars + 2) if self.bars else h)
+        self._base = self.rich_style  # once per build: rich_style walks the DOM
+        strips = []
+        for line in lines[:h]:
+            body = line.lstrip(" ")
+            segs = [Segment(" " * (len(line) - len(body)), PAD_STYLE)]
+            segs += [Segment(part, BAR_STYLE if i % 2 else TEXT_STYLE)
+                     for i, part in enumerate(BARS.split(body)) if part]
+            strips.append(Strip(segs).crop(0, w))
+        return strips
+
+    def render_line(self, y: int) -> Strip:
+        if self._lines is None:
+            self._lines = self._build()
+        line = self._lines[y] if y < len(self._lines) else Strip.blank(0)
+        return line.extend_cell_length(self.size.width, self._base)
+
+    def on_resize(self) -> None:
+        self._lines = None
