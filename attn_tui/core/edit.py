@@ -16,12 +16,10 @@ import re
 
 import numpy as np
 
-from .attention import DTYPES
+from .limits import BOUND, MAX_DIM, MAX_LABEL, clean_label, compute_problem
 from .scenario import Scenario
 
-BOUND = 1e6  # |cell| <= BOUND: scores stay far from float64 overflow (T·BOUND⁴ ≪ 1e308)
-MAX_DIM = 512  # largest T, T', d_model, d_k, d_v an edit may create
-MAX_LABEL = 24  # longest token / feature label, so grids keep their columns
+# BOUND (|cell| <= 1e6), MAX_DIM (512) and MAX_LABEL (24) live in core.limits: every door applies them
 EDITABLE = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
 
 
@@ -59,13 +57,8 @@ def parse_value(text: str, where: str = "value") -> float:
 
 def overflow(s: Scenario) -> str | None:
     """A message if Q, K, V, S or O of ``s`` overflow in its dtype, else None."""
-    with np.errstate(all="ignore"):
-        tr = s.run()
-    for name in ("Q", "K", "V", "S"):
-        if not np.all(np.isfinite(getattr(tr, name))):
-            top = float(np.finfo(DTYPES[s.dtype]).max)
-            return f"{name} overflows {s.dtype} (largest finite {top:g})"
-    return None
+    problem = compute_problem(s)  # the check a file must pass too (core.limits)
+    return problem and f"{problem[0]} overflows {s.dtype} (largest finite {problem[3]:g})"
 
 
 def matrix_of(s, name):
@@ -102,7 +95,7 @@ def set_cell(s: Scenario, name: str, row: int, col: int, value) -> Scenario:
 
 # -- labels ---------------------------------------------------------------
 def _label(text, where):
-    lab = " ".join(str(text).split())
+    lab = clean_label(text, where, EditError)  # the rule a file's labels follow too (core.limits)
     if not lab:
         raise EditError(f"{where}: a label cannot be empty")
     if len(lab) > MAX_LABEL:

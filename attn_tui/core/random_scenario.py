@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .edit import MAX_DIM, EditError
+from .edit import EditError
+from .limits import MAX_DIM, admit, shown
 from .scenario import Scenario
 
 LIMITS = {"T": (1, MAX_DIM), "d_model": (1, 256), "d_k": (1, 256), "d_v": (1, 256),
@@ -22,15 +23,15 @@ def check_params(**params) -> dict:
     out = dict(DEFAULTS)
     for key, value in params.items():
         if key not in LIMITS:
-            raise EditError(f"{key}: unknown parameter; use {', '.join(LIMITS)}")
+            raise EditError(f"{shown(key)}: unknown parameter; use {', '.join(LIMITS)}")
         lo, hi = LIMITS[key]
         if isinstance(value, str):
             try:
                 value = int(value.strip())
             except ValueError:
-                raise EditError(f"{key}: {value.strip()!r} is not a whole number") from None
+                raise EditError(f"{key}: {shown(value.strip())} is not a whole number") from None
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
-            raise EditError(f"{key}: {value!r} must be a whole number from {lo} to {hi}")
+            raise EditError(f"{key}: {shown(value)} must be a whole number from {lo} to {hi}")
         out[key] = int(value)
     return out
 
@@ -44,10 +45,10 @@ def random_scenario(T=8, d_model=8, d_k=4, d_v=4, seed=0, mask="causal") -> Scen
     W_Q = rng.standard_normal((dm, p["d_k"])) / np.sqrt(dm)
     W_K = rng.standard_normal((dm, p["d_k"])) / np.sqrt(dm)
     W_V = rng.standard_normal((dm, p["d_v"])) / np.sqrt(dm)
-    return Scenario(
+    return admit(Scenario(  # the limits a file must pass too (core.limits)
         title=f"Random: T={p['T']}, d_model={dm}, d_k={p['d_k']}, d_v={p['d_v']}, seed={p['seed']} "
               "(Gaussian; q·k has variance d_k)",
         tokens=tuple(f"t{i + 1}" for i in range(p["T"])),
         features=tuple(f"f{j + 1}" for j in range(dm)),
         X=X, W_Q=W_Q, W_K=W_K, W_V=W_V, mask=mask,
-    )
+    ), EditError)

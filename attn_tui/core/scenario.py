@@ -8,12 +8,13 @@ directly (V defaults to the identity, so O = A).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .attention import DTYPES, FILLS, MASKS, Trace, additive_mask, attention, blocked_cells
 from .checks import check_matrix
+from .limits import MAX_DIM, shown
 
 MATRICES = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
 
@@ -154,6 +155,15 @@ def _shape(s, name, rows=None, cols=None, rows_of="", cols_of=""):
     return a
 
 
+def _positive_finite(x) -> bool:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return False
+    try:
+        return bool(np.isfinite(float(x))) and x > 0
+    except OverflowError:  # an integer beyond float64, e.g. 10**400
+        return False
+
+
 def validate(s: Scenario):
     """Raise ValueError naming the key (and row/column) of the first problem."""
     if s.projected:
@@ -186,16 +196,18 @@ def validate(s: Scenario):
     if s.mask not in MASKS:
         raise ValueError(f"mask: unknown mask {s.mask!r}; use one of {', '.join(MASKS)}")
     if s.mask == "window" and (not isinstance(s.window, int) or s.window < 1):
-        raise ValueError(f"window: a sliding window needs a whole width >= 1, got {s.window!r}")
+        raise ValueError(f"window: a sliding window needs a whole width >= 1, got {shown(s.window)}")
+    if isinstance(s.window, (int, np.integer)) and s.window > MAX_DIM:  # T x T' masks count in int64
+        raise ValueError(f"window: {shown(s.window)} is wider than any sequence (at most {MAX_DIM})")
     for p in s.padding:
         if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 1 <= p <= s.T_k:
-            raise ValueError(f"padding: key position {p!r} is outside 1..{s.T_k} (positions count from 1)")
+            raise ValueError(f"padding: key position {shown(p)} is outside 1..{s.T_k} (positions count from 1)")
     if s.fill not in FILLS:
         raise ValueError(f"fill: unknown fill {s.fill!r}; use -1e9, \"-inf\" or \"min\"")
     if s.dtype not in DTYPES:
         raise ValueError(f"dtype: unknown dtype {s.dtype!r}; use {', '.join(DTYPES)}")
-    if isinstance(s.c, bool) or not isinstance(s.c, (int, float)) or not np.isfinite(s.c) or s.c <= 0:
-        raise ValueError(f"c: the scale multiplier must be a positive finite number, got {s.c!r}")
+    if not _positive_finite(s.c):
+        raise ValueError(f"c: the scale multiplier must be a positive finite number, got {shown(s.c)}")
     object.__setattr__(s, "c", float(s.c))
     if not isinstance(s.scaled, bool):
-        raise ValueError(f"scaled: must be true or false, got {s.scaled!r}")
+        raise ValueError(f"scaled: must be true or false, got {s.scaled!r}")  # noqa: TRY004

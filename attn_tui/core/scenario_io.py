@@ -13,6 +13,8 @@ from pathlib import Path
 
 from .atomic import write_atomic
 from .builtins import BUILTINS, builtin
+from .limits import MAX_NESTING, admit, check_dim, printable, shown
+from .safe_read import read_capped, too_deep
 from .scenario import MATRICES, Scenario
 
 LABELS = ("tokens", "features", "key_tokens")
@@ -23,26 +25,35 @@ class ScenarioError(ValueError):
     """A scenario file or name that cannot be used; str() is the one-line message."""
 
 
+def _number(key, r, c, x):
+    """A matrix entry as a float; huge integers are refused, not turned into OverflowError."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise ValueError(f"{key}: row {r}, column {c} is {shown(x)}, not a number")  # noqa: TRY004
+    try:
+        x = float(x)
+    except OverflowError:
+        raise ValueError(f"{key}: row {r}, column {c} is {shown(x)}, beyond float64; "
+                         "entries must be finite") from None
+    if not math.isfinite(x):
+        raise ValueError(f"{key}: row {r}, column {c} is {x}; entries must be finite")
+    return x
+
+
 def _matrix(key, value):
     if not isinstance(value, list) or not value:
         raise ValueError(f"{key}: must be a non-empty list of rows, e.g. [[1.0, 0.0], [0.0, 1.0]]")
+    check_dim(key, len(value), unit=" rows")
     width = None
     rows = []
     for r, row in enumerate(value, 1):
         if not isinstance(row, list):
-            raise ValueError(f"{key}: row {r} is not a list of numbers")
+            raise ValueError(f"{key}: row {r} is not a list of numbers")  # noqa: TRY004
         if width is None:
             width = len(row)
+            check_dim(key, width, unit=" columns")
         elif len(row) != width:
             raise ValueError(f"{key}: row {r} has {len(row)} entries, row 1 has {width} (ragged rows)")
-        out = []
-        for c, x in enumerate(row, 1):
-            if isinstance(x, bool) or not isinstance(x, (int, float)):
-                raise ValueError(f"{key}: row {r}, column {c} is {x!r}, not a number")
-            if not math.isfinite(x):
-                raise ValueError(f"{key}: row {r}, column {c} is {x}; entries must be finite")
-            out.append(float(x))
-        rows.append(out)
+        rows.append([_number(key, r, c, x) for c, x in enumerate(row, 1)])
     if width == 0:
         raise ValueError(f"{key}: rows are empty")
     return rows
@@ -77,61 +88,92 @@ def from_dict(data: dict) -> Scenario:
             kw[key] = _fill(value)
         elif key == "padding":
             if not isinstance(value, list):
-                raise ValueError(f"padding: must be a list of whole key positions, e.g. [1, 3], got {value!r}")
+                raise ValueError(f"padding: must be a list of whole key positions, e.g. [1, 3], got {shown(value)}")
             for i, p in enumerate(value, 1):
                 if isinstance(p, bool) or not isinstance(p, int):
-                    raise ValueError(f"padding: entry {i} is {p!r}, not a whole key position (e.g. [1, 3])")
+                    raise ValueError(f"padding: entry {i} is {shown(p)}, not a whole key position (e.g. [1, 3])")  # noqa: TRY004
             kw[key] = tuple(value)
         elif key in ("title", "mask", "dtype") and not isinstance(value, str):
-            raise ValueError(f"{key}: must be a string, got {value!r}")
+            raise ValueError(f"{key}: must be a string, got {shown(value)}")
         elif key == "window" and (isinstance(value, bool) or not isinstance(value, int)):
-            raise ValueError(f"window: must be a whole number, got {value!r}")
+            raise ValueError(f"window: must be a whole number, got {shown(value)}")
         else:
             kw[key] = value
+    if "window" in data and data.get("mask", "causal") != "window":
+        raise ValueError(f"window: given with mask = {shown(data.get('mask', 'causal'))}; a width applies "
+                         "only to mask = \"window\" (remove window, or set mask = \"window\")")
     if "key_tokens" in data and "X" in data and "Y" not in data:
         raise ValueError("key_tokens: given without Y; with X the keys are the tokens themselves, "
                          "so remove key_tokens, or add Y (one row per key token) for cross-attention")
     return Scenario(**kw)
 
 
-def loads(text: str, source: str = "<string>") -> Scenario:
+def _parse(text: str, source: str) -> dict:
+    """tomllib.loads, after the nesting check (tomllib recurses once per level)."""
+    line = too_deep(text)
+    if line:
+        raise ScenarioError(f"{source}: brackets nest more than {MAX_NESTING} deep (line {line}); "
+                            "a matrix needs two")
     try:
-        return from_dict(tomllib.loads(text))
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
+        raise ScenarioError(f"{source}: not valid TOML: {printable(exc)}") from None
+    except RecursionError:
+        raise ScenarioError(f"{source}: nested too deeply to read") from None
+    except ValueError as exc:  # an integer literal of more than 4300 digits
+        raise ScenarioError(f"{source}: not valid TOML: {printable(str(exc).split(';')[0])}") from None
+
+
+def loads(text: str, source: str = "<string>") -> Scenario:
+    """Parse scenario TOML faithfully (a UTF-8 BOM is skipped); ScenarioError names ``source``.
+
+    Structural rules only, so that any Scenario round-trips; ``resolve`` also applies
+    the doors' limits (limits.admit)."""
+    source = printable(source)
+    data = _parse(text.removeprefix("\ufeff"), source)
+    try:
+        return from_dict(data)
     except ValueError as exc:
-        raise ScenarioError(f"{source}: {exc}") from None
+        raise ScenarioError(f"{source}: {printable(exc)}") from None
 
 
 def load(path) -> Scenario:
     """Read a scenario file; ScenarioError names the file and what is wrong."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ScenarioError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ScenarioError(f"{path}: is a folder, not a scenario file") from None
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read ({exc.strerror})") from None
+    raw = read_capped(path, ScenarioError)  # never blocks, never reads more than MAX_FILE_BYTES
+    name = printable(path)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ScenarioError(f"{path}: not a text (UTF-8) file; a scenario is TOML") from None
+        raise ScenarioError(f"{name}: not a text (UTF-8) file; a scenario is TOML") from None
     if "\x00" in text:
-        raise ScenarioError(f"{path}: binary data (NUL bytes); a scenario is TOML")
+        raise ScenarioError(f"{name}: binary data (NUL bytes); a scenario is TOML")
     return loads(text, str(path))
 
 
 def resolve(name_or_path) -> Scenario:
-    """A built-in by name, or a file by path."""
+    """A built-in by name, or a file by path: the door of the CLI, --scenario and the app's open.
+
+    A file must also pass the limits every door applies (limits.admit: sizes, |x| <= BOUND,
+    c in the knob's range, plain labels, and a trace that computes in its dtype)."""
     if str(name_or_path) in BUILTINS:
         return builtin(str(name_or_path))
     p = Path(name_or_path)
-    if not p.exists() and p.suffix == "":
-        raise ScenarioError(f"{name_or_path}: no such file, and no built-in of that name "
+    if p.suffix == "" and not _exists(p):
+        raise ScenarioError(f"{printable(name_or_path)}: no such file, and no built-in of that name "
                             f"(built-ins: {', '.join(BUILTINS)})")
-    return load(p)
+    s = load(p)
+    try:
+        return admit(s)
+    except ValueError as exc:
+        raise ScenarioError(f"{printable(p)}: {printable(exc)}") from None
+
+
+def _exists(p: Path) -> bool:
+    try:
+        return p.exists()
+    except (OSError, ValueError):  # ENAMETOOLONG, ELOOP, a NUL in the name: load() says which
+        return True
 
 
 def _toml_str(s):
@@ -167,7 +209,7 @@ def dumps(s: Scenario) -> str:
             lines.append(f"{key} = {_toml_value(list(getattr(s, key)))}")
     settings = {"mask": s.mask, "fill": -1e9 if s.fill == "-1e9" else s.fill, "c": s.c,
                 "scaled": s.scaled, "dtype": s.dtype, "padding": list(s.padding)}
-    if s.window is not None:
+    if s.window is not None and s.mask == "window":  # a file refuses a width with another mask
         settings["window"] = s.window
     lines += [f"{k} = {_toml_value(v)}" for k, v in settings.items()]
     for key in MATRICES:

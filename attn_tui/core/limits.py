@@ -1,0 +1,165 @@
+"""The limits every door applies: a file (CLI, --scenario, in-app open), the cell editor
+and the random form. Sizes are checked before anything of that size is allocated, and a
+scenario is admitted only if its trace computes in its own dtype without overflow.
+
+Every refusal is one line naming the key and, for matrices, the row and column
+(1-based, like the lesson's t1..tT). Functions take ``error``, the exception class the
+caller's door raises (ValueError, EditError, ...), so each door keeps its own type.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import numpy as np
+
+from .attention import DTYPES
+
+MAX_DIM = 512  # largest T, T', d_model, d_k, d_v (so S and A are at most 512 x 512)
+BOUND = 1e6  # |input cell| <= BOUND: scores cannot overflow float64 or float32 within MAX_DIM
+MAX_LABEL = 24  # longest token / feature label, so grids keep their columns
+MAX_TITLE = 200  # longest title, one status line
+MAX_FILE_BYTES = 32 * 2**20  # a scenario file: the largest the app can save (5 x 512 x 512 cells) fits
+MAX_NESTING = 16  # brackets inside brackets in a file (a matrix needs 2)
+C_MIN, C_MAX = 1e-3, 1e3  # the knob's range for the score multiplier c
+INPUTS = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
+
+
+def printable(text) -> str:
+    """``text`` with every control character (ESC, BEL, newline, C1, DEL) written as \\xNN / \\uNNNN,
+    so that it can go to a terminal or into a one-line message."""
+    text = str(text)
+    if not any(unicodedata.category(ch) == "Cc" for ch in text):
+        return text
+    return "".join(ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) == "Cc" else ch
+                   for ch in text)
+
+
+def shown(value, width: int = 40) -> str:
+    """repr(value) on one line and at most ``width`` characters (a 400-digit integer stays short)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
+        return f"an integer of {len(str(abs(value)))} digits"
+    text = printable(repr(value))
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def too_big(x) -> bool:
+    """True unless ``x`` (a Python or NumPy number) has |x| <= BOUND. Never raises on huge ints."""
+    try:
+        return not abs(float(x)) <= BOUND
+    except OverflowError:
+        return True
+
+
+def check_dim(what: str, n: int, error=ValueError, unit: str = "") -> None:
+    """Refuse a size above MAX_DIM before anything of that size is built."""
+    if n > MAX_DIM:
+        raise error(f"{what}: {n}{unit}; sizes (T, T', d_model, d_k, d_v) are at most {MAX_DIM}")
+
+
+def clean_label(text, where: str, error=ValueError, limit: int = MAX_LABEL) -> str:
+    """A label or title as stored: whitespace runs (newline, tab) become one space; refuses other
+    control characters (ESC, BEL, ...), an empty label and one longer than ``limit``."""
+    lab = " ".join(str(text).split())
+    bad = next((ch for ch in lab if unicodedata.category(ch) == "Cc"), None)
+    if bad is not None:
+        raise error(f"{where}: contains the control character {printable(bad)}; labels are plain text")
+    if not lab:
+        raise error(f"{where}: a label cannot be empty")
+    if len(lab) > limit:
+        raise error(f"{where}: {len(lab)} characters; labels are at most {limit}")
+    return lab
+
+
+def check_c(c, error=ValueError) -> None:
+    if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)) or not C_MIN <= c <= C_MAX:
+        raise error(f"c: the scale multiplier must be a number from {C_MIN:g} to {C_MAX:g} "
+                    f"(the knob's range), got {shown(c)}")
+
+
+def check_values(name: str, a, error=ValueError) -> None:
+    """Refuse the first cell of input matrix ``name`` with |x| > BOUND, naming its row and column."""
+    a = np.asarray(a, dtype=np.float64)
+    bad = np.argwhere(~(np.abs(a) <= BOUND))
+    if len(bad):
+        r, c = (int(v) for v in bad[0])
+        raise error(f"{name}: row {r + 1}, column {c + 1} is {a[r, c]:g}; entries must satisfy |x| <= {BOUND:g}")
+
+
+# -- does it compute? ---------------------------------------------------------------
+def _inputs(s, comp: str, r: int, c: int) -> str:
+    """The input cells that computed matrix ``comp``[r, c] (0-based) is made from, 1-based."""
+    src = "Y" if s.cross else "X"
+    if comp == "S":
+        if s.projected:
+            return f"X row {r + 1} (through W_Q) and {src} row {c + 1} (through W_K)"
+        return f"Q row {r + 1} and K row {c + 1}"
+    if comp == "O":
+        return f"the values: {'W_V' if s.projected else 'V'} column {c + 1}"
+    if not s.projected:
+        return f"{comp} row {r + 1}, column {c + 1}"
+    row_of = "X" if comp == "Q" else src
+    return f"{row_of} row {r + 1} and W_{comp} column {c + 1}"
+
+
+def compute_problem(s):
+    """None if the trace of ``s`` computes in its dtype; else (computed, inputs, dtype, largest):
+    the first matrix (Q, K, V, S, O) with ±inf/NaN where the inputs were finite, and the input
+    cells it came from. A NaN row of A from a fully masked row is not a problem (the lesson's
+    point); neither is a -1e9 fill that overflows in float16 (it lives in M)."""
+    with np.errstate(all="ignore"):  # no RuntimeWarning line: the overflow is reported here
+        tr = s.run()
+    top = float(np.finfo(DTYPES[s.dtype]).max)
+    for name in ("Q", "K", "V", "S", "O"):
+        a = getattr(tr, name)
+        bad = np.argwhere(np.isinf(a) if name == "O" else ~np.isfinite(a))
+        if len(bad):
+            r, c = (int(v) for v in bad[0])
+            return name, _inputs(s, name, r, c), s.dtype, top
+    return None
+
+
+def overflow_message(problem) -> str:
+    comp, inputs, dtype, top = problem
+    return f"{inputs}: {comp} overflows {dtype} (largest finite {top:g}); use smaller values"
+
+
+# -- the whole door --------------------------------------------------------------------
+def check_sizes(s, error=ValueError) -> None:
+    sizes = {"T": s.T, "T'": s.T_k, "d_k": s.d_k, "d_v": s.d_v}
+    if s.projected:
+        sizes["d_model"] = s.d_model
+    for what, n in sizes.items():
+        check_dim(what, n, error)
+
+
+def _clean_labels(s, error):
+    changes = {}
+    title = clean_label(s.title, "title", error, MAX_TITLE)
+    if title != s.title:
+        changes["title"] = title
+    for key in ("tokens", "features", "key_tokens"):
+        labels = getattr(s, key)
+        clean = tuple(clean_label(x, f"{key}: label {i}", error) for i, x in enumerate(labels, 1))
+        if clean != labels:
+            changes[key] = clean
+    return changes
+
+
+def admit(s, error=ValueError):
+    """``s`` if every door may accept it (labels with whitespace runs collapsed), else ``error``
+    with one line: sizes, input values (|x| <= BOUND), c, window, labels, then the trace computes."""
+    check_sizes(s, error)
+    for name in INPUTS:
+        if getattr(s, name) is not None:
+            check_values(name, getattr(s, name), error)
+    check_c(s.c, error)
+    if s.mask == "window" and not 1 <= s.window <= MAX_DIM:
+        raise error(f"window: a width from 1 to {MAX_DIM}, got {shown(s.window)}")
+    changes = _clean_labels(s, error)
+    if changes:
+        s = s.with_(**changes)
+    problem = compute_problem(s)
+    if problem:
+        raise error(overflow_message(problem))
+    return s

@@ -1,0 +1,134 @@
+"""Reading a scenario file without blocking, without reading without end, and without
+recursing without end: stat before open (a FIFO, a device, a folder is refused unopened),
+open non-blocking, read at most MAX_FILE_BYTES, and count bracket nesting before parsing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+
+from .limits import MAX_FILE_BYTES, MAX_NESTING, printable
+
+KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+         (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _kind(mode) -> str | None:
+    """None for a regular file, else what it is (a folder, a FIFO, a device, ...)."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return next((name for test, name in KINDS if test(mode)), "not a regular file")
+
+
+def _refuse_kind(name: str, mode, error) -> None:
+    kind = _kind(mode)
+    if kind == "a folder":
+        raise error(f"{name}: is a folder, not a scenario file")
+    if kind:
+        raise error(f"{name}: is {kind}, not a regular file; a scenario is a TOML file")
+
+
+def read_capped(path, error=ValueError) -> bytes:
+    """The bytes of the regular file ``path`` (symlinks followed), at most MAX_FILE_BYTES.
+
+    Refuses, with one line naming the file: a missing file, a folder, a FIFO or device
+    (by stat, before opening: nothing blocks), a symlink loop or an over-long name (the
+    OS's reason), and a file larger than MAX_FILE_BYTES.
+    """
+    name = printable(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise error(f"{name}: no such file") from None
+    except (OSError, ValueError) as exc:  # ELOOP, ENAMETOOLONG, EACCES; ValueError: a NUL in the name
+        raise error(f"{name}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+    _refuse_kind(name, st.st_mode, error)
+    too_big = f"{name}: larger than {MAX_FILE_BYTES // 2**20} MiB; a scenario file is at most that"
+    if st.st_size > MAX_FILE_BYTES:
+        raise error(too_big)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise error(f"{name}: cannot read ({exc.strerror})") from None
+    try:
+        _refuse_kind(name, os.fstat(fd).st_mode, error)  # swapped for a FIFO after the stat
+        chunks, size = [], 0
+        while size <= MAX_FILE_BYTES:
+            chunk = os.read(fd, min(2**20, MAX_FILE_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise error(f"{name}: cannot read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if size > MAX_FILE_BYTES:
+        raise error(too_big)
+    return b"".join(chunks)
+
+
+_SPECIAL = re.compile(r"[\[\]{}\"'#]")
+
+
+def _escaped(text: str, p: int) -> bool:
+    """True if text[p] is preceded by an odd number of backslashes."""
+    k = p
+    while k > 0 and text[k - 1] == "\\":
+        k -= 1
+    return (p - k) % 2 == 1
+
+
+def _string_end(text: str, j: int) -> int:
+    """Index just after the TOML string starting at ``j`` (-1: unterminated multi-line string)."""
+    q = text[j]
+    esc = q == '"'
+    if text.startswith(q * 3, j):
+        k = j + 3
+        while True:
+            p = text.find(q * 3, k)
+            if p < 0:
+                return -1
+            if not (esc and _escaped(text, p)):
+                return p + 3
+            k = p + 1
+    k = j + 1
+    nl = text.find("\n", k)
+    line_end = len(text) if nl < 0 else nl
+    while True:
+        p = text.find(q, k, line_end)
+        if p < 0:
+            return line_end  # unterminated: tomllib will say so; scan on from the next line
+        if not (esc and _escaped(text, p)):
+            return p + 1
+        k = p + 1
+
+
+def too_deep(text: str, limit: int = MAX_NESTING) -> int:
+    """The line where brackets ([ and {, outside strings and comments) nest deeper than
+    ``limit``, or 0. Linear in len(text); tomllib would recurse once per level."""
+    depth, i = 0, 0
+    while m := _SPECIAL.search(text, i):
+        j, ch = m.start(), m.group()
+        if ch in "[{":
+            depth += 1
+            if depth > limit:
+                return text.count("\n", 0, j) + 1
+            i = j + 1
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+            i = j + 1
+        elif ch == "#":
+            nl = text.find("\n", j)
+            if nl < 0:
+                return 0
+            i = nl + 1
+        else:
+            i = _string_end(text, j)
+            if i < 0:
+                return 0
+    return 0
