@@ -128,3 +128,18 @@ def on_screen():
         return r.width > 0 and r.x >= view.x and r.right <= view.right and r.y >= view.y and r.bottom <= view.bottom
 
     return on_screen
+
+
+# -- hypothesis: deterministic in CI ----------------------------------------------------
+# CI (the CI variable set) runs the "ci" profile: derandomised (the same examples every run,
+# no example database), no deadline, no too_slow health check on a busy 2-core machine.
+# Every input hypothesis ever found is an explicit @example beside its test.
+# Elsewhere the default profile keeps exploring; HYPOTHESIS_PROFILE=ci reproduces CI.
+import os as _os
+
+from hypothesis import HealthCheck as _HealthCheck
+from hypothesis import settings as _hyp_settings
+
+_hyp_settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True,
+                               suppress_health_check=[_HealthCheck.too_slow])
+_hyp_settings.load_profile(_os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if _os.environ.get("CI") else "default"))

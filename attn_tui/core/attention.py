@@ -165,8 +165,8 @@ class Trace:
     # Ranks cost an SVD each; they are computed on first use, not on every keypress.
     @cached_property
     def rank_S(self):
-        """rank S <= min(rank Q, rank K) <= d_k (None if S has NaN/inf)."""
-        return _rank(self.S)
+        """rank S <= min(rank Q, rank K) <= d_k (None if S has NaN/inf); see :func:`score_rank`."""
+        return score_rank(self.S, self.Q, self.K, self.scale)
 
     @cached_property
     def rank_Q(self):
@@ -185,12 +185,57 @@ class Trace:
         return self.A.dtype
 
 
-def _rank(a):
-    """Numerical rank of a (in float64), or None when a has NaN/inf entries."""
+def _finfo(dtype):
+    """np.finfo of a float dtype; float64's for anything else (an integer matrix)."""
+    dtype = np.dtype(dtype)
+    return np.finfo(dtype if np.issubdtype(dtype, np.floating) else np.float64)
+
+
+def _rank(a, floor=0.0):
+    """Numerical rank of a in the precision of its own dtype, or None when a has NaN/inf entries.
+
+    Counts the singular values above max(rows, cols) · eps · σ_max + floor: NumPy's
+    matrix_rank tolerance, but with the eps of a's dtype (9.8e-4 for a float16 trace,
+    not float64's 2.2e-16, whose tolerance counted float16 rounding as rank).
+    """
+    fi = _finfo(np.asarray(a).dtype)
     a = np.asarray(a, dtype=np.float64)
     if a.size == 0 or not np.all(np.isfinite(a)):
         return None
-    return int(np.linalg.matrix_rank(a))
+    sv = np.linalg.svd(a, compute_uv=False)  # descending
+    tol = sv[0] * max(a.shape) * float(fi.eps) + floor
+    return int(np.count_nonzero(sv > tol))
+
+
+def score_rank(S, Q, K, scale=None):
+    """rank S for S = scale · Q Kᵀ as computed in S's dtype, or None when S has NaN/inf.
+
+    rank Q and rank K (:func:`_rank`) drop the singular values below
+    max(shape) · eps · σ_max of each factor, so S is measured against the same yardstick,
+    the factors' sizes |scale| · σ_max(Q) · σ_max(K), not against its own σ_max; plus the
+    rounding error of computing S: a score sums d_k products, so it is off by up to
+    (d_k + 2) · eps · |scale| · (|Q| |K|ᵀ) (eps of the accumulation, float32 for float16),
+    and a product that underflows loses up to a subnormal. With S's own σ_max as the
+    yardstick, Q = [[1, e], [e, e]], K = [[e, 1], [e, e]] with e = 3e-257 gave rank S = 2
+    > min(rank Q, rank K) = 1, which S = Q Kᵀ forbids. ``scale`` None: |scale| is
+    recovered as max|S| / max|Q Kᵀ|.
+    """
+    S = np.asarray(S)
+    if S.size == 0 or not np.all(np.isfinite(S)):
+        return None
+    Q64, K64 = np.asarray(Q, dtype=np.float64), np.asarray(K, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        if scale is None:
+            qk = np.max(np.abs(Q64 @ K64.T))  # max |.|, not a norm: squares of 1e-257 underflow
+            scale = np.max(np.abs(S.astype(np.float64))) / qk if qk > 0 else 0.0
+        B = abs(float(scale)) * (np.abs(Q64) @ np.abs(K64).T)  # (T, T'): the size of each score's terms
+        acc = float(_finfo(np.promote_types(_finfo(S.dtype).dtype, np.float32)).eps)
+        sub = float(_finfo(S.dtype).smallest_subnormal)
+        eps = float(_finfo(S.dtype).eps)
+        size = abs(float(scale)) * np.linalg.norm(Q64, 2) * np.linalg.norm(K64, 2)  # >= σ_max(S) up to rounding
+        floor = (max(B.shape[0], B.shape[1], Q64.shape[1]) * eps * size
+                 + (Q64.shape[1] + 2) * (acc * np.linalg.norm(B, 2) + np.sqrt(B.size) * sub))
+    return _rank(S, floor)
 
 
 def _check_additive(mask):

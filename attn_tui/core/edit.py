@@ -35,15 +35,17 @@ def cell_name(name, row, col):
 def parse_value(text: str, where: str = "value") -> float:
     """The float a learner typed, or EditError.
 
-    Accepts what Python's float() accepts (``2``, ``-0.5``, ``1e-3``, `` 3 ``) when it
-    is finite and |x| <= BOUND. Refuses empty text, ``abc``, ``1e``, ``--1``,
+    Accepts exactly what Python's float() accepts (``2``, ``-0.5``, ``1e-3``, `` 3 ``)
+    when it is finite and |x| <= BOUND: the text itself goes to float(), so a
+    character that str.strip() removes but float() refuses (the separators
+    ``\x1c``-``\x1f``) is refused. Refuses empty text, ``abc``, ``1e``, ``--1``,
     ``nan``, ``inf`` and ``1e400`` (which float() turns into inf).
     """
-    raw = text.strip()
+    raw = text.strip()  # for the messages only
     if not raw:
         raise EditError(f"{where}: empty; type a number such as 0.5 (escape keeps the old value)")
     try:
-        x = float(raw)
+        x = float(text)
     except ValueError:
         raise EditError(f"{where}: {raw!r} is not a number; try e.g. 2, -0.5 or 1e-3") from None
     if math.isnan(x):

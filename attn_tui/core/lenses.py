@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .attention import blocked_cells, softmax
+from .attention import _rank, blocked_cells, score_rank, softmax
 
 
 def nadaraya_watson_row(Q, K, V, t, scale, blocked=None):
@@ -45,15 +45,17 @@ def box_kernel(T, fill=-1e9):
 def rank_info(S, Q, K):
     """Ranks of S, Q, K and the singular values of S (descending).
 
-    S = Q Kᵀ is a bilinear form, so rank S <= min(rank Q, rank K) <= d_k.
+    S = Q Kᵀ is a bilinear form, so rank S <= min(rank Q, rank K) <= d_k. The ranks
+    are the Trace's (:func:`attention.score_rank`, in the precision of the dtype);
+    None for a matrix with NaN/inf.
     """
     S64 = np.asarray(S, dtype=np.float64)
     finite = bool(np.all(np.isfinite(S64)))
     sv = np.linalg.svd(S64, compute_uv=False) if finite else np.full(min(S64.shape), np.nan)
     return {
-        "S": int(np.linalg.matrix_rank(S64)) if finite else None,
-        "Q": int(np.linalg.matrix_rank(np.asarray(Q, dtype=np.float64))),
-        "K": int(np.linalg.matrix_rank(np.asarray(K, dtype=np.float64))),
+        "S": score_rank(S, Q, K),
+        "Q": _rank(Q),
+        "K": _rank(K),
         "d_k": int(np.shape(Q)[1]),
         "singular_values": sv,
     }

@@ -1,12 +1,20 @@
 """Property tests of the core: the invariants the lesson states, on random inputs."""
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attn_tui.core import attention, causal_mask, entropy_bits, row_entropies_bits, softmax
+from attn_tui.core import (
+    attention,
+    causal_mask,
+    entropy_bits,
+    lenses,
+    row_entropies_bits,
+    softmax,
+)
 from attn_tui.core.attention import additive_mask, blocked_cells
-from attn_tui.core import lenses
 
 FINITE = st.floats(-5, 5, allow_nan=False, allow_infinity=False)
 
@@ -115,12 +123,38 @@ def test_nadaraya_watson_row_equals_output_row(case):
         np.testing.assert_allclose(nw, tr.O[t], rtol=1e-9, atol=1e-12)
 
 
+E257, E271 = 3.1e-257, 3.90086753e-271  # tiny entries hypothesis found: rank S 2 > min(rank Q, rank K) = 1
+
+
+def _tiny_case(e):
+    return (np.array([[1.0, e], [e, e]]), np.array([[e, 1.0], [e, e]]), np.zeros((2, 1)))
+
+
 @settings(max_examples=150, deadline=None)
-@given(qkv())
-def test_rank_of_scores_at_most_dk(case):
+@given(qkv(), st.sampled_from(["float64", "float32", "float16"]))
+@example(_tiny_case(E257), "float64")
+@example(_tiny_case(E271), "float64")
+def test_rank_of_scores_at_most_dk(case, dtype):
+    """rank S <= min(rank Q, rank K) <= d_k, measured in the trace's dtype; S = Q Kᵀ forbids more."""
     Q, K, V = case
-    tr = attention(Q, K, V)
+    tr = attention(Q, K, V, dtype=dtype)
+    if tr.rank_S is None:  # float16 overflow: no rank to compare
+        assert not np.all(np.isfinite(tr.S))
+        return
     assert tr.rank_S <= min(tr.rank_Q, tr.rank_K) <= Q.shape[1]
+    info = lenses.rank_info(tr.S, tr.Q, tr.K)  # the lens reads the same ranks
+    assert (info["S"], info["Q"], info["K"]) == (tr.rank_S, tr.rank_Q, tr.rank_K)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_rank_q_one_stays_one_in_low_precision(dtype):
+    """A rank-1 Q rounded to float32/float16: S = Q Kᵀ has rank 1 in that precision
+    (float64's tolerance counted the rounding as rank: rank S 2..5 > rank Q)."""
+    rng = np.random.default_rng(0)
+    Q = np.outer(rng.normal(size=5), rng.normal(size=3))
+    K = rng.normal(size=(6, 3))
+    tr = attention(Q, K, np.eye(6), dtype=dtype)
+    assert (tr.rank_Q, tr.rank_K, tr.rank_S) == (1, 3, 1)
 
 
 @settings(max_examples=50, deadline=None)

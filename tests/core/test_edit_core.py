@@ -2,12 +2,22 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from attn_tui.core import builtin
-from attn_tui.core.edit import (BOUND, EditError, add_key_token, add_token, parse_value, remove_key_token,
-                                remove_token, rename, set_cell, set_dim)
+from attn_tui.core.edit import (
+    BOUND,
+    EditError,
+    add_key_token,
+    add_token,
+    parse_value,
+    remove_key_token,
+    remove_token,
+    rename,
+    set_cell,
+    set_dim,
+)
 from attn_tui.core.modes import set_cross
 
 
@@ -17,7 +27,7 @@ def pipe():
 
 
 @pytest.mark.parametrize("text,value", [("2", 2.0), (" -0.5 ", -0.5), ("1e-3", 1e-3), ("1_000", 1000.0),
-                                        ("-0", 0.0), (str(BOUND), BOUND), ("+3", 3.0)])
+                                        ("-0", 0.0), (str(BOUND), BOUND), ("+3", 3.0), ("\u20003", 3.0)])
 def test_parse_accepts_what_float_accepts(text, value):
     assert parse_value(text) == value
 
@@ -25,7 +35,8 @@ def test_parse_accepts_what_float_accepts(text, value):
 @pytest.mark.parametrize("text,words", [("abc", "not a number"), ("", "empty"), ("   ", "empty"),
                                         ("nan", "NaN"), ("inf", "infinite"), ("-inf", "infinite"),
                                         ("1e400", "infinite"), ("1e", "not a number"),
-                                        ("--1", "not a number"), ("2e6", "too large")])
+                                        ("--1", "not a number"), ("2e6", "too large"), ("0\x1f", "not a number"),
+                                        ("\x1c1", "not a number")])
 def test_parse_refuses(text, words):
     with pytest.raises(EditError, match=words):
         parse_value(text, "X row 1, column 2")
@@ -142,6 +153,10 @@ def test_parse_roundtrips_every_allowed_float(x):
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=12))
+@example("0\x1f")  # found by hypothesis: str.strip() removed \x1f, float() refuses it
+@example("\x1c1")
+@example("\u20003")  # a Unicode space float() does strip
+@example("0\x85")
 def test_parse_never_crashes_and_only_returns_allowed(text):
     try:
         x = parse_value(text)
