@@ -98,6 +98,30 @@ def set_cross(s: Scenario, on: bool) -> tuple[Scenario, str]:
     return s.with_(Y=None, key_tokens=(), padding=()), "cross-attention off: keys and values come from X again"
 
 
+def set_cross_keeping_padding(s, on: bool):
+    """set_cross, then the padding positions that still exist among the new keys put back.
+
+    Returns (scenario, note); the note says which padding was kept or dropped, so the
+    status line's ``pad`` never changes silently.
+    """
+    new, note = set_cross(s, on)
+    if new is s or not s.padding:
+        return new, note
+    keep = tuple(p for p in s.padding if p <= new.T_k)
+    if keep and new.padding != keep:
+        try:
+            new = new.with_(padding=keep)
+        except ValueError:
+            pass
+    lost = [p for p in s.padding if p not in new.padding]
+    kept = [p for p in s.padding if p in new.padding]
+    if kept:
+        note += "; padding kept on key position " + ", ".join(map(str, kept))
+    if lost:
+        note += "; padding of key position " + ", ".join(map(str, lost)) + " dropped (b pads keys again)"
+    return new, note
+
+
 def summary(s: Scenario) -> str:
     """One line of the modes in force, e.g. ``mask causal · fill -1e9 · float64``."""
     mask = f"window {s.window}" if s.mask == "window" else s.mask

@@ -1,8 +1,9 @@
 """AttentionApp: the one State, the screens (modes) and the app-wide keys.
 
-Every change goes through :meth:`AttentionApp.set_state`; screens and panes observe
-``app.state`` and render what they are given. Screens come from the registry in
-attn_tui/tui/screens/__init__.py, keys from the table in attn_tui/tui/keys.py.
+Every change goes through :meth:`AttentionApp.set_state`; screens observe ``app.state``
+and hand each widget its view (attn_tui/tui/views). Screens come from the registry in
+attn_tui/tui/screens/__init__.py, keys from the table in attn_tui/tui/keys.py, and the
+editing, mode and file actions from attn_tui/tui/actions (a key's ``do('name')``).
 """
 
 from __future__ import annotations
@@ -10,17 +11,21 @@ from __future__ import annotations
 from textual.app import App
 from textual.reactive import reactive
 
-from . import keys
 from ..core.builtins import DEFAULT, builtin
+from ..core.matrices import ROW_LINKED
 from ..core.scenario import Scenario
-from .edit_actions import EditActions
-from .messages import CellCursorMoved, RowSelected
+from . import keys
+from .actions import ACTIONS
+from .actions import edit as edit_actions
+from .actions.files import FilePaths
+from .history import History
+from .messages import CellCursorMoved, EditRequested, RowSelected
+from .notes import Notes
 from .screens import HOME, SCREENS
 from .state import Refused, State
-from .widgets.panes import ROW_LINKED  # moving the cursor in these grids selects the query row
 
 
-class AttentionApp(EditActions, App):
+class AttentionApp(App):
     """The explorer. ``AttentionApp()`` opens the lesson's pipeline; ``scenario=`` another."""
 
     CSS_PATH = "app.tcss"
@@ -36,12 +41,19 @@ class AttentionApp(EditActions, App):
 
     def __init__(self, scenario: Scenario | None = None) -> None:
         super().__init__()
+        self.history = History()  # undo/redo of scenario changes (set_state records each)
+        self.notes = Notes(self)  # notifications, one of each kind, and the lesson's explanation
+        self.paths = FilePaths()  # what the open/save/export dialogs offer next
+        self.last_random: dict | None = None  # the random form's last values (its next seed follows)
         self.set_reactive(AttentionApp.state, State(scenario if scenario is not None else builtin(DEFAULT)))
 
     def set_state(self, new_state: State) -> None:
-        """The one door for changes (undo/redo history hooks in here)."""
-        self.history.record(self.state, new_state)  # edit_actions.EditActions: undo/redo
+        """The one door for changes (the history records every scenario change)."""
+        self.history.record(self.state, new_state)
         self.state = new_state
+
+    def watch_state(self, old: State | None, new: State) -> None:
+        self.notes.state_changed(old, new)
 
     def notify(self, message: str, *, markup: bool = False, **kw) -> None:
         """Notifications carry user text (labels, paths, typed values): never parse it as markup."""
@@ -57,6 +69,10 @@ class AttentionApp(EditActions, App):
             self.notify(str(exc), severity="warning", timeout=8)
             return
         self.set_state(new)
+
+    def action_do(self, name: str) -> None:
+        """Run the editing, mode or file action ``name`` (attn_tui/tui/actions)."""
+        ACTIONS[name](self)
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen
@@ -74,3 +90,7 @@ class AttentionApp(EditActions, App):
         row = message.row if message.name in ROW_LINKED else self.state.row
         if cursor != self.state.cursor or row != self.state.row:
             self.set_state(self.state.with_(cursor=cursor, row=row))
+
+    def on_edit_requested(self, message: EditRequested) -> None:
+        message.stop()
+        edit_actions.cell(self, message.name, message.row, message.col)

@@ -29,6 +29,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from .app import AttentionApp
+from .framework import on_first_frame
 from ..core.scenario import Scenario
 
 SIZE = (120, 40)
@@ -90,11 +91,10 @@ def bare_widgets_app(n: int) -> type[App]:
 
 def plotext_build_ms(builds: int = 50) -> float:
     """CPU ms of one plotext build of a chart-sized (38×7) horizontal bar plot."""
-    from plotext._figure import _figure_class
-
+    from .framework import new_figure
     from .widgets.bar_plot import plot_lines
 
-    fig = _figure_class()
+    fig = new_figure()
     labels = [f"t{i}" for i in range(1, 6)]
     t0 = time.process_time()
     for k in range(builds):
@@ -143,14 +143,7 @@ async def _first_frame_s(make) -> float:
     t0 = time.perf_counter()
     app = make()
     first: list[float] = []
-    display = app._display
-
-    def timed_display(screen, renderable):
-        if renderable is not None and not first:
-            first.append(time.perf_counter())
-        return display(screen, renderable)
-
-    app._display = timed_display
+    on_first_frame(app, lambda: first.append(time.perf_counter()))
     async with app.run_test(size=SIZE) as pilot:
         while not first:
             await pilot.pause(0.005)

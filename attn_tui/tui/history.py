@@ -12,6 +12,7 @@ from dataclasses import fields
 
 import numpy as np
 
+from ..core.matrices import shape as matrix_shape
 from .state import State
 
 LIMIT = 500
@@ -39,20 +40,12 @@ def _same(a: State, b: State) -> bool:
     return same_scenario(a.scenario, b.scenario)
 
 
-def shape_of(s, name):
-    """(rows, cols) of matrix ``name`` (inputs, Q/K/V, S/M/A, O) in scenario ``s``, or None."""
-    shapes = {"Q": (s.T, s.d_k), "K": (s.T_k, s.d_k), "V": (s.T_k, s.d_v), "S": (s.T, s.T_k),
-              "M": (s.T, s.T_k), "S_masked": (s.T, s.T_k), "A": (s.T, s.T_k), "O": (s.T, s.d_v)}
-    m = getattr(s, name, None) if name in ("X", "W_Q", "W_K", "W_V", "Y") else None
-    return m.shape if m is not None else shapes.get(name)
-
-
 def clamp_cursor(s, cursor):
     """``cursor`` (name, row, col) moved inside the matrix's shape in ``s``, or None."""
     if not cursor:
         return cursor
     name, r, c = cursor
-    shape = shape_of(s, name)
+    shape = matrix_shape(s, name)
     if shape is None:
         return None
     return (name, max(0, min(r, shape[0] - 1)), max(0, min(c, shape[1] - 1)))

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from ..core.diagnose import ceiling_bits
+from ..core.lenses import rank_info
 from ..core.modes import causal_allowed, explanations
 from ..core.scenario import Scenario
 
@@ -35,6 +37,17 @@ class State:
     def explanations(self) -> tuple:
         """The lesson's explanation lines for this state (NaN causes, fp16 fill, ...), computed once."""
         return tuple(explanations(self.scenario, self.trace))
+
+    @cached_property
+    def ceiling(self):
+        """log₂ of the visible keys per row, (T,): the most bits row t can carry; NaN when it sees none."""
+        return ceiling_bits(self.trace.blocked)
+
+    @cached_property
+    def rank(self) -> dict:
+        """rank S, Q, K, d_k and S's singular values (one SVD per state, not per redraw)."""
+        tr = self.trace
+        return rank_info(tr.S, tr.Q, tr.K)
 
     def with_(self, **changes) -> "State":
         return replace(self, **changes)

@@ -10,7 +10,8 @@ import pytest
 from attn_tui.core.builtins import builtin
 from attn_tui.core.edit import EditError, add_token, remove_token, renumber, set_cell
 from attn_tui.core.scenario_io import ScenarioError, dumps, loads
-from attn_tui.tui.edit_notes import computed_hint, cross_keeping_padding
+from attn_tui.core.matrices import computed_hint
+from attn_tui.core.modes import set_cross_keeping_padding as cross_keeping_padding
 from attn_tui.tui.history import History, same_scenario
 from attn_tui.tui.state import State
 from attn_tui.tui.widgets.palette import cell_width, fmt

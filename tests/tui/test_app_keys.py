@@ -51,7 +51,7 @@ async def test_plus_minus_zero_turn_the_knob(make_app, grid_cell):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         h0 = app.state.trace.H[3]
-        status = app.screen.query_one("#status")._text.plain
+        status = app.screen.query_one("#status").plain
         assert "c=1.000" in status
         await pilot.press("plus")
         await pilot.pause()
@@ -59,7 +59,7 @@ async def test_plus_minus_zero_turn_the_knob(make_app, grid_cell):
         assert app.state.trace.H[3] < h0  # a sharper row
         assert grid_cell(app, "H", 3, 1) == f"{app.state.trace.H[3]:.3f}" != f"{h0:.3f}"
         assert grid_cell(app, "A", 3, 0) != "0.870"
-        assert "c=1.100" in app.screen.query_one("#status")._text.plain
+        assert "c=1.100" in app.screen.query_one("#status").plain
         await pilot.press("minus", "minus")
         await pilot.pause()
         assert app.state.scenario.c == pytest.approx(1 / C_STEP)
@@ -85,7 +85,7 @@ async def test_row_selection_keys_and_cursor(make_app):
         assert app.state.row == 4  # clamped at the last token
         await pilot.press("right")
         assert app.state.cursor == ("A", 4, 1)
-        assert "A[5,2]" in app.screen.query_one("#inspector")._text.plain
+        assert "A[5,2]" in app.screen.query_one("#inspector").plain
 
 
 async def test_tab_moves_between_panes(make_app):
@@ -150,11 +150,11 @@ async def test_inspector_follows_the_row_and_cursor(make_app):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("j", "j", "j")
         await pilot.pause()
-        text = app.screen.query_one("#inspector")._text.plain
+        text = app.screen.query_one("#inspector").plain
         assert "A[4,1]" in text and "0.870" in text
         app.screen.query_one("#grid-S").focus()
         await pilot.pause()
-        text = app.screen.query_one("#inspector")._text.plain
+        text = app.screen.query_one("#inspector").plain
         assert "S[4,1]" in text and "q·k = 6.000" in text and "3.000" in text  # 1 × 6 / √4
 
 
@@ -164,7 +164,7 @@ async def test_key_bar_shows_the_table(make_app):
     app = make_app()
     async with app.run_test(size=(200, 40)) as pilot:
         await pilot.pause()
-        bar = app.screen.query_one("#keybar")._text.plain
+        bar = app.screen.query_one("#keybar").plain
         for k in all_keys():
             if k.scope == "app" and k.show:
                 assert (k.bar or k.description) in bar
@@ -173,7 +173,7 @@ async def test_key_bar_shows_the_table(make_app):
 async def test_help_lists_every_pane_and_key():
     from attn_tui.tui.keys import all_keys
     from attn_tui.tui.screens.help import help_markdown
-    from attn_tui.tui.widgets.panes import PANE_HELP
+    from attn_tui.tui.views.grids import PANE_HELP
 
     md = help_markdown()
     for text in PANE_HELP.values():

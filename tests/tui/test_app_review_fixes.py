@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from attn_tui.tui.app import AttentionApp
 from attn_tui.core.builtins import builtin
-from attn_tui.tui.widgets.inspector import explain
+from attn_tui.tui.views.inspector import inspector_lines as explain
 
 
 
@@ -37,13 +37,13 @@ async def test_the_explanation_on_screen_at_launch_is_not_announced_again_by_the
         assert app.state.explanations and app.screen.query_one("#explain").display
         await pilot.press("plus")
         await settle(pilot)
-        assert not [n for n in app._notifications if n.title == "What happened"]
+        assert "What happened" not in app.notes.titles()
         app.set_state(app.state.with_scenario(dtype="float64"))  # nothing left to explain
         await settle(pilot)
         assert not app.screen.query_one("#explain").display
         app.set_state(app.state.with_scenario(dtype="float16"))  # new lines: a note says so
         await settle(pilot)
-        assert [n for n in app._notifications if n.title == "What happened"]
+        assert "What happened" in app.notes.titles()
 
 
 async def test_notes_rise_above_the_status_line_and_the_key_bar(settle):
@@ -150,10 +150,11 @@ async def test_text_lines_wrap_to_the_width_layout_asks_for_and_then_to_their_ow
 
 def test_a_non_default_dtype_or_fill_stays_in_a_narrow_status_line():
     from attn_tui.tui.state import State
+    from attn_tui.tui.views.status import status_view
     from attn_tui.tui.widgets.status import status_text
 
-    assert "f16" in status_text(State(builtin("float16-overflow")), 40).plain
-    lesson = status_text(State(builtin("lesson-pipeline")), 40).plain
+    assert "f16" in status_text(status_view(State(builtin("float16-overflow"))), 40).plain
+    lesson = status_text(status_view(State(builtin("lesson-pipeline"))), 40).plain
     assert "f64" not in lesson and "row t1 mat" in lesson  # the default dtype gives way first
 
 

@@ -33,7 +33,7 @@ async def test_padding_nan_shows_nan(make_app, grid_text, grid_cell):
         assert grid_cell(app, "A", 0, 0) == "NaN"
         assert grid_cell(app, "M", 0, 0) == "-inf"
         assert "NaN" in grid_text(app, "O")
-        assert "NaN" in app.screen.query_one("#status")._text.plain
+        assert "NaN" in app.screen.query_one("#status").plain
 
 
 async def test_float16_shows_minus_inf_in_M(make_app, grid_cell):

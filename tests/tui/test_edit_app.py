@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from attn_tui.tui.actions import commit
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.editor import CellEditor, FormScreen
 
@@ -28,9 +29,9 @@ async def replace_value(app, pilot, text):
 async def test_edit_good_value_recomputes_everything():
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
-        ed = await open_editor(app, pilot, "W_Q", downs=3)  # W_Q[pron, k1] = 2
+        ed = await open_editor(app, pilot, "W_Q", downs=3)  # W_Q[pron, q1] = 2 (the column header of W_Q)
         assert ed.query_one("#editor-input").value == "2.0"
-        assert "W_Q[pron, k1]" in ed.title_text and "row 4, column 1" in ed.title_text
+        assert "W_Q[pron, q1]" in ed.title_text and "row 4, column 1" in ed.title_text
         await replace_value(app, pilot, "0")
         assert not isinstance(app.screen, CellEditor)
         assert app.state.scenario.W_Q[3, 0] == 0.0
@@ -61,7 +62,7 @@ async def test_edit_bad_values_keep_old_value(bad, words):
 async def test_scores_overflow_refused_in_float16():
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
-        app.commit(app.state.scenario.with_(dtype="float16"))
+        commit(app, app.state.scenario.with_(dtype="float16"))
         ed = await open_editor(app, pilot, "X")
         await replace_value(app, pilot, "30000")
         assert "overflows float16" in ed.message and "65504" in ed.message

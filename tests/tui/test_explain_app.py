@@ -33,7 +33,7 @@ async def test_m_in_cross_attention_keeps_none_and_says_why(settle):
         await pilot.press("m")
         await settle(pilot)
         assert app.state.scenario.mask == "none"
-        notes = [str(n.message) for n in app._notifications]
+        notes = app.notes.messages()
         assert any("not offered" in n and "3 positions" in n for n in notes)
 
 

@@ -91,7 +91,7 @@ async def test_bad_file_keeps_current_scenario(tmp_path, content, words):
         await submit_path(app, pilot, path)
         assert isinstance(app.screen, OpenScreen)
         assert words in app.screen.message and str(path) in app.screen.message
-        assert any(words in n.message for n in app._notifications)
+        assert any(words in m for m in app.notes.messages())
         assert app.state.scenario is before
         await pilot.press("escape")
 

@@ -8,6 +8,7 @@ from attn_tui.tui.app import AttentionApp
 from attn_tui.core.builtins import builtin
 from attn_tui.tui.state import State
 from attn_tui.tui.widgets.key_bar import priority
+from attn_tui.tui.views.status import status_view
 from attn_tui.tui.widgets.status import status_text
 
 
@@ -15,19 +16,19 @@ from attn_tui.tui.widgets.status import status_text
 def test_status_keeps_the_row_and_c_first_and_fits_the_width():
     state = State(scenario=builtin("lesson-pipeline")).with_(row=3)
     for width in (120, 80, 60, 40):
-        text = status_text(state, width).plain
+        text = status_text(status_view(state), width).plain
         assert len(text) <= width, (width, text)
         assert "row t4 it" in text and "c=1.000" in text
-    assert "f64" in status_text(state, 80).plain and "causal" in status_text(state, 80).plain
-    assert state.scenario.title[:20] in status_text(state, None).plain  # the title, when there is room
+    assert "f64" in status_text(status_view(state), 80).plain and "causal" in status_text(status_view(state), 80).plain
+    assert state.scenario.title[:20] in status_text(status_view(state), None).plain  # the title, when there is room
 
 
 def test_status_says_unscaled_and_nan_rows_even_when_short():
     state = State(scenario=builtin("padding-nan"))
-    text = status_text(state, 60).plain
+    text = status_text(status_view(state), 60).plain
     assert "NaN" in text and "row " in text
     unscaled = State(scenario=builtin("lesson-pipeline").with_(scaled=False))
-    assert "UNSCALED" in status_text(unscaled, 40).plain
+    assert "UNSCALED" in status_text(status_view(unscaled), 40).plain
 
 
 def test_key_bar_priorities():

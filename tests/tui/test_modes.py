@@ -9,6 +9,7 @@ from attn_tui.tui.app import AttentionApp
 from attn_tui.core.builtins import builtin
 from attn_tui.tui.screens.editor import FormScreen
 from attn_tui.tui.screens.modes import ChoiceScreen, PaddingScreen
+from attn_tui.tui.views.status import status_view
 from attn_tui.tui.widgets.status import status_text
 
 SIZE = (120, 40)
@@ -44,7 +45,7 @@ async def test_mask_none_and_window():
         s, tr = app.state.scenario, app.state.trace
         assert (s.mask, s.window) == ("window", 2)
         assert tr.A[4, :3].sum() == 0 and tr.A[4, 3:].sum() == pytest.approx(1)
-        assert "mask window 2" in status_text(app.state).plain
+        assert "mask window 2" in status_text(status_view(app.state)).plain
 
 
 async def test_padding_with_inf_fill_gives_nan_and_explanation():
@@ -83,7 +84,7 @@ async def test_cross_attention_shapes_and_causal_rule():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
         s = app.state.scenario
-        assert s.cross and app.query_one("#grid-Y").display and "cross 5×5" in status_text(app.state).plain
+        assert s.cross and app.query_one("#grid-Y").display and "cross 5×5" in status_text(status_view(app.state)).plain
         await pilot.press("A")  # a sixth key token in Y
         await pilot.pause()
         s = app.state.scenario
@@ -113,7 +114,7 @@ async def test_cross_refused_for_qk_scenario():
         await pilot.press("c")
         await pilot.pause()
         assert not app.state.scenario.cross
-        assert any("needs X" in n.message for n in app._notifications)
+        assert any("needs X" in m for m in app.notes.messages())
 
 
 async def test_random_scenario_256_usable():
@@ -154,10 +155,13 @@ def test_every_edit_key_has_an_action_and_a_palette_entry():
     mine = {"undo", "redo", "open", "save", "export", "rename_token", "rename_feature", "rename_key", "add_token",
             "remove_token", "add_key", "remove_key", "dims", "pick_mask", "pick_padding", "pick_fill",
             "pick_dtype", "toggle_cross", "random"}
-    rows = {k.action: k for k in keys.KEYS if k.action in mine and k.scope == "app"}
-    assert set(rows) == mine
+    from attn_tui.tui.actions import ACTIONS
+
+    rows = {k.action: k for k in keys.KEYS if k.action in {f"do('{m}')" for m in mine} and k.scope == "app"}
+    assert set(rows) == {f"do('{m}')" for m in mine}
+    assert mine <= set(ACTIONS)
     for action, k in rows.items():
-        assert callable(getattr(AttentionApp, f"action_{action}")) and k.palette and k.scope == "app"
+        assert callable(ACTIONS[action[4:-2]]) and k.palette and k.scope == "app"
         assert not any(part.startswith(("f1", "ctrl+1")) for part in k.key.split(","))
 
 

@@ -90,7 +90,7 @@ async def test_bad_input_notifies_and_keeps_the_old_table(open_experiments):
         await pilot.press("r")
         await pilot.pause()
         assert screen.var_rows is before
-        assert any("n: 'lots' is not a whole number" in n.message for n in app._notifications)
+        assert any("n: 'lots' is not a whole number" in m for m in app.notes.messages())
 
 
 async def test_saturation_unscaled_is_one_hot_scaled_spreads(open_experiments):
@@ -135,7 +135,7 @@ async def test_export_writes_where_the_notification_says(tmp_path, open_experime
         path = tmp_path / "softmax_sharpening.svg"
         assert path.exists()
         assert len(ET.parse(path).getroot().findall("{http://www.w3.org/2000/svg}g")) == 30
-        assert any(str(path) in n.message for n in app._notifications)
+        assert any(str(path) in m for m in app.notes.messages())
 
 
 async def test_export_to_an_unwritable_place_is_one_line_not_a_crash(tmp_path, open_experiments):

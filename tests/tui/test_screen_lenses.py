@@ -10,7 +10,7 @@ from attn_tui.tui.app import AttentionApp
 from attn_tui.core import lenses
 from attn_tui.core.builtins import builtin
 from attn_tui.tui.screens.lenses import LensesScreen
-from attn_tui.tui.widgets import lens_text
+from attn_tui.tui.views import lenses as lens_text
 
 SIZE = (120, 40)
 

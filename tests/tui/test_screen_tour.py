@@ -130,7 +130,7 @@ def test_labels_and_titles_with_brackets_are_text_not_markup():
     from attn_tui.core.builtins import builtin
     from attn_tui.tui.screens.tour import formula_text
     from attn_tui.tui.state import State
-    from attn_tui.tui.widgets import lens_text
+    from attn_tui.tui.views import lenses as lens_text
 
     s = builtin("lesson-pipeline").with_(title="[/oops] a [b]title", tokens=("[/a]", "[b]", "c]", "[d", "e"))
     st = State(s, row=3)

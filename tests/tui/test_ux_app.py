@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from attn_tui.tui.actions import commit
 from attn_tui.tui.app import AttentionApp
 from attn_tui.core.builtins import builtin
 from attn_tui.tui.screens.experiments import ExperimentsScreen
@@ -16,7 +17,7 @@ SIZE = (120, 40)
 
 
 def notes(app):
-    return [n.message for n in app._notifications]
+    return app.notes.messages()
 
 
 async def test_reset_when_c_is_one_is_no_undo_step():
@@ -84,7 +85,7 @@ async def test_a_new_change_replaces_the_last_changes_note():
         await pilot.pause()
         await pilot.press("a")
         await pilot.pause()
-        added = [n for n in app._notifications if "added" in n.message]
+        added = [n for n in app.notes.shown() if "added" in n.message]
         assert len(added) == 1 and "token 3 added" in added[0].message and added[0].timeout <= 5
         await pilot.press("ctrl+z")
         await pilot.pause()
@@ -95,7 +96,7 @@ async def test_a_new_change_replaces_the_last_changes_note():
 async def test_explanation_goes_when_it_no_longer_applies():
     app = AttentionApp(builtin("lesson-pipeline"))
     async with app.run_test(size=SIZE) as pilot:
-        app.commit(app.state.scenario.with_(dtype="float16"))
+        commit(app, app.state.scenario.with_(dtype="float16"))
         await pilot.pause()
         assert any("overflows to -inf" in m for m in notes(app))
         await pilot.press("ctrl+z")  # back to float64: the float16 explanation no longer applies
@@ -107,7 +108,7 @@ async def test_tiny_value_shows_sign_and_magnitude_in_the_grid(grid_cell):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
         before = grid_cell(app, "X", 0, 1)
-        app.commit(app.state.scenario.with_(X=_with(app.state.scenario.X, 0, 0, -1.23e-5)))
+        commit(app, app.state.scenario.with_(X=_with(app.state.scenario.X, 0, 0, -1.23e-5)))
         await pilot.pause()
         cell = grid_cell(app, "X", 0, 0)
         assert cell.strip() == "-1e-5" and len(cell) == len(grid_cell(app, "X", 0, 1)) == len(before)

@@ -16,7 +16,7 @@ from attn_tui.core.scenario import Scenario
 from attn_tui.report.text import fmt_matrix, fmt_num, scenario_text
 from attn_tui.report.as_json import scenario_dict, scenario_json
 from attn_tui.tui.state import State
-from attn_tui.tui.widgets.inspector import explain
+from attn_tui.tui.views.inspector import inspector_lines as explain
 
 
 def overflow64() -> Scenario:

@@ -10,7 +10,7 @@ from rich.markdown import Markdown
 from textual.widgets import Static
 
 from .. import keys
-from ..widgets.panes import PANE_HELP
+from ..views.grids import PANE_HELP
 from . import SCREENS
 
 INTRO = """\

@@ -13,23 +13,10 @@ from textual.containers import Grid, VerticalScroll
 from textual.screen import Screen
 
 from .. import keys
-from ..widgets import lens_text
-from ..widgets.lens_panels import LensPanel, RankPanel, follow_state
+from ..views import lenses as lens_text
+from ..views.lenses import PANELS, RANK_TITLE
 from ..widgets.key_bar import KeyBar
-
-PANELS = (
-    ("lens-nw", lens_text.nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ, κ = exp(q·k/√d_k)",
-     "Row t of O is a Nadaraya–Watson estimate; softmax's normalisation is the smoother's denominator."),
-    ("lens-box", lens_text.box_kernel, "Box kernel  W_Q = W_K = 0 ⇒ A = W_avg",
-     "Lesson 07 is the special case κ ≡ 1: zero projections give the prefix average back, exactly."),
-    ("lens-memory", lens_text.memory, "Associative memory  probe → address → content",
-     "Keys are addresses, values are contents, the query is a probe; the read-out is a convex mix."),
-    ("lens-gradient", lens_text.gradient, "Gradient  ∂p_i/∂s_i = p_i(1 − p_i)",
-     "The softmax Jacobian's diagonal goes to 0 as p → 1: a saturated row passes no gradient."),
-    ("lens-cost", lens_text.cost, "Cost  d_model(2d_k + d_v) params; S is T×T",
-     "Parameters do not depend on T; the score matrix, and its FLOPs, grow as T² (exercises 4, 5)."),
-)
-
+from ..widgets.lens_panels import LensPanel, RankPanel
 
 class LensesScreen(Screen):
     """Five lenses and the rank chart for the selected row of the current state."""
@@ -48,18 +35,17 @@ class LensesScreen(Screen):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="lenses-scroll", can_focus=False):
             with Grid(id="lenses-grid"):
-                for pid, builder, title, help in PANELS[:2]:
-                    yield LensPanel(builder, title, help, id=pid, classes="lens-panel")
-                yield LensPanel(*PANELS[2][1:], id=PANELS[2][0], classes="lens-panel")
+                for pid, (_build, title, help) in list(PANELS.items())[:3]:
+                    yield LensPanel(title, help, id=pid, classes="lens-panel")
                 rank = RankPanel(id="lens-rank", classes="lens-panel")
-                rank.border_title = "Rank  rank S ≤ min(rank Q, rank K) ≤ d_k"
+                rank.border_title = RANK_TITLE
                 yield rank
-                for pid, builder, title, help in PANELS[3:]:
-                    yield LensPanel(builder, title, help, id=pid, classes="lens-panel")
+                for pid, (_build, title, help) in list(PANELS.items())[3:]:
+                    yield LensPanel(title, help, id=pid, classes="lens-panel")
         yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
 
     def on_mount(self) -> None:
-        follow_state(self)
+        self.watch(self.app, "state", lambda _state: self.show_state(), init=False)
         self.show_state()
 
     def on_screen_resume(self) -> None:
@@ -71,8 +57,9 @@ class LensesScreen(Screen):
             return
         state = self.app.state
         self.sub_title = f"row {state.row + 1}: {state.scenario.tokens[state.row]}   c = {state.scenario.c:.2f}"
-        for panel in self.query(".lens-panel"):
-            panel.show(state)
+        for pid, (build, _title, _help) in PANELS.items():
+            self.query_one(f"#{pid}", LensPanel).show(build(state))
+        self.query_one(RankPanel).show(lens_text.rank(state), state.rank["singular_values"])
 
     # -- actions -------------------------------------------------------------
     def action_scroll_panels(self, pages: int) -> None:

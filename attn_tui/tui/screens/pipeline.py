@@ -20,18 +20,21 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 
+from ...core.matrices import MATRICES
 from .. import keys
 from ..state import State
+from ..views.chart import chart_view
+from ..views.grids import grid_view
+from ..views.inspector import inspector_lines
+from ..views.status import status_view
+from ..widgets.explain import ExplainLine
 from ..widgets.inspector import Inspector
 from ..widgets.key_bar import KeyBar
 from ..widgets.matrix_grid import MatrixGrid
-from ..widgets.panes import grid_view
 from ..widgets.softmax_chart import SoftmaxChart
-from ..widgets.explain import ExplainLine
 from ..widgets.status import StatusLine
 from .pipeline_layout import PaneSize, fit_cap, plan_row, title_width
 
-EDITABLE = {"X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "V"}
 ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
 CHART_ROW_WIDTH = 76 + 1 + 31  # chart, margin, inspector's min-width (app.tcss)
 CHART_ROW_HEIGHT = 8  # #chart and #inspector (app.tcss)
@@ -64,7 +67,7 @@ class PipelineScreen(Screen):
 
     def compose(self) -> ComposeResult:
         # The panes get their data before the first layout, so the first frame is final.
-        self.grids = {n: MatrixGrid(n, editable=n in EDITABLE, id=f"grid-{n}", classes="pane grid")
+        self.grids = {n: MatrixGrid(n, editable=MATRICES[n].typed != "never", id=f"grid-{n}", classes="pane grid")
                       for names in ROWS for n in names}
         self.rows = [Horizontal(classes="pane-row", id=f"row{i}") for i in range(len(ROWS))]
         self._show_grids(self.app.state)
@@ -132,10 +135,10 @@ class PipelineScreen(Screen):
             return
         self._show_grids(state)
         self._stack_rows()
-        self.query_one("#status", StatusLine).show(state)
-        self.query_one("#explain", ExplainLine).show(state)
-        self.query_one(SoftmaxChart).show(state)
-        self.query_one(Inspector).show(state)
+        self.query_one("#status", StatusLine).show(status_view(state))
+        self.query_one("#explain", ExplainLine).show(state.explanations)
+        self.query_one(SoftmaxChart).show(chart_view(state))
+        self.query_one(Inspector).show(inspector_lines(state))
 
     def _show_grids(self, state: State) -> None:
         for name, grid in self.grids.items():

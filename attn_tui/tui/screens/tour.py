@@ -14,15 +14,15 @@ from textual.widgets import Static
 
 from .. import keys
 from ...core.builtins import builtin
+from ...core.matrices import MATRICES
 from ..tour_text import PAGES, Page
-from ..widgets import lens_text
+from ..views import lenses as lens_text
+from ..views.chart import chart_view
+from ..views.grids import grid_view
 from ..widgets.key_bar import KeyBar
-from ..widgets.lens_panels import LensPanel, follow_state
+from ..widgets.lens_panels import LensPanel
 from ..widgets.matrix_grid import MatrixGrid
-from ..widgets.panes import grid_view
 from ..widgets.softmax_chart import SoftmaxChart
-
-GRIDS = {"X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "V", "S", "M", "A", "O", "H"}
 LENS_PANES = {
     "nw": (lens_text.nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ"),
     "memory": (lens_text.memory, "Associative memory  probe → address → content"),
@@ -54,13 +54,13 @@ def shapes_text(state) -> str:
 
 
 class FormulaPane(Static):
-    def show(self, state) -> None:
-        self.update(formula_text(state))
+    def show(self, text: str) -> None:
+        self.update(text)
 
 
 def make_pane(name: str):
     """A fresh read-only widget for the live pane ``name``."""
-    if name in GRIDS:
+    if name in MATRICES:
         grid = MatrixGrid(name, classes="tour-grid")
         grid.can_focus = False
         return grid
@@ -68,8 +68,7 @@ def make_pane(name: str):
         return SoftmaxChart(classes="tour-chart")
     if name == "formula":
         return FormulaPane(classes="tour-lens", markup=False)  # titles come from user files
-    builder, title = LENS_PANES[name]
-    return LensPanel(builder, title, classes="tour-lens")
+    return LensPanel(LENS_PANES[name][1], classes="tour-lens", id=f"tour-{name}")
 
 
 class TourScreen(Screen):
@@ -101,7 +100,7 @@ class TourScreen(Screen):
         yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
 
     async def on_mount(self) -> None:
-        follow_state(self)
+        self.watch(self.app, "state", lambda _state: self.show_state(), init=False)
         await self.show_page()
 
     def on_screen_resume(self) -> None:
@@ -135,8 +134,12 @@ class TourScreen(Screen):
                     w.border_title = gv.title
                     w.show(gv.values, gv.rows, gv.cols, kind=gv.kind, blocked=gv.blocked,
                            selected=state.row if gv.selected else None)
+            elif isinstance(w, SoftmaxChart):
+                w.show(chart_view(state))
+            elif isinstance(w, FormulaPane):
+                w.show(formula_text(state))
             else:
-                w.show(state)
+                w.show(LENS_PANES[w.id.removeprefix("tour-")][0](state))
 
     def action_scroll_panels(self, pages: int) -> None:
         pane = self.query_one("#tour-pane")

@@ -13,6 +13,8 @@ from rich.style import Style
 from textual.strip import Strip
 from textual_plotext import PlotextPlot
 
+from ..framework import set_plot_size
+
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 BARS = re.compile(r"([█▉▊▋▌▍▎▏▐▄▀▗▖▝▘▙▟▛▜]+)")
 BAR_STYLE = Style(color="#35b779")  # viridis green
@@ -22,8 +24,7 @@ PAD_STYLE = Style(color="#c8c8c7")  # leading spaces as their own segment (see p
 
 def plot_lines(plot, width: int, height: int) -> list[str]:
     """The plain text lines of a plotext figure built at ``width``×``height`` (theme "clear")."""
-    plot.plotsize(width, height)
-    plot._set_size(width, height)
+    set_plot_size(plot, width, height)
     plot.theme("clear")
     return ANSI.sub("", plot.build()).split("\n")
 

@@ -17,7 +17,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from .lens_fmt import finite, fmt
+from ..fmt import finite, fmt
 
 
 def variance_table(rows) -> Table:

@@ -10,14 +10,11 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from ..state import State
-
 
 class ExplainLine(Static):
     """Zero or more lines of explanation; hidden when there are none."""
 
-    def show(self, state: State) -> None:
-        lines = state.explanations
+    def show(self, lines) -> None:
         self.display = bool(lines)
         if lines:
             self.update(Text("\n".join("⚠ " + ln for ln in lines), style="bold"))

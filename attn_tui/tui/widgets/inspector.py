@@ -1,133 +1,14 @@
-"""Cell inspector: how the cell under the cursor was computed, with its numbers.
-
-S[t,i] = c·q_t·k_i/√d_k;  A[t,i] = exp(S̃[t,i] − max) / Σ_j exp(S̃[t,j] − max);
-O[t,:] = Σ_i A[t,i] v_i;  Q = X W_Q (and K, V);  H(A_t) = −Σ_i A[t,i] log₂ A[t,i].
-Without a cursor it explains the largest weight of the selected row of A.
-"""
+"""Cell inspector: the lines of views.inspector, drawn with the Line API (a repaint, never a relayout)."""
 
 from __future__ import annotations
 
-import numpy as np
 from rich.text import Text
+
 from .text_lines import TextLines
-
-from ...core.diagnose import NO_CEILING, ceiling_bits, dtype_max, nan_cause
-from ..state import State
-from .palette import fmt
-from .panes import ROW_LINKED
-
-MAX_TERMS = 6
-
-
-def n(x) -> str:
-    return fmt(float(x), 10)
-
-
-def vec(a) -> str:
-    return "[" + " ".join(n(x) for x in a) + "]"
-
-
-def _sum(terms: list[tuple[float, float]]) -> str:
-    """"a×b + c×d + …" over the terms whose product is not 0 (at most MAX_TERMS)."""
-    nz = [(a, b) for a, b in terms if a * b != 0 or np.isnan(a * b)]
-    shown = " + ".join(f"{n(a)}×{n(b)}" for a, b in nz[:MAX_TERMS])
-    if len(nz) > MAX_TERMS:
-        shown += f" + … ({len(nz) - MAX_TERMS} more)"
-    return shown or "0 (every term is 0)"
-
-
-def explain(state: State) -> list[str]:
-    s, tr = state.scenario, state.trace
-    name, r, c = state.cursor if state.cursor else ("A", state.row, None)
-    if name in ROW_LINKED:
-        r = state.row  # j/k move the query row under a cursor that stays in its column
-    if c is None:
-        row = np.nan_to_num(tr.A[r], nan=-1.0)
-        c = int(np.argmax(row))
-    toks, keys = s.tokens, s.keys
-    if name in ("X", "Y", "W_Q", "W_K", "W_V") or (name in "QKV" and not s.projected):
-        a = getattr(s, name) if name not in "QKV" else getattr(tr, name)
-        return [f"{name}[{r + 1},{c + 1}] = {n(a[r, c])}",
-                "an input of the lesson's computation" + (" (enter edits it)" if name != "V" or s.V is not None else "")]
-    if name in ("Q", "K", "V"):
-        W = getattr(s, f"W_{name}")
-        src = s.X if name == "Q" or not s.cross else s.Y
-        sname = "X" if name == "Q" or not s.cross else "Y"
-        return [f"{name}[{r + 1},{c + 1}] = Σ_f {sname}[{r + 1},f]·W_{name}[f,{c + 1}]",
-                f"= {_sum(list(zip(src[r], W[:, c])))}", f"= {n(getattr(tr, name)[r, c])}"]
-    head = f"row {toks[r]}, key {keys[c]}" if name in "SMA" else ""
-    if name == "S":
-        q, k = tr.Q[r], tr.K[c]
-        with np.errstate(over="ignore", invalid="ignore"):  # an overflow is explained below
-            dot = float(np.dot(q.astype(np.float64), k.astype(np.float64)))
-        form = f"c·q·k/√d_k = {n(s.c)}×{n(dot)}/√{s.d_k}" if s.scaled else f"c·q·k = {n(s.c)}×{n(dot)}"
-        out = [f"S[{r + 1},{c + 1}] ({head})", f"q = {vec(q)}", f"k = {vec(k)}",
-               f"q·k = {n(dot)};  {form} = {n(tr.S[r, c])}"]
-        if not np.isfinite(tr.S[r, c]):
-            out.append(f"overflow: beyond the largest {tr.S.dtype.name} ({dtype_max(tr.S.dtype):g}), "
-                       f"so S = {n(tr.S[r, c])}; not a mask")
-        if tr.blocked[r, c]:
-            out.append(f"blocked: S+M = {n(tr.S_masked[r, c])}, so A = 0")
-        return out
-    if name == "M":
-        why = f"blocked: {block_reason(s, r, c)}" if tr.blocked[r, c] else "open: query may see this key"
-        if tr.blocked[r, c] and s.fill == "-1e9" and np.isinf(tr.M[r, c]):
-            why += f" (the -1e9 fill is -inf in {s.dtype})"
-        return [f"M[{r + 1},{c + 1}] ({head}) = {n(tr.M[r, c])}", why, f"S̃ = S + M = {n(tr.S_masked[r, c])}"]
-    if name == "A":
-        x = tr.S_masked[r].astype(np.float64)
-        with np.errstate(invalid="ignore", over="ignore"):
-            mx = np.max(x)
-            e = np.exp(x - mx)
-        return [f"A[{r + 1},{c + 1}] ({head})",
-                "= exp(S̃[t,i] − max_j S̃[t,j]) / Σ_j exp(S̃[t,j] − max)",
-                f"= exp({n(x[c])} − {n(mx)}) / {n(e.sum())}",
-                f"= {n(e[c])} / {n(e.sum())} = {n(tr.A[r, c])}",
-                _nan_line(tr, r) if np.isnan(tr.A[r, c]) else
-                ("masked: exp(−huge) = 0" if tr.blocked[r, c] else "")]
-    if name == "O":
-        terms = list(zip(tr.A[r].astype(np.float64), tr.V[:, c].astype(np.float64)))
-        return [f"O[{r + 1},{c + 1}] (row {toks[r]}, {s.value_features[c]})",
-                "= Σ_i A[t,i]·V[i,j]", f"= {_sum(terms)}", f"= {n(tr.O[r, c])}"]
-    if name == "H":
-        p = tr.A[r].astype(np.float64)
-        nz = p[p > 0]
-        terms = " ".join(f"−{n(x)}·log₂{n(x)}" for x in nz[:MAX_TERMS])
-        top = ceiling_bits(tr.blocked[r:r + 1])[0]
-        cap = (f"ceiling log₂{int((~tr.blocked[r]).sum())} = {n(top)} bits (visible keys)" if np.isfinite(top)
-               else f"ceiling {NO_CEILING}: no visible key" + (
-                   "" if np.isnan(tr.H[r]) else " (the finite fill spreads the row over masked keys)"))
-        return [f"row {toks[r]}: H(A_t) = −Σ_i A[t,i] log₂ A[t,i]", f"= {terms}" if terms else "",
-                f"= {n(tr.H[r])} bits;  2^H = {n(tr.eff[r])} tokens", cap]
-    return [f"{name}[{r + 1},{c + 1}]"]
-
-
-def block_reason(s, r: int, c: int) -> str:
-    """Why query r may not see key c (0-based): padding, the future, or outside the window."""
-    reasons = []
-    if c + 1 in s.padding:
-        reasons.append(f"key {c + 1} is padding")
-    if s.mask in ("causal", "window") and c > r:
-        reasons.append("a future key (causal)")
-    if s.mask == "window" and c <= r - (s.window or 0):
-        reasons.append(f"outside the window of the last {s.window} keys")
-    return ", ".join(reasons) or "masked"
-
-
-def _nan_line(tr, r: int) -> str:
-    """Why A's row r is NaN: its true cause (core.diagnose), not always the mask."""
-    cause = nan_cause(tr, r)
-    if cause.kind == "masked":
-        return "NaN: every key is masked with −∞, and −∞ − (−∞) = NaN"
-    return "NaN: " + cause.short + ("; nothing is masked" if not tr.blocked[r].any() else "")
 
 
 class Inspector(TextLines, can_focus=True):
-    """Shows :func:`explain` for the state's cursor (a repaint, never a relayout)."""
+    """Shows the lines it is given: how the cell under the cursor was computed."""
 
-    def show(self, state: State) -> None:
-        try:
-            lines = explain(state)
-        except (IndexError, KeyError, TypeError, ValueError) as exc:  # a stale cursor after a reshape
-            lines = [f"(nothing to inspect: {exc})"]
-        self.set_text(Text("\n".join(x for x in lines if x)))
+    def show(self, lines: list[str]) -> None:
+        self.set_text(Text("\n".join(lines)))

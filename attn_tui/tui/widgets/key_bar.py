@@ -17,7 +17,7 @@ from .text_lines import TextLines
 # `? Help` and `^p palette` are always shown.
 PRIORITY = (("help", 0), ("page(", 1), ("try_it", 1), ("knob('scale_by'", 1), ("run", 1), ("play", 1),
             ("knob('select_row'", 2), ("switch_mode", 2), ("app.switch_mode", 2), ("knob('toggle", 3), ("edit", 4),
-            ("undo", 5), ("knob('reset_scale'", 5), ("quit", 6))
+            ("do('undo'", 5), ("knob('reset_scale'", 5), ("quit", 6))
 
 
 def priority(action: str, current_mode: str | None = None) -> int:

@@ -13,9 +13,7 @@ import numpy as np
 from textual.containers import Horizontal
 from textual.markup import escape
 
-from ...core.diagnose import NO_CEILING, nan_cause
 from .bar_plot import BarPlot
-from ..state import State
 
 LIMIT = 1e6
 def sanitise(values) -> list[float]:
@@ -24,8 +22,6 @@ def sanitise(values) -> list[float]:
     return np.clip(v, -LIMIT, LIMIT).tolist()
 
 
-NAN_WORDS = {"masked": "all masked, -inf fill", "inputs": "Q/K overflow", "scores": "S overflow",
-             "sum": "S+M overflow", "other": "not a number"}
 MASKED_MARK = " ×"  # a blocked key in the charts: no bar, this after its label
 
 
@@ -54,21 +50,8 @@ def score_bars(scores, blocked) -> tuple[list[float], int]:
     return sanitise(v / 10.0 ** power), power
 
 
-def entropy_text(tr, t: int) -> tuple[str, str]:
-    """("0.46", "log₂4=2.00"): H(A_t) and the ceiling over the visible keys, or
-    ("NaN", ...) for a NaN row and "—" as the ceiling of a row that sees no key."""
-    n_open = int((~tr.blocked[t]).sum())
-    ceiling = f"log₂{n_open}={np.log2(n_open):.2f}" if n_open else NO_CEILING
-    h = float(tr.H[t])
-    return ("NaN" if np.isnan(h) else f"{h:.2f}"), ceiling
-
-
-def _short(label: str) -> str:
-    return label.split()[0] if label.split() else label
-
-
 class SoftmaxChart(Horizontal, can_focus=True):
-    """Two PlotextPlots; :meth:`show` redraws both from a State.
+    """Two PlotextPlots; :meth:`show` redraws both from a views.chart.ChartView.
 
     plotext costs a few ms per chart, so redraws are throttled to one per ``INTERVAL``
     seconds: a lone change draws at once, a burst (a held `+`) draws at most 1/INTERVAL
@@ -79,8 +62,8 @@ class SoftmaxChart(Horizontal, can_focus=True):
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
-        self._pending: State | None = None
-        self._shown: State | None = None  # drawn last; redrawn on resize (the bars that fit change)
+        self._pending = None  # the ChartView to draw next
+        self._shown = None  # drawn last; redrawn on resize (the bars that fit change)
         self._last = float("-inf")
         self._timer = None
 
@@ -88,8 +71,8 @@ class SoftmaxChart(Horizontal, can_focus=True):
         yield BarPlot(id="chart-scores")
         yield BarPlot(id="chart-probs")
 
-    def show(self, state: State) -> None:
-        self._pending = state
+    def show(self, view) -> None:
+        self._pending = view
         if self._timer is not None:
             return
         wait = self._last + self.INTERVAL - monotonic()
@@ -100,25 +83,19 @@ class SoftmaxChart(Horizontal, can_focus=True):
 
     def _draw(self) -> None:
         self._timer = None
-        state, self._pending = self._pending, None
-        self._shown = state or self._shown
-        if state is None:
+        view, self._pending = self._pending, None
+        self._shown = view or self._shown
+        if view is None:
             return
         self._last = monotonic()
-        s, tr, t = state.scenario, state.trace, state.row
-        keys = self._keys(tr.A[t])
-        labels = key_labels([_short(s.keys[i]) for i in keys], tr.blocked[t, keys], tr.S[t, keys])
-        scores, power = score_bars(tr.S[t, keys], tr.blocked[t, keys])
-        scale = "c·q·k/√d_k" if s.scaled else "c·q·k"
+        keys = self._keys(view.weights)
+        labels = key_labels([view.keys[i] for i in keys], view.blocked[keys], view.scores[keys])
+        scores, power = score_bars(view.scores[keys], view.blocked[keys])
         unit = f" ×1e{power}" if power else ""
-        self._bars("#chart-scores", labels, scores, f"{scale}{unit}  row {_short(s.tokens[t])}", None)
-        h, ceiling = entropy_text(tr, t)
-        a_title = (f"A_t NaN: {NAN_WORDS[nan_cause(tr, t).kind]}" if t in tr.nan_rows
-                   else f"A_t c={s.c:.2f} H={h}/{ceiling}")
-        self._bars("#chart-probs", labels, tr.A[t, keys], a_title, (0, 1))
-        some = f" · top {len(keys)}/{len(s.keys)}" if len(keys) < len(s.keys) else ""
-        self.border_title = (f"softmax row {escape(_short(s.tokens[t])[:12])}: c={s.c:.3f} "
-                             f"H={h} bits of {ceiling}{some}")
+        self._bars("#chart-scores", labels, scores, f"{view.scores_title}{unit}  row {view.row}", None)
+        self._bars("#chart-probs", labels, view.weights[keys], view.probs_title, (0, 1))
+        some = f" · top {len(keys)}/{len(view.keys)}" if len(keys) < len(view.keys) else ""
+        self.border_title = escape(view.border_title) + some
 
     def on_resize(self) -> None:
         if self._shown is not None and self._pending is None:

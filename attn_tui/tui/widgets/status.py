@@ -1,4 +1,4 @@
-"""The status line: the knobs of the current state (row, c, scaling, mask, fill, dtype).
+"""The status line: draws a views.status.StatusView, fitted to its width.
 
 Essentials first: the selected row, then c and the scaling, the mask, the fill, the
 dtype. Each part has a long and a short form; on a narrow screen parts switch to their
@@ -9,53 +9,14 @@ comes last, cut to the room left (it is whole in the help screen's header).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rich.text import Text
 
-from ...core.scenario import Scenario
-from ..state import State
 from .text_lines import TextLines
 
-DEFAULT_FILL = Scenario.__dataclass_fields__["fill"].default
-DTYPE_SHORT = {"float64": "f64", "float32": "f32", "float16": "f16"}
 
-
-@dataclass
-class Part:
-    long: str
-    short: str  # "" = leave the part out when short
-    style: str = ""
-    priority: int = 5  # lower is kept longer
-
-
-def status_parts(state: State) -> list[Part]:
-    s = state.scenario
-    parts = [Part(f"row {s.tokens[state.row]}", f"row {s.tokens[state.row]}", "bold", 0)]
-    if state.trace.nan_rows:
-        rows = ",".join(str(r + 1) for r in state.trace.nan_rows)
-        parts.append(Part(f"NaN rows {rows}", f"NaN {rows}", "bold magenta", 1))
-    if s.scaled:
-        parts.append(Part(f"c={s.c:.3f} · scaled c/√d_k={s.scale:.3f}", f"c={s.c:.3f} ×1/√d_k", "bold", 1))
-    else:
-        parts.append(Part(f"c={s.c:.3f} · UNSCALED ×c={s.scale:.3f}", f"c={s.c:.3f} UNSCALED", "bold red", 1))
-    mask = s.mask if s.mask != "window" else f"window {s.window}"
-    short_mask = s.mask if s.mask != "window" else f"win {s.window}"
-    if s.padding:
-        pad = ",".join(map(str, s.padding))
-        mask, short_mask = f"{mask} +pad {pad}", f"{short_mask} +pad {pad}"
-    parts.append(Part(f"mask {mask}", short_mask, "", 2))
-    if s.cross:  # edit_actions: cross-attention, keys/values from Y
-        parts.append(Part(f"cross {s.T}×{s.T_k}", f"cross {s.T}×{s.T_k}", "bold", 2))
-    # A fill or dtype other than the default is the point of the scenario: kept longer.
-    parts.append(Part(f"fill {s.fill}", str(s.fill), "", 3 if s.fill == DEFAULT_FILL else 2))
-    parts.append(Part(s.dtype, DTYPE_SHORT.get(s.dtype, s.dtype), "", 3 if s.dtype == "float64" else 1))
-    return parts
-
-
-def status_text(state: State, width: int | None = None) -> Text:
+def status_text(view, width: int | None = None) -> Text:
     """The status line; ``width`` (cells) shortens and drops parts until it fits."""
-    parts = status_parts(state)
+    parts = view.parts
     badge = " attn-tui "
     short = [False] * len(parts)
     keep = [True] * len(parts)
@@ -91,7 +52,7 @@ def status_text(state: State, width: int | None = None) -> Text:
             t.append(" · ")
         t.append(text, p.style)
         first = False
-    title = state.scenario.title
+    title = view.title
     room = None if width is None else width - t.cell_len - 4
     if room is None or room >= 12:  # the title, cut to what is left (whole in the help screen)
         if room is not None and len(title) > room:
@@ -107,13 +68,14 @@ class StatusLine(TextLines):
 
     def __init__(self, **kw) -> None:
         super().__init__(wrap=False, **kw)
-        self._state: State | None = None
+        self._view = None
 
-    def show(self, state: State) -> None:
-        self._state = state
-        self.set_text(status_text(state, self.size.width or None))
+    def show(self, view) -> None:
+        """Draw ``view`` (views.status.StatusView), fitted to the width."""
+        self._view = view
+        self.set_text(status_text(view, self.size.width or None))
 
     def on_resize(self) -> None:
         super().on_resize()
-        if self._state is not None:
-            self.set_text(status_text(self._state, self.size.width or None))
+        if self._view is not None:
+            self.set_text(status_text(self._view, self.size.width or None))

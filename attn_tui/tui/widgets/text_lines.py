@@ -26,6 +26,11 @@ class TextLines(Widget):
         self._strips: list[Strip] | None = None
         self._strips_width = 0
 
+    @property
+    def plain(self) -> str:
+        """The text shown, without styles."""
+        return self._text.plain
+
     def set_text(self, text: Text) -> None:
         if text.plain == self._text.plain and text.spans == self._text.spans:
             return

@@ -1,7 +1,8 @@
-"""What each grid pane of the pipeline shows, read off a State (no computing here).
+"""What each grid pane shows, read off a State (no computing here).
 
 grid_view(name, state) -> GridView (values, labels, palette, mask, title) or None when
 the scenario has no such matrix (a Q/K scenario has no X or W; only cross-attention has Y).
+Labels and which grids follow the query row come from the core's table of matrices.
 """
 
 from __future__ import annotations
@@ -10,11 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.diagnose import ceiling_bits
+from ...core.matrices import MATRICES, axis_labels
 from ..state import State
-
-# Grids whose rows are the query tokens: their cursor row is the selected query row.
-ROW_LINKED = frozenset({"X", "Q", "S", "M", "A", "O", "H"})
 
 # name -> one sentence, in the lesson's words, for the help screen.
 PANE_HELP = {
@@ -57,62 +55,62 @@ class GridView:
     short: str = ""  # the title when the pane is too narrow for ``title``, e.g. "S (5×5)"
 
 
-def _shape(a) -> str:
-    return f"({a.shape[0]}×{a.shape[1]})"
-
-
 def grid_view(name: str, state: State) -> GridView | None:
     s, tr = state.scenario, state.trace
-    toks, keys_ = s.tokens, s.keys
-    if name in ("X", "W_Q", "W_K", "W_V", "Y"):
+    if name in ("X", "W_Q", "W_K", "W_V", "Y") and getattr(s, name) is None:
+        return None
+    rows, cols = axis_labels(s, name)
+    values, title, short, blocked, kind = _PARTS[name](s, tr, state)
+    shape = f"({values.shape[0]}×{values.shape[1]})"
+    return GridView(values, rows, cols, kind, title.format(shape=shape), blocked,
+                    MATRICES[name].row_linked, short.format(shape=shape))
+
+
+_INPUT_TITLES = {"X": "X tokens×features {shape}", "Y": "Y key tokens×features {shape}"}
+
+
+def _inputs(name):
+    def part(s, tr, state):
         a = getattr(s, name)
-        if a is None:
-            return None
-        if name == "X":
-            return GridView(a, toks, s.features, "div", f"X tokens×features {_shape(a)}", selected=True,
-                            short=f"X {_shape(a)}")
-        if name == "Y":
-            return GridView(a, keys_, s.features, "div", f"Y key tokens×features {_shape(a)}",
-                            short=f"Y {_shape(a)}")
-        title = f"{name} {_shape(a)}"
+        title = _INPUT_TITLES.get(name, f"{name} {{shape}}")
         if name == "W_V":
             title += f" · {s.d_model * (2 * s.d_k + s.d_v)} params"
-        cols = tuple(f"{name[-1].lower()}{j + 1}" for j in range(a.shape[1]))
-        return GridView(a, s.features, cols, "div", title, short=f"{name} {_shape(a)}")
-    src = "Y" if s.cross else "X"
-    if name == "Q":
-        t = f"Q = X W_Q {_shape(tr.Q)}" if s.projected else f"Q {_shape(tr.Q)}"
-        return GridView(tr.Q, toks, _dims("d", tr.Q.shape[1]), "div", t, selected=True,
-                        short=f"Q {_shape(tr.Q)}")
-    if name == "K":
-        t = f"K = {src} W_K {_shape(tr.K)}" if s.projected else f"K {_shape(tr.K)}"
-        return GridView(tr.K, keys_, _dims("d", tr.K.shape[1]), "div", t, short=f"K {_shape(tr.K)}")
-    if name == "V":
-        t = f"V = {src} W_V {_shape(tr.V)}" if s.projected else (
-            f"V {_shape(tr.V)}" if s.V is not None else f"V = I {_shape(tr.V)}")
-        return GridView(tr.V, keys_, s.value_features, "div", t, short=f"V {_shape(tr.V)}")
-    if name == "S":
-        t = "S = c·QKᵀ/√d_k" if s.scaled else "S = c·QKᵀ (unscaled)"
-        short = f"S {_shape(tr.S)}" if s.scaled else f"S unscaled {_shape(tr.S)}"
-        return GridView(tr.S, toks, keys_, "div", f"{t} {_shape(tr.S)}", tr.blocked, True, short)
-    if name == "M":
-        return GridView(tr.M, toks, keys_, "mask", f"M {s.mask}, fill {s.fill} {_shape(tr.M)}", tr.blocked, True,
-                        f"M {s.mask} {_shape(tr.M)}")
-    if name == "A":
-        return GridView(tr.A, toks, keys_, "seq", f"A = softmax(S + M) {_shape(tr.A)}", tr.blocked, True,
-                        f"A {_shape(tr.A)}")
-    if name == "O":
-        return GridView(tr.O, toks, s.value_features, "div", f"O = A V {_shape(tr.O)}", selected=True,
-                        short=f"O {_shape(tr.O)}")
-    if name == "H":
-        ceiling = ceiling_bits(tr.blocked)  # log₂(visible keys); NaN (drawn "—") when none is visible
-        vals = np.column_stack([ceiling, tr.H, tr.eff])
-        none = np.zeros(vals.shape, dtype=bool)
-        none[:, 0] = np.isnan(ceiling)
-        return GridView(vals, toks, ("log₂t", "H", "2^H"), "plain", "entropy H(A_t), bits", none, True,
-                        "H(A_t) bits")
-    raise KeyError(name)
+        return a, title, f"{name} {{shape}}", None, "div"
+    return part
 
 
-def _dims(prefix: str, n: int) -> tuple:
-    return tuple(f"{prefix}{j + 1}" for j in range(n))
+def _projected(name):
+    def part(s, tr, state):
+        src = "X" if name == "Q" or not s.cross else "Y"
+        if s.projected:
+            title = f"{name} = {src} W_{name} {{shape}}"
+        else:
+            title = "V = I {shape}" if name == "V" and s.V is None else f"{name} {{shape}}"
+        return getattr(tr, name), title, f"{name} {{shape}}", None, "div"
+    return part
+
+
+def _scores(s, tr, state):
+    t = "S = c·QKᵀ/√d_k" if s.scaled else "S = c·QKᵀ (unscaled)"
+    short = "S {shape}" if s.scaled else "S unscaled {shape}"
+    return tr.S, t + " {shape}", short, tr.blocked, "div"
+
+
+def _entropy(s, tr, state):
+    ceiling = state.ceiling  # log₂(visible keys); NaN (drawn "—") when none is visible
+    vals = np.column_stack([ceiling, tr.H, tr.eff])
+    none = np.zeros(vals.shape, dtype=bool)
+    none[:, 0] = np.isnan(ceiling)
+    return vals, "entropy H(A_t), bits", "H(A_t) bits", none, "plain"
+
+
+_PARTS = {
+    **{n: _inputs(n) for n in ("X", "Y", "W_Q", "W_K", "W_V")},
+    **{n: _projected(n) for n in ("Q", "K", "V")},
+    "S": _scores,
+    "M": lambda s, tr, st: (tr.M, f"M {s.mask}, fill {s.fill} {{shape}}", f"M {s.mask} {{shape}}", tr.blocked,
+                            "mask"),
+    "A": lambda s, tr, st: (tr.A, "A = softmax(S + M) {shape}", "A {shape}", tr.blocked, "seq"),
+    "O": lambda s, tr, st: (tr.O, "O = A V {shape}", "O {shape}", None, "div"),
+    "H": _entropy,
+}

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import lenses
-from .lens_fmt import fmt, fmt_vec, short_vec
+from ..fmt import fmt, fmt_vec, short_vec
 
 MAX_KEYS = 8  # rows of a per-key table before "… n more"
 
@@ -142,8 +142,7 @@ def memory_words(state, ranked) -> str:
 
 def rank(state) -> Text:
     """rank S <= min(rank Q, rank K) <= d_k, the bilinear bound."""
-    tr = state.trace
-    info = lenses.rank_info(tr.S, tr.Q, tr.K)
+    info = state.rank
     rs = "?" if info["S"] is None else str(info["S"])
     ok = info["S"] is not None and info["S"] <= min(info["Q"], info["K"]) <= info["d_k"]
     return Text.assemble(
@@ -200,3 +199,21 @@ def cost(state) -> Group:
                       "sliding windows and linear attention attack. Parameters do not grow with T.",
                       style="italic"))
     return Group(*lines)
+
+
+# The lenses screen's panels: id -> (view, title, one sentence of help), in screen order
+# (the rank panel, with its chart, comes after the first three).
+PANELS = {
+    "lens-nw": (nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ, κ = exp(q·k/√d_k)",
+     "Row t of O is a Nadaraya–Watson estimate; softmax's normalisation is the smoother's denominator."),
+    "lens-box": (box_kernel, "Box kernel  W_Q = W_K = 0 ⇒ A = W_avg",
+     "Lesson 07 is the special case κ ≡ 1: zero projections give the prefix average back, exactly."),
+    "lens-memory": (memory, "Associative memory  probe → address → content",
+     "Keys are addresses, values are contents, the query is a probe; the read-out is a convex mix."),
+    "lens-gradient": (gradient, "Gradient  ∂p_i/∂s_i = p_i(1 − p_i)",
+     "The softmax Jacobian's diagonal goes to 0 as p → 1: a saturated row passes no gradient."),
+    "lens-cost": (cost, "Cost  d_model(2d_k + d_v) params; S is T×T",
+     "Parameters do not depend on T; the score matrix, and its FLOPs, grow as T² (exercises 4, 5)."),
+}
+
+RANK_TITLE = "Rank  rank S ≤ min(rank Q, rank K) ≤ d_k"

@@ -1,0 +1,53 @@
+"""The explorer's editing, mode and file actions: keys.py's ``do('name')`` runs ``ACTIONS[name](app)``.
+
+Each action is a short function of the app: it opens a dialog (screens/editor, modes, files)
+whose callback runs a pure function of attn_tui.core through :func:`attempt`, which commits
+the new scenario through ``app.set_state`` or returns the one-line refusal the dialog shows.
+What the app keeps for them (history, notes, the save path, the last random form) is declared
+in AttentionApp.__init__.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ...core.edit import EditError
+from ..history import clamp_cursor
+
+ACTIONS: dict[str, Callable] = {}
+
+
+def action(fn: Callable) -> Callable:
+    """Register ``fn`` as the action ``do('<its name>')``."""
+    ACTIONS[fn.__name__] = fn
+    return fn
+
+
+def commit(app, scenario, note: str | None = None) -> None:
+    """Make ``scenario`` current, keeping the row and cell cursor in range."""
+    st = app.state
+    row = min(st.row, scenario.T - 1)
+    app.set_state(st.with_(scenario=scenario, row=row, cursor=clamp_cursor(scenario, st.cursor)))
+    if note:
+        app.notes.note(note, "change", timeout=5)
+
+
+def attempt(app, fn: Callable, *args, note: str | None = None) -> str | None:
+    """Run a pure edit ``fn(scenario, *args)``; None when committed, else the reason (one line).
+    ``fn`` may return (scenario, note): its note is shown unless ``note`` is given."""
+    try:
+        out = fn(app.state.scenario, *args)
+    except (EditError, ValueError) as exc:
+        return str(exc).splitlines()[0]
+    new, extra = out if isinstance(out, tuple) else (out, None)
+    commit(app, new, note or extra)
+    return None
+
+
+def refuse(app, reason: str | None) -> None:
+    """Say ``reason`` as a short warning (nothing when None)."""
+    if reason:
+        app.notes.note(reason, "refusal", severity="warning", timeout=5)
+
+
+from . import edit, files, modes, undo  # noqa: E402,F401  (each registers its actions)

@@ -1,0 +1,114 @@
+"""Editing actions: a cell (inline editor), token/feature/key labels, tokens and dimensions."""
+
+from __future__ import annotations
+
+from ...core import edit as E
+from ...core.matrices import MATRICES, axis_labels, computed_hint
+from ..screens.editor import CellEditor, FormScreen
+from ..widgets.matrix_grid import MatrixGrid
+from . import action, attempt, commit, refuse
+
+
+def cell(app, name: str, row: int, col: int) -> None:
+    """`enter` on cell (row, col) of ``name``: the inline editor, or what to edit instead."""
+    s = app.state.scenario
+    try:
+        m = E.matrix_of(s, name)
+    except E.EditError:
+        app.notes.note(computed_hint(s, name), "refusal", severity="warning", timeout=5)
+        return
+    rows, cols = axis_labels(s, name)
+    title = f"{name}[{rows[row]}, {cols[col]}]  row {row + 1}, column {col + 1}"
+    anchor = next((g.cell_region(row, col) for g in app.screen.query(MatrixGrid) if g.matrix == name), None)
+    hint = f"enter commit · esc cancel · |x| ≤ {E.BOUND:g}".replace("e+0", "e")
+    app.push_screen(CellEditor(title, repr(float(m[row, col])),
+                               lambda text: attempt(app, E.set_cell, name, row, col, text), anchor, hint=hint))
+
+
+def _cursor(app) -> tuple:
+    return app.state.cursor or ("", 0, 0)
+
+
+@action
+def rename_token(app) -> None:
+    s, t = app.state.scenario, app.state.row
+    app.push_screen(CellEditor(f"Rename token {t + 1} ({s.tokens[t]})", s.tokens[t],
+                               lambda text: attempt(app, E.rename, "tokens", t, text)))
+
+
+@action
+def rename_feature(app) -> None:
+    """The feature under the cell cursor (a column of X/Y, a row of W), else feature 1."""
+    s = app.state.scenario
+    if not s.projected:
+        refuse(app, "this scenario gives Q and K directly; it has no features")
+        return
+    name, r, c = _cursor(app)
+    m = MATRICES.get(name)
+    j = c if m and m.cols == "features" else r if m and m.rows == "features" else 0
+    app.push_screen(CellEditor(f"Rename feature {j + 1} ({s.features[j]})", s.features[j],
+                               lambda text: attempt(app, E.rename, "features", j, text)))
+
+
+def _key_under_cursor(app, default: int) -> int:
+    """The key token of the row under the cursor in Y, K or V; else ``default``."""
+    name, r, _c = _cursor(app)
+    m = MATRICES.get(name)
+    return r if m and m.rows == "keys" else default
+
+
+@action
+def rename_key(app) -> None:
+    s = app.state.scenario
+    i = _key_under_cursor(app, 0)
+    app.push_screen(CellEditor(f"Rename key token {i + 1} ({s.keys[i]})", s.keys[i],
+                               lambda text: attempt(app, E.rename, "key_tokens", i, text)))
+
+
+@action
+def add_token(app) -> None:
+    at = app.state.row + 1
+    reason = attempt(app, E.add_token, at, note=f"token {at + 1} added after the selected row "
+                                                "(tN labels follow positions)")
+    if reason is None:
+        app.set_state(app.state.select_row(1))  # onto the new token
+    refuse(app, reason)
+
+
+@action
+def remove_token(app) -> None:
+    t = app.state.row
+    label = app.state.scenario.tokens[t]
+    refuse(app, attempt(app, E.remove_token, t, note=f"token {t + 1} ({label}) removed; ctrl+z brings it back"))
+
+
+@action
+def add_key(app) -> None:
+    refuse(app, attempt(app, E.add_key_token, note="key token added to Y"))
+
+
+@action
+def remove_key(app) -> None:
+    refuse(app, attempt(app, E.remove_key_token, _key_under_cursor(app, app.state.scenario.T_k - 1)))
+
+
+@action
+def dims(app) -> None:
+    s = app.state.scenario
+    fields = ([("d_model", "d_model", s.d_model)] if s.projected else []) + [
+        ("d_k", "d_k", s.d_k), ("d_v", "d_v", s.d_v)]
+    app.push_screen(FormScreen("Dimensions (new cells start at 0)", fields, lambda v: _apply_dims(app, v)))
+
+
+def _apply_dims(app, values: dict) -> str | None:
+    s = app.state.scenario
+    try:
+        for dim, text in values.items():
+            n = int(text) if text.strip().lstrip("-").isdigit() else text
+            if n != getattr(s, dim):
+                s = E.set_dim(s, dim, n)
+    except E.EditError as exc:
+        return str(exc)
+    if s is not app.state.scenario:
+        commit(app, s)
+    return None

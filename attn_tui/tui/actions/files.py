@@ -1,0 +1,114 @@
+"""File actions: open a scenario (path or built-in), save it as TOML (atomic, asks before
+overwriting, checks the file reloads bit for bit), export the matrices (CSV / .npy) or an
+SVG screenshot. Each ``_apply_*`` returns None when done, SaveScreen.EXISTS to ask before
+overwriting, or the one-line reason shown in the dialog.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ...core.builtins import BUILTINS
+from ...core.export import export as export_matrices
+from ...core.matrices import INPUTS
+from ...core import scenario_io as io
+from ..screens.files import ExportScreen, OpenScreen, SaveScreen
+from . import action, commit
+
+
+@dataclass
+class FilePaths:
+    """What the file dialogs offer next: the last path opened or saved, the last export folder."""
+
+    save: str = ""
+    export: str = "attn-export"
+
+
+@action
+def open(app) -> None:  # noqa: A001  (the action's name, as the key table writes it)
+    app.push_screen(OpenScreen(lambda name: _apply_open(app, name), app.paths.save))
+
+
+def _apply_open(app, name: str) -> str | None:
+    """Load a file or built-in; a bad file keeps the current scenario and says why."""
+    if not name:
+        return "type a path to a .toml scenario, or pick a built-in below"
+    try:
+        s = io.resolve(name if name in BUILTINS else str(Path(name).expanduser()))
+    except (io.ScenarioError, ValueError) as exc:
+        msg = str(exc).splitlines()[0]
+        app.notify(msg, title="Not opened; the current scenario stays", severity="error", timeout=8)
+        return msg
+    commit(app, s, note=f"opened {name}: {s.title}")
+    if Path(name).suffix == ".toml":
+        app.paths.save = name
+    return None
+
+
+@action
+def save(app) -> None:
+    app.push_screen(SaveScreen(lambda path, overwrite: _apply_save(app, path, overwrite),
+                               app.paths.save or "scenario.toml"))
+
+
+def _apply_save(app, path: str, overwrite: bool) -> str | None:
+    if not path:
+        return "type a file name, e.g. my-scenario.toml"
+    p = Path(path).expanduser()
+    if p.is_dir():
+        return f"{p}: is a folder; type a file name inside it"
+    if p.exists() and not overwrite:
+        return SaveScreen.EXISTS
+    try:
+        io.save(app.state.scenario, p, overwrite=True)
+        back = io.load(p)
+    except (OSError, io.ScenarioError) as exc:
+        return f"{p}: not saved ({getattr(exc, 'strerror', None) or exc})"
+    app.paths.save = path
+    same = _same_matrices(back, app.state.scenario)
+    app.notify(f"saved {p}" + ("" if same else " (WARNING: reloads differently)"),
+               severity="information" if same else "error")
+    return None
+
+
+@action
+def export(app) -> None:
+    app.push_screen(ExportScreen(lambda path, fmt, overwrite: _apply_export(app, path, fmt, overwrite),
+                                 app.paths.export))
+
+
+def _apply_export(app, path: str, fmt: str, overwrite: bool) -> str | None:
+    if not path:
+        return "type a folder (CSV/.npy) or a file name ending in .svg"
+    p = Path(path).expanduser()
+    if fmt == "svg":
+        p = p if p.suffix == ".svg" else p.with_suffix(".svg")
+        if p.exists() and not overwrite:
+            return SaveScreen.EXISTS
+        if not p.parent.is_dir():
+            return f"{p.parent}: no such folder"
+        app.call_after_refresh(_save_svg, app, p)  # once the dialog is gone
+        return None
+    try:
+        paths = export_matrices(app.state.scenario, app.state.trace, p, fmt, overwrite=overwrite)
+    except FileExistsError:
+        return SaveScreen.EXISTS
+    except (OSError, ValueError) as exc:
+        return f"{p}: not exported ({getattr(exc, 'strerror', None) or exc})"
+    app.paths.export = path
+    app.notify(f"exported {len(paths)} {fmt} files to {p}")
+    return None
+
+
+def _save_svg(app, p: Path) -> None:
+    app.save_screenshot(filename=p.name, path=str(p.parent))
+    app.notify(f"screenshot saved to {p}")
+
+
+def _same_matrices(a, b) -> bool:
+    return io.dumps(a) == io.dumps(b) and all(
+        (getattr(a, n) is None and getattr(b, n) is None)
+        or np.array_equal(getattr(a, n), getattr(b, n)) for n in INPUTS)

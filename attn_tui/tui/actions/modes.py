@@ -1,0 +1,77 @@
+"""Mode actions: the mask, padding, fill, dtype, cross-attention and a random scenario."""
+
+from __future__ import annotations
+
+from ...core import modes as Mo
+from ...core.edit import EditError
+from ...core.random_scenario import DEFAULTS, check_params, random_scenario
+from ..screens.editor import FormScreen
+from ..screens.modes import DTYPE_OPTIONS, FILL_OPTIONS, ChoiceScreen, PaddingScreen, mask_options
+from . import action, attempt, commit, refuse
+
+
+@action
+def pick_mask(app) -> None:
+    s = app.state.scenario
+    app.push_screen(ChoiceScreen("Mask", mask_options(s), s.mask), lambda kind: _picked_mask(app, kind))
+
+
+def _picked_mask(app, kind) -> None:
+    if kind == "window":
+        w = app.state.scenario.window or 2
+        app.push_screen(FormScreen("Sliding window: token t reads the last w tokens", [("w", "width w", w)],
+                                   lambda v: attempt(app, Mo.set_mask, "window", _int(v["w"]))))
+    elif kind:
+        refuse(app, attempt(app, Mo.set_mask, kind))
+
+
+@action
+def pick_fill(app) -> None:
+    app.push_screen(ChoiceScreen("Fill of masked cells", FILL_OPTIONS, app.state.scenario.fill),
+                    lambda f: f and refuse(app, attempt(app, Mo.set_fill, f)))
+
+
+@action
+def pick_dtype(app) -> None:
+    app.push_screen(ChoiceScreen("dtype every step is computed in", DTYPE_OPTIONS, app.state.scenario.dtype),
+                    lambda d: d and refuse(app, attempt(app, Mo.set_dtype, d)))
+
+
+@action
+def pick_padding(app) -> None:
+    s = app.state.scenario
+    app.push_screen(PaddingScreen(s.keys, s.padding),
+                    lambda pos: pos is not None and refuse(app, attempt(app, Mo.set_padding, pos)))
+
+
+@action
+def toggle_cross(app) -> None:
+    refuse(app, attempt(app, Mo.set_cross_keeping_padding, not app.state.scenario.cross))
+
+
+@action
+def random(app) -> None:
+    """A random Gaussian scenario; after one, the form offers the next seed."""
+    s, last = app.state.scenario, app.last_random
+    now = dict(last, seed=last["seed"] + 1) if last else {
+        "T": s.T, "d_model": s.d_model or DEFAULTS["d_model"], "d_k": s.d_k, "d_v": s.d_v, "seed": 0}
+    fields = [(k, k, now[k]) for k in ("T", "d_model", "d_k", "d_v", "seed")]
+    app.push_screen(FormScreen("Random scenario (Gaussian, seeded; T up to 512)", fields,
+                               lambda v: _apply_random(app, v)))
+
+
+def _apply_random(app, values: dict) -> str | None:
+    try:
+        p = check_params(**values)
+    except EditError as exc:
+        return str(exc)
+    commit(app, random_scenario(**p), note=f"random scenario, seed {p['seed']}")
+    app.last_random = p
+    return None
+
+
+def _int(text: str):
+    try:
+        return int(text.strip())
+    except ValueError:
+        return text.strip()

@@ -1,0 +1,61 @@
+"""The one adapter for framework internals: private names of Textual and plotext live here only.
+
+Textual has no public call to withdraw one notification (only ``clear_notifications``), no
+public list of the notifications shown, and no hook for the first frame; plotext's figure
+needs its private ``_set_size`` for a build at an exact size, and has no public figure class.
+tests/tui/test_framework.py checks each of these still works, so a framework release that
+renames one fails there, not all over the app.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from textual.app import App
+from textual.notifications import Notification, Notify
+
+
+def post_notification(app: App, message: str, title: str, severity: str, timeout: float) -> Notification:
+    """Show a notification (never markup) and return it, so it can be withdrawn later."""
+    n = Notification(message, title, severity, timeout, markup=False)
+    app.post_message(Notify(n))
+    return n
+
+
+def withdraw_notification(app: App, n: Notification) -> None:
+    """Remove notification ``n`` if it is still shown."""
+    if n in app._notifications:
+        del app._notifications[n]
+        app._refresh_notifications()
+
+
+def shown_notifications(app: App) -> list[Notification]:
+    """The notifications on screen now, oldest first."""
+    return list(app._notifications)
+
+
+def set_plot_size(plt, width: int, height: int) -> None:
+    """Make plotext build ``plt`` at exactly ``width``×``height`` cells."""
+    plt.plotsize(width, height)
+    plt._set_size(width, height)
+
+
+def new_figure():
+    """A fresh plotext figure, as textual-plotext's widgets hold one (for the benchmark's floor)."""
+    from plotext._figure import _figure_class
+
+    return _figure_class()
+
+
+def on_first_frame(app: App, callback: Callable[[], None]) -> None:
+    """Call ``callback`` once, when ``app`` composites its first frame (the benchmark's clock)."""
+    display = app._display
+    done = []
+
+    def timed_display(screen, renderable):
+        if renderable is not None and not done:
+            done.append(True)
+            callback()
+        return display(screen, renderable)
+
+    app._display = timed_display

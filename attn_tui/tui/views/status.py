@@ -1,0 +1,58 @@
+"""What the status line shows: the knobs of the current state (row, c, scaling, mask, fill, dtype).
+
+Each part has a long and a short form and a priority; the widget (widgets/status.py)
+fits them to its width. Essentials first: the selected row, then c and the scaling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...core.scenario import Scenario
+from ..state import State
+
+DEFAULT_FILL = Scenario.__dataclass_fields__["fill"].default
+DTYPE_SHORT = {"float64": "f64", "float32": "f32", "float16": "f16"}
+
+
+@dataclass
+class Part:
+    long: str
+    short: str  # "" = leave the part out when short
+    style: str = ""
+    priority: int = 5  # lower is kept longer
+
+
+def status_parts(state: State) -> list[Part]:
+    s = state.scenario
+    parts = [Part(f"row {s.tokens[state.row]}", f"row {s.tokens[state.row]}", "bold", 0)]
+    if state.trace.nan_rows:
+        rows = ",".join(str(r + 1) for r in state.trace.nan_rows)
+        parts.append(Part(f"NaN rows {rows}", f"NaN {rows}", "bold magenta", 1))
+    if s.scaled:
+        parts.append(Part(f"c={s.c:.3f} · scaled c/√d_k={s.scale:.3f}", f"c={s.c:.3f} ×1/√d_k", "bold", 1))
+    else:
+        parts.append(Part(f"c={s.c:.3f} · UNSCALED ×c={s.scale:.3f}", f"c={s.c:.3f} UNSCALED", "bold red", 1))
+    mask = s.mask if s.mask != "window" else f"window {s.window}"
+    short_mask = s.mask if s.mask != "window" else f"win {s.window}"
+    if s.padding:
+        pad = ",".join(map(str, s.padding))
+        mask, short_mask = f"{mask} +pad {pad}", f"{short_mask} +pad {pad}"
+    parts.append(Part(f"mask {mask}", short_mask, "", 2))
+    if s.cross:  # edit_actions: cross-attention, keys/values from Y
+        parts.append(Part(f"cross {s.T}×{s.T_k}", f"cross {s.T}×{s.T_k}", "bold", 2))
+    # A fill or dtype other than the default is the point of the scenario: kept longer.
+    parts.append(Part(f"fill {s.fill}", str(s.fill), "", 3 if s.fill == DEFAULT_FILL else 2))
+    parts.append(Part(s.dtype, DTYPE_SHORT.get(s.dtype, s.dtype), "", 3 if s.dtype == "float64" else 1))
+    return parts
+
+
+
+@dataclass(frozen=True)
+class StatusView:
+    parts: tuple  # of Part, in the order drawn
+    title: str  # the scenario's title, drawn last, cut to the room left
+
+
+def status_view(state: State) -> StatusView:
+    return StatusView(tuple(status_parts(state)), state.scenario.title)
