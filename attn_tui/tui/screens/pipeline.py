@@ -15,6 +15,8 @@ it through app.set_state.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -36,10 +38,26 @@ from ..widgets.status import StatusLine
 from .pipeline_layout import PaneSize, fit_cap, plan_row, title_width
 
 ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
-CHART_ROW_WIDTH = 76 + 1 + 31  # chart, margin, inspector's min-width (app.tcss)
-CHART_ROW_HEIGHT = 8  # #chart and #inspector (app.tcss)
-SCROLLBAR = 1  # scrollbar-size-vertical of #pipeline and of the grids (app.tcss)
-GRID_MAX_HEIGHT, GRID_MIN_HEIGHT = 14, 7  # a grid pane's height: title, header, rows, scrollbar
+GRID_MIN_HEIGHT = 7  # the least height worth capping a grid pane to: title, header, rows, scrollbar
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The sizes app.tcss gives the panes, read from their styles once the CSS is applied
+    (before the layout changes any of them), so no number is copied out of the CSS."""
+
+    chart_row_width: int  # chart + its margin + the inspector's min-width + its margin
+    chart_row_height: int  # #chart (and #inspector)
+    scrollbar: int  # scrollbar-size-vertical of #pipeline (and of the grids)
+    grid_max_height: int  # MatrixGrid's max-height
+
+    @classmethod
+    def read(cls, screen) -> "Sizes":
+        chart, inspector = screen.query_one("#chart").styles, screen.query_one("#inspector").styles
+        grid = next(iter(screen.grids.values())).styles
+        return cls(int(chart.width.value + chart.margin.right + inspector.min_width.value + inspector.margin.right),
+                   int(chart.height.value), screen.query_one("#pipeline").styles.scrollbar_size_vertical,
+                   int(grid.max_height.value))
 
 
 class Page(VerticalScroll, inherit_bindings=False):
@@ -64,6 +82,7 @@ class PipelineScreen(Screen):
         self._titles: dict[str, tuple[str, str]] = {}  # grid -> (full title, short title)
         self._widths: dict[str, tuple] = {}  # grid -> the (width, max-height) last set
         self._layout_key = None  # what the last fit was computed from
+        self.sizes: Sizes | None = None  # read from the styles on mount
 
     def compose(self) -> ComposeResult:
         # The panes get their data before the first layout, so the first frame is final.
@@ -88,6 +107,7 @@ class PipelineScreen(Screen):
         yield KeyBar(id="keybar")
 
     def on_mount(self) -> None:
+        self.sizes = Sizes.read(self)
         self.query_one("#inspector").border_title = "cell inspector"
         self.watch(self.app, "state", self.show, init=True)
         self.call_after_refresh(self._open_on_A)
@@ -165,9 +185,8 @@ class PipelineScreen(Screen):
         when even GRID_MIN_HEIGHT would not fit, grids keep their height and the page scrolls.
         """
         width, height = self.size
-        if not width:
+        if not width or self.sizes is None:
             return
-        avail = width - SCROLLBAR  # the container's scrollbar, when it has one
         explain = self.query_one("#explain")
         budget = height - 2 - (explain.outer_size.height or 2 if explain.display else 0)
         key = (width, budget, tuple((g.display, g.virtual_size, g.values.shape, self._titles.get(n))
@@ -177,54 +196,67 @@ class PipelineScreen(Screen):
         self._layout_key = key
         rows = [(row, [n for n in names if self.grids[n].display]) for row, names in zip(self.rows, ROWS)]
         rows = [(row, shown) for row, shown in rows if shown]
-        cap = GRID_MAX_HEIGHT
-        chart = CHART_ROW_HEIGHT if width >= CHART_ROW_WIDTH else None  # a stacked chart row: below
+        avail = width - self.sizes.scrollbar  # the container's scrollbar, when it has one
+        plans, cap = self._plan_rows(rows, avail, budget, width)
+        for (row, shown), plan in zip(rows, plans):
+            self._apply_plan(row, shown, plan, cap)
+        self.query_one("#row-chart").set_class(self.sizes.chart_row_width > width, "stacked")
+
+    def _plan_rows(self, rows, avail: int, budget: int, width: int) -> tuple[list, int]:
+        """Each row's plan and the grids' common max-height (cap)."""
+        sz = self.sizes
+        cap = sz.grid_max_height
+        chart = sz.chart_row_height if width >= sz.chart_row_width else None  # a stacked chart row: below
         for _ in range(2):  # the cap changes the scrollbars, and so the widths: plan twice
             plans = [self._plan(shown, avail, cap) for _row, shown in rows]
             heights = [h for (_row, shown), p in zip(rows, plans) for h in self._line_heights(shown, p, cap)]
             # Everything, the chart too, on one screen when grids keep GRID_MIN_HEIGHT lines;
             # else A and O on the first screen; else whole grids, and the page scrolls.
-            fit = fit_cap(heights, budget - chart, GRID_MIN_HEIGHT, GRID_MAX_HEIGHT) if chart else None
-            cap = fit or min(GRID_MAX_HEIGHT, budget // max(1, len(heights)))
+            fit = fit_cap(heights, budget - chart, GRID_MIN_HEIGHT, sz.grid_max_height) if chart else None
+            cap = fit or min(sz.grid_max_height, budget // max(1, len(heights)))
             if cap < GRID_MIN_HEIGHT:
-                cap = GRID_MAX_HEIGHT
-        for (row, shown), plan in zip(rows, plans):
-            row.set_class(plan.mode == "wrapped", "wrapped")
-            row.set_class(plan.mode == "stacked", "stacked")
-            widths = [self.grids[n].snap_width(w, SCROLLBAR, cap) for n, w in zip(shown, plan.widths)]
-            if plan.mode == "line":  # columns freed by whole-cell snapping go to the shrunk panes
-                spare = sum(plan.widths) - sum(widths)
-                for i, n in enumerate(shown):
-                    natural = self.grids[n].natural_width(SCROLLBAR, cap)
-                    if spare and widths[i] < natural:
-                        grown = min(natural, self.grids[n].snap_width(widths[i] + spare, SCROLLBAR, cap))
-                        spare -= grown - widths[i]
-                        widths[i] = grown
-            for n, snapped, full_title in zip(shown, widths, plan.full_titles):
-                grid = self.grids[n]
-                if self._widths.get(n) != (snapped, cap):
-                    self._widths[n] = (snapped, cap)
-                    grid.styles.width = snapped
-                    grid.styles.max_height = cap
-                full_title = full_title and snapped >= title_width(self._titles[n][0])
-                _set(grid, "border_title", self._titles[n][0 if full_title else 1])
-        self.query_one("#row-chart").set_class(CHART_ROW_WIDTH > width, "stacked")
+                cap = sz.grid_max_height
+        return plans, cap
+
+    def _apply_plan(self, row, shown: list[str], plan, cap: int) -> None:
+        """Set the row's mode class and each grid's width, max-height and title."""
+        bar = self.sizes.scrollbar
+        row.set_class(plan.mode == "wrapped", "wrapped")
+        row.set_class(plan.mode == "stacked", "stacked")
+        widths = [self.grids[n].snap_width(w, bar, cap) for n, w in zip(shown, plan.widths)]
+        if plan.mode == "line":  # columns freed by whole-cell snapping go to the shrunk panes
+            spare = sum(plan.widths) - sum(widths)
+            for i, n in enumerate(shown):
+                natural = self.grids[n].natural_width(bar, cap)
+                if spare and widths[i] < natural:
+                    grown = min(natural, self.grids[n].snap_width(widths[i] + spare, bar, cap))
+                    spare -= grown - widths[i]
+                    widths[i] = grown
+        for n, snapped, full_title in zip(shown, widths, plan.full_titles):
+            grid = self.grids[n]
+            if self._widths.get(n) != (snapped, cap):
+                self._widths[n] = (snapped, cap)
+                grid.styles.width = snapped
+                grid.styles.max_height = cap
+            full_title = full_title and snapped >= title_width(self._titles[n][0])
+            _set(grid, "border_title", self._titles[n][0 if full_title else 1])
 
     def _line_heights(self, shown: list[str], plan, cap: int) -> list[int]:
         """Natural height of each screen line of a planned row: its tallest grid's title,
         header and rows, and a horizontal scrollbar when the grid was shrunk."""
         def natural(n: str, w: int) -> int:
             grid = self.grids[n]
-            return grid.values.shape[0] + 2 + (w < grid.natural_width(SCROLLBAR, cap))
+            return grid.values.shape[0] + 2 + (w < grid.natural_width(self.sizes.scrollbar, cap))
         h = [natural(n, w) for n, w in zip(shown, plan.widths)]
         groups = {"line": [h], "wrapped": [h[:2], h[2:]]}.get(plan.mode, [[x] for x in h])
         return [max(g) for g in groups if g]
 
     def _plan(self, shown: list[str], avail: int, cap: int):
         sizes = []
+        bar = self.sizes.scrollbar
         for n in shown:
             grid, (full, short) = self.grids[n], self._titles[n]
-            sizes.append(PaneSize(grid.natural_width(SCROLLBAR, cap), grid.least_width(3, SCROLLBAR, cap),
+            sizes.append(PaneSize(grid.natural_width(bar, cap), grid.least_width(3, bar, cap),
                                   title_width(full), title_width(short)))
         return plan_row(sizes, avail)
 
