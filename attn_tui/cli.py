@@ -62,8 +62,9 @@ def report(args) -> str:
 def run(args) -> int:
     scenario = _load(args.run_scenario)  # refuse a bad file before any UI starts
     from .tui.app import AttentionApp  # textual only on this path
-    AttentionApp(scenario=scenario).run()
-    return EXIT_OK
+    app = AttentionApp(scenario=scenario)
+    app.run()
+    return getattr(app, "return_code", None) or EXIT_OK  # non-zero when Textual caught a crash
 
 
 def main(argv=None) -> int:
@@ -81,6 +82,9 @@ def main(argv=None) -> int:
         return EXIT_BAD_INPUT
     except ValueError as exc:  # the core's refusals (a built-in with a bad setting, say)
         print(f"attn-tui: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (OverflowError, MemoryError, RecursionError) as exc:  # a backstop: the core's limits come first
+        print(f"attn-tui: cannot compute this scenario ({type(exc).__name__}: {str(exc)[:80]})", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # `attn-tui report | head`: the reader left; not an error
         _silence_stdout()

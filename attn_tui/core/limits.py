@@ -57,17 +57,17 @@ def check_dim(what: str, n: int, error=ValueError, unit: str = "") -> None:
         raise error(f"{what}: {n}{unit}; sizes (T, T', d_model, d_k, d_v) are at most {MAX_DIM}")
 
 
-def clean_label(text, where: str, error=ValueError, limit: int = MAX_LABEL) -> str:
+def clean_label(text, where: str, error=ValueError, limit: int = MAX_LABEL, kind: str = "label") -> str:
     """A label or title as stored: whitespace runs (newline, tab) become one space; refuses other
     control characters (ESC, BEL, ...), an empty label and one longer than ``limit``."""
     lab = " ".join(str(text).split())
     bad = next((ch for ch in lab if unicodedata.category(ch) == "Cc"), None)
     if bad is not None:
-        raise error(f"{where}: contains the control character {printable(bad)}; labels are plain text")
+        raise error(f"{where}: contains the control character {printable(bad)}; {kind}s are plain text")
     if not lab:
-        raise error(f"{where}: a label cannot be empty")
+        raise error(f"{where}: a {kind} cannot be empty")
     if len(lab) > limit:
-        raise error(f"{where}: {len(lab)} characters; labels are at most {limit}")
+        raise error(f"{where}: {len(lab)} characters; {kind}s are at most {limit}")
     return lab
 
 
@@ -135,7 +135,7 @@ def check_sizes(s, error=ValueError) -> None:
 
 def _clean_labels(s, error):
     changes = {}
-    title = clean_label(s.title, "title", error, MAX_TITLE)
+    title = clean_label(s.title, "title", error, MAX_TITLE, "title")
     if title != s.title:
         changes["title"] = title
     for key in ("tokens", "features", "key_tokens"):

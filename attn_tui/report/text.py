@@ -14,6 +14,7 @@ import numpy as np
 
 from ..core import builtin, experiments, lenses
 from ..core.diagnose import NO_CEILING, ceiling_bits, nan_causes, overflows
+from ..core.limits import printable
 from ..core.scenario import Scenario
 
 RNG_NOTE = ("Note: the seeded experiments below draw from NumPy's default_rng (seeds 8 and 16), "
@@ -165,11 +166,12 @@ def scenario_text(s: Scenario, name: str = "") -> str:
     S_label = "S = c * Q K^T / sqrt(d_k)" if s.scaled else "S = c * Q K^T (unscaled)"
     shape = f"T = {s.T}   T' = {s.T_k}   d_model = {s.d_model if s.projected else '-'}   " \
             f"d_k = {s.d_k}   d_v = {s.d_v}"
-    lines = [s.title, f"scenario: {name}" if name else "", shape,
+    # titles, labels and names are written with their control characters escaped: never a raw ESC/BEL
+    lines = [printable(s.title), f"scenario: {printable(name)}" if name else "", shape,
              rprint("settings: mask =", st["mask"] + (f" (window {s.window})" if s.window else ""),
                     "  padding =", str(st["padding"]), "  fill =", st["fill"], "  c =", st["c"],
                     "  scaled =", st["scaled"], f"  (scale = {fmt_num(st['scale'])})", "  dtype =", st["dtype"]),
-             "tokens: " + ", ".join(s.tokens), "keys:   " + ", ".join(s.keys), ""]
+             "tokens: " + ", ".join(map(printable, s.tokens)), "keys:   " + ", ".join(map(printable, s.keys)), ""]
     for label, m in (("Q =", tr.Q), ("K =", tr.K), ("V =", tr.V), (S_label + " =", tr.S),
                      (f"M (additive mask, fill {s.fill}) =", tr.M), ("A = softmax_row(S + M) =", tr.A),
                      ("O = A V =", tr.O)):
@@ -184,7 +186,7 @@ def scenario_text(s: Scenario, name: str = "") -> str:
     lines.append(rprint("params d_model * (2 d_k + d_v) =", p) if p is not None
                  else "params: n/a (Q, K, V given directly, no projections)")
     lines.append("NaN rows: none" if not tr.nan_rows else
-                 "NaN rows: " + "; ".join(f"{s.tokens[c.row]} ({c.short})" for c in nan_causes(tr)))
+                 "NaN rows: " + "; ".join(f"{printable(s.tokens[c.row])} ({c.short})" for c in nan_causes(tr)))
     ov = overflows(tr)
     if ov:
         lines.append(f"overflow in {s.dtype}: " + ", ".join(ov))
