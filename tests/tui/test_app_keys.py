@@ -182,23 +182,23 @@ async def test_help_lists_every_pane_and_key():
         assert k.help in md
 
 
-async def test_palette_runs_an_action(make_app):
+async def test_palette_runs_an_action(make_app, settle):
     """ctrl+p, type, enter: the action runs, as from its key."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"Mask")
-        await pilot.pause(0.5)
+        await settle(pilot)  # the palette's search runs in a worker
         await pilot.press("enter")
-        await pilot.pause(0.2)
+        await settle(pilot)
         assert app.state.scenario.mask == "none"
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"c×1.1")
-        await pilot.pause(0.5)
+        await settle(pilot)  # the palette's search runs in a worker
         await pilot.press("enter")
-        await pilot.pause(0.2)
+        await settle(pilot)
         assert app.state.scenario.c == pytest.approx(C_STEP)
 
 
@@ -227,10 +227,15 @@ async def test_pipeline_catches_up_after_another_screen(make_app, grid_cell):
         assert "unscaled" in app.screen.query_one("#grid-S").border_title
 
 
-async def test_chart_draws_the_last_state_of_a_burst(make_app):
+async def test_chart_draws_the_last_state_of_a_burst(make_app, monkeypatch):
+    from attn_tui.tui.widgets.softmax_chart import SoftmaxChart
+
+    monkeypatch.setattr(SoftmaxChart, "INTERVAL", 0.1)  # the throttle as users have it
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(*["plus"] * 5)
-        await pilot.pause(0.3)  # past the chart's redraw throttle
+        chart = app.screen.query_one("#chart")
+        while not chart.settled:  # wait on the chart's state, not a fixed time
+            await pilot.pause(0.02)
         c = C_STEP ** 5
         assert f"c={c:.3f}" in app.screen.query_one("#chart").border_title

@@ -127,16 +127,16 @@ async def test_palette_offers_every_app_key(make_app):
         await pilot.pause()
 
 
-async def test_chart_shows_the_heaviest_keys_that_fit_and_redraws_on_resize():
+async def test_chart_shows_the_heaviest_keys_that_fit_and_redraws_on_resize(settle):
     app = AttentionApp(scenario=random_scenario(64))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("j", "j", "j", "j", "j", "j", "j", "j", "j")  # row t10: ten open keys
-        await pilot.pause(0.3)
+        await settle(pilot)
         chart = app.screen.query_one("#chart")
         room = app.screen.query_one("#chart-probs").size.height - 2
         assert f"top {room}/64" in chart.border_title  # "top N/T": short enough to fit
         assert "row t10" in chart.border_title
         await pilot.resize_terminal(80, 30)
-        await pilot.pause(0.3)
+        await settle(pilot)
         room2 = app.screen.query_one("#chart-probs").size.height - 2
         assert room2 != room and f"top {room2}/64" in chart.border_title

@@ -67,6 +67,11 @@ class SoftmaxChart(Horizontal, can_focus=True):
         self._last = float("-inf")
         self._timer = None
 
+    @property
+    def settled(self) -> bool:
+        """True when the last view it was given is drawn (no redraw waits for the throttle)."""
+        return self._pending is None and self._timer is None
+
     def compose(self):
         yield BarPlot(id="chart-scores")
         yield BarPlot(id="chart-probs")
