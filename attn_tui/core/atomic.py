@@ -1,8 +1,16 @@
-"""Atomic file writes: a temporary file in the target's folder, renamed over it."""
+"""Atomic file writes: a temporary file in the target's folder, fsynced, renamed over it,
+then the folder fsynced, so that after a crash or power cut the target holds the old
+bytes or the new ones, never half.
+
+A symlink is written through: its final target is replaced and the link stays a link.
+The target keeps its permission bits (a 0600 file stays 0600); a new file gets
+0666 less the umask, not mkstemp's 0600.
+"""
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -13,20 +21,65 @@ def _umask() -> int:
     return mask
 
 
+def target_of(path) -> Path:
+    """Where writing ``path`` lands: the final target of a symlink (chains followed), else ``path``.
+
+    OSError with the reason for a symlink loop; IsADirectoryError for a folder;
+    OSError for a FIFO, device or socket (a scenario is a regular file).
+    """
+    path = Path(path)
+    try:
+        real = Path(os.path.realpath(path, strict=True))
+    except FileNotFoundError:
+        real = Path(os.path.realpath(path))  # a new file, or a symlink whose target is not there yet
+    except OSError as exc:  # ELOOP: a symlink loop
+        raise OSError(exc.errno, f"cannot follow the symlink ({exc.strerror})", str(path)) from None
+    try:
+        mode = real.stat().st_mode
+    except FileNotFoundError:
+        return real
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(21, "is a folder; type a file name inside it", str(path))
+    if not stat.S_ISREG(mode):
+        raise OSError(22, "is not a regular file (a FIFO, device or socket); not replaced", str(path))
+    return real
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make the rename durable; a file system that cannot fsync a folder is not an error."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def write_atomic(path, data: bytes) -> Path:
     """Write ``data`` to ``path`` so that a reader sees the old file or the new one, never half.
 
-    The file gets ordinary permissions (0666 less the umask), not mkstemp's 0600.
-    """
+    Returns ``path`` as given (a symlink stays the name the caller knows)."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    target = target_of(path)
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)  # keep the target's permissions
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
+            f.flush()
+            os.fsync(f.fileno())  # the bytes are on disk before the name points at them
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    _fsync_folder(target.parent)  # ... and so is the new name
     return path
