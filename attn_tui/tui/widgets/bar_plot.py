@@ -1,7 +1,8 @@
 """BarPlot: a textual-plotext plot drawn with the Line API (bars in one style, text in another).
 
 plotext builds plain text (theme "clear"); each line becomes one Strip. Rich's ANSI
-decoding of a coloured build costs more than the build itself.
+decoding of a coloured build costs more than the build itself. The two styles are the
+component classes ``bar-plot--bar`` and ``bar-plot--text`` (app.tcss), so a theme restyles them.
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from __future__ import annotations
 import re
 
 from rich.segment import Segment
-from rich.style import Style
 from textual.strip import Strip
 from textual_plotext import PlotextPlot
 
@@ -17,9 +17,6 @@ from ..framework import set_plot_size
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 BARS = re.compile(r"([█▉▊▋▌▍▎▏▐▄▀▗▖▝▘▙▟▛▜]+)")
-BAR_STYLE = Style(color="#35b779")  # viridis green
-TEXT_STYLE = Style(color="#c8c8c8")
-PAD_STYLE = Style(color="#c8c8c7")  # leading spaces as their own segment (see palette.HEADER)
 
 
 def plot_lines(plot, width: int, height: int) -> list[str]:
@@ -31,8 +28,12 @@ def plot_lines(plot, width: int, height: int) -> list[str]:
 
 class BarPlot(PlotextPlot):
     """A PlotextPlot drawn with the Line API: plotext builds plain text (theme "clear"),
-    and each line becomes one Strip (bars in BAR_STYLE). Rich's ANSI decoding of a
-    coloured build costs more than the build itself."""
+    and each line becomes one Strip (bars in ``bar-plot--bar``, the rest in ``bar-plot--text``).
+    Rich's ANSI decoding of a coloured build costs more than the build itself."""
+
+    # --pad: the leading spaces, one shade off the text so the segments never merge (see
+    # matrix-grid--header).
+    COMPONENT_CLASSES = frozenset({"bar-plot--bar", "bar-plot--text", "bar-plot--pad"})
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
@@ -49,20 +50,25 @@ class BarPlot(PlotextPlot):
         # plotext spreads n bars unevenly over more than n lines: give it title + n + axis.
         lines = plot_lines(self.plt, w, min(h, self.bars + 2) if self.bars else h)
         self._base = self.rich_style  # once per build: rich_style walks the DOM
+        bar, text, pad = (self.get_component_rich_style(f"bar-plot--{n}", partial=True) for n in ("bar", "text", "pad"))
         strips = []
         for line in lines[:h]:
             body = line.lstrip(" ")
-            segs = [Segment(" " * (len(line) - len(body)), PAD_STYLE)]
-            segs += [Segment(part, BAR_STYLE if i % 2 else TEXT_STYLE)
-                     for i, part in enumerate(BARS.split(body)) if part]
+            segs = [Segment(" " * (len(line) - len(body)), pad)]
+            segs += [Segment(part, bar if i % 2 else text) for i, part in enumerate(BARS.split(body)) if part]
             strips.append(Strip(segs).crop(0, w))
         return strips
 
     def render_line(self, y: int) -> Strip:
         if self._lines is None:
             self._lines = self._build()
-        line = self._lines[y] if y < len(self._lines) else Strip.blank(0)
-        return line.extend_cell_length(self.size.width, self._base)
+        if y >= len(self._lines):  # a blank line with the widget's style: a segment without a
+            return Strip.blank(self.size.width, self._base)  # style crashes NO_COLOR's filter
+        return self._lines[y].extend_cell_length(self.size.width, self._base)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._lines = None  # the theme or CSS changed: build with the new styles
 
     def on_resize(self) -> None:
         self._lines = None

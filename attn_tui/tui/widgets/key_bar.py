@@ -2,7 +2,8 @@
 
 Textual's Footer is one widget per key (18 here) and recomposes on every focus change;
 this draws the same keys (those with show=True, so the rows of keys.py) in one Line-API
-widget. Clicking a key runs its action.
+widget. Clicking a key runs its action. The keys' colour is the component class
+``key-bar--key`` (app.tcss).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ def priority(action: str, current_mode: str | None = None) -> int:
 class KeyBar(TextLines):
     """`key description` for every shown binding active on this screen, then ^p palette."""
 
+    COMPONENT_CLASSES = frozenset({"key-bar--key"})
+
     def __init__(self, **kw) -> None:
         super().__init__(wrap=False, **kw)
         self._spans: list[tuple] = []  # (start, end, action, namespace) for clicks
@@ -45,6 +48,11 @@ class KeyBar(TextLines):
         super().on_resize()
         self._rebuild()
 
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        if self.is_mounted:  # the theme or CSS changed: the keys' style with it
+            self.call_after_refresh(self._rebuild)
+
     def _rebuild(self, *_) -> None:
         text, spans, seen = Text(no_wrap=True, overflow="ellipsis"), [], set()
         entries = []  # [group, [keys], description, action, namespace, enabled]
@@ -58,13 +66,14 @@ class KeyBar(TextLines):
                 continue
             entries.append([group, [key], group or binding.description, binding.action, namespace, enabled])
         entries = self._fit(entries)
+        key_style = self.get_component_rich_style("key-bar--key", partial=True)
         for _group, keys_, desc, action, namespace, enabled in entries:
             start = len(text)
             label = _label(keys_)
-            text.append(f" {label}", "bold #ffaf00" if enabled else "dim")
+            text.append(f" {label}", key_style if enabled else "dim")
             text.append(f" {desc}", "" if enabled else "dim")  # keys are coloured: one space apart
             spans.append((start, len(text), action, namespace))
-        text.append(" ^p", "bold #ffaf00")
+        text.append(" ^p", key_style)
         text.append(" palette")
         self._spans = spans
         self.set_text(text)

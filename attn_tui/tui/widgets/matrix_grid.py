@@ -5,10 +5,14 @@ a diverging palette for signed values); blocked (masked) cells are struck throug
 grey; the selected query row is bold and underlined; a cell cursor moves with the
 arrows while the grid has focus. One Strip is cached per row and rebuilt only when
 the data, the selection or the cursor on that row changes. The header row and the
-label column stay put while the grid scrolls (T up to 256 and beyond).
+label column stay put while the grid scrolls (T up to 256 and beyond). Every colour is
+a component class (``matrix-grid--masked``, ``--seq-0`` ...; app.tcss), read once per
+CSS or theme change, so a theme restyles the grids.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import numpy as np
 from rich.segment import Segment
@@ -17,30 +21,12 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from .. import keys
 from ...core.diagnose import NO_CEILING
+from .. import keys
 from ..messages import CellCursorMoved, EditRequested
 from . import palette as P
 from .page_scroll import reveal_line
-
-LABEL_MAX = 8  # longer row labels end in "…" (the full label is in the inspector)
-
-
-def fit_label(label: str, width: int = LABEL_MAX) -> str:
-    """``label`` in at most ``width`` cells: "t1 verylongword" -> "t1 very…"."""
-    return label if len(label) <= width else label[: width - 1] + "…"
-
-
-def headers(labels, width: int) -> list[str]:
-    """Column headers in ``width`` cells: whole if all fit, else first words ("t1"), abbreviated."""
-    if all(len(s) <= width for s in labels):
-        return list(labels)
-    return [_abbrev(s.split()[0] if s.split() else s, width) for s in labels]
-
-
-def _abbrev(label: str, width: int) -> str:
-    """Fit ``label`` in ``width``, keeping its last character ("spare1" -> "spar1")."""
-    return label if len(label) <= width else label[: width - 1] + label[-1]
+from .palette import LABEL_MAX, fit_label, headers
 
 
 class MatrixGrid(ScrollView, can_focus=True):
@@ -51,6 +37,7 @@ class MatrixGrid(ScrollView, can_focus=True):
     """
 
     BINDINGS = keys.bindings("grid")
+    COMPONENT_CLASSES = P.COMPONENTS
 
     def __init__(self, matrix: str, *, editable: bool = False, id: str | None = None,
                  classes: str | None = None) -> None:
@@ -70,6 +57,21 @@ class MatrixGrid(ScrollView, can_focus=True):
         self._text: dict[int, list[str]] = {}
         self._cache: dict[int, tuple] = {}  # row -> ((c0, c1), Strip of those columns)
         self._header: Strip | None = None
+        self._look: P.Look | None = None
+        self._stale = True  # read the component styles again at the next draw
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._stale = True  # the CSS or the theme changed
+
+    def _styles(self) -> P.Look:
+        """The component classes' styles; the cached rows are redrawn only if they changed."""
+        if self._stale:
+            look, self._stale = P.Look.read(partial(self.get_component_rich_style, partial=True)), False
+            if look != self._look:
+                self._look, self._header = look, None
+                self._cache.clear()
+        return self._look
 
     # -- data in -------------------------------------------------------------
     def show(self, values, row_labels, col_labels, *, kind: str = "div",
@@ -141,36 +143,37 @@ class MatrixGrid(ScrollView, can_focus=True):
         """What cell (row, col) prints, e.g. "0.870", "NaN", "-1e9"."""
         return self._row_text(row, col, col + 1)[col].strip()
 
-    def _style(self, r: int, c: int):
+    def _style(self, look: P.Look, r: int, c: int):
         if self.blocked is not None and self.blocked[r, c]:
-            return P.MASKED if self.kind == "mask" else P.BLOCKED
+            return look.masked if self.kind == "mask" else look.blocked
         b = self._buckets[r, c]
         if b < 0:
-            return P.NAN
+            return look.nan
         if self.kind == "seq":
-            return P.SEQ_STYLES[b]
+            return look.seq[b]
         if self.kind == "div":
-            return P.DIV_STYLES[b]
+            return look.div[b]
         if self.kind == "mask":
-            return P.OPEN
-        return P.PLAIN
+            return look.open
+        return look.plain
 
     def _data_strip(self, r: int, c0: int, c1: int) -> Strip:
         """Columns c0..c1-1 of row r (the visible ones), cached until r's look changes."""
         cached = self._cache.get(r)
         if cached is not None and cached[0] == (c0, c1):
             return cached[1]
-        gap = Segment(" ", P.GAP)
+        look = self._styles()
+        gap = Segment(" ", look.gap)
         sel = r == self.selected
         cur = self.cursor[1] if (self.has_focus and self.cursor[0] == r) else -1
         text = self._row_text(r, c0, c1)
         segs = []
         for c in range(c0, c1):
-            style = self._style(r, c)
+            style = self._style(look, r, c)
             if sel:
-                style = style + P.SELECTED_ROW
+                style = style + look.selected_row
             if c == cur:
-                style = P.CURSOR
+                style = look.cursor
             segs += [gap, Segment(text[c], style)]
         strip = Strip(segs, (c1 - c0) * (self._w + 1))
         self._cache[r] = ((c0, c1), strip)
@@ -180,7 +183,7 @@ class MatrixGrid(ScrollView, can_focus=True):
         if self._header is None:
             w = self._w
             text = "".join(" " + lab.rjust(w) for lab in headers(self.col_labels, w))
-            self._header = Strip([Segment(text, P.HEADER)], len(text))
+            self._header = Strip([Segment(text, self._styles().header)], len(text))
         return self._header
 
     def render_line(self, y: int) -> Strip:
@@ -188,19 +191,20 @@ class MatrixGrid(ScrollView, can_focus=True):
         width, lw, cw = self.size.width, self._lw, self._w + 1
         vis = max(0, width - lw)
         c0, c1 = sx // cw, min(self.values.shape[1], (sx + vis) // cw + 1)
+        look = self._styles()
         if y == 0:
-            label, label_style = "", P.LABEL
+            label, label_style = "", look.label
             data, x0 = self._header_strip(), sx
         else:
             r = sy + y - 1
             if r >= self.values.shape[0]:
-                return Strip.blank(width, P.GAP)
+                return Strip.blank(width, look.gap)
             label = fit_label(self.row_labels[r], lw - 1)
-            label_style = P.SELECTED_LABEL if r == self.selected else P.LABEL
+            label_style = look.selected_label if r == self.selected else look.label
             data, x0 = self._data_strip(r, c0, max(c0, c1)), sx - c0 * cw
         head = Segment(label.ljust(lw)[:lw], label_style)
         body = data.crop(x0, x0 + vis)
-        return Strip([head, *body], lw + body.cell_length).extend_cell_length(width, P.GAP).crop(0, width)
+        return Strip([head, *body], lw + body.cell_length).extend_cell_length(width, look.gap).crop(0, width)
 
     # -- layout (screens/pipeline_layout.py) ---------------------------------------
     def _vbar(self, scrollbar: int, max_height: int) -> int:

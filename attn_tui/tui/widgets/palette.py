@@ -1,13 +1,16 @@
-"""Colour buckets and number formatting for grids (pre-built Styles, no per-cell work).
+"""Colour buckets, number and label formatting for grids (the Styles are read once, not per cell).
 
 Sequential: viridis (colour-blind safe) for weights in [0, 1] such as A.
 Diverging: blue (negative) - dark grey (0) - red (positive), RdBu hues, for signed
 matrices such as S, Q, K. Masked cells get a muted grey, NaN a magenta warning.
+The Styles come from CSS (app.tcss: ``MatrixGrid > .matrix-grid--seq-0`` ...) as a :class:`Look`.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from rich.style import Style
@@ -18,32 +21,41 @@ VIRIDIS = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e",
 # blue for negative, red for positive (ColorBrewer RdBu hues), stronger = larger |value|.
 RDBU = ("#92c5de", "#4393c3", "#2166ac", "#1d3557", "#262626",
         "#5a1e1e", "#b2182b", "#d6604d", "#f4a582")
+# The colours themselves live in app.tcss as MatrixGrid component classes (a theme or a
+# user's CSS restyles them); VIRIDIS and RDBU above set how many buckets there are.
+
+ROLES = ("plain", "blocked", "masked", "open", "nan", "label", "header",
+         "selected-label", "selected-row", "cursor", "gap")
+SEQ = tuple(f"seq-{i}" for i in range(len(VIRIDIS)))
+DIV = tuple(f"div-{i}" for i in range(len(RDBU)))
+COMPONENTS = frozenset(f"matrix-grid--{name}" for name in ROLES + SEQ + DIV)
 
 
-def _text_on(hex_bg: str) -> str:
-    r, g, b = (int(hex_bg[i:i + 2], 16) for i in (1, 3, 5))
-    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
+@dataclass(frozen=True)
+class Look:
+    """The grid's Rich Styles, read once from its component classes (not per cell)."""
 
+    seq: tuple[Style, ...]
+    div: tuple[Style, ...]
+    plain: Style
+    blocked: Style  # a masked cell of S, A, ...: struck through
+    masked: Style  # a blocked cell of M itself
+    open: Style
+    nan: Style
+    label: Style
+    header: Style  # one shade off LABEL so the two segments are never merged (an SVG
+    # renderer may drop the leading spaces of a merged segment)
+    selected_label: Style
+    selected_row: Style  # added to the cells of the selected query row
+    cursor: Style
+    gap: Style
 
-def _styles(colours):
-    return tuple(Style(color=_text_on(c), bgcolor=c) for c in colours)
-
-
-SEQ_STYLES = _styles(VIRIDIS)
-DIV_STYLES = _styles(RDBU)
-PLAIN = Style(color="#d0d0d0", bgcolor="#1e1e1e")
-BLOCKED = Style(color="#7a7a7a", bgcolor="#2f2f2f", strike=True)
-MASKED = Style(color="#c0c0c0", bgcolor="#3a3a3a", italic=True)
-OPEN = Style(color="#101010", bgcolor="#8fbc8f")
-NAN = Style(color="#ffffff", bgcolor="#8e0152", bold=True)
-LABEL = Style(color="#c8c8c8", bgcolor="#121212", bold=True)
-# HEADER differs from LABEL by one shade so the two segments are never merged (an SVG
-# renderer may drop the leading spaces of a merged segment).
-HEADER = Style(color="#d0d0d0", bgcolor="#121212", bold=True)
-SELECTED_LABEL = Style(color="#000000", bgcolor="#ffd75f", bold=True)
-SELECTED_ROW = Style(bold=True, underline=True)
-CURSOR = Style(color="#000000", bgcolor="#5fd7ff", bold=True)
-GAP = Style(bgcolor="#121212")
+    @classmethod
+    def read(cls, style: Callable[[str], Style]) -> Look:
+        """``style("matrix-grid--cursor")`` -> that class's Style (MatrixGrid.get_component_rich_style)."""
+        get = {name: style(f"matrix-grid--{name}") for name in ROLES + SEQ + DIV}
+        return cls(tuple(get[n] for n in SEQ), tuple(get[n] for n in DIV),
+                   **{n.replace("-", "_"): get[n] for n in ROLES})
 
 
 def buckets(values: np.ndarray, kind: str) -> np.ndarray:
@@ -102,6 +114,26 @@ def _short_e(x: float, width: int) -> str | None:
         if len(short := f"{m}e{int(e)}") <= width:
             return short
     return None
+
+
+LABEL_MAX = 8  # longer row labels end in "…" (the full label is in the inspector)
+
+
+def fit_label(label: str, width: int = LABEL_MAX) -> str:
+    """``label`` in at most ``width`` cells: "t1 verylongword" -> "t1 very…"."""
+    return label if len(label) <= width else label[: width - 1] + "…"
+
+
+def headers(labels, width: int) -> list[str]:
+    """Column headers in ``width`` cells: whole if all fit, else first words ("t1"), abbreviated."""
+    if all(len(s) <= width for s in labels):
+        return list(labels)
+    return [_abbrev(s.split()[0] if s.split() else s, width) for s in labels]
+
+
+def _abbrev(label: str, width: int) -> str:
+    """Fit ``label`` in ``width``, keeping its last character ("spare1" -> "spar1")."""
+    return label if len(label) <= width else label[: width - 1] + label[-1]
 
 
 def cell_width(values: np.ndarray) -> int:

@@ -12,7 +12,6 @@ from rich.text import Text
 from textual.strip import Strip
 from textual.widget import Widget
 
-
 MORE = Segment("…", Style(bold=True))  # the last visible line, when the text has more lines
 
 
@@ -66,6 +65,10 @@ class TextLines(Widget):
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return max(1, len(self._lines(width)))
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips = None  # the theme or CSS changed: ``_base`` (kept with the lines) with it
 
     def on_resize(self) -> None:
         self._strips = None
