@@ -19,7 +19,7 @@ MAX_DIM = 512  # largest T, T', d_model, d_k, d_v (so S and A are at most 512 x 
 BOUND = 1e6  # |input cell| <= BOUND: scores cannot overflow float64 or float32 within MAX_DIM
 MAX_LABEL = 24  # longest token / feature label, so grids keep their columns
 MAX_TITLE = 200  # longest title, one status line
-MAX_FILE_BYTES = 32 * 2**20  # a scenario file: the largest the app can save (5 x 512 x 512 cells) fits
+MAX_FILE_BYTES = 64 * 2**20  # a scenario file: the largest the app can save (5 x 512 x 512 cells, ~31 MiB) fits
 MAX_NESTING = 16  # brackets inside brackets in a file (a matrix needs 2)
 C_MIN, C_MAX = 1e-3, 1e3  # the knob's range for the score multiplier c
 INPUTS = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")

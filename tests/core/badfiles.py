@@ -192,7 +192,7 @@ def _special(folder: Path) -> list[tuple]:
     big = folder / "big.toml"
     with open(big, "wb") as f:
         f.truncate(MAX_FILE_BYTES + 1)  # sparse: no disk used, refused by its size before reading
-    out.append(("file over 32 MiB", "size", big, ["32 MiB"]))
+    out.append(("file over the size limit", "size", big, [f"{MAX_FILE_BYTES // 2**20} MiB"]))
     weird = folder / f"esc{ESC}[31m{BEL}bad\nname.toml"
     weird.write_text(QK + "padding = [9]\n", encoding="utf-8")
     out.append(("ESC and newline in the file name", "control characters", weird, ["padding", "\\x1b", "\\n"]))
