@@ -12,13 +12,15 @@ from __future__ import annotations
 from typing import Callable
 
 from textual.app import App
-from textual.notifications import Notification, Notify
+from textual.notifications import Notification
 
 
 def post_notification(app: App, message: str, title: str, severity: str, timeout: float) -> Notification:
-    """Show a notification (never markup) and return it, so it can be withdrawn later."""
+    """Show a notification (never markup) at once, and return it so it can be withdrawn later
+    (App.notify posts a message: a note withdrawn before that message is handled would stay)."""
     n = Notification(message, title, severity, timeout, markup=False)
-    app.post_message(Notify(n))
+    app._notifications.add(n)
+    app._refresh_notifications()
     return n
 
 

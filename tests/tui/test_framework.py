@@ -1,0 +1,55 @@
+"""The one adapter for framework internals (attn_tui/tui/framework.py) still works with the
+installed Textual and plotext: a release that renames a private name fails here."""
+
+from __future__ import annotations
+
+from textual.app import App
+
+from attn_tui.tui import framework
+from attn_tui.tui.app import AttentionApp
+
+
+async def test_a_notification_is_posted_listed_and_withdrawn():
+    app = App()
+    async with app.run_test() as pilot:
+        n = framework.post_notification(app, "hello [b]x[/b]", "title", "information", 30)
+        await pilot.pause()
+        assert n in framework.shown_notifications(app)
+        assert str(framework.shown_notifications(app)[-1].message) == "hello [b]x[/b]"  # not markup
+        framework.withdraw_notification(app, n)
+        await pilot.pause()
+        assert n not in framework.shown_notifications(app)
+        framework.withdraw_notification(app, n)  # twice: no error
+
+
+async def test_notes_replace_their_kind_and_keep_the_others():
+    app = AttentionApp()
+    async with app.run_test() as pilot:
+        app.notes.note("first change", "change")
+        app.notes.note("a refusal", "refusal")
+        app.notes.note("second change", "change")
+        await pilot.pause()
+        assert "first change" not in app.notes.messages()
+        assert {"second change", "a refusal"} <= set(app.notes.messages())
+
+
+def test_plot_size_and_a_new_figure():
+    from attn_tui.tui.widgets.bar_plot import plot_lines
+
+    fig = framework.new_figure()
+    fig.bar(["a", "b"], [1, 2], orientation="horizontal")
+    for width, height in ((30, 6), (44, 9)):
+        lines = plot_lines(fig, width, height)  # set_plot_size, then a plain build
+        assert lines[-1] == "" and len(lines) == height + 1  # the build ends in a newline
+        assert {len(line) for line in lines[:-1]} == {width}
+
+
+async def test_first_frame_callback_runs_once():
+    app = App()
+    calls = []
+    framework.on_first_frame(app, lambda: calls.append(1))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        app.refresh()
+        await pilot.pause()
+    assert calls == [1]
