@@ -1,0 +1,78 @@
+"""Issue 10: the app's open (o) on a sample of the generated bad-input corpus
+(tests/core/badfiles.py): every file is refused with a message naming it, the app keeps
+running with the scenario it had, and nothing blocks (a FIFO, /dev/zero)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input
+
+from attn_tui.core.limits import printable
+from attn_tui.tui.app import AttentionApp
+from attn_tui.tui.screens.files import OpenScreen
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
+from badfiles import write_corpus
+
+SIZE = (120, 40)
+SAMPLE = ("FIFO", "symlink to /dev/zero", "a folder", "symlink loop", "name of 300 characters",
+          "nesting 5000", "huge int cell", "c 10**400", "window 10**30", "T = 100000", "X and W_Q 1e308",
+          "f16 Q from X and W_Q", "f16 scores from Q and K", "ESC in title", "BEL in label", "label 3000 characters",
+          "empty label", "c above range", "window with causal", "file over the size limit", "NUL byte",
+          "ESC and newline in the file name")
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    cases = {c.name: c for c in write_corpus(tmp_path_factory.mktemp("bad"))}
+    return [cases[name] for name in SAMPLE]
+
+
+async def open_path(app, pilot, path: str, type_it: bool = False) -> None:
+    await pilot.press("o")
+    await pilot.pause()
+    assert isinstance(app.screen, OpenScreen)
+    field = app.screen.query_one("#path", Input)
+    assert app.focused is field
+    if type_it:  # the way a person does it, key by key
+        field.value = ""
+        await pilot.press(*path)
+        assert field.value == path
+    else:
+        field.value = path
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def test_open_refuses_each_bad_file_and_keeps_the_scenario(sample):
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        before = app.state.scenario
+        failures = []
+        for case in sample:
+            await open_path(app, pilot, str(case.path))
+            shown = app.screen.message if isinstance(app.screen, OpenScreen) else "<dialog closed>"
+            missing = [w for w in (printable(case.path), *case.words) if w not in shown]
+            if missing or "\n" in shown or app.state.scenario is not before:
+                failures.append((case.name, missing, shown[:160]))
+            assert app.is_running, case.name
+            await pilot.press("escape")
+            await pilot.pause()
+        assert not failures
+        assert app.state.scenario is before and not isinstance(app.screen, OpenScreen)
+        assert app.return_code in (None, 0)
+
+
+@pytest.mark.parametrize("name", ["FIFO", "f16 scores from Q and K"])
+async def test_a_typed_path_is_refused_too(sample, name):
+    case = next(c for c in sample if c.name == name)
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        before = app.state.scenario
+        await open_path(app, pilot, str(case.path), type_it=True)
+        assert app.is_running and app.state.scenario is before
+        assert isinstance(app.screen, OpenScreen) and str(case.path) in app.screen.message
+        assert all(w in app.screen.message for w in case.words)
