@@ -66,7 +66,8 @@ class State:
         return self.with_scenario(c=c)
 
     def reset_scale(self) -> "State":
-        return self.with_scenario(c=1.0)
+        """Back to the operating point: c = 1 and the 1/√d_k scaling on."""
+        return self.with_scenario(c=1.0, scaled=True)
 
     def toggle_scaled(self) -> "State":
         return self.with_scenario(scaled=not self.scenario.scaled)
