@@ -23,6 +23,7 @@ class ChartView:
     scores_title: str  # "c·q·k/√d_k" or "c·q·k" (unscaled); the chart adds its unit and the row
     row: str  # the query token's short label
     probs_title: str  # "A_t c=1.00 H=0.76/log₂4=2.00", or why the row is NaN
+    score_axis: tuple  # (lo, hi) of the scores chart: fixed while c, the row and the scaling change
     border_title: str  # plain text; the chart adds " · top n/T'" when it shows fewer keys
 
 
@@ -41,13 +42,39 @@ def entropy_text(state: State) -> tuple[str, str]:
     return ("NaN" if np.isnan(h) else f"{h:.2f}"), ceiling
 
 
+def score_axis(state: State) -> tuple[float, float, int]:
+    """(lo, hi, k): the scores chart's axis, the same for every row and every c.
+
+    It is twice the range of the scores at the operating point (c = 1, scaled by 1/√d_k) over
+    every visible cell of S, an input-only figure (room for c up to 2, or the raw scores at
+    d_k = 4), times 2**k, where k ≥ 0 is the least power of two that holds every visible score
+    now. So `+` lengthens the bars against a fixed axis, and the axis re-fits (doubles) only
+    when a bar would be clipped; the title then says ×2**k.
+    """
+    s, tr = state.scenario, state.trace
+    S = tr.S.astype(np.float64)
+    seen = ~tr.blocked & np.isfinite(S)
+    if not seen.any() or s.scale == 0:
+        return -1.0, 1.0, 0
+    base = S[seen] * (1.0 / (s.scale * np.sqrt(s.d_k)))  # the scores at c = 1, scaled
+    lo, hi = 2 * min(0.0, float(base.min())), 2 * max(0.0, float(base.max()))
+    span, now = max(-lo, hi), float(np.abs(S[seen]).max())
+    if not np.isfinite(span) or span == 0 or not np.isfinite(now):
+        return -1.0, 1.0, 0
+    k = max(0, int(np.ceil(np.log2(now / span) - 1e-9)))
+    lo, hi = (float(f"{x * 2.0 ** k:.10g}") for x in (lo, hi))  # rounding of S / scale: no jitter
+    return lo, hi, k
+
+
 def chart_view(state: State) -> ChartView:
     s, tr, t = state.scenario, state.trace, state.row
     h, ceiling = entropy_text(state)
     probs = (f"A_t NaN: {NAN_WORDS[nan_cause(tr, t).kind]}" if t in tr.nan_rows
              else f"A_t c={s.c:.2f} H={h}/{ceiling}")
     row = short(s.tokens[t])
+    lo, hi, k = score_axis(state)
+    scale = "c·q·k/√d_k" if s.scaled else "c·q·k"
     return ChartView(
         keys=tuple(short(k) for k in s.keys), blocked=tr.blocked[t], scores=tr.S[t], weights=tr.A[t],
-        scores_title="c·q·k/√d_k" if s.scaled else "c·q·k", row=row, probs_title=probs,
+        scores_title=scale + (f" axis×{2 ** k}" if k else ""), row=row, probs_title=probs, score_axis=(lo, hi),
         border_title=f"softmax row {row[:12]}: c={s.c:.3f} H={h} bits of {ceiling}")

@@ -97,7 +97,8 @@ class SoftmaxChart(Horizontal, can_focus=True):
         labels = key_labels([view.keys[i] for i in keys], view.blocked[keys], view.scores[keys])
         scores, power = score_bars(view.scores[keys], view.blocked[keys])
         unit = f" ×1e{power}" if power else ""
-        self._bars("#chart-scores", labels, scores, f"{view.scores_title}{unit}  row {view.row}", None)
+        axis = None if power else view.score_axis  # bars divided by 10**power: a fitted axis
+        self._bars("#chart-scores", labels, scores, f"{view.scores_title}{unit}  row {view.row}", axis)
         self._bars("#chart-probs", labels, view.weights[keys], view.probs_title, (0, 1))
         some = f" · top {len(keys)}/{len(view.keys)}" if len(keys) < len(view.keys) else ""
         self.border_title = escape(view.border_title) + some
@@ -125,6 +126,5 @@ class SoftmaxChart(Horizontal, can_focus=True):
         # Horizontal bars: one line per key, so a T=5 row fits in a short pane.
         plt.bar(labels, sanitise(values), orientation="horizontal", width=0.3)
         plot.bars = len(labels)
-        if ylim:
-            plt.xlim(*ylim)
+        plt.xlim(*(ylim or (None, None)))  # None: fitted to the bars
         plot.redraw()

@@ -1,0 +1,29 @@
+"""Turn the knob and see it: five `+` lengthen row t4's t1 score bar against a fixed axis,
+and the softmax row sharpens while H falls (issue: what the explorer shows is true at first sight)."""
+
+import re
+
+from attn_tui.tui.app import AttentionApp
+
+BAR = re.compile(r"[█▉▊▋▌▍▎▏]+")
+
+
+def bar_length(lines: list[str], label: str) -> int:
+    line = next(x for x in lines if x.strip().startswith(label))
+    m = BAR.search(line)
+    return len(m.group(0)) if m else 0
+
+
+async def test_five_plus_lengthen_the_bar_and_lower_h(settle, chart_lines):
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.set_state(app.state.with_(row=3))
+        await settle(pilot)
+        before = bar_length(chart_lines(app, "scores"), "t1")
+        h_before = float(app.state.trace.H[3])
+        await pilot.press(*["plus"] * 5)
+        await settle(pilot)
+        after = bar_length(chart_lines(app, "scores"), "t1")
+        assert after > before * 1.4  # 1.1**5 = 1.61 times the score, on the same axis
+        assert float(app.state.trace.H[3]) < h_before
+        assert "H=" in app.screen.query_one("#chart").border_title

@@ -1,0 +1,33 @@
+"""The softmax chart's view: a scores axis that stays put while c, the row and the scaling change."""
+
+import numpy as np
+
+from attn_tui.core import builtin
+from attn_tui.tui.state import State
+from attn_tui.tui.views.chart import chart_view, score_axis
+
+
+def test_the_axis_is_the_same_for_every_row_and_for_c_up_to_2():
+    st = State(builtin("lesson-pipeline"))
+    raw = st.scenario.X @ st.scenario.W_Q @ (st.scenario.X @ st.scenario.W_K).T / np.sqrt(st.scenario.d_k)
+    visible = np.tril(np.ones_like(raw, dtype=bool))
+    want = (2 * min(0.0, raw[visible].min()), 2 * max(0.0, raw[visible].max()))  # (0, 6): it·mat = 3, twice
+    axes = {score_axis(st.with_(row=t).with_scenario(c=c))[:2] for t in range(5) for c in (0.5, 1.0, 1.5, 1.99)}
+    assert axes == {want}
+    assert score_axis(st.toggle_scaled())[:2] == want  # raw scores at d_k = 4 are exactly twice: they fit
+
+
+def test_a_bar_that_would_be_clipped_refits_the_axis_and_the_title_says_so():
+    st = State(builtin("lesson-pipeline")).with_scenario(c=2.2)  # it·mat = 6.6 > 6
+    lo, hi, k = score_axis(st)
+    assert k == 1 and (lo, hi) == (0.0, 12.0)
+    assert "axis×2" in chart_view(st).scores_title
+    assert "axis×" not in chart_view(st.with_scenario(c=1.0)).scores_title
+
+
+def test_signed_scores_get_room_on_both_sides():
+    st = State(builtin("lesson-pipeline"))
+    X = st.scenario.X.copy()
+    X[3, 3] = -1.0  # "it" now advertises minus "pronoun": negative scores on row 5
+    lo, hi, _ = score_axis(State(st.scenario.with_(X=X)))
+    assert lo < 0 < hi
