@@ -52,9 +52,9 @@ def clamp_cursor(s, cursor):
 
 
 def _view(target: State, current: State) -> State:
-    """``target``'s scenario with ``current``'s row and cursor, kept in range."""
+    """``target``'s scenario with ``current``'s row, cursor and pin (the row and cursor kept in range)."""
     s = target.scenario
-    return target.with_(row=min(current.row, s.T - 1), cursor=clamp_cursor(s, current.cursor))
+    return target.with_(row=min(current.row, s.T - 1), cursor=clamp_cursor(s, current.cursor), pin=current.pin)
 
 
 class History:

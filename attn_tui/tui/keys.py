@@ -43,6 +43,9 @@ KEYS: list[Key] = [
     Key("0", "knob('reset_scale')", "c=1", "reset c to 1: the 1/√d_k operating point"),
     Key("u", "knob('toggle_scaled')", "Scale on/off",
         "toggle the 1/√d_k scaling: off shows raw QKᵀ and saturated rows", bar="Scale"),
+    Key("P", "knob('toggle_pin')", "Pin", "pin the state now: A and the entropy table then show ΔA and ΔH "
+        "against it, and the charts its row as ┃ ticks (exercises 1, 2: change one thing, read the difference); "
+        "P again unpins", bar="Pin"),
     Key("m", "knob('toggle_mask')", "Mask", "toggle the causal mask: off lets every token see the future"),
     Key("up", "knob('select_row', -1)", "Row ↑", "select the previous query row t", show=False, palette=False),
     Key("down", "knob('select_row', 1)", "Row ↓", "select the next query row t", show=False, palette=False),

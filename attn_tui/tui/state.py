@@ -22,12 +22,14 @@ C_MIN, C_MAX = 1e-3, 1e3
 class State:
     """scenario: inputs and settings (c, scaled, mask, fill, dtype live there).
     row: the selected query row t (0-based). cursor: (matrix name, row, col) of the
-    cell cursor, or None.
+    cell cursor, or None. pin: a state the learner pinned to compare against (A and the
+    entropy table show the difference, the charts a ghost of its row), or None.
     """
 
     scenario: Scenario
     row: int = 0
     cursor: tuple | None = None
+    pin: "State | None" = None
 
     @cached_property
     def trace(self):
@@ -48,6 +50,16 @@ class State:
         """rank S, Q, K, d_k and S's singular values (one SVD per state, not per redraw)."""
         tr = self.trace
         return rank_info(tr.S, tr.Q, tr.K)
+
+    @property
+    def compared(self) -> "State | None":
+        """The pinned state when A can be compared with it cell by cell (same shape), else None."""
+        p = self.pin
+        return p if p is not None and p.trace.A.shape == self.trace.A.shape else None
+
+    def toggle_pin(self) -> "State":
+        """Pin this state (A, H and the chart rows are then shown against it), or unpin."""
+        return replace(self, pin=None if self.pin is not None else replace(self, pin=None))
 
     def with_(self, **changes) -> "State":
         return replace(self, **changes)

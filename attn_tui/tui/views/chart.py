@@ -25,6 +25,8 @@ class ChartView:
     probs_title: str  # "A_t c=1.00 H=0.76/log₂4=2.00", or why the row is NaN
     score_axis: tuple  # (lo, hi) of the scores chart: fixed while c, the row and the scaling change
     border_title: str  # plain text; the chart adds " · top n/T'" when it shows fewer keys
+    ghost_scores: np.ndarray | None = None  # the pinned state's row t of S (drawn as ┃ ticks), or None
+    ghost_weights: np.ndarray | None = None  # the pinned state's row t of A
 
 
 def short(label: str) -> str:
@@ -74,7 +76,10 @@ def chart_view(state: State) -> ChartView:
     row = short(s.tokens[t])
     lo, hi, k = score_axis(state)
     scale = "c·q·k/√d_k" if s.scaled else "c·q·k"
+    pin = state.compared
+    ghost = {} if pin is None else {"ghost_scores": pin.trace.S[t], "ghost_weights": pin.trace.A[t]}
+    pinned = "" if pin is None else f" · pin H={float(pin.trace.H[t]):.2f}"
     return ChartView(
         keys=tuple(short(k) for k in s.keys), blocked=tr.blocked[t], scores=tr.S[t], weights=tr.A[t],
         scores_title=scale + (f" axis×{2 ** k}" if k else ""), row=row, probs_title=probs, score_axis=(lo, hi),
-        border_title=f"softmax row {row[:12]}: c={s.c:.3f} H={h} bits of {ceiling}")
+        border_title=f"softmax row {row[:12]}: c={s.c:.3f} H={h} bits of {ceiling}{pinned}", **ghost)

@@ -61,11 +61,14 @@ def grid_view(name: str, state: State) -> GridView | None:
         return None
     rows, cols = axis_labels(s, name)
     values, title, short, blocked, kind = _PARTS[name](s, tr, state)
+    if name == "H" and state.compared is not None:
+        cols = PINNED_ENTROPY_COLUMNS
     shape = f"({values.shape[0]}×{values.shape[1]})"
     return GridView(values, rows, cols, kind, title.format(shape=shape), blocked,
                     MATRICES[name].row_linked, short.format(shape=shape))
 
 
+PINNED_ENTROPY_COLUMNS = ("H pin", "H", "ΔH")
 _INPUT_TITLES = {"X": "X tokens×features {shape}", "Y": "Y key tokens×features {shape}"}
 
 
@@ -96,7 +99,21 @@ def _scores(s, tr, state):
     return tr.S, t + " {shape}", short, tr.blocked, "div"
 
 
+def _weights(s, tr, state):
+    pin = state.compared
+    if pin is None:
+        return tr.A, "A = softmax(S + M) {shape}", "A {shape}", tr.blocked, "seq"
+    with np.errstate(invalid="ignore"):
+        delta = tr.A.astype(np.float64) - pin.trace.A.astype(np.float64)
+    return delta, "ΔA = A − A(pinned) {shape}", "ΔA {shape}", tr.blocked, "div"
+
+
 def _entropy(s, tr, state):
+    pin = state.compared
+    if pin is not None:  # H then and now, and the change: ΔH > 0 is a flatter row
+        h0 = pin.trace.H.astype(np.float64)
+        vals = np.column_stack([h0, tr.H, tr.H - h0])
+        return vals, "H(A_t) pinned, now, ΔH bits", "ΔH(A_t) bits", np.zeros(vals.shape, dtype=bool), "div"
     ceiling = state.ceiling  # log₂(visible keys); NaN (drawn "—") when none is visible
     vals = np.column_stack([ceiling, tr.H, tr.eff])
     none = np.zeros(vals.shape, dtype=bool)
@@ -110,7 +127,7 @@ _PARTS = {
     "S": _scores,
     "M": lambda s, tr, st: (tr.M, f"M {s.mask}, fill {s.fill} {{shape}}", f"M {s.mask} {{shape}}", tr.blocked,
                             "mask"),
-    "A": lambda s, tr, st: (tr.A, "A = softmax(S + M) {shape}", "A {shape}", tr.blocked, "seq"),
+    "A": lambda s, tr, st: _weights(s, tr, st),
     "O": lambda s, tr, st: (tr.O, "O = A V {shape}", "O {shape}", None, "div"),
     "H": _entropy,
 }

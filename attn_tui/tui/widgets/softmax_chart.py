@@ -22,6 +22,7 @@ def sanitise(values) -> list[float]:
     return np.clip(v, -LIMIT, LIMIT).tolist()
 
 
+GHOST = "┃"  # the pinned row's value on each bar's line
 MASKED_MARK = " ×"  # a blocked key in the charts: no bar, this after its label
 
 
@@ -98,8 +99,11 @@ class SoftmaxChart(Horizontal, can_focus=True):
         scores, power = score_bars(view.scores[keys], view.blocked[keys])
         unit = f" ×1e{power}" if power else ""
         axis = None if power else view.score_axis  # bars divided by 10**power: a fitted axis
-        self._bars("#chart-scores", labels, scores, f"{view.scores_title}{unit}  row {view.row}", axis)
-        self._bars("#chart-probs", labels, view.weights[keys], view.probs_title, (0, 1))
+        ghosts = (None, None) if view.ghost_weights is None else (
+            score_bars(view.ghost_scores[keys], view.blocked[keys])[0] if not power else None,
+            view.ghost_weights[keys])
+        self._bars("#chart-scores", labels, scores, f"{view.scores_title}{unit}  row {view.row}", axis, ghosts[0])
+        self._bars("#chart-probs", labels, view.weights[keys], view.probs_title, (0, 1), ghosts[1])
         some = f" · top {len(keys)}/{len(view.keys)}" if len(keys) < len(view.keys) else ""
         self.border_title = escape(view.border_title) + some
 
@@ -117,7 +121,8 @@ class SoftmaxChart(Horizontal, can_focus=True):
         w = np.nan_to_num(np.asarray(weights, dtype=np.float64), nan=-1.0)
         return np.sort(np.argsort(-w, kind="stable")[:room])
 
-    def _bars(self, selector: str, labels, values, title: str, ylim) -> None:
+    def _bars(self, selector: str, labels, values, title: str, ylim, ghost=None) -> None:
+        """Horizontal bars of ``values``; ``ghost`` (a pinned row) as a ┃ tick on each bar's line."""
         plot = self.query_one(selector, BarPlot)
         plt = plot.plt
         plt.clear_data()
@@ -125,6 +130,8 @@ class SoftmaxChart(Horizontal, can_focus=True):
         plt.frame(False)
         # Horizontal bars: one line per key, so a T=5 row fits in a short pane.
         plt.bar(labels, sanitise(values), orientation="horizontal", width=0.3)
+        if ghost is not None:
+            plt.scatter(sanitise(ghost), list(range(1, len(labels) + 1)), marker=GHOST)
         plot.bars = len(labels)
         plt.xlim(*(ylim or (None, None)))  # None: fitted to the bars
         plot.redraw()
