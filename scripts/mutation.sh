@@ -7,9 +7,10 @@
 # mutmut (pip install -e '.[mutation]'; config in pyproject.toml [tool.mutmut]) runs only the
 # fast tests (tests/core, tests/report) against each mutant, in a copy of the tracked files
 # (MUTATION_REF=HEAD: of a commit) under /tmp (MUTATION_DIR to choose it, and to resume a run
-# there), so its mutants/ folder and caches never touch the repository. Hypothesis runs its derandomised CI profile, so a mutant is
-# killed or not the same way every time. Niced, MUTATION_JOBS (default 2) workers: about half
-# an hour for everything on a 2-core machine. Not part of CI (.ci/run).
+# there), so its mutants/ folder and caches never touch the repository. Hypothesis runs its
+# "mutation" profile (tests/conftest.py): derandomised like CI, so a mutant is killed or not
+# the same way every time, and unshrunk, so a killed mutant costs one failure. Niced,
+# MUTATION_JOBS (default 2) workers. Not part of CI (.ci/run): see README "Testing" for the time.
 # At the end: the survivors, and the score per module (killed / (mutants that ran)), also
 # written to $MUTATION_DIR/scores.txt. Equivalent mutants are listed in tests/EQUIVALENT_MUTANTS.md.
 set -euo pipefail
@@ -31,7 +32,7 @@ else  # the tracked files as they are in the work tree
 fi
 cd "$WORK"
 echo "mutation run in $WORK" >&2
-export HYPOTHESIS_PROFILE=ci PYTHONDONTWRITEBYTECODE=1
+export HYPOTHESIS_PROFILE=mutation PYTHONDONTWRITEBYTECODE=1
 nice -n 10 "$BIN/mutmut" run --max-children "${MUTATION_JOBS:-2}" "$@" || true
 "$BIN/mutmut" results --all true >results.txt
 "$PY" - "$@" <<'EOF' | tee scores.txt
