@@ -27,3 +27,17 @@ async def test_five_plus_lengthen_the_bar_and_lower_h(settle, chart_lines):
         assert after > before * 1.4  # 1.1**5 = 1.61 times the score, on the same axis
         assert float(app.state.trace.H[3]) < h_before
         assert "H=" in app.screen.query_one("#chart").border_title
+
+
+async def test_the_first_screen_says_where_to_start_until_a_key(settle):
+    app = AttentionApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        status = app.screen.query_one("#status")
+        assert "t: tour" in status.plain or "press t for the tour" in status.plain
+        await pilot.press("j")
+        await settle(pilot)
+        assert "tour" not in status.plain and "row t2" in status.plain
+        await pilot.press("l", "p")  # back on the pipeline: not shown again this session
+        await settle(pilot)
+        assert "tour" not in app.screen.query_one("#status").plain

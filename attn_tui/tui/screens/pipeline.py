@@ -138,6 +138,12 @@ class PipelineScreen(Screen):
         if not page.region.contains_region(focused.region):
             focused.scroll_visible(top=True, animate=False)
 
+    def on_key(self) -> None:
+        """The session's first key dismisses the status line's "new here?" hint for good."""
+        if self.app.first_screen:
+            self.app.first_screen = False
+            self.query_one("#status", StatusLine).show(status_view(self.app.state))
+
     def on_screen_resume(self) -> None:
         if self._stale:
             self.show(self.app.state)
@@ -155,7 +161,7 @@ class PipelineScreen(Screen):
             return
         self._show_grids(state)
         self._stack_rows()
-        self.query_one("#status", StatusLine).show(status_view(state))
+        self.query_one("#status", StatusLine).show(status_view(state, self.app.first_screen))
         self.query_one("#explain", ExplainLine).show(state.explanations)
         self.query_one(SoftmaxChart).show(chart_view(state))
         self.query_one(Inspector).show(inspector_lines(state))

@@ -58,5 +58,11 @@ class StatusView:
     title: str  # the scenario's title, drawn last, cut to the room left
 
 
-def status_view(state: State) -> StatusView:
+FIRST_HINT = Part("new here? press t for the tour, ? for help", "new? t: tour", "bold reverse", 1)
+
+
+def status_view(state: State, first_screen: bool = False) -> StatusView:
+    """The status line; on the first screen of a session it ends in a hint instead of the title."""
+    if first_screen:
+        return StatusView((*status_parts(state), FIRST_HINT), "")
     return StatusView(tuple(status_parts(state)), state.scenario.title)

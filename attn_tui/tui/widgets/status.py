@@ -54,7 +54,7 @@ def status_text(view, width: int | None = None) -> Text:
         first = False
     title = view.title
     room = None if width is None else width - t.cell_len - 4
-    if room is None or room >= 12:  # the title, cut to what is left (whole in the help screen)
+    if title and (room is None or room >= 12):  # the title, cut to what is left (whole in the help screen)
         if room is not None and len(title) > room:
             title = title[: room - 1] + "…"
         t.append(" · ")
