@@ -163,7 +163,7 @@ class KeyCommands(Provider):
             if not k.palette or k.scope not in ("app", screen):
                 continue
             ns = "app" if k.scope == "app" else "screen"
-            yield k, f"{k.description}  [{key_label(k)}]", partial(self.app.run_action, f"{ns}.{k.action}")
+            yield k, f"{k.description}  · key {key_label(k)}", partial(self.app.run_action, f"{ns}.{k.action}")
 
     async def discover(self) -> Hits:
         for k, text, run in self._rows():

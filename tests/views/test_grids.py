@@ -34,3 +34,12 @@ def test_the_views_carry_the_trace_not_a_copy_of_its_numbers():
     h = grid_view("H", st)
     np.testing.assert_array_equal(h.values[:, 1], st.trace.H)
     np.testing.assert_allclose(h.values[:, 0], np.log2(np.arange(1, 6)))  # causal: t keys visible at row t
+
+
+def test_the_entropy_ceiling_is_headed_log2_t_only_when_row_t_sees_t_keys():
+    st = State(builtin("lesson-pipeline"))
+    assert grid_view("H", st).cols[0] == "log₂t"
+    window = st.with_scenario(mask="window", window=2)
+    assert grid_view("H", window).cols[0] == "log₂n"
+    np.testing.assert_allclose(grid_view("H", window).values[:, 0], np.log2([1, 2, 2, 2, 2]))
+    assert grid_view("H", st.with_scenario(padding=(2,))).cols[0] == "log₂n"

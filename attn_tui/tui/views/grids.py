@@ -63,6 +63,8 @@ def grid_view(name: str, state: State) -> GridView | None:
     values, title, short, blocked, kind = _PARTS[name](s, tr, state)
     if name == "H" and state.compared is not None:
         cols = PINNED_ENTROPY_COLUMNS
+    elif name == "H" and (s.mask != "causal" or s.padding):
+        cols = ("log₂n", *cols[1:])  # the ceiling is log₂ of the n keys row t sees, not of t
     shape = f"({values.shape[0]}×{values.shape[1]})"
     return GridView(values, rows, cols, kind, title.format(shape=shape), blocked,
                     MATRICES[name].row_linked, short.format(shape=shape))
