@@ -21,6 +21,11 @@ MAX_LABEL = 24  # longest token / feature label, so grids keep their columns
 MAX_TITLE = 200  # longest title, one status line
 MAX_FILE_BYTES = 64 * 2**20  # a scenario file: the largest the app can save (5 x 512 x 512 cells, ~31 MiB) fits
 MAX_NESTING = 16  # brackets inside brackets in a file (a matrix needs 2)
+# Before tomllib builds objects from a file (each bounds what it allocates):
+MAX_LISTS = 8 * (MAX_DIM + 1) + 64  # [ and { outside strings: 8 matrices of 512 rows, label lists
+MAX_TOKENS = 8 * MAX_LISTS  # brackets, strings and comments scanned
+MAX_VALUES = 5 * MAX_DIM**2 + 2**16  # commas: 5 matrices of 512 x 512, labels
+MAX_KEYS = 2**16  # '=' signs (19 keys, and '=' inside labels)
 C_MIN, C_MAX = 1e-3, 1e3  # the knob's range for the score multiplier c
 INPUTS = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
 

@@ -1,6 +1,7 @@
 """Reading a scenario file without blocking, without reading without end, and without
-recursing without end: stat before open (a FIFO, a device, a folder is refused unopened),
-open non-blocking, read at most MAX_FILE_BYTES, and count bracket nesting before parsing.
+recursing or allocating without end: stat before open (a FIFO, a device, a folder is refused
+unopened), open non-blocking, read at most MAX_FILE_BYTES, and count nesting, lists, strings,
+commas and '=' before tomllib parses.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import os
 import re
 import stat
 
-from .limits import MAX_FILE_BYTES, MAX_NESTING, printable
+from .limits import MAX_DIM, MAX_FILE_BYTES, MAX_KEYS, MAX_LISTS, MAX_NESTING, MAX_TOKENS, MAX_VALUES, printable
 
 KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
@@ -108,27 +109,47 @@ def _string_end(text: str, j: int) -> int:
         k = p + 1
 
 
-def too_deep(text: str, limit: int = MAX_NESTING) -> int:
-    """The line where brackets ([ and {, outside strings and comments) nest deeper than
-    ``limit``, or 0. Linear in len(text); tomllib would recurse once per level."""
-    depth, i = 0, 0
+_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+)[ \t]*=", re.MULTILINE)
+
+
+def _at(text: str, j: int, what: str, why: str) -> str:
+    """ "Q: <what> (line 3); <why>" -- naming the key whose value holds position ``j``."""
+    key = None
+    for key in _KEY.finditer(text, 0, j):
+        pass
+    return (f"{key.group(1)}: " if key else "") + f"{what} (line {text.count(chr(10), 0, j) + 1}); {why}"
+
+
+def structure_problem(text: str) -> str | None:
+    """Why tomllib should not parse ``text`` (it would recurse too deep or build too many
+    objects: 64 MiB of ``[],`` is 1.7 GB of lists), or None. Commas and '=' are counted at C
+    speed; brackets, strings and comments by one linear scan that stops at the first limit."""
+    if text.count(",") > MAX_VALUES:
+        return f"more than {MAX_VALUES:,} commas; a scenario holds at most 5 matrices of {MAX_DIM} x {MAX_DIM}"
+    if text.count("=") > MAX_KEYS:
+        return f"more than {MAX_KEYS:,} '=' signs; a scenario has a few keys"
+    depth = lists = tokens = i = 0
     while m := _SPECIAL.search(text, i):
         j, ch = m.start(), m.group()
+        tokens += 1
+        if tokens > MAX_TOKENS:
+            return _at(text, j, f"more than {MAX_TOKENS:,} brackets, strings and comments", "far more than a scenario has")
         if ch in "[{":
-            depth += 1
-            if depth > limit:
-                return text.count("\n", 0, j) + 1
+            depth, lists = depth + 1, lists + 1
+            if depth > MAX_NESTING:
+                return _at(text, j, f"brackets nest more than {MAX_NESTING} deep", "a matrix needs two")
+            if lists > MAX_LISTS:
+                return _at(text, j, f"more than {MAX_LISTS:,} lists", "a matrix has one per row, and sizes "
+                           f"(T, T', d_model, d_k, d_v) are at most {MAX_DIM}")
             i = j + 1
         elif ch in "]}":
             depth = max(0, depth - 1)
             i = j + 1
         elif ch == "#":
             nl = text.find("\n", j)
-            if nl < 0:
-                return 0
-            i = nl + 1
+            i = len(text) if nl < 0 else nl + 1
         else:
             i = _string_end(text, j)
-            if i < 0:
-                return 0
-    return 0
+            if i < 0:  # an unterminated multi-line string: tomllib says where
+                return None
+    return None

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from .atomic import write_atomic
 from .builtins import BUILTINS, builtin
-from .limits import MAX_NESTING, admit, check_dim, printable, shown
-from .safe_read import read_capped, too_deep
+from .limits import admit, check_dim, printable, shown
+from .safe_read import read_capped, structure_problem
 from .scenario import MATRICES, Scenario
 
 LABELS = ("tokens", "features", "key_tokens")
@@ -109,11 +109,10 @@ def from_dict(data: dict) -> Scenario:
 
 
 def _parse(text: str, source: str) -> dict:
-    """tomllib.loads, after the nesting check (tomllib recurses once per level)."""
-    line = too_deep(text)
-    if line:
-        raise ScenarioError(f"{source}: brackets nest more than {MAX_NESTING} deep (line {line}); "
-                            "a matrix needs two")
+    """tomllib.loads, after the structure check (safe_read.structure_problem)."""
+    problem = structure_problem(text)  # before tomllib recurses or builds millions of objects
+    if problem:
+        raise ScenarioError(f"{source}: {problem}")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -107,7 +107,7 @@ TEXTS = [
     ("f16 Q given", "overflow", F16 + 'Q = [[100000.0]]\nK = [[1.0]]\n', ["Q row 1, column 1", "float16"]),
     ("f16 scores with c", "overflow", F16 + 'c = 1000.0\nQ = [[10.0]]\nK = [[10.0]]\n', ["Q row 1 and K row 1", "S"]),
     # -- sizes (refused before allocating) ------------------------------------------
-    ("T = 100000", "size", "Q = [" + ", ".join(["[0.0]"] * 100000) + "]\nK = [[0.0]]\n", ["Q", "100000 rows", "512"]),
+    ("T = 100000", "size", "Q = [" + ", ".join(["[0.0]"] * 100000) + "]\nK = [[0.0]]\n", ["Q: more than", "lists", "512"]),
     ("T = 513", "size", "X = [" + ", ".join(["[0.0]"] * 513) + "]\nW_Q = [[1.0]]\nW_K = [[1.0]]\nW_V = [[1.0]]\n",
      ["X", "513 rows"]),
     ("d = 513", "size", f"Q = [{toml(513)}]\nK = [{toml(513)}]\n", ["Q", "513 columns"]),
@@ -115,6 +115,13 @@ TEXTS = [
     ("nesting 5000", "nesting", "a = " + "[" * 5000 + "]" * 5000 + "\n", ["nest", "16"]),
     ("nesting 17", "nesting", QK + "V = " + "[" * 17 + "1.0" + "]" * 17 + "\n", ["nest", "line 3"]),
     ("inline tables 40 deep", "nesting", "a = " + "{b = " * 40 + "1" + "}" * 40 + "\n", ["nest"]),
+    # -- bombs: few bytes each, millions of objects for tomllib (refused before it parses) ----
+    ("list bomb", "size", "a = [" + "[]," * 5000 + "]\n", ["lists", "line 1"]),
+    ("inline table bomb", "size", "a = [" + "{}," * 5000 + "]\n", ["lists"]),
+    ("string bomb", "size", "a = [" + '"",' * 40000 + "]\n", ["strings"]),
+    ("comment bomb", "size", "#\n" * 40000 + QK, ["comments", "line 33345"]),
+    ("comma bomb", "size", "Q = [[" + "0," * 1400000 + "0]]\nK = [[0.0]]\n", ["commas", "512 x 512"]),
+    ("key bomb", "size", "".join(f"k{i} = 0\n" for i in range(70000)) + QK, ["'=' signs"]),
     # -- scalars: c and window ---------------------------------------------------------
     ("c 10**400", "huge integer", QK + f"c = {HUGE}\n", ["c", "401 digits"]),
     ("c 1e400", "range", QK + "c = 1e400\n", ["c", "inf"]),

@@ -12,6 +12,7 @@ from attn_tui.core import limits as L
 from attn_tui.core import modes
 from attn_tui.core.builtins import BUILTINS, builtin
 from attn_tui.core.random_scenario import LIMITS, check_params, random_scenario
+from attn_tui.core.safe_read import structure_problem
 from attn_tui.core.scenario import Scenario
 from attn_tui.core.scenario_io import ScenarioError, dumps, resolve, save
 
@@ -131,7 +132,12 @@ def test_the_largest_scenario_the_app_can_make_fits_the_file_limit():
     rng = np.random.default_rng(0)
     big = [-(np.abs(rng.standard_normal((512, 512))) + 1) * 1.2345e-5 for _ in range(5)]  # longest reprs
     s = Scenario(X=big[0], Y=big[1], W_Q=big[2], W_K=big[3], W_V=big[4], mask="none")
-    assert len(dumps(s).encode("utf-8")) < L.MAX_FILE_BYTES
+    text = dumps(s)
+    assert len(text.encode("utf-8")) < L.MAX_FILE_BYTES
+    assert structure_problem(text) is None  # nor too many lists, commas or strings
+    labelled = dumps(Scenario(Q=big[0], K=big[1], V=big[2], mask="none", title="=,[" * 60,
+                              tokens=tuple(f"[t{i}],=" for i in range(512)), key_tokens=tuple(f"k{i}" for i in range(512))))
+    assert structure_problem(labelled) is None
 
 
 @pytest.mark.parametrize("kw, word", [({"c": 10**400}, "c"), ({"window": 10**30, "mask": "window"}, "window"),
