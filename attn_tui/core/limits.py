@@ -43,17 +43,12 @@ def printable(text) -> str:
 def shown(value, width: int = 40) -> str:
     """repr(value) on one line and at most ``width`` characters (a 400-digit integer stays short)."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
-        return f"an integer of {len(str(abs(value)))} digits"
+        try:
+            return f"an integer of {len(str(abs(value)))} digits"
+        except ValueError:  # beyond Python's 4300-digit str() limit
+            return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
     text = printable(repr(value))
     return text if len(text) <= width else text[: width - 3] + "..."
-
-
-def too_big(x) -> bool:
-    """True unless ``x`` (a Python or NumPy number) has |x| <= BOUND. Never raises on huge ints."""
-    try:
-        return not abs(float(x)) <= BOUND
-    except OverflowError:
-        return True
 
 
 def check_dim(what: str, n: int, error=ValueError, unit: str = "") -> None:

@@ -1,8 +1,12 @@
 """Scenario files: TOML in, TOML out, with errors a person can act on.
 
 Every refusal is one line naming the file, the key and, for matrices, the row and
-column (1-based). Saving writes floats with repr(), which round-trips bit for bit,
-to a temporary file in the same folder and renames it over the target (atomic).
+column (1-based). ``load``/``loads`` parse faithfully (any Scenario round-trips) and
+safely (core.safe_read: no blocking on a FIFO, at most MAX_FILE_BYTES read, nesting and
+object counts bounded before tomllib runs, no matrix over MAX_DIM built); ``resolve``,
+the door of the CLI, --scenario and the app's open, also applies core.limits.admit.
+Saving writes floats with repr(), which round-trips bit for bit, through core.atomic
+(fsynced temporary file renamed over the target, permissions and symlinks kept).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from .safe_read import read_capped, structure_problem
 from .scenario import MATRICES, Scenario
 
 LABELS = ("tokens", "features", "key_tokens")
-KEYS = ("title", *LABELS, *MATRICES, "mask", "padding", "window", "fill", "c", "scaled", "dtype")
+KEYS = ("title", *LABELS, *MATRICES, "mask", "padding", "window", "fill", "c", "scaled", "dtype", "focus_row")
 
 
 class ScenarioError(ValueError):
@@ -95,8 +99,8 @@ def from_dict(data: dict) -> Scenario:
             kw[key] = tuple(value)
         elif key in ("title", "mask", "dtype") and not isinstance(value, str):
             raise ValueError(f"{key}: must be a string, got {shown(value)}")
-        elif key == "window" and (isinstance(value, bool) or not isinstance(value, int)):
-            raise ValueError(f"window: must be a whole number, got {shown(value)}")
+        elif key in ("window", "focus_row") and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ValueError(f"{key}: must be a whole number, got {shown(value)}")
         else:
             kw[key] = value
     if "window" in data and data.get("mask", "causal") != "window":
@@ -105,7 +109,10 @@ def from_dict(data: dict) -> Scenario:
     if "key_tokens" in data and "X" in data and "Y" not in data:
         raise ValueError("key_tokens: given without Y; with X the keys are the tokens themselves, "
                          "so remove key_tokens, or add Y (one row per key token) for cross-attention")
-    return Scenario(**kw)
+    s = Scenario(**kw)
+    if isinstance(data.get("focus_row"), int) and data["focus_row"] > s.T:
+        raise ValueError(f"focus_row: {data['focus_row']} is past the last query row ({s.T})")
+    return s
 
 
 def _parse(text: str, source: str) -> dict:
@@ -210,6 +217,8 @@ def dumps(s: Scenario) -> str:
                 "scaled": s.scaled, "dtype": s.dtype, "padding": list(s.padding)}
     if s.window is not None and s.mask == "window":  # a file refuses a width with another mask
         settings["window"] = s.window
+    if s.focus_row is not None:
+        settings["focus_row"] = s.focus_row
     lines += [f"{k} = {_toml_value(v)}" for k, v in settings.items()]
     for key in MATRICES:
         m = getattr(s, key)
