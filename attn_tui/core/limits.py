@@ -32,12 +32,16 @@ INPUTS = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
 
 def printable(text) -> str:
     """``text`` with every control character (ESC, BEL, newline, C1, DEL) written as \\xNN / \\uNNNN,
-    so that it can go to a terminal or into a one-line message."""
+    so that it can go to a terminal or into a one-line message; so are the lone surrogates that
+    stand for a file name's bytes that are not UTF-8 (a strict UTF-8 stdout cannot write them)."""
     text = str(text)
-    if not any(unicodedata.category(ch) == "Cc" for ch in text):
+    if not any(unicodedata.category(ch) in _ESCAPED for ch in text):
         return text
-    return "".join(ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) == "Cc" else ch
+    return "".join(ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) in _ESCAPED else ch
                    for ch in text)
+
+
+_ESCAPED = ("Cc", "Cs")  # control characters; lone surrogates (a file name's undecodable bytes)
 
 
 def shown(value, width: int = 40) -> str:

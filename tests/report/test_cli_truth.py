@@ -3,6 +3,7 @@ raw ESC/BEL from a title, a label or a file's name to the terminal."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import types
@@ -58,3 +59,15 @@ def test_report_of_a_file_whose_name_has_esc_and_bel(tmp_path):
     assert res.returncode == 0 and res.stderr == ""
     assert not any(ch in res.stdout for ch in RAW)
     assert "evil\\x1b[2J\\x07.toml" in res.stdout
+
+
+def test_report_of_a_file_whose_name_is_not_utf8(tmp_path):
+    """Its bytes reach Python as lone surrogates; a strict UTF-8 stdout could not write them."""
+    name = "caf\udce9.toml"  # b"caf\xe9.toml" as os.fsdecode gives it
+    f = tmp_path / name
+    f.write_text(dumps(builtin("lesson-handcrafted")), encoding="utf-8")
+    res = subprocess.run([sys.executable, "-X", "utf8=0", "-m", "attn_tui", "report", "--scenario", str(f)],
+                         capture_output=True, timeout=60, check=False,
+                         env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"})
+    assert res.returncode == 0 and res.stderr == b"", res.stderr[-500:]
+    assert b"scenario: " + str(tmp_path).encode() + b"/caf\\udce9.toml" in res.stdout
