@@ -125,3 +125,53 @@ def gradient_over_c(scores, visible=None, scales=(0.25, 0.5, 1, 2, 4, 8, 16)):
         out.append({"c": float(c), "max_p": float(p.max()), "H": entropy_bits(p),
                     "max_grad": float(g.max()), "sum_grad": float(g.sum())})
     return out
+
+
+def correlation_row(Q, K, t, scale, blocked=None):
+    """Row t as a correlation receiver: the query q_t correlated against every key.
+
+    Returns {raw (T',) q_t·k_i for every key i, scores (T',) scale·q_t·k_i,
+    visible (T',) bool, peak, runner_up (key indices among the visible keys, or
+    None), margin (peak score − runner-up score, in the scores' units),
+    ratio (e^margin: softmax weight of the peak over the runner-up's),
+    noise_sd (√d_k: the sd of q·k for independent zero-mean unit-variance
+    components), noise_sd_scores (|scale|·√d_k: that floor after the scale)}.
+    """
+    Q, K = (np.asarray(a, dtype=np.float64) for a in (Q, K))
+    raw = K @ Q[t]  # (T',)
+    scores = float(scale) * raw
+    visible = np.ones(K.shape[0], dtype=bool) if blocked is None else ~np.asarray(blocked, dtype=bool)[t]
+    order = [int(i) for i in np.argsort(-scores, kind="stable") if visible[i] and np.isfinite(scores[i])]
+    peak = order[0] if order else None
+    runner = order[1] if len(order) > 1 else None
+    margin = float(scores[peak] - scores[runner]) if runner is not None else float("nan")
+    d_k = Q.shape[1]
+    with np.errstate(over="ignore"):
+        ratio = float(np.exp(margin)) if runner is not None else float("nan")
+    return {"raw": raw, "scores": scores, "visible": visible, "peak": peak, "runner_up": runner,
+            "margin": margin, "ratio": ratio, "noise_sd": float(np.sqrt(d_k)),
+            "noise_sd_scores": abs(float(scale)) * float(np.sqrt(d_k))}
+
+
+def sharp_limit_bits(scores, visible=None, rtol=1e-9):
+    """H(softmax(c·s)) in bits as c → ∞: log₂ of how many visible scores tie at the maximum.
+
+    0 when one score leads (a hard lookup), 1 for a tie of two, log₂k for k. NaN when
+    no visible score is finite.
+    """
+    s = np.asarray(scores, dtype=np.float64)
+    vis = np.ones(s.shape, dtype=bool) if visible is None else np.asarray(visible, dtype=bool)
+    v = s[vis & np.isfinite(s)]
+    if not v.size:
+        return float("nan")
+    top = v.max()
+    ties = int(np.sum(np.isclose(v, top, rtol=rtol, atol=0.0)))
+    return float(np.log2(ties))
+
+
+def rounding_bound(dtype, factor=4):
+    """What rounding alone can make |A − W_avg| (or any probability): factor·ε of the dtype.
+
+    float64 2^-50 ≈ 8.9e-16, float32 ≈ 4.8e-7, float16 ≈ 3.9e-3.
+    """
+    return factor * float(np.finfo(np.dtype(dtype)).eps)

@@ -42,7 +42,8 @@ KEYS: list[Key] = [
         f"divide c by {C_STEP}: flatter rows, higher entropy", display="-", bar=f"c ×÷{C_STEP}"),
     Key("0", "knob('reset_scale')", "c=1", "reset c to 1: the 1/√d_k operating point"),
     Key("u", "knob('toggle_scaled')", "Scale on/off",
-        "toggle the 1/√d_k scaling: off shows raw QKᵀ and saturated rows", bar="Scale"),
+        "toggle the 1/√d_k scaling: off shows raw QKᵀ, √d_k times larger: sharper rows, "
+        "saturated only when d_k is large", bar="Scale"),
     Key("P", "knob('toggle_pin')", "Pin", "pin the state now: A and the entropy table then show ΔA and ΔH "
         "against it, and the charts its row as ┃ ticks (exercises 1, 2: change one thing, read the difference); "
         "P again unpins", bar="Pin"),
@@ -93,7 +94,7 @@ KEYS: list[Key] = [
     Key("r", "do('random')", "Random", "a random Gaussian scenario: T (up to 512), d_model, d_k, d_v, seed", show=False),
     # The lenses, experiments and tour screens (attn_tui/tui/screens/{lenses,experiments,tour}.py).
     Key("z", "zero_qk", "Box kernel", "box-kernel switch: set W_Q = W_K = 0 (Q = K = 0) and see A = W_avg "
-        "exactly; press again to restore", scope="lenses"),
+        "exactly (up to rounding in float32/float16); press again to restore", scope="lenses"),
     Key("pagedown", "scroll_panels(1)", "Page ↓", "scroll the lenses down a page (↑/↓ select the row)",
         scope="lenses", show=False),
     Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the lenses up a page", scope="lenses", show=False),

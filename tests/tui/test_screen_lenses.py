@@ -131,9 +131,13 @@ def test_memory_words_cover_hit_tie_and_spread():
     st = State(builtin("lesson-pipeline"), row=3)
     assert "0.87 fidelity" in text(lens_text.memory(st))
     st = State(builtin("box-kernel"), row=3)
-    assert "4 addresses about equally" in text(lens_text.memory(st))
+    assert "reads all 4 addresses it sees about equally: no content preference" in text(lens_text.memory(st), 200)
     st = State(builtin("lesson-handcrafted"), row=3)
     assert "spreads its read over about 3.6" in text(lens_text.memory(st))
+    # row 5: 0.237 on three addresses against 0.144 on two is a preference, not "no preference"
+    words = text(lens_text.memory(State(builtin("lesson-handcrafted"), row=4)), width=200)
+    assert "matches 3 addresses equally (0.237 each) and blends them; the other 2 get at most 0.144" in words
+    assert "no content preference" not in words
 
 
 def test_gradient_table_vanishes_as_c_grows():

@@ -12,7 +12,7 @@ from attn_tui.tui.tour_text import EXERCISES, PAGES
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
 
 SIZE = (120, 40)
-ORDER = ["objectives", "qkv", "scores", "scale", "mask", "softmax", "output", "lenses",
+ORDER = ["objectives", "qkv", "scores", "scale", "mask", "softmax", "readA", "output", "receiver", "lenses",
          "ex1", "ex2", "ex3", "ex4", "ex5"]
 
 
@@ -33,7 +33,13 @@ async def goto(pilot, screen, key: str) -> None:
 def test_pages_follow_the_lesson_order_and_each_exercise_has_a_try_it():
     assert [p.key for p in PAGES] == ORDER
     assert [p.key for p in EXERCISES] == ["ex1", "ex2", "ex3", "ex4", "ex5"]
-    assert "correlation receiver" in PAGES[0].text and "1/√d_k" in PAGES[0].text
+    objectives = PAGES[0].text
+    assert "correlation receiver" in objectives and "1/√d_k" in objectives
+    # the lesson's five objectives in full, the two once dropped included
+    assert objectives.count("\n• ") == 5
+    assert "verify the resulting attention matrix is lower-triangular" in objectives
+    assert "read a hand-built attention matrix entry by entry" in objectives
+    assert all(p.try_it is not None for p in EXERCISES)
 
 
 async def test_space_n_and_b_walk_every_page():
@@ -65,6 +71,8 @@ async def test_each_page_mounts_its_live_panes():
             pane = screen.query_one("#tour-pane")
             grids = [w.matrix for w in pane.children if isinstance(w, MatrixGrid)]
             assert grids == [p for p in page.panes if len(p) <= 3 and p[0].isupper()]
+            text = str(screen.query_one("#tour-text").render())
+            assert text.split()[:3] == page.text.split()[:3]  # the page's text, built when drawn
             assert len(pane.children) == len(page.panes)
 
 
@@ -105,9 +113,10 @@ async def test_try_it_sets_up_each_exercise(key):
         await pilot.press("y")
         await pilot.pause()
         s, tr = app.state.scenario, app.state.trace
-        if key == "ex1":
-            assert app.current_mode == "pipeline" and s.title.startswith("Exercise 1")
-            assert np.max(tr.S) == pytest.approx(2 * 4 / 2)  # q1 = 2e1, k1 = 4e1: 8/√4, was 1
+        if key == "ex1":  # the baseline first: the hand-crafted Q, K at d_k = 4, scaled, row 4
+            assert app.current_mode == "pipeline" and s.title.startswith("Lesson 08: hand-crafted")
+            assert s.scaled and s.d_k == 4 and app.state.row == 3
+            assert np.max(tr.S) == pytest.approx(2 * 1 / 2)  # q1·k1 = 2, /√4
         elif key == "ex2":
             assert app.current_mode == "pipeline" and s.mask == "none" and app.state.row == 0
             assert tr.A[0, 1:].sum() > 0  # token 1 now attends to the future

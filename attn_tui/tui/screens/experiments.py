@@ -18,11 +18,18 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
+from ...core import experiments
 from ...report import sweep_svg as sweep_export
 from .. import keys
-from ...core import experiments
-from ..widgets.exp_panels import DotHistogram, StatusLine, SweepCharts, saturation_text, saturation_words
-from ..widgets.exp_panels import variance_table
+from ..views.exp_notes import LESSON_PRINTED, rng_note, sweep_compare
+from ..widgets.exp_panels import (
+    DotHistogram,
+    StatusLine,
+    SweepCharts,
+    saturation_text,
+    saturation_words,
+    variance_table,
+)
 from ..widgets.key_bar import KeyBar
 from .files import FolderExportScreen, SaveScreen
 
@@ -54,7 +61,8 @@ def parse_settings(texts: dict) -> tuple[dict | None, str | None]:
 class ExperimentsScreen(Screen):
     """Variance of q·k, saturation at d_k = 512, and the scale sweep."""
 
-    HELP = "The lesson's experiments: variance grows with d_k, the scale prevents saturation, c is an entropy knob."
+    HELP = ("The lesson's experiments: variance grows with d_k, the scale keeps a row at large d_k from saturating, "
+            "c is an entropy knob.")
     AUTO_FOCUS = ""  # letters are keys here until the learner tabs into an input
     name_for_keys = "experiments"
     BINDINGS = keys.bindings("experiments")
@@ -88,6 +96,7 @@ class ExperimentsScreen(Screen):
                     yield ProgressBar(id="var-progress", show_eta=False)
                     yield StatusLine(" ", id="var-status", markup=False)
                     yield Static(id="var-table")
+                    yield Static(id="var-note", classes="exp-note", markup=False)
                     yield DotHistogram(id="var-hist")
             with Vertical(id="exp-right"):
                 with Vertical(id="exp-saturation", classes="exp-box") as box:
@@ -96,6 +105,7 @@ class ExperimentsScreen(Screen):
                 with Vertical(id="exp-sweep", classes="exp-box") as box:
                     box.border_title = "Scale sweep  softmax(c·s), c = 0.1 … 3.0"
                     yield StatusLine(id="sweep-status", markup=False)
+                    yield Static(sweep_compare(), id="sweep-compare", markup=False)
                     yield SweepCharts()
         yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
 
@@ -150,7 +160,8 @@ class ExperimentsScreen(Screen):
 
     def show_variance(self, rows, dots, n: int, seed: int) -> None:
         self.var_rows, self.dots = rows, dots
-        self.query_one("#var-table", Static).update(variance_table(rows))
+        self.query_one("#var-table", Static).update(variance_table(rows, LESSON_PRINTED["variance"]))
+        self.query_one("#var-note", Static).update(rng_note([r["d_k"] for r in rows], n, seed))
         self.query_one("#var-status", StatusLine).update(f"done: n = {n:,}, seed = {seed}")
         self.show_hist()
 
@@ -169,7 +180,8 @@ class ExperimentsScreen(Screen):
         self.saturation = res
         from rich.console import Group
 
-        self.query_one("#sat-table", Static).update(Group(saturation_text(res), saturation_words(res)))
+        table = saturation_text(res, LESSON_PRINTED["saturation"])
+        self.query_one("#sat-table", Static).update(Group(table, saturation_words(res)))
 
     # -- the sweep ------------------------------------------------------------
     def show_frame(self) -> None:

@@ -2,33 +2,17 @@
 
 from __future__ import annotations
 
+from rich.markdown import Markdown
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from rich.markdown import Markdown
 from textual.widgets import Static
 
 from .. import keys
+from ..views import help_text
 from ..views.grids import PANE_HELP
 from . import SCREENS
-
-INTRO = """\
-# attn-tui: scaled dot-product attention, live
-
-    Attn(Q, K, V) = softmax(c · Q Kᵀ / √d_k + M) V
-
-Each token asks a question (its query), every token advertises an answer (its key), and the
-output for a token is a weighted mix of every token's value, weighted by how well the query
-matches each key. Dividing by √d_k keeps the scores' variance near 1 whatever d_k is, so the
-softmax does not saturate; c multiplies that operating point (the lesson's entropy knob).
-"""
-
-CHART = ("Softmax chart: the selected row's scores c·q·k/√d_k (left) and its softmax (right), titled with c "
-         "and H(A_t) in bits against the log₂t ceiling. The scale is an entropy knob: turn c up (+) and the "
-         "row sharpens toward a hard lookup (H → 0); turn it down (-) and it flattens toward uniform "
-         "(H → log₂t). Remove the scale (u) and the rows saturate. With many keys it shows the heaviest.")
-INSPECTOR = "Cell inspector: how the cell under the cursor was computed, with the numbers."
 
 
 def help_markdown() -> str:
@@ -36,7 +20,8 @@ def help_markdown() -> str:
     screens = "\n".join(f"- `{e.key}` **{e.title}**: {e.help}" for e in SCREENS.values())
     rows = "\n".join(
         f"| `{keys.key_label(k)}` | {k.description} | {k.help} | {k.scope} |" for k in keys.all_keys())
-    return (f"{INTRO}\n## Panes\n\n{panes}\n- {CHART}\n- {INSPECTOR}\n\n## Screens\n\n{screens}\n\n"
+    return (f"{help_text.intro()}\n## Panes\n\n{panes}\n- {help_text.chart()}\n- {help_text.INSPECTOR}\n\n"
+            f"## Screens\n\n{screens}\n\n"
             f"## Keys\n\n| key | action | what it does | where |\n|---|---|---|---|\n{rows}\n\n"
             "Every action is also in the command palette (`ctrl+p`). Press `escape` or `?` to close.\n")
 

@@ -1,7 +1,7 @@
 """The lenses screen (`l`): the lesson's readings of one attention row, live.
 
-Kernel smoother (Nadaraya–Watson), the box-kernel switch (W_Q = W_K = 0 gives
-Lesson 07's W_avg), associative memory, rank, gradient and cost. Every panel
+Correlation receiver, kernel smoother (Nadaraya–Watson), the box-kernel switch
+(W_Q = W_K = 0 gives Lesson 07's W_avg), associative memory, rank, gradient and cost. Every panel
 follows the app's state: the selected row, the scale knob, the scenario.
 """
 
@@ -18,10 +18,14 @@ from ..views.lenses import PANELS, RANK_TITLE
 from ..widgets.key_bar import KeyBar
 from ..widgets.lens_panels import LensPanel, RankPanel
 
-class LensesScreen(Screen):
-    """Five lenses and the rank chart for the selected row of the current state."""
+FIRST = 4  # panels before the rank chart: receiver, smoother, box kernel, memory
 
-    HELP = "The lesson's engineering lenses on the selected row: kernel smoother, memory, rank, gradient, cost."
+
+class LensesScreen(Screen):
+    """Six lenses and the rank chart for the selected row of the current state."""
+
+    HELP = ("The lesson's engineering lenses on the selected row: correlation receiver, kernel smoother, "
+            "memory, rank, gradient, cost.")
     name_for_keys = "lenses"
     BINDINGS = keys.bindings("lenses")
 
@@ -35,12 +39,12 @@ class LensesScreen(Screen):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="lenses-scroll", can_focus=False):
             with Grid(id="lenses-grid"):
-                for pid, (_build, title, help) in list(PANELS.items())[:3]:
+                for pid, (_build, title, help) in list(PANELS.items())[:FIRST]:
                     yield LensPanel(title, help, id=pid, classes="lens-panel")
                 rank = RankPanel(id="lens-rank", classes="lens-panel")
                 rank.border_title = RANK_TITLE
                 yield rank
-                for pid, (_build, title, help) in list(PANELS.items())[3:]:
+                for pid, (_build, title, help) in list(PANELS.items())[FIRST:]:
                     yield LensPanel(title, help, id=pid, classes="lens-panel")
         yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
 

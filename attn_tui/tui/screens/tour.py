@@ -17,6 +17,7 @@ from ...core.builtins import builtin
 from ...core.matrices import MATRICES
 from ..tour_text import PAGES, Page
 from ..views import lenses as lens_text
+from ..views import lesson_panes
 from ..views.chart import chart_view
 from ..views.grids import grid_view
 from ..widgets.key_bar import KeyBar
@@ -27,6 +28,9 @@ LENS_PANES = {
     "nw": (lens_text.nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ"),
     "memory": (lens_text.memory, "Associative memory  probe → address → content"),
     "cost": (lens_text.cost, "Cost  parameters and S's size"),
+    "corr": (lesson_panes.correlation, lesson_panes.RECEIVER_TITLE),
+    "equation": (lesson_panes.equation, "Attn(Q, K, V) now, and the shapes on every edge"),
+    "handA": (lesson_panes.handcrafted, "The hand-crafted A, entry by entry, and H(A_t)"),
 }
 
 

@@ -22,19 +22,23 @@ PANE_HELP = {
          "still come from X.",
     "W_Q": "W_Q (d_model×d_k): what each kind of token LOOKS FOR (a pronoun looks for the noun it stands for).",
     "W_K": "W_K (d_model×d_k): what each kind of token ADVERTISES, on the same dims as the queries.",
-    "W_V": "W_V (d_model×d_v): what a token HANDS OVER when selected. The title counts the parameters of the "
-           "three projections, d_model(2d_k + d_v).",
+    "W_V": "W_V (d_model×d_v): what a token HANDS OVER when selected. The params in its title count W_Q, W_K "
+           "and W_V together, d_model(2d_k + d_v) — not W_V alone, which has d_model·d_v.",
     "Q": "Q = X W_Q (T×d_k): one query per token — what it's looking for.",
-    "K": "K = X W_K (T'×d_k): one key per token — what it advertises. Queries and keys are different maps "
-         "because what a token asks for and what it advertises are different things.",
-    "V": "V = X W_V (T'×d_v): one value per token — what it contributes if selected (the identity when Q "
-         "and K are given directly, so O = A).",
+    "K": "K = X W_K (T×d_k; K = Y W_K, T'×d_k, in cross-attention): one key per token — what it advertises. "
+         "Queries and keys are different maps because what a token asks for and what it advertises are "
+         "different things.",
+    "V": "V = X W_V (T×d_v; V = Y W_V, T'×d_v, in cross-attention): one value per token — what it contributes "
+         "if selected (the identity when Q and K are given directly, so O = A).",
     "S": "S = c·QKᵀ/√d_k (T×T'): entry (t, i) is the dot product q_t·k_i — a raw similarity between query t "
-         "and key i — divided by √d_k so the scores keep unit variance whatever d_k is; c is the knob.",
+         "and key i — divided by √d_k, which keeps the input to softmax at roughly unit variance regardless of "
+         "d_k when q and k have independent zero-mean unit-variance components; c is the knob, u removes √d_k.",
     "M": "M (T×T'): the causal mask, 0 where i ≤ t and a large finite negative number (−10⁹) where i > t, "
-         "so token t cannot see the future. Blocked cells are grey; in float16 −10⁹ overflows to −∞.",
+         "so token t cannot see the future (−∞ works too: every causal row keeps its diagonal). Blocked cells "
+         "are grey; in float16 −10⁹ itself overflows to −∞.",
     "A": "A = softmax(S + M) (T×T'): softmax on each row turns the scores into a probability distribution "
-         "over the keys query t may see; the masked entries become exactly 0 (struck through).",
+         "over the keys query t may see; exp of a masked entry underflows to exactly 0 (struck through), so "
+         "with the causal mask A is lower-triangular.",
     "O": "O = A V (T×d_v): row t is the attention-weighted mix of the value rows — token t retrieves what "
          "the keys it matched hand over. Columns are the value features.",
     "H": "Entropy table: H(A_t) = −Σ_i A_t,i log₂ A_t,i in bits measures how spread row t is, against the "

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from ...core import lenses
 from ..fmt import fmt, fmt_vec, short_vec
+from . import lesson_panes
 
 MAX_KEYS = 8  # rows of a per-key table before "… n more"
 
@@ -48,8 +49,10 @@ def nadaraya_watson(state) -> Group:
                 share = kappa[i] / den
             tab.add_row(Text(keys[i]), fmt(tr.S[t, i]), fmt(kappa[i]), fmt(share), fmt(tr.A[t, i]))
     diff = lenses.max_abs_diff(o_nw, tr.O[t])
+    kap = "exp(c·q_t·k_i/√d_k)" if state.scenario.scaled else "exp(c·q_t·k_i), unscaled"
     lines = [
         Text(f"row {_label(state)}:  o_t = Σ κ_i v_i / Σ κ_i", style="bold"),
+        Text(f"κ_i = exp(s_ti) = {kap}, c = {state.scenario.c:.2f}"),
         tab,
         Text(f"NW row  {fmt_vec(o_nw)}"),
         Text(f"O row   {fmt_vec(tr.O[t])}"),
@@ -87,6 +90,7 @@ def box_kernel(state) -> Group:
         return Group(head, Text(why))
     W_avg = lenses.prefix_average(s.T)
     diff = lenses.max_abs_diff(tr.A, W_avg)
+    bound = lenses.rounding_bound(s.dtype)
     lines = [
         head,
         Text("κ ≡ 1 (every score 0) is a box kernel: A collapses to W_avg." if on else
@@ -94,10 +98,22 @@ def box_kernel(state) -> Group:
         Text(f"A row {t + 1}      {fmt_vec(tr.A[t])}"),
         Text(f"W_avg row {t + 1}  {fmt_vec(W_avg[t])}"),
         Text.assemble("max|A − W_avg| = ", (fmt(diff) + (" (exactly)" if diff == 0 else ""), "bold")),
-        Text("Two lessons, one formula." if on and diff == 0 else
-             "The learned taps differ from the 1/t average: content decides."),
+        Text(box_words(on, diff, bound, s.dtype)),
     ]
     return Group(*lines)
+
+
+def box_words(on: bool, diff: float, bound: float, dtype: str) -> str:
+    """Exactly W_avg, W_avg up to the dtype's rounding, or taps that content moved."""
+    if diff == 0:
+        return "Two lessons, one formula." if on else "A equals the 1/t average exactly here."
+    if diff <= bound:
+        return (f"A equals W_avg up to {dtype} rounding (≤ {fmt(bound, 2)}): two lessons, one formula."
+                if on else
+                f"A equals the 1/t average up to {dtype} rounding.")
+    if np.isnan(diff):
+        return "A has NaN entries: no comparison."
+    return "The learned taps differ from the 1/t average: content decides."
 
 
 def memory(state) -> Group:
@@ -130,8 +146,12 @@ def memory_words(state, ranked) -> str:
         return f"{who!r}'s row is NaN: no address can be read (every key masked)."
     (_, a, wa), *rest = ranked
     tied = [name for _, name, w in rest if w > 0 and abs(wa - w) <= 0.1 * wa]
+    others = [w for _, _, w in rest[len(tied):] if w > 0]
+    if len(tied) >= 2 and not others:
+        return f"{who!r} reads all {len(tied) + 1} addresses it sees about equally: no content preference."
     if len(tied) >= 2:
-        return f"{who!r} reads {len(tied) + 1} addresses about equally: no content preference."
+        return (f"{who!r} matches {len(tied) + 1} addresses equally ({fmt(wa)} each) and blends them; "
+                f"the other {len(others)} get at most {fmt(max(others))}.")
     if tied:
         return f"{who!r} matches two addresses, {a!r} and {tied[0]!r}, and blends their contents."
     if wa >= 0.5:
@@ -187,12 +207,16 @@ def cost(state) -> Group:
     n4o = lenses.param_count(384, 64, 64, with_output=True)
     lines.append(Text.assemble(("Ex. 4 ", "bold"), "d_model = 384, d_k = d_v = 64: 384·(2·64 + 64) = ",
                                (fmt(n4), "bold"), "; with W_O (64×384): ", (fmt(n4o), "bold")))
-    lines.append(Text.assemble(("Ex. 5 ", "bold"), f"S is T×T; QKᵀ costs 2·T²·d_k FLOPs (d_k = {s.d_k}):"))
+    now = lenses.score_cost(s.T, s.d_k, s.d_v, T_k=s.T_k)
+    lines.append(Text(f"now: S is T×T′ = {s.T}×{s.T_k} = {fmt(now['entries'])} entries; "
+                      f"QKᵀ costs 2·T·T′·d_k = {fmt(now['flops_S'])} FLOPs"))
+    lines.append(Text.assemble(("Ex. 5 ", "bold"), f"self-attention: S is T×T; QKᵀ costs 2·T²·d_k FLOPs "
+                               f"(d_k = {s.d_k}):"))
     tab = _table("T", "S entries", "FLOPs(S)", "S fp32 bytes")
-    Ts = sorted(set(EX5_T) | {s.T})
+    Ts = sorted(set(EX5_T) | ({s.T} if s.T == s.T_k else set()))
     for T in Ts:
         c = lenses.score_cost(T, s.d_k)
-        mark = " (now)" if T == s.T else ""
+        mark = " (now)" if T == s.T and s.T == s.T_k else ""
         tab.add_row(f"{T}{mark}", fmt(c["entries"]), fmt(c["flops_S"]), fmt(4 * c["entries"]))
     lines.append(tab)
     lines.append(Text("Doubling T quadruples S: the O(T²) bottleneck that FlashAttention, "
@@ -202,9 +226,10 @@ def cost(state) -> Group:
 
 
 # The lenses screen's panels: id -> (view, title, one sentence of help), in screen order
-# (the rank panel, with its chart, comes after the first three).
+# (the rank panel, with its chart, comes after the first four).
 PANELS = {
-    "lens-nw": (nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ, κ = exp(q·k/√d_k)",
+    "lens-corr": (lesson_panes.correlation, lesson_panes.RECEIVER_TITLE, lesson_panes.RECEIVER_HELP),
+    "lens-nw": (nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ, κ = exp(c·q·k/√d_k)",
      "Row t of O is a Nadaraya–Watson estimate; softmax's normalisation is the smoother's denominator."),
     "lens-box": (box_kernel, "Box kernel  W_Q = W_K = 0 ⇒ A = W_avg",
      "Lesson 07 is the special case κ ≡ 1: zero projections give the prefix average back, exactly."),
@@ -212,8 +237,9 @@ PANELS = {
      "Keys are addresses, values are contents, the query is a probe; the read-out is a convex mix."),
     "lens-gradient": (gradient, "Gradient  ∂p_i/∂s_i = p_i(1 − p_i)",
      "The softmax Jacobian's diagonal goes to 0 as p → 1: a saturated row passes no gradient."),
-    "lens-cost": (cost, "Cost  d_model(2d_k + d_v) params; S is T×T",
-     "Parameters do not depend on T; the score matrix, and its FLOPs, grow as T² (exercises 4, 5)."),
+    "lens-cost": (cost, "Cost  d_model(2d_k + d_v) params; S is T×T′",
+     ("Parameters do not depend on T; the score matrix, T×T′, and its FLOPs grow as T² in self-attention "
+      "(exercises 4, 5).")),
 }
 
 RANK_TITLE = "Rank  rank S ≤ min(rank Q, rank K) ≤ d_k"

@@ -1,8 +1,8 @@
 """Panels of the experiments screen; each draws the results it is given.
 
-VarianceTable: Var(q·k) and Var(q·k)/d_k per d_k. DotHistogram: q·k unscaled vs
-scaled, as two histograms on one x range. saturation_text: one row at d_k = 512
-unscaled vs scaled. SweepCharts: one frame of the scale sweep, two bar charts.
+VarianceTable: Var(q·k) and Var(q·k)/d_k per d_k (and what the lesson printed).
+DotHistogram: q·k unscaled vs scaled, as two densities on one x axis. saturation_text:
+one row at d_k = 512 unscaled vs scaled. SweepCharts: one frame of the scale sweep, two bar charts.
 """
 
 from __future__ import annotations
@@ -20,38 +20,63 @@ from textual_plotext import PlotextPlot
 from ..fmt import finite, fmt
 
 
-def variance_table(rows) -> Table:
-    """rows: [{d_k, var, ratio}] from core.experiments.variance."""
+def variance_table(rows, printed=None) -> Table:
+    """rows: [{d_k, var, ratio}] from core.experiments.variance; printed: {d_k: (var, ratio)}, the lesson's."""
     t = Table(box=None, pad_edge=False, padding=(0, 2), header_style="bold")
-    for h in ("d_k", "Var(q·k)", "Var(q·k)/d_k", "sd of q·k/√d_k"):
+    heads = ["d_k", "Var(q·k)", "Var(q·k)/d_k", "sd of q·k/√d_k"]
+    if printed is not None:
+        heads.append("the lesson printed Var/d_k")
+    for h in heads:
         t.add_column(h, justify="right", no_wrap=True)
     for r in rows:
-        t.add_row(str(r["d_k"]), fmt(r["var"]), fmt(r["ratio"]), fmt(math.sqrt(r["ratio"])))
+        cells = [str(r["d_k"]), fmt(r["var"]), fmt(r["ratio"]), fmt(math.sqrt(r["ratio"]))]
+        if printed is not None:
+            cells.append(fmt(printed[r["d_k"]][1]) if r["d_k"] in printed else "—")
+        t.add_row(*cells)
     return t
 
 
-class DotHistogram(PlotextPlot):
-    """Histogram of q·k (unscaled) and q·k/√d_k (scaled) over the same x range."""
+def densities(dots, d_k: int, bins: int = 40, sds: float = 4.0):
+    """q·k and q·k/√d_k as densities, each on its own bins over ±sds standard deviations.
 
-    HELP = "Raw dot products spread as √d_k; divided by √d_k they stay at unit variance."
+    Returns (x_raw, y_raw, x_scaled, y_scaled, peak ratio). A density has area 1 whatever
+    the bins, so q·k/√d_k (sd 1) stands √d_k times taller than q·k (sd √d_k).
+    """
+    dots = np.asarray(dots, dtype=np.float64)
+    out = []
+    for x, lim in ((dots, sds * math.sqrt(d_k)), (dots / math.sqrt(d_k), sds)):
+        counts, edges = np.histogram(x, bins, range=(-lim, lim))
+        out += [(edges[:-1] + edges[1:]) / 2, counts / (x.size * (edges[1] - edges[0]))]
+    ratio = float(out[3].max() / out[1].max()) if out[1].max() > 0 else float("nan")
+    return (*out, ratio)
+
+
+class DotHistogram(PlotextPlot):
+    """Densities of q·k (unscaled) and q·k/√d_k (scaled) on one x axis: areas equal, so heights compare."""
+
+    HELP = ("Raw dot products spread as √d_k; divided by √d_k they stay at unit variance. Both are drawn as "
+            "densities (area 1), so the scaled one stands √d_k times taller.")
 
     def show(self, dots, d_k: int, bins: int = 40) -> None:
         plt = self.plt
         plt.clear_data()
         plt.clear_figure()
         dots = finite(dots)
+        sd = math.sqrt(d_k)
+        title = f"d_k = {d_k}: density of q·k (sd √d_k = {sd:.1f}) and q·k/√d_k (sd 1)"
         if dots.size:
-            scaled = dots / math.sqrt(d_k)
-            plt.hist(list(dots), bins, label="q·k")
-            plt.hist(list(scaled), bins, label="q·k/√d_k")
-            lim = float(np.max(np.abs(dots))) or 1.0
-            plt.xlim(-lim, lim)
-        plt.title(f"d_k = {d_k}: q·k (sd √d_k = {math.sqrt(d_k):.1f}) vs q·k/√d_k (sd 1)")
+            x1, y1, x2, y2, ratio = densities(dots, d_k, bins)
+            plt.bar(list(x1), list(y1), label="q·k", width=1)
+            plt.bar(list(x2), list(y2), label="q·k/√d_k", width=1)
+            plt.xlim(-4 * sd, 4 * sd)
+            plt.xticks([k * sd for k in (-4, -2, 0, 2, 4)], [f"{k * sd:.3g}" for k in (-4, -2, 0, 2, 4)])
+            title += f": {ratio:.1f}× taller"
+        plt.title(title)
         self.refresh()
 
 
-def saturation_text(res) -> Table:
-    """res: core.experiments.saturation() -> {unscaled, scaled, log2_T}."""
+def saturation_text(res, printed=None) -> Table:
+    """res: core.experiments.saturation() -> {unscaled, scaled, log2_T}; printed: the lesson's (max, H) rows."""
     t = Table(box=None, pad_edge=False, padding=(0, 2), header_style="bold")
     for h in ("row 1", "max A", "H(A) bits", f"of log₂8 = {res['log2_T']:g}"):
         t.add_column(h, justify="right", no_wrap=True)
@@ -59,6 +84,8 @@ def saturation_text(res) -> Table:
         r = res[name]
         share = r["H"] / res["log2_T"] if res["log2_T"] else float("nan")
         t.add_row(name, fmt(r["max"]), fmt(r["H"]), f"{100 * share:.0f} %")
+    for name, (mx, h) in (printed or {}).items():
+        t.add_row(f"the lesson printed, {name}", fmt(mx), fmt(h), f"{100 * h / res['log2_T']:.0f} %")
     return t
 
 

@@ -1,0 +1,64 @@
+"""The help screen's own paragraphs, in the lesson's words, numbers computed by the core.
+
+Built when the help opens: exercise 1's answer quotes the hand-crafted rows' entropies
+with and without the scale, and the tie that keeps a row at 1 bit comes from the
+pipeline's own row 5 (tests/views/test_teaching_text.py checks both against the core).
+"""
+
+from __future__ import annotations
+
+from ...core import experiments, lenses
+from ...core.info import row_entropies_bits
+from . import teaching
+
+INSPECTOR = "Cell inspector: how the cell under the cursor was computed, with the numbers."
+
+
+def intro() -> str:
+    return (
+        "# attn-tui: scaled dot-product attention, live\n\n"
+        "    Attn(Q, K, V) = softmax(c · Q Kᵀ / √d_k + M) V\n\n"
+        "Each token emits a query (what it's looking for), a key (what it advertises) and a value (what it "
+        "contributes if selected). The output for token t is a weighted mix of the values of the tokens it "
+        "may see (tokens 1..t under the causal mask), weighted by how well its query matches each key. "
+        "Dividing by √d_k keeps the input to softmax at roughly unit variance regardless of dimension (for "
+        "q, k with independent zero-mean unit-variance components); c multiplies that operating point "
+        "(the lesson's entropy knob).\n")
+
+
+def unscaled_entropies() -> tuple[list[str], list[str]]:
+    """H(A_t) of the hand-crafted rows, two decimals, scaled and with the scale removed."""
+    s, tr = teaching.hand()
+    raw = row_entropies_bits(s.with_(scaled=False).run().A)
+    return [f"{h:.2f}" for h in tr.H], [f"{h:.2f}" for h in raw]
+
+
+def tie_row():
+    """(row, keys tied, limit bits): the pipeline's first row whose largest scores tie."""
+    s, tr = teaching.pipe()
+    for t in range(s.T):
+        bits = lenses.sharp_limit_bits(tr.S[t], ~tr.blocked[t])
+        if bits > 0:
+            top = tr.S[t][~tr.blocked[t]].max()
+            names = [s.keys[i] for i in range(s.T_k) if not tr.blocked[t, i] and tr.S[t, i] == top]
+            return t, names, bits
+    return None
+
+
+def chart() -> str:
+    s, _ = teaching.hand()
+    before, after = unscaled_entropies()
+    tie = tie_row()
+    tie_words = ""
+    if tie is not None:
+        t, names, bits = tie
+        tie_words = (f"; a tie keeps log₂k bits of the k tied keys: the pipeline's row {t + 1} ties "
+                     f"{' and '.join(repr(n) for n in names)} and goes to {teaching.g(bits)} bit")
+    return (
+        "Softmax chart: the selected row's scores c·q·k/√d_k (left) and its softmax (right), titled with c "
+        "and H(A_t) in bits against the log₂t ceiling. The scale is an entropy knob: turn c up (+) and the row "
+        f"sharpens toward its largest score (H → 0 when one score leads{tie_words}); turn it down (-) and it "
+        "flattens toward uniform (H → log₂t). Remove the scale (u) and the scores grow √d_k times. At "
+        f"d_k = {s.d_k} that is only ×{teaching.g(s.d_k ** 0.5)}: the hand-crafted rows' H goes {'/'.join(before)} → "
+        f"{'/'.join(after)} bits. The lesson shows saturation at d_k = {experiments.DKS[-1]} "
+        "(the experiments screen, x). With many keys it shows the heaviest.")

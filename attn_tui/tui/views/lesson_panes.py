@@ -1,0 +1,104 @@
+"""Panes that teach with the state's numbers: the correlation receiver, the equation with
+the scenario's shapes, and the lesson's hand-crafted A read entry by entry.
+
+Pure functions State -> Rich renderable (no Textual); the numbers come from the
+state's trace and ``attn_tui.core.lenses``. Labels and titles come from user files,
+so everything is Text, never markup.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from ...core import lenses
+from ..fmt import fmt, short_vec
+from . import teaching
+
+MAX_KEYS = 8  # rows of the per-key table before "… n more"
+
+RECEIVER_TITLE = "Correlation receiver  s_ti = q_t·k_i, softmax a soft-argmax"
+RECEIVER_HELP = ("s_t,i = q_t·k_i correlates one template (the query) against every stored waveform (the keys); "
+                 "softmax is a soft-argmax detector on the correlator outputs, and 1/√d_k normalises the noise "
+                 "floor.")
+
+
+def _scale_words(s) -> str:
+    if s.scaled:
+        return f"c·q·k/√d_k, c = {s.c:.2f}"
+    return f"c·q·k unscaled, c = {s.c:.2f}"
+
+
+def correlation(state) -> Group:
+    """The selected query correlated against every key: q_t·k_i, the scores, the peak and its margin."""
+    s, tr, t = state.scenario, state.trace, state.row
+    r = lenses.correlation_row(tr.Q, tr.K, t, tr.scale, tr.blocked)
+    tab = Table(box=None, pad_edge=False, padding=(0, 1), header_style="bold")
+    for h in ("key", "q_t·k_i", "score", "A_ti"):
+        tab.add_column(h, justify="left" if h == "key" else "right", no_wrap=True)
+    for n, i in enumerate(range(s.T_k)):
+        if n == MAX_KEYS:
+            tab.add_row(f"… {s.T_k - MAX_KEYS} more", "", "", "")
+            break
+        mark = "" if r["visible"][i] else "masked"
+        tab.add_row(Text(s.keys[i]), fmt(r["raw"][i]), mark or fmt(r["scores"][i]), fmt(tr.A[t, i]))
+    lines = [Text(f"template q_t of {s.tokens[t]!r} = {short_vec(tr.Q[t])} against every key", style="bold"),
+             tab, _detector_line(s, tr, t, r), _noise_line(s, r)]
+    return Group(*lines)
+
+
+def _detector_line(s, tr, t, r) -> Text:
+    if r["peak"] is None:
+        return Text("no key is visible (or the scores are not finite): nothing to detect.", style="italic")
+    p = r["peak"]
+    if r["runner_up"] is None:
+        return Text(f"peak {s.keys[p]!r}, the only key it sees: A = {fmt(tr.A[t, p])}.", style="italic")
+    u, m = r["runner_up"], r["margin"]
+    if m == 0:
+        return Text(f"peak {s.keys[p]!r} ties {s.keys[u]!r} (margin 0): the soft-argmax splits its weight "
+                    f"({fmt(tr.A[t, p])} each).", style="italic")
+    return Text(f"peak {s.keys[p]!r} ({fmt(r['scores'][p])}), margin {fmt(m)} over the runner-up "
+                f"{s.keys[u]!r}: the soft-argmax gives it e^{fmt(m, 2)} = {fmt(r['ratio'], 2)}× the "
+                f"runner-up's weight (A = {fmt(tr.A[t, p])}).", style="italic")
+
+
+def _noise_line(s, r) -> Text:
+    return Text(f"noise floor: for independent zero-mean unit-variance components q·k has sd √d_k = "
+                f"{fmt(r['noise_sd'], 2)}; 1/√d_k returns it to 1. The scores here ({_scale_words(s)}) "
+                f"have floor sd {fmt(r['noise_sd_scores'], 2)}.")
+
+
+def equation(state) -> Text:
+    """The equation as the app computes it now, and the pipeline's shapes on every edge."""
+    s = state.scenario
+    scores = "c·QKᵀ/√d_k" if s.scaled else "c·QKᵀ (unscaled)"
+    T, Tk, dk, dv = s.T, s.T_k, s.d_k, s.d_v
+    lines = [f"Attn(Q, K, V) = softmax({scores} + M) V", "",
+             f"now: {s.title}",
+             (f"T = {T}, T′ = {Tk}, d_k = {dk}, d_v = {dv}, c = {s.c:.2f}, "
+              f"{'scaled' if s.scaled else 'unscaled'}, mask {s.mask}"), ""]
+    if s.projected:
+        dm, src = s.d_model, ("Y" if s.cross else "X")
+        lines += [f"X ({T}×{dm}) ─ W_Q ({dm}×{dk}) ─▶ Q = X W_Q ({T}×{dk})",
+                  f"{src} ({Tk}×{dm}) ─ W_K ({dm}×{dk}) ─▶ K = {src} W_K ({Tk}×{dk})",
+                  f"{src} ({Tk}×{dm}) ─ W_V ({dm}×{dv}) ─▶ V = {src} W_V ({Tk}×{dv})"]
+    else:
+        lines.append(f"Q ({T}×{dk}) and K ({Tk}×{dk}) given; V ({Tk}×{dv})")
+    lines += [f"S = {scores} ({T}×{Tk});  S̃ = S + M ({T}×{Tk})",
+              f"A = softmax(S̃) ({T}×{Tk});  O = A V ({T}×{dv})"]
+    return Text("\n".join(lines))
+
+
+def handcrafted(_state=None) -> Group:
+    """The lesson's hand-crafted A (whatever the app shows), every entry, with H(A_t)."""
+    s, tr = teaching.hand()
+    tab = Table(box=None, pad_edge=False, padding=(0, 1), header_style="bold")
+    tab.add_column("A", justify="left", no_wrap=True)
+    for k in s.keys:
+        tab.add_column(k, justify="right", no_wrap=True)
+    tab.add_column("H bits", justify="right", no_wrap=True)
+    for t in range(s.T):
+        cells = ["·" if tr.blocked[t, i] else f"{tr.A[t, i]:.3f}" for i in range(s.T_k)]
+        tab.add_row(s.tokens[t], *cells, f"{tr.H[t]:.2f}")
+    return Group(Text("the lesson's hand-crafted Q, K (built-in lesson-handcrafted); · is masked"), tab)
