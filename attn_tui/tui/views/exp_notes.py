@@ -31,16 +31,16 @@ LESSON_PRINTED = {
 
 def seeds_text(dks, seed: int) -> str:
     """Which seed drew which run, as the screen runs them (seed + j for the j-th d_k)."""
-    per = ", ".join(f"{seed + j} for d_k = {d}" for j, d in enumerate(dks))
-    return f"seeds: {per}; {seed} for the saturation row; {SWEEP_SEED} for the sweep"
+    seeds = ", ".join(str(seed + j) for j in range(len(dks)))
+    return (f"seeds {seeds} for d_k = {', '.join(str(d) for d in dks)}; {seed} for the saturation row, "
+            f"{SWEEP_SEED} for the sweep")
 
 
 def rng_note(dks, n: int, seed: int) -> str:
     """The RNG note, where the numbers are shown."""
-    return (f"These runs draw from NumPy's default_rng, not the lesson's generator, so the digits differ "
-            f"from the lesson's; the shape reproduces: Var(q·k)/d_k ≈ 1, unscaled ≈ one-hot, entropy "
-            f"falling as c grows. n = {n:,}, {seeds_text(dks, seed)}. \"the lesson printed\" columns "
-            f"quote the lesson (its generator, seed {LESSON_PRINTED['seed']}, n = {LESSON_PRINTED['n']:,}).")
+    return (f"NumPy's default_rng, not the lesson's generator: the digits differ, the shape reproduces. "
+            f"n = {n:,}, {seeds_text(dks, seed)}. \"the lesson printed\": the lesson's own figures "
+            f"(its generator, seed {LESSON_PRINTED['seed']}, n = {LESSON_PRINTED['n']:,}).")
 
 
 def sweep_compare() -> str:

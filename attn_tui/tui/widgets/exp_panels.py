@@ -23,9 +23,9 @@ from ..fmt import finite, fmt
 def variance_table(rows, printed=None) -> Table:
     """rows: [{d_k, var, ratio}] from core.experiments.variance; printed: {d_k: (var, ratio)}, the lesson's."""
     t = Table(box=None, pad_edge=False, padding=(0, 2), header_style="bold")
-    heads = ["d_k", "Var(q·k)", "Var(q·k)/d_k", "sd of q·k/√d_k"]
+    heads = ["d_k", "Var(q·k)", "Var(q·k)\n/ d_k", "sd of\nq·k/√d_k"]
     if printed is not None:
-        heads.append("the lesson printed Var/d_k")
+        heads.append("the lesson\nprinted\nVar/d_k")
     for h in heads:
         t.add_column(h, justify="right", no_wrap=True)
     for r in rows:
@@ -63,29 +63,30 @@ class DotHistogram(PlotextPlot):
         plt.clear_figure()
         dots = finite(dots)
         sd = math.sqrt(d_k)
-        title = f"d_k = {d_k}: density of q·k (sd √d_k = {sd:.1f}) and q·k/√d_k (sd 1)"
+        title = f"d_k = {d_k}: densities of q·k (sd {sd:.1f}) and q·k/√d_k (sd 1)"
         if dots.size:
             x1, y1, x2, y2, ratio = densities(dots, d_k, bins)
             plt.bar(list(x1), list(y1), label="q·k", width=1)
             plt.bar(list(x2), list(y2), label="q·k/√d_k", width=1)
             plt.xlim(-4 * sd, 4 * sd)
             plt.xticks([k * sd for k in (-4, -2, 0, 2, 4)], [f"{k * sd:.3g}" for k in (-4, -2, 0, 2, 4)])
-            title += f": {ratio:.1f}× taller"
+            title = f"density, d_k = {d_k}: q·k/√d_k {ratio:.1f}× taller (√d_k = {sd:.1f})"
         plt.title(title)
         self.refresh()
 
 
 def saturation_text(res, printed=None) -> Table:
     """res: core.experiments.saturation() -> {unscaled, scaled, log2_T}; printed: the lesson's (max, H) rows."""
-    t = Table(box=None, pad_edge=False, padding=(0, 2), header_style="bold")
+    t = Table(box=None, pad_edge=False, padding=(0, 1), header_style="bold")
     for h in ("row 1", "max A", "H(A) bits", f"of log₂8 = {res['log2_T']:g}"):
-        t.add_column(h, justify="right", no_wrap=True)
+        t.add_column(h, justify="right" if h != "row 1" else "left", no_wrap=True)
     for name in ("unscaled", "scaled"):
         r = res[name]
         share = r["H"] / res["log2_T"] if res["log2_T"] else float("nan")
         t.add_row(name, fmt(r["max"]), fmt(r["H"]), f"{100 * share:.0f} %")
-    for name, (mx, h) in (printed or {}).items():
-        t.add_row(f"the lesson printed, {name}", fmt(mx), fmt(h), f"{100 * h / res['log2_T']:.0f} %")
+        if printed and name in printed:
+            mx, h = printed[name]
+            t.add_row(" the lesson printed", fmt(mx), fmt(h), f"{100 * h / res['log2_T']:.0f} %")
     return t
 
 
