@@ -36,7 +36,7 @@ def test_correlation_row_correlates_the_query_against_every_key():
 def test_correlation_lens_reads_peak_margin_and_noise_floor():
     st = State(builtin("lesson-pipeline"), row=3)
     out = text(lesson_panes.correlation(st))
-    assert "template q_t of 't4 it' = [2, 0, 0, 0] against every key" in out
+    assert "template q_t = [2, 0, 0, 0] of 't4 it', every key:" in out
     assert "peak 't1 mat' (3.000), margin 3.000 over the runner-up 't2 was'" in out
     assert f"e^3.00 = {np.exp(3):.2f}× the runner-up's weight (A = 0.870)" in out
     assert "q·k has sd √d_k = 2.00; 1/√d_k returns it to 1" in out and "floor sd 1.00" in out

@@ -18,7 +18,7 @@ from . import teaching
 
 MAX_KEYS = 8  # rows of the per-key table before "… n more"
 
-RECEIVER_TITLE = "Correlation receiver  s_ti = q_t·k_i, softmax a soft-argmax"
+RECEIVER_TITLE = "Correlation receiver  s_ti = q_t·k_i"
 RECEIVER_HELP = ("s_t,i = q_t·k_i correlates one template (the query) against every stored waveform (the keys); "
                  "softmax is a soft-argmax detector on the correlator outputs, and 1/√d_k normalises the noise "
                  "floor.")
@@ -43,7 +43,7 @@ def correlation(state) -> Group:
             break
         mark = "" if r["visible"][i] else "masked"
         tab.add_row(Text(s.keys[i]), fmt(r["raw"][i]), mark or fmt(r["scores"][i]), fmt(tr.A[t, i]))
-    lines = [Text(f"template q_t of {s.tokens[t]!r} = {short_vec(tr.Q[t])} against every key", style="bold"),
+    lines = [Text(f"template q_t = {short_vec(tr.Q[t])} of {s.tokens[t]!r}, every key:", style="bold"),
              tab, _detector_line(s, tr, t, r), _noise_line(s, r)]
     return Group(*lines)
 
