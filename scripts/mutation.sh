@@ -5,7 +5,7 @@
 #   scripts/mutation.sh 'attn_tui.core.info.*'   # some modules only (mutmut's mutant-name globs)
 #
 # mutmut (pip install -e '.[mutation]'; config in pyproject.toml [tool.mutmut]) runs only the
-# fast tests (tests/core, tests/report) against each mutant, in a copy of the tracked files
+# fast tests (tests/core, tests/report) against each mutant, in a copy of the work tree
 # (MUTATION_REF=HEAD: of a commit) under /tmp (MUTATION_DIR to choose it, and to resume a run
 # there), so its mutants/ folder and caches never touch the repository. Hypothesis runs its
 # "mutation" profile (tests/conftest.py): derandomised like CI, so a mutant is killed or not
@@ -25,8 +25,8 @@ WORK=${MUTATION_DIR:-$(mktemp -d /tmp/attn-mutation.XXXXXX)}
 mkdir -p "$WORK"
 if [ -n "${MUTATION_REF:-}" ]; then  # a commit, e.g. MUTATION_REF=HEAD
     git archive "$MUTATION_REF" | tar -xf - -C "$WORK"
-else  # the tracked files as they are in the work tree
-    git ls-files -z --cached | while IFS= read -r -d '' f; do
+else  # the work tree: tracked files and new ones git does not ignore
+    git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
         [ -f "$f" ] && printf '%s\0' "$f"
     done | tar --null -T - -cf - | tar -xf - -C "$WORK"
 fi
