@@ -131,7 +131,7 @@ def test_memory_words_cover_hit_tie_and_spread():
     st = State(builtin("lesson-pipeline"), row=3)
     assert "0.87 fidelity" in text(lens_text.memory(st))
     st = State(builtin("box-kernel"), row=3)
-    assert "reads all 4 addresses it sees about equally: no content preference" in text(lens_text.memory(st), 200)
+    assert "reads all 4 addresses it sees equally (0.250 each): no content preference" in text(lens_text.memory(st), 200)
     st = State(builtin("lesson-handcrafted"), row=3)
     assert "spreads its read over about 3.6" in text(lens_text.memory(st))
     # row 5: 0.237 on three addresses against 0.144 on two is a preference, not "no preference"

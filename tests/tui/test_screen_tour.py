@@ -140,12 +140,14 @@ def test_labels_and_titles_with_brackets_are_text_not_markup():
     from attn_tui.tui.screens.tour import formula_text
     from attn_tui.tui.state import State
     from attn_tui.tui.views import lenses as lens_text
+    from attn_tui.tui.views import lesson_panes
 
     s = builtin("lesson-pipeline").with_(title="[/oops] a [b]title", tokens=("[/a]", "[b]", "c]", "[d", "e"))
     st = State(s, row=3)
     con = Console(width=80, record=True, file=open("/dev/null", "w"))
-    for build in (lens_text.nadaraya_watson, lens_text.memory, lens_text.box_kernel, lens_text.gradient):
+    for build in (lens_text.nadaraya_watson, lens_text.memory, lens_text.box_kernel, lens_text.gradient,
+                  lesson_panes.correlation, lesson_panes.equation):
         con.print(build(st))
     out = con.export_text()
-    assert "[/a]" in out and "[b]" in out
+    assert "[/a]" in out and "[b]" in out and "[/oops]" in out
     assert "[/oops]" in formula_text(st)

@@ -43,7 +43,8 @@ def test_correlation_lens_reads_peak_margin_and_noise_floor():
     unscaled = text(lesson_panes.correlation(st.with_scenario(scaled=False)))
     assert "c·q·k unscaled" in unscaled and "floor sd 2.00" in unscaled
     tie = text(lesson_panes.correlation(State(builtin("lesson-handcrafted"), row=4)))
-    assert "ties" in tie and "splits its weight (0.237 each)" in tie
+    assert "the peak ties 3 keys ('t1', 't2', 't4'; margin 0)" in tie
+    assert "splits its weight among them (0.237 each)" in tie
 
 
 def test_the_receiver_is_a_lens_on_the_lenses_screen_and_in_the_tour():
@@ -156,3 +157,8 @@ def test_histogram_densities_stand_sqrt_dk_taller(d_k):
     assert w1 == pytest.approx(np.sqrt(d_k) * w2)
     assert 0.95 < y1.sum() * w1 <= 1 and 0.95 < y2.sum() * w2 <= 1  # densities: area 1 less the tails
     assert ratio == pytest.approx(np.sqrt(d_k), rel=0.12)
+
+
+def test_memory_says_about_equally_when_the_tie_is_not_exact():
+    words = lens_text._tie_words("t5", 0.30, [0.29, 0.28], [0.13])
+    assert words == "'t5' matches 3 addresses about equally (0.280–0.300) and blends them; the other 1 get at most 0.130."

@@ -38,8 +38,9 @@ def seeds_text(dks, seed: int) -> str:
 
 def rng_note(dks, n: int, seed: int) -> str:
     """The RNG note, where the numbers are shown."""
-    return (f"NumPy's default_rng, not the lesson's generator: the digits differ, the shape reproduces. "
-            f"n = {n:,}, {seeds_text(dks, seed)}. \"the lesson printed\": the lesson's own figures "
+    return (f"q, k have independent N(0, 1) components (mean 0, variance 1), drawn by NumPy's default_rng, "
+            f"not the lesson's generator: the digits differ, the shape reproduces. n = {n:,}, "
+            f"{seeds_text(dks, seed)}. \"the lesson printed\": the lesson's own figures "
             f"(its generator, seed {LESSON_PRINTED['seed']}, n = {LESSON_PRINTED['n']:,}).")
 
 

@@ -145,19 +145,29 @@ def memory_words(state, ranked) -> str:
     if any(np.isnan(w) for _, _, w in ranked):
         return f"{who!r}'s row is NaN: no address can be read (every key masked)."
     (_, a, wa), *rest = ranked
-    tied = [name for _, name, w in rest if w > 0 and abs(wa - w) <= 0.1 * wa]
-    others = [w for _, _, w in rest[len(tied):] if w > 0]
-    if len(tied) >= 2 and not others:
-        return f"{who!r} reads all {len(tied) + 1} addresses it sees about equally: no content preference."
+    tied = [(name, w) for _, name, w in rest if w > 0 and abs(wa - w) <= 0.1 * wa]
+    visible = ~np.asarray(state.trace.blocked[state.row])  # the keys this row may read
+    others = [w for i, _, w in rest[len(tied):] if visible[i]]
     if len(tied) >= 2:
-        return (f"{who!r} matches {len(tied) + 1} addresses equally ({fmt(wa)} each) and blends them; "
-                f"the other {len(others)} get at most {fmt(max(others))}.")
+        return _tie_words(who, wa, [w for _, w in tied], others)
     if tied:
+        tied = [name for name, _ in tied]
         return f"{who!r} matches two addresses, {a!r} and {tied[0]!r}, and blends their contents."
     if wa >= 0.5:
         return f"{who!r} probes memory and reads back {a!r} with {fmt(wa, 2)} fidelity."
     eff = float(state.trace.eff[state.row])
     return f"{who!r} spreads its read over about {fmt(eff, 1)} addresses; top {a!r} ({fmt(wa, 2)})."
+
+
+def _tie_words(who: str, wa: float, tied: list, others: list) -> str:
+    """Three or more addresses at (about) the top weight: all of them, or a preference among the rest."""
+    n = len(tied) + 1
+    how = f"equally ({fmt(wa)} each)" if all(np.isclose(w, wa, rtol=1e-9, atol=0) for w in tied) else \
+        f"about equally ({fmt(min(tied))}–{fmt(wa)})"
+    if not others:
+        return f"{who!r} reads all {n} addresses it sees {how}: no content preference."
+    return (f"{who!r} matches {n} addresses {how} and blends them; the other {len(others)} "
+            f"get at most {fmt(max(others))}.")
 
 
 def rank(state) -> Text:

@@ -56,8 +56,10 @@ def _detector_line(s, tr, t, r) -> Text:
         return Text(f"peak {s.keys[p]!r}, the only key it sees: A = {fmt(tr.A[t, p])}.", style="italic")
     u, m = r["runner_up"], r["margin"]
     if m == 0:
-        return Text(f"peak {s.keys[p]!r} ties {s.keys[u]!r} (margin 0): the soft-argmax splits its weight "
-                    f"({fmt(tr.A[t, p])} each).", style="italic")
+        top = r["scores"][p]
+        tied = [repr(s.keys[i]) for i in range(s.T_k) if r["visible"][i] and r["scores"][i] == top]
+        return Text(f"the peak ties {len(tied)} keys ({', '.join(tied)}; margin 0): the soft-argmax splits "
+                    f"its weight among them ({fmt(tr.A[t, p])} each).", style="italic")
     return Text(f"peak {s.keys[p]!r} ({fmt(r['scores'][p])}), margin {fmt(m)} over the runner-up "
                 f"{s.keys[u]!r}: the soft-argmax gives it e^{fmt(m, 2)} = {fmt(r['ratio'], 2)}× the "
                 f"runner-up's weight (A = {fmt(tr.A[t, p])}).", style="italic")

@@ -100,7 +100,8 @@ def saturation_words(res) -> Text:
 class SweepCharts(Horizontal):
     """The lesson's animation frame: scores c·s (y -3..6) and softmax(c·s) (y 0..1)."""
 
-    HELP = "The scale is an entropy knob: as c grows the scores stretch and the row sharpens to one-hot."
+    HELP = ("The scale is an entropy knob: as c grows the scores stretch and the row sharpens toward its largest "
+            "score (one-hot here: this row has no tie).")
 
     def compose(self) -> ComposeResult:
         yield PlotextPlot(id="sweep-scores")
