@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 
 def matmul(a, b):
     """(n, m) @ (m, p) with loops, a and b as nested lists."""
@@ -50,7 +52,21 @@ def softmax_visible(scores, visible):
 
 
 def entropy_bits(p):
-    return -math.fsum(x * math.log2(x) for x in p if x > 0)
+    return -math.fsum(x * math.log2(x) for x in p if x > 0) + 0.0  # never -0.0
+
+
+def attention_rows(Q, K, V, B, scale):
+    """S = scale · Q Kᵀ and, per query row t, A_t (softmax over the keys B[t] leaves open),
+    O_t = A_t V and H(A_t) in bits; None for a row that sees no key."""
+    T, T_k = len(Q), len(K)
+    S = [[scale * v for v in row] for row in matmul(Q, transpose(K))]
+    A, O, H = [], [], []
+    for t in range(T):
+        p = softmax_visible(S[t], [not b for b in B[t]])
+        A.append(p)
+        O.append(None if p is None else [math.fsum(p[i] * V[i][j] for i in range(T_k)) for j in range(len(V[0]))])
+        H.append(None if p is None else entropy_bits(p))
+    return S, A, O, H
 
 
 def reference(s):
@@ -62,16 +78,9 @@ def reference(s):
     Q, K, V = matmul(X, s.W_Q.tolist()), matmul(src, s.W_K.tolist()), matmul(src, s.W_V.tolist())
     T, T_k, d_k = len(Q), len(K), len(Q[0])
     scale = s.c / math.sqrt(d_k) if s.scaled else s.c
-    S = [[scale * v for v in row] for row in matmul(Q, transpose(K))]
     B = blocked(s.mask, T, T_k, s.padding, s.window)
-    A, O, H, visible = [], [], [], []
-    for t in range(T):
-        vis = [not b for b in B[t]]
-        visible.append(sum(vis))
-        p = softmax_visible(S[t], vis)
-        A.append(p)
-        O.append(None if p is None else [math.fsum(p[i] * V[i][j] for i in range(T_k)) for j in range(len(V[0]))])
-        H.append(None if p is None else entropy_bits(p))
+    S, A, O, H = attention_rows(Q, K, V, B, scale)
+    visible = [sum(not b for b in row) for row in B]
     d_model = len(X[0])
     return {
         "Q": Q, "K": K, "V": V, "S": S, "blocked": B, "A": A, "O": O, "H": H, "visible": visible,
@@ -81,3 +90,29 @@ def reference(s):
         "params": d_model * d_k + d_model * d_k + d_model * len(V[0]),
         "params_W_O": d_model * d_k + d_model * d_k + d_model * len(V[0]) + len(V[0]) * d_model,
     }
+
+
+# -- the seeded experiments, from numpy's default_rng draws (as the report documents) -----
+def dots(d_k, n, seed):
+    """n samples of q·k, q and k ~ N(0, I_{d_k}): q's n rows drawn first, then k's."""
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal((n, d_k))
+    k = rng.standard_normal((n, d_k))
+    return (q * k).sum(axis=1)
+
+
+def saturation_rows(d_k, T, seed):
+    """Row 1 of softmax(Q Kᵀ) unscaled and scaled by 1/√d_k, Q then K ~ N(0, 1) (T, d_k)."""
+    rng = np.random.default_rng(seed)
+    Q = rng.standard_normal((T, d_k))
+    K = rng.standard_normal((T, d_k))
+    s = [math.fsum(Q[0] * K[i]) for i in range(T)]
+    return softmax_visible(s, [True] * T), softmax_visible([v / math.sqrt(d_k) for v in s], [True] * T)
+
+
+def sweep_row(T, d_k, seed):
+    """The sweep's scores q·k_i/√d_k: q ~ N(0, I) drawn first, then K (T, d_k)."""
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal(d_k)
+    K = rng.standard_normal((T, d_k))
+    return [math.fsum(K[i] * q) / math.sqrt(d_k) for i in range(T)]

@@ -1,13 +1,21 @@
 """The headless report: the lesson's printouts in its order and layout, JSON, experiments."""
 
+import itertools
 import json
+import math
 import re
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from attn_tui.report import as_json as report_json, text as report
 from attn_tui.core import builtin, experiments
+from attn_tui.report import as_json as report_json
+from attn_tui.report import text as report
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))  # tests/core/reference_attention.py
+import reference_attention as ref
 
 # The lesson's printed output for its deterministic examples, verbatim.
 LESSON_BLOCKS = [
@@ -66,26 +74,73 @@ def test_every_printed_block_in_the_lessons_order(text):
 
 
 def test_nadaraya_watson_line_value(text):
-    m = re.search(r"^max\|Nadaraya-Watson row 4 - O\(4, :\)\| = (\S+)$", text, re.M)
+    m = re.search(r"^max\|Nadaraya-Watson row 4 - O\(4, :\)\| = (\S+)$", text, re.MULTILINE)
     assert m and float(m.group(1)) < 1e-12 and "e" not in m.group(1)  # positional, like the lesson
 
 
 def test_seeded_lines_and_the_rng_note(text):
+    """Every seeded number the report prints, recomputed here from default_rng's draws."""
     lines = text.splitlines()
     var = [i for i, l in enumerate(lines) if l.startswith("d_k = ") and "Var(q.k) / d_k =" in l]
     assert len(var) == 3
     note = [i for i, l in enumerate(lines) if "NumPy" in l]
     assert len(note) == 1 and note[0] == var[0] - 1  # one line, right above the numbers
-    for i in var:
-        ratio = float(lines[i].split("Var(q.k) / d_k = ")[1])
-        assert abs(ratio - 1) < 0.1
-    m = re.search(r"^unscaled: max A = (\S+)   H\(A\) = (\S+) bits$", text, re.M)
-    assert m and float(m.group(1)) > 0.99 and float(m.group(2)) < 1e-3
-    m = re.search(r"^scaled:   max A = (\S+)   H\(A\) = (\S+) bits   \(uniform over 8 = 3 bits\)$", text, re.M)
-    assert m and float(m.group(1)) < 0.9 and 1 < float(m.group(2)) <= 3
-    m = re.search(r"^H\(A_t\) at c = 0.1, 1, 3: (\S+) (\S+) (\S+) bits   \(log2 8 = 3 \)$", text, re.M)
-    h = [float(g) for g in m.groups()]
-    assert 3 > h[0] > h[1] > h[2] >= 0
+    for j, (i, d_k) in enumerate(zip(var, (4, 64, 512))):
+        m = re.fullmatch(r"d_k = (\d+)   Var\(q\.k\) = (\S+)   Var\(q\.k\) / d_k = (\S+)", lines[i])
+        assert m and int(m.group(1)) == d_k
+        dots = ref.dots(d_k, 5000, 8 + j)
+        assert float(m.group(2)) == pytest.approx(float(np.mean(dots ** 2)), rel=1e-12)
+        assert float(m.group(3)) == pytest.approx(float(np.mean(dots ** 2)) / d_k, rel=1e-12)
+        assert abs(float(m.group(3)) - 1) < 0.1
+    unscaled, scaled = ref.saturation_rows(512, 8, 8)
+    m = re.search(r"^unscaled: max A = (\S+)   H\(A\) = (\S+) bits$", text, re.MULTILINE)
+    assert float(m.group(1)) == pytest.approx(max(unscaled), rel=1e-9)
+    assert float(m.group(2)) == pytest.approx(ref.entropy_bits(unscaled), rel=1e-9, abs=1e-15)
+    m = re.search(r"^scaled:   max A = (\S+)   H\(A\) = (\S+) bits   \(uniform over 8 = 3 bits\)$", text, re.MULTILINE)
+    assert float(m.group(1)) == pytest.approx(max(scaled), rel=1e-9)
+    assert float(m.group(2)) == pytest.approx(ref.entropy_bits(scaled), rel=1e-9)
+    m = re.search(r"^H\(A_t\) at c = 0.1, 1, 3: (\S+) (\S+) (\S+) bits   \(log2 8 = 3 \)$", text, re.MULTILINE)
+    s = ref.sweep_row(8, 16, 16)
+    for got, c in zip(m.groups(), (0.1, 1.0, 3.0)):
+        assert float(got) == pytest.approx(ref.entropy_bits(ref.softmax_visible([c * v for v in s], [True] * 8)),
+                                           rel=1e-9)
+
+
+def lesson_rows():
+    """(H of the hand-crafted A, H of the pipeline's A2) per row, from the lesson's inputs."""
+    hand, pipe = builtin("lesson-handcrafted"), builtin("lesson-pipeline")
+    B = ref.blocked("causal", 5, 5)
+    Q, K = hand.Q.tolist(), hand.K.tolist()
+    _, A, _, H = ref.attention_rows(Q, K, np.eye(5).tolist(), B, 1 / math.sqrt(4))
+    p = ref.reference(pipe)
+    return A, H, p["A"], p["H"]
+
+
+def test_entropy_table_line_by_line(text):
+    """The lesson's fprintf table: t, log2 t, then H and 2^H of A and A2, each row recomputed."""
+    _, H, _, H2 = lesson_rows()
+    lines = text.splitlines()
+    top = lines.index(" t  log2(t) |  hand-crafted A: H(A_t)  2^H  |  pipeline A2: H(A_t)  2^H")
+    rows = lines[top + 1:top + 6]
+    for t, line in enumerate(rows, 1):
+        want = (f" {t}   {math.log2(t):.2f}   |        {H[t - 1]:.2f}            {2 ** H[t - 1]:.2f}  |"
+                f"        {H2[t - 1]:.2f}          {2 ** H2[t - 1]:.2f}")
+        assert line == want
+    assert lines[top + 6] == ""  # five rows, then the next block
+
+
+def test_lesson_matrices_and_scalars_recomputed(text):
+    A, _H, A2, _H2 = lesson_rows()
+    n = report.lesson_numbers()
+    np.testing.assert_allclose(n["trace"].A, A, atol=1e-15)
+    np.testing.assert_allclose(n["trace2"].A, A2, atol=1e-15)
+    assert n["A_1_1"] == A[0][0]
+    np.testing.assert_allclose(n["row_sums"], [math.fsum(r) for r in A], atol=1e-15)
+    assert n["max_upper"] == max(A[t][i] for t in range(5) for i in range(5) if i > t) == 0
+    pipe = builtin("lesson-pipeline")
+    assert n["params_qkv"] == pipe.W_Q.size + pipe.W_K.size + pipe.W_V.size == 72
+    assert n["T_sweep"] == 8
+    assert n["diff_row1"] == max(abs(a - b) for a, b in zip(n["trace2"].O[0], pipe.X[0] @ pipe.W_V))
 
 
 @pytest.mark.parametrize("x,want", [
@@ -167,13 +222,30 @@ def test_lesson_json(lesson):
 
 
 def test_lesson_json_experiments(lesson):
+    """The JSON's seeded numbers, each recomputed from default_rng's draws."""
     assert [v["d_k"] for v in lesson["variance"]] == [4, 64, 512]
-    for v in lesson["variance"]:
+    for j, v in enumerate(lesson["variance"]):
         assert set(v) == {"d_k", "var", "ratio"} and abs(v["ratio"] - 1) < 0.1
+        dots = ref.dots(v["d_k"], 5000, 8 + j)
+        assert v["var"] == pytest.approx(float(np.mean(dots ** 2)), rel=1e-12)
+        assert v["ratio"] == pytest.approx(float(np.mean(dots ** 2)) / v["d_k"], rel=1e-12)
     sat = lesson["saturation"]
+    for key, row in zip(("unscaled", "scaled"), ref.saturation_rows(512, 8, 8)):
+        assert sat[key]["max"] == pytest.approx(max(row), rel=1e-9)
+        assert sat[key]["H"] == pytest.approx(ref.entropy_bits(row), rel=1e-9, abs=1e-15)
+    assert sat["log2_T"] == 3.0
     assert sat["unscaled"]["max"] > 0.99 and sat["scaled"]["H"] > 1
     assert len(lesson["sweep"]) == 30 and set(lesson["sweep"][0]) == {"c", "H"}
-    assert lesson["sweep"][0]["c"] == pytest.approx(0.1) and lesson["sweep"][-1]["c"] == pytest.approx(3.0)
+    s = ref.sweep_row(8, 16, 16)
+    for i, point in enumerate(lesson["sweep"]):
+        c = 0.1 + (3.0 - 0.1) * i / 29  # linspace(0.1, 3.0, 30)
+        assert point["c"] == pytest.approx(c, rel=1e-12)
+        assert point["H"] == pytest.approx(ref.entropy_bits(ref.softmax_visible([c * v for v in s], [True] * 8)),
+                                           rel=1e-9)
+    for point, c in zip(lesson["entropy_at_c"], (0.1, 1.0, 3.0)):
+        assert point["c"] == c
+        assert point["H"] == pytest.approx(ref.entropy_bits(ref.softmax_visible([c * v for v in s], [True] * 8)),
+                                           rel=1e-9)
 
 
 @pytest.mark.parametrize("seed", [8, 9, 10])
@@ -193,6 +265,6 @@ def test_saturation(seed):
 @pytest.mark.parametrize("seed", [16, 17, 18])
 def test_sweep_entropy_strictly_decreasing(seed):
     H = [p["H"] for p in experiments.scale_sweep(seed=seed)]
-    assert len(H) == 30 and all(a > b for a, b in zip(H, H[1:]))
+    assert len(H) == 30 and all(a > b for a, b in itertools.pairwise(H))
     assert H[0] <= 3.0
     np.testing.assert_allclose(experiments.entropies_at((0.1, 3.0), seed=seed), [H[0], H[-1]], rtol=1e-12)
