@@ -50,7 +50,8 @@ def correlation(state) -> Group:
 
 def _detector_line(s, tr, t, r) -> Text:
     if r["peak"] is None:
-        return Text("no key is visible (or the scores are not finite): nothing to detect.", style="italic")
+        why = "every key is masked for this row" if not r["visible"].any() else "its scores are not finite"
+        return Text(f"{why}: nothing to detect.", style="italic")
     p = r["peak"]
     if r["runner_up"] is None:
         return Text(f"peak {s.keys[p]!r}, the only key it sees: A = {fmt(tr.A[t, p])}.", style="italic")
