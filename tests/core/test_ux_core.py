@@ -9,9 +9,9 @@ import pytest
 
 from attn_tui.core.builtins import builtin
 from attn_tui.core.edit import EditError, add_token, remove_token, renumber, set_cell
-from attn_tui.core.scenario_io import ScenarioError, dumps, loads
 from attn_tui.core.matrices import computed_hint
 from attn_tui.core.modes import set_cross_keeping_padding as cross_keeping_padding
+from attn_tui.core.scenario_io import ScenarioError, dumps, loads
 from attn_tui.tui.history import History, same_scenario
 from attn_tui.tui.state import State
 from attn_tui.tui.widgets.palette import cell_width, fmt
@@ -58,13 +58,21 @@ def test_cross_on_keeps_padding_and_says_so():
 
 
 def test_cross_drops_only_what_cannot_be_kept():
+    """Y with 7 keys, X with 5 tokens, keys 2, 6 and 7 padded: turning cross-attention off
+    makes the keys X's 5 tokens again, so padding 2 stays and 6, 7 are dropped, and said."""
+    import numpy as np
+
     s = builtin("cross-attention")
-    s = s.with_(padding=(s.T_k,)) if s.T_k > s.T else s
+    Y = np.vstack([s.Y, np.eye(s.d_model)[:4]])  # 7 key tokens
+    s = s.with_(Y=Y, key_tokens=tuple(f"y{i + 1}" for i in range(7)), padding=(2, 6, 7))
+    assert (s.T, s.T_k) == (5, 7)
     off, note = cross_keeping_padding(s, False)
-    kept = tuple(p for p in s.padding if p <= off.T)
-    assert off.padding == kept
-    if len(kept) < len(s.padding):
-        assert "dropped" in note
+    assert not off.cross and off.T_k == 5
+    assert off.padding == (2,)
+    assert "padding kept on key position 2" in note
+    assert "padding of key position 6, 7 dropped" in note
+    back, note = cross_keeping_padding(s.with_(padding=(1, 3)), False)  # nothing to drop
+    assert back.padding == (1, 3) and "dropped" not in note
 
 
 @pytest.mark.parametrize("x, width, want", [(-1.23e-5, 6, "-1e-5"), (-1.23e-5, 5, "-1e-5"),
