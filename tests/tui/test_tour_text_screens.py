@@ -47,6 +47,32 @@ async def test_tour_reads_the_hand_crafted_a_whatever_the_app_shows(settle):
         assert (app.state.trace.A == A).all()
 
 
+async def test_the_scale_page_keys_work_where_it_says(settle):
+    """The entropy-knob page: ↓ picks a later row, + then lowers its H (row 1 stays at 0)."""
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.set_state(app.state.with_(row=0))
+        await pilot.press("t")
+        await settle(pilot)
+        screen = app.screen
+        while screen.page.key != "scale":
+            await pilot.press("n")
+            await pilot.pause()
+        assert "on row 1, press ↓" in str(screen.query_one("#tour-text").render())
+        h1 = app.state.trace.H[0]
+        await pilot.press("plus")
+        await settle(pilot)
+        assert app.state.trace.H[0] == h1 == 0.0  # row 1 does nothing, as the page says
+        await pilot.press("down", "down", "down")
+        await settle(pilot)
+        assert app.state.row == 3
+        before = app.state.trace.H[3]
+        await pilot.press("plus")
+        await settle(pilot)
+        assert app.state.trace.H[3] < before
+
+
 async def test_the_receiver_page_and_the_lenses_screen_show_one_text(settle):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
