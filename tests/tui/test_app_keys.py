@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attn_tui.tui.state import C_STEP
+# The knob's step as the README documents it ("multiply / divide the scale multiplier c by 1.1"),
+# written here, not imported from the constant under test.
+STEP = 1.1
 
 SIZE = (120, 40)
 
@@ -47,6 +49,13 @@ async def test_m_drops_the_mask(make_app, grid_cell):
         assert "M none" in app.screen.query_one("#grid-M").border_title
 
 
+def test_the_step_is_the_documented_one():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"multiply / divide the scale multiplier c by {STEP}" in readme
+
+
 async def test_plus_minus_zero_turn_the_knob(make_app, grid_cell):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -55,14 +64,14 @@ async def test_plus_minus_zero_turn_the_knob(make_app, grid_cell):
         assert "c=1.000" in status
         await pilot.press("plus")
         await pilot.pause()
-        assert app.state.scenario.c == pytest.approx(C_STEP)
+        assert app.state.scenario.c == pytest.approx(STEP)
         assert app.state.trace.H[3] < h0  # a sharper row
         assert grid_cell(app, "H", 3, 1) == f"{app.state.trace.H[3]:.3f}" != f"{h0:.3f}"
         assert grid_cell(app, "A", 3, 0) != "0.870"
         assert "c=1.100" in app.screen.query_one("#status").plain
         await pilot.press("minus", "minus")
         await pilot.pause()
-        assert app.state.scenario.c == pytest.approx(1 / C_STEP)
+        assert app.state.scenario.c == pytest.approx(1 / STEP)
         assert app.state.trace.H[3] > h0  # a flatter row
         await pilot.press("0")
         await pilot.pause()
@@ -199,7 +208,7 @@ async def test_palette_runs_an_action(make_app, settle):
         await settle(pilot)  # the palette's search runs in a worker
         await pilot.press("enter")
         await settle(pilot)
-        assert app.state.scenario.c == pytest.approx(C_STEP)
+        assert app.state.scenario.c == pytest.approx(STEP)
 
 
 async def test_clicking_a_cell_or_a_row_label_selects_the_row(make_app):
@@ -237,5 +246,5 @@ async def test_chart_draws_the_last_state_of_a_burst(make_app, monkeypatch):
         chart = app.screen.query_one("#chart")
         while not chart.settled:  # wait on the chart's state, not a fixed time
             await pilot.pause(0.02)
-        c = C_STEP ** 5
+        c = STEP ** 5
         assert f"c={c:.3f}" in app.screen.query_one("#chart").border_title

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -10,12 +11,11 @@ from rich.console import Console
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.experiments import parse_settings
 
-
 SIZE = (120, 40)
 
 
 def text(renderable, width: int = 70) -> str:
-    con = Console(width=width, record=True, file=open("/dev/null", "w"))
+    con = Console(width=width, record=True, file=io.StringIO())
     con.print(renderable)
     return con.export_text()
 
@@ -44,7 +44,7 @@ async def test_custom_dk_n_and_seed_rerun(open_experiments):
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_experiments(pilot)
         first = [r["var"] for r in screen.var_rows]
-        await set_inputs(pilot, screen, **{"d_k": 256, "n": 3000, "seed": 1})
+        await set_inputs(pilot, screen, d_k=256, n=3000, seed=1)
         await pilot.press("r")
         await screen.workers.wait_for_complete()
         await pilot.pause()
@@ -55,19 +55,42 @@ async def test_custom_dk_n_and_seed_rerun(open_experiments):
         assert len(screen.dots[256]) == 3000
 
 
-async def test_the_ui_keeps_answering_while_the_worker_runs(open_experiments):
+async def test_the_ui_keeps_answering_while_the_worker_runs(open_experiments, monkeypatch):
+    """The variance is held inside its computation (a gate the test opens) while a key is
+    pressed: the key is handled, so the work runs in a worker, not on the event loop. The test
+    waits on the worker's state (the gate's events), never on time; the 60 s bounds only fail
+    a broken build instead of hanging it."""
+    import asyncio
+    import threading
+
+    from textual.worker import WorkerState
+
+    from attn_tui.core import experiments
+
+    inside, release = threading.Event(), threading.Event()
+    real_variance = experiments.variance
+
+    def held_variance(*args, **kwargs):
+        inside.set()
+        release.wait(60)
+        return real_variance(*args, **kwargs)
+
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_experiments(pilot)
-        await set_inputs(pilot, screen, n=39000, d_k=512)  # n·d_k just under the limit
+        monkeypatch.setattr(experiments, "variance", held_variance)
         frame = screen.frame
         await pilot.press("r")
-        workers = [w for w in screen.workers if w.group == "variance" and w.is_running]
-        await pilot.press("right")  # handled while the thread computes
+        assert await asyncio.to_thread(inside.wait, 60), "the variance never started"
+        workers = [w for w in screen.workers if w.group == "variance"]
+        assert [w.state for w in workers] == [WorkerState.RUNNING], "the variance ran on the event loop"
+        await pilot.press("right")  # handled while the worker is held mid-computation
         assert screen.frame == frame + 1
-        assert workers, "the variance ran on the event loop instead of a worker"
+        assert [w.state for w in workers] == [WorkerState.RUNNING] and not release.is_set()
+        release.set()
         await screen.workers.wait_for_complete()
         await pilot.pause()
+        assert [w.state for w in workers] == [WorkerState.SUCCESS]
         assert screen.query_one("#var-progress").progress == 4
 
 
