@@ -121,3 +121,79 @@ def test_torch_float32():
     tr = attention(Q, K, V, mask=causal_mask(Q.shape[0], dtype=np.float32), dtype=np.float32)
     assert tr.O.dtype == np.float32
     np.testing.assert_allclose(tr.O, sdpa(Q, K, V, is_causal=True), rtol=1e-5, atol=1e-6)
+
+
+# -- PyTorch against what the report prints: ranks and entropies -------------------------------
+TORCH_REASON = "torch is the optional oracle (.ci/run installs the CPU wheel); without it these checks skip"
+REPORT_CASES = ["lesson-handcrafted", "lesson-pipeline", "exercise1-doubled", "cross-attention", "box-kernel",
+                *[f"random-{seed}" for seed in range(6)]]
+
+
+def report_case(name):
+    from attn_tui.core import builtin
+    from attn_tui.core.scenario import Scenario
+
+    if not name.startswith("random-"):
+        return builtin(name)
+    rng = np.random.default_rng(int(name.split("-")[1]))
+    T, T_k, d_model, d_k, d_v = (int(v) for v in rng.integers(1, 8, 5))
+    Y = rng.normal(size=(T_k, d_model)) if T_k != T else None
+    W = [rng.normal(size=(d_model, n)) for n in (d_k, d_k, d_v)]
+    return Scenario(X=rng.normal(size=(T, d_model)), Y=Y, W_Q=W[0], W_K=W[1], W_V=W[2],
+                    mask="none" if Y is not None else "causal", c=float(rng.uniform(0.5, 2)))
+
+
+def torch_entropies(S_masked):
+    """H(A_t) in bits from torch.softmax; None for a row with NaN."""
+    torch = pytest.importorskip("torch", reason=TORCH_REASON)
+    p = torch.softmax(torch.from_numpy(np.asarray(S_masked, dtype=np.float64)), dim=-1)
+    terms = torch.where(p > 0, p * torch.log2(p), torch.zeros_like(p))
+    return [None if torch.isnan(row).any() else float(-terms[t].sum()) + 0.0 for t, row in enumerate(p)]  # no -0.0
+
+
+@pytest.mark.parametrize("name", REPORT_CASES)
+def test_torch_ranks_are_the_reports(name):
+    torch = pytest.importorskip("torch", reason=TORCH_REASON)
+    from attn_tui.report import as_json, text
+
+    s = report_case(name)
+    tr = s.run()
+    rank = lambda a: int(torch.linalg.matrix_rank(torch.from_numpy(np.asarray(a, dtype=np.float64))))
+    want = (rank(tr.S), rank(tr.Q), rank(tr.K))
+    assert (tr.rank_S, tr.rank_Q, tr.rank_K) == want
+    line = f"rank(S) = {want[0]}   rank(Q) = {want[1]}   rank(K) = {want[2]}   d_k = {s.d_k}"
+    assert line in text.scenario_text(s).splitlines()
+    assert as_json.scenario_dict(s)["rank"] == {"S": want[0], "Q": want[1], "K": want[2], "d_k": s.d_k}
+
+
+@pytest.mark.parametrize("name", REPORT_CASES)
+def test_torch_entropies_are_the_reports(name):
+    pytest.importorskip("torch", reason=TORCH_REASON)
+    from attn_tui.report import as_json, text
+
+    s = report_case(name)
+    tr = s.run()
+    H = torch_entropies(tr.S_masked)
+    d = as_json.scenario_dict(s)
+    report = text.scenario_text(s).splitlines()
+    top = report.index("  t  keys  log2(keys) |  H(A_t)    2^H")
+    for t, h in enumerate(H):
+        assert tr.H[t] == pytest.approx(h, abs=1e-12)
+        assert d["row_entropy_bits"][t] == pytest.approx(h, abs=1e-12)
+        assert d["effective_tokens"][t] == pytest.approx(2 ** h, rel=1e-12)
+        assert report[top + 1 + t].endswith(f"| {h:7.2f} {2 ** h:6.2f}")
+
+
+def test_torch_entropies_are_the_lessons_table():
+    pytest.importorskip("torch", reason=TORCH_REASON)
+    from attn_tui.core import builtin
+    from attn_tui.report import text
+
+    H = torch_entropies(builtin("lesson-handcrafted").run().S_masked)
+    H2 = torch_entropies(builtin("lesson-pipeline").run().S_masked)
+    lines = text.lesson_text().splitlines()
+    top = lines.index(" t  log2(t) |  hand-crafted A: H(A_t)  2^H  |  pipeline A2: H(A_t)  2^H")
+    for t in range(1, 6):
+        h, h2 = H[t - 1], H2[t - 1]
+        assert lines[top + t] == (f" {t}   {math.log2(t):.2f}   |        {h:.2f}            {2 ** h:.2f}  |"
+                                  f"        {h2:.2f}          {2 ** h2:.2f}")
