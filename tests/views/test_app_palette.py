@@ -1,12 +1,17 @@
-"""Number formatting and colour buckets of the grids."""
+"""Number formatting and colour buckets of the grids, and their colours from the theme (component classes)."""
 
 from __future__ import annotations
 
+import inspect
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from attn_tui.tui.app import AttentionApp
+from attn_tui.tui.widgets.key_bar import KeyBar
+from attn_tui.tui.widgets.matrix_grid import MatrixGrid
 from attn_tui.tui.widgets.palette import RDBU, VIRIDIS, buckets, cell_width, fmt
 
 
@@ -39,3 +44,56 @@ def test_buckets():
     s = np.array([[-2.0, 0.0, 2.0, -np.inf]])
     assert buckets(s, "div").tolist() == [[0, len(RDBU) // 2, len(RDBU) - 1, -1]]
     assert buckets(np.zeros((2, 2)), "div").tolist() == [[len(RDBU) // 2] * 2] * 2
+
+
+# -- colours from the theme: the grids, charts and key bar read their component classes ------
+
+def _cell_style(grid, row: int, col: int, dx: int = 0):
+    """The Style of cell (row, col) as the grid draws it (dx=-1: of the gap before it)."""
+    r = grid.cell_region(row, col)
+    line = grid.render_line(r.y - grid.content_region.y)
+    x, styles = r.x - grid.content_region.x, []
+    for seg in line:
+        styles += [seg.style] * len(seg.text)
+    return styles[x + dx]
+
+
+async def test_a_theme_restyles_the_grids_and_the_key_bar(settle):
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        grid = app.screen.query_one("#grid-S", MatrixGrid)
+        keybar = app.screen.query_one("#keybar", KeyBar)
+        label, gap, blocked = next(iter(grid.render_line(0))).style, _cell_style(grid, 2, 1, -1), _cell_style(grid, 0, 1)
+        key = next(iter(keybar.render_line(0))).style
+        assert label.bgcolor.name == gap.bgcolor.name == "#121212" and blocked.strike  # textual-dark
+        app.theme = "textual-light"
+        await settle(pilot)
+        light_label, light_blocked = next(iter(grid.render_line(0))).style, _cell_style(grid, 0, 1)
+        assert light_label.bgcolor.name == "#e0e0e0" and light_label.color != label.color
+        assert light_blocked.bgcolor != blocked.bgcolor and light_blocked.strike
+        assert next(iter(keybar.render_line(0))).style.color != key.color
+
+
+class Restyled(AttentionApp):
+    CSS_PATH = Path(inspect.getfile(AttentionApp)).with_name(AttentionApp.CSS_PATH)  # relative to app.py
+    CSS = "MatrixGrid > .matrix-grid--blocked { background: #ff0000; color: #ffffff; }"
+
+
+async def test_css_restyles_a_component_class_and_styles_are_read_once(settle, monkeypatch):
+    reads = []
+    read = MatrixGrid.get_component_rich_style
+    monkeypatch.setattr(MatrixGrid, "get_component_rich_style", lambda self, *a, **k: reads.append(a) or read(
+        self, *a, **k))
+    app = Restyled()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        grid = app.screen.query_one("#grid-S", MatrixGrid)
+        style = _cell_style(grid, 0, 1)  # a masked cell
+        assert style.bgcolor.name == "#ff0000" and style.color.name == "#ffffff" and style.strike
+        assert _cell_style(grid, 1, 0).bgcolor.name != "#ff0000"  # an open cell
+        reads.clear()
+        for key in "jjkk+-":
+            await pilot.press(key)
+        await settle(pilot)
+        assert reads == []  # redraws reuse the styles read once, not one look-up per cell
