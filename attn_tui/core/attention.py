@@ -212,30 +212,43 @@ def score_rank(S, Q, K, scale=None):
 
     rank Q and rank K (:func:`_rank`) drop the singular values below
     max(shape) · eps · σ_max of each factor, so S is measured against the same yardstick,
-    the factors' sizes |scale| · σ_max(Q) · σ_max(K), not against its own σ_max; plus the
-    rounding error of computing S: a score sums d_k products, so it is off by up to
-    (d_k + 2) · eps · |scale| · (|Q| |K|ᵀ) (eps of the accumulation, float32 for float16),
-    and a product that underflows loses up to a subnormal. With S's own σ_max as the
-    yardstick, Q = [[1, e], [e, e]], K = [[e, 1], [e, e]] with e = 3e-257 gave rank S = 2
-    > min(rank Q, rank K) = 1, which S = Q Kᵀ forbids. ``scale`` None: |scale| is
-    recovered as max|S| / max|Q Kᵀ|.
+    the factors' sizes, not against its own σ_max (:func:`score_tolerance`). With S's own
+    σ_max as the yardstick, Q = [[1, e], [e, e]], K = [[e, 1], [e, e]] with e = 3e-257 gave
+    rank S = 2 > min(rank Q, rank K) = 1, which S = Q Kᵀ forbids.
     """
     S = np.asarray(S)
     if S.size == 0 or not np.all(np.isfinite(S)):
         return None
+    return _rank(S, score_tolerance(S, Q, K, scale))
+
+
+def score_tolerance(S, Q, K, scale=None):
+    """How small a singular value of S = scale · Q Kᵀ (computed in S's dtype) is rounding:
+
+        max(T, T', d_k) · eps · |scale| · σ_max(Q) · σ_max(K)
+        + (d_k + 2) · (eps_acc · σ_max(|scale| · |Q| |K|ᵀ) + √(T T') · subnormal)
+
+    The first term is the factors' own rank tolerance carried through the product (what
+    rank Q and rank K drop, times the other factor); the second is the error of computing
+    S: a score sums d_k products, each off by eps_acc (the accumulation's eps: float32's for
+    float16) of its size, or by a subnormal when it underflows. eps and subnormal are S's
+    dtype's. ``scale`` None: |scale| is recovered as max|S| / max|Q Kᵀ|.
+    """
+    S = np.asarray(S)
     Q64, K64 = np.asarray(Q, dtype=np.float64), np.asarray(K, dtype=np.float64)
+    T, d_k = Q64.shape
+    T_k = K64.shape[0]
+    fi = _finfo(S.dtype)
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
         if scale is None:
             qk = np.max(np.abs(Q64 @ K64.T))  # max |.|, not a norm: squares of 1e-257 underflow
             scale = np.max(np.abs(S.astype(np.float64))) / qk if qk > 0 else 0.0
-        B = abs(float(scale)) * (np.abs(Q64) @ np.abs(K64).T)  # (T, T'): the size of each score's terms
-        acc = float(_finfo(np.promote_types(_finfo(S.dtype).dtype, np.float32)).eps)
-        sub = float(_finfo(S.dtype).smallest_subnormal)
-        eps = float(_finfo(S.dtype).eps)
-        size = abs(float(scale)) * np.linalg.norm(Q64, 2) * np.linalg.norm(K64, 2)  # >= σ_max(S) up to rounding
-        floor = (max(B.shape[0], B.shape[1], Q64.shape[1]) * eps * size
-                 + (Q64.shape[1] + 2) * (acc * np.linalg.norm(B, 2) + np.sqrt(B.size) * sub))
-    return _rank(S, floor)
+        scale = abs(float(scale))
+        B = scale * (np.abs(Q64) @ np.abs(K64).T)  # (T, T'): the size of each score's terms
+        acc = float(_finfo(np.promote_types(fi.dtype, np.float32)).eps)
+        size = scale * np.linalg.norm(Q64, 2) * np.linalg.norm(K64, 2)
+        return float(max(T, T_k, d_k) * float(fi.eps) * size
+                     + (d_k + 2) * (acc * np.linalg.norm(B, 2) + np.sqrt(T * T_k) * float(fi.smallest_subnormal)))
 
 
 def _check_additive(mask):

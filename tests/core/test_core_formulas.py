@@ -1,0 +1,268 @@
+"""Each formula of the core's lenses, ranks and entropies against a value computed here by
+hand (or from the documented formula), written to kill the mutants that survived the
+property tests (scripts/mutation.sh): a wrong constant, sign, axis or comparison fails.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from attn_tui.core import info, lenses
+from attn_tui.core.attention import (
+    _finfo,
+    _rank,
+    attention,
+    score_rank,
+    score_tolerance,
+)
+
+EPS = float(np.finfo(np.float64).eps)
+
+
+# -- ranks -------------------------------------------------------------------------------
+def diag(shape, values, dtype=np.float64):
+    a = np.zeros(shape, dtype=dtype)
+    for i, v in enumerate(values):
+        a[i, i] = v
+    return a
+
+
+def test_rank_tolerance_is_max_shape_times_eps_times_sigma_max():
+    # 3 x 2: max(shape) = 3, so σ₂ = 2.5·eps·σ₁ is below the tolerance (with min(shape) = 2 it would not be)
+    assert _rank(diag((3, 2), [1.0, 2.5 * EPS])) == 1
+    assert _rank(diag((3, 2), [1.0, 3.5 * EPS])) == 2
+    assert _rank(diag((3, 2), [4.0, 3.5 * 4 * EPS])) == 2  # relative to σ₁, not absolute
+    assert _rank(diag((3, 2), [4.0, 2.5 * 4 * EPS])) == 1
+    assert _rank(diag((2, 2), [1.0, 0.0])) == 1 and _rank(np.zeros((2, 3))) == 0
+    assert _rank(diag((2, 2), [1.0, 1e-3]), floor=2e-3) == 1  # the floor adds to the tolerance
+    assert _rank(diag((2, 2), [1.0, 1e-3]), floor=5e-4) == 2
+
+
+def test_rank_uses_the_eps_of_the_matrix_dtype():
+    e32 = float(np.finfo(np.float32).eps)
+    assert _rank(diag((2, 2), [1.0, 1.5 * e32], np.float32)) == 1  # 2·eps32 tolerance
+    assert _rank(diag((2, 2), [1.0, 2.5 * e32], np.float32)) == 2
+    assert _rank(diag((2, 2), [1.0, 1.5 * e32], np.float64)) == 2  # float64's eps: rank 2
+    assert _rank(np.array([[1, 0], [0, 1]])) == 2  # integers: float64's eps
+    assert _finfo(np.int64).eps == EPS and _finfo(np.float16).eps == np.finfo(np.float16).eps
+    assert _finfo("float32").dtype == np.float32
+
+
+def test_rank_of_nan_inf_or_empty_is_none():
+    assert _rank(np.array([[1.0, np.nan]])) is None and _rank(np.array([[np.inf]])) is None
+    assert _rank(np.zeros((0, 3))) is None
+    assert score_rank(np.array([[np.inf]]), [[1.0]], [[1.0]]) is None
+    assert score_rank(np.zeros((0, 2)), np.zeros((0, 1)), np.zeros((2, 1))) is None
+
+
+def documented_tolerance(S, Q, K, scale):
+    """score_tolerance's docstring, computed here."""
+    S, Q, K = np.asarray(S), np.asarray(Q, dtype=np.float64), np.asarray(K, dtype=np.float64)
+    eps, sub = float(np.finfo(S.dtype).eps), float(np.finfo(S.dtype).smallest_subnormal)  # python floats:
+    acc = float(np.finfo(np.float32).eps) if S.dtype == np.float16 else eps  # float16 arithmetic would round
+    T, d_k = Q.shape
+    T_k = K.shape[0]
+    sq, sk = np.linalg.svd(Q, compute_uv=False)[0], np.linalg.svd(K, compute_uv=False)[0]
+    B = abs(scale) * np.abs(Q) @ np.abs(K).T
+    return (max(T, T_k, d_k) * eps * abs(scale) * sq * sk
+            + (d_k + 2) * (acc * np.linalg.svd(B, compute_uv=False)[0] + math.sqrt(T * T_k) * sub))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16"])
+@pytest.mark.parametrize("shape", [(2, 5, 3), (6, 2, 4), (3, 3, 1)])
+def test_score_tolerance_is_its_documented_formula(dtype, shape):
+    T, T_k, d_k = shape
+    rng = np.random.default_rng(T * 100 + T_k * 10 + d_k)
+    Q, K = rng.normal(size=(T, d_k)), rng.normal(size=(T_k, d_k))
+    scale = -0.7  # only |scale| counts
+    S = (scale * Q @ K.T).astype(dtype)
+    want = documented_tolerance(S, Q, K, scale)
+    assert score_tolerance(S, Q, K, scale) == pytest.approx(want, rel=1e-12)
+    # scale unknown: recovered as max|S| / max|Q Kᵀ| (S rounded in its dtype)
+    rec = np.max(np.abs(S.astype(np.float64))) / np.max(np.abs(Q @ K.T))
+    assert score_tolerance(S, Q, K) == pytest.approx(documented_tolerance(S, Q, K, rec), rel=1e-12)
+
+
+def test_score_tolerance_of_zero_factors_is_the_subnormal_floor():
+    Q, K = np.zeros((4, 3)), np.zeros((9, 3))  # √(T T') = 6: a whole number of subnormals, exact
+    S = np.zeros((4, 9))
+    sub = float(np.finfo(np.float64).smallest_subnormal)
+    assert score_tolerance(S, Q, K) == (3 + 2) * 6 * sub
+    assert score_tolerance(S, Q, K, 2.0) == score_tolerance(S, Q, K)
+    assert score_tolerance(S.astype(np.float32), Q, K) == (3 + 2) * 6 * float(np.finfo(np.float32).smallest_subnormal)
+    assert score_rank(S, Q, K) == 0
+
+
+def test_score_rank_counts_against_the_factors_not_against_s():
+    e = 3.1e-257
+    Q, K = np.array([[1.0, e], [e, e]]), np.array([[e, 1.0], [e, e]])
+    tr = attention(Q, K, np.zeros((2, 1)))
+    assert (tr.rank_S, tr.rank_Q, tr.rank_K) == (0, 1, 1)
+    assert np.linalg.matrix_rank(tr.S) == 2  # S's own yardstick says 2 > min(rank Q, rank K)
+    # an honest rank 2 stays 2
+    Q, K = np.eye(2), np.array([[2.0, 1.0], [1.0, 3.0]])
+    assert score_rank(Q @ K.T / math.sqrt(2), Q, K, 1 / math.sqrt(2)) == 2
+
+
+# -- entropies -----------------------------------------------------------------------------
+def test_entropy_bits_by_hand():
+    assert info.entropy_bits([0.25, 0.25, 0.5]) == 1.5
+    assert info.entropy_bits([0.5, 0.5, 0.0]) == 1.0
+    assert info.entropy_bits(np.array([1.0, 0.0])) == 0.0 and not math.copysign(1, info.entropy_bits([1.0])) < 0
+    assert math.isnan(info.entropy_bits([0.5, np.nan]))
+    assert info.entropy_bits([0.125] * 8) == 3.0
+
+
+def test_row_entropies_are_float64_whatever_the_input():
+    A = np.array([[0.25, 0.25, 0.5], [1.0, 0.0, 0.0]], dtype=np.float16)
+    H = info.row_entropies_bits(A)
+    assert H.dtype == np.float64 and H.tolist() == [1.5, 0.0]
+    assert info.row_entropies_bits(np.array([[1, 0]])).tolist() == [0.0]  # integers too
+    p = np.array([[0.1, 0.2, 0.7]], dtype=np.float32)
+    assert info.row_entropies_bits(p)[0] == pytest.approx(info.entropy_bits(p[0].astype(np.float64)), rel=1e-15)
+    with pytest.raises(ValueError, match="2-D"):
+        info.row_entropies_bits(np.ones(3))
+
+
+def test_effective_tokens_is_two_to_the_h():
+    np.testing.assert_array_equal(info.effective_tokens([0.0, 1.0, 3.0, 1.5]), [1.0, 2.0, 8.0, 2 ** 1.5])
+    assert info.effective_tokens(np.float16(2.0)).dtype == np.float64
+
+
+# -- lenses --------------------------------------------------------------------------------
+def test_max_abs_diff_by_hand():
+    assert lenses.max_abs_diff([1.0, -2.0, 3.0], [1.5, 2.0, 3.0]) == 4.0
+    assert lenses.max_abs_diff([[1, 2]], [[1, 2]]) == 0.0
+    assert lenses.max_abs_diff([], []) == 0.0
+    assert math.isnan(lenses.max_abs_diff([np.nan, 1.0], [0.0, 1.0]))
+    assert lenses.max_abs_diff(np.float16([1.0]), [1.25]) == 0.25
+
+
+def test_prefix_average_and_box_kernel():
+    W = lenses.prefix_average(3)
+    np.testing.assert_array_equal(W, [[1, 0, 0], [0.5, 0.5, 0], [1 / 3, 1 / 3, 1 / 3]])
+    A, W4 = lenses.box_kernel(4)
+    np.testing.assert_array_equal(W4, lenses.prefix_average(4))
+    np.testing.assert_allclose(A, W4, rtol=0, atol=1e-15)
+    A_inf, _ = lenses.box_kernel(3, fill=-np.inf)
+    np.testing.assert_array_equal(A_inf, W)
+
+
+def test_jacobian_diagonal_and_its_sum():
+    np.testing.assert_array_equal(lenses.jacobian_diag([0.5, 0.25, 1.0, 0.0]), [0.25, 0.1875, 0.0, 0.0])
+    assert lenses.jacobian_diag(np.float16([0.5])).dtype == np.float64
+
+
+def test_score_cost_by_hand():
+    assert lenses.score_cost(10, 4) == {"T": 10, "entries": 100, "flops_S": 800, "flops_O": 800}
+    assert lenses.score_cost(3, 4, d_v=5, T_k=7) == {"T": 3, "entries": 21, "flops_S": 2 * 21 * 4,
+                                                     "flops_O": 2 * 21 * 5}
+
+
+def test_memory_lookup_ranks_by_weight_masked_last():
+    row = np.array([0.1, 0.0, 0.6, 0.3])
+    got = lenses.memory_lookup(row, ["a", "b", "c", "d"])
+    assert got == [(2, "c", 0.6), (3, "d", 0.3), (0, "a", 0.1), (1, "b", 0.0)]
+    assert lenses.memory_lookup(row, list("abcd"), top=2) == got[:2]
+    nan = lenses.memory_lookup(np.array([np.nan, 0.0, 0.5]), ["x", "y", "z"])
+    assert [i for i, _, _ in nan] == [2, 1, 0]  # NaN after every number, even 0
+    tie = lenses.memory_lookup(np.array([0.5, 0.5, 0.0]), ["p", "q", "r"])
+    assert [i for i, _, _ in tie] == [0, 1, 2]  # stable: ties keep key order
+
+
+def test_nadaraya_watson_row_by_hand():
+    Q = np.array([[1.0, 0.0], [0.0, 1.0]])
+    K = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    V = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
+    o, kappa = lenses.nadaraya_watson_row(Q, K, V, 0, 0.5)
+    want_k = np.exp(0.5 * np.array([1.0, 0.0, 1.0]))
+    np.testing.assert_allclose(kappa, want_k, rtol=1e-15)
+    np.testing.assert_allclose(o, want_k @ V / want_k.sum(), rtol=1e-15)
+    blocked = np.array([[False, True, True], [False, False, True]])
+    o, kappa = lenses.nadaraya_watson_row(Q, K, V, 1, 2.0, blocked)
+    want_k = np.array([np.exp(0.0), np.exp(2.0), 0.0])
+    np.testing.assert_allclose(kappa, want_k, rtol=1e-15)
+    np.testing.assert_allclose(o, want_k @ V / want_k.sum(), rtol=1e-15)
+    o, _ = lenses.nadaraya_watson_row(Q * 1000, K, V, 0, 1.0)  # κ = e^1000 overflows: NaN, as documented
+    assert np.isnan(o).all()
+
+
+def test_rank_info_is_the_traces():
+    rng = np.random.default_rng(5)
+    Q, K = rng.normal(size=(5, 3)), rng.normal(size=(2, 3))
+    tr = attention(Q, K, np.eye(2))
+    got = lenses.rank_info(tr.S, tr.Q, tr.K)
+    assert (got["S"], got["Q"], got["K"], got["d_k"]) == (2, 3, 2, 3) == (tr.rank_S, tr.rank_Q, tr.rank_K, 3)
+    np.testing.assert_allclose(got["singular_values"], np.linalg.svd(tr.S, compute_uv=False), rtol=1e-12)
+    bad = lenses.rank_info(np.array([[np.inf, 0.0]]), [[1.0]], [[1.0], [2.0]])
+    assert bad["S"] is None and np.isnan(bad["singular_values"]).all() and len(bad["singular_values"]) == 1
+
+
+def test_gradient_over_c_by_hand():
+    s = np.array([1.0, 0.0, -1.0])
+    rows = lenses.gradient_over_c(s, scales=(0.5, 2))
+    assert [r["c"] for r in rows] == [0.5, 2.0]
+    for r, c in zip(rows, (0.5, 2.0)):
+        e = np.exp(c * s - c)
+        p = e / e.sum()
+        g = p * (1 - p)
+        assert r["max_p"] == pytest.approx(p.max(), rel=1e-15)
+        assert r["H"] == pytest.approx(-np.sum(p * np.log2(p)), rel=1e-14)
+        assert r["max_grad"] == pytest.approx(g.max(), rel=1e-15)
+        assert r["sum_grad"] == pytest.approx(g.sum(), rel=1e-14)
+    vis = lenses.gradient_over_c(s, visible=[True, False, True], scales=(1,))[0]
+    e = np.exp(np.array([1.0, -1.0]) - 1.0)
+    p = e / e.sum()
+    assert vis["max_p"] == pytest.approx(p.max()) and vis["H"] == pytest.approx(-np.sum(p * np.log2(p)))
+    assert vis["sum_grad"] == pytest.approx(np.sum(p * (1 - p)))
+    none = lenses.gradient_over_c(s, visible=[False] * 3, scales=(1,))[0]
+    assert none == {"c": 1.0, "max_p": 0.0, "H": 0.0, "max_grad": 0.0, "sum_grad": 0.0}
+    default = lenses.gradient_over_c(s)
+    assert [r["c"] for r in default] == [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0]
+
+
+def test_correlation_row_by_hand():
+    Q = np.array([[1.0, 2.0], [0.0, 1.0]])
+    K = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.0]])
+    r = lenses.correlation_row(Q, K, 0, 0.5)
+    np.testing.assert_array_equal(r["raw"], [1.0, 2.0, 3.0, -1.0])
+    np.testing.assert_array_equal(r["scores"], [0.5, 1.0, 1.5, -0.5])
+    assert r["visible"].tolist() == [True] * 4
+    assert (r["peak"], r["runner_up"]) == (2, 1)
+    assert r["margin"] == 0.5 and r["ratio"] == pytest.approx(math.exp(0.5), rel=1e-15)
+    assert r["noise_sd"] == math.sqrt(2) and r["noise_sd_scores"] == 0.5 * math.sqrt(2)
+    blocked = np.array([[False, True, True, False], [False, False, False, False]])
+    r = lenses.correlation_row(Q, K, 0, -2.0, blocked)  # a negative scale flips the order
+    assert r["visible"].tolist() == [True, False, False, True]
+    assert (r["peak"], r["runner_up"]) == (3, 0) and r["margin"] == 4.0
+    assert r["noise_sd_scores"] == 2.0 * math.sqrt(2)
+    one = lenses.correlation_row(Q, K, 1, 1.0, np.array([[True] * 4, [True, True, False, True]]))
+    assert one["peak"] == 2 and one["runner_up"] is None
+    assert math.isnan(one["margin"]) and math.isnan(one["ratio"])
+    none = lenses.correlation_row(Q, K, 1, 1.0, np.ones((2, 4), dtype=bool))
+    assert none["peak"] is None and none["runner_up"] is None
+    tie = lenses.correlation_row(np.array([[1.0, 1.0]]), K, 0, 1.0)  # keys 1, 2 tie at 1: the first wins
+    assert (tie["peak"], tie["runner_up"]) == (2, 0)
+
+
+def test_sharp_limit_bits_counts_ties_at_the_top():
+    assert lenses.sharp_limit_bits([1.0, 3.0, 2.0]) == 0.0
+    assert lenses.sharp_limit_bits([3.0, 3.0, 2.0]) == 1.0
+    assert lenses.sharp_limit_bits([3.0, 3.0, 3.0, 3.0]) == 2.0
+    assert lenses.sharp_limit_bits([3.0, 3.0 + 1e-12, 1.0]) == 1.0  # within rtol 1e-9: a tie
+    assert lenses.sharp_limit_bits([3.0, 3.0 + 1e-6, 1.0]) == 0.0
+    assert lenses.sharp_limit_bits([3.0, 3.0 + 1e-6], rtol=1e-3) == 1.0
+    assert lenses.sharp_limit_bits([5.0, 3.0, 3.0], visible=[False, True, True]) == 1.0
+    assert lenses.sharp_limit_bits([np.inf, 3.0, -np.inf]) == 0.0  # only finite scores count
+    assert math.isnan(lenses.sharp_limit_bits([1.0, 2.0], visible=[False, False]))
+    assert math.isnan(lenses.sharp_limit_bits([np.nan, -np.inf]))
+    assert lenses.sharp_limit_bits([0.0, 0.0]) == 1.0  # atol 0 still ties exact zeros
+
+
+def test_rounding_bound_is_factor_times_eps():
+    assert lenses.rounding_bound("float64") == 4 * EPS == 2.0 ** -50
+    assert lenses.rounding_bound("float32") == 4 * float(np.finfo(np.float32).eps)
+    assert lenses.rounding_bound(np.float16, factor=2) == 2 * float(np.finfo(np.float16).eps)
