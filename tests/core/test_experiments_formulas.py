@@ -122,3 +122,27 @@ def test_the_default_sweep_is_thirty_frames_with_falling_entropy():
     assert len(experiments.sweep_scores()) == 8
     np.testing.assert_allclose(experiments.entropies_at(), [entropy(softmax([c * v for v in experiments.sweep_scores()]))
                                                             for c in (0.1, 1.0, 3.0)], rtol=1e-9)
+
+
+def test_every_default_is_the_lessons_draw():
+    """Called without arguments, each experiment is the report's: n 5000 and seed 8 for q·k,
+    d_k 512, T 8, seed 8 for saturation, T 8, d_k 16, seed 16 for the sweep."""
+    q, k = draws(4, 5000, 8)
+    np.testing.assert_allclose(experiments.dot_samples(4), (q * k).sum(axis=1), rtol=1e-12, atol=1e-12)
+    rng = np.random.default_rng(8)
+    Q, K = rng.standard_normal((8, 512)), rng.standard_normal((8, 512))
+    s = [float(np.dot(Q[0], K[i])) for i in range(8)]
+    sat = experiments.saturation()
+    assert sat["unscaled"]["max"] == pytest.approx(softmax(s).max(), rel=1e-9)
+    assert sat["scaled"]["H"] == pytest.approx(entropy(softmax([v / math.sqrt(512) for v in s])), rel=1e-9)
+    rng = np.random.default_rng(16)
+    q1 = rng.standard_normal(16)
+    K1 = rng.standard_normal((8, 16))
+    s1 = [float(np.dot(K1[i], q1)) / 4.0 for i in range(8)]
+    np.testing.assert_allclose(experiments.sweep_scores(), s1, rtol=1e-12)
+    frames = experiments.scale_sweep()
+    np.testing.assert_allclose([f["c"] for f in frames], np.linspace(0.1, 3.0, 30), rtol=1e-15)
+    for f in frames:
+        assert f["H"] == pytest.approx(entropy(softmax([f["c"] * v for v in s1])), rel=1e-9)
+    np.testing.assert_allclose(experiments.entropies_at(),
+                               [entropy(softmax([c * v for v in s1])) for c in (0.1, 1.0, 3.0)], rtol=1e-9)
