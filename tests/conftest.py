@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from attn_tui.core.builtins import builtin
+from attn_tui.core.builtins import DEFAULT, builtin
 from attn_tui.core.scenario import Scenario
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.widgets.softmax_chart import SoftmaxChart
@@ -33,10 +33,15 @@ def chart_interval(monkeypatch):
 
 @pytest.fixture
 def make_app():
-    """make_app() -> the explorer on the lesson pipeline; make_app("padding-nan") on a built-in."""
+    """make_app() -> the explorer on the lesson pipeline; make_app("padding-nan") on a built-in.
 
-    def make(name: str | None = None) -> AttentionApp:
-        return AttentionApp(scenario=builtin(name) if name else None)
+    It opens on query row ``row`` (1 by default, as the tests of the keys and panes were written;
+    a user's explorer opens on the scenario's focus_row, row 4 for the lesson: tested in
+    tests/tui/test_open_on_focus_row.py); ``row=None`` keeps the scenario's own."""
+
+    def make(name: str | None = None, row: int | None = 1) -> AttentionApp:
+        s = builtin(name or DEFAULT)
+        return AttentionApp(scenario=s if row is None else s.with_(focus_row=row))
 
     return make
 

@@ -20,6 +20,7 @@ def lesson_handcrafted() -> Scenario:
     return Scenario(
         title="Lesson 08: hand-crafted Q and K (key 1 advertises feature 1; queries 2 and 4 look for it)",
         tokens=("t1", "t2", "t3", "t4", "t5"), Q=Q, K=K,
+        focus_row=4,  # the lesson reads row 4: 0.43 on t1, a token three positions back
     )
 
 
@@ -44,6 +45,7 @@ def lesson_pipeline() -> Scenario:
         tokens=("t1 mat", "t2 was", "t3 soft", "t4 it", "t5 was"),
         features=("noun", "verb", "adj", "pron", "spare1", "spare2"),
         X=X, W_Q=W_Q, W_K=W_K, W_V=W_V,
+        focus_row=4,  # the lesson reads row 4: "it" retrieves "mat", A(4,1) = 0.870
     )
 
 
@@ -68,7 +70,7 @@ def padding_nan() -> Scenario:
     """Fill -inf with a fully masked row: row 1 sees only key 1, which is padded -> NaN."""
     s = lesson_pipeline()
     return s.with_(title="Fully-masked row: padding key 1 with fill -inf makes row 1 NaN (-inf - -inf)",
-                   padding=(1,), fill="-inf")
+                   padding=(1,), fill="-inf", focus_row=1)  # opens on the NaN row
 
 
 def float16_overflow() -> Scenario:

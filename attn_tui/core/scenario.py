@@ -48,6 +48,7 @@ class Scenario:
     c: float = 1.0
     scaled: bool = True
     dtype: str = "float64"
+    focus_row: int | None = None  # the query row the explorer opens on, counted from 1 (None: row 1)
 
     def __post_init__(self):
         for name in MATRICES:
@@ -206,6 +207,11 @@ def validate(s: Scenario):
         raise ValueError(f"fill: unknown fill {s.fill!r}; use -1e9, \"-inf\" or \"min\"")
     if s.dtype not in DTYPES:
         raise ValueError(f"dtype: unknown dtype {s.dtype!r}; use {', '.join(DTYPES)}")
+    if s.focus_row is not None:
+        if isinstance(s.focus_row, bool) or not isinstance(s.focus_row, (int, np.integer)) or s.focus_row < 1:
+            raise ValueError(f"focus_row: the row to open on must be a whole query position from 1, "
+                             f"got {shown(s.focus_row)}")
+        object.__setattr__(s, "focus_row", min(int(s.focus_row), s.T))  # an edit that removes rows keeps it in range
     if not _positive_finite(s.c):
         raise ValueError(f"c: the scale multiplier must be a positive finite number, got {shown(s.c)}")
     object.__setattr__(s, "c", float(s.c))

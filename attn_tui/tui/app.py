@@ -46,7 +46,7 @@ class AttentionApp(App):
         self.paths = FilePaths()  # what the open/save/export dialogs offer next
         self.last_random: dict | None = None  # the random form's last values (its next seed follows)
         self.first_screen = True  # the status line's "new here?" hint, until the first key of the session
-        self.set_reactive(AttentionApp.state, State(scenario if scenario is not None else builtin(DEFAULT)))
+        self.set_reactive(AttentionApp.state, State.opening(scenario if scenario is not None else builtin(DEFAULT)))
 
     def set_state(self, new_state: State) -> None:
         """The one door for changes (the history records every scenario change)."""

@@ -31,6 +31,11 @@ class State:
     cursor: tuple | None = None
     pin: "State | None" = None
 
+    @classmethod
+    def opening(cls, scenario: Scenario) -> "State":
+        """The state a scenario opens on: its focus_row (the row the lesson reads), else row 1."""
+        return cls(scenario, row=(scenario.focus_row or 1) - 1)
+
     @cached_property
     def trace(self):
         return self.scenario.run()

@@ -7,7 +7,7 @@ TRICKY = ("[/a]", "[b]x", "t3 [red]", "t4", "t5")
 
 
 async def test_markup_like_labels_render_on_every_screen():
-    s = builtin("lesson-pipeline").with_(tokens=TRICKY, features=("[/x]", "b", "c", "d", "e", "f"))
+    s = builtin("lesson-pipeline").with_(tokens=TRICKY, features=("[/x]", "b", "c", "d", "e", "f"), focus_row=1)
     app = AttentionApp(s)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()

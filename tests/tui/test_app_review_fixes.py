@@ -12,7 +12,7 @@ from attn_tui.tui.views.inspector import inspector_lines as explain
 
 async def test_up_down_select_the_row_with_the_chart_focused_on_a_scrolling_page(settle):
     for scenario, size in ((None, (40, 12)), ("cross-attention", (120, 40))):
-        app = AttentionApp(scenario=builtin(scenario) if scenario else None)
+        app = AttentionApp(scenario=builtin(scenario or "lesson-pipeline").with_(focus_row=1))
         async with app.run_test(size=size) as pilot:
             await settle(pilot)
             page = app.screen.query_one("#pipeline")

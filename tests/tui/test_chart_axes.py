@@ -29,8 +29,8 @@ async def test_five_plus_lengthen_the_bar_and_lower_h(settle, chart_lines):
         assert "H=" in app.screen.query_one("#chart").border_title
 
 
-async def test_the_first_screen_says_where_to_start_until_a_key(settle):
-    app = AttentionApp()
+async def test_the_first_screen_says_where_to_start_until_a_key(settle, make_app):
+    app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         status = app.screen.query_one("#status")

@@ -44,8 +44,8 @@ async def test_edit_good_value_recomputes_everything():
 @pytest.mark.parametrize("bad,words", [("abc", "not a number"), ("", "empty"), ("nan", "NaN"),
                                        ("inf", "infinite"), ("1e400", "infinite"), ("1e", "not a number"),
                                        ("--1", "not a number"), ("5e6", "too large")])
-async def test_edit_bad_values_keep_old_value(bad, words):
-    app = AttentionApp()
+async def test_edit_bad_values_keep_old_value(bad, words, make_app):
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         ed = await open_editor(app, pilot, "X", downs=1, rights=1)  # X[t2 was, verb] = 1
         await replace_value(app, pilot, bad)
@@ -108,8 +108,8 @@ async def test_undo_in_palette():
         assert app.state.scenario.scaled
 
 
-async def test_add_and_remove_token():
-    app = AttentionApp()
+async def test_add_and_remove_token(make_app):
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("down", "down")  # select t3 soft
         assert app.state.row == 2
@@ -125,8 +125,8 @@ async def test_add_and_remove_token():
         assert app.state.scenario.T == 5
 
 
-async def test_rename_token_and_feature():
-    app = AttentionApp()
+async def test_rename_token_and_feature(make_app):
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n")
         assert isinstance(app.screen, CellEditor)

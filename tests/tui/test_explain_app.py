@@ -46,9 +46,9 @@ def test_score_bars_hide_masked_and_non_finite_keys():
     assert power == 300 and bars[0] == pytest.approx(1.0)
 
 
-async def test_masked_future_key_has_no_bar_in_the_scores_chart(settle, chart_lines):
+async def test_masked_future_key_has_no_bar_in_the_scores_chart(settle, chart_lines, make_app):
     """Row t2 under causal masking: S[2,4] = 3.0 but key t4 is in the future."""
-    app = AttentionApp()
+    app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("down")

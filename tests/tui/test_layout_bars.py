@@ -38,8 +38,8 @@ def test_key_bar_priorities():
 
 
 @pytest.mark.parametrize("width,height", [(120, 40), (80, 24), (40, 12)])
-async def test_status_and_key_bar_at_each_size(width, height, settle):
-    app = AttentionApp()
+async def test_status_and_key_bar_at_each_size(width, height, settle, make_app):
+    app = make_app()
     async with app.run_test(size=(width, height)) as pilot:
         await settle(pilot)
         await pilot.press("j", "j", "j")

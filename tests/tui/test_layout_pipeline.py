@@ -103,8 +103,8 @@ async def test_more_tokens_keep_A_and_O_on_the_first_screen(T, settle, on_screen
         assert_titles_fit(app)
 
 
-async def test_a_twelve_character_label_keeps_the_rows_and_A_O_on_screen(settle, on_screen):
-    app = AttentionApp()
+async def test_a_twelve_character_label_keeps_the_rows_and_A_O_on_screen(settle, on_screen, make_app):
+    app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("n", "ctrl+a", "ctrl+k", *"abcdefghijkl", "enter")
@@ -140,8 +140,8 @@ async def test_every_builtin_has_titles_that_fit_at_120x40(name, settle, on_scre
         assert on_screen(app, "A")
 
 
-async def test_grids_show_numbers_at_40x12_and_resizing_does_not_crash(settle):
-    app = AttentionApp()
+async def test_grids_show_numbers_at_40x12_and_resizing_does_not_crash(settle, make_app):
+    app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         for w, h in ((40, 12), (80, 24), (61, 17), (200, 60), (40, 12)):

@@ -117,8 +117,8 @@ async def test_cross_refused_for_qk_scenario():
         assert any("needs X" in m for m in app.notes.messages())
 
 
-async def test_random_scenario_256_usable():
-    app = AttentionApp()
+async def test_random_scenario_256_usable(make_app):
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("r")
         await pilot.pause()
@@ -185,11 +185,11 @@ async def test_cross_edit_y_and_rename_key():
         assert "y2 rug" in app.query_one("#grid-A").col_labels
 
 
-async def test_padding_picker_keeps_fast_typing_in_order():
+async def test_padding_picker_keeps_fast_typing_in_order(make_app):
     """Keys arriving in one burst (as over SSH) must not be reordered: down, space, enter."""
     from textual import events
 
-    app = AttentionApp()
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("b")
         await pilot.pause()

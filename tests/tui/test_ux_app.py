@@ -32,9 +32,9 @@ async def test_reset_when_c_is_one_is_no_undo_step():
 
 
 async def test_added_token_is_labelled_by_its_position():
-    app = AttentionApp(builtin("lesson-handcrafted"))
+    app = AttentionApp(builtin("lesson-handcrafted"))  # opens on t4, the row the lesson reads
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("down", "down", "down")  # t4
+        assert app.state.row == 3
         await pilot.press("a")
         await pilot.pause()
         assert app.state.scenario.tokens == ("t1", "t2", "t3", "t4", "t5", "t6")
@@ -78,8 +78,8 @@ async def test_enter_on_a_computed_grid_says_what_to_edit(grid, words):
         assert any(words in m and "edit" in m for m in notes(app)), notes(app)
 
 
-async def test_a_new_change_replaces_the_last_changes_note():
-    app = AttentionApp()
+async def test_a_new_change_replaces_the_last_changes_note(make_app):
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("a")
         await pilot.pause()

@@ -43,6 +43,8 @@ def _apply_open(app, name: str) -> str | None:
         app.notify(msg, title="Not opened; the current scenario stays", severity="error", timeout=8)
         return msg
     commit(app, s, note=f"opened {name}: {s.title}")
+    if s.focus_row:
+        app.set_state(app.state.with_(row=s.focus_row - 1))  # the row the file opens on
     if Path(name).suffix == ".toml":
         app.paths.save = name
     return None
@@ -63,12 +65,12 @@ def _apply_save(app, path: str, overwrite: bool) -> str | None:
     if p.exists() and not overwrite:
         return SaveScreen.EXISTS
     try:
-        io.save(app.state.scenario, p, overwrite=True)
+        io.save(_to_save(app.state), p, overwrite=True)
         back = io.load(p)
     except (OSError, io.ScenarioError) as exc:
         return f"{p}: not saved ({getattr(exc, 'strerror', None) or exc})"
     app.paths.save = path
-    same = _same_matrices(back, app.state.scenario)
+    same = _same_matrices(back, _to_save(app.state))
     app.notify(f"saved {p}" + ("" if same else " (WARNING: reloads differently)"),
                severity="information" if same else "error")
     return None
@@ -106,6 +108,11 @@ def _apply_export(app, path: str, fmt: str, overwrite: bool) -> str | None:
 def _save_svg(app, p: Path) -> None:
     app.save_screenshot(filename=p.name, path=str(p.parent))
     app.notify(f"screenshot saved to {p}")
+
+
+def _to_save(state):
+    """The scenario as saved: it reopens on the row selected now."""
+    return state.scenario.with_(focus_row=state.row + 1)
 
 
 def _same_matrices(a, b) -> bool:

@@ -1,0 +1,44 @@
+"""The explorer opens on the row the lesson reads (t4: "it" retrieves "mat", A(4,1) = 0.870);
+a scenario file's focus_row says which row, and the in-app save remembers the selected row."""
+
+import pytest
+
+from attn_tui.core import builtin
+from attn_tui.core.scenario_io import dumps, load, loads
+from attn_tui.tui.app import AttentionApp
+
+
+async def test_launched_fresh_the_explorer_shows_row_t4(settle, grid_cell):
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.state.row == 3
+        assert "row t4 it" in app.screen.query_one("#status").plain
+        assert "softmax row t4" in app.screen.query_one("#chart").border_title
+        assert grid_cell(app, "A", 3, 0) == "0.870"
+
+
+@pytest.mark.parametrize("name, row", [("lesson-pipeline", 4), ("lesson-handcrafted", 4), ("padding-nan", 1)])
+def test_built_ins_say_where_they_open(name, row):
+    assert builtin(name).focus_row == row
+
+
+def test_focus_row_round_trips_and_bad_values_are_refused():
+    s = builtin("lesson-pipeline").with_(focus_row=2)
+    assert loads(dumps(s)).focus_row == 2
+    text = dumps(builtin("lesson-pipeline"))
+    for bad, words in (("0", "from 1"), ("9", r"past the last query row \(5\)"), ('"2"', "whole number")):
+        with pytest.raises(ValueError, match=words):
+            loads(text.replace("focus_row = 4", f"focus_row = {bad}"), "f.toml")
+    assert builtin("lesson-pipeline").with_(tokens=("a", "b", "c"), X=s.X[:3]).focus_row == 3  # kept in range
+
+
+async def test_save_remembers_the_selected_row(tmp_path, settle):
+    from attn_tui.tui.actions.files import _apply_save
+
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.set_state(app.state.with_(row=1))
+        await settle(pilot)
+        assert _apply_save(app, str(tmp_path / "s.toml"), False) is None
+    assert load(tmp_path / "s.toml").focus_row == 2
