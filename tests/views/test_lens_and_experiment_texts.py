@@ -161,7 +161,8 @@ def test_histogram_densities_stand_sqrt_dk_taller(d_k):
 
 def test_memory_says_about_equally_when_the_tie_is_not_exact():
     words = lens_text._tie_words("t5", 0.30, [0.29, 0.28], [0.13])
-    assert words == "'t5' matches 3 addresses about equally (0.280–0.300) and blends them; the other 1 get at most 0.130."
+    assert words == ("'t5' matches 3 addresses about equally (0.280–0.300) and blends them; "
+                     "the other 1 get at most 0.130.")
 
 
 def test_receiver_on_a_fully_masked_row_says_why_there_is_no_peak():

@@ -37,8 +37,8 @@ PANE_HELP = {
          "so token t cannot see the future (−∞ works too: every causal row keeps its diagonal). Blocked cells "
          "are grey; in float16 −10⁹ itself overflows to −∞.",
     "A": "A = softmax(S + M) (T×T'): softmax on each row turns the scores into a probability distribution "
-         "over the keys query t may see; exp of a masked entry underflows to exactly 0 (struck through), so "
-         "with the causal mask A is lower-triangular.",
+         "over the keys query t may see; the masked entries become exactly 0 (struck through), so with the "
+         "causal mask A is lower-triangular.",
     "O": "O = A V (T×d_v): row t is the attention-weighted mix of the value rows — token t retrieves what "
          "the keys it matched hand over. Columns are the value features.",
     "H": "Entropy table: H(A_t) = −Σ_i A_t,i log₂ A_t,i in bits measures how spread row t is, against the "

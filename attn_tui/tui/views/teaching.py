@@ -78,7 +78,7 @@ def scores() -> str:
         f"key i. In the pipeline, query {t + 1} ({s.tokens[t]!r}) meets key {i + 1} ({s.keys[i]!r}) with "
         f"q·k = {g(q[j])}·{g(k[j])} = {g(q @ k)}; divided by √d_k = √{s.d_k} that is the score "
         f"{g(tr.S[t, i])}, and every other key it may see scores {g(max(np.abs(others)))}. The S pane "
-        "shows the scaled scores c·QKᵀ/√d_k. Move the row with ↑/↓.")
+        "shows the app's S: c·QKᵀ/√d_k, or c·QKᵀ once u has removed the scale. Move the row with ↑/↓.")
 
 
 def scale() -> str:
@@ -109,8 +109,9 @@ def mask() -> str:
         f"exactly; exp(−10⁹ − max) underflows to exactly {g(under)} too.\n\n"
         "The genuine failure case is a row that is masked entirely — padding positions in batched "
         "training — where −∞ − (−∞) = NaN. The other honest reason is portability: frameworks add the "
-        "mask in the tensor's own dtype, and a finite \"very negative\" constant is chosen per dtype: "
-        f"−10⁹ would itself overflow float16 (it becomes {'−∞' if np.isneginf(f16) else g(f16)}).\n\n"
+        "mask in the tensor's own dtype, and a finite \"very negative\" constant chosen per dtype works "
+        "for float and integer masks alike — −10⁹ would itself overflow float16 (it becomes "
+        f"{'−∞' if np.isneginf(f16) else g(f16)}).\n\n"
         f"m toggles the mask. With it on, A is lower-triangular: in the lesson's hand-crafted A the "
         f"largest upper-triangle entry is {g(upper)}.")
 
@@ -174,9 +175,10 @@ def receiver() -> str:
     return (
         "Correlation receiver. s_t,i = q_t·k_i correlates one template (the query) against every "
         "stored waveform (the keys) — the matched-filter operation of Lesson 04 (embeddings and "
-        "similarity), applied t times per row. Softmax is a soft-argmax detector on the correlator outputs: the peak gets the most "
-        "weight, e^margin times the runner-up's. And 1/√d_k normalises the noise floor: for independent "
-        "zero-mean unit-variance components the correlator output has variance d_k, so the scale returns it to "
+        "similarity), applied t times per row. Softmax is a soft-argmax detector on the correlator "
+        "outputs: the peak gets the most weight, e^margin times the runner-up's. And 1/√d_k normalises "
+        "the noise floor: for independent zero-mean unit-variance components the correlator output has "
+        "variance d_k, so the scale returns it to "
         "unit variance whatever the dimension.\n\n"
         "The pane reads the selected row that way: q_t·k_i for every key, the peak and its margin over "
         "the runner-up. Move the row with ↑/↓; the lenses screen (l) has it too.")
