@@ -210,29 +210,29 @@ def _rank(a, floor=0.0):
 def score_rank(S, Q, K, scale=None):
     """rank S for S = scale · Q Kᵀ as computed in S's dtype, or None when S has NaN/inf.
 
-    rank Q and rank K (:func:`_rank`) drop the singular values below
-    max(shape) · eps · σ_max of each factor, so S is measured against the same yardstick,
-    the factors' sizes, not against its own σ_max (:func:`score_tolerance`). With S's own
-    σ_max as the yardstick, Q = [[1, e], [e, e]], K = [[e, 1], [e, e]] with e = 3e-257 gave
-    rank S = 2 > min(rank Q, rank K) = 1, which S = Q Kᵀ forbids.
+    The singular values of S above its own tolerance (:func:`_rank`, eps of S's dtype) and
+    above the rounding of the product (:func:`score_tolerance`), and at most
+    min(rank Q, rank K): S = Q Kᵀ exactly, so a singular value beyond the factors' ranks,
+    judged at the same precision, is rounding of directions rank Q or rank K already called
+    noise. Without that bound Q = [[1, e], [e, e]], K = [[e, 1], [e, e]] with e = 3e-257
+    (rank Q = rank K = 1: e is below their tolerance) gave rank S = 2.
     """
     S = np.asarray(S)
     if S.size == 0 or not np.all(np.isfinite(S)):
         return None
-    return _rank(S, score_tolerance(S, Q, K, scale))
+    factors = [r for r in (_rank(Q), _rank(K)) if r is not None]
+    return min([_rank(S, score_tolerance(S, Q, K, scale)), *factors])
 
 
 def score_tolerance(S, Q, K, scale=None):
-    """How small a singular value of S = scale · Q Kᵀ (computed in S's dtype) is rounding:
+    """The rounding of computing S = scale · Q Kᵀ in S's dtype, as a floor for S's rank:
 
-        max(T, T', d_k) · eps · |scale| · σ_max(Q) · σ_max(K)
-        + (d_k + 2) · (eps_acc · σ_max(|scale| · |Q| |K|ᵀ) + √(T T') · subnormal)
+        (d_k + 2) · (eps_acc · σ_max(|scale| · |Q| |K|ᵀ) + √(T T') · subnormal)
 
-    The first term is the factors' own rank tolerance carried through the product (what
-    rank Q and rank K drop, times the other factor); the second is the error of computing
-    S: a score sums d_k products, each off by eps_acc (the accumulation's eps: float32's for
-    float16) of its size, or by a subnormal when it underflows. eps and subnormal are S's
-    dtype's. ``scale`` None: |scale| is recovered as max|S| / max|Q Kᵀ|.
+    A score sums d_k products, each off by eps_acc (the accumulation's eps: float32's for
+    float16) of its size, or by a subnormal of S's dtype when it underflows; scores that
+    cancel are that rounding and no more. ``scale`` None: |scale| is recovered as
+    max|S| / max|Q Kᵀ|.
     """
     S = np.asarray(S)
     Q64, K64 = np.asarray(Q, dtype=np.float64), np.asarray(K, dtype=np.float64)
@@ -243,12 +243,9 @@ def score_tolerance(S, Q, K, scale=None):
         if scale is None:
             qk = np.max(np.abs(Q64 @ K64.T))  # max |.|, not a norm: squares of 1e-257 underflow
             scale = np.max(np.abs(S.astype(np.float64))) / qk if qk > 0 else 0.0
-        scale = abs(float(scale))
-        B = scale * (np.abs(Q64) @ np.abs(K64).T)  # (T, T'): the size of each score's terms
+        B = abs(float(scale)) * (np.abs(Q64) @ np.abs(K64).T)  # (T, T'): the size of each score's terms
         acc = float(_finfo(np.promote_types(fi.dtype, np.float32)).eps)
-        size = scale * np.linalg.norm(Q64, 2) * np.linalg.norm(K64, 2)
-        return float(max(T, T_k, d_k) * float(fi.eps) * size
-                     + (d_k + 2) * (acc * np.linalg.norm(B, 2) + np.sqrt(T * T_k) * float(fi.smallest_subnormal)))
+        return float((d_k + 2) * (acc * np.linalg.norm(B, 2) + np.sqrt(T * T_k) * float(fi.smallest_subnormal)))
 
 
 def _check_additive(mask):

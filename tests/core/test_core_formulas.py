@@ -61,14 +61,12 @@ def test_rank_of_nan_inf_or_empty_is_none():
 def documented_tolerance(S, Q, K, scale):
     """score_tolerance's docstring, computed here."""
     S, Q, K = np.asarray(S), np.asarray(Q, dtype=np.float64), np.asarray(K, dtype=np.float64)
-    eps, sub = float(np.finfo(S.dtype).eps), float(np.finfo(S.dtype).smallest_subnormal)  # python floats:
-    acc = float(np.finfo(np.float32).eps) if S.dtype == np.float16 else eps  # float16 arithmetic would round
+    sub = float(np.finfo(S.dtype).smallest_subnormal)  # python floats: float16 arithmetic would round
+    acc = float(np.finfo(np.float32).eps) if S.dtype == np.float16 else float(np.finfo(S.dtype).eps)
     T, d_k = Q.shape
     T_k = K.shape[0]
-    sq, sk = np.linalg.svd(Q, compute_uv=False)[0], np.linalg.svd(K, compute_uv=False)[0]
     B = abs(scale) * np.abs(Q) @ np.abs(K).T
-    return (max(T, T_k, d_k) * eps * abs(scale) * sq * sk
-            + (d_k + 2) * (acc * np.linalg.svd(B, compute_uv=False)[0] + math.sqrt(T * T_k) * sub))
+    return (d_k + 2) * (acc * np.linalg.svd(B, compute_uv=False)[0] + math.sqrt(T * T_k) * sub)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "float16"])
@@ -92,19 +90,25 @@ def test_score_tolerance_of_zero_factors_is_the_subnormal_floor():
     sub = float(np.finfo(np.float64).smallest_subnormal)
     assert score_tolerance(S, Q, K) == (3 + 2) * 6 * sub
     assert score_tolerance(S, Q, K, 2.0) == score_tolerance(S, Q, K)
+    assert score_tolerance(np.ones((4, 9)), Q, K) == score_tolerance(S, Q, K)  # max|Q Kᵀ| = 0: no scale
     assert score_tolerance(S.astype(np.float32), Q, K) == (3 + 2) * 6 * float(np.finfo(np.float32).smallest_subnormal)
     assert score_rank(S, Q, K) == 0
 
 
-def test_score_rank_counts_against_the_factors_not_against_s():
+def test_score_rank_is_bounded_by_the_factors_ranks():
     e = 3.1e-257
     Q, K = np.array([[1.0, e], [e, e]]), np.array([[e, 1.0], [e, e]])
     tr = attention(Q, K, np.zeros((2, 1)))
-    assert (tr.rank_S, tr.rank_Q, tr.rank_K) == (0, 1, 1)
-    assert np.linalg.matrix_rank(tr.S) == 2  # S's own yardstick says 2 > min(rank Q, rank K)
-    # an honest rank 2 stays 2
+    assert np.linalg.matrix_rank(tr.S) == 2 and _rank(tr.S, score_tolerance(tr.S, tr.Q, tr.K)) == 2
+    assert (tr.rank_S, tr.rank_Q, tr.rank_K) == (1, 1, 1)  # e is below Q's and K's tolerance
+    assert score_rank(tr.S, Q, np.array([[e, 1.0], [1.0, e]])) == 1  # the smaller factor bounds it
+    # an honest rank 2 stays 2; rounding of cancelling scores is no rank
     Q, K = np.eye(2), np.array([[2.0, 1.0], [1.0, 3.0]])
     assert score_rank(Q @ K.T / math.sqrt(2), Q, K, 1 / math.sqrt(2)) == 2
+    Q = np.array([[0.1, 0.2], [0.3, 0.6]])
+    K = np.array([[0.2, -0.1], [0.6, -0.3]])  # every q·k cancels: S is rounding only
+    S = Q @ K.T
+    assert np.abs(S).max() < 1e-15 and score_rank(S, Q, K, 1.0) == 0
 
 
 # -- entropies -----------------------------------------------------------------------------
