@@ -181,7 +181,8 @@ def scenario_text(s: Scenario, name: str = "") -> str:
     for t, (k, lg, h) in enumerate(zip(visible_keys(tr.blocked), ceiling_bits(tr.blocked), tr.H), 1):
         lg_txt = f"{lg:10.2f}" if np.isfinite(lg) else f"{NO_CEILING:>10}"  # no visible key: no ceiling
         lines.append(f" {t:2d}  {k:4d}  {lg_txt} | {h:7.2f} {2 ** h:6.2f}")
-    lines += ["", rprint("rank(S) =", _rank(tr.rank_S), "  rank(Q) =", tr.rank_Q, "  rank(K) =", tr.rank_K,
+    lines += ["", rprint("rank(S) =", _rank(tr.rank_S), "  rank(Q) =", _rank(tr.rank_Q),
+                         "  rank(K) =", _rank(tr.rank_K),
                          "  d_k =", s.d_k)]
     p = params_qkv(s)
     lines.append(rprint("params d_model * (2 d_k + d_v) =", p) if p is not None

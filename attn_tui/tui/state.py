@@ -11,11 +11,11 @@ from functools import cached_property
 
 from ..core.diagnose import ceiling_bits
 from ..core.lenses import rank_info
+from ..core.limits import C_MAX, C_MIN  # the knob's range, the same as a file's
 from ..core.modes import causal_allowed, explanations
 from ..core.scenario import Scenario
 
 C_STEP = 1.1  # `+`/`-` multiply/divide the scale multiplier c by this
-C_MIN, C_MAX = 1e-3, 1e3
 
 
 @dataclass(frozen=True, eq=False)

@@ -37,8 +37,8 @@ def _apply_open(app, name: str) -> str | None:
     if not name:
         return "type a path to a .toml scenario, or pick a built-in below"
     try:
-        s = io.resolve(name if name in BUILTINS else str(Path(name).expanduser()))
-    except (io.ScenarioError, ValueError) as exc:
+        s = io.resolve(name if name in BUILTINS else str(_expand(name)))
+    except (io.ScenarioError, ValueError, RuntimeError) as exc:
         msg = str(exc).splitlines()[0]
         app.notify(msg, title="Not opened; the current scenario stays", severity="error", timeout=8)
         return msg
@@ -59,16 +59,16 @@ def save(app) -> None:
 def _apply_save(app, path: str, overwrite: bool) -> str | None:
     if not path:
         return "type a file name, e.g. my-scenario.toml"
-    p = Path(path).expanduser()
-    if p.is_dir():
-        return f"{p}: is a folder; type a file name inside it"
-    if p.exists() and not overwrite:
-        return SaveScreen.EXISTS
     try:
+        p = _expand(path)
+        if p.is_dir():
+            return f"{p}: is a folder; type a file name inside it"
+        if p.exists() and not overwrite:
+            return SaveScreen.EXISTS
         io.save(_to_save(app.state), p, overwrite=True)
         back = io.load(p)
-    except (OSError, io.ScenarioError) as exc:
-        return f"{p}: not saved ({getattr(exc, 'strerror', None) or exc})"
+    except (OSError, ValueError, io.ScenarioError) as exc:
+        return f"{path}: not saved ({getattr(exc, 'strerror', None) or exc})"
     app.paths.save = path
     same = _same_matrices(back, _to_save(app.state))
     app.notify(f"saved {p}" + ("" if same else " (WARNING: reloads differently)"),
@@ -85,15 +85,12 @@ def export(app) -> None:
 def _apply_export(app, path: str, fmt: str, overwrite: bool) -> str | None:
     if not path:
         return "type a folder (CSV/.npy) or a file name ending in .svg"
-    p = Path(path).expanduser()
-    if fmt == "svg":
-        p = p if p.suffix == ".svg" else p.with_suffix(".svg")
-        if p.exists() and not overwrite:
-            return SaveScreen.EXISTS
-        if not p.parent.is_dir():
-            return f"{p.parent}: no such folder"
-        app.call_after_refresh(_save_svg, app, p)  # once the dialog is gone
-        return None
+    try:
+        p = _expand(path)
+        if fmt == "svg":
+            return _export_svg(app, p, overwrite)
+    except (OSError, ValueError) as exc:
+        return f"{path}: not exported ({getattr(exc, 'strerror', None) or exc})"
     try:
         paths = export_matrices(app.state.scenario, app.state.trace, p, fmt, overwrite=overwrite)
     except FileExistsError:
@@ -105,9 +102,27 @@ def _apply_export(app, path: str, fmt: str, overwrite: bool) -> str | None:
     return None
 
 
+def _export_svg(app, p: Path, overwrite: bool) -> str | None:
+    p = p if p.suffix == ".svg" else p.with_suffix(".svg")
+    if p.exists() and not overwrite:
+        return SaveScreen.EXISTS
+    if not p.parent.is_dir():
+        return f"{p.parent}: no such folder"
+    app.call_after_refresh(_save_svg, app, p)  # once the dialog is gone
+    return None
+
+
 def _save_svg(app, p: Path) -> None:
     app.save_screenshot(filename=p.name, path=str(p.parent))
     app.notify(f"screenshot saved to {p}")
+
+
+def _expand(path: str) -> Path:
+    """``path`` with ~ expanded; RuntimeError (an unknown ~user) becomes a one-line ValueError."""
+    try:
+        return Path(path).expanduser()
+    except RuntimeError:
+        raise ValueError(f"{path}: no such user's home folder (~user)") from None
 
 
 def _to_save(state):
