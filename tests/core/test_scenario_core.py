@@ -38,6 +38,8 @@ def test_shape_facts_of_a_direct_scenario():
     s = Scenario(Q=np.ones((2, 3)), K=np.ones((4, 3)))
     assert (s.projected, s.cross, s.T, s.T_k, s.d_model, s.d_k, s.d_v) == (False, False, 2, 4, None, 3, 4)
     Q, K, V = s.qkv()
+    np.testing.assert_array_equal(Q, s.Q)
+    np.testing.assert_array_equal(K, s.K)
     np.testing.assert_array_equal(V, np.eye(4))  # V defaults to the identity: O = A
     assert Scenario(Q=np.ones((2, 3)), K=np.ones((4, 3)), V=np.ones((4, 5))).d_v == 5
     assert s.keys == ("t1", "t2")  # no key labels given: the tokens' (key_tokens not required)
