@@ -168,8 +168,10 @@ def _nan_sentence(kind: str, cause, s: Scenario, big: str) -> str:
     """Why a row is NaN, one sentence per cause kind (see core.diagnose)."""
     if kind == "masked":
         fill = "-1e9, which is -inf in float16" if s.fill == "-1e9" else "-inf"
+        finite = ("a finite constant chosen per dtype: here the dtype's min (f), since -1e9 itself "
+                  "overflows float16" if s.dtype == "float16" else "a finite fill (-1e9, or the dtype's min; f)")
         return (f"every key is masked and the fill is {fill}, so the stable softmax computes "
-                "-inf - (-inf) = NaN. Frameworks use a finite fill (-1e9, dtype min) for this.")
+                f"-inf - (-inf) = NaN. Frameworks mask with {finite}.")
     if kind == "inputs":
         return (f"{cause.where}: Q or K overflowed {s.dtype} (largest finite {big}), so its scores "
                 "are not numbers. Use smaller inputs or a wider dtype; the mask is not to blame.")

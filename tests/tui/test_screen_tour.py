@@ -137,7 +137,6 @@ def test_labels_and_titles_with_brackets_are_text_not_markup():
     from rich.console import Console
 
     from attn_tui.core.builtins import builtin
-    from attn_tui.tui.screens.tour import formula_text
     from attn_tui.tui.state import State
     from attn_tui.tui.views import lenses as lens_text
     from attn_tui.tui.views import lesson_panes
@@ -150,4 +149,3 @@ def test_labels_and_titles_with_brackets_are_text_not_markup():
         con.print(build(st))
     out = con.export_text()
     assert "[/a]" in out and "[b]" in out and "[/oops]" in out
-    assert "[/oops]" in formula_text(st)

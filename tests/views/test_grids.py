@@ -30,7 +30,7 @@ def test_every_view_has_one_label_per_row_and_column_and_its_shape_in_the_title(
 def test_the_views_carry_the_trace_not_a_copy_of_its_numbers():
     st = State(builtin("lesson-pipeline"))
     assert grid_view("A", st).values is st.trace.A
-    assert grid_view("W_V", st).title.endswith("· 72 params")  # 6·(2·4 + 4) = 72
+    assert grid_view("W_V", st).title.endswith("· W_Q+W_K+W_V 72 params")  # 6·(2·4 + 4) = 72 in all three
     h = grid_view("H", st)
     np.testing.assert_array_equal(h.values[:, 1], st.trace.H)
     np.testing.assert_allclose(h.values[:, 0], np.log2(np.arange(1, 6)))  # causal: t keys visible at row t

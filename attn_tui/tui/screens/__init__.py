@@ -36,7 +36,8 @@ SCREENS: dict[str, ScreenEntry] = {
         "the whole pipeline X → Q, K, V → S → M → A → O, the softmax chart and the entropies"),
     "lenses": ScreenEntry(
         "lenses", "l", "Lenses", "attn_tui.tui.screens.lenses:LensesScreen",
-        "the selected row read as a kernel smoother, a box kernel, an associative memory; rank, gradient, cost"),
+        "the selected row read as a correlation receiver, a kernel smoother (and its box kernel), "
+        "an associative memory; rank, gradient, cost"),
     "experiments": ScreenEntry(
         "experiments", "x", "Experiments", "attn_tui.tui.screens.experiments:ExperimentsScreen",
         "variance of q·k against d_k, saturation at d_k = 512, the scale sweep (play, step, export)"),

@@ -24,6 +24,7 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.lens_panels import LensPanel
 from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.softmax_chart import SoftmaxChart
+
 LENS_PANES = {
     "nw": (lens_text.nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ"),
     "memory": (lens_text.memory, "Associative memory  probe → address → content"),
@@ -34,34 +35,6 @@ LENS_PANES = {
 }
 
 
-def formula_text(state) -> str:
-    s = state.scenario
-    return ("Attn(Q, K, V) = softmax(c · QKᵀ/√d_k + M) V\n\n"
-            f"now: {s.title}\nT = {s.T}, T' = {s.T_k}, d_k = {s.d_k}, d_v = {s.d_v}, "
-            f"c = {s.c:.2f}, {'scaled' if s.scaled else 'unscaled'}, mask {s.mask}\n\n"
-            + shapes_text(state))
-
-
-def shapes_text(state) -> str:
-    """The pipeline diagram with the scenario's shapes on every edge (exercise 3 asks which change)."""
-    s = state.scenario
-    T, Tk, dk, dv = s.T, s.T_k, s.d_k, s.d_v
-    if s.projected:
-        dm, src = s.d_model, ("Y" if s.cross else "X")
-        head = [f"X ({T}×{dm}) ─ W_Q ({dm}×{dk}) ─▶ Q ({T}×{dk})",
-                f"{src} ({Tk}×{dm}) ─ W_K ({dm}×{dk}) ─▶ K ({Tk}×{dk})",
-                f"{src} ({Tk}×{dm}) ─ W_V ({dm}×{dv}) ─▶ V ({Tk}×{dv})"]
-    else:
-        head = [f"Q ({T}×{dk}) and K ({Tk}×{dk}) given; V ({Tk}×{dv})"]
-    return "\n".join(head + [f"S = QKᵀ/√d_k ({T}×{Tk}) + M ({T}×{Tk}) ─ softmax ─▶ A ({T}×{Tk})",
-                              f"O = A V ({T}×{dv})"])
-
-
-class FormulaPane(Static):
-    def show(self, text: str) -> None:
-        self.update(text)
-
-
 def make_pane(name: str):
     """A fresh read-only widget for the live pane ``name``."""
     if name in MATRICES:
@@ -70,8 +43,6 @@ def make_pane(name: str):
         return grid
     if name == "chart":
         return SoftmaxChart(classes="tour-chart")
-    if name == "formula":
-        return FormulaPane(classes="tour-lens", markup=False)  # titles come from user files
     return LensPanel(LENS_PANES[name][1], classes="tour-lens", id=f"tour-{name}")
 
 
@@ -140,8 +111,6 @@ class TourScreen(Screen):
                            selected=state.row if gv.selected else None)
             elif isinstance(w, SoftmaxChart):
                 w.show(chart_view(state))
-            elif isinstance(w, FormulaPane):
-                w.show(formula_text(state))
             else:
                 w.show(LENS_PANES[w.id.removeprefix("tour-")][0](state))
 

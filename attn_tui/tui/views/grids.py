@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core.lenses import param_count
 from ...core.matrices import MATRICES, axis_labels
 from ..state import State
 
@@ -83,7 +84,7 @@ def _inputs(name):
         a = getattr(s, name)
         title = _INPUT_TITLES.get(name, f"{name} {{shape}}")
         if name == "W_V":
-            title += f" · {s.d_model * (2 * s.d_k + s.d_v)} params"
+            title += f" · W_Q+W_K+W_V {param_count(s.d_model, s.d_k, s.d_v)} params"
         return a, title, f"{name} {{shape}}", None, "div"
     return part
 
