@@ -55,3 +55,11 @@ def test_the_hint_names_the_inputs_of_the_scenario_at_hand():
     direct = builtin("lesson-handcrafted")
     assert "edit Q, K" in computed_hint(direct, "A") and "edit V or" in computed_hint(direct, "O")
     assert computed_hint(builtin("lesson-pipeline"), "O").startswith("O is computed, not edited. O = A·V: edit W_V")
+
+
+def test_the_nan_note_does_not_recommend_a_fill_that_is_itself_inf():
+    from attn_tui.core.modes import explanations
+
+    s = builtin("padding-nan").with_(dtype="float16", fill="-1e9")  # -1e9 is -inf in float16
+    text = " ".join(explanations(s, s.run()))
+    assert "-inf - (-inf) = NaN" in text and "dtype's min" in text and "(-1e9, " not in text
