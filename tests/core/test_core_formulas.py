@@ -270,3 +270,37 @@ def test_rounding_bound_is_factor_times_eps():
     assert lenses.rounding_bound("float64") == 4 * EPS == 2.0 ** -50
     assert lenses.rounding_bound("float32") == 4 * float(np.finfo(np.float32).eps)
     assert lenses.rounding_bound(np.float16, factor=2) == 2 * float(np.finfo(np.float16).eps)
+
+
+# -- the second mutation run's survivors: inputs the lenses must cast, ties that must stay in order
+def test_lenses_cast_integer_inputs_and_masks():
+    g = lenses.gradient_over_c(np.array([1, 0, -1]), visible=np.array([1, 0, 1]), scales=(1,))[0]
+    e = np.exp(np.array([1.0, -1.0]) - 1.0)
+    p = e / e.sum()  # keys 1 and 3 visible (a 0/1 mask, not positions)
+    assert g["max_p"] == pytest.approx(p.max(), rel=1e-15) and g["sum_grad"] == pytest.approx(np.sum(p * (1 - p)))
+    r = lenses.correlation_row(np.array([[1, 2]]), np.array([[1, 0], [0, 1], [1, 1]]), 0, 0.5,
+                               blocked=np.array([[0, 1, 0]]))
+    assert r["raw"].dtype == np.float64 and r["visible"].dtype == bool
+    assert r["visible"].tolist() == [True, False, True] and (r["peak"], r["runner_up"]) == (2, 0)
+    assert lenses.correlation_row(np.eye(2), np.eye(2), 0, 1.0)["visible"].dtype == bool
+    assert lenses.sharp_limit_bits([1.0, 3.0, 3.0], visible=np.array([1, 0, 1])) == 0.0  # a mask, not indices
+
+
+def test_sharp_limit_ties_are_relative_only():
+    assert lenses.sharp_limit_bits([0.0, 1e-9]) == 0.0  # 1e-9 leads: no absolute tolerance near 0
+    assert lenses.sharp_limit_bits([1e-300, 2e-300]) == 0.0
+
+
+def test_memory_lookup_keeps_key_order_among_many_ties():
+    row = np.r_[np.full(40, 0.01), 0.5, np.full(40, 0.01)]
+    got = lenses.memory_lookup(row, [f"k{i}" for i in range(81)])
+    assert [i for i, _, _ in got] == [40, *range(40), *range(41, 81)]
+
+
+def test_correlation_row_overflowing_ratio_is_silent():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = lenses.correlation_row(np.array([[1000.0]]), np.array([[1.0], [0.0]]), 0, 1.0)
+    assert r["margin"] == 1000.0 and r["ratio"] == math.inf
