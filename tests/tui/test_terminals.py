@@ -6,9 +6,10 @@ COLORTERM there too. Each test first checks that the console really took the col
 the terminal asks for; then it takes what each widget draws (``render_lines``: after the
 styles cache and the NO_COLOR filter) and rounds every colour as the terminal output does
 (Rich's ``Color.downgrade`` to that system), and checks that no character is drawn in its
-background's colour. Textual's own frames and toggles (box and block glyphs of Input,
-OptionList, SelectionList) are drawn near their ground by design and are left out; words,
-numbers, and everything our widgets draw (grids, chart bars, key bar) are checked.
+background's colour, or on no background (the terminal's own, which may be white).
+Textual's own frames and toggles (box and block glyphs of Input, OptionList, SelectionList)
+are drawn near their ground by design and are left out; words, numbers, and everything our
+widgets draw (grids, chart bars, key bar) are checked.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def invisible(app, system) -> list[str]:
                 if not ch.strip() or style is None or (_decoration(ch) and not isinstance(widget, OURS)):
                     continue
                 fg, bg, *_ = look(style, system)
-                if fg is not None and fg == bg:
+                if fg is not None and bg in (fg, None):  # None: on the terminal's own ground, any colour
                     bad.append(f"{type(widget).__name__}#{widget.id} {ch!r} at ({x}, {y}) {style}")
     return bad
 

@@ -56,7 +56,7 @@ class BarPlot(PlotextPlot):
             body = line.lstrip(" ")
             segs = [Segment(" " * (len(line) - len(body)), pad)]
             segs += [Segment(part, bar if i % 2 else text) for i, part in enumerate(BARS.split(body)) if part]
-            strips.append(Strip(segs).crop(0, w))
+            strips.append(Strip(segs).crop(0, w).apply_style(self._base))  # on the widget's ground
         return strips
 
     def render_line(self, y: int) -> Strip:
