@@ -41,3 +41,16 @@ async def test_the_first_screen_says_where_to_start_until_a_key(settle, make_app
         await pilot.press("l", "p")  # back on the pipeline: not shown again this session
         await settle(pilot)
         assert "tour" not in app.screen.query_one("#status").plain
+
+
+async def test_a_large_screen_grows_the_chart_and_thickens_the_bars(settle, chart_lines):
+    for size, thick in (((120, 40), False), ((200, 60), True)):
+        app = AttentionApp()
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            chart = app.screen.query_one("#chart")
+            lines = [x for x in chart_lines(app, "probs") if "█" in x]
+            if thick:  # more lines and columns than the CSS's 8 × 76, and bars more than a line tall
+                assert chart.outer_size.height > 8 and chart.outer_size.width > 76 and len(lines) > 5
+            else:  # the design size keeps the CSS sizes: one line a bar
+                assert (chart.outer_size.height, chart.outer_size.width) == (8, 76) and len(lines) == 4  # t1..t4 open

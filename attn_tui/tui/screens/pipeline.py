@@ -39,6 +39,7 @@ from .pipeline_layout import PaneSize, fit_cap, plan_row, title_width
 
 ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
 GRID_MIN_HEIGHT = 7  # the least height worth capping a grid pane to: title, header, rows, scrollbar
+DESIGN_SIZE = (120, 40)  # the screen the panes' CSS sizes are made for; a larger one grows them
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class Sizes:
     (before the layout changes any of them), so no number is copied out of the CSS."""
 
     chart_row_width: int  # chart + its margin + the inspector's min-width + its margin
+    chart_width: int  # #chart
     chart_row_height: int  # #chart (and #inspector)
     scrollbar: int  # scrollbar-size-vertical of #pipeline (and of the grids)
     grid_max_height: int  # MatrixGrid's max-height
@@ -56,7 +58,7 @@ class Sizes:
         chart, inspector = screen.query_one("#chart").styles, screen.query_one("#inspector").styles
         grid = next(iter(screen.grids.values())).styles
         return cls(int(chart.width.value + chart.margin.right + inspector.min_width.value + inspector.margin.right),
-                   int(chart.height.value), screen.query_one("#pipeline").styles.scrollbar_size_vertical,
+                   int(chart.width.value), int(chart.height.value), screen.query_one("#pipeline").styles.scrollbar_size_vertical,
                    int(grid.max_height.value))
 
 
@@ -83,6 +85,7 @@ class PipelineScreen(Screen):
         self._widths: dict[str, tuple] = {}  # grid -> the (width, max-height) last set
         self._layout_key = None  # what the last fit was computed from
         self.sizes: Sizes | None = None  # read from the styles on mount
+        self._chart_size: tuple = (None, None)  # (height, width) set on the chart row, None: the CSS's
 
     def compose(self) -> ComposeResult:
         # The panes get their data before the first layout, so the first frame is final.
@@ -203,25 +206,44 @@ class PipelineScreen(Screen):
         rows = [(row, [n for n in names if self.grids[n].display]) for row, names in zip(self.rows, ROWS)]
         rows = [(row, shown) for row, shown in rows if shown]
         avail = width - self.sizes.scrollbar  # the container's scrollbar, when it has one
-        plans, cap = self._plan_rows(rows, avail, budget, width)
+        plans, cap = self._plan_rows(rows, avail, budget, width, height)
         for (row, shown), plan in zip(rows, plans):
             self._apply_plan(row, shown, plan, cap)
-        self.query_one("#row-chart").set_class(self.sizes.chart_row_width > width, "stacked")
+        stacked = self.sizes.chart_row_width > width
+        self.query_one("#row-chart").set_class(stacked, "stacked")
+        used = sum(min(cap, h) for (_row, shown), p in zip(rows, plans) for h in self._line_heights(shown, p, cap))
+        self._grow_chart_row(0 if stacked else budget - used - self.sizes.chart_row_height, width, height)
 
-    def _plan_rows(self, rows, avail: int, budget: int, width: int) -> tuple[list, int]:
-        """Each row's plan and the grids' common max-height (cap)."""
+    def _grow_chart_row(self, spare: int, width: int, height: int) -> None:
+        """On a screen larger than DESIGN_SIZE, the chart and the inspector take the lines and
+        columns the grids leave (taller bars, more keys); at DESIGN_SIZE and below, the CSS sizes."""
+        w0, h0 = DESIGN_SIZE
+        grow_h = max(0, min(spare, height - h0))
+        grow_w = max(0, width - w0) // 2
+        size = (self.sizes.chart_row_height + grow_h if grow_h else None,
+                self.sizes.chart_width + grow_w if grow_w else None)
+        if size != self._chart_size:
+            self._chart_size = size
+            chart, inspector = self.query_one("#chart"), self.query_one("#inspector")
+            chart.styles.height = inspector.styles.height = size[0]
+            chart.styles.width = size[1]
+
+    def _plan_rows(self, rows, avail: int, budget: int, width: int, height: int) -> tuple[list, int]:
+        """Each row's plan and the grids' common max-height (cap); taller than the CSS's only on
+        a screen taller than DESIGN_SIZE."""
         sz = self.sizes
-        cap = sz.grid_max_height
+        top = sz.grid_max_height + max(0, height - DESIGN_SIZE[1])
+        cap = top
         chart = sz.chart_row_height if width >= sz.chart_row_width else None  # a stacked chart row: below
         for _ in range(2):  # the cap changes the scrollbars, and so the widths: plan twice
             plans = [self._plan(shown, avail, cap) for _row, shown in rows]
             heights = [h for (_row, shown), p in zip(rows, plans) for h in self._line_heights(shown, p, cap)]
             # Everything, the chart too, on one screen when grids keep GRID_MIN_HEIGHT lines;
             # else A and O on the first screen; else whole grids, and the page scrolls.
-            fit = fit_cap(heights, budget - chart, GRID_MIN_HEIGHT, sz.grid_max_height) if chart else None
-            cap = fit or min(sz.grid_max_height, budget // max(1, len(heights)))
+            fit = fit_cap(heights, budget - chart, GRID_MIN_HEIGHT, top) if chart else None
+            cap = fit or min(top, budget // max(1, len(heights)))
             if cap < GRID_MIN_HEIGHT:
-                cap = sz.grid_max_height
+                cap = top
         return plans, cap
 
     def _apply_plan(self, row, shown: list[str], plan, cap: int) -> None:

@@ -43,12 +43,20 @@ class BarPlot(PlotextPlot):
         self._lines = None
         self.refresh()
 
-    bars = 0  # bars in the plot (set with the data): one line each, the rest stays blank
+    bars = 0  # bars in the plot (set with the data): bar_lines lines each, the rest stays blank
+    bar_lines = 1  # lines per bar (a tall plot draws thicker bars; see thickness())
+
+    @staticmethod
+    def thickness(height: int, bars: int) -> tuple[int, float]:
+        """(lines per bar, plotext's bar width) for ``bars`` horizontal bars in ``height`` lines
+        (a title and an axis line besides): up to 3 lines a bar when there is room."""
+        k = max(1, min(3, (height - 2) // max(1, bars)))
+        return k, {1: 0.3, 2: 0.5, 3: 0.67}[k]
 
     def _build(self) -> list[Strip]:
         w, h = self.size.width, self.size.height
-        # plotext spreads n bars unevenly over more than n lines: give it title + n + axis.
-        lines = plot_lines(self.plt, w, min(h, self.bars + 2) if self.bars else h)
+        # plotext spreads n bars unevenly over other heights: give it title + k·n + axis.
+        lines = plot_lines(self.plt, w, min(h, self.bars * self.bar_lines + 2) if self.bars else h)
         self._base = self.rich_style  # once per build: rich_style walks the DOM
         bar, text, pad = (self.get_component_rich_style(f"bar-plot--{n}", partial=True) for n in ("bar", "text", "pad"))
         strips = []

@@ -139,7 +139,8 @@ class SoftmaxChart(Horizontal, can_focus=True):
         plt.title(title)
         plt.frame(False)
         # Horizontal bars: one line per key, so a T=5 row fits in a short pane.
-        plt.bar(labels, sanitise(values), orientation="horizontal", width=0.3)
+        plot.bar_lines, width = BarPlot.thickness(plot.size.height, len(labels))
+        plt.bar(labels, sanitise(values), orientation="horizontal", width=width)
         if ghost is not None:
             plt.scatter(sanitise(ghost), list(range(1, len(labels) + 1)), marker=GHOST)
         plot.bars = len(labels)
