@@ -23,6 +23,7 @@ class TryIt:
     changes: tuple = ()  # (key, value) pairs for Scenario.with_
     row: int | None = None  # the query row to select (0-based)
     mode: str = "pipeline"  # the screen to show afterwards
+    pin: bool = False  # pin the scenario as loaded, before ``changes`` (P): the screen shows the difference
 
 
 @dataclass(frozen=True)
@@ -52,10 +53,10 @@ PAGES: tuple[Page, ...] = (
     Page("receiver", "Lens: correlation receiver", T.receiver, ("corr", "S")),
     Page("lenses", "Lenses: kernel smoother, associative memory", T.lenses_page, ("nw", "memory")),
     Page("ex1", "Exercise 1 — the scale matters", T.ex1, ("S", "A", "H"),
-         TryIt("load the hand-crafted Q, K (scaled), row 4", "lesson-handcrafted", row=3)),
+         TryIt("the hand-crafted Q, K pinned, row 4: press u and read ΔH", "lesson-handcrafted", row=3, pin=True)),
     Page("ex2", "Exercise 2 — drop the mask", T.ex2, ("M", "A"),
-         TryIt("the hand-crafted Q, K with no mask, row 1 selected", "lesson-handcrafted",
-               (("mask", "none"),), row=0)),
+         TryIt("the hand-crafted Q, K pinned with the causal mask, then no mask: ΔA, row 1",
+               "lesson-handcrafted", (("mask", "none"),), row=0, pin=True)),
     Page("ex3", "Exercise 3 — self vs. cross", T.ex3, ("equation", "K", "S"),
          TryIt("load the cross-attention scenario (keys and values from Y)", "cross-attention", row=0)),
     Page("ex4", "Exercise 4 — parameter counting", T.ex4, ("cost",),

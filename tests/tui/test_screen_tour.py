@@ -117,9 +117,17 @@ async def test_try_it_sets_up_each_exercise(key):
             assert app.current_mode == "pipeline" and s.title.startswith("Lesson 08: hand-crafted")
             assert s.scaled and s.d_k == 4 and app.state.row == 3
             assert np.max(tr.S) == pytest.approx(2 * 1 / 2)  # q1·k1 = 2, /√4
+            assert app.state.compared is not None  # pinned: u then shows ΔH against this baseline
+            await pilot.press("u")
+            await pilot.pause()
+            h = app.screen.query_one("#grid-H")
+            assert h.col_labels == ("H pin", "H", "ΔH") and (h.values[1:, 2] < 0).all()
         elif key == "ex2":
             assert app.current_mode == "pipeline" and s.mask == "none" and app.state.row == 0
             assert tr.A[0, 1:].sum() > 0  # token 1 now attends to the future
+            assert app.state.pin.scenario.mask == "causal"  # pinned before the mask was dropped
+            d = app.screen.query_one("#grid-A").values  # ΔA: row 1 gives weight to the future
+            assert d[0, 0] < 0 and (d[0, 1:] > 0).all()
         elif key == "ex3":
             assert app.current_mode == "pipeline" and s.cross and s.T_k == 3 and tr.S.shape == (5, 3)
         else:

@@ -133,6 +133,8 @@ class TourScreen(Screen):
         state = self.app.state
         if tr.builtin:
             state = state.with_(scenario=builtin(tr.builtin), row=0, cursor=None)
+        if tr.pin:
+            state = state.with_(pin=None).toggle_pin()  # the difference the exercise asks about
         if tr.changes:
             state = state.with_scenario(**dict(tr.changes))
         if tr.row is not None:

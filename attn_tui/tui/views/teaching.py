@@ -203,15 +203,18 @@ def ex1() -> str:
         f"Remove the 1/√d_k factor (u). How do the row entropies change when d_k = {s.d_k}? Try "
         "doubling the diagonal of Q and K to make the dot products larger — what does softmax do to "
         "H(A_t) as the scores grow?\n\n"
-        "y loads the hand-crafted Q, K on row 4: read the H pane, press u, read it again (u puts the "
-        "scale back). Then press o and pick the built-in exercise1-doubled: the same Q, K with "
-        "their diagonal doubled.")
+        "y loads the hand-crafted Q, K on row 4 and pins them (P): press u and the entropy table shows "
+        "H pinned, H now and ΔH for every row, A shows ΔA, and the charts mark the pinned row with ┃. "
+        "u puts the scale back; P unpins. Then press o and pick the built-in exercise1-doubled: the "
+        "same Q, K with their diagonal doubled, read against the same pin.")
 
 
 def ex2() -> str:
     return (
         "Disable the causal mask. Confirm that token 1 now attends to future tokens. Why does this "
-        "break language-model training? (The model would read the very token it must predict.)")
+        "break language-model training? (The model would read the very token it must predict.)\n\n"
+        "y pins the hand-crafted Q, K with the causal mask, then drops the mask: A shows ΔA, and row 1 "
+        "gives weight away from its own key to keys 2..5 it must not see. m puts the mask back.")
 
 
 def ex3() -> str:
