@@ -69,7 +69,8 @@ class AttentionApp(App):
         except Refused as exc:
             self.notify(str(exc), severity="warning", timeout=8)
             return
-        self.set_state(new)
+        if new is not self.state:  # `j` on the last row changes nothing: nothing to redraw
+            self.set_state(new)
 
     def action_do(self, name: str) -> None:
         """Run the editing, mode or file action ``name`` (attn_tui/tui/actions)."""

@@ -76,7 +76,9 @@ class State:
 
     # -- the explorer's knobs, as pure functions -----------------------------
     def select_row(self, delta: int) -> "State":
-        return replace(self, row=max(0, min(self.scenario.T - 1, self.row + delta)))
+        """The row ``delta`` rows on, kept in range; this very state when that is no move."""
+        row = max(0, min(self.scenario.T - 1, self.row + delta))
+        return self if row == self.row else replace(self, row=row)
 
     def scale_by(self, factor: float) -> "State":
         c = min(C_MAX, max(C_MIN, self.scenario.c * factor))

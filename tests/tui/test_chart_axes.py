@@ -54,3 +54,18 @@ async def test_a_large_screen_grows_the_chart_and_thickens_the_bars(settle, char
                 assert chart.outer_size.height > 8 and chart.outer_size.width > 76 and len(lines) > 5
             else:  # the design size keeps the CSS sizes: one line a bar
                 assert (chart.outer_size.height, chart.outer_size.width) == (8, 76) and len(lines) == 4  # t1..t4 open
+
+
+async def test_j_on_the_last_row_redraws_nothing(settle, make_app):
+    app = make_app(row=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        seen = []
+        app.watch(app, "state", lambda s: seen.append(s), init=False)
+        before = app.state
+        await pilot.press("j")
+        await settle(pilot)
+        assert app.state is before and seen == []  # no new state, so no pane is handed anything
+        await pilot.press("k")
+        await settle(pilot)
+        assert app.state.row == 3 and len(seen) == 1
