@@ -304,3 +304,19 @@ def test_correlation_row_overflowing_ratio_is_silent():
         warnings.simplefilter("error")
         r = lenses.correlation_row(np.array([[1000.0]]), np.array([[1.0], [0.0]]), 0, 1.0)
     assert r["margin"] == 1000.0 and r["ratio"] == math.inf
+
+
+def test_nadaraya_watson_row_computes_in_float64_and_silently():
+    import warnings
+
+    Q16 = np.array([[4.0, 1.0]], dtype=np.float16)
+    K16 = np.array([[5.0, 0.0], [0.0, 5.0]], dtype=np.float16)
+    V16 = np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float16)
+    o, kappa = lenses.nadaraya_watson_row(Q16, K16, V16, 0, 1.0)  # κ = e^20: beyond float16, fine in float64
+    want = np.exp([20.0, 5.0])
+    assert kappa.dtype == np.float64 and np.allclose(kappa, want, rtol=1e-12)
+    np.testing.assert_allclose(o, want / want.sum(), rtol=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        o, _ = lenses.nadaraya_watson_row(np.array([[1000.0]]), np.array([[1.0]]), np.array([[1.0]]), 0, 1.0)
+    assert np.isnan(o).all()  # inf / inf, documented, and no warning
