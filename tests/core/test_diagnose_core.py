@@ -108,3 +108,14 @@ def test_ceiling_bits_and_dtype_max():
     assert dtype_max("float16") == 65504.0 and dtype_max(np.float64) == float(np.finfo(np.float64).max)
     with pytest.raises(TypeError):
         dtype_max("no-such-dtype")
+
+
+def test_each_row_is_blamed_on_its_own_cells():
+    Q = np.array([[7e4, 0.0], [400.0, 0.0]])  # row 1: Q overflows; row 2: its score overflows
+    K = np.array([[400.0, 0.0]])
+    tr = attention(Q, K, np.eye(1), dtype=F16)
+    assert tr.nan_rows == (0, 1)
+    assert nan_causes(tr) == [NanCause(0, "inputs", "Q[1,1] = inf", "float16"),
+                              NanCause(1, "scores", "S[2,1] = inf", "float16")]
+    fine = attention(np.eye(2), np.eye(2), np.eye(2), dtype=F16)
+    assert nan_cause(fine, 1) == NanCause(1, "other", "", "float16")
