@@ -13,7 +13,7 @@
 # MUTATION_JOBS (default 2) workers. Not part of CI (.ci/run): see README "Testing" for the time.
 # At the end: the survivors, and the score per module: killed / mutants (a timeout or a mutant no
 # test reaches counts as not killed), also
-# written to $MUTATION_DIR/scores.txt. Equivalent mutants are listed in tests/EQUIVALENT_MUTANTS.md.
+# written to $MUTATION_DIR/scores.txt. Equivalent mutants are listed in tests/core/EQUIVALENT_MUTANTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD

@@ -320,3 +320,10 @@ def test_nadaraya_watson_row_computes_in_float64_and_silently():
         warnings.simplefilter("error")
         o, _ = lenses.nadaraya_watson_row(np.array([[1000.0]]), np.array([[1.0]]), np.array([[1.0]]), 0, 1.0)
     assert np.isnan(o).all()  # inf / inf, documented, and no warning
+
+
+def test_memory_lookup_top_zero_or_none_means_all():
+    row = np.array([0.2, 0.8])
+    full = [(1, "b", 0.8), (0, "a", 0.2)]
+    assert lenses.memory_lookup(row, ["a", "b"], top=0) == full == lenses.memory_lookup(row, ["a", "b"], top=None)
+    assert lenses.memory_lookup(row, ["a", "b"], top=1) == full[:1]
