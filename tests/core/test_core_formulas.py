@@ -327,3 +327,11 @@ def test_memory_lookup_top_zero_or_none_means_all():
     full = [(1, "b", 0.8), (0, "a", 0.2)]
     assert lenses.memory_lookup(row, ["a", "b"], top=0) == full == lenses.memory_lookup(row, ["a", "b"], top=None)
     assert lenses.memory_lookup(row, ["a", "b"], top=1) == full[:1]
+
+
+def test_entropy_bits_computes_in_float64():
+    p16 = np.array([0.1, 0.2, 0.7], dtype=np.float16)
+    p64 = p16.astype(np.float64)
+    want = -math.fsum(x * math.log2(x) for x in p64)
+    assert info.entropy_bits(p16) == pytest.approx(want, rel=1e-15)
+    assert type(info.entropy_bits(p16)) is float
