@@ -1,7 +1,7 @@
 """Colour buckets, number and label formatting for grids (the Styles are read once, not per cell).
 
 Sequential: viridis (colour-blind safe) for weights in [0, 1] such as A.
-Diverging: blue (negative) - dark grey (0) - red (positive), RdBu hues, for signed
+Diverging: blue (negative) - dark grey (0) - red (positive), stronger with |value|, for signed
 matrices such as S, Q, K. Masked cells get a muted grey, NaN a magenta warning.
 The Styles come from CSS (app.tcss: ``MatrixGrid > .matrix-grid--seq-0`` ...) as a :class:`Look`.
 """
@@ -17,10 +17,9 @@ from rich.style import Style
 
 VIRIDIS = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e",
            "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725")
-# Diverging around a dark neutral (the terminal's background), so zeros stay quiet:
-# blue for negative, red for positive (ColorBrewer RdBu hues), stronger = larger |value|.
-RDBU = ("#92c5de", "#4393c3", "#2166ac", "#1d3557", "#262626",
-        "#5a1e1e", "#b2182b", "#d6604d", "#f4a582")
+# Diverging around a dark neutral (the terminal's background), so zeros stay quiet: blue for
+# negative, red for positive, lightness and chroma rising with |value| (a blue-black-red map).
+RDBU = ('#4a9cff', '#497cc3', '#425d8b', '#364156', '#262626', '#5a352c', '#8f4332', '#c64f38', '#ff5a3d')
 # The colours themselves live in app.tcss as MatrixGrid component classes (a theme or a
 # user's CSS restyles them); VIRIDIS and RDBU above set how many buckets there are.
 
