@@ -62,7 +62,7 @@ rank(S2) = 2   rank(Q2) = 2   rank(K2) = 4""",
 ]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture  # per test, so that mutation testing maps every test that reads it to the report code
 def text():
     return report.lesson_text()
 
@@ -205,7 +205,7 @@ def test_json_never_has_nan_tokens():
 
 
 # -- the whole lesson as JSON, and the experiments --------------------------------------
-@pytest.fixture(scope="module")
+@pytest.fixture  # per test, so that mutation testing maps every test that reads it to the report code
 def lesson():
     return json.loads(report_json.lesson_json())
 
