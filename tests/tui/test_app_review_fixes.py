@@ -88,14 +88,14 @@ async def test_the_inspector_keeps_every_line_after_resizes(settle):
         assert shown.replace(" ", "") == expected.replace(" ", "")
 
 
-async def test_one_line_per_bar_when_the_chart_has_room_to_spare(settle, chart_lines):
+async def test_every_bar_is_labelled_and_equally_thick_when_the_chart_has_room_to_spare(settle, chart_lines):
     app = AttentionApp(scenario=builtin("cross-attention"))  # 3 keys in a 10-line stacked chart
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        lines = chart_lines(app, "probs")
-        bar_lines = [ln for ln in lines if "█" in ln]
-        assert len(bar_lines) == 3
-        assert all(ln.lstrip().startswith(("y1", "y2", "y3")) for ln in bar_lines), bar_lines
+        lines = [ln for ln in chart_lines(app, "probs") if "█" in ln]
+        labelled = [ln for ln in lines if ln.lstrip().startswith(("y1", "y2", "y3"))]
+        assert sorted(ln.split()[0] for ln in labelled) == ["y1", "y2", "y3"]  # each key once, on its bar
+        assert len(lines) % 3 == 0 and len(lines) // 3 == 2  # 8 free lines: every bar 2 lines thick
 
 
 async def test_a_space_between_every_label_and_its_bar(settle, chart_lines):
