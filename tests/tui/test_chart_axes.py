@@ -69,3 +69,16 @@ async def test_j_on_the_last_row_redraws_nothing(settle, make_app):
         await pilot.press("k")
         await settle(pilot)
         assert app.state.row == 3 and len(seen) == 1
+
+
+async def test_scores_near_the_float64_limit_draw_on_every_screen(settle):
+    """1e308 in Q: the fixed axis gives way to a scaled one, the rank chart scales too."""
+    from attn_tui.core.scenario import Scenario
+
+    s = Scenario(title="huge", tokens=("a", "b"), Q=[[1e308, 0], [0, 1]], K=[[1, 0], [0, 1]])
+    app = AttentionApp(scenario=s)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for key in ("j", "k", "P", "u", "l", "j", "p"):
+            await pilot.press(key)
+            await settle(pilot)
+            assert app.return_code is None, key

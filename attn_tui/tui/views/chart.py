@@ -14,6 +14,9 @@ NAN_WORDS = {"masked": "all masked, -inf fill", "inputs": "Q/K overflow", "score
              "sum": "S+M overflow", "other": "not a number"}
 
 
+AXIS_RANGE = (1e-3, 1e5)  # a fixed axis inside these; beyond, the chart scales its bars by a power of ten
+
+
 @dataclass(frozen=True, eq=False)
 class ChartView:
     keys: tuple  # short key labels ("t1"), one per key
@@ -23,7 +26,8 @@ class ChartView:
     scores_title: str  # "c·q·k/√d_k" or "c·q·k" (unscaled); the chart adds its unit and the row
     row: str  # the query token's short label
     probs_title: str  # "A_t c=1.00 H=0.76/log₂4=2.00", or why the row is NaN
-    score_axis: tuple  # (lo, hi) of the scores chart: fixed while c, the row and the scaling change
+    score_axis: tuple | None  # (lo, hi) of the scores chart, fixed while c, the row and the scaling
+    # change; None (an axis fitted to the bars) when the scores are too large or too small to print
     border_title: str  # plain text; the chart adds " · top n/T'" when it shows fewer keys
     ghost_scores: np.ndarray | None = None  # the pinned state's row t of S (drawn as ┃ ticks), or None
     ghost_weights: np.ndarray | None = None  # the pinned state's row t of A
@@ -75,11 +79,13 @@ def chart_view(state: State) -> ChartView:
              else f"A_t c={s.c:.2f} H={h}/{ceiling}")
     row = short(s.tokens[t])
     lo, hi, k = score_axis(state)
+    fixed = AXIS_RANGE[0] <= max(-lo, hi) < AXIS_RANGE[1]
     scale = "c·q·k/√d_k" if s.scaled else "c·q·k"
     pin = state.compared
     ghost = {} if pin is None else {"ghost_scores": pin.trace.S[t], "ghost_weights": pin.trace.A[t]}
     pinned = "" if pin is None else f" · pin H={float(pin.trace.H[t]):.2f}"
     return ChartView(
         keys=tuple(short(k) for k in s.keys), blocked=tr.blocked[t], scores=tr.S[t], weights=tr.A[t],
-        scores_title=scale + (f" axis×{2 ** k}" if k else ""), row=row, probs_title=probs, score_axis=(lo, hi),
+        scores_title=scale + (f" axis×{2 ** k}" if k and fixed else ""), row=row, probs_title=probs,
+        score_axis=(lo, hi) if fixed else None,
         border_title=f"softmax row {row[:12]}: c={s.c:.3f} H={h} bits of {ceiling}{pinned}", **ghost)

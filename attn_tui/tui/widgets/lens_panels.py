@@ -6,12 +6,14 @@ values of S as a plotext bar chart.
 
 from __future__ import annotations
 
+import numpy as np
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from ..fmt import finite
+from .softmax_chart import score_bars
 
 
 class LensPanel(Static):
@@ -42,6 +44,8 @@ class RankPanel(Vertical):
         self.shown = text
         self.query_one("#rank-text", Static).update(text)
         sv = finite(singular_values)
+        scaled, power = score_bars(sv, np.zeros(len(sv), dtype=bool))  # plotext overflows on 1e308
+        sv = np.asarray(scaled)
         plot = self.query_one("#rank-plot", PlotextPlot)
         plt = plot.plt
         plt.clear_data()
@@ -50,5 +54,5 @@ class RankPanel(Vertical):
         if len(sv):
             plt.bar(labels, list(sv), width=0.5)
             plt.ylim(0, max(1.0, float(sv.max())) * 1.05)
-        plt.title("singular values of S")
+        plt.title("singular values of S" + (f" ×1e{power}" if power else ""))
         plot.refresh()

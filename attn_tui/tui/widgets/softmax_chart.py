@@ -109,8 +109,10 @@ class SoftmaxChart(Horizontal, can_focus=True):
         scores, power = score_bars(view.scores[keys], view.blocked[keys])
         unit = f" ×1e{power}" if power else ""
         axis = None if power else view.score_axis  # bars divided by 10**power: a fitted axis
+        ghost_scores, ghost_power = (None, None) if view.ghost_weights is None else score_bars(
+            view.ghost_scores[keys], view.blocked[keys])
         ghosts = (None, None) if view.ghost_weights is None else (
-            score_bars(view.ghost_scores[keys], view.blocked[keys])[0] if not power else None,
+            ghost_scores if ghost_power == power else None,  # the pinned row in the bars' own units
             view.ghost_weights[keys])
         self._bars("#chart-scores", labels, scores, f"{view.scores_title}{unit}  row {view.row}", axis, ghosts[0])
         self._bars("#chart-probs", labels, view.weights[keys], view.probs_title, (0, 1), ghosts[1])
