@@ -82,3 +82,16 @@ async def test_scores_near_the_float64_limit_draw_on_every_screen(settle):
             await pilot.press(key)
             await settle(pilot)
             assert app.return_code is None, key
+
+
+async def test_query_row_grids_start_at_the_same_row(settle):
+    from attn_tui.core.matrices import MATRICES
+    from attn_tui.tui.bench import random_scenario
+
+    app = AttentionApp(scenario=random_scenario(64))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press(*["j"] * 4)
+        await settle(pilot)
+        grids = [g for g in app.screen.query("MatrixGrid") if g.display and MATRICES[g.matrix].row_linked]
+        tops = {g.matrix: int(g.scroll_offset.y) for g in grids}
+        assert len(set(tops.values())) == 1 and max(tops.values()) > 0, tops  # scrolled, and together

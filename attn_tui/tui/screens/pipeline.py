@@ -168,6 +168,18 @@ class PipelineScreen(Screen):
         self.query_one("#explain", ExplainLine).show(state.explanations)
         self.query_one(SoftmaxChart).show(chart_view(state))
         self.query_one(Inspector).show(inspector_lines(state))
+        self.call_after_refresh(self._align_query_rows)
+
+    def _align_query_rows(self) -> None:
+        """Grids whose rows are the query tokens start at the same row (each scrolled on its own
+        to keep the selected row in view, a grid with a scrollbar showed t2.. beside one at t1..)."""
+        linked = [g for n, g in self.grids.items() if g.display and MATRICES[n].row_linked]
+        if not linked:
+            return
+        top = max(int(g.scroll_offset.y) for g in linked)
+        for g in linked:
+            if int(g.scroll_offset.y) != top and top <= g.max_scroll_y:
+                g.scroll_to(y=top, animate=False, immediate=True)
 
     def _show_grids(self, state: State) -> None:
         for name, grid in self.grids.items():
