@@ -15,8 +15,6 @@ it through app.set_state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -35,31 +33,11 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.softmax_chart import SoftmaxChart
 from ..widgets.status import StatusLine
-from .pipeline_layout import PaneSize, fit_cap, plan_row, title_width
+from .pipeline_layout import PaneSize, Sizes, fit_cap, plan_row, title_width
 
 ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
 GRID_MIN_HEIGHT = 7  # the least height worth capping a grid pane to: title, header, rows, scrollbar
 DESIGN_SIZE = (120, 40)  # the screen the panes' CSS sizes are made for; a larger one grows them
-
-
-@dataclass(frozen=True)
-class Sizes:
-    """The sizes app.tcss gives the panes, read from their styles once the CSS is applied
-    (before the layout changes any of them), so no number is copied out of the CSS."""
-
-    chart_row_width: int  # chart + its margin + the inspector's min-width + its margin
-    chart_width: int  # #chart
-    chart_row_height: int  # #chart (and #inspector)
-    scrollbar: int  # scrollbar-size-vertical of #pipeline (and of the grids)
-    grid_max_height: int  # MatrixGrid's max-height
-
-    @classmethod
-    def read(cls, screen) -> "Sizes":
-        chart, inspector = screen.query_one("#chart").styles, screen.query_one("#inspector").styles
-        grid = next(iter(screen.grids.values())).styles
-        return cls(int(chart.width.value + chart.margin.right + inspector.min_width.value + inspector.margin.right),
-                   int(chart.width.value), int(chart.height.value), screen.query_one("#pipeline").styles.scrollbar_size_vertical,
-                   int(grid.max_height.value))
 
 
 class Page(VerticalScroll, inherit_bindings=False):

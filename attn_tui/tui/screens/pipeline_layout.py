@@ -92,3 +92,23 @@ def fit_cap(line_heights: list[int], room: int, lo: int, hi: int) -> int | None:
         if sum(min(cap, h) for h in line_heights) <= room:
             return cap
     return None
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The sizes app.tcss gives the panes, read from their styles once the CSS is applied
+    (before the layout changes any of them), so no number is copied out of the CSS."""
+
+    chart_row_width: int  # chart + its margin + the inspector's min-width + its margin
+    chart_width: int  # #chart
+    chart_row_height: int  # #chart (and #inspector)
+    scrollbar: int  # scrollbar-size-vertical of #pipeline (and of the grids)
+    grid_max_height: int  # MatrixGrid's max-height
+
+    @classmethod
+    def read(cls, screen) -> "Sizes":
+        chart, inspector = screen.query_one("#chart").styles, screen.query_one("#inspector").styles
+        grid = next(iter(screen.grids.values())).styles
+        return cls(int(chart.width.value + chart.margin.right + inspector.min_width.value + inspector.margin.right),
+                   int(chart.width.value), int(chart.height.value), screen.query_one("#pipeline").styles.scrollbar_size_vertical,
+                   int(grid.max_height.value))
