@@ -335,3 +335,11 @@ def test_entropy_bits_computes_in_float64():
     want = -math.fsum(x * math.log2(x) for x in p64)
     assert info.entropy_bits(p16) == pytest.approx(want, rel=1e-15)
     assert type(info.entropy_bits(p16)) is float
+
+
+def test_correlation_row_ties_keep_key_order_among_many_keys():
+    # 53 keys with scores 0, 1 or 2: the first two 2s (keys 9 and 11, 0-based 8 and 10) lead, in key order
+    raw = [1, 1, 0, 0, 0, 0, 0, 0, 2, 1, 2, 1, 1, 2, 2, 1, 1, 1, 2, 0, 2, 2, 0, 1, 2, 1, 0, 2, 2, 2, 0, 0, 2, 0, 1,
+           0, 0, 1, 1, 1, 0, 0, 0, 0, 2, 1, 1, 0, 1, 2, 1, 1, 2]
+    r = lenses.correlation_row(np.array([[1.0]]), np.array(raw, dtype=float)[:, None], 0, 1.0)
+    assert (r["peak"], r["runner_up"]) == (8, 10) and r["margin"] == 0.0 and r["ratio"] == 1.0

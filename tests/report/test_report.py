@@ -67,6 +67,12 @@ def text():
     return report.lesson_text()
 
 
+def test_the_report_opens_with_its_title(text):
+    assert text.splitlines()[:2] == [
+        "Lesson 08: Scaled Dot-Product Attention -- every number the lesson prints, computed by attn_tui.core", ""]
+    assert text.endswith(" )\n") and "\n\n\n" not in text  # blocks one blank line apart, one newline at the end
+
+
 def test_every_printed_block_in_the_lessons_order(text):
     positions = [text.find(b) for b in LESSON_BLOCKS]
     assert all(p >= 0 for p in positions), [b for b, p in zip(LESSON_BLOCKS, positions) if p < 0]
