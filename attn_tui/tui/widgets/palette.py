@@ -8,12 +8,13 @@ The Styles come from CSS (app.tcss: ``MatrixGrid > .matrix-grid--seq-0`` ...) as
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from rich.style import Style
+
+from ...core.numfmt import fmt  # noqa: F401  (the grids' number format, shared with the inspector)
 
 VIRIDIS = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e",
            "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725")
@@ -77,42 +78,6 @@ def buckets(values: np.ndarray, kind: str) -> np.ndarray:
     else:
         out[finite] = 0
     return out
-
-
-def fmt(x: float, width: int) -> str:
-    """``x`` in at most ``width`` characters, 3 decimals where they fit.
-
-    NaN -> "NaN", ±inf -> "inf"/"-inf"; large numbers go to short e-notation ("-1e9",
-    "-6.6e4"), and so do tiny nonzero ones that would print 0.000 ("-1.2e-5", "3e-9");
-    a number no notation fits in ``width`` is "big"/"-big" (tiny: "~0"), never cut off.
-    """
-    if math.isnan(x):
-        return "NaN"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    if x != 0 and abs(x) < 5e-4:  # would print 0.000: keep the sign and magnitude, "-1.2e-5"
-        return _short_e(x, width) or ("~0" if x > 0 else "-~0")[:width]
-    for d in (3, 2, 1, 0):
-        s = f"{x:.{d}f}"
-        if s.startswith("-") and float(s) == 0:
-            s = s[1:]
-        if len(s) <= width:
-            return s
-        if s.startswith("-0."):
-            s = "-" + s[2:]
-            if len(s) <= width:
-                return s
-    return _short_e(x, width) or ("-big" if x < 0 else "big")[:width]  # never a cut-off, wrong number
-
-
-def _short_e(x: float, width: int) -> str | None:
-    """E-notation with as many mantissa digits as fit in ``width``: "-6.6e4", "-1e9", "1e-5"; else None."""
-    for d in (3, 2, 1, 0):
-        m, e = f"{x:.{d}e}".split("e")
-        m = m.rstrip("0").rstrip(".") if "." in m else m
-        if len(short := f"{m}e{int(e)}") <= width:
-            return short
-    return None
 
 
 LABEL_MAX = 8  # longer row labels end in "…" (the full label is in the inspector)
