@@ -33,7 +33,7 @@ else  # the work tree: tracked files and new ones git does not ignore
 fi
 cd "$WORK"
 echo "mutation run in $WORK" >&2
-export HYPOTHESIS_PROFILE=mutation PYTHONDONTWRITEBYTECODE=1
+export HYPOTHESIS_PROFILE=mutation PYTHONDONTWRITEBYTECODE=1 ATTN_MUTATION=1  # ATTN_MUTATION: no torch in forked workers
 nice -n 10 "$BIN/mutmut" run --max-children "${MUTATION_JOBS:-2}" "$@" || true
 "$BIN/mutmut" results --all true >results.txt
 "$PY" - "$@" <<'EOF' | tee scores.txt

@@ -2,6 +2,7 @@
 ``scaled_dot_product_attention`` on seeded random shapes (skipped without torch)."""
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -68,8 +69,20 @@ def test_naive_loop_cross_attention_padding_custom_scale(seed):
 
 
 # -- PyTorch ----------------------------------------------------------------------
+TORCH_REASON = "torch is the optional oracle (.ci/run installs the CPU wheel); without it these checks skip"
+
+
+def need_torch():
+    """torch, or a skip with the reason: torch is absent, or this is a mutation run
+    (scripts/mutation.sh sets ATTN_MUTATION; mutmut forks its workers, and torch's thread
+    pool does not survive a fork: the test would hang until mutmut's timeout)."""
+    if os.environ.get("ATTN_MUTATION"):
+        pytest.skip("mutation run: torch hangs in mutmut's forked workers")
+    return pytest.importorskip("torch", reason=TORCH_REASON)
+
+
 def sdpa(Q, K, V, **kw):
-    torch = pytest.importorskip("torch")
+    torch = need_torch()
     F = torch.nn.functional
     t = lambda a: torch.from_numpy(np.ascontiguousarray(a))[None]  # (1, T, d)
     mask = kw.pop("attn_mask", None)
@@ -80,7 +93,7 @@ def sdpa(Q, K, V, **kw):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_torch_causal_default_scale(seed):
-    pytest.importorskip("torch")
+    need_torch()
     _, Q, K, V = random_case(seed, cross=False)
     tr = attention(Q, K, V, mask=causal_mask(Q.shape[0]))
     np.testing.assert_allclose(tr.O, sdpa(Q, K, V, is_causal=True), rtol=1e-10, atol=1e-12)
@@ -88,7 +101,7 @@ def test_torch_causal_default_scale(seed):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_torch_cross_attention_custom_scale_boolean_mask(seed):
-    pytest.importorskip("torch")
+    need_torch()
     rng, Q, K, V = random_case(seed + 100, cross=True)
     T, T_k = Q.shape[0], K.shape[0]
     blocked = rng.random((T, T_k)) < 0.4
@@ -103,7 +116,7 @@ def test_torch_cross_attention_custom_scale_boolean_mask(seed):
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("fill", ["-1e9", "-inf", "min"])
 def test_torch_additive_mask(seed, fill):
-    pytest.importorskip("torch")
+    need_torch()
     rng, Q, K, V = random_case(seed + 200, cross=True)
     T, T_k = Q.shape[0], K.shape[0]
     pad = [int(p) for p in rng.choice(T_k, size=(T_k - 1) // 2, replace=False)]
@@ -115,7 +128,7 @@ def test_torch_additive_mask(seed, fill):
 
 
 def test_torch_float32():
-    pytest.importorskip("torch")
+    need_torch()
     _, Q, K, V = random_case(7, cross=False)
     Q, K, V = (a.astype(np.float32) for a in (Q, K, V))
     tr = attention(Q, K, V, mask=causal_mask(Q.shape[0], dtype=np.float32), dtype=np.float32)
@@ -124,7 +137,6 @@ def test_torch_float32():
 
 
 # -- PyTorch against what the report prints: ranks and entropies -------------------------------
-TORCH_REASON = "torch is the optional oracle (.ci/run installs the CPU wheel); without it these checks skip"
 REPORT_CASES = ["lesson-handcrafted", "lesson-pipeline", "exercise1-doubled", "cross-attention", "box-kernel",
                 *[f"random-{seed}" for seed in range(6)]]
 
@@ -145,7 +157,7 @@ def report_case(name):
 
 def torch_entropies(S_masked):
     """H(A_t) in bits from torch.softmax; None for a row with NaN."""
-    torch = pytest.importorskip("torch", reason=TORCH_REASON)
+    torch = need_torch()
     p = torch.softmax(torch.from_numpy(np.asarray(S_masked, dtype=np.float64)), dim=-1)
     terms = torch.where(p > 0, p * torch.log2(p), torch.zeros_like(p))
     return [None if torch.isnan(row).any() else float(-terms[t].sum()) + 0.0 for t, row in enumerate(p)]  # no -0.0
@@ -153,7 +165,7 @@ def torch_entropies(S_masked):
 
 @pytest.mark.parametrize("name", REPORT_CASES)
 def test_torch_ranks_are_the_reports(name):
-    torch = pytest.importorskip("torch", reason=TORCH_REASON)
+    torch = need_torch()
     from attn_tui.report import as_json, text
 
     s = report_case(name)
@@ -168,7 +180,7 @@ def test_torch_ranks_are_the_reports(name):
 
 @pytest.mark.parametrize("name", REPORT_CASES)
 def test_torch_entropies_are_the_reports(name):
-    pytest.importorskip("torch", reason=TORCH_REASON)
+    need_torch()
     from attn_tui.report import as_json, text
 
     s = report_case(name)
@@ -185,7 +197,7 @@ def test_torch_entropies_are_the_reports(name):
 
 
 def test_torch_entropies_are_the_lessons_table():
-    pytest.importorskip("torch", reason=TORCH_REASON)
+    need_torch()
     from attn_tui.core import builtin
     from attn_tui.report import text
 
