@@ -50,3 +50,26 @@ async def test_diverging_intensity_rises_with_the_magnitude_on_both_sides(theme,
 async def test_viridis_lightness_rises_with_the_weight():
     lightness = [L for L, _ in await grounds("textual-dark", SEQ)]
     assert lightness == sorted(lightness)
+
+
+def test_the_legend_names_the_range_of_its_colours():
+    import numpy as np
+
+    from attn_tui.tui.widgets.palette import legend
+
+    lo, cells, hi = legend("seq", np.eye(2), 8)
+    assert (lo, hi) == ("0", "1") and cells[0] == 0 and cells[-1] == len(SEQ) - 1 and len(cells) == 5
+    lo, cells, hi = legend("div", np.array([[3.0, -1.0], [0.5, 2.0]]), 8)
+    assert (lo, hi) == ("-3", "3") and cells == sorted(cells) and cells[-1] == len(DIV) - 1
+    assert legend("div", np.array([[0.87]]), 10)[::2] == ("-.87", ".87")
+    assert legend("div", np.zeros((2, 2)), 8) is None and legend("plain", np.eye(2), 8) is None
+    assert legend("seq", np.eye(2), 4) is None  # no room: the header cell stays blank
+
+
+async def test_each_coloured_grid_shows_its_legend(grid_text):
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        heads = {n: grid_text(app, n).split("\n")[0] for n in ("S", "A", "M", "H")}
+        assert heads["S"].startswith("-3") and heads["A"].startswith("0") and " 1 " in heads["A"][:9]
+        assert heads["M"][:8].strip() == "" and heads["H"][:8].strip() == ""  # no colour scale, no legend

@@ -193,8 +193,10 @@ class MatrixGrid(ScrollView, can_focus=True):
         c0, c1 = sx // cw, min(self.values.shape[1], (sx + vis) // cw + 1)
         look = self._styles()
         if y == 0:
-            label, label_style = "", look.label
             data, x0 = self._header_strip(), sx
+            body = data.crop(x0, x0 + vis)
+            head = P.legend_segments(self.kind, self.values, lw, look)
+            return Strip([*head, *body], lw + body.cell_length).extend_cell_length(width, look.gap).crop(0, width)
         else:
             r = sy + y - 1
             if r >= self.values.shape[0]:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from rich.segment import Segment
 from rich.style import Style
 
 from ...core.numfmt import fmt  # noqa: F401  (the grids' number format, shared with the inspector)
@@ -107,3 +108,38 @@ def cell_width(values: np.ndarray) -> int:
     if f.size == 0 or (f.min() >= 0 and f.max() < 9.9995):
         return 5
     return 6
+
+
+def legend(kind: str, values, width: int) -> tuple[str, list[int], str] | None:
+    """The colour bar for a grid's header cell: (low end, bucket per bar cell, high end), e.g.
+    ("0", [0, 2, 5, 7, 9], "1") for weights, ("-3", [0, 4, 8], "3") for signed values scaled by
+    max |value|; None when it does not fit in ``width`` cells (a space kept after it) or the
+    grid has no colour scale."""
+    if kind == "seq":
+        lo, hi, n = "0", "1", len(VIRIDIS)
+    elif kind == "div":
+        v = np.asarray(values, dtype=np.float64)
+        finite = v[np.isfinite(v)]
+        m = float(np.max(np.abs(finite))) if finite.size else 0.0
+        if m == 0:
+            return None
+        hi = f"{m:.2g}" if 1e-2 <= m < 100 else fmt(m, 4)  # "3", "0.87", "2.5", "1e9"
+        hi = hi[1:] if hi.startswith("0.") else hi  # ".87": the legend has few cells
+        lo, n = "-" + hi, len(RDBU)
+    else:
+        return None
+    cells = width - 1 - len(lo) - len(hi)
+    if cells < 2:
+        return None
+    return lo, [round(i * (n - 1) / (cells - 1)) for i in range(cells)], hi
+
+
+def legend_segments(kind: str, values, width: int, look: Look) -> list[Segment]:
+    """A grid header's label cell: its colour bar with the range ("-3" bar "3"), when it fits."""
+    bar = legend(kind, values, width)
+    if bar is None:
+        return [Segment(" " * width, look.label)]
+    lo, buckets, hi = bar
+    ramp = look.seq if kind == "seq" else look.div
+    cells = [Segment(" ", Style(bgcolor=ramp[b].bgcolor)) for b in buckets]  # grounds, as the cells'
+    return [Segment(lo, look.label), *cells, Segment(hi + " ", look.label)]
