@@ -343,3 +343,21 @@ def test_correlation_row_ties_keep_key_order_among_many_keys():
            0, 0, 1, 1, 1, 0, 0, 0, 0, 2, 1, 1, 0, 1, 2, 1, 1, 2]
     r = lenses.correlation_row(np.array([[1.0]]), np.array(raw, dtype=float)[:, None], 0, 1.0)
     assert (r["peak"], r["runner_up"]) == (8, 10) and r["margin"] == 0.0 and r["ratio"] == 1.0
+
+
+def test_score_rank_uses_both_factors_and_the_given_scale():
+    # (inputs that are not one product: the bound and the scale are each observable)
+    assert score_rank(np.eye(2), np.eye(2), np.zeros((2, 2)), 1.0) == 0  # at most rank K = 0
+    assert score_rank(np.eye(2), np.zeros((2, 2)), np.eye(2), 1.0) == 0  # at most rank Q = 0
+    S = 1e-20 * np.eye(2)  # with scale 1 the rounding of Q Kᵀ (~1e-16) dwarfs S; recovered, it would not
+    assert score_rank(S, np.eye(2), np.eye(2), 1.0) == 0 and score_rank(S, np.eye(2), np.eye(2)) == 2
+
+
+def test_score_tolerance_recovers_small_scales_and_zero_products():
+    rng = np.random.default_rng(3)
+    Q, K = 0.01 * rng.normal(size=(3, 2)), 0.01 * rng.normal(size=(4, 2))  # max|Q Kᵀ| < 1
+    S = 0.5 * Q @ K.T
+    assert score_tolerance(S, Q, K) == pytest.approx(documented_tolerance(S, Q, K, 0.5), rel=1e-9)
+    sub = float(np.finfo(np.float64).smallest_subnormal)
+    Q, K = np.array([[1.0, 1.0]]), np.array([[1.0, -1.0]])  # Q Kᵀ = 0 exactly, |Q| |K|ᵀ = 2
+    assert score_tolerance(np.zeros((1, 1)), Q, K) == (2 + 2) * sub  # no scale to recover: 0

@@ -189,3 +189,33 @@ def test_lesson_dict_scalars():
     assert [p["c"] for p in d["entropy_at_c"]] == [0.1, 1.0, 3.0]
     assert set(d["saturation"]) == {"unscaled", "scaled", "log2_T"}
     assert json.loads(as_json.lesson_json())["params_qkv"] == 72
+
+
+def test_joined_lists_in_the_scenario_report():
+    s = builtin("lesson-pipeline").with_(padding=(1, 2), fill="-inf")  # rows 1 and 2 see only keys 1, 2
+    why = "fully masked with fill -inf: -inf - (-inf) = NaN"
+    assert f"NaN rows: t1 mat ({why}); t2 was ({why})\n" in report.scenario_text(s)
+    big = builtin("lesson-pipeline").with_(dtype="float16")
+    X = big.X.copy()
+    X[0, 0] = 60000  # Q stays finite; K = X W_K: 180000 overflows, and so do the scores
+    out = report.scenario_text(big.with_(X=X))
+    from attn_tui.core.diagnose import overflows
+
+    ov = overflows(big.with_(X=X).run())
+    assert len(ov) >= 2 and f"overflow in float16: {ov[0]}, {ov[1]}" in out
+
+
+def test_scenario_json_name_defaults_to_empty():
+    assert json.loads(as_json.scenario_json(tiny()))["name"] == ""
+
+
+def test_lesson_numbers_use_row_4_for_nadaraya_watson():
+    from attn_tui.core import lenses
+
+    n = report.lesson_numbers()
+    tr2 = n["trace2"]
+    row4, _ = lenses.nadaraya_watson_row(tr2.Q, tr2.K, tr2.V, 3, tr2.scale, tr2.blocked)
+    assert n["nw_diff"] == lenses.max_abs_diff(row4, tr2.O[3])
+    diffs = [lenses.max_abs_diff(lenses.nadaraya_watson_row(tr2.Q, tr2.K, tr2.V, t, tr2.scale, tr2.blocked)[0],
+                                 tr2.O[t]) for t in range(5)]
+    assert diffs[4] != diffs[3]  # rounding differs by row here, so the row is observable
