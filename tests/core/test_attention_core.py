@@ -71,3 +71,12 @@ def test_overflow_is_silent_as_documented():
         assert np.isnan(tr.A[0]).all() and tr.A[1, 0] == 1.0
         tr = attention([[7e4, 0.0]], [[0.0, 1.0]], [[1.0]], dtype=np.float16)  # inf · 0 in Q Kᵀ
         assert np.isnan(tr.S).all() and tr.nan_rows == (0,)
+
+
+def test_dtype_names_are_the_three_and_only_those():
+    from attn_tui.core.attention import float_dtype
+
+    assert float_dtype("float16") == np.float16 and float_dtype(np.float32) == np.float32
+    for other in ("f8", "float", "double", "int8"):
+        with pytest.raises(ValueError, match=r"^dtype: unknown dtype"):
+            float_dtype(other)
