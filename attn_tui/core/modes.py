@@ -25,7 +25,8 @@ def causal_allowed(s: Scenario) -> tuple[bool, str]:
     if s.T_k != s.T:
         return False, (f"cross-attention: Y has its own {s.T_k} positions, not X's {s.T}; "
                        "'key after query' means nothing, and a source sequence is fully known")
-    return True, ("cross-attention with T' = T: causal only makes sense if Y's position i is "
+    kind = "a sliding window" if s.mask == "window" else "a causal mask"
+    return True, (f"cross-attention with T' = T: {kind} only makes sense if Y's position i is "
                   "the same moment as X's position i (e.g. a second view of the same stream)")
 
 

@@ -38,6 +38,9 @@ def _short_e(x: float, width: int) -> str | None:
     """E-notation with as many mantissa digits as fit in ``width``: "-6.6e4", "-1e9", "1e-5"; else None."""
     for d in (3, 2, 1, 0):
         m, e = f"{x:.{d}e}".split("e")
+        if not math.isfinite(float(f"{m}e{e}")):  # rounded past the float range (-1.8e308): cut instead
+            m, e = f"{x:.{d + 6}e}".split("e")
+            m = m[: m.index(".") + d + 1] if d else m[: m.index(".")]
         m = m.rstrip("0").rstrip(".") if "." in m else m
         if len(short := f"{m}e{int(e)}") <= width:
             return short

@@ -80,3 +80,18 @@ def test_dtype_names_are_the_three_and_only_those():
     for other in ("f8", "float", "double", "int8"):
         with pytest.raises(ValueError, match=r"^dtype: unknown dtype"):
             float_dtype(other)
+
+
+def test_softmax_of_integers_and_its_silence():
+    from attn_tui.core.attention import float_dtype, softmax
+
+    p = softmax(np.array([[1, 2, 3]]))
+    assert p.dtype == np.float64
+    np.testing.assert_allclose(p, softmax(np.array([[1.0, 2.0, 3.0]])), rtol=0, atol=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isnan(softmax(np.array([[-np.inf, -np.inf]]))).all()  # the fully masked row
+        assert softmax(np.array([[1e308, -1e308]])).tolist() == [[1.0, 0.0]]  # -1e308 - 1e308 overflows
+    with pytest.raises(ValueError) as err:
+        float_dtype("f8")
+    assert str(err.value) == "dtype: unknown dtype 'f8'; use float64, float32, float16"

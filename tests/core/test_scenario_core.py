@@ -148,3 +148,19 @@ def test_valid_edges_are_accepted():
     assert projected(padding=(np.int64(2),)).padding == (2,)
     assert projected(c=1e-300).c == 1e-300 and projected(c=7).c == 7.0
     assert projected(scaled=False).scaled is False
+
+
+def test_key_labels_are_checked_without_y_and_given_with_y():
+    with pytest.raises(ValueError) as err:
+        Scenario(Q=np.ones((2, 3)), K=np.ones((4, 3)), key_tokens=("a",))
+    assert str(err.value) == "key_tokens: 1 labels for 4 rows/columns"
+    assert projected(Y=np.ones((2, 4)), mask="none").key_tokens == ("k1", "k2")
+
+
+def test_the_widest_window_is_max_dim():
+    from attn_tui.core.edit import MAX_DIM
+
+    assert projected(mask="window", window=MAX_DIM).window == MAX_DIM
+    with pytest.raises(ValueError) as err:
+        projected(mask="window", window=MAX_DIM + 1)
+    assert str(err.value) == f"window: {MAX_DIM + 1} is wider than any sequence (at most {MAX_DIM})"

@@ -56,3 +56,16 @@ async def test_file_dialogs_refuse_an_unknown_home_and_a_long_name_in_one_line(t
                       _apply_export(app, str(tmp_path / ("x" * 300 + ".svg")), "svg", False)):
             assert reply and "\n" not in reply and "nosuchuser" in reply or "x" * 20 in reply
         assert app.state is before and app.return_code is None
+
+
+async def test_a_refusal_is_withdrawn_once_a_change_goes_through(tmp_path):
+    from attn_tui.tui.actions.files import _apply_open
+
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert _apply_open(app, str(tmp_path)) is not None  # a folder: refused, with a notice
+        await pilot.pause()
+        assert any("Not opened" in t for t in app.notes.titles())
+        assert _apply_open(app, "padding-nan") is None
+        await pilot.pause()
+        assert not any("Not opened" in t for t in app.notes.titles())  # no stale contradiction

@@ -119,3 +119,19 @@ async def test_help_answers_exercise1_with_the_cores_numbers(settle):
     assert "rows saturate" not in md and "saturated rows" not in md
     assert "weighted mix of every token's value" not in md and "does not saturate" not in md
     assert "tokens 1..t under the causal mask" in md
+
+
+async def test_at_80x24_the_tour_text_scrolls_from_the_keyboard():
+    """Review: the text box of a long page was cut with no key to scroll it (only the mouse wheel)."""
+    from attn_tui.tui.app import AttentionApp
+
+    app = AttentionApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        text = app.screen.query_one("#tour-scroll")
+        assert text.max_scroll_y > 0  # the objectives page is longer than its box at 80×24
+        row = app.state.row
+        await pilot.press("tab", "down", "down")
+        await pilot.pause()
+        assert text.has_focus and text.scroll_y > 0 and app.state.row == row  # the text moved, not the row

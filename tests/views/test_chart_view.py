@@ -18,7 +18,7 @@ def test_the_axis_is_the_same_for_every_row_and_for_c_up_to_2():
 
 
 def test_a_bar_that_would_be_clipped_refits_the_axis_and_the_title_says_so():
-    st = State(builtin("lesson-pipeline")).with_scenario(c=2.2)  # it·mat = 6.6 > 6
+    st = State(builtin("lesson-pipeline"), row=3).with_scenario(c=2.2)  # row t4: it·mat = 6.6 > 6
     lo, hi, k = score_axis(st)
     assert k == 1 and (lo, hi) == (0.0, 12.0)
     assert "axis×2" in chart_view(st).scores_title
@@ -31,3 +31,14 @@ def test_signed_scores_get_room_on_both_sides():
     X[3, 3] = -1.0  # "it" now advertises minus "pronoun": negative scores on row 5
     lo, hi, _ = score_axis(State(st.scenario.with_(X=X)))
     assert lo < 0 < hi
+
+
+def test_one_outlier_among_thousands_of_cells_does_not_flatten_every_row():
+    from attn_tui.tui.bench import random_scenario
+
+    st = State(random_scenario(512))
+    S = st.trace.S[~st.trace.blocked]
+    lo, hi, k = score_axis(st.with_(row=100))
+    assert hi < 2 * float(np.abs(S).max())  # not stretched to the single largest score
+    row = st.trace.S[100, :101]
+    assert float(np.abs(row).max()) <= max(-lo, hi)  # and the row's own bars all fit

@@ -28,6 +28,7 @@ def commit(app, scenario, note: str | None = None) -> None:
     st = app.state
     row = min(st.row, scenario.T - 1)
     app.set_state(st.with_(scenario=scenario, row=row, cursor=clamp_cursor(scenario, st.cursor)))
+    app.notes.drop("refusal")  # an earlier refusal is stale once a change went through
     if note:
         app.notes.note(note, "change", timeout=5)
 

@@ -40,7 +40,7 @@ def _apply_open(app, name: str) -> str | None:
         s = io.resolve(name if name in BUILTINS else str(_expand(name)))
     except (io.ScenarioError, ValueError, RuntimeError) as exc:
         msg = str(exc).splitlines()[0]
-        app.notify(msg, title="Not opened; the current scenario stays", severity="error", timeout=8)
+        app.notes.note(msg, "refusal", title="Not opened; the current scenario stays", severity="error", timeout=8)
         return msg
     commit(app, s, note=f"opened {name}: {s.title}")
     if s.focus_row:

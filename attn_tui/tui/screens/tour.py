@@ -67,7 +67,7 @@ class TourScreen(Screen):
     def compose(self) -> ComposeResult:
         with Horizontal(id="tour-main"):
             with Vertical(id="tour-left"):  # the text scrolls; try-it and the keys stay at the bottom
-                with VerticalScroll(id="tour-scroll", can_focus=False):
+                with VerticalScroll(id="tour-scroll"):  # tab, then ↑/↓: the text scrolls from the keyboard
                     yield Static(id="tour-title", markup=False)
                     yield Static(id="tour-text", markup=False)
                 yield Static(id="tour-try", markup=False)
@@ -89,7 +89,7 @@ class TourScreen(Screen):
         self.query_one("#tour-text", Static).update(p.text)
         self.query_one("#tour-scroll").scroll_home(animate=False)
         hint = f"[y] try it: {p.try_it.label}" if p.try_it else ""
-        nav = "space/n next · b back"
+        nav = "space/n next · b back · tab: the text, ↑/↓ scroll it"
         self.query_one("#tour-try", Static).update(f"{hint}\n{nav}" if hint else nav)
         pane = self.query_one("#tour-pane")
         await pane.remove_children()

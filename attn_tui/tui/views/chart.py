@@ -52,22 +52,25 @@ def score_axis(state: State) -> tuple[float, float, int]:
     """(lo, hi, k): the scores chart's axis, the same for every row and every c.
 
     It is twice the range of the scores at the operating point (c = 1, scaled by 1/√d_k) over
-    every visible cell of S, an input-only figure (room for c up to 2, or the raw scores at
-    d_k = 4), times 2**k, where k ≥ 0 is the least power of two that holds every visible score
-    now. So `+` lengthens the bars against a fixed axis, and the axis re-fits (doubles) only
-    when a bar would be clipped; the title then says ×2**k.
+    the visible cells of S, an input-only figure (room for c up to 2, or the raw scores at
+    d_k = 4), the 0.5 % most extreme cells left out so that one outlier among thousands of
+    cells does not flatten every row; times 2**k, where k ≥ 0 is the least power of two that
+    holds every visible score of the selected row now. So `+` lengthens the bars against a
+    fixed axis, and the axis re-fits (doubles) only when a bar would be clipped; the title
+    then says ×2**k.
     """
-    s, tr = state.scenario, state.trace
+    s, tr, t = state.scenario, state.trace, state.row
     S = tr.S.astype(np.float64)
     seen = ~tr.blocked & np.isfinite(S)
-    if not seen.any() or s.scale == 0:
+    if not seen[t].any() or s.scale == 0:
         return -1.0, 1.0, 0
     base = S[seen] * (1.0 / (s.scale * np.sqrt(s.d_k)))  # the scores at c = 1, scaled
-    lo, hi = 2 * min(0.0, float(base.min())), 2 * max(0.0, float(base.max()))
-    span, now = max(-lo, hi), float(np.abs(S[seen]).max())
+    q_lo, q_hi = np.quantile(base, [0.005, 0.995]) if base.size > 200 else (base.min(), base.max())
+    lo, hi = 2 * min(0.0, float(q_lo)), 2 * max(0.0, float(q_hi))
+    span, now = max(-lo, hi), float(np.abs(S[t][seen[t]]).max())
     if not np.isfinite(span) or span == 0 or not np.isfinite(now):
         return -1.0, 1.0, 0
-    k = max(0, int(np.ceil(np.log2(now / span) - 1e-9)))
+    k = max(0, int(np.ceil(np.log2(now / span) - 1e-9))) if now > 0 else 0
     lo, hi = (float(f"{x * 2.0 ** k:.10g}") for x in (lo, hi))  # rounding of S / scale: no jitter
     return lo, hi, k
 

@@ -175,9 +175,12 @@ def rank(state) -> Text:
     info = state.rank
     rs = "?" if info["S"] is None else str(info["S"])
     ok = info["S"] is not None and info["S"] <= min(info["Q"], info["K"]) <= info["d_k"]
+    sv = np.asarray(info["singular_values"], dtype=np.float64)
+    shown = " ".join(fmt(x, 2) for x in sv[:6]) + (" …" if sv.size > 6 else "")
     return Text.assemble(
         f"rank S = {rs}   rank Q = {info['Q']}   rank K = {info['K']}   d_k = {info['d_k']}\n",
         ("rank S ≤ min(rank Q, rank K) ≤ d_k " + ("✓" if ok else "(S not finite)"), "bold"),
+        f"\nσ(S) = {shown}" if sv.size else "",
     )
 
 

@@ -28,8 +28,8 @@ def status_parts(state: State) -> list[Part]:
     parts = [Part(f"row {s.tokens[state.row]}", f"row {s.tokens[state.row]}", "bold", 0)]
     if state.pin is not None:
         ok = state.compared is not None
-        parts.append(Part("pinned: ΔA, ΔH vs pin" if ok else "pinned (other shape: not compared)",
-                          "pinned" if ok else "pin ≠ shape", "bold" if ok else "dim", 1))
+        parts.append(Part("pinned: ΔA, ΔH vs pin" if ok else "pinned, another shape: not compared (P unpins)",
+                          "pinned" if ok else "pin: other shape", "bold" if ok else "dim", 1))
     if state.trace.nan_rows:
         rows = ",".join(str(r + 1) for r in state.trace.nan_rows)
         parts.append(Part(f"NaN rows {rows}", f"NaN {rows}", "bold magenta", 1))

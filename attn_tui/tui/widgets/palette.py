@@ -102,12 +102,13 @@ def _abbrev(label: str, width: int) -> str:
 
 
 def cell_width(values: np.ndarray) -> int:
-    """5 characters when every finite value is in [0, 10) ("0.870"), else 6 ("-0.500")."""
+    """5 characters when every finite value is in [0, 10) ("0.870"), else 6 ("-0.500"), and 9 when a
+    value is beyond ±1e100 (the float64 min fill prints "-1.79e308": in 6 it read -2e308, no float)."""
     v = np.asarray(values, dtype=np.float64)
     f = v[np.isfinite(v)]
     if f.size == 0 or (f.min() >= 0 and f.max() < 9.9995):
         return 5
-    return 6
+    return 9 if np.abs(f).max() >= 1e100 else 6
 
 
 def legend(kind: str, values, width: int) -> tuple[str, list[int], str] | None:
