@@ -82,7 +82,7 @@ async def test_the_receiver_page_and_the_lenses_screen_show_one_text(settle):
         await settle(pilot)
         assert isinstance(app.screen, LensesScreen)
         lens = text(app.screen.query_one("#lens-corr").shown)
-        assert "peak 't1 mat' (3.000), margin 3.000 over the runner-up" in lens
+        assert "peak 't1 mat' (3.000), margin 3.000 over the 3 runners-up" in lens
         await pilot.press("t")
         await settle(pilot)
         tour = app.screen

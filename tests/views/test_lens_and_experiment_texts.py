@@ -37,8 +37,8 @@ def test_correlation_lens_reads_peak_margin_and_noise_floor():
     st = State(builtin("lesson-pipeline"), row=3)
     out = text(lesson_panes.correlation(st))
     assert "template q_t = [2, 0, 0, 0] of 't4 it', every key:" in out
-    assert "peak 't1 mat' (3.000), margin 3.000 over the runner-up 't2 was'" in out
-    assert f"e^3.00 = {np.exp(3):.2f}× the runner-up's weight (A = 0.870)" in out
+    assert "peak 't1 mat' (3.000), margin 3.000 over the 3 runners-up ('t2 was', 't3 soft', 't4 it')" in out
+    assert f"e^3.00 = {np.exp(3):.2f}× the weight of each (A = 0.870)" in out
     assert "q·k has sd √d_k = 2.00; 1/√d_k returns it to 1" in out and "floor sd 1.00" in out
     unscaled = text(lesson_panes.correlation(st.with_scenario(scaled=False)))
     assert "c·q·k unscaled" in unscaled and "floor sd 2.00" in unscaled

@@ -61,9 +61,12 @@ def _detector_line(s, tr, t, r) -> Text:
         tied = [repr(s.keys[i]) for i in range(s.T_k) if r["visible"][i] and r["scores"][i] == top]
         return Text(f"the peak ties {len(tied)} keys ({', '.join(tied)}; margin 0): the soft-argmax splits "
                     f"its weight among them ({fmt(tr.A[t, p])} each).", style="italic")
-    return Text(f"peak {s.keys[p]!r} ({fmt(r['scores'][p])}), margin {fmt(m)} over the runner-up "
-                f"{s.keys[u]!r}: the soft-argmax gives it e^{fmt(m, 2)} = {fmt(r['ratio'], 2)}× the "
-                f"runner-up's weight (A = {fmt(tr.A[t, p])}).", style="italic")
+    second = r["scores"][u]
+    ties = [repr(s.keys[i]) for i in range(s.T_k) if r["visible"][i] and r["scores"][i] == second]
+    who = f"the runner-up {ties[0]}" if len(ties) == 1 else f"the {len(ties)} runners-up ({', '.join(ties)})"
+    return Text(f"peak {s.keys[p]!r} ({fmt(r['scores'][p])}), margin {fmt(m)} over {who}: the soft-argmax "
+                f"gives it e^{fmt(m, 2)} = {fmt(r['ratio'], 2)}× the weight of each (A = {fmt(tr.A[t, p])}).",
+                style="italic")
 
 
 def _noise_line(s, r) -> Text:
