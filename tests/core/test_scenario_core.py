@@ -164,3 +164,13 @@ def test_the_widest_window_is_max_dim():
     with pytest.raises(ValueError) as err:
         projected(mask="window", window=MAX_DIM + 1)
     assert str(err.value) == f"window: {MAX_DIM + 1} is wider than any sequence (at most {MAX_DIM})"
+
+
+def test_focus_row_counts_from_one_and_stays_in_range():
+    assert projected().focus_row is None
+    assert projected(focus_row=2).focus_row == 2 and projected(focus_row=np.int64(3)).focus_row == 3
+    assert projected(focus_row=10).focus_row == 3  # T = 3: kept in range
+    for bad in (0, -1, True, 1.5, "2"):
+        with pytest.raises(ValueError) as err:
+            projected(focus_row=bad)
+        assert str(err.value) == f"focus_row: the row to open on must be a whole query position from 1, got {bad!r}"
