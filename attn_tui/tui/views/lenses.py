@@ -97,7 +97,7 @@ def box_kernel(state) -> Group:
              "Switch on: every score becomes 0, κ ≡ 1, a box kernel."),
         Text(f"A row {t + 1}      {fmt_vec(tr.A[t])}"),
         Text(f"W_avg row {t + 1}  {fmt_vec(W_avg[t])}"),
-        Text.assemble("max|A − W_avg| = ", (fmt(diff) + (" (exactly)" if diff == 0 else ""), "bold")),
+        Text.assemble("max|A − W_avg| over all of A = ", (fmt(diff) + (" (exactly)" if diff == 0 else ""), "bold")),
         Text(box_words(on, diff, bound, s.dtype)),
     ]
     return Group(*lines)
