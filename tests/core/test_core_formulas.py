@@ -78,10 +78,10 @@ def test_score_tolerance_is_its_documented_formula(dtype, shape):
     scale = -0.7  # only |scale| counts
     S = (scale * Q @ K.T).astype(dtype)
     want = documented_tolerance(S, Q, K, scale)
-    assert score_tolerance(S, Q, K, scale) == pytest.approx(want, rel=1e-12)
+    assert score_tolerance(S, Q, K, scale) == pytest.approx(want, rel=1e-12, abs=0)
     # scale unknown: recovered as max|S| / max|Q Kᵀ| (S rounded in its dtype)
     rec = np.max(np.abs(S.astype(np.float64))) / np.max(np.abs(Q @ K.T))
-    assert score_tolerance(S, Q, K) == pytest.approx(documented_tolerance(S, Q, K, rec), rel=1e-12)
+    assert score_tolerance(S, Q, K) == pytest.approx(documented_tolerance(S, Q, K, rec), rel=1e-12, abs=0)
 
 
 def test_score_tolerance_of_zero_factors_is_the_subnormal_floor():
@@ -357,7 +357,7 @@ def test_score_tolerance_recovers_small_scales_and_zero_products():
     rng = np.random.default_rng(3)
     Q, K = 0.01 * rng.normal(size=(3, 2)), 0.01 * rng.normal(size=(4, 2))  # max|Q Kᵀ| < 1
     S = 0.5 * Q @ K.T
-    assert score_tolerance(S, Q, K) == pytest.approx(documented_tolerance(S, Q, K, 0.5), rel=1e-9)
+    assert score_tolerance(S, Q, K) == pytest.approx(documented_tolerance(S, Q, K, 0.5), rel=1e-9, abs=0)
     sub = float(np.finfo(np.float64).smallest_subnormal)
     Q, K = np.array([[1.0, 1.0]]), np.array([[1.0, -1.0]])  # Q Kᵀ = 0 exactly, |Q| |K|ᵀ = 2
     assert score_tolerance(np.zeros((1, 1)), Q, K) == (2 + 2) * sub  # no scale to recover: 0
