@@ -56,6 +56,10 @@ class AttentionApp(App):
     def watch_state(self, old: State | None, new: State) -> None:
         self.notes.state_changed(old, new)
 
+    def get_system_commands(self, screen):
+        """Textual's palette commands, less its own Quit: the key table's "Quit · key q" says the key."""
+        yield from (c for c in super().get_system_commands(screen) if c.title != "Quit")
+
     def notify(self, message: str, *, markup: bool = False, **kw) -> None:
         """Notifications carry user text (labels, paths, typed values): never parse it as markup."""
         super().notify(message, markup=False, **kw)

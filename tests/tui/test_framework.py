@@ -53,3 +53,18 @@ async def test_first_frame_callback_runs_once():
         app.refresh()
         await pilot.pause()
     assert calls == [1]
+
+
+async def test_the_palette_offers_one_quit_and_it_names_its_key():
+    from textual.command import CommandList
+
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.press(*"quit")
+        await pilot.app.screen.workers.wait_for_complete()
+        await pilot.pause()
+        found = app.screen.query_one(CommandList)
+        prompts = [str(found.get_option_at_index(i).prompt) for i in range(found.option_count)]
+        quits = [p for p in prompts if p.startswith("Quit")]
+        assert len(quits) == 1 and "key q" in quits[0], prompts
