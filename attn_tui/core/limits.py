@@ -14,6 +14,7 @@ import unicodedata
 import numpy as np
 
 from .attention import DTYPES
+from .matrices import INPUTS  # the matrices a scenario stores, from the one table
 
 MAX_DIM = 512  # largest T, T', d_model, d_k, d_v (so S and A are at most 512 x 512)
 BOUND = 1e6  # |input cell| <= BOUND: scores cannot overflow float64 or float32 within MAX_DIM
@@ -27,7 +28,6 @@ MAX_TOKENS = 8 * MAX_LISTS  # brackets, strings and comments scanned
 MAX_VALUES = 5 * MAX_DIM**2 + 2**16  # commas: 5 matrices of 512 x 512, labels
 MAX_KEYS = 2**16  # '=' signs (19 keys, and '=' inside labels)
 C_MIN, C_MAX = 1e-3, 1e3  # the knob's range for the score multiplier c
-INPUTS = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
 
 
 def printable(text) -> str:
