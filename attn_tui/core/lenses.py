@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .attention import _rank, blocked_cells, score_rank, softmax
+from .attention import blocked_cells, softmax
+from .ranks import _rank, score_rank
 
 
 def nadaraya_watson_row(Q, K, V, t, scale, blocked=None):

@@ -1,0 +1,69 @@
+"""Numerical ranks in the precision of a trace's dtype: rank Q, rank K, and rank S for S = scale · Q Kᵀ
+bounded by min(rank Q, rank K) (the lesson's rank S ≤ min(rank Q, rank K) ≤ d_k, made exact)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _finfo(dtype):
+    """np.finfo of a float dtype; float64's for anything else (an integer matrix)."""
+    dtype = np.dtype(dtype)
+    return np.finfo(dtype if np.issubdtype(dtype, np.floating) else np.float64)
+
+
+def _rank(a, floor=0.0):
+    """Numerical rank of a in the precision of its own dtype, or None when a has NaN/inf entries.
+
+    Counts the singular values above max(rows, cols) · eps · σ_max + floor: NumPy's
+    matrix_rank tolerance, but with the eps of a's dtype (9.8e-4 for a float16 trace,
+    not float64's 2.2e-16, whose tolerance counted float16 rounding as rank).
+    """
+    fi = _finfo(np.asarray(a).dtype)
+    a = np.asarray(a, dtype=np.float64)
+    if a.size == 0 or not np.all(np.isfinite(a)):
+        return None
+    sv = np.linalg.svd(a, compute_uv=False)  # descending
+    tol = sv[0] * max(a.shape) * float(fi.eps) + floor
+    return int(np.count_nonzero(sv > tol))
+
+
+def score_rank(S, Q, K, scale=None):
+    """rank S for S = scale · Q Kᵀ as computed in S's dtype, or None when S has NaN/inf.
+
+    The singular values of S above its own tolerance (:func:`_rank`, eps of S's dtype) and
+    above the rounding of the product (:func:`score_tolerance`), and at most
+    min(rank Q, rank K): S = Q Kᵀ exactly, so a singular value beyond the factors' ranks,
+    judged at the same precision, is rounding of directions rank Q or rank K already called
+    noise. Without that bound Q = [[1, e], [e, e]], K = [[e, 1], [e, e]] with e = 3e-257
+    (rank Q = rank K = 1: e is below their tolerance) gave rank S = 2.
+    """
+    S = np.asarray(S)
+    if S.size == 0 or not np.all(np.isfinite(S)):
+        return None
+    factors = [r for r in (_rank(Q), _rank(K)) if r is not None]
+    return min([_rank(S, score_tolerance(S, Q, K, scale)), *factors])
+
+
+def score_tolerance(S, Q, K, scale=None):
+    """The rounding of computing S = scale · Q Kᵀ in S's dtype, as a floor for S's rank:
+
+        (d_k + 2) · (eps_acc · σ_max(|scale| · |Q| |K|ᵀ) + √(T T') · subnormal)
+
+    A score sums d_k products, each off by eps_acc (the accumulation's eps: float32's for
+    float16) of its size, or by a subnormal of S's dtype when it underflows; scores that
+    cancel are that rounding and no more. ``scale`` None: |scale| is recovered as
+    max|S| / max|Q Kᵀ|.
+    """
+    S = np.asarray(S)
+    Q64, K64 = np.asarray(Q, dtype=np.float64), np.asarray(K, dtype=np.float64)
+    T, d_k = Q64.shape
+    T_k = K64.shape[0]
+    fi = _finfo(S.dtype)
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        if scale is None:
+            qk = np.max(np.abs(Q64 @ K64.T))  # max |.|, not a norm: squares of 1e-257 underflow
+            scale = np.max(np.abs(S.astype(np.float64))) / qk if qk > 0 else 0.0
+        B = abs(float(scale)) * (np.abs(Q64) @ np.abs(K64).T)  # (T, T'): the size of each score's terms
+        acc = float(_finfo(np.promote_types(fi.dtype, np.float32)).eps)
+        return float((d_k + 2) * (acc * np.linalg.norm(B, 2) + np.sqrt(T * T_k) * float(fi.smallest_subnormal)))
