@@ -5,21 +5,22 @@ from __future__ import annotations
 from . import action
 
 
+def _replay(app, st, nothing: str, done: str) -> None:
+    """Make ``st`` (what the history gave back) current and say so, or say there was ``nothing``."""
+    if st is None:
+        app.notes.note(nothing, "refusal", severity="warning", timeout=3)
+        return
+    app.set_state(st)
+    app.notes.note(done, "change", timeout=2)
+
+
 @action
 def undo(app) -> None:
     st = app.history.undo(app.state)
-    if st is None:
-        app.notes.note("nothing to undo", "refusal", severity="warning", timeout=3)
-        return
-    app.set_state(st)
-    app.notes.note(f"undone ({len(app.history.past)} more; ctrl+y redoes)", "change", timeout=2)
+    _replay(app, st, "nothing to undo", f"undone ({len(app.history.past)} more; ctrl+y redoes)")
 
 
 @action
 def redo(app) -> None:
     st = app.history.redo(app.state)
-    if st is None:
-        app.notes.note("nothing to redo", "refusal", severity="warning", timeout=3)
-        return
-    app.set_state(st)
-    app.notes.note(f"redone ({len(app.history.future)} more)", "change", timeout=2)
+    _replay(app, st, "nothing to redo", f"redone ({len(app.history.future)} more)")

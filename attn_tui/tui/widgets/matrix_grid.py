@@ -86,7 +86,8 @@ class MatrixGrid(ScrollView, can_focus=True):
             values.shape == self.values.shape and kind == self.kind
             and tuple(row_labels) == self.row_labels and tuple(col_labels) == self.col_labels
             and np.array_equal(values, self.values, equal_nan=True)
-            and _same_mask(blocked, self.blocked)
+            and (blocked is None) == (self.blocked is None)
+            and (blocked is None or np.array_equal(blocked, self.blocked))
         )
         if same:
             self.select(selected)
@@ -295,9 +296,3 @@ class MatrixGrid(ScrollView, can_focus=True):
     def on_resize(self) -> None:
         self._cache.clear()
         self._scroll_to_cell(*self.cursor)  # a pane made smaller keeps the selected row in view
-
-
-def _same_mask(a, b) -> bool:
-    if a is None or b is None:
-        return a is b
-    return a.shape == b.shape and np.array_equal(a, b)
