@@ -29,15 +29,25 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = Parser(prog="attn-tui", description="Take scaled dot-product attention apart, live, in a terminal "
-               "(Lesson 08). Without a command: the explorer.")
+    p = Parser(
+        prog="attn-tui",
+        description="Take scaled dot-product attention apart, live, in a terminal "
+        "(Lesson 08). Without a command: the explorer.",
+    )
     p.add_argument("--version", action="version", version=f"attn-tui {__version__}")
-    p.add_argument("--scenario", dest="run_scenario", metavar="NAME|FILE",
-                   help=f"open the explorer on {SCENARIO_HELP} (default: lesson-pipeline)")
+    p.add_argument(
+        "--scenario",
+        dest="run_scenario",
+        metavar="NAME|FILE",
+        help=f"open the explorer on {SCENARIO_HELP} (default: lesson-pipeline)",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    r = sub.add_parser("report", help="print the lesson's numbers (or one scenario's) without the UI",
-                       description="Without --scenario: every number Lesson 08 prints, in its order. "
-                       "With --scenario: that scenario's matrices and numbers.")
+    r = sub.add_parser(
+        "report",
+        help="print the lesson's numbers (or one scenario's) without the UI",
+        description="Without --scenario: every number Lesson 08 prints, in its order. "
+        "With --scenario: that scenario's matrices and numbers.",
+    )
     r.add_argument("--scenario", metavar="NAME|FILE", help=SCENARIO_HELP)
     r.add_argument("--json", action="store_true", help="JSON instead of text (non-finite numbers as null)")
     return p
@@ -51,6 +61,7 @@ def _load(name):
 def report(args) -> str:
     # imported here so that `attn-tui --help` stays fast
     from .report import as_json, text
+
     scenario = _load(args.scenario)
     if scenario is None:
         return as_json.lesson_json() if args.json else text.lesson_text()
@@ -62,6 +73,7 @@ def report(args) -> str:
 def run(args) -> int:
     scenario = _load(args.run_scenario)  # refuse a bad file before any UI starts
     from .tui.app import AttentionApp  # textual only on this path
+
     app = AttentionApp(scenario=scenario)
     app.run()
     return getattr(app, "return_code", None) or EXIT_OK  # non-zero when Textual caught a crash
@@ -95,6 +107,7 @@ def main(argv=None) -> int:
 
 def _silence_stdout():
     import os
+
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -109,7 +109,7 @@ def float16_knob():
         s = builtin("lesson-pipeline")
         X = s.X.copy()
         X[1, 1] = 9000
-        return s.with_(X=X, dtype="float16", c=1.1 ** 12)
+        return s.with_(X=X, dtype="float16", c=1.1**12)
 
     return float16_knob
 
@@ -146,9 +146,11 @@ from hypothesis import HealthCheck as _HealthCheck
 from hypothesis import Phase as _Phase
 from hypothesis import settings as _hyp_settings
 
-_hyp_settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True,
-                               suppress_health_check=[_HealthCheck.too_slow])
+_hyp_settings.register_profile(
+    "ci", derandomize=True, database=None, deadline=None, print_blob=True, suppress_health_check=[_HealthCheck.too_slow]
+)
 # scripts/mutation.sh: as in CI, and a failure is reported unshrunk (a mutant needs one failure, fast)
-_hyp_settings.register_profile("mutation", _hyp_settings.get_profile("ci"),
-                               phases=[_Phase.explicit, _Phase.reuse, _Phase.generate])
+_hyp_settings.register_profile(
+    "mutation", _hyp_settings.get_profile("ci"), phases=[_Phase.explicit, _Phase.reuse, _Phase.generate]
+)
 _hyp_settings.load_profile(_os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if _os.environ.get("CI") else "default"))

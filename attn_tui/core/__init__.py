@@ -6,7 +6,17 @@ from .info import effective_tokens, entropy_bits, row_entropies_bits
 from .scenario import Scenario
 
 __all__ = [
-    "Trace", "Scenario", "BUILTINS", "builtin", "attention", "softmax", "causal_mask",
-    "additive_mask", "blocked_cells", "fill_value", "entropy_bits", "row_entropies_bits",
+    "Trace",
+    "Scenario",
+    "BUILTINS",
+    "builtin",
+    "attention",
+    "softmax",
+    "causal_mask",
+    "additive_mask",
+    "blocked_cells",
+    "fill_value",
+    "entropy_bits",
+    "row_entropies_bits",
     "effective_tokens",
 ]

@@ -76,7 +76,7 @@ def fill_value(fill="-1e9", dtype=np.float64):
     elif fill == "min":
         return np.finfo(dtype).min
     else:
-        raise ValueError(f"fill: unknown fill {fill!r}; use -1e9, \"-inf\" or \"min\"")
+        raise ValueError(f'fill: unknown fill {fill!r}; use -1e9, "-inf" or "min"')
     with np.errstate(over="ignore"):
         return dtype.type(value)
 
@@ -245,7 +245,17 @@ def attention(Q, K, V, mask=None, scale=None, dtype=np.float64):
     H = row_entropies_bits(A)
     nan_rows = tuple(int(t) for t in np.flatnonzero(np.isnan(A).any(axis=1)))
     return Trace(
-        Q=Qd, K=Kd, V=Vd, S=S, M=M, S_masked=S_masked, A=A, O=O, H=H,
-        eff=np.exp2(H), blocked=blocked, scale=scale,
+        Q=Qd,
+        K=Kd,
+        V=Vd,
+        S=S,
+        M=M,
+        S_masked=S_masked,
+        A=A,
+        O=O,
+        H=H,
+        eff=np.exp2(H),
+        blocked=blocked,
+        scale=scale,
         nan_rows=nan_rows,
     )

@@ -19,13 +19,15 @@ def lesson_handcrafted() -> Scenario:
     Q = [[1, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [0.5, 0.5, 0, 0]]
     return Scenario(
         title="Lesson 08: hand-crafted Q and K (key 1 advertises feature 1; queries 2 and 4 look for it)",
-        tokens=("t1", "t2", "t3", "t4", "t5"), Q=Q, K=K,
+        tokens=("t1", "t2", "t3", "t4", "t5"),
+        Q=Q,
+        K=K,
         focus_row=4,  # the lesson reads row 4: 0.43 on t1, a token three positions back
     )
 
 
 def lesson_pipeline() -> Scenario:
-    """"mat was soft, it was": one-hot features projected to Q, K, V."""
+    """ "mat was soft, it was": one-hot features projected to Q, K, V."""
     d_model, d_v = 6, 4
     X = np.zeros((T, d_model))
     for t, f in enumerate([0, 1, 2, 3, 1]):  # mat was soft it was
@@ -44,7 +46,10 @@ def lesson_pipeline() -> Scenario:
         title='Lesson 08: the full pipeline, "mat was soft, it was" (a pronoun asks for a noun)',
         tokens=("t1 mat", "t2 was", "t3 soft", "t4 it", "t5 was"),
         features=("noun", "verb", "adj", "pron", "spare1", "spare2"),
-        X=X, W_Q=W_Q, W_K=W_K, W_V=W_V,
+        X=X,
+        W_Q=W_Q,
+        W_K=W_K,
+        W_V=W_V,
         focus_row=4,  # the lesson reads row 4: "it" retrieves "mat", A(4,1) = 0.870
     )
 
@@ -69,8 +74,12 @@ def exercise1_doubled() -> Scenario:
 def padding_nan() -> Scenario:
     """Fill -inf with a fully masked row: row 1 sees only key 1, which is padded -> NaN."""
     s = lesson_pipeline()
-    return s.with_(title="Fully-masked row: padding key 1 with fill -inf makes row 1 NaN (-inf - -inf)",
-                   padding=(1,), fill="-inf", focus_row=1)  # opens on the NaN row
+    return s.with_(
+        title="Fully-masked row: padding key 1 with fill -inf makes row 1 NaN (-inf - -inf)",
+        padding=(1,),
+        fill="-inf",
+        focus_row=1,
+    )  # opens on the NaN row
 
 
 def float16_overflow() -> Scenario:
@@ -85,8 +94,12 @@ def cross_attention() -> Scenario:
     Y = np.zeros((3, 6))
     for t, f in enumerate([3, 0, 2]):  # it mat soft
         Y[t, f] = 1
-    return s.with_(title="Exercise 3: cross-attention, keys and values from a second sequence Y",
-                   Y=Y, key_tokens=("y1 it", "y2 mat", "y3 soft"), mask="none")
+    return s.with_(
+        title="Exercise 3: cross-attention, keys and values from a second sequence Y",
+        Y=Y,
+        key_tokens=("y1 it", "y2 mat", "y3 soft"),
+        mask="none",
+    )
 
 
 BUILTINS = {

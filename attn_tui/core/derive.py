@@ -27,7 +27,7 @@ def vec(a) -> str:
 
 
 def _sum(terms: list[tuple[float, float]]) -> str:
-    """"a×b + c×d + …" over the terms whose product is not 0 (at most MAX_TERMS)."""
+    """ "a×b + c×d + …" over the terms whose product is not 0 (at most MAX_TERMS)."""
     nz = [(a, b) for a, b in terms if a * b != 0 or np.isnan(a * b)]
     shown = " + ".join(f"{n(a)}×{n(b)}" for a, b in nz[:MAX_TERMS])
     if len(nz) > MAX_TERMS:
@@ -51,15 +51,20 @@ def block_reason(s, r: int, c: int) -> str:
 def _input(s, tr, name, r, c) -> list[str]:
     a = getattr(tr, name) if name in ("Q", "K", "V") else getattr(s, name)
     typed = name != "V" or s.V is not None
-    return [f"{name}[{r + 1},{c + 1}] = {n(a[r, c])}",
-            "an input of the lesson's computation" + (" (enter edits it)" if typed else "")]
+    return [
+        f"{name}[{r + 1},{c + 1}] = {n(a[r, c])}",
+        "an input of the lesson's computation" + (" (enter edits it)" if typed else ""),
+    ]
 
 
 def _projection(s, tr, name, r, c) -> list[str]:
     W = getattr(s, f"W_{name}")
     src, sname = (s.X, "X") if name == "Q" or not s.cross else (s.Y, "Y")
-    return [f"{name}[{r + 1},{c + 1}] = Σ_f {sname}[{r + 1},f]·W_{name}[f,{c + 1}]",
-            f"= {_sum(list(zip(src[r], W[:, c])))}", f"= {n(getattr(tr, name)[r, c])}"]
+    return [
+        f"{name}[{r + 1},{c + 1}] = Σ_f {sname}[{r + 1},f]·W_{name}[f,{c + 1}]",
+        f"= {_sum(list(zip(src[r], W[:, c])))}",
+        f"= {n(getattr(tr, name)[r, c])}",
+    ]
 
 
 def _score(s, tr, r, c, head) -> list[str]:
@@ -67,11 +72,17 @@ def _score(s, tr, r, c, head) -> list[str]:
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is explained below
         dot = float(np.dot(q.astype(np.float64), k.astype(np.float64)))
     form = f"c·q·k/√d_k = {n(s.c)}×{n(dot)}/√{s.d_k}" if s.scaled else f"c·q·k = {n(s.c)}×{n(dot)}"
-    out = [f"S[{r + 1},{c + 1}] ({head})", f"q = {vec(q)}", f"k = {vec(k)}",
-           f"q·k = {n(dot)};  {form} = {n(tr.S[r, c])}"]
+    out = [
+        f"S[{r + 1},{c + 1}] ({head})",
+        f"q = {vec(q)}",
+        f"k = {vec(k)}",
+        f"q·k = {n(dot)};  {form} = {n(tr.S[r, c])}",
+    ]
     if not np.isfinite(tr.S[r, c]):
-        out.append(f"overflow: beyond the largest {tr.S.dtype.name} ({dtype_max(tr.S.dtype):g}), "
-                   f"so S = {n(tr.S[r, c])}; not a mask")
+        out.append(
+            f"overflow: beyond the largest {tr.S.dtype.name} ({dtype_max(tr.S.dtype):g}), "
+            f"so S = {n(tr.S[r, c])}; not a mask"
+        )
     if tr.blocked[r, c]:
         out.append(f"blocked: S+M = {n(tr.S_masked[r, c])}, so A = 0")
     return out
@@ -90,28 +101,42 @@ def _weight(tr, r, c, head) -> list[str]:
         mx = np.max(x)
         e = np.exp(x - mx)
     last = _nan_line(tr, r) if np.isnan(tr.A[r, c]) else ("masked: exp(−huge) = 0" if tr.blocked[r, c] else "")
-    return [f"A[{r + 1},{c + 1}] ({head})",
-            "= exp(S̃[t,i] − max_j S̃[t,j]) / Σ_j exp(S̃[t,j] − max)",
-            f"= exp({n(x[c])} − {n(mx)}) / {n(e.sum())}",
-            f"= {n(e[c])} / {n(e.sum())} = {n(tr.A[r, c])}", last]
+    return [
+        f"A[{r + 1},{c + 1}] ({head})",
+        "= exp(S̃[t,i] − max_j S̃[t,j]) / Σ_j exp(S̃[t,j] − max)",
+        f"= exp({n(x[c])} − {n(mx)}) / {n(e.sum())}",
+        f"= {n(e[c])} / {n(e.sum())} = {n(tr.A[r, c])}",
+        last,
+    ]
 
 
 def _output(s, tr, r, c) -> list[str]:
     terms = list(zip(tr.A[r].astype(np.float64), tr.V[:, c].astype(np.float64)))
-    return [f"O[{r + 1},{c + 1}] (row {s.tokens[r]}, {s.value_features[c]})",
-            "= Σ_i A[t,i]·V[i,j]", f"= {_sum(terms)}", f"= {n(tr.O[r, c])}"]
+    return [
+        f"O[{r + 1},{c + 1}] (row {s.tokens[r]}, {s.value_features[c]})",
+        "= Σ_i A[t,i]·V[i,j]",
+        f"= {_sum(terms)}",
+        f"= {n(tr.O[r, c])}",
+    ]
 
 
 def _entropy(s, tr, r) -> list[str]:
     p = tr.A[r].astype(np.float64)
     nz = p[p > 0]
     terms = " ".join(f"−{n(x)}·log₂{n(x)}" for x in nz[:MAX_TERMS])
-    top = ceiling_bits(tr.blocked[r:r + 1])[0]
-    cap = (f"ceiling log₂{int((~tr.blocked[r]).sum())} = {n(top)} bits (visible keys)" if np.isfinite(top)
-           else f"ceiling {NO_CEILING}: no visible key" + (
-               "" if np.isnan(tr.H[r]) else " (the finite fill spreads the row over masked keys)"))
-    return [f"row {s.tokens[r]}: H(A_t) = −Σ_i A[t,i] log₂ A[t,i]", f"= {terms}" if terms else "",
-            f"= {n(tr.H[r])} bits;  2^H = {n(tr.eff[r])} tokens", cap]
+    top = ceiling_bits(tr.blocked[r : r + 1])[0]
+    cap = (
+        f"ceiling log₂{int((~tr.blocked[r]).sum())} = {n(top)} bits (visible keys)"
+        if np.isfinite(top)
+        else f"ceiling {NO_CEILING}: no visible key"
+        + ("" if np.isnan(tr.H[r]) else " (the finite fill spreads the row over masked keys)")
+    )
+    return [
+        f"row {s.tokens[r]}: H(A_t) = −Σ_i A[t,i] log₂ A[t,i]",
+        f"= {terms}" if terms else "",
+        f"= {n(tr.H[r])} bits;  2^H = {n(tr.eff[r])} tokens",
+        cap,
+    ]
 
 
 def derivation(s, tr, name: str, r: int, c: int) -> list[str]:

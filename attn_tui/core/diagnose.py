@@ -55,7 +55,7 @@ def dtype_max(dtype) -> float:
 def _first_bad(name: str, a, row: int | None = None) -> str:
     """ "S[2,1] = inf" for the first non-finite cell of ``a`` (of row ``row`` if given)."""
     a = np.asarray(a)
-    sub = a[row:row + 1] if row is not None else a
+    sub = a[row : row + 1] if row is not None else a
     bad = np.argwhere(~np.isfinite(sub))
     if not len(bad):
         return ""

@@ -139,8 +139,7 @@ def renumber(labels, prefix="t"):
     ``("t1 mat", "t5", "cat")`` -> ``("t1 mat", "t2", "cat")``.
     """
     pat = re.compile(rf"^{re.escape(prefix)}\d+(\s.*)?$")
-    return tuple(f"{prefix}{i + 1}{m.group(1) or ''}" if (m := pat.match(x)) else x
-                 for i, x in enumerate(labels))
+    return tuple(f"{prefix}{i + 1}{m.group(1) or ''}" if (m := pat.match(x)) else x for i, x in enumerate(labels))
 
 
 def _insert_row(a, at):
@@ -207,7 +206,7 @@ def remove_token(s: Scenario, at: int) -> Scenario:
         if keys_move:
             ch["K"], ch["V"] = _delete_row(s.K, at), _delete_row(s.V, at)
             if s.key_tokens:
-                ch["key_tokens"] = renumber(s.key_tokens[:at] + s.key_tokens[at + 1:])
+                ch["key_tokens"] = renumber(s.key_tokens[:at] + s.key_tokens[at + 1 :])
     if keys_move:
         ch["padding"] = _shift_padding(s.padding, at)
     return s.with_(**ch)
@@ -239,8 +238,7 @@ def remove_key_token(s: Scenario, at: int) -> Scenario:
         raise EditError("key tokens: cannot remove the last key; Y needs at least one row")
     keys = list(s.keys)
     del keys[at]
-    return s.with_(Y=_delete_row(s.Y, at), key_tokens=renumber(keys, "y"),
-                   padding=_shift_padding(s.padding, at))
+    return s.with_(Y=_delete_row(s.Y, at), key_tokens=renumber(keys, "y"), padding=_shift_padding(s.padding, at))
 
 
 # -- dimensions -----------------------------------------------------------
@@ -277,9 +275,14 @@ def set_dim(s: Scenario, dim: str, n: int) -> Scenario:
         feats = list(s.features[:n])
         while len(feats) < n:
             feats.append(_fresh(feats, "f"))
-        return s.with_(X=_resize(s.X, cols=n), Y=_resize(s.Y, cols=n), features=tuple(feats),
-                       W_Q=_resize(s.W_Q, rows=n), W_K=_resize(s.W_K, rows=n),
-                       W_V=_resize(s.W_V, rows=n))
+        return s.with_(
+            X=_resize(s.X, cols=n),
+            Y=_resize(s.Y, cols=n),
+            features=tuple(feats),
+            W_Q=_resize(s.W_Q, rows=n),
+            W_K=_resize(s.W_K, rows=n),
+            W_V=_resize(s.W_V, rows=n),
+        )
     if dim == "d_k":
         if s.projected:
             return s.with_(W_Q=_resize(s.W_Q, cols=n), W_K=_resize(s.W_K, cols=n))

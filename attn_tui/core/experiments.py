@@ -32,7 +32,7 @@ def variance(dks=DKS, n=5000, seed=8, progress=None):
     out = []
     for j, d_k in enumerate(dks):
         dots = dot_samples(int(d_k), n, seed + j)
-        var = float(np.mean(dots ** 2))
+        var = float(np.mean(dots**2))
         out.append({"d_k": int(d_k), "var": var, "ratio": var / d_k})
         if progress:
             progress(j + 1, len(dks))

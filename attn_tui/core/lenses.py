@@ -123,8 +123,15 @@ def gradient_over_c(scores, visible=None, scales=(0.25, 0.5, 1, 2, 4, 8, 16)):
         if vis.any():
             p[vis] = softmax(float(c) * s[vis])
         g = jacobian_diag(p)
-        out.append({"c": float(c), "max_p": float(p.max()), "H": entropy_bits(p),
-                    "max_grad": float(g.max()), "sum_grad": float(g.sum())})
+        out.append(
+            {
+                "c": float(c),
+                "max_p": float(p.max()),
+                "H": entropy_bits(p),
+                "max_grad": float(g.max()),
+                "sum_grad": float(g.sum()),
+            }
+        )
     return out
 
 
@@ -149,9 +156,17 @@ def correlation_row(Q, K, t, scale, blocked=None):
     d_k = Q.shape[1]
     with np.errstate(over="ignore"):
         ratio = float(np.exp(margin)) if runner is not None else float("nan")
-    return {"raw": raw, "scores": scores, "visible": visible, "peak": peak, "runner_up": runner,
-            "margin": margin, "ratio": ratio, "noise_sd": float(np.sqrt(d_k)),
-            "noise_sd_scores": abs(float(scale)) * float(np.sqrt(d_k))}
+    return {
+        "raw": raw,
+        "scores": scores,
+        "visible": visible,
+        "peak": peak,
+        "runner_up": runner,
+        "margin": margin,
+        "ratio": ratio,
+        "noise_sd": float(np.sqrt(d_k)),
+        "noise_sd_scores": abs(float(scale)) * float(np.sqrt(d_k)),
+    }
 
 
 def sharp_limit_bits(scores, visible=None, rtol=1e-9):

@@ -37,8 +37,9 @@ def printable(text) -> str:
     text = str(text)
     if not any(unicodedata.category(ch) in _ESCAPED for ch in text):
         return text
-    return "".join(ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) in _ESCAPED else ch
-                   for ch in text)
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) in _ESCAPED else ch for ch in text
+    )
 
 
 _ESCAPED = ("Cc", "Cs")  # control characters; lone surrogates (a file name's undecodable bytes)
@@ -77,8 +78,9 @@ def clean_label(text, where: str, error=ValueError, limit: int = MAX_LABEL, kind
 
 def check_c(c, error=ValueError) -> None:
     if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)) or not C_MIN <= c <= C_MAX:
-        raise error(f"c: the scale multiplier must be a number from {C_MIN:g} to {C_MAX:g} "
-                    f"(the knob's range), got {shown(c)}")
+        raise error(
+            f"c: the scale multiplier must be a number from {C_MIN:g} to {C_MAX:g} (the knob's range), got {shown(c)}"
+        )
 
 
 def check_values(name: str, a, error=ValueError) -> None:

@@ -24,24 +24,36 @@ class Matrix:
     formula: str  # how it is computed ("" for an input); {src} is X or Y, {qk} what the scores come from
 
 
-MATRICES: dict[str, Matrix] = {m.name: m for m in (
-    Matrix("X", "tokens", "features", "always", True, ""),
-    Matrix("Y", "keys", "features", "always", False, ""),
-    Matrix("W_Q", "features", "q", "always", False, ""),
-    Matrix("W_K", "features", "k", "always", False, ""),
-    Matrix("W_V", "features", "v", "always", False, ""),
-    Matrix("Q", "tokens", "d", "direct", True, "Q = X·W_Q: edit X or W_Q"),
-    Matrix("K", "keys", "d", "direct", False, "K = {src}·W_K: edit {src} or W_K"),
-    Matrix("V", "keys", "value_features", "direct", False, "V = {src}·W_V: edit {src} or W_V"),
-    Matrix("S", "tokens", "keys", "never", True,
-           "S = c·Q·Kᵀ/√d_k: edit {qk}, or change c (+/-, 0) or the scaling (u)"),
-    Matrix("M", "tokens", "keys", "never", True,
-           "M is the mask: m toggles causal, w picks the kind, b pads keys, f sets the fill"),
-    Matrix("S_masked", "tokens", "keys", "never", True, "S + M: edit the scores' inputs or the mask (m, w, b, f)"),
-    Matrix("A", "tokens", "keys", "never", True, "A = softmax(S + M) by rows: edit {qk}, c (+/-) or the mask (m, w, b)"),
-    Matrix("O", "tokens", "value_features", "never", True, "O = A·V: edit {v} or what shapes A ({qk}, c, mask)"),
-    Matrix("H", "tokens", "entropy", "never", True, "H(A_t) = −Σ_i A_t,i log₂ A_t,i: edit what shapes A"),
-)}
+MATRICES: dict[str, Matrix] = {
+    m.name: m
+    for m in (
+        Matrix("X", "tokens", "features", "always", True, ""),
+        Matrix("Y", "keys", "features", "always", False, ""),
+        Matrix("W_Q", "features", "q", "always", False, ""),
+        Matrix("W_K", "features", "k", "always", False, ""),
+        Matrix("W_V", "features", "v", "always", False, ""),
+        Matrix("Q", "tokens", "d", "direct", True, "Q = X·W_Q: edit X or W_Q"),
+        Matrix("K", "keys", "d", "direct", False, "K = {src}·W_K: edit {src} or W_K"),
+        Matrix("V", "keys", "value_features", "direct", False, "V = {src}·W_V: edit {src} or W_V"),
+        Matrix(
+            "S", "tokens", "keys", "never", True, "S = c·Q·Kᵀ/√d_k: edit {qk}, or change c (+/-, 0) or the scaling (u)"
+        ),
+        Matrix(
+            "M",
+            "tokens",
+            "keys",
+            "never",
+            True,
+            "M is the mask: m toggles causal, w picks the kind, b pads keys, f sets the fill",
+        ),
+        Matrix("S_masked", "tokens", "keys", "never", True, "S + M: edit the scores' inputs or the mask (m, w, b, f)"),
+        Matrix(
+            "A", "tokens", "keys", "never", True, "A = softmax(S + M) by rows: edit {qk}, c (+/-) or the mask (m, w, b)"
+        ),
+        Matrix("O", "tokens", "value_features", "never", True, "O = A·V: edit {v} or what shapes A ({qk}, c, mask)"),
+        Matrix("H", "tokens", "entropy", "never", True, "H(A_t) = −Σ_i A_t,i log₂ A_t,i: edit what shapes A"),
+    )
+}
 
 #: The matrices a Scenario stores (its inputs), in file order.
 INPUTS = tuple(n for n, m in MATRICES.items() if m.typed != "never")

@@ -23,11 +23,15 @@ def causal_allowed(s: Scenario) -> tuple[bool, str]:
     if not s.cross:
         return True, "self-attention: token t may only read tokens 1..t"
     if s.T_k != s.T:
-        return False, (f"cross-attention: Y has its own {s.T_k} positions, not X's {s.T}; "
-                       "'key after query' means nothing, and a source sequence is fully known")
+        return False, (
+            f"cross-attention: Y has its own {s.T_k} positions, not X's {s.T}; "
+            "'key after query' means nothing, and a source sequence is fully known"
+        )
     kind = "a sliding window" if s.mask == "window" else "a causal mask"
-    return True, (f"cross-attention with T' = T: {kind} only makes sense if Y's position i is "
-                  "the same moment as X's position i (e.g. a second view of the same stream)")
+    return True, (
+        f"cross-attention with T' = T: {kind} only makes sense if Y's position i is "
+        "the same moment as X's position i (e.g. a second view of the same stream)"
+    )
 
 
 def set_mask(s: Scenario, kind: str, window: int | None = None) -> Scenario:
@@ -87,15 +91,19 @@ def set_cross(s: Scenario, on: bool) -> tuple[Scenario, str]:
     is cleared either way because key positions change meaning.
     """
     if not s.projected:
-        raise EditError("cross: this scenario gives Q and K directly; cross-attention needs X "
-                        "(keys and values come from a second sequence Y through W_K, W_V)")
+        raise EditError(
+            "cross: this scenario gives Q and K directly; cross-attention needs X "
+            "(keys and values come from a second sequence Y through W_K, W_V)"
+        )
     if on == s.cross:
         return s, "cross-attention is already " + ("on" if on else "off")
     if on:
         keys = tuple(f"y{i + 1}" for i in range(s.T))
         new = s.with_(Y=s.X.copy(), key_tokens=keys, padding=())
-        return new, ("cross-attention on: keys and values now come from Y (a copy of X to edit); "
-                     f"the mask stays {s.mask}: " + causal_allowed(new)[1])
+        return new, (
+            "cross-attention on: keys and values now come from Y (a copy of X to edit); "
+            f"the mask stays {s.mask}: " + causal_allowed(new)[1]
+        )
     return s.with_(Y=None, key_tokens=(), padding=()), "cross-attention off: keys and values come from X again"
 
 
@@ -143,8 +151,10 @@ def explanations(s: Scenario, trace) -> list[str]:
     big = f"{dtype_max(dt):g}"
     fv = fill_value(s.fill, dt)
     if s.fill == "-1e9" and np.isinf(fv) and trace.blocked.any():  # no masked cell: the fill is unused
-        lines.append(f"{s.dtype}: the -1e9 fill overflows to -inf (largest finite {s.dtype} is "
-                     f"{big}), so masked cells hold -inf; fill 'dtype min' stays finite.")
+        lines.append(
+            f"{s.dtype}: the -1e9 fill overflows to -inf (largest finite {s.dtype} is "
+            f"{big}), so masked cells hold -inf; fill 'dtype min' stays finite."
+        )
     by_kind: dict[str, list] = {}
     for cause in nan_causes(trace):
         by_kind.setdefault(cause.kind, []).append(cause)
@@ -154,12 +164,16 @@ def explanations(s: Scenario, trace) -> list[str]:
     finite_full = [t for t in blocked_rows if t not in trace.nan_rows]
     if finite_full:
         rows = ", ".join(s.tokens[t] for t in finite_full)
-        lines.append(f"row {rows}: every key is masked; the finite fill keeps it a number, but it "
-                     "spreads over keys it should not see (batches ignore padded rows).")
+        lines.append(
+            f"row {rows}: every key is masked; the finite fill keeps it a number, but it "
+            "spreads over keys it should not see (batches ignore padded rows)."
+        )
     ov = overflows(trace)
     if ov:
-        lines.append(f"overflow in {s.dtype}: {', '.join(ov)} (beyond ±{big}, not a mask fill); "
-                     "the numbers computed from it are not to be trusted.")
+        lines.append(
+            f"overflow in {s.dtype}: {', '.join(ov)} (beyond ±{big}, not a mask fill); "
+            "the numbers computed from it are not to be trusted."
+        )
     if s.cross and s.mask != "none":
         lines.append(causal_allowed(s)[1])
     return lines
@@ -169,18 +183,28 @@ def _nan_sentence(kind: str, cause, s: Scenario, big: str) -> str:
     """Why a row is NaN, one sentence per cause kind (see core.diagnose)."""
     if kind == "masked":
         fill = "-1e9, which is -inf in float16" if s.fill == "-1e9" else "-inf"
-        finite = ("a finite constant chosen per dtype: here the dtype's min (f), since -1e9 itself "
-                  "overflows float16" if s.dtype == "float16" else "a finite fill (-1e9, or the dtype's min; f)")
-        return (f"every key is masked and the fill is {fill}, so the stable softmax computes "
-                f"-inf - (-inf) = NaN. Frameworks mask with {finite}.")
+        finite = (
+            "a finite constant chosen per dtype: here the dtype's min (f), since -1e9 itself overflows float16"
+            if s.dtype == "float16"
+            else "a finite fill (-1e9, or the dtype's min; f)"
+        )
+        return (
+            f"every key is masked and the fill is {fill}, so the stable softmax computes "
+            f"-inf - (-inf) = NaN. Frameworks mask with {finite}."
+        )
     if kind == "inputs":
-        return (f"{cause.where}: Q or K overflowed {s.dtype} (largest finite {big}), so its scores "
-                "are not numbers. Use smaller inputs or a wider dtype; the mask is not to blame.")
+        return (
+            f"{cause.where}: Q or K overflowed {s.dtype} (largest finite {big}), so its scores "
+            "are not numbers. Use smaller inputs or a wider dtype; the mask is not to blame."
+        )
     if kind == "scores":
-        return (f"the score {cause.where} overflowed {s.dtype} (largest finite {big}), so the stable "
-                "softmax computes inf - inf = NaN; the mask is not to blame. Lower c or the inputs, "
-                "or use a wider dtype.")
+        return (
+            f"the score {cause.where} overflowed {s.dtype} (largest finite {big}), so the stable "
+            "softmax computes inf - inf = NaN; the mask is not to blame. Lower c or the inputs, "
+            "or use a wider dtype."
+        )
     if kind == "sum":
-        return (f"S + M is -inf on every key: a negative score plus the fill overflowed {s.dtype}, "
-                "so -inf - (-inf) = NaN.")
+        return (
+            f"S + M is -inf on every key: a negative score plus the fill overflowed {s.dtype}, so -inf - (-inf) = NaN."
+        )
     return "a non-finite intermediate (see the inspector)."

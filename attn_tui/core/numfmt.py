@@ -45,5 +45,3 @@ def _short_e(x: float, width: int) -> str | None:
         if len(short := f"{m}e{int(e)}") <= width:
             return short
     return None
-
-

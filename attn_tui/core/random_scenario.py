@@ -13,8 +13,7 @@ from .edit import EditError
 from .limits import MAX_DIM, admit, shown
 from .scenario import Scenario
 
-LIMITS = {"T": (1, MAX_DIM), "d_model": (1, 256), "d_k": (1, 256), "d_v": (1, 256),
-          "seed": (0, 2**32 - 1)}
+LIMITS = {"T": (1, MAX_DIM), "d_model": (1, 256), "d_k": (1, 256), "d_v": (1, 256), "seed": (0, 2**32 - 1)}
 DEFAULTS = {"T": 8, "d_model": 8, "d_k": 4, "d_v": 4, "seed": 0}
 
 
@@ -45,10 +44,17 @@ def random_scenario(T=8, d_model=8, d_k=4, d_v=4, seed=0, mask="causal") -> Scen
     W_Q = rng.standard_normal((dm, p["d_k"])) / np.sqrt(dm)
     W_K = rng.standard_normal((dm, p["d_k"])) / np.sqrt(dm)
     W_V = rng.standard_normal((dm, p["d_v"])) / np.sqrt(dm)
-    return admit(Scenario(  # the limits a file must pass too (core.limits)
-        title=f"Random: T={p['T']}, d_model={dm}, d_k={p['d_k']}, d_v={p['d_v']}, seed={p['seed']} "
-              "(Gaussian; q·k has variance d_k)",
-        tokens=tuple(f"t{i + 1}" for i in range(p["T"])),
-        features=tuple(f"f{j + 1}" for j in range(dm)),
-        X=X, W_Q=W_Q, W_K=W_K, W_V=W_V, mask=mask,
-    ), EditError)
+    return admit(
+        Scenario(  # the limits a file must pass too (core.limits)
+            title=f"Random: T={p['T']}, d_model={dm}, d_k={p['d_k']}, d_v={p['d_v']}, seed={p['seed']} "
+            "(Gaussian; q·k has variance d_k)",
+            tokens=tuple(f"t{i + 1}" for i in range(p["T"])),
+            features=tuple(f"f{j + 1}" for j in range(dm)),
+            X=X,
+            W_Q=W_Q,
+            W_K=W_K,
+            W_V=W_V,
+            mask=mask,
+        ),
+        EditError,
+    )

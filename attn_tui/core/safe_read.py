@@ -12,8 +12,12 @@ import stat
 
 from .limits import MAX_DIM, MAX_FILE_BYTES, MAX_KEYS, MAX_LISTS, MAX_NESTING, MAX_TOKENS, MAX_VALUES, printable
 
-KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-         (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+KINDS = (
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def _kind(mode) -> str | None:
@@ -114,9 +118,8 @@ _KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+)[ \t]*=", re.MULTILINE)
 
 def _at(text: str, j: int, what: str, why: str) -> str:
     """ "Q: <what> (line 3); <why>" -- naming the key whose value holds position ``j``."""
-    key = None
-    for key in _KEY.finditer(text, 0, j):
-        pass
+    keys = list(_KEY.finditer(text, 0, j))
+    key = keys[-1] if keys else None
     return (f"{key.group(1)}: " if key else "") + f"{what} (line {text.count(chr(10), 0, j) + 1}); {why}"
 
 
@@ -133,14 +136,20 @@ def structure_problem(text: str) -> str | None:
         j, ch = m.start(), m.group()
         tokens += 1
         if tokens > MAX_TOKENS:
-            return _at(text, j, f"more than {MAX_TOKENS:,} brackets, strings and comments", "far more than a scenario has")
+            return _at(
+                text, j, f"more than {MAX_TOKENS:,} brackets, strings and comments", "far more than a scenario has"
+            )
         if ch in "[{":
             depth, lists = depth + 1, lists + 1
             if depth > MAX_NESTING:
                 return _at(text, j, f"brackets nest more than {MAX_NESTING} deep", "a matrix needs two")
             if lists > MAX_LISTS:
-                return _at(text, j, f"more than {MAX_LISTS:,} lists", "a matrix has one per row, and sizes "
-                           f"(T, T', d_model, d_k, d_v) are at most {MAX_DIM}")
+                return _at(
+                    text,
+                    j,
+                    f"more than {MAX_LISTS:,} lists",
+                    f"a matrix has one per row, and sizes (T, T', d_model, d_k, d_v) are at most {MAX_DIM}",
+                )
             i = j + 1
         elif ch in "]}":
             depth = max(0, depth - 1)

@@ -204,13 +204,14 @@ def validate(s: Scenario):
         if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 1 <= p <= s.T_k:
             raise ValueError(f"padding: key position {shown(p)} is outside 1..{s.T_k} (positions count from 1)")
     if s.fill not in FILLS:
-        raise ValueError(f"fill: unknown fill {s.fill!r}; use -1e9, \"-inf\" or \"min\"")
+        raise ValueError(f'fill: unknown fill {s.fill!r}; use -1e9, "-inf" or "min"')
     if s.dtype not in DTYPES:
         raise ValueError(f"dtype: unknown dtype {s.dtype!r}; use {', '.join(DTYPES)}")
     if s.focus_row is not None:
         if isinstance(s.focus_row, bool) or not isinstance(s.focus_row, (int, np.integer)) or s.focus_row < 1:
-            raise ValueError(f"focus_row: the row to open on must be a whole query position from 1, "
-                             f"got {shown(s.focus_row)}")
+            raise ValueError(
+                f"focus_row: the row to open on must be a whole query position from 1, got {shown(s.focus_row)}"
+            )
         object.__setattr__(s, "focus_row", min(int(s.focus_row), s.T))  # an edit that removes rows keeps it in range
     if not _positive_finite(s.c):
         raise ValueError(f"c: the scale multiplier must be a positive finite number, got {shown(s.c)}")

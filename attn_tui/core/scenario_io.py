@@ -36,8 +36,7 @@ def _number(key, r, c, x):
     try:
         x = float(x)
     except OverflowError:
-        raise ValueError(f"{key}: row {r}, column {c} is {shown(x)}, beyond float64; "
-                         "entries must be finite") from None
+        raise ValueError(f"{key}: row {r}, column {c} is {shown(x)}, beyond float64; entries must be finite") from None
     if not math.isfinite(x):
         raise ValueError(f"{key}: row {r}, column {c} is {x}; entries must be finite")
     return x
@@ -74,7 +73,7 @@ def _fill(value):
         return "-1e9"
     if value in ("-1e9", "-inf", "min"):
         return value
-    raise ValueError(f"fill: {value!r} is not one of -1e9, \"-inf\", \"min\"")
+    raise ValueError(f'fill: {value!r} is not one of -1e9, "-inf", "min"')
 
 
 def from_dict(data: dict) -> Scenario:
@@ -104,11 +103,15 @@ def from_dict(data: dict) -> Scenario:
         else:
             kw[key] = value
     if "window" in data and data.get("mask", "causal") != "window":
-        raise ValueError(f"window: given with mask = {shown(data.get('mask', 'causal'))}; a width applies "
-                         "only to mask = \"window\" (remove window, or set mask = \"window\")")
+        raise ValueError(
+            f"window: given with mask = {shown(data.get('mask', 'causal'))}; a width applies "
+            'only to mask = "window" (remove window, or set mask = "window")'
+        )
     if "key_tokens" in data and "X" in data and "Y" not in data:
-        raise ValueError("key_tokens: given without Y; with X the keys are the tokens themselves, "
-                         "so remove key_tokens, or add Y (one row per key token) for cross-attention")
+        raise ValueError(
+            "key_tokens: given without Y; with X the keys are the tokens themselves, "
+            "so remove key_tokens, or add Y (one row per key token) for cross-attention"
+        )
     s = Scenario(**kw)
     if isinstance(data.get("focus_row"), int) and data["focus_row"] > s.T:
         raise ValueError(f"focus_row: {data['focus_row']} is past the last query row ({s.T})")
@@ -166,8 +169,9 @@ def resolve(name_or_path) -> Scenario:
         return builtin(str(name_or_path))
     p = Path(name_or_path)
     if p.suffix == "" and not _exists(p):
-        raise ScenarioError(f"{printable(name_or_path)}: no such file, and no built-in of that name "
-                            f"(built-ins: {', '.join(BUILTINS)})")
+        raise ScenarioError(
+            f"{printable(name_or_path)}: no such file, and no built-in of that name (built-ins: {', '.join(BUILTINS)})"
+        )
     s = load(p)
     try:
         return admit(s)
@@ -213,8 +217,14 @@ def dumps(s: Scenario) -> str:
     for key in LABELS:
         if getattr(s, key) and (key != "key_tokens" or s.cross or not s.projected):
             lines.append(f"{key} = {_toml_value(list(getattr(s, key)))}")
-    settings = {"mask": s.mask, "fill": -1e9 if s.fill == "-1e9" else s.fill, "c": s.c,
-                "scaled": s.scaled, "dtype": s.dtype, "padding": list(s.padding)}
+    settings = {
+        "mask": s.mask,
+        "fill": -1e9 if s.fill == "-1e9" else s.fill,
+        "c": s.c,
+        "scaled": s.scaled,
+        "dtype": s.dtype,
+        "padding": list(s.padding),
+    }
     if s.window is not None and s.mask == "window":  # a file refuses a width with another mask
         settings["window"] = s.window
     if s.focus_row is not None:

@@ -46,26 +46,40 @@ def scenario_dict(s: Scenario, name: str = "", trace=None) -> dict:
     tr = s.run() if trace is None else trace
     ranks = lenses.rank_info(tr.S, tr.Q, tr.K)
     out = {
-        "name": name, "title": s.title, "tokens": list(s.tokens), "key_tokens": list(s.keys),
-        "features": list(s.features), "value_features": list(s.value_features),
+        "name": name,
+        "title": s.title,
+        "tokens": list(s.tokens),
+        "key_tokens": list(s.keys),
+        "features": list(s.features),
+        "value_features": list(s.value_features),
         "shape": {"T": s.T, "T_k": s.T_k, "d_model": s.d_model, "d_k": s.d_k, "d_v": s.d_v},
         "settings": settings(s),
     }
     if s.projected:
         out["inputs"] = {k: getattr(s, k) for k in ("X", "W_Q", "W_K", "W_V", "Y") if getattr(s, k) is not None}
-    out.update({
-        "Q": tr.Q, "K": tr.K, "V": tr.V, "S": tr.S, "mask": tr.M, "blocked": tr.blocked,
-        "S_masked": tr.S_masked, "A": tr.A, "O": tr.O,
-        "row_entropy_bits": tr.H, "effective_tokens": tr.eff,
-        "rank": {"S": tr.rank_S, "Q": tr.rank_Q, "K": tr.rank_K, "d_k": s.d_k},
-        "singular_values_S": ranks["singular_values"],
-        "params_qkv": params_qkv(s),
-        "params_with_W_O": lenses.param_count(s.d_model, s.d_k, s.d_v, with_output=True) if s.projected else None,
-        "nan_rows": [t + 1 for t in tr.nan_rows],
-        "nan_row_causes": [{"row": c.row + 1, "cause": c.kind, "why": c.short} for c in nan_causes(tr)],
-        "overflow": overflows(tr),
-        "entropy_ceiling_bits": ceiling_bits(tr.blocked),  # null: the row sees no key
-    })
+    out.update(
+        {
+            "Q": tr.Q,
+            "K": tr.K,
+            "V": tr.V,
+            "S": tr.S,
+            "mask": tr.M,
+            "blocked": tr.blocked,
+            "S_masked": tr.S_masked,
+            "A": tr.A,
+            "O": tr.O,
+            "row_entropy_bits": tr.H,
+            "effective_tokens": tr.eff,
+            "rank": {"S": tr.rank_S, "Q": tr.rank_Q, "K": tr.rank_K, "d_k": s.d_k},
+            "singular_values_S": ranks["singular_values"],
+            "params_qkv": params_qkv(s),
+            "params_with_W_O": lenses.param_count(s.d_model, s.d_k, s.d_v, with_output=True) if s.projected else None,
+            "nan_rows": [t + 1 for t in tr.nan_rows],
+            "nan_row_causes": [{"row": c.row + 1, "cause": c.kind, "why": c.short} for c in nan_causes(tr)],
+            "overflow": overflows(tr),
+            "entropy_ceiling_bits": ceiling_bits(tr.blocked),  # null: the row sees no key
+        }
+    )
     return out
 
 
@@ -83,9 +97,13 @@ def lesson_dict() -> dict:
             "lesson-handcrafted": scenario_dict(n["hand"], "lesson-handcrafted", n["trace"]),
             "lesson-pipeline": scenario_dict(n["pipe"], "lesson-pipeline", n["trace2"]),
         },
-        "A_1_1": n["A_1_1"], "row_sums": n["row_sums"], "largest_upper_triangle": n["max_upper"],
-        "max_abs_O1_minus_V1": n["diff_row1"], "params_qkv": n["params_qkv"],
-        "nadaraya_watson_diff": n["nw_diff"], "box_kernel_diff": n["box_diff"],
+        "A_1_1": n["A_1_1"],
+        "row_sums": n["row_sums"],
+        "largest_upper_triangle": n["max_upper"],
+        "max_abs_O1_minus_V1": n["diff_row1"],
+        "params_qkv": n["params_qkv"],
+        "nadaraya_watson_diff": n["nw_diff"],
+        "box_kernel_diff": n["box_diff"],
         "rng_note": RNG_NOTE,
         "variance": [{"d_k": v["d_k"], "var": v["var"], "ratio": v["ratio"]} for v in n["variance"]],
         "saturation": {k: {"max": sat[k]["max"], "H": sat[k]["H"]} for k in ("unscaled", "scaled")}

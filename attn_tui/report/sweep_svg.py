@@ -27,21 +27,26 @@ def _bars(values, x0, lo, hi, colour):
         v = 0.0 if not math.isfinite(v) else max(lo, min(hi, float(v)))
         y = TOP + PANEL_H * (hi - max(v, 0)) / (hi - lo)
         h = abs(v) * PANEL_H / (hi - lo)
-        out.append(f'<rect x="{x0 + j * step + 4:.1f}" y="{y:.1f}" width="{step - 8:.1f}" '
-                   f'height="{h:.1f}" fill="{colour}"/>')
+        out.append(
+            f'<rect x="{x0 + j * step + 4:.1f}" y="{y:.1f}" width="{step - 8:.1f}" height="{h:.1f}" fill="{colour}"/>'
+        )
     out.append(f'<line x1="{x0}" y1="{zero:.1f}" x2="{x0 + PANEL_W}" y2="{zero:.1f}" stroke="#888"/>')
     return out
 
 
 def _axes(x0, lo, hi, labels, title):
-    out = [f'<rect x="{x0}" y="{TOP}" width="{PANEL_W}" height="{PANEL_H}" fill="none" stroke="#ccc"/>',
-           f'<text x="{x0 + PANEL_W / 2}" y="{TOP - 12}" text-anchor="middle" font-size="13">{escape(title)}</text>',
-           f'<text x="{x0 - 4}" y="{TOP + 4}" text-anchor="end" font-size="10">{hi:g}</text>',
-           f'<text x="{x0 - 4}" y="{TOP + PANEL_H}" text-anchor="end" font-size="10">{lo:g}</text>']
+    out = [
+        f'<rect x="{x0}" y="{TOP}" width="{PANEL_W}" height="{PANEL_H}" fill="none" stroke="#ccc"/>',
+        f'<text x="{x0 + PANEL_W / 2}" y="{TOP - 12}" text-anchor="middle" font-size="13">{escape(title)}</text>',
+        f'<text x="{x0 - 4}" y="{TOP + 4}" text-anchor="end" font-size="10">{hi:g}</text>',
+        f'<text x="{x0 - 4}" y="{TOP + PANEL_H}" text-anchor="end" font-size="10">{lo:g}</text>',
+    ]
     step = PANEL_W / max(1, len(labels))
     for j, lab in enumerate(labels):
-        out.append(f'<text x="{x0 + (j + 0.5) * step:.1f}" y="{TOP + PANEL_H + 16}" '
-                   f'text-anchor="middle" font-size="11">{escape(lab)}</text>')
+        out.append(
+            f'<text x="{x0 + (j + 0.5) * step:.1f}" y="{TOP + PANEL_H + 16}" '
+            f'text-anchor="middle" font-size="11">{escape(lab)}</text>'
+        )
     return out
 
 
@@ -57,9 +62,10 @@ def frame_body(frame, labels, uniform_bits):
 
 
 def _svg(body):
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
-            f'font-family="sans-serif">\n<rect width="{W}" height="{H}" fill="white"/>\n'
-            + "\n".join(body) + "\n</svg>\n")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
+        f'font-family="sans-serif">\n<rect width="{W}" height="{H}" fill="white"/>\n' + "\n".join(body) + "\n</svg>\n"
+    )
 
 
 def animated_svg(frames, labels, fps: float = 6.0) -> str:
@@ -74,8 +80,10 @@ def animated_svg(frames, labels, fps: float = 6.0) -> str:
         else:
             values, times = "0;1;0", f"0;{k / n:.6f};{(k + 1) / n:.6f}"
         body.append(f'<g opacity="{1 if k == 0 else 0}">')
-        body.append(f'<animate attributeName="opacity" values="{values}" keyTimes="{times}" '
-                    f'dur="{dur:.3f}s" calcMode="discrete" repeatCount="indefinite"/>')
+        body.append(
+            f'<animate attributeName="opacity" values="{values}" keyTimes="{times}" '
+            f'dur="{dur:.3f}s" calcMode="discrete" repeatCount="indefinite"/>'
+        )
         body += frame_body(fr, labels, uniform)
         body.append("</g>")
     return _svg(body)

@@ -17,10 +17,12 @@ from ..core.diagnose import NO_CEILING, ceiling_bits, nan_causes, overflows
 from ..core.limits import printable
 from ..core.scenario import Scenario
 
-RNG_NOTE = ("Note: the seeded experiments below draw from NumPy's default_rng (seeds 8, 9, 10 for "
-            "d_k = 4, 64, 512, 8 for the saturation row, 16 for the sweep), not the lesson's generator, "
-            "so the digits differ; the shape reproduces: Var(q.k)/d_k ~ 1, unscaled ~ one-hot, "
-            "entropy falling with c.")
+RNG_NOTE = (
+    "Note: the seeded experiments below draw from NumPy's default_rng (seeds 8, 9, 10 for "
+    "d_k = 4, 64, 512, 8 for the saturation row, 16 for the sweep), not the lesson's generator, "
+    "so the digits differ; the shape reproduces: Var(q.k)/d_k ~ 1, unscaled ~ one-hot, "
+    "entropy falling with c."
+)
 SWEEP_POINTS = (0.1, 1.0, 3.0)
 
 
@@ -91,7 +93,10 @@ def lesson_numbers() -> dict:
     nw_row, _ = lenses.nadaraya_watson_row(tr2.Q, tr2.K, tr2.V, t4, tr2.scale, tr2.blocked)
     box = builtin("box-kernel").run()
     return {
-        "hand": hand, "trace": tr, "pipe": pipe, "trace2": tr2,
+        "hand": hand,
+        "trace": tr,
+        "pipe": pipe,
+        "trace2": tr2,
         "A_1_1": float(A[0, 0]),
         "row_sums": A.sum(axis=1),
         "max_upper": max([0.0, *A[np.triu_indices(T, 1)]]),
@@ -111,8 +116,9 @@ def entropy_table(H_A, H_A2) -> list[str]:
     """The lesson's fprintf table: t, log2 t, then H and 2^H of both matrices."""
     out = [" t  log2(t) |  hand-crafted A: H(A_t)  2^H  |  pipeline A2: H(A_t)  2^H"]
     for t, (h, h2) in enumerate(zip(H_A, H_A2), 1):
-        out.append(f" {t}   {np.log2(t):.2f}   |        {h:.2f}            {2 ** h:.2f}  |"
-                   f"        {h2:.2f}          {2 ** h2:.2f}")
+        out.append(
+            f" {t}   {np.log2(t):.2f}   |        {h:.2f}            {2**h:.2f}  |        {h2:.2f}          {2**h2:.2f}"
+        )
     return out
 
 
@@ -124,21 +130,37 @@ def lesson_text() -> str:
     blocks = [
         ["Lesson 08: Scaled Dot-Product Attention -- every number the lesson prints, computed by attn_tui.core"],
         [rprint("A ="), rprint(tr.A)],
-        [rprint("A(1,1) =", n["A_1_1"], "   row sums =", n["row_sums"]),
-         rprint("largest upper-triangle entry =", n["max_upper"])],
+        [
+            rprint("A(1,1) =", n["A_1_1"], "   row sums =", n["row_sums"]),
+            rprint("largest upper-triangle entry =", n["max_upper"]),
+        ],
         [rprint("A2 ="), rprint(tr2.A), rprint("O ="), rprint(tr2.O)],
         [rprint("max |O(1, :) - V(1, :)| =", n["diff_row1"], "   params 3 * d_model * d_k =", n["params_qkv"])],
-        [rprint("max|Nadaraya-Watson row 4 - O(4, :)| =", n["nw_diff"]),
-         rprint("max|A(W_Q = W_K = 0) - W_avg| =", n["box_diff"])],
+        [
+            rprint("max|Nadaraya-Watson row 4 - O(4, :)| =", n["nw_diff"]),
+            rprint("max|A(W_Q = W_K = 0) - W_avg| =", n["box_diff"]),
+        ],
         entropy_table(tr.H, tr2.H),
-        [rprint("rank(S)  =", tr.rank_S, "  rank(Q)  =", tr.rank_Q, "  rank(K)  =", tr.rank_K,
-                "  d_k =", hand.d_k),
-         rprint("rank(S2) =", tr2.rank_S, "  rank(Q2) =", tr2.rank_Q, "  rank(K2) =", tr2.rank_K)],
-        [RNG_NOTE] + [rprint("d_k =", v["d_k"], "  Var(q.k) =", v["var"], "  Var(q.k) / d_k =", v["ratio"])
-         for v in n["variance"]],
-        [rprint("unscaled: max A =", sat["unscaled"]["max"], "  H(A) =", sat["unscaled"]["H"], "bits"),
-         rprint("scaled:   max A =", sat["scaled"]["max"], "  H(A) =", sat["scaled"]["H"],
-                "bits   (uniform over 8 =", sat["log2_T"], "bits)")],
+        [
+            rprint("rank(S)  =", tr.rank_S, "  rank(Q)  =", tr.rank_Q, "  rank(K)  =", tr.rank_K, "  d_k =", hand.d_k),
+            rprint("rank(S2) =", tr2.rank_S, "  rank(Q2) =", tr2.rank_Q, "  rank(K2) =", tr2.rank_K),
+        ],
+        [RNG_NOTE]
+        + [
+            rprint("d_k =", v["d_k"], "  Var(q.k) =", v["var"], "  Var(q.k) / d_k =", v["ratio"]) for v in n["variance"]
+        ],
+        [
+            rprint("unscaled: max A =", sat["unscaled"]["max"], "  H(A) =", sat["unscaled"]["H"], "bits"),
+            rprint(
+                "scaled:   max A =",
+                sat["scaled"]["max"],
+                "  H(A) =",
+                sat["scaled"]["H"],
+                "bits   (uniform over 8 =",
+                sat["log2_T"],
+                "bits)",
+            ),
+        ],
         [rprint("H(A_t) at c = 0.1, 1, 3:", *n["H_at"], "bits   (log2 8 =", np.log2(n["T_sweep"]), ")")],
     ]
     return "\n\n".join("\n".join(b) for b in blocks) + "\n"
@@ -156,8 +178,16 @@ def visible_keys(blocked) -> np.ndarray:
 
 
 def settings(s: Scenario) -> dict:
-    return {"c": s.c, "scaled": s.scaled, "scale": float(s.scale), "mask": s.mask, "window": s.window,
-            "fill": s.fill, "dtype": s.dtype, "padding": list(s.padding)}
+    return {
+        "c": s.c,
+        "scaled": s.scaled,
+        "scale": float(s.scale),
+        "mask": s.mask,
+        "window": s.window,
+        "fill": s.fill,
+        "dtype": s.dtype,
+        "padding": list(s.padding),
+    }
 
 
 def scenario_text(s: Scenario, name: str = "") -> str:
@@ -165,30 +195,69 @@ def scenario_text(s: Scenario, name: str = "") -> str:
     tr = s.run()
     st = settings(s)
     S_label = "S = c * Q K^T / sqrt(d_k)" if s.scaled else "S = c * Q K^T (unscaled)"
-    shape = f"T = {s.T}   T' = {s.T_k}   d_model = {s.d_model if s.projected else '-'}   " \
-            f"d_k = {s.d_k}   d_v = {s.d_v}"
+    shape = f"T = {s.T}   T' = {s.T_k}   d_model = {s.d_model if s.projected else '-'}   d_k = {s.d_k}   d_v = {s.d_v}"
     # titles, labels and names are written with their control characters escaped: never a raw ESC/BEL
-    lines = [printable(s.title), f"scenario: {printable(name)}" if name else "", shape,
-             rprint("settings: mask =", st["mask"] + (f" (window {s.window})" if s.window else ""),
-                    "  padding =", str(st["padding"]), "  fill =", st["fill"], "  c =", st["c"],
-                    "  scaled =", st["scaled"], f"  (scale = {fmt_num(st['scale'])})", "  dtype =", st["dtype"]),
-             "tokens: " + ", ".join(map(printable, s.tokens)), "keys:   " + ", ".join(map(printable, s.keys)), ""]
-    for label, m in (("Q =", tr.Q), ("K =", tr.K), ("V =", tr.V), (S_label + " =", tr.S),
-                     (f"M (additive mask, fill {s.fill}) =", tr.M), ("A = softmax_row(S + M) =", tr.A),
-                     ("O = A V =", tr.O)):
+    lines = [
+        printable(s.title),
+        f"scenario: {printable(name)}" if name else "",
+        shape,
+        rprint(
+            "settings: mask =",
+            st["mask"] + (f" (window {s.window})" if s.window else ""),
+            "  padding =",
+            str(st["padding"]),
+            "  fill =",
+            st["fill"],
+            "  c =",
+            st["c"],
+            "  scaled =",
+            st["scaled"],
+            f"  (scale = {fmt_num(st['scale'])})",
+            "  dtype =",
+            st["dtype"],
+        ),
+        "tokens: " + ", ".join(map(printable, s.tokens)),
+        "keys:   " + ", ".join(map(printable, s.keys)),
+        "",
+    ]
+    for label, m in (
+        ("Q =", tr.Q),
+        ("K =", tr.K),
+        ("V =", tr.V),
+        (S_label + " =", tr.S),
+        (f"M (additive mask, fill {s.fill}) =", tr.M),
+        ("A = softmax_row(S + M) =", tr.A),
+        ("O = A V =", tr.O),
+    ):
         lines += [label, fmt_matrix(m)]
     lines += ["", "  t  keys  log2(keys) |  H(A_t)    2^H"]
     for t, (k, lg, h) in enumerate(zip(visible_keys(tr.blocked), ceiling_bits(tr.blocked), tr.H), 1):
         lg_txt = f"{lg:10.2f}" if np.isfinite(lg) else f"{NO_CEILING:>10}"  # no visible key: no ceiling
-        lines.append(f" {t:2d}  {k:4d}  {lg_txt} | {h:7.2f} {2 ** h:6.2f}")
-    lines += ["", rprint("rank(S) =", _rank(tr.rank_S), "  rank(Q) =", _rank(tr.rank_Q),
-                         "  rank(K) =", _rank(tr.rank_K),
-                         "  d_k =", s.d_k)]
+        lines.append(f" {t:2d}  {k:4d}  {lg_txt} | {h:7.2f} {2**h:6.2f}")
+    lines += [
+        "",
+        rprint(
+            "rank(S) =",
+            _rank(tr.rank_S),
+            "  rank(Q) =",
+            _rank(tr.rank_Q),
+            "  rank(K) =",
+            _rank(tr.rank_K),
+            "  d_k =",
+            s.d_k,
+        ),
+    ]
     p = params_qkv(s)
-    lines.append(rprint("params d_model * (2 d_k + d_v) =", p) if p is not None
-                 else "params: n/a (Q, K, V given directly, no projections)")
-    lines.append("NaN rows: none" if not tr.nan_rows else
-                 "NaN rows: " + "; ".join(f"{printable(s.tokens[c.row])} ({c.short})" for c in nan_causes(tr)))
+    lines.append(
+        rprint("params d_model * (2 d_k + d_v) =", p)
+        if p is not None
+        else "params: n/a (Q, K, V given directly, no projections)"
+    )
+    lines.append(
+        "NaN rows: none"
+        if not tr.nan_rows
+        else "NaN rows: " + "; ".join(f"{printable(s.tokens[c.row])} ({c.short})" for c in nan_causes(tr))
+    )
     ov = overflows(tr)
     if ov:
         lines.append(f"overflow in {s.dtype}: " + ", ".join(ov))

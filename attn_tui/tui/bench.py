@@ -28,9 +28,9 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ..core.scenario import Scenario
 from .app import AttentionApp
 from .framework import on_first_frame
-from ..core.scenario import Scenario
 
 SIZE = (120, 40)
 
@@ -99,7 +99,7 @@ def plotext_build_ms(builds: int = 50) -> float:
     t0 = time.process_time()
     for k in range(builds):
         fig.clear_data()
-        fig.title(f"A_t c={1.1 ** k:.2f}")
+        fig.title(f"A_t c={1.1**k:.2f}")
         fig.frame(False)
         fig.bar(labels, [0.1, 0.2, 0.3, 0.2, 0.2 + k * 1e-3], orientation="horizontal", width=0.3)
         plot_lines(fig, 38, 7)  # what the chart's BarPlot does
@@ -117,10 +117,12 @@ def random_scenario(T: int, d_model: int = 16, d_k: int = 8, d_v: int = 8, seed:
     """Gaussian X (T, d_model), W_Q, W_K (d_model, d_k), W_V (d_model, d_v)."""
     rng = np.random.default_rng(seed)
     return Scenario(
-        title=f"random Gaussian T={T}", X=rng.normal(size=(T, d_model)),
+        title=f"random Gaussian T={T}",
+        X=rng.normal(size=(T, d_model)),
         W_Q=rng.normal(size=(d_model, d_k)) / np.sqrt(d_model),
         W_K=rng.normal(size=(d_model, d_k)) / np.sqrt(d_model),
-        W_V=rng.normal(size=(d_model, d_v)), mask="causal",
+        W_V=rng.normal(size=(d_model, d_v)),
+        mask="causal",
     )
 
 
@@ -189,11 +191,19 @@ def run(presses: int = 30, repeats: int = 5) -> dict:
         builds.append(_quiet(plotext_build_ms))
     m = {name: statistics.median(v) for name, v in samples.items()}
     noop = m["noop"]
-    return {"noop_ms": noop, "floor_ms": m["floor"] - noop, "T5_ms": m["lesson"] - noop, "T64_ms": m["t64"] - noop,
-            "first_frame_one_widget_s": m["ff_one"], "first_frame_explorer_s": m["ff_app"],
-            "first_frame_ratio": m["ff_app"] / m["ff_one"], "bare_repaint_ms": m["bare"] - noop,
-            "plotext_build_ms": statistics.median(builds), "widgets": n_widgets,
-            "first_frame_bare_ratio": m["ff_bare"] / m["ff_one"]}
+    return {
+        "noop_ms": noop,
+        "floor_ms": m["floor"] - noop,
+        "T5_ms": m["lesson"] - noop,
+        "T64_ms": m["t64"] - noop,
+        "first_frame_one_widget_s": m["ff_one"],
+        "first_frame_explorer_s": m["ff_app"],
+        "first_frame_ratio": m["ff_app"] / m["ff_one"],
+        "bare_repaint_ms": m["bare"] - noop,
+        "plotext_build_ms": statistics.median(builds),
+        "widgets": n_widgets,
+        "first_frame_bare_ratio": m["ff_bare"] / m["ff_one"],
+    }
 
 
 def main(argv=None) -> None:
@@ -206,14 +216,20 @@ def main(argv=None) -> None:
     print(f"unbound key, explorer: {r['floor_ms']:.2f} ms CPU per keypress (Pilot and the DOM, nothing redrawn)")
     print(f"`+` at T=5  (lesson): {r['T5_ms']:.2f} ms CPU per keypress   (target <= 5)")
     print(f"`+` at T=64 (random): {r['T64_ms']:.2f} ms CPU per keypress   (target <= 10)")
-    print(f"first frame: explorer {r['first_frame_explorer_s'] * 1000:.0f} ms vs one-widget app "
-          f"{r['first_frame_one_widget_s'] * 1000:.0f} ms = {r['first_frame_ratio']:.2f}x   (target <= 1.5x)")
+    print(
+        f"first frame: explorer {r['first_frame_explorer_s'] * 1000:.0f} ms vs one-widget app "
+        f"{r['first_frame_one_widget_s'] * 1000:.0f} ms = {r['first_frame_ratio']:.2f}x   (target <= 1.5x)"
+    )
     print("reference floors (same run):")
-    print(f"  bare app repainting {REPAINTED} Line-API widgets per keypress: {r['bare_repaint_ms']:.2f} ms CPU "
-          f"(minus the no-op app)")
+    print(
+        f"  bare app repainting {REPAINTED} Line-API widgets per keypress: {r['bare_repaint_ms']:.2f} ms CPU "
+        f"(minus the no-op app)"
+    )
     print(f"  one plotext build of a chart-sized bar plot: {r['plotext_build_ms']:.2f} ms CPU (`+` draws two)")
-    print(f"  first frame of a bare app with {r['widgets']} plain widgets (as many as the explorer): "
-          f"{r['first_frame_bare_ratio']:.2f}x the one-widget app")
+    print(
+        f"  first frame of a bare app with {r['widgets']} plain widgets (as many as the explorer): "
+        f"{r['first_frame_bare_ratio']:.2f}x the one-widget app"
+    )
 
 
 if __name__ == "__main__":

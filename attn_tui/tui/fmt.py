@@ -23,7 +23,7 @@ def fmt(x, digits: int = 3) -> str:
         return "inf" if x > 0 else "-inf"
     if x == 0:
         return "0"
-    if abs(x) < 10 ** -digits or abs(x) >= 1e6:
+    if abs(x) < 10**-digits or abs(x) >= 1e6:
         return f"{x:.{max(1, digits - 2)}e}"
     return f"{x:.{digits}f}"
 

@@ -9,7 +9,7 @@ renames one fails there, not all over the app.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from textual.app import App
 from textual.notifications import Notification

@@ -35,98 +35,241 @@ class Key:
 KEYS: list[Key] = [
     Key("question_mark", "help", "Help", "what each pane shows, in the lesson's words, and every key", display="?"),
     Key("q", "quit", "Quit", "leave attn-tui"),
-    Key("plus,equals_sign", f"knob('scale_by', {C_STEP})", "c×1.1",
-        f"multiply the scale multiplier c by {C_STEP}: sharper rows, lower entropy", display="+",
-        bar=f"c ×÷{C_STEP}"),
-    Key("minus,underscore", f"knob('scale_by', {1 / C_STEP!r})", "c÷1.1",
-        f"divide c by {C_STEP}: flatter rows, higher entropy", display="-", bar=f"c ×÷{C_STEP}"),
+    Key(
+        "plus,equals_sign",
+        f"knob('scale_by', {C_STEP})",
+        "c×1.1",
+        f"multiply the scale multiplier c by {C_STEP}: sharper rows, lower entropy",
+        display="+",
+        bar=f"c ×÷{C_STEP}",
+    ),
+    Key(
+        "minus,underscore",
+        f"knob('scale_by', {1 / C_STEP!r})",
+        "c÷1.1",
+        f"divide c by {C_STEP}: flatter rows, higher entropy",
+        display="-",
+        bar=f"c ×÷{C_STEP}",
+    ),
     Key("0", "knob('reset_scale')", "c=1", "reset c to 1: the 1/√d_k operating point"),
-    Key("u", "knob('toggle_scaled')", "Scale on/off",
+    Key(
+        "u",
+        "knob('toggle_scaled')",
+        "Scale on/off",
         "toggle the 1/√d_k scaling: off shows raw QKᵀ, √d_k times larger: sharper rows, "
-        "saturated only when d_k is large", bar="Scale"),
-    Key("P", "knob('toggle_pin')", "Pin", "pin the state now: A and the entropy table then show ΔA and ΔH "
+        "saturated only when d_k is large",
+        bar="Scale",
+    ),
+    Key(
+        "P",
+        "knob('toggle_pin')",
+        "Pin",
+        "pin the state now: A and the entropy table then show ΔA and ΔH "
         "against it, and the charts its row as ┃ ticks (exercises 1, 2: change one thing, read the difference); "
-        "P again unpins", bar="Pin"),
+        "P again unpins",
+        bar="Pin",
+    ),
     Key("m", "knob('toggle_mask')", "Mask", "toggle the causal mask: off lets every token see the future"),
     Key("up", "knob('select_row', -1)", "Row ↑", "select the previous query row t", show=False, palette=False),
     Key("down", "knob('select_row', 1)", "Row ↓", "select the next query row t", show=False, palette=False),
-    Key("k,left_square_bracket", "knob('select_row', -1)", "Row ↑",
-        "select the previous query row t (works while a grid has focus)", display="k/[", bar="row"),
-    Key("j,right_square_bracket", "knob('select_row', 1)", "Row ↓",
-        "select the next query row t (works while a grid has focus)", display="j/]", bar="row"),
+    Key(
+        "k,left_square_bracket",
+        "knob('select_row', -1)",
+        "Row ↑",
+        "select the previous query row t (works while a grid has focus)",
+        display="k/[",
+        bar="row",
+    ),
+    Key(
+        "j,right_square_bracket",
+        "knob('select_row', 1)",
+        "Row ↓",
+        "select the next query row t (works while a grid has focus)",
+        display="j/]",
+        bar="row",
+    ),
     Key("tab", "focus_next", "Next pane", "move the focus to the next pane", show=False),
     Key("shift+tab", "focus_previous", "Prev pane", "move the focus to the previous pane", show=False),
     # While a grid has focus: a cell cursor.
-    Key("up", "cursor(-1, 0)", "Cell ↑", "move the cell cursor up (and the query row with it in S, M, A, O)",
-        scope="grid", show=False, palette=False),
+    Key(
+        "up",
+        "cursor(-1, 0)",
+        "Cell ↑",
+        "move the cell cursor up (and the query row with it in S, M, A, O)",
+        scope="grid",
+        show=False,
+        palette=False,
+    ),
     Key("down", "cursor(1, 0)", "Cell ↓", "move the cell cursor down", scope="grid", show=False, palette=False),
     Key("left", "cursor(0, -1)", "Cell ←", "move the cell cursor left", scope="grid", show=False, palette=False),
     Key("right", "cursor(0, 1)", "Cell →", "move the cell cursor right", scope="grid", show=False, palette=False),
-    Key("enter", "edit", "Edit", "edit the cell under the cursor (X, W_Q, W_K, W_V, Y, Q, K, V)",
-        scope="grid", palette=False),
+    Key(
+        "enter",
+        "edit",
+        "Edit",
+        "edit the cell under the cursor (X, W_Q, W_K, W_V, Y, Q, K, V)",
+        scope="grid",
+        palette=False,
+    ),
     # Editing, modes and files: do('name') runs attn_tui/tui/actions' function name.
-    Key("ctrl+z", "do('undo')", "Undo", "undo the last change of the scenario: a cell, a label, a token, a mode, c, a file"),
+    Key(
+        "ctrl+z",
+        "do('undo')",
+        "Undo",
+        "undo the last change of the scenario: a cell, a label, a token, a mode, c, a file",
+    ),
     Key("ctrl+y", "do('redo')", "Redo", "redo the change undo took back", show=False),
-    Key("o", "do('open')", "Open", "open a scenario: a TOML file (path prompt) or a built-in; a bad file changes nothing",
-        show=False),
-    Key("s", "do('save')", "Save", "save the scenario as TOML (atomic, asks before overwriting, reloads bit for bit)",
-        show=False),
-    Key("e", "do('export')", "Export", "export the matrices as CSV or .npy files (one per matrix), or an SVG screenshot",
-        show=False),
+    Key(
+        "o",
+        "do('open')",
+        "Open",
+        "open a scenario: a TOML file (path prompt) or a built-in; a bad file changes nothing",
+        show=False,
+    ),
+    Key(
+        "s",
+        "do('save')",
+        "Save",
+        "save the scenario as TOML (atomic, asks before overwriting, reloads bit for bit)",
+        show=False,
+    ),
+    Key(
+        "e",
+        "do('export')",
+        "Export",
+        "export the matrices as CSV or .npy files (one per matrix), or an SVG screenshot",
+        show=False,
+    ),
     Key("n", "do('rename_token')", "Rename token", "rename the selected query token", show=False),
-    Key("N", "do('rename_feature')", "Rename feature", "rename the feature under the cell cursor (a column of X)",
-        show=False),
-    Key("K", "do('rename_key')", "Rename key", "rename the key token under the cursor (a row of Y, K or V)", show=False),
-    Key("a", "do('add_token')", "Add token", "insert a token (a zero row of X, or of Q/K/V) after the selected row",
-        show=False),
-    Key("D,delete", "do('remove_token')", "Remove token", "remove the selected query token (ctrl+z brings it back)",
-        show=False, display="D"),
+    Key(
+        "N",
+        "do('rename_feature')",
+        "Rename feature",
+        "rename the feature under the cell cursor (a column of X)",
+        show=False,
+    ),
+    Key(
+        "K", "do('rename_key')", "Rename key", "rename the key token under the cursor (a row of Y, K or V)", show=False
+    ),
+    Key(
+        "a",
+        "do('add_token')",
+        "Add token",
+        "insert a token (a zero row of X, or of Q/K/V) after the selected row",
+        show=False,
+    ),
+    Key(
+        "D,delete",
+        "do('remove_token')",
+        "Remove token",
+        "remove the selected query token (ctrl+z brings it back)",
+        show=False,
+        display="D",
+    ),
     Key("A", "do('add_key')", "Add key", "cross-attention: add a key token (a zero row of Y)", show=False),
-    Key("R", "do('remove_key')", "Remove key", "cross-attention: remove the key token under the cursor (a row of Y)",
-        show=False),
+    Key(
+        "R",
+        "do('remove_key')",
+        "Remove key",
+        "cross-attention: remove the key token under the cursor (a row of Y)",
+        show=False,
+    ),
     Key("g", "do('dims')", "Dimensions", "change d_model, d_k, d_v; new cells start at 0", show=False),
     Key("w", "do('pick_mask')", "Mask kind", "pick the mask: causal, none, or a sliding window of width w", show=False),
     Key("b", "do('pick_padding')", "Padding", "pick padded key positions that no query may read", show=False),
     Key("f", "do('pick_fill')", "Fill", "fill of masked cells: -1e9, -inf or the dtype's min", show=False),
     Key("d", "do('pick_dtype')", "dtype", "compute every step in float64, float32 or float16", show=False),
-    Key("c", "do('toggle_cross')", "Cross-attn", "cross-attention on/off: keys and values from a second sequence Y",
-        show=False),
-    Key("r", "do('random')", "Random", "a random Gaussian scenario: T (up to 512), d_model, d_k, d_v, seed", show=False),
+    Key(
+        "c",
+        "do('toggle_cross')",
+        "Cross-attn",
+        "cross-attention on/off: keys and values from a second sequence Y",
+        show=False,
+    ),
+    Key(
+        "r", "do('random')", "Random", "a random Gaussian scenario: T (up to 512), d_model, d_k, d_v, seed", show=False
+    ),
     # The lenses, experiments and tour screens (attn_tui/tui/screens/{lenses,experiments,tour}.py).
-    Key("z", "zero_qk", "Box kernel", "box-kernel switch: set W_Q = W_K = 0 (Q = K = 0) and see A = W_avg "
-        "exactly (up to rounding in float32/float16); press again to restore", scope="lenses"),
-    Key("pagedown", "scroll_panels(1)", "Page ↓", "scroll the lenses down a page (↑/↓ select the row)",
-        scope="lenses", show=False),
+    Key(
+        "z",
+        "zero_qk",
+        "Box kernel",
+        "box-kernel switch: set W_Q = W_K = 0 (Q = K = 0) and see A = W_avg "
+        "exactly (up to rounding in float32/float16); press again to restore",
+        scope="lenses",
+    ),
+    Key(
+        "pagedown",
+        "scroll_panels(1)",
+        "Page ↓",
+        "scroll the lenses down a page (↑/↓ select the row)",
+        scope="lenses",
+        show=False,
+    ),
     Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the lenses up a page", scope="lenses", show=False),
-    Key("r", "run", "Run", "run the variance experiment for d_k = 4, 64, 512 and the custom d_k, "
-        "with n and seed from the inputs (tab to them, enter runs)", scope="experiments"),
-    Key("escape", "leave_inputs", "Leave input", "leave the d_k / n / seed inputs so letters are keys again",
-        scope="experiments", show=False),
+    Key(
+        "r",
+        "run",
+        "Run",
+        "run the variance experiment for d_k = 4, 64, 512 and the custom d_k, "
+        "with n and seed from the inputs (tab to them, enter runs)",
+        scope="experiments",
+    ),
+    Key(
+        "escape",
+        "leave_inputs",
+        "Leave input",
+        "leave the d_k / n / seed inputs so letters are keys again",
+        scope="experiments",
+        show=False,
+    ),
     Key("d", "next_hist", "Hist d_k", "show the q·k histogram of the next d_k", scope="experiments"),
-    Key("space", "play", "Play/pause", "play or pause the scale sweep c = 0.1 … 3.0 (6 frames a second)",
-        scope="experiments"),
-    Key("right,full_stop", "step(1)", "Frame →", "next frame of the scale sweep", scope="experiments",
-        display="→/."),
-    Key("left,comma", "step(-1)", "Frame ←", "previous frame of the scale sweep", scope="experiments",
-        display="←/,"),
-    Key("pagedown", "scroll_panels(1)", "Page ↓", "scroll the experiments down a page (on a small terminal)",
-        scope="experiments", show=False),
-    Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the experiments up a page", scope="experiments",
-        show=False),
-    Key("e", "export", "Export sweep", "export the sweep as an animated SVG and one SVG per frame "
-        "into a folder it asks for (default ./softmax_sharpening; asks before overwriting)", scope="experiments"),
+    Key(
+        "space",
+        "play",
+        "Play/pause",
+        "play or pause the scale sweep c = 0.1 … 3.0 (6 frames a second)",
+        scope="experiments",
+    ),
+    Key("right,full_stop", "step(1)", "Frame →", "next frame of the scale sweep", scope="experiments", display="→/."),
+    Key("left,comma", "step(-1)", "Frame ←", "previous frame of the scale sweep", scope="experiments", display="←/,"),
+    Key(
+        "pagedown",
+        "scroll_panels(1)",
+        "Page ↓",
+        "scroll the experiments down a page (on a small terminal)",
+        scope="experiments",
+        show=False,
+    ),
+    Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the experiments up a page", scope="experiments", show=False),
+    Key(
+        "e",
+        "export",
+        "Export sweep",
+        "export the sweep as an animated SVG and one SVG per frame "
+        "into a folder it asks for (default ./softmax_sharpening; asks before overwriting)",
+        scope="experiments",
+    ),
     Key("space,n", "page(1)", "Next", "next page of the tour", scope="tour", display="space/n"),
     Key("b", "page(-1)", "Back", "previous page of the tour", scope="tour"),
     Key("pagedown", "scroll_panels(1)", "Page ↓", "scroll the live panes down a page", scope="tour", show=False),
     Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the live panes up a page", scope="tour", show=False),
-    Key("y,enter", "try_it", "Try it", "on an exercise page: set up the scenario and screen it needs",
-        scope="tour", display="y"),
+    Key(
+        "y,enter",
+        "try_it",
+        "Try it",
+        "on an exercise page: set up the scenario and screen it needs",
+        scope="tour",
+        display="y",
+    ),
 ]
 
 
 def _screen_keys() -> list[Key]:
-    return [Key(e.key, f"switch_mode({e.name!r})", e.title, f"show the {e.title.lower()} screen: {e.help}")
-            for e in SCREENS.values()]
+    return [
+        Key(e.key, f"switch_mode({e.name!r})", e.title, f"show the {e.title.lower()} screen: {e.help}")
+        for e in SCREENS.values()
+    ]
 
 
 def all_keys() -> list[Key]:
@@ -137,9 +280,17 @@ def all_keys() -> list[Key]:
 def bindings(scope: str) -> list[Binding]:
     """Textual Bindings for ``scope`` ("app", "grid" or a screen name)."""
     return [
-        Binding(k.key, k.action, k.description, show=k.show, key_display=k.display, tooltip=k.help,
-                id=f"{k.scope}.{k.action}.{k.key}")
-        for k in all_keys() if k.scope == scope
+        Binding(
+            k.key,
+            k.action,
+            k.description,
+            show=k.show,
+            key_display=k.display,
+            tooltip=k.help,
+            id=f"{k.scope}.{k.action}.{k.key}",
+        )
+        for k in all_keys()
+        if k.scope == scope
     ]
 
 

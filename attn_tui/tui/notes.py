@@ -22,8 +22,9 @@ class Notes:
         self._last: dict[str, Notification] = {}  # kind -> the note of that kind shown last
         self._explained: tuple | None = None  # the explanation lines already shown
 
-    def note(self, message: str, kind: str, *, title: str = "", severity: str = "information",
-             timeout: float = 4) -> None:
+    def note(
+        self, message: str, kind: str, *, title: str = "", severity: str = "information", timeout: float = 4
+    ) -> None:
         """Notify ``message`` (never markup), first removing the last note of ``kind``."""
         self.drop(kind)
         self._last[kind] = post_notification(self._app, message, title, severity, timeout)

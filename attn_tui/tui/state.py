@@ -29,10 +29,10 @@ class State:
     scenario: Scenario
     row: int = 0
     cursor: tuple | None = None
-    pin: "State | None" = None
+    pin: State | None = None
 
     @classmethod
-    def opening(cls, scenario: Scenario) -> "State":
+    def opening(cls, scenario: Scenario) -> State:
         """The state a scenario opens on: its focus_row (the row the lesson reads), else row 1."""
         return cls(scenario, row=(scenario.focus_row or 1) - 1)
 
@@ -57,41 +57,41 @@ class State:
         return rank_info(tr.S, tr.Q, tr.K)
 
     @property
-    def compared(self) -> "State | None":
+    def compared(self) -> State | None:
         """The pinned state when A can be compared with it cell by cell (same shape), else None."""
         p = self.pin
         return p if p is not None and p.trace.A.shape == self.trace.A.shape else None
 
-    def toggle_pin(self) -> "State":
+    def toggle_pin(self) -> State:
         """Pin this state (A, H and the chart rows are then shown against it), or unpin."""
         return replace(self, pin=None if self.pin is not None else replace(self, pin=None))
 
-    def with_(self, **changes) -> "State":
+    def with_(self, **changes) -> State:
         return replace(self, **changes)
 
-    def with_scenario(self, **changes) -> "State":
+    def with_scenario(self, **changes) -> State:
         """A new state whose scenario has ``changes``; the row is kept in range."""
         s = self.scenario.with_(**changes)
         return replace(self, scenario=s, row=min(self.row, s.T - 1))
 
     # -- the explorer's knobs, as pure functions -----------------------------
-    def select_row(self, delta: int) -> "State":
+    def select_row(self, delta: int) -> State:
         """The row ``delta`` rows on, kept in range; this very state when that is no move."""
         row = max(0, min(self.scenario.T - 1, self.row + delta))
         return self if row == self.row else replace(self, row=row)
 
-    def scale_by(self, factor: float) -> "State":
+    def scale_by(self, factor: float) -> State:
         c = min(C_MAX, max(C_MIN, self.scenario.c * factor))
         return self.with_scenario(c=c)
 
-    def reset_scale(self) -> "State":
+    def reset_scale(self) -> State:
         """Back to the operating point: c = 1 and the 1/√d_k scaling on."""
         return self.with_scenario(c=1.0, scaled=True)
 
-    def toggle_scaled(self) -> "State":
+    def toggle_scaled(self) -> State:
         return self.with_scenario(scaled=not self.scenario.scaled)
 
-    def toggle_mask(self) -> "State":
+    def toggle_mask(self) -> State:
         """causal <-> none (window counts as causal-like and goes to none).
 
         Raises Refused when causal makes no sense: cross-attention whose keys are a

@@ -83,9 +83,22 @@ def reference(s):
     visible = [sum(not b for b in row) for row in B]
     d_model = len(X[0])
     return {
-        "Q": Q, "K": K, "V": V, "S": S, "blocked": B, "A": A, "O": O, "H": H, "visible": visible,
+        "Q": Q,
+        "K": K,
+        "V": V,
+        "S": S,
+        "blocked": B,
+        "A": A,
+        "O": O,
+        "H": H,
+        "visible": visible,
         "ceiling": [math.log2(n) if n else None for n in visible],
-        "scale": scale, "T": T, "T_k": T_k, "d_model": d_model, "d_k": d_k, "d_v": len(V[0]),
+        "scale": scale,
+        "T": T,
+        "T_k": T_k,
+        "d_model": d_model,
+        "d_k": d_k,
+        "d_v": len(V[0]),
         # parameters: the entries of W_Q, W_K (d_model x d_k) and W_V (d_model x d_v); W_O is d_v x d_model
         "params": d_model * d_k + d_model * d_k + d_model * len(V[0]),
         "params_W_O": d_model * d_k + d_model * d_k + d_model * len(V[0]) + len(V[0]) * d_model,

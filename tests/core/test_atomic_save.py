@@ -101,6 +101,7 @@ def test_the_file_is_fsynced_before_the_rename_and_the_folder_after(tmp_path, mo
         st = os.fstat(fd)
         calls.append(("folder" if stat.S_ISDIR(st.st_mode) else "file", st.st_ino, f.read_text(encoding="utf-8")))
         real_fsync(fd)
+
     monkeypatch.setattr(os, "fsync", fsync)
     save(PIPE, f, overwrite=True)
     assert [c[0] for c in calls] == ["file", "folder"]
@@ -116,6 +117,7 @@ def test_a_failing_fsync_leaves_the_old_file_and_no_temporary(tmp_path, monkeypa
 
     def fsync(fd):
         raise OSError(5, "Input/output error")
+
     monkeypatch.setattr(os, "fsync", fsync)
     with pytest.raises(OSError, match="Input/output"):
         save(PIPE, f, overwrite=True)

@@ -74,8 +74,14 @@ def corpus(tmp_path_factory):
 def outcomes(corpus, tmp_path_factory):
     listing = tmp_path_factory.mktemp("listing") / "files.json"
     listing.write_text(json.dumps([str(c.path) for c in corpus]))
-    res = subprocess.run([sys.executable, "-c", DRIVER, str(listing)], capture_output=True, text=True, check=False,
-                         timeout=300, stdin=subprocess.DEVNULL)
+    res = subprocess.run(
+        [sys.executable, "-c", DRIVER, str(listing)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
     assert res.returncode == 0 and res.stderr == "", res.stderr[-2000:]
     return json.loads(res.stdout)
 
@@ -127,8 +133,18 @@ def test_load_raises_nothing_but_scenario_error(outcomes):
     assert not bad
 
 
-SAMPLE = ("FIFO", "symlink to /dev/zero", "nesting 5000", "huge int cell", "T = 100000", "f16 Q given",
-          "name of 300 characters", "ESC and newline in the file name", "c 10**400", "window 10**30")
+SAMPLE = (
+    "FIFO",
+    "symlink to /dev/zero",
+    "nesting 5000",
+    "huge int cell",
+    "T = 100000",
+    "f16 Q given",
+    "name of 300 characters",
+    "ESC and newline in the file name",
+    "c 10**400",
+    "window 10**30",
+)
 
 
 @pytest.mark.parametrize("command", [["report", "--scenario"], ["--scenario"]])
@@ -137,7 +153,13 @@ def test_the_real_command_on_a_sample(corpus, command):
     cases = [c for c in corpus if c.name in SAMPLE]
     assert len(cases) == len(SAMPLE)
     for case in cases:
-        res = subprocess.run([sys.executable, "-m", "attn_tui", *command, str(case.path)], capture_output=True, check=False,
-                             text=True, timeout=60, stdin=subprocess.DEVNULL)
+        res = subprocess.run(
+            [sys.executable, "-m", "attn_tui", *command, str(case.path)],
+            capture_output=True,
+            check=False,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
         assert res.returncode == 2 and res.stdout == "", (case.name, res)
         assert not check_line(res.stderr, case), (case.name, res.stderr)

@@ -22,11 +22,14 @@ def test_non_finite_entry_names_matrix_row_column(which, bad):
     assert msg.startswith(f"{which}:") and "row 2, column 3" in msg and "\n" not in msg
 
 
-@pytest.mark.parametrize("Q,K,V,where", [
-    (np.ones((3, 4)), np.ones((3, 2)), np.ones((3, 2)), r"K: columns \(d_k\) must match Q's \(got 2, expected 4\)"),
-    (np.ones((3, 4)), np.ones((3, 4)), np.ones((2, 2)), r"V: rows must match K's .*\(got 2, expected 3\)"),
-    (np.ones((2, 2)), np.ones((3, 2)), np.ones((3, 2)), None),  # cross-attention is fine
-])
+@pytest.mark.parametrize(
+    "Q,K,V,where",
+    [
+        (np.ones((3, 4)), np.ones((3, 2)), np.ones((3, 2)), r"K: columns \(d_k\) must match Q's \(got 2, expected 4\)"),
+        (np.ones((3, 4)), np.ones((3, 4)), np.ones((2, 2)), r"V: rows must match K's .*\(got 2, expected 3\)"),
+        (np.ones((2, 2)), np.ones((3, 2)), np.ones((3, 2)), None),  # cross-attention is fine
+    ],
+)
 def test_mismatched_shapes(Q, K, V, where):
     if where is None:
         assert attention(Q, K, V).A.shape == (2, 3)
@@ -95,42 +98,42 @@ def test_unknown_builtin():
 
 # -- scenario files: one line naming the file, the key, the row and column ----------
 BASE = 'title = "t"\nQ = [[1.0, 0.0], [0.0, 1.0]]\nK = [[1.0, 0.0], [0.0, 1.0]]\n'
-PIPE = 'X = [[1.0, 0.0], [0.0, 1.0]]\nW_K = [[1.0], [0.0]]\nW_V = [[1.0], [0.0]]\n'
+PIPE = "X = [[1.0, 0.0], [0.0, 1.0]]\nW_K = [[1.0], [0.0]]\nW_V = [[1.0], [0.0]]\n"
 FILE_CASES = [
     ("unknown key", BASE + "colour = 3\n", ["colour", "unknown key"]),
     ("misspelt key", BASE + "W_q = [[1.0]]\n", ["W_q", "unknown key"]),
-    ("ragged rows", 'Q = [[1.0, 0.0], [0.0]]\nK = [[1.0, 0.0]]\n', ["Q", "row 2", "ragged"]),
-    ("K wrong width", 'Q = [[1.0, 0.0]]\nK = [[1.0, 0.0, 1.0]]\n', ["K", "3 columns", "d_k"]),
-    ("V wrong rows", BASE + 'V = [[1.0], [2.0], [3.0]]\n', ["V", "3 rows"]),
-    ("W_Q wrong rows", PIPE + 'W_Q = [[1.0]]\n', ["W_Q", "1 rows", "d_model"]),
-    ("Y wrong width", PIPE + 'W_Q = [[1.0], [0.0]]\nY = [[1.0, 2.0, 3.0]]\n', ["Y", "3 columns"]),
-    ("nan", 'Q = [[1.0, nan], [0.0, 1.0]]\nK = [[1.0, 0.0]]\n', ["Q", "row 1, column 2", "nan"]),
-    ("inf", 'Q = [[1.0, 0.0]]\nK = [[1.0, 0.0], [-inf, 1.0]]\n', ["K", "row 2, column 1", "inf"]),
-    ("1e400", 'Q = [[1.0, 0.0], [0.0, 1e400]]\nK = [[1.0, 0.0]]\n', ["Q", "row 2, column 2", "inf"]),
+    ("ragged rows", "Q = [[1.0, 0.0], [0.0]]\nK = [[1.0, 0.0]]\n", ["Q", "row 2", "ragged"]),
+    ("K wrong width", "Q = [[1.0, 0.0]]\nK = [[1.0, 0.0, 1.0]]\n", ["K", "3 columns", "d_k"]),
+    ("V wrong rows", BASE + "V = [[1.0], [2.0], [3.0]]\n", ["V", "3 rows"]),
+    ("W_Q wrong rows", PIPE + "W_Q = [[1.0]]\n", ["W_Q", "1 rows", "d_model"]),
+    ("Y wrong width", PIPE + "W_Q = [[1.0], [0.0]]\nY = [[1.0, 2.0, 3.0]]\n", ["Y", "3 columns"]),
+    ("nan", "Q = [[1.0, nan], [0.0, 1.0]]\nK = [[1.0, 0.0]]\n", ["Q", "row 1, column 2", "nan"]),
+    ("inf", "Q = [[1.0, 0.0]]\nK = [[1.0, 0.0], [-inf, 1.0]]\n", ["K", "row 2, column 1", "inf"]),
+    ("1e400", "Q = [[1.0, 0.0], [0.0, 1e400]]\nK = [[1.0, 0.0]]\n", ["Q", "row 2, column 2", "inf"]),
     ("string cell", 'Q = [[1.0, "a"]]\nK = [[1.0, 0.0]]\n', ["Q", "row 1, column 2", "not a number"]),
-    ("bool cell", 'Q = [[true, 1.0]]\nK = [[1.0, 0.0]]\n', ["Q", "row 1, column 1", "not a number"]),
-    ("row not a list", 'Q = [1.0, 2.0]\nK = [[1.0]]\n', ["Q", "row 1", "not a list"]),
+    ("bool cell", "Q = [[true, 1.0]]\nK = [[1.0, 0.0]]\n", ["Q", "row 1, column 1", "not a number"]),
+    ("row not a list", "Q = [1.0, 2.0]\nK = [[1.0]]\n", ["Q", "row 1", "not a list"]),
     ("matrix a string", 'Q = "abc"\nK = [[1.0]]\n', ["Q", "list of rows"]),
-    ("empty matrix", 'Q = []\nK = [[1.0]]\n', ["Q", "non-empty"]),
-    ("empty rows", 'Q = [[]]\nK = [[1.0]]\n', ["Q", "empty"]),
+    ("empty matrix", "Q = []\nK = [[1.0]]\n", ["Q", "non-empty"]),
+    ("empty rows", "Q = [[]]\nK = [[1.0]]\n", ["Q", "empty"]),
     ("padding too big", BASE + "padding = [3]\n", ["padding", "3", "1..2"]),
     ("padding zero", BASE + "padding = [0]\n", ["padding", "0", "1..2"]),
-    ("padding not int", BASE + 'padding = [1, 1.5]\n', ["padding", "entry 2", "1.5"]),
-    ("padding not list", BASE + 'padding = 1\n', ["padding", "list"]),
+    ("padding not int", BASE + "padding = [1, 1.5]\n", ["padding", "entry 2", "1.5"]),
+    ("padding not list", BASE + "padding = 1\n", ["padding", "list"]),
     ("unknown mask", BASE + 'mask = "diagonal"\n', ["mask", "diagonal"]),
-    ("unknown fill", BASE + 'fill = -5\n', ["fill", "-5"]),
+    ("unknown fill", BASE + "fill = -5\n", ["fill", "-5"]),
     ("unknown dtype", BASE + 'dtype = "float8"\n', ["dtype", "float8"]),
-    ("dtype not a string", BASE + 'dtype = 16\n', ["dtype", "string"]),
+    ("dtype not a string", BASE + "dtype = 16\n", ["dtype", "string"]),
     ("c a string", BASE + 'c = "big"\n', ["c", "big"]),
-    ("c nan", BASE + 'c = nan\n', ["c", "nan"]),
-    ("c negative", BASE + 'c = -1.0\n', ["c", "positive"]),
+    ("c nan", BASE + "c = nan\n", ["c", "nan"]),
+    ("c negative", BASE + "c = -1.0\n", ["c", "positive"]),
     ("scaled a string", BASE + 'scaled = "yes"\n', ["scaled", "true or false"]),
     ("tokens count", BASE + 'tokens = ["a"]\n', ["tokens", "1 labels", "2"]),
     ("tokens a string", BASE + 'tokens = "ab"\n', ["tokens", "list of strings"]),
     ("title a number", BASE.replace('"t"', "3"), ["title", "string"]),
     ("no matrices", 'title = "x"\n', ["X", "missing"]),
-    ("both X and Q", PIPE + 'W_Q = [[1.0], [0.0]]\nQ = [[1.0]]\n', ["Q", "either"]),
-    ("not TOML", 'Q = [[1.0,\n', ["not valid TOML"]),
+    ("both X and Q", PIPE + "W_Q = [[1.0], [0.0]]\nQ = [[1.0]]\n", ["Q", "either"]),
+    ("not TOML", "Q = [[1.0,\n", ["not valid TOML"]),
 ]
 
 

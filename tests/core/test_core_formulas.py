@@ -132,7 +132,7 @@ def test_row_entropies_are_float64_whatever_the_input():
 
 
 def test_effective_tokens_is_two_to_the_h():
-    np.testing.assert_array_equal(info.effective_tokens([0.0, 1.0, 3.0, 1.5]), [1.0, 2.0, 8.0, 2 ** 1.5])
+    np.testing.assert_array_equal(info.effective_tokens([0.0, 1.0, 3.0, 1.5]), [1.0, 2.0, 8.0, 2**1.5])
     assert info.effective_tokens(np.float16(2.0)).dtype == np.float64
 
 
@@ -162,8 +162,12 @@ def test_jacobian_diagonal_and_its_sum():
 
 def test_score_cost_by_hand():
     assert lenses.score_cost(10, 4) == {"T": 10, "entries": 100, "flops_S": 800, "flops_O": 800}
-    assert lenses.score_cost(3, 4, d_v=5, T_k=7) == {"T": 3, "entries": 21, "flops_S": 2 * 21 * 4,
-                                                     "flops_O": 2 * 21 * 5}
+    assert lenses.score_cost(3, 4, d_v=5, T_k=7) == {
+        "T": 3,
+        "entries": 21,
+        "flops_S": 2 * 21 * 4,
+        "flops_O": 2 * 21 * 5,
+    }
 
 
 def test_memory_lookup_ranks_by_weight_masked_last():
@@ -267,7 +271,7 @@ def test_sharp_limit_bits_counts_ties_at_the_top():
 
 
 def test_rounding_bound_is_factor_times_eps():
-    assert lenses.rounding_bound("float64") == 4 * EPS == 2.0 ** -50
+    assert lenses.rounding_bound("float64") == 4 * EPS == 2.0**-50
     assert lenses.rounding_bound("float32") == 4 * float(np.finfo(np.float32).eps)
     assert lenses.rounding_bound(np.float16, factor=2) == 2 * float(np.finfo(np.float16).eps)
 
@@ -278,8 +282,9 @@ def test_lenses_cast_integer_inputs_and_masks():
     e = np.exp(np.array([1.0, -1.0]) - 1.0)
     p = e / e.sum()  # keys 1 and 3 visible (a 0/1 mask, not positions)
     assert g["max_p"] == pytest.approx(p.max(), rel=1e-15) and g["sum_grad"] == pytest.approx(np.sum(p * (1 - p)))
-    r = lenses.correlation_row(np.array([[1, 2]]), np.array([[1, 0], [0, 1], [1, 1]]), 0, 0.5,
-                               blocked=np.array([[0, 1, 0]]))
+    r = lenses.correlation_row(
+        np.array([[1, 2]]), np.array([[1, 0], [0, 1], [1, 1]]), 0, 0.5, blocked=np.array([[0, 1, 0]])
+    )
     assert r["raw"].dtype == np.float64 and r["visible"].dtype == bool
     assert r["visible"].tolist() == [True, False, True] and (r["peak"], r["runner_up"]) == (2, 0)
     assert lenses.correlation_row(np.eye(2), np.eye(2), 0, 1.0)["visible"].dtype == bool
@@ -339,8 +344,61 @@ def test_entropy_bits_computes_in_float64():
 
 def test_correlation_row_ties_keep_key_order_among_many_keys():
     # 53 keys with scores 0, 1 or 2: the first two 2s (keys 9 and 11, 0-based 8 and 10) lead, in key order
-    raw = [1, 1, 0, 0, 0, 0, 0, 0, 2, 1, 2, 1, 1, 2, 2, 1, 1, 1, 2, 0, 2, 2, 0, 1, 2, 1, 0, 2, 2, 2, 0, 0, 2, 0, 1,
-           0, 0, 1, 1, 1, 0, 0, 0, 0, 2, 1, 1, 0, 1, 2, 1, 1, 2]
+    raw = [
+        1,
+        1,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        2,
+        1,
+        2,
+        1,
+        1,
+        2,
+        2,
+        1,
+        1,
+        1,
+        2,
+        0,
+        2,
+        2,
+        0,
+        1,
+        2,
+        1,
+        0,
+        2,
+        2,
+        2,
+        0,
+        0,
+        2,
+        0,
+        1,
+        0,
+        0,
+        1,
+        1,
+        1,
+        0,
+        0,
+        0,
+        0,
+        2,
+        1,
+        1,
+        0,
+        1,
+        2,
+        1,
+        1,
+        2,
+    ]
     r = lenses.correlation_row(np.array([[1.0]]), np.array(raw, dtype=float)[:, None], 0, 1.0)
     assert (r["peak"], r["runner_up"]) == (8, 10) and r["margin"] == 0.0 and r["ratio"] == 1.0
 

@@ -6,14 +6,21 @@ import sys
 
 import pytest
 
-MODULES = ["attn_tui.core", "attn_tui.core.attention", "attn_tui.core.scenario_io",
-           "attn_tui.core.lenses", "attn_tui.core.experiments", "attn_tui.report.text",
-           "attn_tui.report.as_json", "attn_tui.report.sweep_svg", "attn_tui.cli"]
+MODULES = [
+    "attn_tui.core",
+    "attn_tui.core.attention",
+    "attn_tui.core.scenario_io",
+    "attn_tui.core.lenses",
+    "attn_tui.core.experiments",
+    "attn_tui.report.text",
+    "attn_tui.report.as_json",
+    "attn_tui.report.sweep_svg",
+    "attn_tui.cli",
+]
 
 
 def loaded_after_import(module: str) -> set[str]:
-    code = (f"import sys, {module}\n"
-            "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
+    code = f"import sys, {module}\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return set(out.stdout.split())
 
@@ -31,11 +38,13 @@ def test_the_probe_can_see_textual():
 
 
 def test_report_command_runs_without_textual():
-    code = ("import sys, io, contextlib\n"
-            "from attn_tui.cli import main\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n"
-            "    rc = main(['report', '--json'])\n"
-            "assert rc == 0, rc\n"
-            "print('textual' in sys.modules or 'rich' in sys.modules)")
+    code = (
+        "import sys, io, contextlib\n"
+        "from attn_tui.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    rc = main(['report', '--json'])\n"
+        "assert rc == 0, rc\n"
+        "print('textual' in sys.modules or 'rich' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

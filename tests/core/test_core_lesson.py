@@ -7,39 +7,50 @@ expected values are the lesson's printouts, compared at their printed precision.
 import numpy as np
 import pytest
 
-from attn_tui.core import attention, builtin, causal_mask, row_entropies_bits
-from attn_tui.core import lenses
+from attn_tui.core import attention, builtin, causal_mask, lenses, row_entropies_bits
 
 T, D_K = 5, 4
 K_HAND = [[2, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [1, 1, 0, 0], [0, 0, 1, 1]]
 Q_HAND = [[1, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [0.5, 0.5, 0, 0]]
 
 # the lesson's printed matrices (6 decimals)
-A_PRINTED = [[1.000000, 0.000000, 0.000000, 0.000000, 0.000000],
-             [0.731059, 0.268941, 0.000000, 0.000000, 0.000000],
-             [0.211942, 0.576117, 0.211942, 0.000000, 0.000000],
-             [0.426933, 0.157060, 0.157060, 0.258948, 0.000000],
-             [0.237357, 0.237357, 0.143964, 0.237357, 0.143964]]
-A2_PRINTED = [[1.000000, 0.000000, 0.000000, 0.000000, 0.000000],
-              [0.952574, 0.047426, 0.000000, 0.000000, 0.000000],
-              [0.909443, 0.045279, 0.045279, 0.000000, 0.000000],
-              [0.870049, 0.043317, 0.043317, 0.043317, 0.000000],
-              [0.465255, 0.023164, 0.023164, 0.465255, 0.023164]]
-O_PRINTED = [[1.000000, 0.000000, 0.000000, 0.000000],
-             [0.952574, 0.047426, 0.000000, 0.000000],
-             [0.909443, 0.045279, 0.045279, 0.000000],
-             [0.870049, 0.043317, 0.043317, 0.043317],
-             [0.465255, 0.046327, 0.023164, 0.465255]]
+A_PRINTED = [
+    [1.000000, 0.000000, 0.000000, 0.000000, 0.000000],
+    [0.731059, 0.268941, 0.000000, 0.000000, 0.000000],
+    [0.211942, 0.576117, 0.211942, 0.000000, 0.000000],
+    [0.426933, 0.157060, 0.157060, 0.258948, 0.000000],
+    [0.237357, 0.237357, 0.143964, 0.237357, 0.143964],
+]
+A2_PRINTED = [
+    [1.000000, 0.000000, 0.000000, 0.000000, 0.000000],
+    [0.952574, 0.047426, 0.000000, 0.000000, 0.000000],
+    [0.909443, 0.045279, 0.045279, 0.000000, 0.000000],
+    [0.870049, 0.043317, 0.043317, 0.043317, 0.000000],
+    [0.465255, 0.023164, 0.023164, 0.465255, 0.023164],
+]
+O_PRINTED = [
+    [1.000000, 0.000000, 0.000000, 0.000000],
+    [0.952574, 0.047426, 0.000000, 0.000000],
+    [0.909443, 0.045279, 0.045279, 0.000000],
+    [0.870049, 0.043317, 0.043317, 0.043317],
+    [0.465255, 0.046327, 0.023164, 0.465255],
+]
 # the entropy table: t, log2 t, H(A_t), 2^H (hand-crafted), H(A2_t), 2^H (pipeline)
-TABLE_PRINTED = [(1, 0.00, 0.00, 1.00, 0.00, 1.00), (2, 1.00, 0.84, 1.79, 0.28, 1.21),
-                 (3, 1.58, 1.41, 2.65, 0.53, 1.44), (4, 2.00, 1.87, 3.65, 0.76, 1.70),
-                 (5, 2.32, 2.28, 4.87, 1.40, 2.65)]
+TABLE_PRINTED = [
+    (1, 0.00, 0.00, 1.00, 0.00, 1.00),
+    (2, 1.00, 0.84, 1.79, 0.28, 1.21),
+    (3, 1.58, 1.41, 2.65, 0.53, 1.44),
+    (4, 2.00, 1.87, 3.65, 0.76, 1.70),
+    (5, 2.32, 2.28, 4.87, 1.40, 2.65),
+]
 
 
 def pipeline_inputs():
     """X, W_Q, W_K, W_V exactly as the lesson's code builds them (1-based rows there)."""
-    X = np.array([[1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0],
-                  [0, 0, 0, 1, 0, 0], [0, 1, 0, 0, 0, 0]], dtype=float)
+    X = np.array(
+        [[1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0], [0, 0, 0, 1, 0, 0], [0, 1, 0, 0, 0, 0]],
+        dtype=float,
+    )
     W_Q = np.zeros((6, D_K))
     W_Q[1], W_Q[2], W_Q[3] = [2, 2, 0, 0], [2, 0, 0, 0], [2, 0, 0, 0]
     W_K = np.zeros((6, D_K))
@@ -86,7 +97,7 @@ def test_pipeline_A2_O(make):
 def test_query4_meets_key1_with_score_3():
     tr = pipe_trace()
     assert tr.S[3, 0] == 3.0  # 2 * 3 / sqrt(4)
-    assert tr.A[3, 0] == pytest.approx(np.e ** 3 / (np.e ** 3 + 3), abs=1e-15)
+    assert tr.A[3, 0] == pytest.approx(np.e**3 / (np.e**3 + 3), abs=1e-15)
 
 
 def test_param_count_72():
@@ -126,7 +137,7 @@ def test_entropy_table():
 def test_trace_entropy_fields_match_table():
     tr = builtin("lesson-handcrafted").run()
     np.testing.assert_array_equal(tr.H, row_entropies_bits(tr.A))
-    np.testing.assert_allclose(tr.eff, 2 ** tr.H)
+    np.testing.assert_allclose(tr.eff, 2**tr.H)
 
 
 def test_ranks_2_2_4():
@@ -149,6 +160,7 @@ def test_core_docstring_examples_run():
     """The core's doctests (softmax rows sum to 1, causal_mask, entropy_bits, param_count)."""
     import doctest
     import importlib
+
     failed = attempted = 0
     for mod in ("attention", "info", "lenses", "experiments", "scenario", "scenario_io", "builtins"):
         r = doctest.testmod(importlib.import_module(f"attn_tui.core.{mod}"))

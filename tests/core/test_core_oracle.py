@@ -137,8 +137,14 @@ def test_torch_float32():
 
 
 # -- PyTorch against what the report prints: ranks and entropies -------------------------------
-REPORT_CASES = ["lesson-handcrafted", "lesson-pipeline", "exercise1-doubled", "cross-attention", "box-kernel",
-                *[f"random-{seed}" for seed in range(6)]]
+REPORT_CASES = [
+    "lesson-handcrafted",
+    "lesson-pipeline",
+    "exercise1-doubled",
+    "cross-attention",
+    "box-kernel",
+    *[f"random-{seed}" for seed in range(6)],
+]
 
 
 def report_case(name):
@@ -151,8 +157,15 @@ def report_case(name):
     T, T_k, d_model, d_k, d_v = (int(v) for v in rng.integers(1, 8, 5))
     Y = rng.normal(size=(T_k, d_model)) if T_k != T else None
     W = [rng.normal(size=(d_model, n)) for n in (d_k, d_k, d_v)]
-    return Scenario(X=rng.normal(size=(T, d_model)), Y=Y, W_Q=W[0], W_K=W[1], W_V=W[2],
-                    mask="none" if Y is not None else "causal", c=float(rng.uniform(0.5, 2)))
+    return Scenario(
+        X=rng.normal(size=(T, d_model)),
+        Y=Y,
+        W_Q=W[0],
+        W_K=W[1],
+        W_V=W[2],
+        mask="none" if Y is not None else "causal",
+        c=float(rng.uniform(0.5, 2)),
+    )
 
 
 def torch_entropies(S_masked):
@@ -192,8 +205,8 @@ def test_torch_entropies_are_the_reports(name):
     for t, h in enumerate(H):
         assert tr.H[t] == pytest.approx(h, abs=1e-12)
         assert d["row_entropy_bits"][t] == pytest.approx(h, abs=1e-12)
-        assert d["effective_tokens"][t] == pytest.approx(2 ** h, rel=1e-12)
-        assert report[top + 1 + t].endswith(f"| {h:7.2f} {2 ** h:6.2f}")
+        assert d["effective_tokens"][t] == pytest.approx(2**h, rel=1e-12)
+        assert report[top + 1 + t].endswith(f"| {h:7.2f} {2**h:6.2f}")
 
 
 def test_torch_entropies_are_the_lessons_table():
@@ -207,5 +220,7 @@ def test_torch_entropies_are_the_lessons_table():
     top = lines.index(" t  log2(t) |  hand-crafted A: H(A_t)  2^H  |  pipeline A2: H(A_t)  2^H")
     for t in range(1, 6):
         h, h2 = H[t - 1], H2[t - 1]
-        assert lines[top + t] == (f" {t}   {math.log2(t):.2f}   |        {h:.2f}            {2 ** h:.2f}  |"
-                                  f"        {h2:.2f}          {2 ** h2:.2f}")
+        assert lines[top + t] == (
+            f" {t}   {math.log2(t):.2f}   |        {h:.2f}            {2**h:.2f}  |"
+            f"        {h2:.2f}          {2**h2:.2f}"
+        )

@@ -64,8 +64,10 @@ def test_padding_masked_columns_exactly_zero(case, data):
 
 
 @settings(max_examples=150, deadline=None)
-@given(arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 8)), elements=FINITE),
-       st.lists(st.floats(-50, 50, allow_nan=False), min_size=6, max_size=6))
+@given(
+    arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 8)), elements=FINITE),
+    st.lists(st.floats(-50, 50, allow_nan=False), min_size=6, max_size=6),
+)
 def test_softmax_invariant_to_per_row_shift(S, shifts):
     shift = np.array(shifts[: S.shape[0]])[:, None]  # (T, 1): one constant per row
     np.testing.assert_allclose(softmax(S + shift), softmax(S), rtol=1e-9, atol=1e-12)
@@ -81,11 +83,13 @@ def test_entropy_between_zero_and_log2_t(case):
     t = np.arange(1, T + 1)  # row t sees t keys
     assert np.all(H >= 0.0)
     assert np.all(H <= np.log2(t) + 1e-9)
-    np.testing.assert_allclose(tr.eff, 2 ** H)
+    np.testing.assert_allclose(tr.eff, 2**H)
 
 
-@given(arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 8)), elements=st.floats(0, 1)),
-       st.lists(st.integers(0, 5), max_size=3))
+@given(
+    arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 8)), elements=st.floats(0, 1)),
+    st.lists(st.integers(0, 5), max_size=3),
+)
 def test_row_entropies_match_entropy_bits_row_by_row(w, nan_rows):
     """The vectorised row entropies equal entropy_bits on each row: zeros (0·log 0 = 0),
     one-hot rows (exactly 0), NaN rows (NaN)."""

@@ -29,16 +29,43 @@ DTYPES = ("float64", "float32", "float16")
 ATOL = {"float64": 1e-9, "float32": 2e-4, "float16": 4e-2}
 
 
-def make(T, T_k, d_model, d_k, d_v, seed=0, cross=None, dtype="float64", mask="causal", window=None,
-         padding=(), fill="-1e9", c=1.0, scaled=True):
+def make(
+    T,
+    T_k,
+    d_model,
+    d_k,
+    d_v,
+    seed=0,
+    cross=None,
+    dtype="float64",
+    mask="causal",
+    window=None,
+    padding=(),
+    fill="-1e9",
+    c=1.0,
+    scaled=True,
+):
     """A projected scenario with N(0, 1) inputs (Y only when cross, or when T' ≠ T)."""
     rng = np.random.default_rng(seed)
     cross = (T_k != T) if cross is None else cross
     X = rng.standard_normal((T, d_model))
     Y = rng.standard_normal((T_k, d_model)) if cross else None
     W = [rng.standard_normal((d_model, n)) / math.sqrt(d_model) for n in (d_k, d_k, d_v)]
-    return Scenario(title="random", X=X, Y=Y, W_Q=W[0], W_K=W[1], W_V=W[2], mask=mask, window=window,
-                    padding=tuple(padding), fill=fill, c=c, scaled=scaled, dtype=dtype)
+    return Scenario(
+        title="random",
+        X=X,
+        Y=Y,
+        W_Q=W[0],
+        W_K=W[1],
+        W_V=W[2],
+        mask=mask,
+        window=window,
+        padding=tuple(padding),
+        fill=fill,
+        c=c,
+        scaled=scaled,
+        dtype=dtype,
+    )
 
 
 @st.composite
@@ -50,10 +77,22 @@ def scenarios(draw):
     mask = draw(st.sampled_from(["causal", "none", "window"]))
     window = draw(st.integers(1, 4)) if mask == "window" else None
     padding = draw(st.lists(st.integers(1, T_k), unique=True, max_size=T_k))
-    return make(T, T_k, d_model, d_k, d_v, seed=draw(st.integers(0, 2**16)), cross=cross,
-                dtype=draw(st.sampled_from(DTYPES)), mask=mask, window=window, padding=sorted(padding),
-                fill=draw(st.sampled_from(["-1e9", "-inf", "min"])),
-                c=draw(st.sampled_from([0.5, 1.0, 2.0])), scaled=draw(st.booleans()))
+    return make(
+        T,
+        T_k,
+        d_model,
+        d_k,
+        d_v,
+        seed=draw(st.integers(0, 2**16)),
+        cross=cross,
+        dtype=draw(st.sampled_from(DTYPES)),
+        mask=mask,
+        window=window,
+        padding=sorted(padding),
+        fill=draw(st.sampled_from(["-1e9", "-inf", "min"])),
+        c=draw(st.sampled_from([0.5, 1.0, 2.0])),
+        scaled=draw(st.booleans()),
+    )
 
 
 # shapes where the lesson's coincidences break, kept as explicit examples
@@ -96,8 +135,10 @@ def test_shapes_projections_and_the_reference(s):
         np.testing.assert_allclose(tr.O[t].astype(np.float64), ref["O"][t], atol=3 * tol)
         assert tr.H[t] == pytest.approx(ref["H"][t], abs=3 * tol)
         assert np.all(tr.A[t][tr.blocked[t]] == 0.0)  # masked exactly, not approximately
-        assert float(tr.A[t].astype(np.float64).sum()) == pytest.approx(1.0, abs=tol + 8 * s.T_k * np.finfo(s.dtype).eps)
-    np.testing.assert_allclose(tr.eff, 2.0 ** tr.H)
+        assert float(tr.A[t].astype(np.float64).sum()) == pytest.approx(
+            1.0, abs=tol + 8 * s.T_k * np.finfo(s.dtype).eps
+        )
+    np.testing.assert_allclose(tr.eff, 2.0**tr.H)
 
 
 @settings(max_examples=60, deadline=None)
@@ -109,7 +150,7 @@ def test_visible_keys_ceiling_and_nan_rows(s):
     assert text.visible_keys(tr.blocked).tolist() == ref["visible"]
     ceiling = ceiling_bits(tr.blocked)
     for t, want in enumerate(ref["ceiling"]):
-        assert (math.isnan(ceiling[t]) if want is None else ceiling[t] == pytest.approx(want, abs=1e-15))
+        assert math.isnan(ceiling[t]) if want is None else ceiling[t] == pytest.approx(want, abs=1e-15)
     for t in range(s.T):  # a row that sees no key: NaN with an infinite fill, else a distribution
         if ref["visible"][t] == 0 and np.isneginf(tr.M[t]).all():
             assert t in tr.nan_rows
@@ -171,19 +212,22 @@ def test_report_numbers_recomputed_from_the_inputs(s):
     rows = table_rows(out)
     assert [r[0] for r in rows] == list(range(1, s.T + 1))
     tol = 0.005 + 3 * ATOL[s.dtype]  # two decimals, and the dtype's rounding
-    for (t, keys, lg, h, eff), n, ceiling, h_ref in zip(rows, ref["visible"], ref["ceiling"], ref["H"]):
+    for (_t, keys, lg, h, eff), n, ceiling, h_ref in zip(rows, ref["visible"], ref["ceiling"], ref["H"]):
         assert keys == n
         assert (lg is None) if ceiling is None else lg == pytest.approx(ceiling, abs=0.005)
         if h_ref is not None:
             assert h == pytest.approx(h_ref, abs=tol)
-            assert eff == pytest.approx(2 ** h_ref, abs=2 * tol * 2 ** h_ref)
+            assert eff == pytest.approx(2**h_ref, abs=2 * tol * 2**h_ref)
     m = re.search(r"^rank\(S\) = (\d+)   rank\(Q\) = (\d+)   rank\(K\) = (\d+)   d_k = (\d+)$", out, re.MULTILINE)
     assert m, out
     ranks = tuple(int(g) for g in m.groups())
     assert ranks == (tr.rank_S, tr.rank_Q, tr.rank_K, s.d_k)
     if s.dtype != "float16":
-        assert ranks[:3] == (min(s.T, s.T_k, s.d_model, s.d_k), min(s.T, s.d_model, s.d_k),
-                             min(s.T_k, s.d_model, s.d_k))
+        assert ranks[:3] == (
+            min(s.T, s.T_k, s.d_model, s.d_k),
+            min(s.T, s.d_model, s.d_k),
+            min(s.T_k, s.d_model, s.d_k),
+        )
     assert f"params d_model * (2 d_k + d_v) = {ref['params']}\n" in out
     nan_line = re.search(r"^NaN rows: (.*)$", out, re.MULTILINE).group(1)
     assert (nan_line == "none") == (tr.nan_rows == ())
@@ -195,8 +239,13 @@ def test_report_numbers_recomputed_from_the_inputs(s):
 def test_json_numbers_recomputed_from_the_inputs(s):
     ref = reference(s)
     d = json.loads(as_json.scenario_json(s, "random"))
-    assert d["shape"] == {"T": ref["T"], "T_k": ref["T_k"], "d_model": ref["d_model"], "d_k": ref["d_k"],
-                          "d_v": ref["d_v"]}
+    assert d["shape"] == {
+        "T": ref["T"],
+        "T_k": ref["T_k"],
+        "d_model": ref["d_model"],
+        "d_k": ref["d_k"],
+        "d_v": ref["d_v"],
+    }
     assert d["settings"]["scale"] == pytest.approx(ref["scale"], rel=1e-15)
     assert d["params_qkv"] == ref["params"] and d["params_with_W_O"] == ref["params_W_O"]
     assert d["blocked"] == ref["blocked"]

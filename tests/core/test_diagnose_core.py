@@ -87,8 +87,14 @@ def test_first_bad_cell_and_numbers():
     assert _first_bad("S", a, 2) == "S[3,1] = inf"
     assert _first_bad("S", a, 0) == ""
     assert _first_bad("K", np.array([[0.0, -np.inf]])) == "K[1,2] = -inf"
-    assert [_num(x) for x in (np.nan, np.inf, -np.inf, 1.5, 65504.0, 1e-7)] == \
-        ["NaN", "inf", "-inf", "1.5", "65504", "1e-07"]
+    assert [_num(x) for x in (np.nan, np.inf, -np.inf, 1.5, 65504.0, 1e-7)] == [
+        "NaN",
+        "inf",
+        "-inf",
+        "1.5",
+        "65504",
+        "1e-07",
+    ]
 
 
 def test_overflows_lists_q_k_v_s_in_order():
@@ -115,7 +121,9 @@ def test_each_row_is_blamed_on_its_own_cells():
     K = np.array([[400.0, 0.0]])
     tr = attention(Q, K, np.eye(1), dtype=F16)
     assert tr.nan_rows == (0, 1)
-    assert nan_causes(tr) == [NanCause(0, "inputs", "Q[1,1] = inf", "float16"),
-                              NanCause(1, "scores", "S[2,1] = inf", "float16")]
+    assert nan_causes(tr) == [
+        NanCause(0, "inputs", "Q[1,1] = inf", "float16"),
+        NanCause(1, "scores", "S[2,1] = inf", "float16"),
+    ]
     fine = attention(np.eye(2), np.eye(2), np.eye(2), dtype=F16)
     assert nan_cause(fine, 1) == NanCause(1, "other", "", "float16")

@@ -26,17 +26,40 @@ def pipe():
     return builtin("lesson-pipeline")
 
 
-@pytest.mark.parametrize("text,value", [("2", 2.0), (" -0.5 ", -0.5), ("1e-3", 1e-3), ("1_000", 1000.0),
-                                        ("-0", 0.0), (str(BOUND), BOUND), ("+3", 3.0), ("\u20003", 3.0)])
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("2", 2.0),
+        (" -0.5 ", -0.5),
+        ("1e-3", 1e-3),
+        ("1_000", 1000.0),
+        ("-0", 0.0),
+        (str(BOUND), BOUND),
+        ("+3", 3.0),
+        ("\u20003", 3.0),
+    ],
+)
 def test_parse_accepts_what_float_accepts(text, value):
     assert parse_value(text) == value
 
 
-@pytest.mark.parametrize("text,words", [("abc", "not a number"), ("", "empty"), ("   ", "empty"),
-                                        ("nan", "NaN"), ("inf", "infinite"), ("-inf", "infinite"),
-                                        ("1e400", "infinite"), ("1e", "not a number"),
-                                        ("--1", "not a number"), ("2e6", "too large"), ("0\x1f", "not a number"),
-                                        ("\x1c1", "not a number")])
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        ("abc", "not a number"),
+        ("", "empty"),
+        ("   ", "empty"),
+        ("nan", "NaN"),
+        ("inf", "infinite"),
+        ("-inf", "infinite"),
+        ("1e400", "infinite"),
+        ("1e", "not a number"),
+        ("--1", "not a number"),
+        ("2e6", "too large"),
+        ("0\x1f", "not a number"),
+        ("\x1c1", "not a number"),
+    ],
+)
 def test_parse_refuses(text, words):
     with pytest.raises(EditError, match=words):
         parse_value(text, "X row 1, column 2")

@@ -6,8 +6,17 @@ import pytest
 from attn_tui.core import builtin
 from attn_tui.core.edit import EditError, add_key_token
 from attn_tui.core.export import export, read_csv
-from attn_tui.core.modes import (causal_allowed, cycle, explanations, set_cross, set_dtype, set_fill,
-                                 set_mask, summary, toggle_padding)
+from attn_tui.core.modes import (
+    causal_allowed,
+    cycle,
+    explanations,
+    set_cross,
+    set_dtype,
+    set_fill,
+    set_mask,
+    summary,
+    toggle_padding,
+)
 from attn_tui.core.random_scenario import random_scenario
 
 

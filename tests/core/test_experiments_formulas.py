@@ -46,8 +46,8 @@ def test_var_of_qk_is_d_k_and_var_of_scaled_qk_is_one(d_k):
     assert np.var(dots / d_k) == pytest.approx(1.0 / d_k, rel=0.10)  # /d_k over-corrects (d_k > 1)
     (row,) = experiments.variance([d_k], N, SEED)
     assert row["d_k"] == d_k
-    assert row["var"] == pytest.approx(np.mean(dots ** 2), rel=1e-12)  # mean of squares: the mean is ~0
-    assert row["ratio"] == pytest.approx(np.mean(dots ** 2) / d_k, rel=1e-12)
+    assert row["var"] == pytest.approx(np.mean(dots**2), rel=1e-12)  # mean of squares: the mean is ~0
+    assert row["ratio"] == pytest.approx(np.mean(dots**2) / d_k, rel=1e-12)
 
 
 def test_variance_rows_use_seed_plus_j_and_report_progress():
@@ -61,8 +61,9 @@ def test_variance_rows_use_seed_plus_j_and_report_progress():
         assert row["ratio"] == pytest.approx(want / d_k, rel=1e-12)
     assert calls == [(1, 3), (2, 3), (3, 3)]
     q, k = draws(16, 10, 1)
-    assert experiments.variance([16], n=10, seed=1)[0]["var"] == pytest.approx(np.mean((q * k).sum(axis=1) ** 2),
-                                                                                rel=1e-12)
+    assert experiments.variance([16], n=10, seed=1)[0]["var"] == pytest.approx(
+        np.mean((q * k).sum(axis=1) ** 2), rel=1e-12
+    )
 
 
 def test_defaults_are_the_lessons():
@@ -120,8 +121,11 @@ def test_the_default_sweep_is_thirty_frames_with_falling_entropy():
     H = [f["H"] for f in frames]
     assert all(a > b for a, b in itertools.pairwise(H))
     assert len(experiments.sweep_scores()) == 8
-    np.testing.assert_allclose(experiments.entropies_at(), [entropy(softmax([c * v for v in experiments.sweep_scores()]))
-                                                            for c in (0.1, 1.0, 3.0)], rtol=1e-9)
+    np.testing.assert_allclose(
+        experiments.entropies_at(),
+        [entropy(softmax([c * v for v in experiments.sweep_scores()])) for c in (0.1, 1.0, 3.0)],
+        rtol=1e-9,
+    )
 
 
 def test_every_default_is_the_lessons_draw():
@@ -144,5 +148,6 @@ def test_every_default_is_the_lessons_draw():
     np.testing.assert_allclose([f["c"] for f in frames], np.linspace(0.1, 3.0, 30), rtol=1e-15)
     for f in frames:
         assert f["H"] == pytest.approx(entropy(softmax([f["c"] * v for v in s1])), rel=1e-9)
-    np.testing.assert_allclose(experiments.entropies_at(),
-                               [entropy(softmax([c * v for v in s1])) for c in (0.1, 1.0, 3.0)], rtol=1e-9)
+    np.testing.assert_allclose(
+        experiments.entropies_at(), [entropy(softmax([c * v for v in s1])) for c in (0.1, 1.0, 3.0)], rtol=1e-9
+    )

@@ -73,8 +73,9 @@ def test_an_overflow_is_refused_alike_by_a_file_and_the_editor(tmp_path):
     assert E.overflow(bad) == "K overflows float16 (largest finite 65504)" and E.overflow(s) is None
 
 
-@pytest.mark.parametrize("raw, where", [("a\x1b[31m", "\\x1b"), ("ding\x07", "\\x07"), ("", "cannot be empty"),
-                                        ("x" * 25, "at most 24")])
+@pytest.mark.parametrize(
+    "raw, where", [("a\x1b[31m", "\\x1b"), ("ding\x07", "\\x07"), ("", "cannot be empty"), ("x" * 25, "at most 24")]
+)
 def test_a_bad_label_is_refused_alike_by_a_file_and_the_editor(tmp_path, raw, where):
     s = builtin("lesson-handcrafted")
     with pytest.raises(E.EditError) as err:
@@ -135,13 +136,24 @@ def test_the_largest_scenario_the_app_can_make_fits_the_file_limit():
     text = dumps(s)
     assert len(text.encode("utf-8")) < L.MAX_FILE_BYTES
     assert structure_problem(text) is None  # nor too many lists, commas or strings
-    labelled = dumps(Scenario(Q=big[0], K=big[1], V=big[2], mask="none", title="=,[" * 60,
-                              tokens=tuple(f"[t{i}],=" for i in range(512)), key_tokens=tuple(f"k{i}" for i in range(512))))
+    labelled = dumps(
+        Scenario(
+            Q=big[0],
+            K=big[1],
+            V=big[2],
+            mask="none",
+            title="=,[" * 60,
+            tokens=tuple(f"[t{i}],=" for i in range(512)),
+            key_tokens=tuple(f"k{i}" for i in range(512)),
+        )
+    )
     assert structure_problem(labelled) is None
 
 
-@pytest.mark.parametrize("kw, word", [({"c": 10**400}, "c"), ({"window": 10**30, "mask": "window"}, "window"),
-                                      ({"padding": (10**400,)}, "padding")])
+@pytest.mark.parametrize(
+    "kw, word",
+    [({"c": 10**400}, "c"), ({"window": 10**30, "mask": "window"}, "window"), ({"padding": (10**400,)}, "padding")],
+)
 def test_the_scenario_itself_refuses_huge_integers_with_one_short_line(kw, word):
     with pytest.raises(ValueError) as err:
         builtin("lesson-handcrafted").with_(**kw)

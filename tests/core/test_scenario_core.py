@@ -27,7 +27,8 @@ def test_shape_facts_of_a_projected_scenario():
     assert s.scale == pytest.approx(1 / math.sqrt(2), rel=1e-15)
     assert s.with_(c=3.0, scaled=False).scale == 3.0 and s.with_(c=3.0).scale == pytest.approx(3 / math.sqrt(2))
     assert projected(W_V=np.ones((4, 6)), features=("a", "b", "c", "d")).value_features == tuple(
-        f"v{j}" for j in range(1, 7))  # more value columns than feature names: v1..v6
+        f"v{j}" for j in range(1, 7)
+    )  # more value columns than feature names: v1..v6
     Y = np.ones((5, 4))
     c = projected(Y=Y, mask="none")
     assert (c.cross, c.T, c.T_k) == (True, 3, 5) and c.keys == ("k1", "k2", "k3", "k4", "k5")
@@ -78,47 +79,56 @@ def test_blocked_padding_counts_from_one():
     assert tr.scale == pytest.approx(1 / math.sqrt(2))
 
 
-@pytest.mark.parametrize("kw, message", [
-    ({"W_Q": None}, "W_Q: missing; a scenario with X needs W_Q, W_K and W_V"),
-    ({"W_K": None}, "W_K: missing; a scenario with X needs W_Q, W_K and W_V"),
-    ({"W_V": None}, "W_V: missing; a scenario with X needs W_Q, W_K and W_V"),
-    ({"Q": np.ones((3, 2))}, "Q: give either X with W_Q/W_K/W_V or Q/K/V, not both"),
-    ({"K": np.ones((3, 2))}, "K: give either X with W_Q/W_K/W_V or Q/K/V, not both"),
-    ({"V": np.ones((3, 2))}, "V: give either X with W_Q/W_K/W_V or Q/K/V, not both"),
-    ({"W_Q": np.ones((5, 2))}, "W_Q: has 5 rows, but X's d_model needs 4"),
-    ({"W_K": np.ones((5, 2))}, "W_K: has 5 rows, but X's d_model needs 4"),
-    ({"W_K": np.ones((4, 3))}, "W_K: has 3 columns, but W_Q's d_k needs 2"),
-    ({"W_V": np.ones((2, 3))}, "W_V: has 2 rows, but X's d_model needs 4"),
-    ({"Y": np.ones((2, 3))}, "Y: has 3 columns, but X's d_model needs 4"),
-    ({"features": ("a", "b")}, "features: 2 labels for 4 rows/columns"),
-    ({"features": ("a", "b", "c", 4)}, "features: labels must be strings"),
-    ({"tokens": ("a",)}, "tokens: 1 labels for 3 rows/columns"),
-    ({"Y": np.ones((2, 4)), "key_tokens": ("a", "b", "c"), "mask": "none"}, "key_tokens: 3 labels for 2 rows/columns"),
-    ({"mask": "diagonal"}, "mask: unknown mask 'diagonal'; use one of causal, none, window"),
-    ({"fill": "0"}, "fill: unknown fill '0'; use -1e9, \"-inf\" or \"min\""),
-    ({"dtype": "int8"}, "dtype: unknown dtype 'int8'; use float64, float32, float16"),
-    ({"scaled": 1}, "scaled: must be true or false, got 1"),
-])
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        ({"W_Q": None}, "W_Q: missing; a scenario with X needs W_Q, W_K and W_V"),
+        ({"W_K": None}, "W_K: missing; a scenario with X needs W_Q, W_K and W_V"),
+        ({"W_V": None}, "W_V: missing; a scenario with X needs W_Q, W_K and W_V"),
+        ({"Q": np.ones((3, 2))}, "Q: give either X with W_Q/W_K/W_V or Q/K/V, not both"),
+        ({"K": np.ones((3, 2))}, "K: give either X with W_Q/W_K/W_V or Q/K/V, not both"),
+        ({"V": np.ones((3, 2))}, "V: give either X with W_Q/W_K/W_V or Q/K/V, not both"),
+        ({"W_Q": np.ones((5, 2))}, "W_Q: has 5 rows, but X's d_model needs 4"),
+        ({"W_K": np.ones((5, 2))}, "W_K: has 5 rows, but X's d_model needs 4"),
+        ({"W_K": np.ones((4, 3))}, "W_K: has 3 columns, but W_Q's d_k needs 2"),
+        ({"W_V": np.ones((2, 3))}, "W_V: has 2 rows, but X's d_model needs 4"),
+        ({"Y": np.ones((2, 3))}, "Y: has 3 columns, but X's d_model needs 4"),
+        ({"features": ("a", "b")}, "features: 2 labels for 4 rows/columns"),
+        ({"features": ("a", "b", "c", 4)}, "features: labels must be strings"),
+        ({"tokens": ("a",)}, "tokens: 1 labels for 3 rows/columns"),
+        (
+            {"Y": np.ones((2, 4)), "key_tokens": ("a", "b", "c"), "mask": "none"},
+            "key_tokens: 3 labels for 2 rows/columns",
+        ),
+        ({"mask": "diagonal"}, "mask: unknown mask 'diagonal'; use one of causal, none, window"),
+        ({"fill": "0"}, 'fill: unknown fill \'0\'; use -1e9, "-inf" or "min"'),
+        ({"dtype": "int8"}, "dtype: unknown dtype 'int8'; use float64, float32, float16"),
+        ({"scaled": 1}, "scaled: must be true or false, got 1"),
+    ],
+)
 def test_each_refusal_word_for_word(kw, message):
     with pytest.raises(ValueError) as err:
         projected(**kw)
     assert str(err.value) == message
 
 
-@pytest.mark.parametrize("kw, start", [
-    ({"mask": "window"}, "window: a sliding window needs a whole width >= 1, got "),
-    ({"mask": "window", "window": 0}, "window: a sliding window needs a whole width >= 1, got 0"),
-    ({"padding": (0,)}, "padding: key position 0 is outside 1..3 (positions count from 1)"),
-    ({"padding": (4,)}, "padding: key position 4 is outside 1..3 (positions count from 1)"),
-    ({"padding": (True,)}, "padding: key position True is outside 1..3"),
-    ({"padding": (1.0,)}, "padding: key position 1.0 is outside 1..3"),
-    ({"c": 0.0}, "c: the scale multiplier must be a positive finite number, got 0"),
-    ({"c": -1.0}, "c: the scale multiplier must be a positive finite number, got -1"),
-    ({"c": float("inf")}, "c: the scale multiplier must be a positive finite number, got inf"),
-    ({"c": True}, "c: the scale multiplier must be a positive finite number, got True"),
-    ({"c": "2"}, "c: the scale multiplier must be a positive finite number, got "),
-    ({"c": 10 ** 400}, "c: the scale multiplier must be a positive finite number, got "),
-])
+@pytest.mark.parametrize(
+    "kw, start",
+    [
+        ({"mask": "window"}, "window: a sliding window needs a whole width >= 1, got "),
+        ({"mask": "window", "window": 0}, "window: a sliding window needs a whole width >= 1, got 0"),
+        ({"padding": (0,)}, "padding: key position 0 is outside 1..3 (positions count from 1)"),
+        ({"padding": (4,)}, "padding: key position 4 is outside 1..3 (positions count from 1)"),
+        ({"padding": (True,)}, "padding: key position True is outside 1..3"),
+        ({"padding": (1.0,)}, "padding: key position 1.0 is outside 1..3"),
+        ({"c": 0.0}, "c: the scale multiplier must be a positive finite number, got 0"),
+        ({"c": -1.0}, "c: the scale multiplier must be a positive finite number, got -1"),
+        ({"c": float("inf")}, "c: the scale multiplier must be a positive finite number, got inf"),
+        ({"c": True}, "c: the scale multiplier must be a positive finite number, got True"),
+        ({"c": "2"}, "c: the scale multiplier must be a positive finite number, got "),
+        ({"c": 10**400}, "c: the scale multiplier must be a positive finite number, got "),
+    ],
+)
 def test_each_refusal_names_the_key_and_the_value(kw, start):
     with pytest.raises(ValueError) as err:
         projected(**kw)
@@ -129,11 +139,15 @@ def test_refusals_of_a_direct_scenario():
     for kw, message in [
         ({"Q": np.ones((2, 3))}, "X: missing; a scenario needs X with W_Q/W_K/W_V, or Q and K"),
         ({"K": np.ones((2, 3))}, "X: missing; a scenario needs X with W_Q/W_K/W_V, or Q and K"),
-        ({"Q": np.ones((2, 3)), "K": np.ones((2, 3)), "Y": np.ones((2, 3))},
-         "Y: only a scenario with X can take keys from a second sequence Y"),
+        (
+            {"Q": np.ones((2, 3)), "K": np.ones((2, 3)), "Y": np.ones((2, 3))},
+            "Y: only a scenario with X can take keys from a second sequence Y",
+        ),
         ({"Q": np.ones((2, 3)), "K": np.ones((2, 4))}, "K: has 4 columns, but Q's d_k needs 3"),
-        ({"Q": np.ones((2, 3)), "K": np.ones((2, 3)), "V": np.ones((3, 1))},
-         "V: has 3 rows, but K (one value per key) needs 2"),
+        (
+            {"Q": np.ones((2, 3)), "K": np.ones((2, 3)), "V": np.ones((3, 1))},
+            "V: has 3 rows, but K (one value per key) needs 2",
+        ),
     ]:
         with pytest.raises(ValueError) as err:
             Scenario(**kw)

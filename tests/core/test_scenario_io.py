@@ -4,7 +4,8 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from attn_tui.core import BUILTINS, Scenario, builtin
@@ -22,8 +23,19 @@ def same(a: Scenario, b: Scenario):
         assert (x is None) == (y is None), name
         if x is not None:
             assert x.shape == y.shape and x.tobytes() == y.tobytes(), name  # bits, -0.0 included
-    for key in ("title", "tokens", "features", "key_tokens", "mask", "padding", "window",
-                "fill", "c", "scaled", "dtype"):
+    for key in (
+        "title",
+        "tokens",
+        "features",
+        "key_tokens",
+        "mask",
+        "padding",
+        "window",
+        "fill",
+        "c",
+        "scaled",
+        "dtype",
+    ):
         assert getattr(a, key) == getattr(b, key), key
 
 
@@ -32,9 +44,11 @@ def scenarios(draw):
     T = draw(st.integers(1, 5))
     d_k = draw(st.integers(1, 4))
     settings_ = dict(
-        title=draw(TEXT), mask=draw(st.sampled_from(["causal", "none"])),
+        title=draw(TEXT),
+        mask=draw(st.sampled_from(["causal", "none"])),
         fill=draw(st.sampled_from(["-1e9", "-inf", "min"])),
-        c=draw(st.floats(1e-3, 1e3)), scaled=draw(st.booleans()),
+        c=draw(st.floats(1e-3, 1e3)),
+        scaled=draw(st.booleans()),
         dtype=draw(st.sampled_from(["float64", "float32", "float16"])),
         tokens=tuple(draw(st.lists(TEXT, min_size=T, max_size=T))),
     )
@@ -46,8 +60,10 @@ def scenarios(draw):
         pad = tuple(draw(st.lists(st.integers(1, T_k), max_size=2, unique=True)))
         return Scenario(Q=Q, K=K, V=V, padding=pad, **settings_)
     d_model = draw(st.integers(1, 4))
-    mats = {n: draw(arrays(np.float64, shape, elements=ANY_FLOAT)) for n, shape in
-            (("X", (T, d_model)), ("W_Q", (d_model, d_k)), ("W_K", (d_model, d_k)), ("W_V", (d_model, 3)))}
+    mats = {
+        n: draw(arrays(np.float64, shape, elements=ANY_FLOAT))
+        for n, shape in (("X", (T, d_model)), ("W_Q", (d_model, d_k)), ("W_K", (d_model, d_k)), ("W_V", (d_model, 3)))
+    }
     return Scenario(**mats, **settings_)
 
 
@@ -93,6 +109,7 @@ def test_save_is_atomic_when_writing_fails(tmp_path, monkeypatch):
 
     def boom(s):
         raise RuntimeError("disk full")
+
     monkeypatch.setattr(sio, "dumps", boom)
     with pytest.raises(RuntimeError):
         save(builtin("lesson-pipeline"), f, overwrite=True)
@@ -110,8 +127,10 @@ def test_resolve_builtin_and_file(tmp_path):
 
 def test_hand_written_file_with_defaults(tmp_path):
     f = tmp_path / "hand.toml"
-    f.write_text('# a comment\ntitle = "mine"\nQ = [[1, 0], [0, 1]]\nK = [[1, 0], [0, 1]]\n'
-                 'padding = [2]\nfill = "-inf"\n', encoding="utf-8")
+    f.write_text(
+        '# a comment\ntitle = "mine"\nQ = [[1, 0], [0, 1]]\nK = [[1, 0], [0, 1]]\npadding = [2]\nfill = "-inf"\n',
+        encoding="utf-8",
+    )
     s = load(f)
     assert (s.mask, s.fill, s.c, s.scaled, s.dtype, s.padding) == ("causal", "-inf", 1.0, True, "float64", (2,))
     assert s.tokens == ("t1", "t2")
@@ -122,6 +141,7 @@ def test_hand_written_file_with_defaults(tmp_path):
 def test_saved_scenario_has_ordinary_permissions(tmp_path):
     """An atomic save must not leave mkstemp's owner-only 0600 on the user's file."""
     import os
+
     from attn_tui.core.builtins import builtin
     from attn_tui.core.scenario_io import save
 

@@ -75,8 +75,10 @@ def test_cross_drops_only_what_cannot_be_kept():
     assert back.padding == (1, 3) and "dropped" not in note
 
 
-@pytest.mark.parametrize("x, width, want", [(-1.23e-5, 6, "-1e-5"), (-1.23e-5, 5, "-1e-5"),
-                                            (1.23e-5, 6, "1.2e-5"), (3e-9, 5, "3e-9"), (0.0, 5, "0.000")])
+@pytest.mark.parametrize(
+    "x, width, want",
+    [(-1.23e-5, 6, "-1e-5"), (-1.23e-5, 5, "-1e-5"), (1.23e-5, 6, "1.2e-5"), (3e-9, 5, "3e-9"), (0.0, 5, "0.000")],
+)
 def test_tiny_numbers_keep_sign_and_magnitude(x, width, want):
     assert fmt(x, width) == want and len(fmt(x, width)) <= width
 
@@ -106,8 +108,10 @@ def test_overflow_message_reads_as_a_sentence():
     assert re.search(r"X row 1, column 1: with 100000, [QKVS] overflows float16 \(largest finite 65504\)", msg)
 
 
-@pytest.mark.parametrize("name, word", [("S", "edit X, W_Q, W_K"), ("M", "m toggles"), ("A", "softmax"),
-                                        ("O", "edit W_V"), ("Q", "edit X or W_Q")])
+@pytest.mark.parametrize(
+    "name, word",
+    [("S", "edit X, W_Q, W_K"), ("M", "m toggles"), ("A", "softmax"), ("O", "edit W_V"), ("Q", "edit X or W_Q")],
+)
 def test_computed_matrices_say_what_to_edit(name, word):
     msg = computed_hint(builtin("lesson-pipeline"), name)
     assert msg.startswith(f"{name} is computed") and word in msg

@@ -16,8 +16,7 @@ ASSETS = Path(__file__).resolve().parents[2] / "assets" / "scenarios"
 
 
 def attn(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "attn_tui", *args], capture_output=True, text=True,
-                          timeout=120, **kw)
+    return subprocess.run([sys.executable, "-m", "attn_tui", *args], capture_output=True, text=True, timeout=120, **kw)
 
 
 def assert_bad_input(res, *words):
@@ -69,11 +68,11 @@ def test_report_hand_written_file(tmp_path):
 
 def test_bad_file_exit_2_one_line_naming_file_key_row(tmp_path):
     f = tmp_path / "bad.toml"
-    f.write_text('Q = [[1.0, 0.0], [0.0, nan]]\nK = [[1.0, 0.0]]\n', encoding="utf-8")
+    f.write_text("Q = [[1.0, 0.0], [0.0, nan]]\nK = [[1.0, 0.0]]\n", encoding="utf-8")
     for extra in ([], ["--json"]):
         assert_bad_input(attn("report", "--scenario", str(f), *extra), str(f), "Q", "row 2, column 2")
     g = tmp_path / "ragged.toml"
-    g.write_text('Q = [[1.0, 0.0], [0.0]]\nK = [[1.0, 0.0]]\n', encoding="utf-8")
+    g.write_text("Q = [[1.0, 0.0], [0.0]]\nK = [[1.0, 0.0]]\n", encoding="utf-8")
     assert_bad_input(attn("report", "--scenario", str(g)), str(g), "Q", "row 2")
 
 
@@ -87,9 +86,11 @@ def test_missing_binary_and_unknown(tmp_path):
 
 def test_explorer_refuses_a_bad_scenario_before_any_ui(tmp_path):
     f = tmp_path / "bad.toml"
-    f.write_text('Q = [[1.0]]\nK = [[1.0]]\npadding = [7]\n', encoding="utf-8")
-    code = ("import sys\nfrom attn_tui.cli import main\nrc = main(['--scenario', sys.argv[1]])\n"
-            "print(rc, 'textual' in sys.modules, 'attn_tui.tui.app' in sys.modules)")
+    f.write_text("Q = [[1.0]]\nK = [[1.0]]\npadding = [7]\n", encoding="utf-8")
+    code = (
+        "import sys\nfrom attn_tui.cli import main\nrc = main(['--scenario', sys.argv[1]])\n"
+        "print(rc, 'textual' in sys.modules, 'attn_tui.tui.app' in sys.modules)"
+    )
     res = subprocess.run([sys.executable, "-c", code, str(f)], capture_output=True, text=True, timeout=60)
     assert res.stdout.split() == ["2", "False", "False"]
     assert res.stderr.strip().count("\n") == 0 and "padding" in res.stderr and str(f) in res.stderr
@@ -115,15 +116,15 @@ def test_console_script_is_installed():
     exe = Path(sys.executable).with_name("attn-tui")
     if not exe.exists():
         pytest.skip("attn-tui console script not installed next to this python")
-    res = subprocess.run([str(exe), "report", "--scenario", "lesson-handcrafted"], capture_output=True,
-                         text=True, timeout=60)
+    res = subprocess.run(
+        [str(exe), "report", "--scenario", "lesson-handcrafted"], capture_output=True, text=True, timeout=60
+    )
     assert res.returncode == 0 and res.stdout.startswith("Lesson 08: hand-crafted Q and K")
 
 
 def test_report_into_a_closed_pipe_is_quiet():
     """`attn-tui report | head`: the reader is gone before the first write (EPIPE)."""
-    code = ("import sys, time\nfrom attn_tui.cli import main\ntime.sleep(0.5)\n"
-            "sys.exit(main(['report', '--json']))")
+    code = "import sys, time\nfrom attn_tui.cli import main\ntime.sleep(0.5)\nsys.exit(main(['report', '--json']))"
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     p.stdout.close()
     err = p.stderr.read().decode()
@@ -141,6 +142,7 @@ def fake_app(monkeypatch):
 
         def run(self):
             calls.append(("run",))
+
     monkeypatch.setitem(sys.modules, "attn_tui.tui.app", types.SimpleNamespace(AttentionApp=AttentionApp))
     return calls
 

@@ -31,6 +31,7 @@ def fake_app(monkeypatch):
         def run(self):
             if state["has_code"]:
                 self.return_code = state["code"]
+
     monkeypatch.setitem(sys.modules, "attn_tui.tui.app", types.SimpleNamespace(AttentionApp=AttentionApp))
     return state
 
@@ -43,8 +44,12 @@ def test_run_exits_with_the_apps_return_code(fake_app, code, has_code, want):
 
 
 def test_report_escapes_control_characters_of_titles_and_labels():
-    s = Scenario(title="\x1b]0;pwned\x07 title\x9b2J", tokens=("a\x1b[31m", "b\x07"),
-                 Q=[[1.0, 0.0], [0.0, 1.0]], K=[[1.0, 0.0], [0.0, 1.0]])
+    s = Scenario(
+        title="\x1b]0;pwned\x07 title\x9b2J",
+        tokens=("a\x1b[31m", "b\x07"),
+        Q=[[1.0, 0.0], [0.0, 1.0]],
+        K=[[1.0, 0.0], [0.0, 1.0]],
+    )
     out = scenario_text(s, "name\x1b[2J.toml")
     assert not any(ch in out for ch in RAW)
     assert "\\x1b]0;pwned\\x07 title\\x9b2J" in out.splitlines()[0]
@@ -54,8 +59,13 @@ def test_report_escapes_control_characters_of_titles_and_labels():
 def test_report_of_a_file_whose_name_has_esc_and_bel(tmp_path):
     f = tmp_path / "evil\x1b[2J\x07.toml"
     f.write_text(dumps(builtin("lesson-handcrafted")), encoding="utf-8")
-    res = subprocess.run([sys.executable, "-m", "attn_tui", "report", "--scenario", str(f)], capture_output=True,
-                         text=True, timeout=60, check=False)
+    res = subprocess.run(
+        [sys.executable, "-m", "attn_tui", "report", "--scenario", str(f)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert res.returncode == 0 and res.stderr == ""
     assert not any(ch in res.stdout for ch in RAW)
     assert "evil\\x1b[2J\\x07.toml" in res.stdout
@@ -66,8 +76,12 @@ def test_report_of_a_file_whose_name_is_not_utf8(tmp_path):
     name = "caf\udce9.toml"  # b"caf\xe9.toml" as os.fsdecode gives it
     f = tmp_path / name
     f.write_text(dumps(builtin("lesson-handcrafted")), encoding="utf-8")
-    res = subprocess.run([sys.executable, "-X", "utf8=0", "-m", "attn_tui", "report", "--scenario", str(f)],
-                         capture_output=True, timeout=60, check=False,
-                         env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"})
+    res = subprocess.run(
+        [sys.executable, "-X", "utf8=0", "-m", "attn_tui", "report", "--scenario", str(f)],
+        capture_output=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"},
+    )
     assert res.returncode == 0 and res.stderr == b"", res.stderr[-500:]
     assert b"scenario: " + str(tmp_path).encode() + b"/caf\\udce9.toml" in res.stdout

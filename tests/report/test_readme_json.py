@@ -11,8 +11,8 @@ README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 
 
 def _documented() -> set[str]:
-    para = README[README.index("JSON. One scenario:"):]
-    para = para[:para.index("\n\n")]
+    para = README[README.index("JSON. One scenario:") :]
+    para = para[: para.index("\n\n")]
     return set(re.findall(r"`([A-Za-z_0-9]+)`", para))
 
 

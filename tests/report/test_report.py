@@ -69,7 +69,9 @@ def text():
 
 def test_the_report_opens_with_its_title(text):
     assert text.splitlines()[:2] == [
-        "Lesson 08: Scaled Dot-Product Attention -- every number the lesson prints, computed by attn_tui.core", ""]
+        "Lesson 08: Scaled Dot-Product Attention -- every number the lesson prints, computed by attn_tui.core",
+        "",
+    ]
     assert text.endswith(" )\n") and "\n\n\n" not in text  # blocks one blank line apart, one newline at the end
 
 
@@ -95,8 +97,8 @@ def test_seeded_lines_and_the_rng_note(text):
         m = re.fullmatch(r"d_k = (\d+)   Var\(q\.k\) = (\S+)   Var\(q\.k\) / d_k = (\S+)", lines[i])
         assert m and int(m.group(1)) == d_k
         dots = ref.dots(d_k, 5000, 8 + j)
-        assert float(m.group(2)) == pytest.approx(float(np.mean(dots ** 2)), rel=1e-12)
-        assert float(m.group(3)) == pytest.approx(float(np.mean(dots ** 2)) / d_k, rel=1e-12)
+        assert float(m.group(2)) == pytest.approx(float(np.mean(dots**2)), rel=1e-12)
+        assert float(m.group(3)) == pytest.approx(float(np.mean(dots**2)) / d_k, rel=1e-12)
         assert abs(float(m.group(3)) - 1) < 0.1
     unscaled, scaled = ref.saturation_rows(512, 8, 8)
     m = re.search(r"^unscaled: max A = (\S+)   H\(A\) = (\S+) bits$", text, re.MULTILINE)
@@ -108,8 +110,9 @@ def test_seeded_lines_and_the_rng_note(text):
     m = re.search(r"^H\(A_t\) at c = 0.1, 1, 3: (\S+) (\S+) (\S+) bits   \(log2 8 = 3 \)$", text, re.MULTILINE)
     s = ref.sweep_row(8, 16, 16)
     for got, c in zip(m.groups(), (0.1, 1.0, 3.0)):
-        assert float(got) == pytest.approx(ref.entropy_bits(ref.softmax_visible([c * v for v in s], [True] * 8)),
-                                           rel=1e-9)
+        assert float(got) == pytest.approx(
+            ref.entropy_bits(ref.softmax_visible([c * v for v in s], [True] * 8)), rel=1e-9
+        )
 
 
 def lesson_rows():
@@ -127,10 +130,12 @@ def test_entropy_table_line_by_line(text):
     _, H, _, H2 = lesson_rows()
     lines = text.splitlines()
     top = lines.index(" t  log2(t) |  hand-crafted A: H(A_t)  2^H  |  pipeline A2: H(A_t)  2^H")
-    rows = lines[top + 1:top + 6]
+    rows = lines[top + 1 : top + 6]
     for t, line in enumerate(rows, 1):
-        want = (f" {t}   {math.log2(t):.2f}   |        {H[t - 1]:.2f}            {2 ** H[t - 1]:.2f}  |"
-                f"        {H2[t - 1]:.2f}          {2 ** H2[t - 1]:.2f}")
+        want = (
+            f" {t}   {math.log2(t):.2f}   |        {H[t - 1]:.2f}            {2 ** H[t - 1]:.2f}  |"
+            f"        {H2[t - 1]:.2f}          {2 ** H2[t - 1]:.2f}"
+        )
         assert line == want
     assert lines[top + 6] == ""  # five rows, then the next block
 
@@ -149,13 +154,21 @@ def test_lesson_matrices_and_scalars_recomputed(text):
     assert n["diff_row1"] == max(abs(a - b) for a, b in zip(n["trace2"].O[0], pipe.X[0] @ pipe.W_V))
 
 
-@pytest.mark.parametrize("x,want", [
-    (1.0, "1"), (0.0, "0"), (72, "72"), (3.0, "3"),
-    (3.3306690738754696e-16, "0.00000000000000033306690738754696"),
-    (1.914218322257698e-12, "0.000000000001914218322257698"),
-    (2.995300634107477, "2.995300634107477"), (0.5235101584047486, "0.5235101584047486"),
-    (float("nan"), "NaN"), (-float("inf"), "-Inf"),
-])
+@pytest.mark.parametrize(
+    "x,want",
+    [
+        (1.0, "1"),
+        (0.0, "0"),
+        (72, "72"),
+        (3.0, "3"),
+        (3.3306690738754696e-16, "0.00000000000000033306690738754696"),
+        (1.914218322257698e-12, "0.000000000001914218322257698"),
+        (2.995300634107477, "2.995300634107477"),
+        (0.5235101584047486, "0.5235101584047486"),
+        (float("nan"), "NaN"),
+        (-float("inf"), "-Inf"),
+    ],
+)
 def test_fmt_num_is_rustlabs_print(x, want):
     assert report.fmt_num(x) == want
 
@@ -170,10 +183,19 @@ def test_fmt_matrix_and_vector():
 def test_scenario_text_sections():
     t = report.scenario_text(builtin("lesson-pipeline"), "lesson-pipeline")
     assert t.startswith(builtin("lesson-pipeline").title + "\n")
-    order = ["Q =\nMatrix(5x4)", "K =\nMatrix(5x4)", "V =\nMatrix(5x4)", "S = c * Q K^T / sqrt(d_k) =",
-             "M (additive mask, fill -1e9) =", "A = softmax_row(S + M) =", "O = A V =\nMatrix(5x4)",
-             "H(A_t)", "rank(S) = 2   rank(Q) = 2   rank(K) = 4   d_k = 4",
-             "params d_model * (2 d_k + d_v) = 72", "NaN rows: none"]
+    order = [
+        "Q =\nMatrix(5x4)",
+        "K =\nMatrix(5x4)",
+        "V =\nMatrix(5x4)",
+        "S = c * Q K^T / sqrt(d_k) =",
+        "M (additive mask, fill -1e9) =",
+        "A = softmax_row(S + M) =",
+        "O = A V =\nMatrix(5x4)",
+        "H(A_t)",
+        "rank(S) = 2   rank(Q) = 2   rank(K) = 4   d_k = 4",
+        "params d_model * (2 d_k + d_v) = 72",
+        "NaN rows: none",
+    ]
     pos = [t.find(s) for s in order]
     assert all(p >= 0 for p in pos) and pos == sorted(pos), list(zip(order, pos))
     assert "  [0.870049, 0.043317, 0.043317, 0.043317, 0.000000]" in t
@@ -190,14 +212,37 @@ def test_scenario_text_nan_rows_and_direct_qk():
 
 def test_scenario_json_fields_and_nulls():
     d = json.loads(report_json.scenario_json(builtin("padding-nan"), "padding-nan"))
-    for key in ("tokens", "key_tokens", "Q", "K", "V", "S", "mask", "A", "O", "row_entropy_bits",
-                "effective_tokens", "rank", "params_qkv", "nan_rows", "settings"):
+    for key in (
+        "tokens",
+        "key_tokens",
+        "Q",
+        "K",
+        "V",
+        "S",
+        "mask",
+        "A",
+        "O",
+        "row_entropy_bits",
+        "effective_tokens",
+        "rank",
+        "params_qkv",
+        "nan_rows",
+        "settings",
+    ):
         assert key in d, key
     assert set(d["rank"]) >= {"S", "Q", "K"}
     assert d["nan_rows"] == [1] and d["A"][0] == [None] * 5 and d["row_entropy_bits"][0] is None
     assert d["mask"][0] == [None] * 5 and d["blocked"][0] == [True] * 5
-    assert d["settings"] == {"c": 1.0, "scaled": True, "scale": 0.5, "mask": "causal", "window": None,
-                             "fill": "-inf", "dtype": "float64", "padding": [1]}
+    assert d["settings"] == {
+        "c": 1.0,
+        "scaled": True,
+        "scale": 0.5,
+        "mask": "causal",
+        "window": None,
+        "fill": "-inf",
+        "dtype": "float64",
+        "padding": [1],
+    }
     assert d["params_qkv"] == 72 and d["A"][4][3] == pytest.approx(0.870049, abs=1e-6)
 
 
@@ -233,8 +278,8 @@ def test_lesson_json_experiments(lesson):
     for j, v in enumerate(lesson["variance"]):
         assert set(v) == {"d_k", "var", "ratio"} and abs(v["ratio"] - 1) < 0.1
         dots = ref.dots(v["d_k"], 5000, 8 + j)
-        assert v["var"] == pytest.approx(float(np.mean(dots ** 2)), rel=1e-12)
-        assert v["ratio"] == pytest.approx(float(np.mean(dots ** 2)) / v["d_k"], rel=1e-12)
+        assert v["var"] == pytest.approx(float(np.mean(dots**2)), rel=1e-12)
+        assert v["ratio"] == pytest.approx(float(np.mean(dots**2)) / v["d_k"], rel=1e-12)
     sat = lesson["saturation"]
     for key, row in zip(("unscaled", "scaled"), ref.saturation_rows(512, 8, 8)):
         assert sat[key]["max"] == pytest.approx(max(row), rel=1e-9)
@@ -246,12 +291,14 @@ def test_lesson_json_experiments(lesson):
     for i, point in enumerate(lesson["sweep"]):
         c = 0.1 + (3.0 - 0.1) * i / 29  # linspace(0.1, 3.0, 30)
         assert point["c"] == pytest.approx(c, rel=1e-12)
-        assert point["H"] == pytest.approx(ref.entropy_bits(ref.softmax_visible([c * v for v in s], [True] * 8)),
-                                           rel=1e-9)
+        assert point["H"] == pytest.approx(
+            ref.entropy_bits(ref.softmax_visible([c * v for v in s], [True] * 8)), rel=1e-9
+        )
     for point, c in zip(lesson["entropy_at_c"], (0.1, 1.0, 3.0)):
         assert point["c"] == c
-        assert point["H"] == pytest.approx(ref.entropy_bits(ref.softmax_visible([c * v for v in s], [True] * 8)),
-                                           rel=1e-9)
+        assert point["H"] == pytest.approx(
+            ref.entropy_bits(ref.softmax_visible([c * v for v in s], [True] * 8)), rel=1e-9
+        )
 
 
 @pytest.mark.parametrize("seed", [8, 9, 10])

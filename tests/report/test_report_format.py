@@ -17,12 +17,27 @@ from attn_tui.report import text as report
 
 
 # -- formatting --------------------------------------------------------------------------
-@pytest.mark.parametrize("x, want", [
-    (True, "true"), (np.bool_(False), "false"), (np.int64(7), "7"), (-3, "-3"),
-    (2.0, "2"), (-0.5, "-0.5"), (1e14, "100000000000000"), (999999999999999.0, "999999999999999"),
-    (1e15, "1.000000e+15"), (-2.5e20, "-2.500000e+20"), (1e15 + 0.5, "1.000000e+15"),
-    (np.inf, "Inf"), (-np.inf, "-Inf"), (np.nan, "NaN"), (np.float32(0.25), "0.25"), (1e-5, "0.00001"),
-])
+@pytest.mark.parametrize(
+    "x, want",
+    [
+        (True, "true"),
+        (np.bool_(False), "false"),
+        (np.int64(7), "7"),
+        (-3, "-3"),
+        (2.0, "2"),
+        (-0.5, "-0.5"),
+        (1e14, "100000000000000"),
+        (999999999999999.0, "999999999999999"),
+        (1e15, "1.000000e+15"),
+        (-2.5e20, "-2.500000e+20"),
+        (1e15 + 0.5, "1.000000e+15"),
+        (np.inf, "Inf"),
+        (-np.inf, "-Inf"),
+        (np.nan, "NaN"),
+        (np.float32(0.25), "0.25"),
+        (1e-5, "0.00001"),
+    ],
+)
 def test_fmt_num(x, want):
     assert report.fmt_num(x) == want
 
@@ -45,9 +60,19 @@ def test_fmt_cell_matrix_vector_and_rprint():
 def tiny():
     """Q, K given directly: Q = I (2x2), K = [[2, 0], [0, 0], [1, 1]], V = [[1, 0], [0, 1], [2, 2]],
     no mask, c = 2 unscaled, key 3 padded, fill -inf."""
-    return Scenario(title="tiny", tokens=("a", "b"), key_tokens=("x", "y", "z"),
-                    Q=np.eye(2), K=[[2.0, 0.0], [0.0, 0.0], [1.0, 1.0]], V=[[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]],
-                    mask="none", padding=(3,), fill="-inf", c=2.0, scaled=False)
+    return Scenario(
+        title="tiny",
+        tokens=("a", "b"),
+        key_tokens=("x", "y", "z"),
+        Q=np.eye(2),
+        K=[[2.0, 0.0], [0.0, 0.0], [1.0, 1.0]],
+        V=[[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]],
+        mask="none",
+        padding=(3,),
+        fill="-inf",
+        c=2.0,
+        scaled=False,
+    )
 
 
 def test_tiny_scenario_text_line_by_line():
@@ -62,11 +87,16 @@ def test_tiny_scenario_text_line_by_line():
     assert lines[0] == "tiny"
     assert lines[1] == "scenario: tiny-name"
     assert lines[2] == "T = 2   T' = 3   d_model = -   d_k = 2   d_v = 2"
-    assert lines[3] == ("settings: mask = none   padding = [3]   fill = -inf   c = 2   scaled = false"
-                        "   (scale = 2)   dtype = float64")
+    assert lines[3] == (
+        "settings: mask = none   padding = [3]   fill = -inf   c = 2   scaled = false   (scale = 2)   dtype = float64"
+    )
     assert lines[4] == "tokens: a, b" and lines[5] == "keys:   x, y, z" and lines[6] == ""
     i = lines.index("S = c * Q K^T (unscaled) =")
-    assert lines[i + 1:i + 4] == ["Matrix(2x3)", "  [4.000000, 0.000000, 2.000000]", "  [0.000000, 0.000000, 2.000000]"]
+    assert lines[i + 1 : i + 4] == [
+        "Matrix(2x3)",
+        "  [4.000000, 0.000000, 2.000000]",
+        "  [0.000000, 0.000000, 2.000000]",
+    ]
     i = lines.index("M (additive mask, fill -inf) =")
     assert lines[i + 2] == "  [0.000000, 0.000000, -inf]"
     i = lines.index("A = softmax_row(S + M) =")
@@ -76,7 +106,7 @@ def test_tiny_scenario_text_line_by_line():
     assert lines[i + 2] == f"  [{a0[0]:.6f}, {a0[1]:.6f}]" and lines[i + 3] == "  [0.500000, 0.500000]"
     i = lines.index("  t  keys  log2(keys) |  H(A_t)    2^H")
     assert lines[i - 1] == ""
-    assert lines[i + 1] == f"  1     2        1.00 | {h0:7.2f} {2 ** h0:6.2f}"
+    assert lines[i + 1] == f"  1     2        1.00 | {h0:7.2f} {2**h0:6.2f}"
     assert lines[i + 2] == "  2     2        1.00 |    1.00   2.00"
     assert lines[i + 3] == ""
     assert lines[i + 4] == "rank(S) = 2   rank(Q) = 2   rank(K) = 2   d_k = 2"
@@ -103,7 +133,7 @@ def test_window_padding_nan_rows_and_overflow_lines():
     assert lines[i + 1] == "  1     0           — |     nan    nan"  # sees no key: no ceiling
     assert lines[i + 2] == "  2     1        0.00 |    0.00   1.00"
     assert lines[i + 3].startswith("  3     2        1.00 |")
-    big = builtin("lesson-pipeline").with_(dtype="float16", c=1.1 ** 12)
+    big = builtin("lesson-pipeline").with_(dtype="float16", c=1.1**12)
     X = big.X.copy()
     X[1, 1] = 9000  # Q = X W_Q: 18000 in row 2; its score with key 1, 18000 · 3 · c / 2, overflows float16
     out = report.scenario_text(big.with_(X=X))
@@ -120,8 +150,16 @@ def test_visible_keys_counts_each_query_row():
 
 def test_settings_and_params():
     s = tiny()
-    assert report.settings(s) == {"c": 2.0, "scaled": False, "scale": 2.0, "mask": "none", "window": None,
-                                  "fill": "-inf", "dtype": "float64", "padding": [3]}
+    assert report.settings(s) == {
+        "c": 2.0,
+        "scaled": False,
+        "scale": 2.0,
+        "mask": "none",
+        "window": None,
+        "fill": "-inf",
+        "dtype": "float64",
+        "padding": [3],
+    }
     assert report.settings(s.with_(scaled=True))["scale"] == pytest.approx(2 / math.sqrt(2), rel=1e-15)
     assert report.params_qkv(s) is None
     p = builtin("cross-attention")
@@ -130,8 +168,15 @@ def test_settings_and_params():
 
 # -- JSON -----------------------------------------------------------------------------------
 def test_clean_and_dumps():
-    got = as_json.clean({1: np.array([1.5, np.nan]), "t": (np.int32(3), np.bool_(True), -np.inf),
-                         "s": "x", "n": None, "f": np.float16(0.5)})
+    got = as_json.clean(
+        {
+            1: np.array([1.5, np.nan]),
+            "t": (np.int32(3), np.bool_(True), -np.inf),
+            "s": "x",
+            "n": None,
+            "f": np.float16(0.5),
+        }
+    )
     assert got == {"1": [1.5, None], "t": [3, True, None], "s": "x", "n": None, "f": 0.5}
     assert type(got["t"][0]) is int and type(got["t"][1]) is bool and type(got["f"]) is float
     assert as_json.dumps({"a": [1, "é"]}) == '{\n "a": [\n  1,\n  "é"\n ]\n}\n'
@@ -154,8 +199,9 @@ def test_tiny_scenario_dict():
     assert d["A"][1] == [0.5, 0.5, 0.0] and d["O"][1] == [0.5, 0.5]
     assert d["row_entropy_bits"][1] == 1.0 and d["effective_tokens"][1] == 2.0
     assert d["rank"] == {"S": 2, "Q": 2, "K": 2, "d_k": 2}
-    np.testing.assert_allclose(d["singular_values_S"], np.linalg.svd([[4.0, 0.0, 2.0], [0.0, 0.0, 2.0]],
-                                                                      compute_uv=False), rtol=1e-12)
+    np.testing.assert_allclose(
+        d["singular_values_S"], np.linalg.svd([[4.0, 0.0, 2.0], [0.0, 0.0, 2.0]], compute_uv=False), rtol=1e-12
+    )
     assert d["params_qkv"] is None and d["params_with_W_O"] is None
     assert d["nan_rows"] == [] and d["nan_row_causes"] == [] and d["overflow"] == []
     assert d["entropy_ceiling_bits"] == [1.0, 1.0]
@@ -167,8 +213,9 @@ def test_projected_scenario_dict_inputs_and_nan_causes():
     assert set(d["inputs"]) == {"X", "W_Q", "W_K", "W_V"}
     assert d["params_with_W_O"] == 72 + 4 * 6
     assert d["nan_rows"] == [1]
-    assert d["nan_row_causes"] == [{"row": 1, "cause": "masked",
-                                    "why": "fully masked with fill -inf: -inf - (-inf) = NaN"}]
+    assert d["nan_row_causes"] == [
+        {"row": 1, "cause": "masked", "why": "fully masked with fill -inf: -inf - (-inf) = NaN"}
+    ]
     assert np.isnan(d["entropy_ceiling_bits"][0]) and d["entropy_ceiling_bits"][1] == 0.0
     c = as_json.scenario_dict(builtin("cross-attention"))
     assert set(c["inputs"]) == {"X", "W_Q", "W_K", "W_V", "Y"} and c["name"] == ""
@@ -216,6 +263,8 @@ def test_lesson_numbers_use_row_4_for_nadaraya_watson():
     tr2 = n["trace2"]
     row4, _ = lenses.nadaraya_watson_row(tr2.Q, tr2.K, tr2.V, 3, tr2.scale, tr2.blocked)
     assert n["nw_diff"] == lenses.max_abs_diff(row4, tr2.O[3])
-    diffs = [lenses.max_abs_diff(lenses.nadaraya_watson_row(tr2.Q, tr2.K, tr2.V, t, tr2.scale, tr2.blocked)[0],
-                                 tr2.O[t]) for t in range(5)]
+    diffs = [
+        lenses.max_abs_diff(lenses.nadaraya_watson_row(tr2.Q, tr2.K, tr2.V, t, tr2.scale, tr2.blocked)[0], tr2.O[t])
+        for t in range(5)
+    ]
     assert diffs[4] != diffs[3]  # rounding differs by row here, so the row is observable

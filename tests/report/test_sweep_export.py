@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from attn_tui.report import sweep_svg as sweep_export
 from attn_tui.core.experiments import scale_sweep
+from attn_tui.report import sweep_svg as sweep_export
 
 NS = "{http://www.w3.org/2000/svg}"
 LABELS = [f"t{i + 1}" for i in range(8)]

@@ -4,9 +4,9 @@ the NaN explanation, float16's overflowing fill, and cross-attention (T×T')."""
 import pytest
 from textual.widgets import Input
 
-from attn_tui.tui.app import AttentionApp
 from attn_tui.core.builtins import builtin
 from attn_tui.core.edit import add_key_token
+from attn_tui.tui.app import AttentionApp
 
 SIZE = (120, 40)
 
@@ -33,6 +33,7 @@ def _editor(text=None):
             app.screen.query_one("#editor-input").value = text
             await pilot.press("enter")
         await _no_blink(pilot)
+
     return run
 
 
@@ -61,4 +62,5 @@ def test_snapshot_padding_picker(snap_compare):
     async def run(pilot):
         await pilot.press("b", "down")
         await pilot.pause()
+
     assert snap_compare(AttentionApp(), terminal_size=SIZE, run_before=run)

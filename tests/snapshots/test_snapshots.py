@@ -8,8 +8,8 @@ at the new SVGs before committing them.
 
 from __future__ import annotations
 
-from attn_tui.tui.app import AttentionApp
 from attn_tui.core.builtins import builtin
+from attn_tui.tui.app import AttentionApp
 
 
 def test_explorer_120x40(snap_compare, settle):
@@ -22,6 +22,7 @@ def test_explorer_80x24(snap_compare, settle):
 
 def test_explorer_after_keys_120x40(snap_compare, settle):
     """Row t4 (it), where the explorer opens; c turned up twice, cursor on A(4,2): the row sharpens."""
+
     async def keys(pilot):
         await pilot.press("right", "plus", "plus")
         await settle(pilot)
@@ -36,17 +37,16 @@ def test_explorer_200x60(snap_compare, settle):
 
 def test_explorer_pinned_unscaled_120x40(snap_compare, settle):
     """Exercise 1 read as a difference: pin (P), scaling off (u): ΔA, H pin/H/ΔH, ┃ ticks."""
+
     async def keys(pilot):
         await pilot.press("P", "u")
         await settle(pilot)
 
-    assert snap_compare(AttentionApp(scenario=builtin("lesson-handcrafted")), terminal_size=(120, 40),
-                        run_before=keys)
+    assert snap_compare(AttentionApp(scenario=builtin("lesson-handcrafted")), terminal_size=(120, 40), run_before=keys)
 
 
 def test_explorer_padding_nan_120x40(snap_compare, settle):
-    assert snap_compare(AttentionApp(scenario=builtin("padding-nan")), terminal_size=(120, 40),
-                        run_before=settle)
+    assert snap_compare(AttentionApp(scenario=builtin("padding-nan")), terminal_size=(120, 40), run_before=settle)
 
 
 def test_help_screen(snap_compare, settle):

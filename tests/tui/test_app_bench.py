@@ -14,9 +14,18 @@ def test_random_scenario_shapes():
 
 def test_bench_reports_every_figure(capsys):
     r = bench.run(presses=2, repeats=1)
-    for key in ("noop_ms", "floor_ms", "T5_ms", "T64_ms", "first_frame_one_widget_s",
-                "first_frame_explorer_s", "first_frame_ratio", "bare_repaint_ms", "plotext_build_ms",
-                "first_frame_bare_ratio"):
+    for key in (
+        "noop_ms",
+        "floor_ms",
+        "T5_ms",
+        "T64_ms",
+        "first_frame_one_widget_s",
+        "first_frame_explorer_s",
+        "first_frame_ratio",
+        "bare_repaint_ms",
+        "plotext_build_ms",
+        "first_frame_bare_ratio",
+    ):
         assert math.isfinite(r[key])
     assert r["first_frame_explorer_s"] > 0 and r["first_frame_one_widget_s"] > 0
     assert r["widgets"] >= 20  # the explorer's panes, counted from the running app

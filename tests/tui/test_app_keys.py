@@ -246,5 +246,5 @@ async def test_chart_draws_the_last_state_of_a_burst(make_app, monkeypatch):
         chart = app.screen.query_one("#chart")
         while not chart.settled:  # wait on the chart's state, not a fixed time
             await pilot.pause(0.02)
-        c = STEP ** 5
+        c = STEP**5
         assert f"c={c:.3f}" in app.screen.query_one("#chart").border_title

@@ -1,7 +1,7 @@
 """User text (labels, typed values, paths) is shown as text, never parsed as markup."""
 
-from attn_tui.tui.app import AttentionApp
 from attn_tui.core import builtin
+from attn_tui.tui.app import AttentionApp
 
 TRICKY = ("[/a]", "[b]x", "t3 [red]", "t4", "t5")
 

@@ -4,10 +4,9 @@ and the chart pushed off screen by the explanation line."""
 
 from __future__ import annotations
 
-from attn_tui.tui.app import AttentionApp
 from attn_tui.core.builtins import builtin
+from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.views.inspector import inspector_lines as explain
-
 
 
 async def test_up_down_select_the_row_with_the_chart_focused_on_a_scrolling_page(settle):
@@ -181,15 +180,18 @@ async def test_help_is_one_text_not_a_widget_per_table_cell(settle):
         body = app.screen.query_one("#help-body")
         text = []
         while True:  # every key's description, page by page
-            text += [app.screen.query_one("#help-text").render_line(y).text
-                     for y in range(int(body.scroll_y), int(body.scroll_y) + body.size.height)]
+            text += [
+                app.screen.query_one("#help-text").render_line(y).text
+                for y in range(int(body.scroll_y), int(body.scroll_y) + body.size.height)
+            ]
             if body.scroll_y >= body.max_scroll_y:
                 break
             await pilot.press("pagedown")
             await settle(pilot)
         joined = " ".join(text)
         assert all(k.description in joined for k in keys.all_keys()), [
-            k.description for k in keys.all_keys() if k.description not in joined]
+            k.description for k in keys.all_keys() if k.description not in joined
+        ]
 
 
 async def test_text_cut_by_the_pane_height_ends_in_an_ellipsis():

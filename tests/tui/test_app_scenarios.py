@@ -6,15 +6,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attn_tui.tui.app import AttentionApp
 from attn_tui.core.builtins import BUILTINS
 from attn_tui.core.scenario import Scenario
+from attn_tui.tui.app import AttentionApp
 
 
 def random_scenario(T: int, d: int = 8, seed: int = 0) -> Scenario:
     rng = np.random.default_rng(seed)
-    return Scenario(title=f"random T={T}", X=rng.normal(size=(T, d)), W_Q=rng.normal(size=(d, d)),
-                    W_K=rng.normal(size=(d, d)), W_V=rng.normal(size=(d, d)))
+    return Scenario(
+        title=f"random T={T}",
+        X=rng.normal(size=(T, d)),
+        W_Q=rng.normal(size=(d, d)),
+        W_K=rng.normal(size=(d, d)),
+        W_V=rng.normal(size=(d, d)),
+    )
 
 
 @pytest.mark.parametrize("name", sorted(BUILTINS))

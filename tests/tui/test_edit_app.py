@@ -41,9 +41,19 @@ async def test_edit_good_value_recomputes_everything():
         assert "0.250" in grid_a._row_text(3)[0]
 
 
-@pytest.mark.parametrize("bad,words", [("abc", "not a number"), ("", "empty"), ("nan", "NaN"),
-                                       ("inf", "infinite"), ("1e400", "infinite"), ("1e", "not a number"),
-                                       ("--1", "not a number"), ("5e6", "too large")])
+@pytest.mark.parametrize(
+    "bad,words",
+    [
+        ("abc", "not a number"),
+        ("", "empty"),
+        ("nan", "NaN"),
+        ("inf", "infinite"),
+        ("1e400", "infinite"),
+        ("1e", "not a number"),
+        ("--1", "not a number"),
+        ("5e6", "too large"),
+    ],
+)
 async def test_edit_bad_values_keep_old_value(bad, words, make_app):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

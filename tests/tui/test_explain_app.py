@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from attn_tui.tui.app import AttentionApp
 from attn_tui.core.builtins import builtin
 from attn_tui.core.diagnose import NO_CEILING
 from attn_tui.core.random_scenario import random_scenario
+from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.state import Refused, State
 from attn_tui.tui.widgets.softmax_chart import key_labels, score_bars
-
 
 
 def test_toggle_mask_refuses_causal_over_another_sequence():
@@ -40,8 +39,12 @@ async def test_m_in_cross_attention_keeps_none_and_says_why(settle):
 def test_score_bars_hide_masked_and_non_finite_keys():
     bars, power = score_bars([3.0, 0.0, float("inf"), 3.0], [False, False, False, True])
     assert bars == [3.0, 0.0, 0.0, 0.0] and power == 0
-    assert key_labels(["t1", "t2", "t3", "t4"], [False, False, False, True],
-                      [3.0, 0.0, float("inf"), 3.0]) == ["t1     ", "t2     ", "t3 inf ", "t4 ×   "]
+    assert key_labels(["t1", "t2", "t3", "t4"], [False, False, False, True], [3.0, 0.0, float("inf"), 3.0]) == [
+        "t1     ",
+        "t2     ",
+        "t3 inf ",
+        "t4 ×   ",
+    ]
     bars, power = score_bars([1e300, 1.0], [False, False])
     assert power == 300 and bars[0] == pytest.approx(1.0)
 

@@ -4,9 +4,9 @@ confirmation, bad files leave the current scenario in place."""
 import numpy as np
 import pytest
 
-from attn_tui.tui.app import AttentionApp
 from attn_tui.core.export import read_csv
 from attn_tui.core.scenario_io import load
+from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.files import ConfirmScreen, ExportScreen, OpenScreen, SaveScreen
 
 SIZE = (120, 40)
@@ -73,12 +73,15 @@ async def test_overwrite_asks_first(tmp_path, answer):
             assert load(path).title == app.state.scenario.title and not isinstance(app.screen, SaveScreen)
 
 
-@pytest.mark.parametrize("content,words", [
-    ("X = [[1, 2], [3]]", "ragged"),
-    ("not toml at all [", "not valid TOML"),
-    ('title = "t"\nX = [[1.0]]', "W_Q: missing"),
-    (None, "no such file"),
-])
+@pytest.mark.parametrize(
+    "content,words",
+    [
+        ("X = [[1, 2], [3]]", "ragged"),
+        ("not toml at all [", "not valid TOML"),
+        ('title = "t"\nX = [[1.0]]', "W_Q: missing"),
+        (None, "no such file"),
+    ],
+)
 async def test_bad_file_keeps_current_scenario(tmp_path, content, words):
     path = tmp_path / "bad.toml"
     if content is not None:

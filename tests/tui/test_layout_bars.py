@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from attn_tui.tui.app import AttentionApp
 from attn_tui.core.builtins import builtin
+from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.state import State
-from attn_tui.tui.widgets.key_bar import priority
 from attn_tui.tui.views.status import status_view
+from attn_tui.tui.widgets.key_bar import priority
 from attn_tui.tui.widgets.status import status_text
-
 
 
 def test_status_keeps_the_row_and_c_first_and_fits_the_width():

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from attn_tui.tui.app import AttentionApp
 from attn_tui.core.builtins import BUILTINS, builtin
+from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.pipeline_layout import MARGIN, PaneSize, plan_row, title_width
 from attn_tui.tui.widgets.matrix_grid import fit_label
-
 
 ROW_NAMES = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "S", "M", "A", "O", "H")
 
@@ -71,8 +70,11 @@ def assert_titles_fit(app) -> None:
 
 
 def rows_modes(app) -> dict:
-    return {row.id: ("stacked" if row.has_class("stacked") else "wrapped" if row.has_class("wrapped")
-                     else "line") for row in app.screen.rows if row.display}
+    return {
+        row.id: ("stacked" if row.has_class("stacked") else "wrapped" if row.has_class("wrapped") else "line")
+        for row in app.screen.rows
+        if row.display
+    }
 
 
 async def test_default_lesson_pipeline_fits_120x40_in_one_line_per_row(settle, on_screen):

@@ -5,8 +5,8 @@ import time
 import numpy as np
 import pytest
 
-from attn_tui.tui.app import AttentionApp
 from attn_tui.core.builtins import builtin
+from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.editor import FormScreen
 from attn_tui.tui.screens.modes import ChoiceScreen, PaddingScreen
 from attn_tui.tui.views.status import status_view
@@ -152,9 +152,27 @@ async def test_random_scenario_256_usable(make_app):
 def test_every_edit_key_has_an_action_and_a_palette_entry():
     from attn_tui.tui import keys
 
-    mine = {"undo", "redo", "open", "save", "export", "rename_token", "rename_feature", "rename_key", "add_token",
-            "remove_token", "add_key", "remove_key", "dims", "pick_mask", "pick_padding", "pick_fill",
-            "pick_dtype", "toggle_cross", "random"}
+    mine = {
+        "undo",
+        "redo",
+        "open",
+        "save",
+        "export",
+        "rename_token",
+        "rename_feature",
+        "rename_key",
+        "add_token",
+        "remove_token",
+        "add_key",
+        "remove_key",
+        "dims",
+        "pick_mask",
+        "pick_padding",
+        "pick_fill",
+        "pick_dtype",
+        "toggle_cross",
+        "random",
+    }
     from attn_tui.tui.actions import ACTIONS
 
     rows = {k.action: k for k in keys.KEYS if k.action in {f"do('{m}')" for m in mine} and k.scope == "app"}

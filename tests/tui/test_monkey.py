@@ -11,9 +11,37 @@ import pytest
 from attn_tui.tui.app import AttentionApp
 
 # Not q (quits) nor ctrl+p (the palette could run Quit, depending on when its search answers).
-KEYS = (list("jkPumwbfdcragnNKADRzxltp?+-0=[]") + ["up", "down", "left", "right", "tab", "shift+tab", "enter",
-        "escape", "space", "pagedown", "pageup", "home", "end", "backspace", "ctrl+z", "ctrl+y",
-        "1", "5", "9", "full_stop", "comma", "minus", "e", "s", "o", "y", "n", "B", "delete"])
+KEYS = list("jkPumwbfdcragnNKADRzxltp?+-0=[]") + [
+    "up",
+    "down",
+    "left",
+    "right",
+    "tab",
+    "shift+tab",
+    "enter",
+    "escape",
+    "space",
+    "pagedown",
+    "pageup",
+    "home",
+    "end",
+    "backspace",
+    "ctrl+z",
+    "ctrl+y",
+    "1",
+    "5",
+    "9",
+    "full_stop",
+    "comma",
+    "minus",
+    "e",
+    "s",
+    "o",
+    "y",
+    "n",
+    "B",
+    "delete",
+]
 SIZES = [(120, 40), (80, 24), (20, 6), (40, 12), (200, 60), (60, 20), (100, 30)]
 
 

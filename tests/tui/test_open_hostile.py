@@ -18,11 +18,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 from badfiles import write_corpus
 
 SIZE = (120, 40)
-SAMPLE = ("FIFO", "symlink to /dev/zero", "a folder", "symlink loop", "name of 300 characters",
-          "nesting 5000", "huge int cell", "c 10**400", "window 10**30", "T = 100000", "X and W_Q 1e308",
-          "f16 Q from X and W_Q", "f16 scores from Q and K", "ESC in title", "BEL in label", "label 3000 characters",
-          "empty label", "c above range", "window with causal", "file over the size limit", "NUL byte",
-          "ESC and newline in the file name")
+SAMPLE = (
+    "FIFO",
+    "symlink to /dev/zero",
+    "a folder",
+    "symlink loop",
+    "name of 300 characters",
+    "nesting 5000",
+    "huge int cell",
+    "c 10**400",
+    "window 10**30",
+    "T = 100000",
+    "X and W_Q 1e308",
+    "f16 Q from X and W_Q",
+    "f16 scores from Q and K",
+    "ESC in title",
+    "BEL in label",
+    "label 3000 characters",
+    "empty label",
+    "c above range",
+    "window with causal",
+    "file over the size limit",
+    "NUL byte",
+    "ESC and newline in the file name",
+)
 
 
 @pytest.fixture(scope="module")

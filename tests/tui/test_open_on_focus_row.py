@@ -50,10 +50,13 @@ async def test_file_dialogs_refuse_an_unknown_home_and_a_long_name_in_one_line(t
     app = AttentionApp()
     async with app.run_test(size=(120, 40)):
         before = app.state
-        for reply in (_apply_open(app, "~nosuchuser-xyz/a.toml"), _apply_save(app, "~nosuchuser-xyz/a.toml", False),
-                      _apply_export(app, "~nosuchuser-xyz/out", "csv", False),
-                      _apply_save(app, str(tmp_path / ("x" * 300 + ".toml")), False),
-                      _apply_export(app, str(tmp_path / ("x" * 300 + ".svg")), "svg", False)):
+        for reply in (
+            _apply_open(app, "~nosuchuser-xyz/a.toml"),
+            _apply_save(app, "~nosuchuser-xyz/a.toml", False),
+            _apply_export(app, "~nosuchuser-xyz/out", "csv", False),
+            _apply_save(app, str(tmp_path / ("x" * 300 + ".toml")), False),
+            _apply_export(app, str(tmp_path / ("x" * 300 + ".svg")), "svg", False),
+        ):
             assert reply and "\n" not in reply and "nosuchuser" in reply or "x" * 20 in reply
         assert app.state is before and app.return_code is None
 

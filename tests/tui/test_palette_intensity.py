@@ -13,9 +13,11 @@ from attn_tui.tui.widgets.palette import DIV, SEQ
 
 def lab(rgb) -> tuple[float, float]:
     """(L*, C*) of an sRGB triplet (D65)."""
+
     def lin(c):
         c /= 255
         return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
     r, g, b = (lin(float(x)) for x in rgb)
     x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
     y = 0.2126 * r + 0.7152 * g + 0.0722 * b
@@ -23,6 +25,7 @@ def lab(rgb) -> tuple[float, float]:
 
     def f(t):
         return t ** (1 / 3) if t > (6 / 29) ** 3 else t / (3 * (6 / 29) ** 2) + 4 / 29
+
     fx, fy, fz = f(x), f(y), f(z)
     return 116 * fy - 16, math.hypot(500 * (fx - fy), 200 * (fy - fz))
 

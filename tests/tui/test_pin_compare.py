@@ -32,6 +32,7 @@ def test_exercise_2_drop_the_mask_shows_token_1_reading_the_future():
 def test_a_pin_of_another_shape_is_kept_but_not_compared():
     st = State(builtin("lesson-pipeline")).toggle_pin()
     from attn_tui.core.edit import add_token
+
     grown = st.with_(scenario=add_token(st.scenario, 5))
     assert grown.pin is not None and grown.compared is None
     assert grid_view("A", grown).title.startswith("A =")

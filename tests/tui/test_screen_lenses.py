@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from attn_tui.tui.app import AttentionApp
 from attn_tui.core import lenses
 from attn_tui.core.builtins import builtin
+from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.lenses import LensesScreen
 from attn_tui.tui.views import lenses as lens_text
 
@@ -131,7 +131,9 @@ def test_memory_words_cover_hit_tie_and_spread():
     st = State(builtin("lesson-pipeline"), row=3)
     assert "0.87 fidelity" in text(lens_text.memory(st))
     st = State(builtin("box-kernel"), row=3)
-    assert "reads all 4 addresses it sees equally (0.250 each): no content preference" in text(lens_text.memory(st), 200)
+    assert "reads all 4 addresses it sees equally (0.250 each): no content preference" in text(
+        lens_text.memory(st), 200
+    )
     st = State(builtin("lesson-handcrafted"), row=3)
     assert "spreads its read over about 3.6" in text(lens_text.memory(st))
     # row 5: 0.237 on three addresses against 0.144 on two is a preference, not "no preference"
@@ -143,8 +145,11 @@ def test_memory_words_cover_hit_tie_and_spread():
 def test_gradient_table_vanishes_as_c_grows():
     from attn_tui.tui.state import State
 
-    rows = lenses.gradient_over_c(State(builtin("lesson-pipeline")).trace.S[3], ~State(
-        builtin("lesson-pipeline")).trace.blocked[3], (0.5, 1, 2, 4, 8, 16))
+    rows = lenses.gradient_over_c(
+        State(builtin("lesson-pipeline")).trace.S[3],
+        ~State(builtin("lesson-pipeline")).trace.blocked[3],
+        (0.5, 1, 2, 4, 8, 16),
+    )
     grads = [r["max_grad"] for r in rows]
     assert grads[1] == pytest.approx(0.870 * 0.130, abs=1e-3)
     assert all(a > b for a, b in zip(grads[1:], grads[2:]))

@@ -12,8 +12,23 @@ from attn_tui.tui.tour_text import EXERCISES, PAGES
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
 
 SIZE = (120, 40)
-ORDER = ["objectives", "qkv", "scores", "scale", "mask", "softmax", "readA", "output", "receiver", "lenses",
-         "ex1", "ex2", "ex3", "ex4", "ex5"]
+ORDER = [
+    "objectives",
+    "qkv",
+    "scores",
+    "scale",
+    "mask",
+    "softmax",
+    "readA",
+    "output",
+    "receiver",
+    "lenses",
+    "ex1",
+    "ex2",
+    "ex3",
+    "ex4",
+    "ex5",
+]
 
 
 async def open_tour(pilot) -> TourScreen:
@@ -87,7 +102,7 @@ async def test_live_panes_follow_the_scale_knob():
         before = float(h_grid.values[3, 1])
         await pilot.press("plus", "plus", "plus")
         await pilot.pause()
-        assert app.state.scenario.c == pytest.approx(1.1 ** 3)
+        assert app.state.scenario.c == pytest.approx(1.1**3)
         after = float(h_grid.values[3, 1])
         assert after < before  # sharper row, lower entropy
         assert after == pytest.approx(app.state.trace.H[3])
@@ -152,8 +167,14 @@ def test_labels_and_titles_with_brackets_are_text_not_markup():
     s = builtin("lesson-pipeline").with_(title="[/oops] a [b]title", tokens=("[/a]", "[b]", "c]", "[d", "e"))
     st = State(s, row=3)
     con = Console(width=80, record=True, file=open("/dev/null", "w"))
-    for build in (lens_text.nadaraya_watson, lens_text.memory, lens_text.box_kernel, lens_text.gradient,
-                  lesson_panes.correlation, lesson_panes.equation):
+    for build in (
+        lens_text.nadaraya_watson,
+        lens_text.memory,
+        lens_text.box_kernel,
+        lens_text.gradient,
+        lesson_panes.correlation,
+        lesson_panes.equation,
+    ):
         con.print(build(st))
     out = con.export_text()
     assert "[/a]" in out and "[b]" in out and "[/oops]" in out

@@ -58,8 +58,14 @@ def _key(colour, system):
 def look(style, system) -> tuple:
     """(text colour, ground colour, attributes) as the terminal shows ``style``."""
     fg, bg = (style.bgcolor, style.color) if style.reverse else (style.color, style.bgcolor)
-    return (_key(fg, system), _key(bg, system), bool(style.bold), bool(style.italic),
-            bool(style.underline), bool(style.strike))
+    return (
+        _key(fg, system),
+        _key(bg, system),
+        bool(style.bold),
+        bool(style.italic),
+        bool(style.underline),
+        bool(style.strike),
+    )
 
 
 def drawn(widget) -> list[list[tuple]]:
@@ -91,7 +97,7 @@ def invisible(app, system) -> list[str]:
 def cell_look(app, grid: MatrixGrid, row: int, col: int, system) -> tuple:
     """How cell (row, col) of ``grid`` looks on this terminal (its first character's look)."""
     r = grid.cell_region(row, col)
-    cells = drawn(grid)[r.y - grid.region.y][r.x - grid.region.x:r.right - grid.region.x]
+    cells = drawn(grid)[r.y - grid.region.y][r.x - grid.region.x : r.right - grid.region.x]
     text = "".join(ch for ch, _ in cells).strip()
     style = next(st for ch, st in cells if ch.strip())
     return text, look(style, system)
@@ -105,9 +111,20 @@ async def _show(pilot, settle, keys: str) -> None:
 
 
 # Every screen in one run: pipeline, lenses, experiments, tour, help, the open and mask dialogs.
-TOUR = (("", "PipelineScreen"), ("l", "LensesScreen"), ("p", "PipelineScreen"), ("x", "ExperimentsScreen"),
-        ("p", "PipelineScreen"), ("t", "TourScreen"), ("p", "PipelineScreen"), ("question_mark", "HelpScreen"),
-        ("escape", "PipelineScreen"), ("o", "OpenScreen"), ("escape", "PipelineScreen"), ("w", "ChoiceScreen"))
+TOUR = (
+    ("", "PipelineScreen"),
+    ("l", "LensesScreen"),
+    ("p", "PipelineScreen"),
+    ("x", "ExperimentsScreen"),
+    ("p", "PipelineScreen"),
+    ("t", "TourScreen"),
+    ("p", "PipelineScreen"),
+    ("question_mark", "HelpScreen"),
+    ("escape", "PipelineScreen"),
+    ("o", "OpenScreen"),
+    ("escape", "PipelineScreen"),
+    ("w", "ChoiceScreen"),
+)
 
 
 @pytest.mark.parametrize("terminal", list(TERMINALS), indirect=True)
@@ -145,8 +162,12 @@ async def test_masked_cells_readable_and_unlike_open_ones(terminal, settle):
         for name in ("S", "A"):
             grid = app.screen.query_one(f"#grid-{name}", MatrixGrid)
             cursor = grid.cursor if grid.has_focus else None
-            looks = {(r, c): cell_look(app, grid, r, c, terminal) for r in range(blocked.shape[0])
-                     for c in range(blocked.shape[1]) if (r, c) != cursor}
+            looks = {
+                (r, c): cell_look(app, grid, r, c, terminal)
+                for r in range(blocked.shape[0])
+                for c in range(blocked.shape[1])
+                if (r, c) != cursor
+            }
             masked = {looks[rc][1] for rc in looks if blocked[rc]}
             opened = {looks[rc][1] for rc in looks if not blocked[rc]}
             assert masked and opened and not masked & opened, name

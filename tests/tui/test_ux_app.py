@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from attn_tui.core.builtins import builtin
 from attn_tui.tui.actions import commit
 from attn_tui.tui.app import AttentionApp
-from attn_tui.core.builtins import builtin
 from attn_tui.tui.screens.experiments import ExperimentsScreen
 from attn_tui.tui.screens.files import ConfirmScreen, FolderExportScreen
-
 
 SIZE = (120, 40)
 
@@ -66,8 +65,9 @@ async def test_box_kernel_switch_says_it_changed_the_scenario():
         assert (app.state.scenario.W_Q == wq).all()
 
 
-@pytest.mark.parametrize("grid, words", [("S", "S is computed"), ("M", "M is the mask"),
-                                         ("A", "A = softmax"), ("O", "O = A·V")])
+@pytest.mark.parametrize(
+    "grid, words", [("S", "S is computed"), ("M", "M is the mask"), ("A", "A = softmax"), ("O", "O = A·V")]
+)
 async def test_enter_on_a_computed_grid_says_what_to_edit(grid, words):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:

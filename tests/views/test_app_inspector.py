@@ -7,8 +7,8 @@ import pytest
 
 from attn_tui.core.builtins import BUILTINS, builtin
 from attn_tui.tui.state import State
-from attn_tui.tui.views.inspector import inspector_lines as explain
 from attn_tui.tui.views.grids import grid_view
+from attn_tui.tui.views.inspector import inspector_lines as explain
 
 GRIDS = ("X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "V", "S", "M", "A", "O", "H")
 

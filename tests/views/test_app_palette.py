@@ -15,11 +15,23 @@ from attn_tui.tui.widgets.matrix_grid import MatrixGrid
 from attn_tui.tui.widgets.palette import RDBU, VIRIDIS, buckets, cell_width, fmt
 
 
-@pytest.mark.parametrize("x, width, want", [
-    (0.8698, 5, "0.870"), (-0.5, 6, "-0.500"), (-0.5, 5, "-.500"), (3.0, 5, "3.000"),
-    (-1e9, 6, "-1e9"), (-65504.0, 6, "-65504"), (float("nan"), 5, "NaN"), (float("-inf"), 5, "-inf"),
-    (-1e-9, 5, "-1e-9"), (1.23e-5, 6, "1.2e-5"), (123456789.0, 6, "1.23e8"), (-1.7976931348623157e308, 5, "-big"),
-])
+@pytest.mark.parametrize(
+    "x, width, want",
+    [
+        (0.8698, 5, "0.870"),
+        (-0.5, 6, "-0.500"),
+        (-0.5, 5, "-.500"),
+        (3.0, 5, "3.000"),
+        (-1e9, 6, "-1e9"),
+        (-65504.0, 6, "-65504"),
+        (float("nan"), 5, "NaN"),
+        (float("-inf"), 5, "-inf"),
+        (-1e-9, 5, "-1e-9"),
+        (1.23e-5, 6, "1.2e-5"),
+        (123456789.0, 6, "1.23e8"),
+        (-1.7976931348623157e308, 5, "-big"),
+    ],
+)
 def test_fmt(x, width, want):
     assert fmt(x, width) == want
     assert len(fmt(x, width)) <= width
@@ -48,6 +60,7 @@ def test_buckets():
 
 # -- colours from the theme: the grids, charts and key bar read their component classes ------
 
+
 def _cell_style(grid, row: int, col: int, dx: int = 0):
     """The Style of cell (row, col) as the grid draws it (dx=-1: of the gap before it)."""
     r = grid.cell_region(row, col)
@@ -64,7 +77,11 @@ async def test_a_theme_restyles_the_grids_and_the_key_bar(settle):
         await settle(pilot)
         grid = app.screen.query_one("#grid-S", MatrixGrid)
         keybar = app.screen.query_one("#keybar", KeyBar)
-        label, gap, blocked = next(iter(grid.render_line(0))).style, _cell_style(grid, 2, 1, -1), _cell_style(grid, 0, 1)
+        label, gap, blocked = (
+            next(iter(grid.render_line(0))).style,
+            _cell_style(grid, 2, 1, -1),
+            _cell_style(grid, 0, 1),
+        )
         key = next(iter(keybar.render_line(0))).style
         assert label.bgcolor.name == gap.bgcolor.name == "#121212" and blocked.strike  # textual-dark
         app.theme = "textual-light"
@@ -83,8 +100,9 @@ class Restyled(AttentionApp):
 async def test_css_restyles_a_component_class_and_styles_are_read_once(settle, monkeypatch):
     reads = []
     read = MatrixGrid.get_component_rich_style
-    monkeypatch.setattr(MatrixGrid, "get_component_rich_style", lambda self, *a, **k: reads.append(a) or read(
-        self, *a, **k))
+    monkeypatch.setattr(
+        MatrixGrid, "get_component_rich_style", lambda self, *a, **k: reads.append(a) or read(self, *a, **k)
+    )
     app = Restyled()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

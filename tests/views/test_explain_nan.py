@@ -13,8 +13,8 @@ from attn_tui.core.builtins import builtin
 from attn_tui.core.diagnose import NO_CEILING, ceiling_bits, nan_causes, overflows
 from attn_tui.core.modes import explanations
 from attn_tui.core.scenario import Scenario
-from attn_tui.report.text import fmt_matrix, fmt_num, scenario_text
 from attn_tui.report.as_json import scenario_dict, scenario_json
+from attn_tui.report.text import fmt_matrix, fmt_num, scenario_text
 from attn_tui.tui.state import State
 from attn_tui.tui.views.inspector import inspector_lines as explain
 
@@ -123,8 +123,14 @@ def test_finite_fill_fully_masked_row_has_no_ceiling_in_the_inspector():
 def test_dtype_min_fill_plus_negative_score_overflows_to_nan():
     """float16, fill 'dtype min', a fully masked row with negative scores: S + M = -inf
     on every key although neither S nor M is -inf; blamed on the sum, not on a -inf fill."""
-    s = Scenario(Q=[[-100.0, 0.0], [1.0, 0.0]], K=[[1.0, 0.0], [1.0, 0.0]], mask="causal",
-                 padding=(1,), fill="min", dtype="float16")
+    s = Scenario(
+        Q=[[-100.0, 0.0], [1.0, 0.0]],
+        K=[[1.0, 0.0], [1.0, 0.0]],
+        mask="causal",
+        padding=(1,),
+        fill="min",
+        dtype="float16",
+    )
     tr = s.run()
     assert np.all(np.isfinite(tr.M)) and np.all(np.isfinite(tr.S))
     assert [c.kind for c in nan_causes(tr)] == ["sum"]

@@ -55,9 +55,11 @@ def test_the_receiver_is_a_lens_on_the_lenses_screen_and_in_the_tour():
     assert LENS_PANES["corr"][0] is lesson_panes.correlation
     page = next(p for p in PAGES if p.key == "receiver")
     assert "corr" in page.panes
-    for words in ("correlates one template (the query) against every stored waveform (the keys)",
-                  "Softmax is a soft-argmax detector on the correlator outputs",
-                  "1/√d_k normalises the noise floor"):
+    for words in (
+        "correlates one template (the query) against every stored waveform (the keys)",
+        "Softmax is a soft-argmax detector on the correlator outputs",
+        "1/√d_k normalises the noise floor",
+    ):
         assert words in page.text
 
 
@@ -115,7 +117,7 @@ def test_the_seeds_the_note_names_are_the_seeds_the_core_draws_with():
     rows = experiments.variance((4, 64, 512, 128), n=500, seed=8)
     for j, r in enumerate(rows):
         dots = experiments.dot_samples(r["d_k"], 500, 8 + j)
-        assert r["var"] == float(np.mean(dots ** 2))
+        assert r["var"] == float(np.mean(dots**2))
     note = exp_notes.rng_note([4, 64, 512, 128], 500, 8)
     assert "seeds 8, 9, 10, 11 for d_k = 4, 64, 512, 128; 8 for the saturation row, 16 for the sweep" in note
     assert exp_notes.SWEEP_SEED == 16
@@ -161,8 +163,9 @@ def test_histogram_densities_stand_sqrt_dk_taller(d_k):
 
 def test_memory_says_about_equally_when_the_tie_is_not_exact():
     words = lens_text._tie_words("t5", 0.30, [0.29, 0.28], [0.13])
-    assert words == ("'t5' matches 3 addresses about equally (0.280–0.300) and blends them; "
-                     "the other 1 get at most 0.130.")
+    assert words == (
+        "'t5' matches 3 addresses about equally (0.280–0.300) and blends them; the other 1 get at most 0.130."
+    )
 
 
 def test_receiver_on_a_fully_masked_row_says_why_there_is_no_peak():

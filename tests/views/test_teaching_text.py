@@ -70,17 +70,41 @@ def test_reading_the_hand_crafted_a_quotes_the_core_entry_by_entry():
     A = hand_trace().A
     W = lenses.prefix_average(5)
     text = teaching.read_a()
-    for want in (f"Row 2 puts {A[1, 0]:.2f} on t1", f"against {W[1, 0]:g} under uniform",
-                 f"Row 3 puts {A[2, 1]:.2f} on t2", f"Row 4 puts {A[3, 0]:.2f} on t1",
-                 f"the {W[3, 0]:g} that Lesson 07's 1/4", f"earns it {A[3, 3]:.2f}",
-                 f"ties t1, t2 and t4 at {A[4, 0]:.2f} each"):
+    for want in (
+        f"Row 2 puts {A[1, 0]:.2f} on t1",
+        f"against {W[1, 0]:g} under uniform",
+        f"Row 3 puts {A[2, 1]:.2f} on t2",
+        f"Row 4 puts {A[3, 0]:.2f} on t1",
+        f"the {W[3, 0]:g} that Lesson 07's 1/4",
+        f"earns it {A[3, 3]:.2f}",
+        f"ties t1, t2 and t4 at {A[4, 0]:.2f} each",
+    ):
         assert want in text
     # the lesson's own figures, so the core and the lesson agree too
-    assert [f"{x:.2f}" for x in (A[1, 0], A[2, 1], A[3, 0], A[3, 3], A[4, 0])] == \
-        ["0.73", "0.58", "0.43", "0.26", "0.24"]
+    assert [f"{x:.2f}" for x in (A[1, 0], A[2, 1], A[3, 0], A[3, 3], A[4, 0])] == [
+        "0.73",
+        "0.58",
+        "0.43",
+        "0.26",
+        "0.24",
+    ]
     assert A[4, 0] == pytest.approx(A[4, 1], abs=1e-15) == pytest.approx(A[4, 3], abs=1e-15)
-    assert set(numbers(text)) <= {"0.73", "0.5", "0.58", "0.43", "0.25", "0.26", "0.24", "1", "2", "3", "4",
-                                  "5", "07", "0"}
+    assert set(numbers(text)) <= {
+        "0.73",
+        "0.5",
+        "0.58",
+        "0.43",
+        "0.25",
+        "0.26",
+        "0.24",
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "07",
+        "0",
+    }
 
 
 def test_scores_page_separates_q_dot_k_from_the_scaled_score():

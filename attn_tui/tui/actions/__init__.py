@@ -9,7 +9,7 @@ in AttentionApp.__init__.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ...core.edit import EditError
 from ..history import clamp_cursor

@@ -21,8 +21,15 @@ def cell(app, name: str, row: int, col: int) -> None:
     title = f"{name}[{rows[row]}, {cols[col]}]  row {row + 1}, column {col + 1}"
     anchor = next((g.cell_region(row, col) for g in app.screen.query(MatrixGrid) if g.matrix == name), None)
     hint = f"enter commit · esc cancel · |x| ≤ {E.BOUND:g}".replace("e+0", "e")
-    app.push_screen(CellEditor(title, repr(float(m[row, col])),
-                               lambda text: attempt(app, E.set_cell, name, row, col, text), anchor, hint=hint))
+    app.push_screen(
+        CellEditor(
+            title,
+            repr(float(m[row, col])),
+            lambda text: attempt(app, E.set_cell, name, row, col, text),
+            anchor,
+            hint=hint,
+        )
+    )
 
 
 def _cursor(app) -> tuple:
@@ -32,8 +39,11 @@ def _cursor(app) -> tuple:
 @action
 def rename_token(app) -> None:
     s, t = app.state.scenario, app.state.row
-    app.push_screen(CellEditor(f"Rename token {t + 1} ({s.tokens[t]})", s.tokens[t],
-                               lambda text: attempt(app, E.rename, "tokens", t, text)))
+    app.push_screen(
+        CellEditor(
+            f"Rename token {t + 1} ({s.tokens[t]})", s.tokens[t], lambda text: attempt(app, E.rename, "tokens", t, text)
+        )
+    )
 
 
 @action
@@ -46,8 +56,13 @@ def rename_feature(app) -> None:
     name, r, c = _cursor(app)
     m = MATRICES.get(name)
     j = c if m and m.cols == "features" else r if m and m.rows == "features" else 0
-    app.push_screen(CellEditor(f"Rename feature {j + 1} ({s.features[j]})", s.features[j],
-                               lambda text: attempt(app, E.rename, "features", j, text)))
+    app.push_screen(
+        CellEditor(
+            f"Rename feature {j + 1} ({s.features[j]})",
+            s.features[j],
+            lambda text: attempt(app, E.rename, "features", j, text),
+        )
+    )
 
 
 def _key_under_cursor(app, default: int) -> int:
@@ -61,15 +76,21 @@ def _key_under_cursor(app, default: int) -> int:
 def rename_key(app) -> None:
     s = app.state.scenario
     i = _key_under_cursor(app, 0)
-    app.push_screen(CellEditor(f"Rename key token {i + 1} ({s.keys[i]})", s.keys[i],
-                               lambda text: attempt(app, E.rename, "key_tokens", i, text)))
+    app.push_screen(
+        CellEditor(
+            f"Rename key token {i + 1} ({s.keys[i]})",
+            s.keys[i],
+            lambda text: attempt(app, E.rename, "key_tokens", i, text),
+        )
+    )
 
 
 @action
 def add_token(app) -> None:
     at = app.state.row + 1
-    reason = attempt(app, E.add_token, at, note=f"token {at + 1} added after the selected row "
-                                                "(tN labels follow positions)")
+    reason = attempt(
+        app, E.add_token, at, note=f"token {at + 1} added after the selected row (tN labels follow positions)"
+    )
     if reason is None:
         app.set_state(app.state.select_row(1))  # onto the new token
     refuse(app, reason)
@@ -96,7 +117,9 @@ def remove_key(app) -> None:
 def dims(app) -> None:
     s = app.state.scenario
     fields = ([("d_model", "d_model", s.d_model)] if s.projected else []) + [
-        ("d_k", "d_k", s.d_k), ("d_v", "d_v", s.d_v)]
+        ("d_k", "d_k", s.d_k),
+        ("d_v", "d_v", s.d_v),
+    ]
     app.push_screen(FormScreen("Dimensions (new cells start at 0)", fields, lambda v: _apply_dims(app, v)))
 
 

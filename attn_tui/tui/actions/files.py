@@ -11,10 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core import scenario_io as io
 from ...core.builtins import BUILTINS
 from ...core.export import export as export_matrices
 from ...core.matrices import INPUTS
-from ...core import scenario_io as io
 from ..screens.files import ExportScreen, OpenScreen, SaveScreen
 from . import action, commit
 
@@ -52,8 +52,9 @@ def _apply_open(app, name: str) -> str | None:
 
 @action
 def save(app) -> None:
-    app.push_screen(SaveScreen(lambda path, overwrite: _apply_save(app, path, overwrite),
-                               app.paths.save or "scenario.toml"))
+    app.push_screen(
+        SaveScreen(lambda path, overwrite: _apply_save(app, path, overwrite), app.paths.save or "scenario.toml")
+    )
 
 
 def _apply_save(app, path: str, overwrite: bool) -> str | None:
@@ -71,15 +72,17 @@ def _apply_save(app, path: str, overwrite: bool) -> str | None:
         return f"{path}: not saved ({getattr(exc, 'strerror', None) or exc})"
     app.paths.save = path
     same = _same_matrices(back, _to_save(app.state))
-    app.notify(f"saved {p}" + ("" if same else " (WARNING: reloads differently)"),
-               severity="information" if same else "error")
+    app.notify(
+        f"saved {p}" + ("" if same else " (WARNING: reloads differently)"), severity="information" if same else "error"
+    )
     return None
 
 
 @action
 def export(app) -> None:
-    app.push_screen(ExportScreen(lambda path, fmt, overwrite: _apply_export(app, path, fmt, overwrite),
-                                 app.paths.export))
+    app.push_screen(
+        ExportScreen(lambda path, fmt, overwrite: _apply_export(app, path, fmt, overwrite), app.paths.export)
+    )
 
 
 def _apply_export(app, path: str, fmt: str, overwrite: bool) -> str | None:
@@ -132,5 +135,6 @@ def _to_save(state):
 
 def _same_matrices(a, b) -> bool:
     return io.dumps(a) == io.dumps(b) and all(
-        (getattr(a, n) is None and getattr(b, n) is None)
-        or np.array_equal(getattr(a, n), getattr(b, n)) for n in INPUTS)
+        (getattr(a, n) is None and getattr(b, n) is None) or np.array_equal(getattr(a, n), getattr(b, n))
+        for n in INPUTS
+    )

@@ -19,29 +19,39 @@ def pick_mask(app) -> None:
 def _picked_mask(app, kind) -> None:
     if kind == "window":
         w = app.state.scenario.window or 2
-        app.push_screen(FormScreen("Sliding window: token t reads the last w tokens", [("w", "width w", w)],
-                                   lambda v: attempt(app, Mo.set_mask, "window", _int(v["w"]))))
+        app.push_screen(
+            FormScreen(
+                "Sliding window: token t reads the last w tokens",
+                [("w", "width w", w)],
+                lambda v: attempt(app, Mo.set_mask, "window", _int(v["w"])),
+            )
+        )
     elif kind:
         refuse(app, attempt(app, Mo.set_mask, kind))
 
 
 @action
 def pick_fill(app) -> None:
-    app.push_screen(ChoiceScreen("Fill of masked cells", FILL_OPTIONS, app.state.scenario.fill),
-                    lambda f: f and refuse(app, attempt(app, Mo.set_fill, f)))
+    app.push_screen(
+        ChoiceScreen("Fill of masked cells", FILL_OPTIONS, app.state.scenario.fill),
+        lambda f: f and refuse(app, attempt(app, Mo.set_fill, f)),
+    )
 
 
 @action
 def pick_dtype(app) -> None:
-    app.push_screen(ChoiceScreen("dtype every step is computed in", DTYPE_OPTIONS, app.state.scenario.dtype),
-                    lambda d: d and refuse(app, attempt(app, Mo.set_dtype, d)))
+    app.push_screen(
+        ChoiceScreen("dtype every step is computed in", DTYPE_OPTIONS, app.state.scenario.dtype),
+        lambda d: d and refuse(app, attempt(app, Mo.set_dtype, d)),
+    )
 
 
 @action
 def pick_padding(app) -> None:
     s = app.state.scenario
-    app.push_screen(PaddingScreen(s.keys, s.padding),
-                    lambda pos: pos is not None and refuse(app, attempt(app, Mo.set_padding, pos)))
+    app.push_screen(
+        PaddingScreen(s.keys, s.padding), lambda pos: pos is not None and refuse(app, attempt(app, Mo.set_padding, pos))
+    )
 
 
 @action
@@ -53,11 +63,15 @@ def toggle_cross(app) -> None:
 def random(app) -> None:
     """A random Gaussian scenario; after one, the form offers the next seed."""
     s, last = app.state.scenario, app.last_random
-    now = dict(last, seed=last["seed"] + 1) if last else {
-        "T": s.T, "d_model": s.d_model or DEFAULTS["d_model"], "d_k": s.d_k, "d_v": s.d_v, "seed": 0}
+    now = (
+        dict(last, seed=last["seed"] + 1)
+        if last
+        else {"T": s.T, "d_model": s.d_model or DEFAULTS["d_model"], "d_k": s.d_k, "d_v": s.d_v, "seed": 0}
+    )
     fields = [(k, k, now[k]) for k in ("T", "d_model", "d_k", "d_v", "seed")]
-    app.push_screen(FormScreen("Random scenario (Gaussian, seeded; T up to 512)", fields,
-                               lambda v: _apply_random(app, v)))
+    app.push_screen(
+        FormScreen("Random scenario (Gaussian, seeded; T up to 512)", fields, lambda v: _apply_random(app, v))
+    )
 
 
 def _apply_random(app, values: dict) -> str | None:

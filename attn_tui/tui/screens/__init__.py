@@ -24,25 +24,43 @@ class ScreenEntry:
 
     def factory(self):
         """A zero-argument callable that makes the screen (what Textual's MODES wants)."""
+
         def make():
             module, cls = self.target.split(":")
             return getattr(import_module(module), cls)()
+
         return make
 
 
 SCREENS: dict[str, ScreenEntry] = {
     "pipeline": ScreenEntry(
-        "pipeline", "p", "Pipeline", "attn_tui.tui.screens.pipeline:PipelineScreen",
-        "the whole pipeline X → Q, K, V → S → M → A → O, the softmax chart and the entropies"),
+        "pipeline",
+        "p",
+        "Pipeline",
+        "attn_tui.tui.screens.pipeline:PipelineScreen",
+        "the whole pipeline X → Q, K, V → S → M → A → O, the softmax chart and the entropies",
+    ),
     "lenses": ScreenEntry(
-        "lenses", "l", "Lenses", "attn_tui.tui.screens.lenses:LensesScreen",
+        "lenses",
+        "l",
+        "Lenses",
+        "attn_tui.tui.screens.lenses:LensesScreen",
         "the selected row read as a correlation receiver, a kernel smoother (and its box kernel), "
-        "an associative memory; rank, gradient, cost"),
+        "an associative memory; rank, gradient, cost",
+    ),
     "experiments": ScreenEntry(
-        "experiments", "x", "Experiments", "attn_tui.tui.screens.experiments:ExperimentsScreen",
-        "variance of q·k against d_k, saturation at d_k = 512, the scale sweep (play, step, export)"),
+        "experiments",
+        "x",
+        "Experiments",
+        "attn_tui.tui.screens.experiments:ExperimentsScreen",
+        "variance of q·k against d_k, saturation at d_k = 512, the scale sweep (play, step, export)",
+    ),
     "tour": ScreenEntry(
-        "tour", "t", "Tour", "attn_tui.tui.screens.tour:TourScreen",
-        "the lesson page by page beside its live panes, with a try-it for each exercise"),
+        "tour",
+        "t",
+        "Tour",
+        "attn_tui.tui.screens.tour:TourScreen",
+        "the lesson page by page beside its live panes, with a try-it for each exercise",
+    ),
 }
 HOME = "pipeline"

@@ -7,7 +7,7 @@ dialog, and the old value stays. `enter` commits, `escape` cancels.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -32,8 +32,14 @@ class CellEditor(AnswerDialog):
     MESSAGE_ID = "editor-message"
     CSS_PATH = CSS_PATH
 
-    def __init__(self, title: str, value: str, apply: Apply, anchor: Region | None = None,
-                 hint: str = "enter: commit · escape: cancel") -> None:
+    def __init__(
+        self,
+        title: str,
+        value: str,
+        apply: Apply,
+        anchor: Region | None = None,
+        hint: str = "enter: commit · escape: cancel",
+    ) -> None:
         super().__init__()
         self.title_text, self.value, self.apply, self.anchor, self.hint = title, value, apply, anchor, hint
 
@@ -78,7 +84,7 @@ class FormScreen(AnswerDialog):
     MESSAGE_ID = "form-message"
     CSS_PATH = CSS_PATH
 
-    def __init__(self, title: str, fields, apply: Callable[[dict], "str | None"], hint: str = "") -> None:
+    def __init__(self, title: str, fields, apply: Callable[[dict], str | None], hint: str = "") -> None:
         super().__init__()
         self.title_text, self.fields, self.apply = title, list(fields), apply
         self.hint = hint or "tab: next field · enter: apply · escape: cancel"

@@ -61,8 +61,10 @@ def parse_settings(texts: dict) -> tuple[dict | None, str | None]:
 class ExperimentsScreen(Screen):
     """Variance of q·k, saturation at d_k = 512, and the scale sweep."""
 
-    HELP = ("The lesson's experiments: variance grows with d_k, the scale keeps a row at large d_k from saturating, "
-            "c is an entropy knob.")
+    HELP = (
+        "The lesson's experiments: variance grows with d_k, the scale keeps a row at large d_k from saturating, "
+        "c is an entropy knob."
+    )
     AUTO_FOCUS = ""  # letters are keys here until the learner tabs into an input
     name_for_keys = "experiments"
     BINDINGS = keys.bindings("experiments")
@@ -188,7 +190,8 @@ class ExperimentsScreen(Screen):
         fr = self.frames[self.frame]
         state = "▶ playing" if self._timer else "❚❚ paused"
         self.query_one("#sweep-status", StatusLine).update(
-            f"frame {self.frame + 1}/{len(self.frames)}  c = {fr['c']:.2f}  H = {fr['H']:.2f} bits  {state}")
+            f"frame {self.frame + 1}/{len(self.frames)}  c = {fr['c']:.2f}  H = {fr['H']:.2f} bits  {state}"
+        )
         self.query_one(SweepCharts).show(fr, self.labels, math.log2(len(self.labels)))
 
     def action_step(self, delta: int) -> None:
@@ -214,8 +217,13 @@ class ExperimentsScreen(Screen):
     def action_export(self) -> None:
         """Ask for a folder (default ./softmax_sharpening), then write the sweep there."""
         default = str(self.export_dir) if self.export_dir is not None else EXPORT_DEFAULT
-        self.app.push_screen(FolderExportScreen(self._apply_export, default,
-                                                title="Export the scale sweep (an animated SVG + one SVG per frame) into the folder"))
+        self.app.push_screen(
+            FolderExportScreen(
+                self._apply_export,
+                default,
+                title="Export the scale sweep (an animated SVG + one SVG per frame) into the folder",
+            )
+        )
 
     def _apply_export(self, path: str, overwrite: bool) -> str | None:
         """None when written, SaveScreen.EXISTS to ask first, or the one-line reason."""
@@ -231,6 +239,10 @@ class ExperimentsScreen(Screen):
         except OSError as e:
             return f"export: cannot write to {directory}: {e.strerror or e}"
         self.export_dir, self.last_export = directory, out
-        self.notify(f"Sweep exported: {out} (animated) and {out.stem}_frames/ ({len(self.frames)} SVGs)",
-                    title="Export", timeout=8, markup=False)
+        self.notify(
+            f"Sweep exported: {out} (animated) and {out.stem}_frames/ ({len(self.frames)} SVGs)",
+            title="Export",
+            timeout=8,
+            markup=False,
+        )
         return None

@@ -8,7 +8,7 @@ failed, which stays on screen under the prompt.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -30,7 +30,7 @@ class _PathDialog(AnswerDialog):
     HINT = ""
     PLACEHOLDER = "path, e.g. my-scenario.toml"
 
-    def __init__(self, apply: Callable[..., "str | None"], path: str = "") -> None:
+    def __init__(self, apply: Callable[..., str | None], path: str = "") -> None:
         super().__init__()
         self.apply, self.path = apply, path
 
@@ -63,8 +63,13 @@ class OpenScreen(_PathDialog):
         return "Open a scenario (TOML file or built-in)"
 
     def extra(self) -> ComposeResult:
-        yield OptionList(*(Option(f"{name}: {fn.__doc__.splitlines()[0] if fn.__doc__ else ''}", id=name)
-                           for name, fn in BUILTINS.items()), id="builtins")
+        yield OptionList(
+            *(
+                Option(f"{name}: {fn.__doc__.splitlines()[0] if fn.__doc__ else ''}", id=name)
+                for name, fn in BUILTINS.items()
+            ),
+            id="builtins",
+        )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -90,8 +95,10 @@ class SaveScreen(_PathDialog):
         path = event.value.strip()
         reason = self.apply(path, False)
         if reason == self.EXISTS:
-            self.app.push_screen(ConfirmScreen(self.QUESTION.format(path=path)),
-                                 lambda yes: self.show(self.apply(path, True)) if yes else None)
+            self.app.push_screen(
+                ConfirmScreen(self.QUESTION.format(path=path)),
+                lambda yes: self.show(self.apply(path, True)) if yes else None,
+            )
             return
         self.show(reason)
 
@@ -121,9 +128,11 @@ class ExportScreen(_PathDialog):
     """
 
     HINT = "type a folder (or a .svg file), then pick a format and press enter · escape: cancel"
-    FORMATS = [("csv", "CSV: one NAME.csv per matrix in the folder (labels in row 1 / column 1)"),
-               ("npy", "NumPy .npy: one NAME.npy per matrix in the folder, in the scenario's dtype"),
-               ("svg", "SVG screenshot of the screen behind this dialog")]
+    FORMATS = [
+        ("csv", "CSV: one NAME.csv per matrix in the folder (labels in row 1 / column 1)"),
+        ("npy", "NumPy .npy: one NAME.npy per matrix in the folder, in the scenario's dtype"),
+        ("svg", "SVG screenshot of the screen behind this dialog"),
+    ]
 
     def title_text(self) -> str:
         return "Export the current matrices"
@@ -140,8 +149,10 @@ class ExportScreen(_PathDialog):
         path, fmt = self.query_one("#path", Input).value.strip(), event.option.id
         reason = self.apply(path, fmt, False)
         if reason == SaveScreen.EXISTS:
-            self.app.push_screen(ConfirmScreen(f"{path}: files exist. Overwrite them?"),
-                                 lambda yes: self.show(self.apply(path, fmt, True)) if yes else None)
+            self.app.push_screen(
+                ConfirmScreen(f"{path}: files exist. Overwrite them?"),
+                lambda yes: self.show(self.apply(path, fmt, True)) if yes else None,
+            )
             return
         self.show(reason)
 
@@ -150,8 +161,11 @@ class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question: `y` or enter on Yes confirms; `n` or escape declines."""
 
     CSS_PATH = CSS_PATH
-    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n", "answer(False)", "No"),
-                Binding("escape", "answer(False)", "No", show=False)]
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n", "answer(False)", "No"),
+        Binding("escape", "answer(False)", "No", show=False),
+    ]
 
     def __init__(self, question: str) -> None:
         super().__init__()

@@ -18,12 +18,13 @@ from . import SCREENS
 def help_markdown() -> str:
     panes = "\n".join(f"- {text}" for text in PANE_HELP.values())
     screens = "\n".join(f"- `{e.key}` **{e.title}**: {e.help}" for e in SCREENS.values())
-    rows = "\n".join(
-        f"| `{keys.key_label(k)}` | {k.description} | {k.help} | {k.scope} |" for k in keys.all_keys())
-    return (f"{help_text.intro()}\n## Panes\n\n{panes}\n- {help_text.chart()}\n- {help_text.INSPECTOR}\n\n"
-            f"## Screens\n\n{screens}\n\n"
-            f"## Keys\n\n| key | action | what it does | where |\n|---|---|---|---|\n{rows}\n\n"
-            "Every action is also in the command palette (`ctrl+p`). Press `escape` or `?` to close.\n")
+    rows = "\n".join(f"| `{keys.key_label(k)}` | {k.description} | {k.help} | {k.scope} |" for k in keys.all_keys())
+    return (
+        f"{help_text.intro()}\n## Panes\n\n{panes}\n- {help_text.chart()}\n- {help_text.INSPECTOR}\n\n"
+        f"## Screens\n\n{screens}\n\n"
+        f"## Keys\n\n| key | action | what it does | where |\n|---|---|---|---|\n{rows}\n\n"
+        "Every action is also in the command palette (`ctrl+p`). Press `escape` or `?` to close.\n"
+    )
 
 
 class HelpScreen(ModalScreen):

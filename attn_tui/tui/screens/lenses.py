@@ -24,8 +24,10 @@ FIRST = 4  # panels before the rank chart: receiver, smoother, box kernel, memor
 class LensesScreen(Screen):
     """Six lenses and the rank chart for the selected row of the current state."""
 
-    HELP = ("The lesson's engineering lenses on the selected row: correlation receiver, kernel smoother, "
-            "memory, rank, gradient, cost.")
+    HELP = (
+        "The lesson's engineering lenses on the selected row: correlation receiver, kernel smoother, "
+        "memory, rank, gradient, cost."
+    )
     name_for_keys = "lenses"
     BINDINGS = keys.bindings("lenses")
 
@@ -79,17 +81,25 @@ class LensesScreen(Screen):
             self._saved = (a, getattr(s, a), getattr(s, b))
             zero = np.zeros_like(getattr(s, a))
             new = state.with_scenario(**{a: zero, b: np.zeros_like(getattr(s, b))})
-            self.notify(f"{a} = {b} = 0 set in the scenario (the pipeline shows it too): every score is 0, "
-                        f"A is the prefix average. z again or ctrl+z restores {a} and {b}.",
-                        title="Scenario changed", timeout=8)
-        elif self._saved and self._saved[0] == a and self._saved[1].shape == getattr(s, a).shape \
-                and self._saved[2].shape == getattr(s, b).shape:
+            self.notify(
+                f"{a} = {b} = 0 set in the scenario (the pipeline shows it too): every score is 0, "
+                f"A is the prefix average. z again or ctrl+z restores {a} and {b}.",
+                title="Scenario changed",
+                timeout=8,
+            )
+        elif (
+            self._saved
+            and self._saved[0] == a
+            and self._saved[1].shape == getattr(s, a).shape
+            and self._saved[2].shape == getattr(s, b).shape
+        ):
             new = state.with_scenario(**{a: self._saved[1], b: self._saved[2]})
             self._saved = None
             self.notify(f"{a} and {b} restored in the scenario.", timeout=4)
         else:
-            self.notify(f"{a} and {b} are already zero in this scenario; nothing to restore.",
-                        severity="warning", timeout=3)
+            self.notify(
+                f"{a} and {b} are already zero in this scenario; nothing to restore.", severity="warning", timeout=3
+            )
             return
         self.app.set_state(new)  # the state watcher redraws the panels
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.content import Content
+from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
@@ -35,8 +35,13 @@ class ChoiceScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title", markup=False)
-            yield OptionList(*(Option(("● " if v == self.current else "  ") + text, id=str(i), disabled=not ok)
-                               for i, (v, text, ok) in enumerate(self.options)), id="choices")
+            yield OptionList(
+                *(
+                    Option(("● " if v == self.current else "  ") + text, id=str(i), disabled=not ok)
+                    for i, (v, text, ok) in enumerate(self.options)
+                ),
+                id="choices",
+            )
             yield Static(self.hint, classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
@@ -58,9 +63,11 @@ def mask_options(s):
     """(value, text, enabled) for the mask picker; causal/window disabled with the reason."""
     ok, why = causal_allowed(s)
     w = s.window or 2
-    opts = [("causal", "causal: token t reads tokens 1..t (M = the fill above the diagonal)", ok),
-            ("none", "none: every token reads every key (exercise 2: drop the mask)", True),
-            ("window", f"sliding window: token t reads only the last w tokens (now w = {w}; asked next)", ok)]
+    opts = [
+        ("causal", "causal: token t reads tokens 1..t (M = the fill above the diagonal)", ok),
+        ("none", "none: every token reads every key (exercise 2: drop the mask)", True),
+        ("window", f"sliding window: token t reads only the last w tokens (now w = {w}; asked next)", ok),
+    ]
     if not ok:
         opts.append((None, "  why not causal: " + why, False))
     return opts
@@ -86,8 +93,7 @@ class KeyList(SelectionList):
     goes through a message that a fast `enter` (or a priority binding) could overtake.
     """
 
-    BINDINGS = [Binding("space", "toggle_now", "Pad/unpad", show=False),
-                Binding("enter", "apply", "Apply", show=False)]
+    BINDINGS = [Binding("space", "toggle_now", "Pad/unpad", show=False), Binding("enter", "apply", "Apply", show=False)]
 
     def action_toggle_now(self) -> None:
         if self.highlighted is not None:
@@ -113,10 +119,16 @@ class PaddingScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Key padding: no query may read a padded key", classes="dialog-title", markup=False)
-            yield KeyList(*((Content(f"{i + 1}: {k}"), i + 1, i + 1 in self.padded)
-                                  for i, k in enumerate(self.keys)), id="padding")
-            yield Static("space: pad/unpad · enter: apply · escape: cancel. Pad key 1 with fill -inf "
-                         "to see a fully masked row turn NaN.", classes="dialog-hint", markup=False)
+            yield KeyList(
+                *((Content(f"{i + 1}: {k}"), i + 1, i + 1 in self.padded) for i, k in enumerate(self.keys)),
+                id="padding",
+            )
+            yield Static(
+                "space: pad/unpad · enter: apply · escape: cancel. Pad key 1 with fill -inf "
+                "to see a fully masked row turn NaN.",
+                classes="dialog-hint",
+                markup=False,
+            )
 
     def on_mount(self) -> None:
         sl = self.query_one(SelectionList)

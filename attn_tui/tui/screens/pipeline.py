@@ -45,8 +45,12 @@ class Page(VerticalScroll, inherit_bindings=False):
     row wherever the focus is (a focused grid moves its cursor and the page follows it);
     page up/down, home and end still scroll the page."""
 
-    BINDINGS = [Binding("pageup", "page_up", show=False), Binding("pagedown", "page_down", show=False),
-                Binding("home", "scroll_home", show=False), Binding("end", "scroll_end", show=False)]
+    BINDINGS = [
+        Binding("pageup", "page_up", show=False),
+        Binding("pagedown", "page_down", show=False),
+        Binding("home", "scroll_home", show=False),
+        Binding("end", "scroll_end", show=False),
+    ]
 
 
 class PipelineScreen(Screen):
@@ -67,8 +71,11 @@ class PipelineScreen(Screen):
 
     def compose(self) -> ComposeResult:
         # The panes get their data before the first layout, so the first frame is final.
-        self.grids = {n: MatrixGrid(n, editable=MATRICES[n].typed != "never", id=f"grid-{n}", classes="pane grid")
-                      for names in ROWS for n in names}
+        self.grids = {
+            n: MatrixGrid(n, editable=MATRICES[n].typed != "never", id=f"grid-{n}", classes="pane grid")
+            for names in ROWS
+            for n in names
+        }
         self.rows = [Horizontal(classes="pane-row", id=f"row{i}") for i in range(len(ROWS))]
         self._show_grids(self.app.state)
         with Page(id="pipeline", can_focus=False):
@@ -168,8 +175,14 @@ class PipelineScreen(Screen):
             self._titles[name] = (view.title, view.short or view.title)
             if not grid.border_title:  # until the first layout picks the title that fits
                 grid.border_title = view.title
-            grid.show(view.values, view.rows, view.cols, kind=view.kind, blocked=view.blocked,
-                      selected=state.row if view.selected else None)
+            grid.show(
+                view.values,
+                view.rows,
+                view.cols,
+                kind=view.kind,
+                blocked=view.blocked,
+                selected=state.row if view.selected else None,
+            )
             if view.selected and grid.cursor[0] != state.row:
                 grid.move_cursor(state.row, grid.cursor[1], post=False)
         for row, names in zip(self.rows, ROWS):
@@ -188,8 +201,11 @@ class PipelineScreen(Screen):
             return
         explain = self.query_one("#explain")
         budget = height - 2 - (explain.outer_size.height or 2 if explain.display else 0)
-        key = (width, budget, tuple((g.display, g.virtual_size, g.values.shape, self._titles.get(n))
-                                    for n, g in self.grids.items()))
+        key = (
+            width,
+            budget,
+            tuple((g.display, g.virtual_size, g.values.shape, self._titles.get(n)) for n, g in self.grids.items()),
+        )
         if key == self._layout_key:  # a knob that changes only numbers: nothing to re-fit
             return
         self._layout_key = key
@@ -210,8 +226,10 @@ class PipelineScreen(Screen):
         w0, h0 = DESIGN_SIZE
         grow_h = max(0, min(spare, height - h0))
         grow_w = max(0, width - w0) // 2
-        size = (self.sizes.chart_row_height + grow_h if grow_h else None,
-                self.sizes.chart_width + grow_w if grow_w else None)
+        size = (
+            self.sizes.chart_row_height + grow_h if grow_h else None,
+            self.sizes.chart_width + grow_w if grow_w else None,
+        )
         if size != self._chart_size:
             self._chart_size = size
             chart, inspector = self.query_one("#chart"), self.query_one("#inspector")
@@ -262,9 +280,11 @@ class PipelineScreen(Screen):
     def _line_heights(self, shown: list[str], plan, cap: int) -> list[int]:
         """Natural height of each screen line of a planned row: its tallest grid's title,
         header and rows, and a horizontal scrollbar when the grid was shrunk."""
+
         def natural(n: str, w: int) -> int:
             grid = self.grids[n]
             return grid.values.shape[0] + 2 + (w < grid.natural_width(self.sizes.scrollbar, cap))
+
         h = [natural(n, w) for n, w in zip(shown, plan.widths)]
         groups = {"line": [h], "wrapped": [h[:2], h[2:]]}.get(plan.mode, [[x] for x in h])
         return [max(g) for g in groups if g]
@@ -274,8 +294,11 @@ class PipelineScreen(Screen):
         bar = self.sizes.scrollbar
         for n in shown:
             grid, (full, short) = self.grids[n], self._titles[n]
-            sizes.append(PaneSize(grid.natural_width(bar, cap), grid.least_width(3, bar, cap),
-                                  title_width(full), title_width(short)))
+            sizes.append(
+                PaneSize(
+                    grid.natural_width(bar, cap), grid.least_width(3, bar, cap), title_width(full), title_width(short)
+                )
+            )
         return plan_row(sizes, avail)
 
 

@@ -106,9 +106,13 @@ class Sizes:
     grid_max_height: int  # MatrixGrid's max-height
 
     @classmethod
-    def read(cls, screen) -> "Sizes":
+    def read(cls, screen) -> Sizes:
         chart, inspector = screen.query_one("#chart").styles, screen.query_one("#inspector").styles
         grid = next(iter(screen.grids.values())).styles
-        return cls(int(chart.width.value + chart.margin.right + inspector.min_width.value + inspector.margin.right),
-                   int(chart.width.value), int(chart.height.value), screen.query_one("#pipeline").styles.scrollbar_size_vertical,
-                   int(grid.max_height.value))
+        return cls(
+            int(chart.width.value + chart.margin.right + inspector.min_width.value + inspector.margin.right),
+            int(chart.width.value),
+            int(chart.height.value),
+            screen.query_one("#pipeline").styles.scrollbar_size_vertical,
+            int(grid.max_height.value),
+        )

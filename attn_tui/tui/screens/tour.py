@@ -12,9 +12,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from .. import keys
 from ...core.builtins import builtin
 from ...core.matrices import MATRICES
+from .. import keys
 from ..tour_text import PAGES, Page
 from ..views import lenses as lens_text
 from ..views import lesson_panes
@@ -107,8 +107,14 @@ class TourScreen(Screen):
                 w.display = gv is not None
                 if gv is not None:
                     w.border_title = gv.title
-                    w.show(gv.values, gv.rows, gv.cols, kind=gv.kind, blocked=gv.blocked,
-                           selected=state.row if gv.selected else None)
+                    w.show(
+                        gv.values,
+                        gv.rows,
+                        gv.cols,
+                        kind=gv.kind,
+                        blocked=gv.blocked,
+                        selected=state.row if gv.selected else None,
+                    )
             elif isinstance(w, SoftmaxChart):
                 w.show(chart_view(state))
             else:
@@ -145,5 +151,4 @@ class TourScreen(Screen):
         show = getattr(self.app.screen, "show_lens", None)
         if tr.mode == "lenses" and show:
             show("lens-cost")
-        self.notify(f"{self.page.title}: {tr.label}. Press t to come back to the tour.", timeout=5,
-                    markup=False)
+        self.notify(f"{self.page.title}: {tr.label}. Press t to come back to the tour.", timeout=5, markup=False)

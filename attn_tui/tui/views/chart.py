@@ -10,8 +10,13 @@ import numpy as np
 from ...core.diagnose import NO_CEILING, nan_cause
 from ..state import State
 
-NAN_WORDS = {"masked": "all masked, -inf fill", "inputs": "Q/K overflow", "scores": "S overflow",
-             "sum": "S+M overflow", "other": "not a number"}
+NAN_WORDS = {
+    "masked": "all masked, -inf fill",
+    "inputs": "Q/K overflow",
+    "scores": "S overflow",
+    "sum": "S+M overflow",
+    "other": "not a number",
+}
 
 
 AXIS_RANGE = (1e-3, 1e5)  # a fixed axis inside these; beyond, the chart scales its bars by a power of ten
@@ -71,15 +76,14 @@ def score_axis(state: State) -> tuple[float, float, int]:
     if not np.isfinite(span) or span == 0 or not np.isfinite(now):
         return -1.0, 1.0, 0
     k = max(0, int(np.ceil(np.log2(now / span) - 1e-9))) if now > 0 else 0
-    lo, hi = (float(f"{x * 2.0 ** k:.10g}") for x in (lo, hi))  # rounding of S / scale: no jitter
+    lo, hi = (float(f"{x * 2.0**k:.10g}") for x in (lo, hi))  # rounding of S / scale: no jitter
     return lo, hi, k
 
 
 def chart_view(state: State) -> ChartView:
     s, tr, t = state.scenario, state.trace, state.row
     h, ceiling = entropy_text(state)
-    probs = (f"A_t NaN: {NAN_WORDS[nan_cause(tr, t).kind]}" if t in tr.nan_rows
-             else f"A_t c={s.c:.2f} H={h}/{ceiling}")
+    probs = f"A_t NaN: {NAN_WORDS[nan_cause(tr, t).kind]}" if t in tr.nan_rows else f"A_t c={s.c:.2f} H={h}/{ceiling}"
     row = short(s.tokens[t])
     lo, hi, k = score_axis(state)
     fixed = AXIS_RANGE[0] <= max(-lo, hi) < AXIS_RANGE[1]
@@ -88,7 +92,14 @@ def chart_view(state: State) -> ChartView:
     ghost = {} if pin is None else {"ghost_scores": pin.trace.S[t], "ghost_weights": pin.trace.A[t]}
     pinned = "" if pin is None else f" · pin H={float(pin.trace.H[t]):.2f}"
     return ChartView(
-        keys=tuple(short(k) for k in s.keys), blocked=tr.blocked[t], scores=tr.S[t], weights=tr.A[t],
-        scores_title=scale + (f" axis×{2 ** k}" if k and fixed else ""), row=row, probs_title=probs,
+        keys=tuple(short(k) for k in s.keys),
+        blocked=tr.blocked[t],
+        scores=tr.S[t],
+        weights=tr.A[t],
+        scores_title=scale + (f" axis×{2**k}" if k and fixed else ""),
+        row=row,
+        probs_title=probs,
         score_axis=(lo, hi) if fixed else None,
-        border_title=f"softmax row {row[:12]}: c={s.c:.3f} H={h} bits of {ceiling}{pinned}", **ghost)
+        border_title=f"softmax row {row[:12]}: c={s.c:.3f} H={h} bits of {ceiling}{pinned}",
+        **ghost,
+    )

@@ -18,33 +18,33 @@ from ..state import State
 # name -> one sentence, in the lesson's words, for the help screen.
 PANE_HELP = {
     "X": "X (T×d_model): row t is the embedding of token t; here one-hot features [noun, verb, adjective, "
-         "pronoun, spare, spare] so the arithmetic can be followed by eye.",
+    "pronoun, spare, spare] so the arithmetic can be followed by eye.",
     "Y": "Y (T'×d_model): cross-attention — keys and values come from this second sequence while queries "
-         "still come from X.",
+    "still come from X.",
     "W_Q": "W_Q (d_model×d_k): what each kind of token LOOKS FOR (a pronoun looks for the noun it stands for).",
     "W_K": "W_K (d_model×d_k): what each kind of token ADVERTISES, on the same dims as the queries.",
     "W_V": "W_V (d_model×d_v): what a token HANDS OVER when selected. The params in its title count W_Q, W_K "
-           "and W_V together, d_model(2d_k + d_v) — not W_V alone, which has d_model·d_v.",
+    "and W_V together, d_model(2d_k + d_v) — not W_V alone, which has d_model·d_v.",
     "Q": "Q = X W_Q (T×d_k): one query per token — what it's looking for.",
     "K": "K = X W_K (T×d_k; K = Y W_K, T'×d_k, in cross-attention): one key per token — what it advertises. "
-         "Queries and keys are different maps because what a token asks for and what it advertises are "
-         "different things.",
+    "Queries and keys are different maps because what a token asks for and what it advertises are "
+    "different things.",
     "V": "V = X W_V (T×d_v; V = Y W_V, T'×d_v, in cross-attention): one value per token — what it contributes "
-         "if selected (the identity when Q and K are given directly, so O = A).",
+    "if selected (the identity when Q and K are given directly, so O = A).",
     "S": "S = c·QKᵀ/√d_k (T×T'): entry (t, i) is the dot product q_t·k_i — a raw similarity between query t "
-         "and key i — divided by √d_k, which keeps the input to softmax at roughly unit variance regardless of "
-         "d_k when q and k have independent zero-mean unit-variance components; c is the knob, u removes √d_k.",
+    "and key i — divided by √d_k, which keeps the input to softmax at roughly unit variance regardless of "
+    "d_k when q and k have independent zero-mean unit-variance components; c is the knob, u removes √d_k.",
     "M": "M (T×T'): the causal mask, 0 where i ≤ t and a large finite negative number (−10⁹) where i > t, "
-         "so token t cannot see the future (−∞ works too: every causal row keeps its diagonal). Blocked cells "
-         "are grey; in float16 −10⁹ itself overflows to −∞.",
+    "so token t cannot see the future (−∞ works too: every causal row keeps its diagonal). Blocked cells "
+    "are grey; in float16 −10⁹ itself overflows to −∞.",
     "A": "A = softmax(S + M) (T×T'): softmax on each row turns the scores into a probability distribution "
-         "over the keys query t may see; the masked entries become exactly 0 (struck through), so with the "
-         "causal mask A is lower-triangular.",
+    "over the keys query t may see; the masked entries become exactly 0 (struck through), so with the "
+    "causal mask A is lower-triangular.",
     "O": "O = A V (T×d_v): row t is the attention-weighted mix of the value rows — token t retrieves what "
-         "the keys it matched hand over. Columns are the value features.",
+    "the keys it matched hand over. Columns are the value features.",
     "H": "Entropy table: H(A_t) = −Σ_i A_t,i log₂ A_t,i in bits measures how spread row t is, against the "
-         "ceiling log₂t (uniform over the t visible keys; with padding or a window, log₂ of the keys the row can "
-         "see, and — when it sees none); 2^H is the effective number of tokens attended.",
+    "ceiling log₂t (uniform over the t visible keys; with padding or a window, log₂ of the keys the row can "
+    "see, and — when it sees none); 2^H is the effective number of tokens attended.",
 }
 
 
@@ -71,8 +71,16 @@ def grid_view(name: str, state: State) -> GridView | None:
     elif name == "H" and (s.mask != "causal" or s.padding):
         cols = ("log₂n", *cols[1:])  # the ceiling is log₂ of the n keys row t sees, not of t
     shape = f"({values.shape[0]}×{values.shape[1]})"
-    return GridView(values, rows, cols, kind, title.format(shape=shape), blocked,
-                    MATRICES[name].row_linked, short.format(shape=shape))
+    return GridView(
+        values,
+        rows,
+        cols,
+        kind,
+        title.format(shape=shape),
+        blocked,
+        MATRICES[name].row_linked,
+        short.format(shape=shape),
+    )
 
 
 PINNED_ENTROPY_COLUMNS = ("H pin", "H", "ΔH")
@@ -86,6 +94,7 @@ def _inputs(name):
         if name == "W_V":
             title += f" · W_Q+W_K+W_V {param_count(s.d_model, s.d_k, s.d_v)} params"
         return a, title, f"{name} {{shape}}", None, "div"
+
     return part
 
 
@@ -97,6 +106,7 @@ def _projected(name):
         else:
             title = "V = I {shape}" if name == "V" and s.V is None else f"{name} {{shape}}"
         return getattr(tr, name), title, f"{name} {{shape}}", None, "div"
+
     return part
 
 
@@ -132,8 +142,7 @@ _PARTS = {
     **{n: _inputs(n) for n in ("X", "Y", "W_Q", "W_K", "W_V")},
     **{n: _projected(n) for n in ("Q", "K", "V")},
     "S": _scores,
-    "M": lambda s, tr, st: (tr.M, f"M {s.mask}, fill {s.fill} {{shape}}", f"M {s.mask} {{shape}}", tr.blocked,
-                            "mask"),
+    "M": lambda s, tr, st: (tr.M, f"M {s.mask}, fill {s.fill} {{shape}}", f"M {s.mask} {{shape}}", tr.blocked, "mask"),
     "A": lambda s, tr, st: _weights(s, tr, st),
     "O": lambda s, tr, st: (tr.O, "O = A V {shape}", "O {shape}", None, "div"),
     "H": _entropy,

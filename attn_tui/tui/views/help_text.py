@@ -23,7 +23,8 @@ def intro() -> str:
         "may see (tokens 1..t under the causal mask), weighted by how well its query matches each key. "
         "Dividing by √d_k keeps the input to softmax at roughly unit variance regardless of dimension (for "
         "q, k with independent zero-mean unit-variance components); c multiplies that operating point "
-        "(the lesson's entropy knob).\n")
+        "(the lesson's entropy knob).\n"
+    )
 
 
 def unscaled_entropies() -> tuple[list[str], list[str]]:
@@ -52,14 +53,17 @@ def chart() -> str:
     tie_words = ""
     if tie is not None:
         t, names, bits = tie
-        tie_words = (f"; a tie keeps log₂k bits of the k tied keys: the pipeline's row {t + 1} ties "
-                     f"{' and '.join(repr(n) for n in names)} and goes to {teaching.g(bits)} bit")
+        tie_words = (
+            f"; a tie keeps log₂k bits of the k tied keys: the pipeline's row {t + 1} ties "
+            f"{' and '.join(repr(n) for n in names)} and goes to {teaching.g(bits)} bit"
+        )
     return (
         "Softmax chart: the selected row's scores c·q·k/√d_k (c·q·k with the scale off; left) and its "
         "softmax (right), titled with c and H(A_t) in bits against the log₂t ceiling. The scale is an "
         "entropy knob: turn c up (+) and the row sharpens toward its largest score (H → 0 when one score "
         f"leads{tie_words}); turn it down (-) and it flattens toward uniform (H → log₂t). Remove the "
-        f"scale (u) and the scores grow √d_k times. At d_k = {s.d_k} that is only ×{teaching.g(s.d_k ** 0.5)}: "
+        f"scale (u) and the scores grow √d_k times. At d_k = {s.d_k} that is only ×{teaching.g(s.d_k**0.5)}: "
         f"the hand-crafted rows' H goes {'/'.join(before)} → {'/'.join(after)} bits. The lesson shows "
         f"saturation at d_k = {experiments.DKS[-1]} (the experiments screen, x). With many keys it shows "
-        "the heaviest.")
+        "the heaviest."
+    )

@@ -59,8 +59,12 @@ def nadaraya_watson(state) -> Group:
         Text.assemble("max|NW − O| = ", (fmt(diff), "bold")),
     ]
     if not np.all(np.isfinite(kappa)):
-        lines.append(Text("κ overflowed to inf: raw exp without the max shift. "
-                          "That is why softmax subtracts the row max.", style="italic"))
+        lines.append(
+            Text(
+                "κ overflowed to inf: raw exp without the max shift. That is why softmax subtracts the row max.",
+                style="italic",
+            )
+        )
     return Group(*lines)
 
 
@@ -93,8 +97,11 @@ def box_kernel(state) -> Group:
     bound = lenses.rounding_bound(s.dtype)
     lines = [
         head,
-        Text("κ ≡ 1 (every score 0) is a box kernel: A collapses to W_avg." if on else
-             "Switch on: every score becomes 0, κ ≡ 1, a box kernel."),
+        Text(
+            "κ ≡ 1 (every score 0) is a box kernel: A collapses to W_avg."
+            if on
+            else "Switch on: every score becomes 0, κ ≡ 1, a box kernel."
+        ),
         Text(f"A row {t + 1}      {fmt_vec(tr.A[t])}"),
         Text(f"W_avg row {t + 1}  {fmt_vec(W_avg[t])}"),
         Text.assemble("max|A − W_avg| over all of A = ", (fmt(diff) + (" (exactly)" if diff == 0 else ""), "bold")),
@@ -108,9 +115,11 @@ def box_words(on: bool, diff: float, bound: float, dtype: str) -> str:
     if diff == 0:
         return "Two lessons, one formula." if on else "A equals the 1/t average exactly here."
     if diff <= bound:
-        return (f"A equals W_avg up to {dtype} rounding (≤ {fmt(bound, 2)}): two lessons, one formula."
-                if on else
-                f"A equals the 1/t average up to {dtype} rounding.")
+        return (
+            f"A equals W_avg up to {dtype} rounding (≤ {fmt(bound, 2)}): two lessons, one formula."
+            if on
+            else f"A equals the 1/t average up to {dtype} rounding."
+        )
     if np.isnan(diff):
         return "A has NaN entries: no comparison."
     return "The learned taps differ from the 1/t average: content decides."
@@ -147,7 +156,7 @@ def memory_words(state, ranked) -> str:
     (_, a, wa), *rest = ranked
     tied = [(name, w) for _, name, w in rest if w > 0 and abs(wa - w) <= 0.1 * wa]
     visible = ~np.asarray(state.trace.blocked[state.row])  # the keys this row may read
-    others = [w for i, _, w in rest[len(tied):] if visible[i]]
+    others = [w for i, _, w in rest[len(tied) :] if visible[i]]
     if len(tied) >= 2:
         return _tie_words(who, wa, [w for _, w in tied], others)
     if tied:
@@ -162,12 +171,16 @@ def memory_words(state, ranked) -> str:
 def _tie_words(who: str, wa: float, tied: list, others: list) -> str:
     """Three or more addresses at (about) the top weight: all of them, or a preference among the rest."""
     n = len(tied) + 1
-    how = f"equally ({fmt(wa)} each)" if all(np.isclose(w, wa, rtol=1e-9, atol=0) for w in tied) else \
-        f"about equally ({fmt(min(tied))}–{fmt(wa)})"
+    how = (
+        f"equally ({fmt(wa)} each)"
+        if all(np.isclose(w, wa, rtol=1e-9, atol=0) for w in tied)
+        else f"about equally ({fmt(min(tied))}–{fmt(wa)})"
+    )
     if not others:
         return f"{who!r} reads all {n} addresses it sees {how}: no content preference."
-    return (f"{who!r} matches {n} addresses {how} and blends them; the other {len(others)} "
-            f"get at most {fmt(max(others))}.")
+    return (
+        f"{who!r} matches {n} addresses {how} and blends them; the other {len(others)} get at most {fmt(max(others))}."
+    )
 
 
 def rank(state) -> Text:
@@ -212,19 +225,32 @@ def cost(state) -> Group:
     if s.projected:
         n = lenses.param_count(s.d_model, s.d_k, s.d_v)
         n_o = lenses.param_count(s.d_model, s.d_k, s.d_v, with_output=True)
-        lines.append(Text(f"now: d_model(2d_k + d_v) = {s.d_model}·(2·{s.d_k} + {s.d_v}) = {fmt(n)};"
-                          f" + W_O = {fmt(n_o)}"))
+        lines.append(
+            Text(f"now: d_model(2d_k + d_v) = {s.d_model}·(2·{s.d_k} + {s.d_v}) = {fmt(n)}; + W_O = {fmt(n_o)}")
+        )
     else:
         lines.append(Text("now: Q and K given directly, no projections to count."))
     n4 = lenses.param_count(384, 64, 64)
     n4o = lenses.param_count(384, 64, 64, with_output=True)
-    lines.append(Text.assemble(("Ex. 4 ", "bold"), "d_model = 384, d_k = d_v = 64: 384·(2·64 + 64) = ",
-                               (fmt(n4), "bold"), "; with W_O (64×384): ", (fmt(n4o), "bold")))
+    lines.append(
+        Text.assemble(
+            ("Ex. 4 ", "bold"),
+            "d_model = 384, d_k = d_v = 64: 384·(2·64 + 64) = ",
+            (fmt(n4), "bold"),
+            "; with W_O (64×384): ",
+            (fmt(n4o), "bold"),
+        )
+    )
     now = lenses.score_cost(s.T, s.d_k, s.d_v, T_k=s.T_k)
-    lines.append(Text(f"now: S is T×T′ = {s.T}×{s.T_k} = {fmt(now['entries'])} entries; "
-                      f"QKᵀ costs 2·T·T′·d_k = {fmt(now['flops_S'])} FLOPs"))
-    lines.append(Text.assemble(("Ex. 5 ", "bold"), f"self-attention: S is T×T; QKᵀ costs 2·T²·d_k FLOPs "
-                               f"(d_k = {s.d_k}):"))
+    lines.append(
+        Text(
+            f"now: S is T×T′ = {s.T}×{s.T_k} = {fmt(now['entries'])} entries; "
+            f"QKᵀ costs 2·T·T′·d_k = {fmt(now['flops_S'])} FLOPs"
+        )
+    )
+    lines.append(
+        Text.assemble(("Ex. 5 ", "bold"), f"self-attention: S is T×T; QKᵀ costs 2·T²·d_k FLOPs (d_k = {s.d_k}):")
+    )
     tab = _table("T", "S entries", "FLOPs(S)", "S fp32 bytes")
     Ts = sorted(set(EX5_T) | ({s.T} if s.T == s.T_k else set()))
     for T in Ts:
@@ -232,9 +258,13 @@ def cost(state) -> Group:
         mark = " (now)" if T == s.T and s.T == s.T_k else ""
         tab.add_row(f"{T}{mark}", fmt(c["entries"]), fmt(c["flops_S"]), fmt(4 * c["entries"]))
     lines.append(tab)
-    lines.append(Text("Doubling T quadruples S: the O(T²) bottleneck that FlashAttention, "
-                      "sliding windows and linear attention attack. Parameters do not grow with T.",
-                      style="italic"))
+    lines.append(
+        Text(
+            "Doubling T quadruples S: the O(T²) bottleneck that FlashAttention, "
+            "sliding windows and linear attention attack. Parameters do not grow with T.",
+            style="italic",
+        )
+    )
     return Group(*lines)
 
 
@@ -242,17 +272,34 @@ def cost(state) -> Group:
 # (the rank panel, with its chart, comes after the first four).
 PANELS = {
     "lens-corr": (lesson_panes.correlation, lesson_panes.RECEIVER_TITLE, lesson_panes.RECEIVER_HELP),
-    "lens-nw": (nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ, κ = exp(c·q·k/√d_k)",
-     "Row t of O is a Nadaraya–Watson estimate; softmax's normalisation is the smoother's denominator."),
-    "lens-box": (box_kernel, "Box kernel  W_Q = W_K = 0 ⇒ A = W_avg",
-     "Lesson 07 is the special case κ ≡ 1: zero projections give the prefix average back, exactly."),
-    "lens-memory": (memory, "Associative memory  probe → address → content",
-     "Keys are addresses, values are contents, the query is a probe; the read-out is a convex mix."),
-    "lens-gradient": (gradient, "Gradient  ∂p_i/∂s_i = p_i(1 − p_i)",
-     "The softmax Jacobian's diagonal goes to 0 as p → 1: a saturated row passes no gradient."),
-    "lens-cost": (cost, "Cost  d_model(2d_k + d_v) params; S is T×T′",
-     ("Parameters do not depend on T; the score matrix, T×T′, and its FLOPs grow as T² in self-attention "
-      "(exercises 4, 5).")),
+    "lens-nw": (
+        nadaraya_watson,
+        "Kernel smoother  o_t = Σκv/Σκ, κ = exp(c·q·k/√d_k)",
+        "Row t of O is a Nadaraya–Watson estimate; softmax's normalisation is the smoother's denominator.",
+    ),
+    "lens-box": (
+        box_kernel,
+        "Box kernel  W_Q = W_K = 0 ⇒ A = W_avg",
+        "Lesson 07 is the special case κ ≡ 1: zero projections give the prefix average back, exactly.",
+    ),
+    "lens-memory": (
+        memory,
+        "Associative memory  probe → address → content",
+        "Keys are addresses, values are contents, the query is a probe; the read-out is a convex mix.",
+    ),
+    "lens-gradient": (
+        gradient,
+        "Gradient  ∂p_i/∂s_i = p_i(1 − p_i)",
+        "The softmax Jacobian's diagonal goes to 0 as p → 1: a saturated row passes no gradient.",
+    ),
+    "lens-cost": (
+        cost,
+        "Cost  d_model(2d_k + d_v) params; S is T×T′",
+        (
+            "Parameters do not depend on T; the score matrix, T×T′, and its FLOPs grow as T² in self-attention "
+            "(exercises 4, 5)."
+        ),
+    ),
 }
 
 RANK_TITLE = "Rank  rank S ≤ min(rank Q, rank K) ≤ d_k"

@@ -19,9 +19,11 @@ from . import teaching
 MAX_KEYS = 8  # rows of the per-key table before "… n more"
 
 RECEIVER_TITLE = "Correlation receiver  s_ti = q_t·k_i"
-RECEIVER_HELP = ("s_t,i = q_t·k_i correlates one template (the query) against every stored waveform (the keys); "
-                 "softmax is a soft-argmax detector on the correlator outputs, and 1/√d_k normalises the noise "
-                 "floor.")
+RECEIVER_HELP = (
+    "s_t,i = q_t·k_i correlates one template (the query) against every stored waveform (the keys); "
+    "softmax is a soft-argmax detector on the correlator outputs, and 1/√d_k normalises the noise "
+    "floor."
+)
 
 
 def _scale_words(s) -> str:
@@ -43,8 +45,12 @@ def correlation(state) -> Group:
             break
         mark = "" if r["visible"][i] else "masked"
         tab.add_row(Text(s.keys[i]), fmt(r["raw"][i]), mark or fmt(r["scores"][i]), fmt(tr.A[t, i]))
-    lines = [Text(f"template q_t = {short_vec(tr.Q[t])} of {s.tokens[t]!r}, every key:", style="bold"),
-             tab, _detector_line(s, tr, t, r), _noise_line(s, r)]
+    lines = [
+        Text(f"template q_t = {short_vec(tr.Q[t])} of {s.tokens[t]!r}, every key:", style="bold"),
+        tab,
+        _detector_line(s, tr, t, r),
+        _noise_line(s, r),
+    ]
     return Group(*lines)
 
 
@@ -59,20 +65,27 @@ def _detector_line(s, tr, t, r) -> Text:
     if m == 0:
         top = r["scores"][p]
         tied = [repr(s.keys[i]) for i in range(s.T_k) if r["visible"][i] and r["scores"][i] == top]
-        return Text(f"the peak ties {len(tied)} keys ({', '.join(tied)}; margin 0): the soft-argmax splits "
-                    f"its weight among them ({fmt(tr.A[t, p])} each).", style="italic")
+        return Text(
+            f"the peak ties {len(tied)} keys ({', '.join(tied)}; margin 0): the soft-argmax splits "
+            f"its weight among them ({fmt(tr.A[t, p])} each).",
+            style="italic",
+        )
     second = r["scores"][u]
     ties = [repr(s.keys[i]) for i in range(s.T_k) if r["visible"][i] and r["scores"][i] == second]
     who = f"the runner-up {ties[0]}" if len(ties) == 1 else f"the {len(ties)} runners-up ({', '.join(ties)})"
-    return Text(f"peak {s.keys[p]!r} ({fmt(r['scores'][p])}), margin {fmt(m)} over {who}: the soft-argmax "
-                f"gives it e^{fmt(m, 2)} = {fmt(r['ratio'], 2)}× the weight of each (A = {fmt(tr.A[t, p])}).",
-                style="italic")
+    return Text(
+        f"peak {s.keys[p]!r} ({fmt(r['scores'][p])}), margin {fmt(m)} over {who}: the soft-argmax "
+        f"gives it e^{fmt(m, 2)} = {fmt(r['ratio'], 2)}× the weight of each (A = {fmt(tr.A[t, p])}).",
+        style="italic",
+    )
 
 
 def _noise_line(s, r) -> Text:
-    return Text(f"noise floor: for independent zero-mean unit-variance components q·k has sd √d_k = "
-                f"{fmt(r['noise_sd'], 2)}; 1/√d_k returns it to 1. The scores here ({_scale_words(s)}) "
-                f"have floor sd {fmt(r['noise_sd_scores'], 2)}.")
+    return Text(
+        f"noise floor: for independent zero-mean unit-variance components q·k has sd √d_k = "
+        f"{fmt(r['noise_sd'], 2)}; 1/√d_k returns it to 1. The scores here ({_scale_words(s)}) "
+        f"have floor sd {fmt(r['noise_sd_scores'], 2)}."
+    )
 
 
 def equation(state) -> Text:
@@ -80,19 +93,26 @@ def equation(state) -> Text:
     s = state.scenario
     scores = "c·QKᵀ/√d_k" if s.scaled else "c·QKᵀ (unscaled)"
     T, Tk, dk, dv = s.T, s.T_k, s.d_k, s.d_v
-    lines = [f"Attn(Q, K, V) = softmax({scores} + M) V", "",
-             f"now: {s.title}",
-             (f"T = {T}, T′ = {Tk}, d_k = {dk}, d_v = {dv}, c = {s.c:.2f}, "
-              f"{'scaled' if s.scaled else 'unscaled'}, mask {s.mask}"), ""]
+    lines = [
+        f"Attn(Q, K, V) = softmax({scores} + M) V",
+        "",
+        f"now: {s.title}",
+        (
+            f"T = {T}, T′ = {Tk}, d_k = {dk}, d_v = {dv}, c = {s.c:.2f}, "
+            f"{'scaled' if s.scaled else 'unscaled'}, mask {s.mask}"
+        ),
+        "",
+    ]
     if s.projected:
         dm, src = s.d_model, ("Y" if s.cross else "X")
-        lines += [f"X ({T}×{dm}) ─ W_Q ({dm}×{dk}) ─▶ Q = X W_Q ({T}×{dk})",
-                  f"{src} ({Tk}×{dm}) ─ W_K ({dm}×{dk}) ─▶ K = {src} W_K ({Tk}×{dk})",
-                  f"{src} ({Tk}×{dm}) ─ W_V ({dm}×{dv}) ─▶ V = {src} W_V ({Tk}×{dv})"]
+        lines += [
+            f"X ({T}×{dm}) ─ W_Q ({dm}×{dk}) ─▶ Q = X W_Q ({T}×{dk})",
+            f"{src} ({Tk}×{dm}) ─ W_K ({dm}×{dk}) ─▶ K = {src} W_K ({Tk}×{dk})",
+            f"{src} ({Tk}×{dm}) ─ W_V ({dm}×{dv}) ─▶ V = {src} W_V ({Tk}×{dv})",
+        ]
     else:
         lines.append(f"Q ({T}×{dk}) and K ({Tk}×{dk}) given; V ({Tk}×{dv})")
-    lines += [f"S = {scores} ({T}×{Tk});  S̃ = S + M ({T}×{Tk})",
-              f"A = softmax(S̃) ({T}×{Tk});  O = A V ({T}×{dv})"]
+    lines += [f"S = {scores} ({T}×{Tk});  S̃ = S + M ({T}×{Tk})", f"A = softmax(S̃) ({T}×{Tk});  O = A V ({T}×{dv})"]
     return Text("\n".join(lines))
 
 

@@ -28,8 +28,14 @@ def status_parts(state: State) -> list[Part]:
     parts = [Part(f"row {s.tokens[state.row]}", f"row {s.tokens[state.row]}", "bold", 0)]
     if state.pin is not None:
         ok = state.compared is not None
-        parts.append(Part("pinned: ΔA, ΔH vs pin" if ok else "pinned, another shape: not compared (P unpins)",
-                          "pinned" if ok else "pin: other shape", "bold" if ok else "dim", 1))
+        parts.append(
+            Part(
+                "pinned: ΔA, ΔH vs pin" if ok else "pinned, another shape: not compared (P unpins)",
+                "pinned" if ok else "pin: other shape",
+                "bold" if ok else "dim",
+                1,
+            )
+        )
     if state.trace.nan_rows:
         rows = ",".join(str(r + 1) for r in state.trace.nan_rows)
         parts.append(Part(f"NaN rows {rows}", f"NaN {rows}", "bold magenta", 1))
@@ -49,7 +55,6 @@ def status_parts(state: State) -> list[Part]:
     parts.append(Part(f"fill {s.fill}", str(s.fill), "", 3 if s.fill == DEFAULT_FILL else 2))
     parts.append(Part(s.dtype, DTYPE_SHORT.get(s.dtype, s.dtype), "", 3 if s.dtype == "float64" else 1))
     return parts
-
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,8 @@ def objectives() -> str:
         "• apply a causal mask so position t cannot see tokens at positions > t and verify the "
         "resulting attention matrix is lower-triangular;\n"
         "• read attention as a correlation receiver, a kernel smoother and an associative memory, and "
-        "read a hand-built attention matrix entry by entry.")
+        "read a hand-built attention matrix entry by entry."
+    )
 
 
 def qkv() -> str:
@@ -64,7 +65,8 @@ def qkv() -> str:
         "emits a query (what it's looking for), a key (what it advertises) and a value (what it "
         "contributes if selected). They are separate projections because what a token asks for, what "
         "it advertises, and what it hands over are three different things — a pronoun asks for a noun, "
-        "advertises \"pronoun\", and hands over whatever features the next layer needs.")
+        'advertises "pronoun", and hands over whatever features the next layer needs.'
+    )
 
 
 def scores() -> str:
@@ -78,7 +80,8 @@ def scores() -> str:
         f"key i. In the pipeline, query {t + 1} ({s.tokens[t]!r}) meets key {i + 1} ({s.keys[i]!r}) with "
         f"q·k = {g(q[j])}·{g(k[j])} = {g(q @ k)}; divided by √d_k = √{s.d_k} that is the score "
         f"{g(tr.S[t, i])}, and every other key it may see scores {g(max(np.abs(others)))}. The S pane "
-        "shows the app's S: c·QKᵀ/√d_k, or c·QKᵀ once u has removed the scale. Move the row with ↑/↓.")
+        "shows the app's S: c·QKᵀ/√d_k, or c·QKᵀ once u has removed the scale. Move the row with ↑/↓."
+    )
 
 
 def scale() -> str:
@@ -93,7 +96,8 @@ def scale() -> str:
         "rise. 0 resets c to 1, u removes the 1/√d_k. Row 1 sees only itself, so its H is 0 = log₂1 "
         "at every c: on row 1, press ↓ to pick a later row first.\n\n"
         f"The measurements are on the experiments screen (x): Var(q·k)/d_k ≈ 1 at d_k = {dks}, and one "
-        f"row at d_k = {experiments.DKS[-1]} unscaled and scaled.")
+        f"row at d_k = {experiments.DKS[-1]} unscaled and scaled."
+    )
 
 
 def mask() -> str:
@@ -109,11 +113,12 @@ def mask() -> str:
         f"exactly; exp(−10⁹ − max) underflows to exactly {g(under)} too.\n\n"
         "The genuine failure case is a row that is masked entirely — padding positions in batched "
         "training — where −∞ − (−∞) = NaN. The other honest reason is portability: frameworks add the "
-        "mask in the tensor's own dtype, and a finite \"very negative\" constant chosen per dtype works "
+        'mask in the tensor\'s own dtype, and a finite "very negative" constant chosen per dtype works '
         "for float and integer masks alike — −10⁹ would itself overflow float16 (it becomes "
         f"{'−∞' if np.isneginf(f16) else g(f16)}).\n\n"
         f"m toggles the mask. With it on, A is lower-triangular: in the lesson's hand-crafted A the "
-        f"largest upper-triangle entry is {g(upper)}.")
+        f"largest upper-triangle entry is {g(upper)}."
+    )
 
 
 def softmax_page() -> str:
@@ -127,7 +132,8 @@ def softmax_page() -> str:
         f"can only attend to itself, so A(1,1) = {g(tr.A[0, 0])}.\n\n"
         "The row entropy H(A_t) = −Σ_i A_t,i log₂ A_t,i in bits measures how spread row t is, and 2^H "
         "is the effective number of tokens attended. Lesson 07's uniform row has H = log₂t, the "
-        "maximum; a hard lookup has H = 0.")
+        "maximum; a hard lookup has H = 0."
+    )
 
 
 def read_a() -> str:
@@ -146,19 +152,20 @@ def read_a() -> str:
         f"• Row 5's half-and-half query ties t1, t2 and t4 at {f2(A[4, 0])} each.\n\n"
         f"Token 1 can only attend to itself, so A(1,1) = {g(A[0, 0])}; every row sums to 1; the largest "
         f"entry in the upper triangle is {g(max([0.0, *A[np.triu_indices(s.T, 1)]]))} — zero, as "
-        "causality requires.")
+        "causality requires."
+    )
 
 
 def output() -> str:
     s, tr = pipe()
     t = 3
     a, o = tr.A[t], tr.O[t]
-    slivers = sorted({f"{x:.3f}" for x in a[1:t + 1]})
+    slivers = sorted({f"{x:.3f}" for x in a[1 : t + 1]})
     e3 = float(tr.S[t, 0])
     rest = int((~tr.blocked[t]).sum()) - 1  # the other keys it sees, each e^0 = 1
     return (
         "O = A V: each row of O mixes the value rows with the row's weights. Query 4 ('it') scores "
-        f"{g(e3)} on 'mat' and {g(np.max(np.abs(tr.S[t, 1:t + 1])))} on the {rest} others it sees, so "
+        f"{g(e3)} on 'mat' and {g(np.max(np.abs(tr.S[t, 1 : t + 1])))} on the {rest} others it sees, so "
         f"A(4,1) = e^{g(e3)}/(e^{g(e3)} + {rest}) = "
         f"{a[0]:.3f}: token 4 retrieves token 1, {t} positions back, against the "
         f"{g(lenses.prefix_average(s.T)[t, 0])} uniform averaging would give. Row 4 of O is "
@@ -168,7 +175,8 @@ def output() -> str:
         f"{g(lenses.max_abs_diff(tr.O[0], tr.V[0]))}. The block's learnable parameters, W_Q, W_K and "
         f"W_V together, are 3·d_model·d_k = 3·{s.d_model}·{s.d_k} = "
         f"{lenses.param_count(s.d_model, s.d_k, s.d_v)} ({s.d_model * s.d_k} each) — a count that does "
-        "not depend on the sequence length T.")
+        "not depend on the sequence length T."
+    )
 
 
 def receiver() -> str:
@@ -181,7 +189,8 @@ def receiver() -> str:
         "variance d_k, so the scale returns it to "
         "unit variance whatever the dimension.\n\n"
         "The pane reads the selected row that way: q_t·k_i for every key, the peak and its margin over "
-        "the runner-up. Move the row with ↑/↓; the lenses screen (l) has it too.")
+        "the runner-up. Move the row with ↑/↓; the lenses screen (l) has it too."
+    )
 
 
 def lenses_page() -> str:
@@ -194,7 +203,8 @@ def lenses_page() -> str:
         "Associative memory. Keys are addresses, values are contents, the query is a probe, and the "
         "read-out is a convex combination of contents weighted by address match.\n\n"
         "The lenses screen (l) has the correlation receiver, both of these and the box-kernel switch "
-        "(z), live for the selected row, with rank, gradient and cost.")
+        "(z), live for the selected row, with rank, gradient and cost."
+    )
 
 
 def ex1() -> str:
@@ -206,7 +216,8 @@ def ex1() -> str:
         "y loads the hand-crafted Q, K on row 4 and pins them (P): press u and the entropy table shows "
         "H pinned, H now and ΔH for every row, A shows ΔA, and the charts mark the pinned row with ┃. "
         "u puts the scale back; P unpins. Then press o and pick the built-in exercise1-doubled: the "
-        "same Q, K with their diagonal doubled, read against the same pin.")
+        "same Q, K with their diagonal doubled, read against the same pin."
+    )
 
 
 def ex2() -> str:
@@ -214,7 +225,8 @@ def ex2() -> str:
         "Disable the causal mask. Confirm that token 1 now attends to future tokens. Why does this "
         "break language-model training? (The model would read the very token it must predict.)\n\n"
         "y pins the hand-crafted Q, K with the causal mask, then drops the mask: A shows ΔA, and row 1 "
-        "gives weight away from its own key to keys 2..5 it must not see. m puts the mask back.")
+        "gives weight away from its own key to keys 2..5 it must not see. m puts the mask back."
+    )
 
 
 def ex3() -> str:
@@ -225,18 +237,21 @@ def ex3() -> str:
         "while queries still come from X. Which shapes change in the pipeline diagram? K = Y W_K and "
         "V = Y W_V become T′×d_k and T′×d_v, S and A become T×T′. Does a causal mask still make "
         f"sense, and when?\n\nThe built-in cross-attention scenario has T = {s.T}, T′ = {s.T_k}: "
-        f"S has {s.T}×{s.T_k} = {n} entries.")
+        f"S has {s.T}×{s.T_k} = {n} entries."
+    )
 
 
 def ex4() -> str:
     return (
         "For d_model = 384, d_k = d_v = 64, compute the parameter count of W_Q, W_K, W_V together: "
         "d_model(2d_k + d_v), which is 3·d_model·d_k when d_v = d_k. Add an output projection W_O "
-        "(d_v × d_model) — what's the total now? The count does not depend on the sequence length T.")
+        "(d_v × d_model) — what's the total now? The count does not depend on the sequence length T."
+    )
 
 
 def ex5() -> str:
     return (
         "The score matrix S = QKᵀ has T × T entries (T × T′ in cross-attention). How does the cost of "
         "computing S scale with sequence length T? Why is this the bottleneck that motivates efficient "
-        "attention variants (FlashAttention, sliding window, linear attention)?")
+        "attention variants (FlashAttention, sliding window, linear attention)?"
+    )

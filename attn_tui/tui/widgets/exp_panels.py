@@ -54,8 +54,10 @@ def densities(dots, d_k: int, bins: int = 40, sds: float = 4.0):
 class DotHistogram(PlotextPlot):
     """Densities of q·k (unscaled) and q·k/√d_k (scaled) on one x axis: areas equal, so heights compare."""
 
-    HELP = ("Raw dot products spread as √d_k; divided by √d_k they stay at unit variance. Both are drawn as "
-            "densities (area 1), so the scaled one stands √d_k times taller.")
+    HELP = (
+        "Raw dot products spread as √d_k; divided by √d_k they stay at unit variance. Both are drawn as "
+        "densities (area 1), so the scaled one stands √d_k times taller."
+    )
 
     def show(self, dots, d_k: int, bins: int = 40) -> None:
         plt = self.plt
@@ -92,16 +94,20 @@ def saturation_text(res, printed=None) -> Table:
 
 def saturation_words(res) -> Text:
     u, s = res["unscaled"], res["scaled"]
-    return Text(f"Unscaled the row is a hard selector (max {fmt(u['max'])}, {fmt(u['H'])} bits); "
-                f"scaled it spreads ({fmt(s['H'], 2)} of {res['log2_T']:g} bits) and can blend values.",
-                style="italic")
+    return Text(
+        f"Unscaled the row is a hard selector (max {fmt(u['max'])}, {fmt(u['H'])} bits); "
+        f"scaled it spreads ({fmt(s['H'], 2)} of {res['log2_T']:g} bits) and can blend values.",
+        style="italic",
+    )
 
 
 class SweepCharts(Horizontal):
     """The lesson's animation frame: scores c·s (y -3..6) and softmax(c·s) (y 0..1)."""
 
-    HELP = ("The scale is an entropy knob: as c grows the scores stretch and the row sharpens toward its largest "
-            "score (one-hot here: this row has no tie).")
+    HELP = (
+        "The scale is an entropy knob: as c grows the scores stretch and the row sharpens toward its largest "
+        "score (one-hot here: this row has no tie)."
+    )
 
     def compose(self) -> ComposeResult:
         yield PlotextPlot(id="sweep-scores")

@@ -16,9 +16,22 @@ from .text_lines import TextLines
 
 # Which hints a narrow screen drops first (a higher number goes first; equal: the rightmost).
 # `? Help` and `^p palette` are always shown.
-PRIORITY = (("help", 0), ("page(", 1), ("try_it", 1), ("knob('scale_by'", 1), ("run", 1), ("play", 1),
-            ("knob('select_row'", 2), ("switch_mode", 2), ("app.switch_mode", 2), ("knob('toggle", 3), ("edit", 4),
-            ("do('undo'", 5), ("knob('reset_scale'", 5), ("quit", 6))
+PRIORITY = (
+    ("help", 0),
+    ("page(", 1),
+    ("try_it", 1),
+    ("knob('scale_by'", 1),
+    ("run", 1),
+    ("play", 1),
+    ("knob('select_row'", 2),
+    ("switch_mode", 2),
+    ("app.switch_mode", 2),
+    ("knob('toggle", 3),
+    ("edit", 4),
+    ("do('undo'", 5),
+    ("knob('reset_scale'", 5),
+    ("quit", 6),
+)
 
 
 def priority(action: str, current_mode: str | None = None) -> int:
@@ -105,5 +118,5 @@ class KeyBar(TextLines):
 
 
 def _label(keys_: list) -> str:
-    """"+/-" for keys that share a hint, else the key."""
+    """ "+/-" for keys that share a hint, else the key."""
     return "/".join(k.split("/")[0] for k in keys_) if len(keys_) > 1 else keys_[0]

@@ -39,8 +39,9 @@ class MatrixGrid(ScrollView, can_focus=True):
     BINDINGS = keys.bindings("grid")
     COMPONENT_CLASSES = P.COMPONENTS
 
-    def __init__(self, matrix: str, *, editable: bool = False, id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(
+        self, matrix: str, *, editable: bool = False, id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.matrix = matrix
         self.editable = editable
@@ -74,8 +75,9 @@ class MatrixGrid(ScrollView, can_focus=True):
         return self._look
 
     # -- data in -------------------------------------------------------------
-    def show(self, values, row_labels, col_labels, *, kind: str = "div",
-             blocked=None, selected: int | None = None) -> None:
+    def show(
+        self, values, row_labels, col_labels, *, kind: str = "div", blocked=None, selected: int | None = None
+    ) -> None:
         """Display ``values`` (rows × cols). kind: "seq" | "div" | "plain" | "mask".
 
         blocked: optional bool array of the same shape (True = masked cell).
@@ -83,8 +85,10 @@ class MatrixGrid(ScrollView, can_focus=True):
         """
         values = np.asarray(values)
         same = (
-            values.shape == self.values.shape and kind == self.kind
-            and tuple(row_labels) == self.row_labels and tuple(col_labels) == self.col_labels
+            values.shape == self.values.shape
+            and kind == self.kind
+            and tuple(row_labels) == self.row_labels
+            and tuple(col_labels) == self.col_labels
             and np.array_equal(values, self.values, equal_nan=True)
             and (blocked is None) == (self.blocked is None)
             and (blocked is None or np.array_equal(blocked, self.blocked))

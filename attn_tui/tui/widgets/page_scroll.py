@@ -9,8 +9,7 @@ from textual.widget import Widget
 def reveal_line(widget: Widget, y: int) -> None:
     """Scroll the nearest vertically scrolling container around ``widget`` (if any) so that
     screen line ``y`` is in view, by as little as needed."""
-    page = next((a for a in widget.ancestors if isinstance(a, ScrollableContainer)
-                 and a.allow_vertical_scroll), None)
+    page = next((a for a in widget.ancestors if isinstance(a, ScrollableContainer) and a.allow_vertical_scroll), None)
     if page is None:
         return
     view = page.scrollable_content_region

@@ -17,16 +17,26 @@ from rich.style import Style
 
 from ...core.numfmt import fmt  # noqa: F401  (the grids' number format, shared with the inspector)
 
-VIRIDIS = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e",
-           "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725")
+VIRIDIS = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725")
 # Diverging around a dark neutral (the terminal's background), so zeros stay quiet: blue for
 # negative, red for positive, lightness and chroma rising with |value| (a blue-black-red map).
-RDBU = ('#4a9cff', '#497cc3', '#425d8b', '#364156', '#262626', '#5a352c', '#8f4332', '#c64f38', '#ff5a3d')
+RDBU = ("#4a9cff", "#497cc3", "#425d8b", "#364156", "#262626", "#5a352c", "#8f4332", "#c64f38", "#ff5a3d")
 # The colours themselves live in app.tcss as MatrixGrid component classes (a theme or a
 # user's CSS restyles them); VIRIDIS and RDBU above set how many buckets there are.
 
-ROLES = ("plain", "blocked", "masked", "open", "nan", "label", "header",
-         "selected-label", "selected-row", "cursor", "gap")
+ROLES = (
+    "plain",
+    "blocked",
+    "masked",
+    "open",
+    "nan",
+    "label",
+    "header",
+    "selected-label",
+    "selected-row",
+    "cursor",
+    "gap",
+)
 SEQ = tuple(f"seq-{i}" for i in range(len(VIRIDIS)))
 DIV = tuple(f"div-{i}" for i in range(len(RDBU)))
 COMPONENTS = frozenset(f"matrix-grid--{name}" for name in ROLES + SEQ + DIV)
@@ -55,8 +65,9 @@ class Look:
     def read(cls, style: Callable[[str], Style]) -> Look:
         """``style("matrix-grid--cursor")`` -> that class's Style (MatrixGrid.get_component_rich_style)."""
         get = {name: style(f"matrix-grid--{name}") for name in ROLES + SEQ + DIV}
-        return cls(tuple(get[n] for n in SEQ), tuple(get[n] for n in DIV),
-                   **{n.replace("-", "_"): get[n] for n in ROLES})
+        return cls(
+            tuple(get[n] for n in SEQ), tuple(get[n] for n in DIV), **{n.replace("-", "_"): get[n] for n in ROLES}
+        )
 
 
 def buckets(values: np.ndarray, kind: str) -> np.ndarray:

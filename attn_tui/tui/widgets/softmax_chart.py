@@ -39,8 +39,7 @@ def key_labels(labels, blocked, scores) -> list[str]:
     all padded to one width, plus a space before the bar, so they line up on the left."""
     out = []
     for lab, b, x in zip(labels, blocked, np.asarray(scores, dtype=np.float64)):
-        mark = MASKED_MARK if b else "" if np.isfinite(x) else " NaN" if np.isnan(x) else (
-            " inf" if x > 0 else " -inf")
+        mark = MASKED_MARK if b else "" if np.isfinite(x) else " NaN" if np.isnan(x) else (" inf" if x > 0 else " -inf")
         out.append(lab + mark)
     width = max((len(x) for x in out), default=0) + 1  # one space between a label and its bar
     return [x.ljust(width) for x in out]  # plotext right-aligns labels: equal widths line them up
@@ -58,7 +57,7 @@ def score_bars(scores, blocked) -> tuple[list[float], int]:
     big = float(np.max(np.abs(v))) if v.size else 0.0
     power = int(np.floor(np.log10(big))) if big >= 1e5 or 0 < big < 1e-3 else 0
     half = power // 2  # in two steps: 10.0**-324 is 0 and 10.0**324 is inf
-    return sanitise(v / 10.0 ** half / 10.0 ** (power - half)), power
+    return sanitise(v / 10.0**half / 10.0 ** (power - half)), power
 
 
 class SoftmaxChart(Horizontal, can_focus=True):
@@ -109,11 +108,17 @@ class SoftmaxChart(Horizontal, can_focus=True):
         scores, power = score_bars(view.scores[keys], view.blocked[keys])
         unit = f" ×1e{power}" if power else ""
         axis = None if power else view.score_axis  # bars divided by 10**power: a fitted axis
-        ghost_scores, ghost_power = (None, None) if view.ghost_weights is None else score_bars(
-            view.ghost_scores[keys], view.blocked[keys])
-        ghosts = (None, None) if view.ghost_weights is None else (
-            ghost_scores if ghost_power == power else None,  # the pinned row in the bars' own units
-            view.ghost_weights[keys])
+        ghost_scores, ghost_power = (
+            (None, None) if view.ghost_weights is None else score_bars(view.ghost_scores[keys], view.blocked[keys])
+        )
+        ghosts = (
+            (None, None)
+            if view.ghost_weights is None
+            else (
+                ghost_scores if ghost_power == power else None,  # the pinned row in the bars' own units
+                view.ghost_weights[keys],
+            )
+        )
         self._bars("#chart-scores", labels, scores, f"{view.scores_title}{unit}  row {view.row}", axis, ghosts[0])
         self._bars("#chart-probs", labels, view.weights[keys], view.probs_title, (0, 1), ghosts[1])
         some = f" · top {len(keys)}/{len(view.keys)}" if len(keys) < len(view.keys) else ""

@@ -35,8 +35,11 @@ class TextLines(Widget):
             return
         lines_before = len(self._strips) if self._strips is not None else -1
         self._text, self._strips = text, None
-        self.refresh(layout=self.styles.height is not None and self.styles.height.is_auto
-                     and lines_before != len(self._lines(self.size.width)))
+        self.refresh(
+            layout=self.styles.height is not None
+            and self.styles.height.is_auto
+            and lines_before != len(self._lines(self.size.width))
+        )
 
     def _lines(self, width: int) -> list[Strip]:
         """The text wrapped (or cut) to ``width`` cells, cached for that width: layout asks
