@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__
+from . import __version__, train_cli
 from .core.builtins import BUILTINS
 from .core.scenario_io import ScenarioError, resolve
 
@@ -50,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--scenario", metavar="NAME|FILE", help=SCENARIO_HELP)
     r.add_argument("--json", action="store_true", help="JSON instead of text (non-finite numbers as null)")
+    train_cli.add_parser(sub)
     return p
 
 
@@ -82,6 +83,10 @@ def run(args) -> int:
 def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        if args.command == "train":
+            sys.stdout.write(train_cli.run(args))
+            sys.stdout.flush()
+            return EXIT_OK
         if args.command == "report":
             if args.run_scenario is not None and args.scenario is None:
                 args.scenario = args.run_scenario  # `attn-tui --scenario F report` means the same

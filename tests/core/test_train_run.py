@@ -85,7 +85,7 @@ def test_logged_figures_are_the_eval_sets():
 def test_bad_config_is_refused(bad):
     with pytest.raises(ValueError) as e:
         Config(**bad)
-    assert list(bad)[0].replace("_", "-") in str(e.value)
+    assert str(e.value).startswith(list(bad)[0])
 
 
 def test_unscaled_starts_sharper_at_large_d_k():

@@ -39,7 +39,7 @@ class Config:
         for name, (lo, hi) in LIMITS.items():
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-                raise ValueError(f"{name.replace('_', '-')}: {v!r} must be a whole number from {lo} to {hi:,}")
+                raise ValueError(f"{name}: {v!r} must be a whole number from {lo} to {hi:,}")
         if not (isinstance(self.lr, (int, float)) and math.isfinite(self.lr) and 0 < self.lr <= 100):
             raise ValueError(f"lr: {self.lr!r} must be a number above 0 and at most 100")
         if self.optimizer not in optim.OPTIMIZERS:

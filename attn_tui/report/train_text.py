@@ -1,0 +1,93 @@
+"""Headless output of `attn-tui train`: a run's curve and figures, or the scaled/unscaled comparison.
+
+Text for people, JSON for programs (non-finite numbers as null). Imports the core only.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from ..core.train.task import Task
+
+CURVE_ROWS = 12  # logged rows printed in the text curve (evenly spaced, the last included)
+
+
+def _clean(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_clean(v) for v in x]
+    return x
+
+
+def as_json(obj) -> str:
+    return json.dumps(_clean(obj), indent=2, allow_nan=False) + "\n"
+
+
+def _steps(v) -> str:
+    return "never" if v is None else str(v)
+
+
+def task_line(cfg: dict) -> str:
+    t = Task(cfg["task"])
+    return (
+        f"task {t.name}: {t.n_keys} keys from {t.n_symbols} one-hot symbols, {t.n_queries} queries each repeating "
+        f"one key; the head must put its weight on the matching key (seed {cfg['seed']})"
+    )
+
+
+def run_text(r: dict) -> str:
+    cfg = r["config"]
+    scale = "1/√d_k" if cfg["scaled"] else "unscaled (c = 1)"
+    lines = [
+        task_line(cfg),
+        f"head: d_k = {cfg['d_k']}, scores {scale}; {cfg['optimizer']} lr {cfg['lr']:g}, "
+        f"batch {cfg['batch']}, {cfg['steps']} steps",
+        "",
+        f"{'step':>6}  {'loss':>9}  {'accuracy':>8}  {'H bits':>6}  {'p(1−p)':>7}",
+    ]
+    n = len(r["step"])
+    picks = sorted({round(i * (n - 1) / max(1, CURVE_ROWS - 1)) for i in range(min(n, CURVE_ROWS))})
+    for i in picks:
+        lines.append(
+            f"{r['step'][i]:>6}  {r['loss'][i]:>9.5f}  {r['accuracy'][i]:>8.3f}  "
+            f"{r['mean_row_entropy_bits'][i]:>6.3f}  {r['mean_p_one_minus_p_curve'][i]:>7.4f}"
+        )
+    lines += [
+        "",
+        f"final loss {r['final_loss']:.5f}, final accuracy {r['final_accuracy']:.3f}",
+        f"steps to loss ≤ {r['target_loss']:g}: {_steps(r['steps_to_target'])}",
+        f"at step 0: mean row entropy {r['initial_mean_row_entropy_bits']:.3f} bits, "
+        f"mean p(1−p) {r['mean_p_one_minus_p']:.4f}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def compare_rows_text(rows: list[dict]) -> str:
+    """rows: core.train.compare.compare_all() (or one row); a table, then each d_k's verdict."""
+    head = (
+        f"{'d_k':>4}  {'scores':<9} {'steps to target':>15}  {'H at step 0':>11}  "
+        f"{'p(1−p) at 0':>11}  {'final acc':>9}  {'final loss':>10}"
+    )
+    lines = [task_line(rows[0]["scaled"]["config"]), "", head]
+    for row in rows:
+        for name in ("scaled", "unscaled"):
+            r = row[name]
+            lines.append(
+                f"{row['d_k']:>4}  {name:<9} {_steps(r['steps_to_target']):>15}  "
+                f"{r['initial_mean_row_entropy_bits']:>11.3f}  {r['mean_p_one_minus_p']:>11.4f}  "
+                f"{r['final_accuracy']:>9.3f}  {r['final_loss']:>10.5f}"
+            )
+    cfg = rows[0]["scaled"]["config"]
+    lines += [
+        "",
+        f"same task, initialisation, batches and learning rate ({cfg['optimizer']} lr {cfg['lr']:g}, "
+        f"{cfg['steps']} steps, seed {cfg['seed']}); target loss {rows[0]['scaled']['target_loss']:g}; "
+        "H in bits (of log₂ 8 = 3)",
+        "",
+    ]
+    lines += [row["verdict"] for row in rows]
+    return "\n".join(lines) + "\n"

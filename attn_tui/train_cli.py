@@ -1,0 +1,90 @@
+"""`attn-tui train`: train one head headless and print the curve and figures (or --compare).
+
+Kept out of cli.py so the subcommand lives in one place; cli.py only calls add_parser() and run().
+Bad values are refused by argparse or by core.train.run.Config, one line, exit 2 (cli.main).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .core.train.compare import COMPARE_STEPS, DKS
+from .core.train.optim import OPTIMIZERS
+from .core.train.run import Config
+from .core.train.task import TASKS
+
+DEFAULTS = Config()
+
+
+def _number(kind, name):
+    def parse(text):
+        try:
+            return kind(text)
+        except ValueError:
+            what = "a whole number" if kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+
+    parse.__name__ = name  # argparse names the option in its message
+    return parse
+
+
+def add_parser(sub) -> None:
+    t = sub.add_parser(
+        "train",
+        help="train one attention head on a toy task and print the loss curve and figures",
+        description="Train one head (NumPy, hand-written backward) on associative recall. --compare trains it "
+        "scaled and unscaled with the same seed and learning rate.",
+    )
+    t.add_argument("--task", choices=TASKS, default=DEFAULTS.task, help="the toy task (default %(default)s)")
+    t.add_argument("--d-k", type=_number(int, "d_k"), default=None, help=f"key width (default {DEFAULTS.d_k})")
+    t.add_argument("--unscaled", action="store_true", help="raw Q Kᵀ scores, without 1/√d_k")
+    t.add_argument(
+        "--steps",
+        type=_number(int, "steps"),
+        default=None,
+        help=f"optimizer steps (default {DEFAULTS.steps}; {COMPARE_STEPS} with --compare)",
+    )
+    t.add_argument("--lr", type=_number(float, "lr"), default=DEFAULTS.lr, help="learning rate (default %(default)s)")
+    t.add_argument("--seed", type=_number(int, "seed"), default=DEFAULTS.seed, help="seed (default %(default)s)")
+    t.add_argument("--optimizer", choices=OPTIMIZERS, default=DEFAULTS.optimizer, help="default %(default)s")
+    t.add_argument(
+        "--compare",
+        action="store_true",
+        help=f"scaled vs unscaled at --d-k (without --d-k: at d_k = {', '.join(map(str, DKS))})",
+    )
+    t.add_argument("--json", action="store_true", help="JSON instead of text")
+
+
+def config(args) -> Config:
+    steps = args.steps if args.steps is not None else (COMPARE_STEPS if args.compare else DEFAULTS.steps)
+    d_k = args.d_k if args.d_k is not None else DEFAULTS.d_k
+    return Config(
+        task=args.task,
+        d_k=d_k,
+        scaled=not args.unscaled,
+        steps=steps,
+        lr=args.lr,
+        seed=args.seed,
+        optimizer=args.optimizer,
+    )
+
+
+def run(args) -> str:
+    from .core.train import compare
+    from .core.train import run as train_run
+    from .report import train_text
+
+    try:
+        cfg = config(args)
+    except ValueError as e:  # cli.main prints it on one line, exit 2
+        raise ValueError(f"train --{str(e).replace('_', '-', 1)}") from None
+    if not args.compare:
+        result = train_run.run(cfg)
+        return train_text.as_json(result) if args.json else train_text.run_text(result)
+    dks = (cfg.d_k,) if args.d_k is not None else DKS
+    rows = compare.compare_all(cfg, dks)
+    if args.json:
+        if len(rows) == 1:
+            return train_text.as_json({k: rows[0][k] for k in ("scaled", "unscaled", "verdict", "d_k")})
+        return train_text.as_json(rows)
+    return train_text.compare_rows_text(rows)
