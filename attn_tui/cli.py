@@ -16,7 +16,7 @@ from .core.builtins import BUILTINS
 from .core.scenario_io import ScenarioError, resolve
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
-SCENARIO_HELP = f"a built-in ({', '.join(BUILTINS)}) or a TOML scenario file"
+SCENARIO_HELP = f"a built-in ({', '.join(BUILTINS)}) or a scenario file (.toml, .npz, .safetensors)"
 
 
 class UsageError(Exception):

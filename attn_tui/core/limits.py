@@ -28,6 +28,11 @@ MAX_TOKENS = 8 * MAX_LISTS  # brackets, strings and comments scanned
 MAX_VALUES = 5 * MAX_DIM**2 + 2**16  # commas: 5 matrices of 512 x 512, labels
 MAX_KEYS = 2**16  # '=' signs (19 keys, and '=' inside labels)
 C_MIN, C_MAX = 1e-3, 1e3  # the knob's range for the score multiplier c
+# Array files (.npz, .safetensors) read by `report`, which streams S and A in row blocks:
+MAX_T = 16384  # largest T, T' there (the explorer keeps MAX_DIM until its grids are lazy)
+MAX_D = 256  # largest d_model, d_k, d_v once T or T' is above MAX_DIM
+MAX_ARRAY_FILE_BYTES = 128 * 2**20  # Q, K, V of 16384 x 256 in float64 are 96 MiB
+TRACE_MATRICES = 5  # T x T' matrices a full trace holds: S, M, S + M, A, blocked (counted at 8 bytes)
 
 
 def printable(text) -> str:
@@ -60,6 +65,37 @@ def check_dim(what: str, n: int, error=ValueError, unit: str = "") -> None:
     """Refuse a size above MAX_DIM before anything of that size is built."""
     if n > MAX_DIM:
         raise error(f"{what}: {n}{unit}; sizes (T, T', d_model, d_k, d_v) are at most {MAX_DIM}")
+
+
+def gib(nbytes: float) -> str:
+    """A byte count in the unit a person reads: 74.5 GiB, 32 MiB."""
+    return f"{nbytes / 2**30:.1f} GiB" if nbytes >= 2**30 else f"{nbytes / 2**20:.0f} MiB"
+
+
+def trace_bytes(T: int, T_k: int) -> int:
+    """Bytes of the T x T' matrices of a full float64 trace (S, M, S + M, A, blocked)."""
+    return TRACE_MATRICES * 8 * T * T_k
+
+
+def check_tokens(T: int, T_k: int, large: bool = False, error=ValueError, source: str = "T") -> None:
+    """Refuse T or T' above the limit of the door (``large``: report's streaming summary,
+    MAX_T; else the explorer's MAX_DIM), naming the limit and the memory the full trace would need."""
+    limit = MAX_T if large else MAX_DIM
+    what, n = ("T", T) if T >= T_k else ("T'", T_k)
+    if n <= limit:
+        return
+    need = f"its T x T' matrices would need {gib(trace_bytes(T, T_k))} ({TRACE_MATRICES} of {T} x {T_k} in float64)"
+    if large:
+        raise error(f"{source}: {what} = {n} tokens; at most {MAX_T} (d <= {MAX_D}): {need}")
+    raise error(
+        f"{source}: {what} = {n} tokens; the explorer takes at most {MAX_DIM} for now "
+        f"(`attn-tui report --scenario FILE` summarises up to {MAX_T}); {need}"
+    )
+
+
+def dim_limit(T: int, T_k: int) -> int:
+    """The largest d_model, d_k, d_v with these token counts: MAX_DIM up to MAX_DIM tokens, else MAX_D."""
+    return MAX_DIM if max(T, T_k) <= MAX_DIM else MAX_D
 
 
 def clean_label(text, where: str, error=ValueError, limit: int = MAX_LABEL, kind: str = "label") -> str:
@@ -131,12 +167,15 @@ def overflow_message(problem) -> str:
 
 
 # -- the whole door --------------------------------------------------------------------
-def check_sizes(s, error=ValueError) -> None:
-    sizes = {"T": s.T, "T'": s.T_k, "d_k": s.d_k, "d_v": s.d_v}
-    if s.projected:
-        sizes["d_model"] = s.d_model
-    for what, n in sizes.items():
-        check_dim(what, n, error)
+def check_sizes(s, error=ValueError, large: bool = False) -> None:
+    """T, T' and the widths within the door's limits: MAX_DIM everywhere for the explorer;
+    for ``large`` (report) T, T' up to MAX_T and the widths up to dim_limit."""
+    check_tokens(s.T, s.T_k, large, error)
+    limit = dim_limit(s.T, s.T_k) if large else MAX_DIM
+    widths = {"d_k": s.d_k, "d_v": s.d_v if s.projected or s.V is not None else 0, "d_model": s.d_model or 0}
+    for what, n in widths.items():
+        if n > limit:
+            raise error(f"{what}: {n}; with {max(s.T, s.T_k)} tokens d_model, d_k, d_v are at most {limit}")
 
 
 def _clean_labels(s, error):
@@ -152,20 +191,30 @@ def _clean_labels(s, error):
     return changes
 
 
-def admit(s, error=ValueError):
+def admit(s, error=ValueError, large: bool = False):
     """``s`` if every door may accept it (labels with whitespace runs collapsed), else ``error``
-    with one line: sizes, input values (|x| <= BOUND), c, window, labels, then the trace computes."""
-    check_sizes(s, error)
+    with one line: sizes, input values (|x| <= BOUND), c, window, labels, then the trace computes.
+    ``large``: the report's door, T up to MAX_T, the trace checked in row blocks (core.stream)."""
+    check_sizes(s, error, large)
     for name in INPUTS:
         if getattr(s, name) is not None:
             check_values(name, getattr(s, name), error)
     check_c(s.c, error)
-    if s.mask == "window" and not 1 <= s.window <= MAX_DIM:
-        raise error(f"window: a width from 1 to {MAX_DIM}, got {shown(s.window)}")
+    widest = MAX_T if large else MAX_DIM
+    if s.mask == "window" and not 1 <= s.window <= widest:
+        raise error(f"window: a width from 1 to {widest}, got {shown(s.window)}")
     changes = _clean_labels(s, error)
     if changes:
         s = s.with_(**changes)
-    problem = compute_problem(s)
+    problem = compute_problem(s) if max(s.T, s.T_k) <= MAX_DIM else _streamed_problem(s)
     if problem:
         raise error(overflow_message(problem))
     return s
+
+
+def _streamed_problem(s):
+    """compute_problem for T above MAX_DIM, without a T x T' matrix: Q, K, V, then S and O
+    in row blocks (core.stream)."""
+    from .stream import first_overflow  # stream imports attention; limits is imported by scenario
+
+    return first_overflow(s, _inputs)

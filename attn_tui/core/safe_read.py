@@ -37,8 +37,8 @@ def _refuse_kind(name: str, mode, error) -> None:
         raise error(f"{name}: is {kind}, not a regular file; a scenario is a TOML file")
 
 
-def read_capped(path, error=ValueError) -> bytes:
-    """The bytes of the regular file ``path`` (symlinks followed), at most MAX_FILE_BYTES.
+def read_capped(path, error=ValueError, limit: int = MAX_FILE_BYTES, kind: str = "a scenario file") -> bytes:
+    """The bytes of the regular file ``path`` (symlinks followed), at most ``limit`` (MAX_FILE_BYTES).
 
     Refuses, with one line naming the file: a missing file, a folder, a FIFO or device
     (by stat, before opening: nothing blocks), a symlink loop or an over-long name (the
@@ -52,8 +52,8 @@ def read_capped(path, error=ValueError) -> bytes:
     except (OSError, ValueError) as exc:  # ELOOP, ENAMETOOLONG, EACCES; ValueError: a NUL in the name
         raise error(f"{name}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
     _refuse_kind(name, st.st_mode, error)
-    too_big = f"{name}: larger than {MAX_FILE_BYTES // 2**20} MiB; a scenario file is at most that"
-    if st.st_size > MAX_FILE_BYTES:
+    too_big = f"{name}: larger than {limit // 2**20} MiB; {kind} is at most that"
+    if st.st_size > limit:
         raise error(too_big)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -62,8 +62,8 @@ def read_capped(path, error=ValueError) -> bytes:
     try:
         _refuse_kind(name, os.fstat(fd).st_mode, error)  # swapped for a FIFO after the stat
         chunks, size = [], 0
-        while size <= MAX_FILE_BYTES:
-            chunk = os.read(fd, min(2**20, MAX_FILE_BYTES + 1 - size))
+        while size <= limit:
+            chunk = os.read(fd, min(2**20, limit + 1 - size))
             if not chunk:
                 break
             chunks.append(chunk)
@@ -72,7 +72,7 @@ def read_capped(path, error=ValueError) -> bytes:
         raise error(f"{name}: cannot read ({exc.strerror})") from None
     finally:
         os.close(fd)
-    if size > MAX_FILE_BYTES:
+    if size > limit:
         raise error(too_big)
     return b"".join(chunks)
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from .attention import DTYPES, FILLS, MASKS, Trace, additive_mask, attention, blocked_cells
 from .checks import check_matrix
-from .limits import MAX_DIM, shown
+from .limits import MAX_T, shown
 
 MATRICES = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
 
@@ -198,8 +198,8 @@ def validate(s: Scenario):
         raise ValueError(f"mask: unknown mask {s.mask!r}; use one of {', '.join(MASKS)}")
     if s.mask == "window" and (not isinstance(s.window, int) or s.window < 1):
         raise ValueError(f"window: a sliding window needs a whole width >= 1, got {shown(s.window)}")
-    if isinstance(s.window, (int, np.integer)) and s.window > MAX_DIM:  # T x T' masks count in int64
-        raise ValueError(f"window: {shown(s.window)} is wider than any sequence (at most {MAX_DIM})")
+    if isinstance(s.window, (int, np.integer)) and s.window > MAX_T:  # T x T' masks count in int64
+        raise ValueError(f"window: {shown(s.window)} is wider than any sequence (at most {MAX_T})")
     for p in s.padding:
         if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 1 <= p <= s.T_k:
             raise ValueError(f"padding: key position {shown(p)} is outside 1..{s.T_k} (positions count from 1)")

@@ -15,9 +15,12 @@ import math
 import tomllib
 from pathlib import Path
 
+import numpy as np
+
+from . import arrays_io
 from .atomic import write_atomic
 from .builtins import BUILTINS, builtin
-from .limits import admit, check_dim, printable, shown
+from .limits import MAX_ARRAY_FILE_BYTES, admit, check_dim, printable, shown
 from .safe_read import read_capped, structure_problem
 from .scenario import MATRICES, Scenario
 
@@ -43,6 +46,8 @@ def _number(key, r, c, x):
 
 
 def _matrix(key, value):
+    if isinstance(value, np.ndarray):  # from an .npz or .safetensors file (core.arrays_io)
+        return arrays_io.matrix(key, value)
     if not isinstance(value, list) or not value:
         raise ValueError(f"{key}: must be a non-empty list of rows, e.g. [[1.0, 0.0], [0.0, 1.0]]")
     check_dim(key, len(value), unit=" rows")
@@ -146,11 +151,18 @@ def loads(text: str, source: str = "<string>") -> Scenario:
         raise ScenarioError(f"{source}: {printable(exc)}") from None
 
 
-def load(path) -> Scenario:
-    """Read a scenario file; ScenarioError names the file and what is wrong."""
+def load(path, large: bool = False) -> Scenario:
+    """Read a scenario file (TOML, or .npz / .safetensors arrays: core.arrays_io); ScenarioError
+    names the file and what is wrong. ``large``: the report's size limits (limits.check_tokens)."""
     path = Path(path)
-    raw = read_capped(path, ScenarioError)  # never blocks, never reads more than MAX_FILE_BYTES
     name = printable(path)
+    if arrays_io.is_arrays_file(path):
+        raw = read_capped(path, ScenarioError, MAX_ARRAY_FILE_BYTES, "an array file")
+        try:
+            return from_dict(arrays_io.read(raw, path.suffix, large))
+        except ValueError as exc:
+            raise ScenarioError(f"{name}: {printable(exc)}") from None
+    raw = read_capped(path, ScenarioError)  # never blocks, never reads more than MAX_FILE_BYTES
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -160,11 +172,12 @@ def load(path) -> Scenario:
     return loads(text, str(path))
 
 
-def resolve(name_or_path) -> Scenario:
+def resolve(name_or_path, large: bool = False) -> Scenario:
     """A built-in by name, or a file by path: the door of the CLI, --scenario and the app's open.
 
     A file must also pass the limits every door applies (limits.admit: sizes, |x| <= BOUND,
-    c in the knob's range, plain labels, and a trace that computes in its dtype)."""
+    c in the knob's range, plain labels, and a trace that computes in its dtype). ``large``:
+    the report's door, which takes T up to limits.MAX_T from an array file."""
     if str(name_or_path) in BUILTINS:
         return builtin(str(name_or_path))
     p = Path(name_or_path)
@@ -172,9 +185,9 @@ def resolve(name_or_path) -> Scenario:
         raise ScenarioError(
             f"{printable(name_or_path)}: no such file, and no built-in of that name (built-ins: {', '.join(BUILTINS)})"
         )
-    s = load(p)
+    s = load(p, large)
     try:
-        return admit(s)
+        return admit(s, large=large)
     except ValueError as exc:
         raise ScenarioError(f"{printable(p)}: {printable(exc)}") from None
 

@@ -172,7 +172,7 @@ TEXTS = [
     ("c negative", "range", QK + "c = -1.0\n", ["c", "positive"]),
     ("c nan", "range", QK + "c = nan\n", ["c", "nan"]),
     ("c a string", "range", QK + 'c = "big"\n', ["c", "big"]),
-    ("window 10**30", "huge integer", QK + 'mask = "window"\nwindow = 1' + "0" * 30 + "\n", ["window", "512"]),
+    ("window 10**30", "huge integer", QK + 'mask = "window"\nwindow = 1' + "0" * 30 + "\n", ["window", "16384"]),
     ("window 10**30 causal", "window", QK + "window = 1" + "0" * 30 + "\n", ["window", "causal"]),
     ("window with causal", "window", QK + 'mask = "causal"\nwindow = 3\n', ["window", "causal"]),
     ("window with none", "window", QK + 'mask = "none"\nwindow = 1\n', ["window", "none"]),

@@ -171,13 +171,13 @@ def test_key_labels_are_checked_without_y_and_given_with_y():
     assert projected(Y=np.ones((2, 4)), mask="none").key_tokens == ("k1", "k2")
 
 
-def test_the_widest_window_is_max_dim():
-    from attn_tui.core.edit import MAX_DIM
+def test_the_widest_window_is_max_t():
+    from attn_tui.core.limits import MAX_T  # the report's largest T (array files); the explorer's door refuses > 512
 
-    assert projected(mask="window", window=MAX_DIM).window == MAX_DIM
+    assert projected(mask="window", window=MAX_T).window == MAX_T
     with pytest.raises(ValueError) as err:
-        projected(mask="window", window=MAX_DIM + 1)
-    assert str(err.value) == f"window: {MAX_DIM + 1} is wider than any sequence (at most {MAX_DIM})"
+        projected(mask="window", window=MAX_T + 1)
+    assert str(err.value) == f"window: {MAX_T + 1} is wider than any sequence (at most {MAX_T})"
 
 
 def test_focus_row_counts_from_one_and_stays_in_range():

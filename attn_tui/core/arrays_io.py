@@ -1,0 +1,223 @@
+"""Scenario files of arrays: ``.npz`` (NumPy) and ``.safetensors``, named as in the TOML format.
+
+Matrices ``X, W_Q, W_K, W_V, Y`` or ``Q, K, V`` are 2-D arrays of float16/32/64 (or integers);
+labels ``tokens, key_tokens, features`` are 1-D string arrays in an .npz and JSON lists in the
+safetensors metadata; settings (``mask, c, scaled, dtype, ...``) are optional, with the TOML
+defaults: 0-d arrays (or a 1-D integer ``padding``) in an .npz, JSON texts in the metadata
+(``"c": "1.5"``, ``"mask": "\\"causal\\""``; a bare word such as ``causal`` is read as that string).
+Without ``dtype`` the scenario computes in the widest float dtype of its arrays (float64 for
+integers), so float16 and float32 arrays keep their dtype.
+
+Safety: the bytes are read once (safe_read.read_capped: no FIFO, at most MAX_ARRAY_FILE_BYTES);
+every array's shape and dtype are read from its header (np.lib.format, the safetensors JSON
+header) and checked against the limits before any array is read; pickles are never loaded
+(allow_pickle=False, object dtypes refused from the header). What is returned is a dict shaped
+like parsed TOML, which scenario_io.from_dict turns into a Scenario like any file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+import numpy as np
+
+from .limits import MAX_DIM, MAX_T, check_tokens, dim_limit, printable, shown
+
+MATRICES = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
+TOKEN_ROWS = ("X", "Y", "Q", "K", "V")  # matrices with one row per token
+LABELS = ("tokens", "features", "key_tokens")
+MAX_MEMBERS = 64  # arrays in one file (a scenario has at most 19 keys)
+MAX_HEADER = 16 * 2**20  # a safetensors JSON header (labels of 16384 tokens fit)
+ST_DTYPES = {"F16": "float16", "F32": "float32", "F64": "float64", "I8": "int8", "I16": "int16", "I32": "int32"}
+ST_DTYPES |= {"I64": "int64", "U8": "uint8", "U16": "uint16", "U32": "uint32", "U64": "uint64"}
+SUFFIXES = (".npz", ".safetensors")
+
+
+def is_arrays_file(path) -> bool:
+    return str(path).lower().endswith(SUFFIXES)
+
+
+def check_shapes(shapes: dict, large: bool) -> None:
+    """Refuse, from the headers alone, a matrix that is not 2-D or is empty, and sizes beyond
+    the door's limits (limits.check_tokens: T, T' with the memory they would need; widths)."""
+    for key, shape in shapes.items():
+        if len(shape) != 2:
+            raise ValueError(f"{key}: a {len(shape)}-D array of shape {tuple(shape)}; a matrix is 2-D (rows x columns)")
+        if 0 in shape:
+            raise ValueError(f"{key}: is empty (shape {shape[0]}x{shape[1]})")
+    T = next((shapes[k][0] for k in ("X", "Q") if k in shapes), 0)
+    T_k = next((shapes[k][0] for k in ("Y", "K", "X") if k in shapes), T)
+    check_tokens(T, T_k, large, ValueError, source=next((k for k in ("X", "Q") if k in shapes), "T"))
+    limit = dim_limit(T, T_k) if large else MAX_DIM
+    for key, (rows, cols) in shapes.items():
+        for n, what in ((rows, "rows"), (cols, "columns")):
+            if not (what == "rows" and key in TOKEN_ROWS) and n > limit:
+                raise ValueError(f"{key}: {n} {what}; with {max(T, T_k)} tokens d_model, d_k, d_v are at most {limit}")
+            if n > MAX_T:
+                raise ValueError(f"{key}: {n} {what}; sizes are at most {MAX_T}")
+
+
+def check_dtype(key: str, dtype) -> None:
+    """Matrices hold real numbers: float16/32/64 or integers; never objects (pickles)."""
+    dtype = np.dtype(dtype)
+    if dtype.hasobject:
+        raise ValueError(
+            f"{key}: an object array (pickled Python objects); only numeric arrays are read, never pickles"
+        )
+    if key in MATRICES and not (dtype.kind in "iu" or dtype.name in ("float16", "float32", "float64")):
+        raise ValueError(f"{key}: {dtype.name} entries; a matrix holds float16, float32, float64 or integers")
+
+
+def matrix(key: str, a: np.ndarray) -> np.ndarray:
+    """A matrix from a file as float64, or the TOML refusal: the first non-finite cell, 1-based."""
+    a = np.asarray(a)
+    check_dtype(key, a.dtype)
+    if a.ndim != 2 or 0 in a.shape:
+        check_shapes({key: a.shape}, True)
+    bad = np.argwhere(~np.isfinite(a)) if a.dtype.kind == "f" else ()
+    if len(bad):
+        r, c = (int(v) for v in bad[0])
+        raise ValueError(f"{key}: row {r + 1}, column {c + 1} is {float(a[r, c])}; entries must be finite")
+    return a.astype(np.float64)
+
+
+def _setting(key: str, a: np.ndarray):
+    """A label list, a padding list or a 0-d setting from an .npz as the Python value TOML gives."""
+    if key in LABELS or key == "padding":
+        if a.ndim != 1:
+            raise ValueError(f"{key}: a {a.ndim}-D array; give a 1-D array (one entry per position)")
+        if key in LABELS and a.dtype.kind != "U":
+            raise ValueError(f"{key}: {a.dtype.name} entries; labels are strings (a NumPy array of str)")
+        return a.tolist()
+    if a.ndim != 0:
+        raise ValueError(f"{key}: a {a.ndim}-D array of shape {a.shape}; a setting is one value (a 0-d array)")
+    return a.item()
+
+
+def _widest(arrays: dict):
+    floats = [a.dtype for k, a in arrays.items() if k in MATRICES and a.dtype.kind == "f"]
+    return np.result_type(*floats).name if floats else "float64"
+
+
+def _check_names(keys) -> None:
+    known = ("title", *LABELS, *MATRICES, *SETTINGS[1:])  # scenario_io.KEYS's order: the same refusal
+    unknown = [k for k in keys if k not in known]
+    if unknown:
+        raise ValueError(f"{printable(unknown[0])}: unknown key; known keys: {', '.join(known)}")
+
+
+def _finish(data: dict, arrays: dict) -> dict:
+    data.setdefault("dtype", _widest(arrays))
+    return data | arrays
+
+
+SETTINGS = ("title", "mask", "padding", "window", "fill", "c", "scaled", "dtype", "focus_row")
+
+
+# -- .npz -------------------------------------------------------------------------------
+def _npz_headers(zf: zipfile.ZipFile) -> dict:
+    """{key: (shape, dtype)} from each member's .npy header, read before any array."""
+    infos = zf.infolist()
+    if len(infos) > MAX_MEMBERS:
+        raise ValueError(f"{len(infos)} arrays; a scenario has at most {MAX_MEMBERS}")
+    heads = {}
+    for info in infos:
+        key = info.filename.removesuffix(".npy")
+        if key in heads:
+            raise ValueError(f"{printable(key)}: given twice")
+        if not info.filename.endswith(".npy"):
+            raise ValueError(f"{shown(info.filename)}: not a NumPy array (.npy) inside the .npz")
+        try:
+            with zf.open(info) as f:
+                version = np.lib.format.read_magic(f)
+                read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+                shape, _, dtype = read(f)
+        except (ValueError, OSError, EOFError, zipfile.BadZipFile, SyntaxError) as exc:
+            raise ValueError(f"{printable(key)}: not a readable .npy array ({shown(str(exc), 80)})") from None
+        heads[key] = (shape, dtype)
+    return heads
+
+
+def read_npz(raw: bytes, large: bool = False) -> dict:
+    """The scenario dict of the .npz bytes ``raw`` (module doc); ValueError names the key."""
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(raw))
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError):
+        raise ValueError("not a valid .npz (zip) file; write one with numpy.savez") from None
+    heads = _npz_headers(zf)
+    for key, (_, dtype) in heads.items():
+        check_dtype(key, dtype)
+    _check_names(heads)
+    check_shapes({k: shape for k, (shape, _) in heads.items() if k in MATRICES}, large)
+    try:
+        with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
+            loaded = {key: npz[key] for key in heads}
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+        raise ValueError(f"not a readable .npz ({shown(str(exc), 80)})") from None
+    data = {k: _setting(k, a) for k, a in loaded.items() if k not in MATRICES}
+    return _finish(data, {k: a for k, a in loaded.items() if k in MATRICES})
+
+
+# -- .safetensors -----------------------------------------------------------------------
+def _st_header(raw: bytes) -> dict:
+    """The JSON header of safetensors bytes (8-byte little-endian length, then JSON)."""
+    if len(raw) < 8:
+        raise ValueError(f"{len(raw)} bytes, too short for a safetensors header (8 bytes of length, then JSON)")
+    n = int.from_bytes(raw[:8], "little")
+    if n > min(MAX_HEADER, len(raw) - 8):
+        raise ValueError(f"its header claims {n:,} bytes, the file holds {len(raw) - 8:,} after the length")
+    try:
+        header = json.loads(raw[8 : 8 + n].decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise ValueError("its header is not valid JSON; not a safetensors file") from None
+    if not isinstance(header, dict):
+        raise ValueError("its header is not a JSON object; not a safetensors file")  # noqa: TRY004
+    return header
+
+
+def _meta_value(key: str, text):
+    if not isinstance(text, str):
+        raise ValueError(f"{key}: metadata values are strings (JSON texts), got {shown(text)}")  # noqa: TRY004
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        if key in ("title", "mask", "dtype", "fill"):
+            return text  # a bare word: mask = causal
+        raise ValueError(f"{key}: {shown(text)} is not JSON (labels: a JSON list of strings)") from None
+
+
+def read_safetensors(raw: bytes, large: bool = False) -> dict:
+    """The scenario dict of the .safetensors bytes ``raw`` (module doc); ValueError names the key."""
+    header = _st_header(raw)
+    meta = header.pop("__metadata__", None) or {}
+    if not isinstance(meta, dict):
+        raise ValueError("__metadata__: must be a JSON object of strings")  # noqa: TRY004
+    if len(header) > MAX_MEMBERS:
+        raise ValueError(f"{len(header)} arrays; a scenario has at most {MAX_MEMBERS}")
+    shapes = {}
+    for key, info in header.items():
+        if not isinstance(info, dict) or info.get("dtype") not in ST_DTYPES:
+            what = info.get("dtype") if isinstance(info, dict) else info
+            raise ValueError(f"{printable(key)}: dtype {shown(what)}; a matrix holds F16, F32, F64 or integers")
+        shape = info.get("shape")
+        if not isinstance(shape, list) or not all(isinstance(x, int) and x >= 0 for x in shape):
+            raise ValueError(f"{printable(key)}: shape {shown(shape)} is not a list of sizes")
+        shapes[key] = tuple(shape)
+    data = {k: _meta_value(k, v) for k, v in meta.items()}
+    _check_names([*shapes, *data])
+    if any(k not in MATRICES for k in shapes):
+        raise ValueError(f"{next(k for k in shapes if k not in MATRICES)}: labels and settings go in the metadata")
+    check_shapes(shapes, large)
+    from safetensors.numpy import load  # imported here: only this door needs it
+
+    try:
+        arrays = load(raw)
+    except Exception as exc:  # noqa: BLE001  (the library's SafetensorError, and any other refusal of the bytes)
+        raise ValueError(f"not a readable safetensors file ({shown(str(exc), 80)})") from None
+    return _finish(data, {k: arrays[k] for k in shapes})
+
+
+def read(raw: bytes, suffix: str, large: bool = False) -> dict:
+    return read_npz(raw, large) if suffix.lower() == ".npz" else read_safetensors(raw, large)

@@ -1,0 +1,219 @@
+"""Attention for large T without a T x T' matrix: row blocks, and an online softmax over
+column tiles (the way FlashAttention avoids storing S).
+
+For a block of query rows the scores are produced one tile of keys at a time,
+
+    S_tile = scale · Q[r0:r1] K[c0:c1]ᵀ,   X = S_tile + M_tile          (rows, tile)
+
+and each row keeps a running maximum m, a running sum l = Σ e^(x−m), u = Σ e^(x−m)(x−m)
+and acc = Σ e^(x−m) v. A new tile with a larger maximum m' rescales them by e^(m−m')
+(u also gains (m−m')·l). After the last tile
+
+    A = e^(x−m) / l,   H = log l − u / l  (nats),   O = acc / l,
+
+so row entropies, O, the largest masked score and each row's top keys cost memory
+O(rows · tile), never O(T · T'). Scores are computed in the scenario's dtype (as
+core.attention does); the running statistics in float64. A row whose keys are all −inf
+(a -inf fill over a fully masked row) has no maximum: its H and O are NaN, like the lesson's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .attention import DTYPES, fill_value
+
+BLOCK = 256  # query rows per block
+TILE = 2048  # keys per tile: a (BLOCK, TILE) float64 tile is 4 MiB
+
+
+@dataclass(frozen=True, eq=False)
+class Source:
+    """What a row block needs: Q (T, d_k), K (T', d_k), V (T', d_v) or None (the identity,
+    O = A), in the scenario's dtype, the scale, the mask's rule and its fill, in that dtype."""
+
+    Q: np.ndarray
+    K: np.ndarray
+    V: np.ndarray | None
+    scale: float
+    mask: str
+    window: int | None
+    padding: tuple  # 0-based key positions
+    fill: object  # a scalar of the dtype (−inf when -1e9 overflows float16)
+
+    @classmethod
+    def of(cls, s) -> Source:
+        """The source of scenario ``s`` (Q, K, V projected in float64, then cast, as Scenario.run)."""
+        dt = np.dtype(DTYPES[s.dtype])
+        if s.projected:
+            Q, K, V = s.qkv()
+        else:
+            Q, K, V = s.Q, s.K, s.V
+        with np.errstate(over="ignore", invalid="ignore"):
+            Q, K = Q.astype(dt), K.astype(dt)
+            V = None if V is None else V.astype(dt)
+        pad = tuple(p - 1 for p in s.padding)
+        return cls(Q, K, V, float(s.scale), s.mask, s.window, pad, fill_value(s.fill, dt))
+
+    @property
+    def T(self):
+        return self.Q.shape[0]
+
+    @property
+    def T_k(self):
+        return self.K.shape[0]
+
+    @property
+    def dtype(self):
+        return self.Q.dtype
+
+    def blocked(self, r0, r1, c0=0, c1=None):
+        """(r1−r0, c1−c0) bool, True where query t may not see key i (Scenario.blocked's rule)."""
+        c1 = self.T_k if c1 is None else c1
+        t = np.arange(r0, r1)[:, None]
+        i = np.arange(c0, c1)[None, :]
+        if self.mask == "none":
+            b = np.zeros((r1 - r0, c1 - c0), dtype=bool)
+        else:
+            b = i > t
+            if self.mask == "window":
+                b = b | (i <= t - int(self.window))
+        if self.padding:
+            b = b | np.isin(i, self.padding)
+        return b
+
+    def scores(self, r0, r1, c0=0, c1=None):
+        """S[r0:r1, c0:c1] = scale · Q Kᵀ in the dtype."""
+        c1 = self.T_k if c1 is None else c1
+        with np.errstate(over="ignore", invalid="ignore"):
+            return (self.Q[r0:r1] @ self.K[c0:c1].T) * self.dtype.type(self.scale)
+
+    def additive(self, r0, r1, c0=0, c1=None):
+        """M[r0:r1, c0:c1]: 0 where open, the fill where blocked, in the dtype."""
+        b = self.blocked(r0, r1, c0, c1)
+        M = np.zeros(b.shape, dtype=self.dtype)
+        M[b] = self.fill
+        return M
+
+    def masked(self, r0, r1, c0=0, c1=None):
+        """(S + M)[r0:r1, c0:c1] in the dtype."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self.scores(r0, r1, c0, c1) + self.additive(r0, r1, c0, c1)
+
+
+@dataclass(frozen=True, eq=False)
+class RowStats:
+    """Whole-row figures of rows r0:r1 (each (rows,) unless said): H in bits, the row's
+    log-sum-exp pieces m and l, O (rows, d_v) or None when V is the identity, top (rows, k)
+    key positions by weight (−1 past the row's finite scores) with their weights top_w,
+    max_blocked_w (the largest A over the row's masked cells, 0 when none), row_sums
+    (Σ A, from a second pass; None unless asked)."""
+
+    r0: int
+    H: np.ndarray
+    m: np.ndarray
+    l: np.ndarray  # noqa: E741  (the FlashAttention name)
+    O: np.ndarray | None
+    top: np.ndarray
+    top_w: np.ndarray
+    max_blocked_w: np.ndarray
+    row_sums: np.ndarray | None
+
+
+def _tiles(n, tile):
+    return ((c0, min(c0 + tile, n)) for c0 in range(0, n, tile))
+
+
+def row_stats(src: Source, r0: int, r1: int, top: int = 3, sums: bool = False, tile: int = TILE) -> RowStats:
+    """The online softmax over rows r0:r1 of ``src``, one tile of keys at a time (module doc)."""
+    n = r1 - r0
+    m = np.full(n, -np.inf)
+    l = np.zeros(n)  # noqa: E741
+    u = np.zeros(n)
+    acc = None if src.V is None else np.zeros((n, src.V.shape[1]))
+    mb = np.full(n, -np.inf)  # the largest masked score of each row
+    k = min(top, src.T_k)
+    best_x = np.full((n, k), -np.inf)
+    best_i = np.full((n, k), -1, dtype=np.int64)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for c0, c1 in _tiles(src.T_k, tile):
+            b = src.blocked(r0, r1, c0, c1)
+            X = src.masked(r0, r1, c0, c1).astype(np.float64)  # (n, c1 − c0)
+            mb = np.maximum(mb, np.where(b, X, -np.inf).max(axis=1))
+            m_new = np.maximum(m, X.max(axis=1))
+            ref = np.where(np.isfinite(m_new), m_new, 0.0)  # a row all −inf so far: nothing to rescale
+            alpha = np.exp(m - ref)
+            e = np.exp(X - ref[:, None])
+            ex = np.where(e > 0, e * (X - ref[:, None]), 0.0)
+            shift = np.where(l > 0, (m - ref) * l, 0.0)
+            u = alpha * (u + shift) + ex.sum(axis=1)
+            l = alpha * l + e.sum(axis=1)  # noqa: E741
+            if acc is not None:
+                acc = alpha[:, None] * acc + e @ src.V[c0:c1].astype(np.float64)
+            m = m_new
+            if k:
+                best_x, best_i = _merge_top(best_x, best_i, X, c0, k)
+        H = (np.log(l) - u / l) / np.log(2.0)
+        H = np.where(np.isfinite(m), np.maximum(H, 0.0), np.nan)
+        ok = np.isfinite(m)[:, None]
+        w = np.where(ok, np.exp(best_x - np.where(ok, m[:, None], 0.0)) / l[:, None], np.nan)
+        max_blocked_w = np.where(np.isfinite(mb), np.exp(mb - m) / l, 0.0)
+        max_blocked_w = np.where(np.isfinite(m), max_blocked_w, np.nan)
+        O = None if acc is None else np.where(ok, acc / l[:, None], np.nan)
+    rs = _row_sums(src, r0, r1, m, l, tile) if sums else None
+    best_i = np.where(np.isfinite(best_x), best_i, -1)  # −1: no key (a row with fewer finite scores than k)
+    return RowStats(r0, H, m, l, O, best_i, np.where(best_i >= 0, w, 0.0), max_blocked_w, rs)
+
+
+def _merge_top(best_x, best_i, X, c0, k):
+    """The k largest of (the running best, this tile) per row, largest first (equal weights: lower key first)."""
+    vals = np.concatenate([best_x, X], axis=1)
+    idx = np.concatenate([best_i, np.broadcast_to(np.arange(c0, c0 + X.shape[1]), X.shape)], axis=1)
+    rows = np.arange(X.shape[0])[:, None]
+    if vals.shape[1] > k:  # argpartition first: a full sort of every tile would cost T' log T' per row
+        part = np.argpartition(-vals, k - 1, axis=1)[:, :k]
+        vals, idx = vals[rows, part], idx[rows, part]
+    order = np.lexsort((idx, -vals), axis=1)
+    return vals[rows, order], idx[rows, order]
+
+
+def _row_sums(src, r0, r1, m, l, tile):  # noqa: E741
+    """Σ_i A[t, i] with the final m and l: a second pass over the tiles."""
+    total = np.zeros(r1 - r0)
+    ref = np.where(np.isfinite(m), m, 0.0)[:, None]
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for c0, c1 in _tiles(src.T_k, tile):
+            total += np.exp(src.masked(r0, r1, c0, c1).astype(np.float64) - ref).sum(axis=1)
+        return np.where(np.isfinite(m), total / l, np.nan)
+
+
+def blocks(T: int, block: int = BLOCK):
+    """(r0, r1) of consecutive row blocks covering 0..T."""
+    return _tiles(T, block)
+
+
+def first_overflow(s, inputs, block: int = BLOCK):
+    """limits.compute_problem without a T x T' matrix: (name, input cells, dtype, largest finite)
+    for the first of Q, K, V, S, O with ±inf/NaN in the dtype, or None. ``inputs(s, name, r, c)``
+    names the input cells (limits._inputs)."""
+    src = Source.of(s)
+    top = float(np.finfo(src.dtype).max)
+    for name, a in (("Q", src.Q), ("K", src.K), ("V", src.V)):
+        if a is not None:
+            bad = np.argwhere(~np.isfinite(a))
+            if len(bad):
+                return name, inputs(s, name, int(bad[0][0]), int(bad[0][1])), s.dtype, top
+    for r0, r1 in blocks(src.T, block):
+        for c0, c1 in _tiles(src.T_k, TILE):
+            bad = np.argwhere(~np.isfinite(src.scores(r0, r1, c0, c1)))
+            if len(bad):
+                return "S", inputs(s, "S", r0 + int(bad[0][0]), c0 + int(bad[0][1])), s.dtype, top
+        st = row_stats(src, r0, r1, top=0)
+        if st.O is not None:
+            with np.errstate(over="ignore", invalid="ignore"):
+                bad = np.argwhere(np.isinf(st.O.astype(src.dtype)))
+            if len(bad):
+                return "O", inputs(s, "O", r0 + int(bad[0][0]), int(bad[0][1])), s.dtype, top
+    return None

@@ -1,0 +1,82 @@
+"""core.stream: the online softmax over column tiles gives the full trace's figures without
+storing a T x T' matrix. Expectations come from Scenario.run() (the exact full path)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attn_tui.core import stream
+from attn_tui.core.limits import _inputs, compute_problem
+from attn_tui.core.scenario import Scenario
+
+RNG = np.random.default_rng(7)
+CASES = [
+    dict(mask="causal"),
+    dict(mask="none", padding=(2, 5)),
+    dict(mask="window", window=3, fill="-inf"),
+    dict(mask="none", padding=tuple(range(1, 31)), fill="-inf"),  # every key padded: NaN rows
+    dict(mask="none", padding=tuple(range(1, 31))),  # every key padded with -1e9: uniform rows
+    dict(mask="causal", padding=(1,), fill="-inf"),  # row 1 sees nothing
+    dict(mask="causal", dtype="float32", c=3.0),
+]
+
+
+def scenario(T=40, T_k=30, **kw):
+    if kw.get("mask") == "causal" or kw.get("mask") == "window":
+        T_k = T
+    Q, K, V = RNG.standard_normal((T, 6)) * 2, RNG.standard_normal((T_k, 6)) * 2, RNG.standard_normal((T_k, 4))
+    return Scenario(Q=Q, K=K, V=V, **kw)
+
+
+@pytest.mark.parametrize("kw", CASES)
+@pytest.mark.parametrize("tile", [1, 7, 64])
+def test_online_softmax_equals_the_full_trace(kw, tile):
+    s = scenario(**kw)
+    tr = s.run()
+    st = stream.row_stats(stream.Source.of(s), 0, s.T, top=3, sums=True, tile=tile)
+    tol = 1e-12 if s.dtype == "float64" else 1e-5
+    nan = np.isnan(tr.A).any(axis=1)
+    assert np.array_equal(np.isnan(st.H), nan) and np.array_equal(np.isnan(st.O).any(axis=1), nan)
+    np.testing.assert_allclose(st.H[~nan], tr.H[~nan], atol=tol)
+    np.testing.assert_allclose(st.O[~nan], tr.O[~nan], atol=tol)
+    np.testing.assert_allclose(st.row_sums[~nan], tr.A[~nan].sum(axis=1), atol=tol)
+    largest = np.where(tr.blocked, tr.A, 0).max(axis=1)
+    np.testing.assert_allclose(st.max_blocked_w[~nan], largest[~nan], atol=tol)
+    top_w = -np.sort(-tr.A[~nan], axis=1)[:, :3]  # the three largest weights of each row
+    np.testing.assert_allclose(st.top_w[~nan], top_w, atol=tol)
+    rows = np.arange(s.T)[~nan][:, None]
+    held = np.where(st.top[~nan] >= 0, tr.A[rows, st.top[~nan]], 0.0)  # −1: a −inf key, weight 0
+    np.testing.assert_allclose(held, top_w, atol=tol)  # the keys hold those weights
+
+
+def test_blocks_of_rows_agree_with_one_block():
+    s = scenario(T=50, mask="causal")
+    src = stream.Source.of(s)
+    whole = stream.row_stats(src, 0, 50)
+    parts = [stream.row_stats(src, r0, r1) for r0, r1 in stream.blocks(50, 16)]
+    assert [p.r0 for p in parts] == [0, 16, 32, 48]
+    np.testing.assert_array_equal(np.concatenate([p.H for p in parts]), whole.H)
+
+
+def test_source_pieces_are_the_trace_pieces():
+    s = scenario(mask="window", window=4, padding=(3,))
+    tr, src = s.run(), stream.Source.of(s)
+    np.testing.assert_array_equal(src.blocked(5, 12, 3, 20), tr.blocked[5:12, 3:20])
+    np.testing.assert_array_equal(src.additive(0, s.T), tr.M)
+    np.testing.assert_allclose(src.masked(2, 9, 1, 7), tr.S_masked[2:9, 1:7], rtol=1e-15)
+    np.testing.assert_allclose(src.scores(0, s.T), tr.S, rtol=1e-15)
+
+
+def test_identity_values_have_no_O():
+    s = Scenario(Q=RNG.standard_normal((6, 2)), K=RNG.standard_normal((6, 2)))
+    assert stream.row_stats(stream.Source.of(s), 0, 6).O is None
+
+
+def test_first_overflow_agrees_with_the_full_check():
+    ok = scenario(mask="causal", dtype="float16")
+    assert stream.first_overflow(ok, _inputs) is None is compute_problem(ok)
+    Q = np.ones((8, 4)) * 300.0  # 4 * 300 * 300 / 2 = 1.8e5 > float16's 65504
+    bad = Scenario(Q=Q, K=np.ones((8, 4)) * 300.0, dtype="float16")
+    assert stream.first_overflow(bad, _inputs) == compute_problem(bad)
+    assert compute_problem(bad)[0] == "S"
