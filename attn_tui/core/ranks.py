@@ -67,3 +67,47 @@ def score_tolerance(S, Q, K, scale=None):
         B = abs(float(scale)) * (np.abs(Q64) @ np.abs(K64).T)  # (T, T'): the size of each score's terms
         acc = float(_finfo(np.promote_types(fi.dtype, np.float32)).eps)
         return float((d_k + 2) * (acc * np.linalg.norm(B, 2) + np.sqrt(T * T_k) * float(fi.smallest_subnormal)))
+
+
+# -- without S: from QR factors of Q and K ------------------------------------------------
+def _r_factor(a):
+    """R of a's reduced QR, (min(rows, cols), cols): a = Q₁ R with orthonormal columns in Q₁."""
+    return np.linalg.qr(np.asarray(a, dtype=np.float64), mode="r")
+
+
+def score_singular_values(Q, K, scale=1.0):
+    """σ(S) for S = scale · Q Kᵀ, (T, T'), without forming S, descending, min(T, T', d_k) of them.
+
+    Q = Q₁R₁ and K = Q₂R₂ (reduced QR) give S = Q₁ (scale · R₁R₂ᵀ) Q₂ᵀ; Q₁ and Q₂ have
+    orthonormal columns, so S has the singular values of the small matrix scale · R₁R₂ᵀ
+    (at most d_k × d_k): the lesson's rank S ≤ d_k, made into an algorithm. O((T + T') d_k²).
+    """
+    return np.linalg.svd(abs(float(scale)) * (_r_factor(Q) @ _r_factor(K).T), compute_uv=False)
+
+
+def score_rank_qr(Q, K, scale, dtype=np.float64):
+    """rank S as :func:`score_rank` counts it for S computed in ``dtype``, from σ(S) by
+    :func:`score_singular_values` and the factors' ranks: no T x T' matrix (for large T).
+
+    The rounding floor is score_tolerance's, with σ_max(|scale| |Q| |K|ᵀ) from the same QR trick."""
+    Q64, K64 = np.asarray(Q, dtype=np.float64), np.asarray(K, dtype=np.float64)
+    if not (np.all(np.isfinite(Q64)) and np.all(np.isfinite(K64))):
+        return None
+    fi = _finfo(dtype)
+    sv = score_singular_values(Q64, K64, scale)
+    T, d_k = Q64.shape
+    T_k = K64.shape[0]
+    acc = float(_finfo(np.promote_types(fi.dtype, np.float32)).eps)
+    big = score_singular_values(np.abs(Q64), np.abs(K64), scale)[0]
+    floor = (d_k + 2) * (acc * big + np.sqrt(T * T_k) * float(fi.smallest_subnormal))
+    tol = sv[0] * max(T, T_k) * float(fi.eps) + floor
+    return min(int(np.count_nonzero(sv > tol)), factor_rank(Q), factor_rank(K))
+
+
+def factor_rank(a):
+    """:func:`_rank` of a tall a (T x d_k) from the d_k x d_k R of its QR (same singular values)."""
+    fi = _finfo(np.asarray(a).dtype)
+    sv = np.linalg.svd(_r_factor(a), compute_uv=False)
+    if sv.size == 0:
+        return 0
+    return int(np.count_nonzero(sv > sv[0] * max(np.shape(a)) * float(fi.eps)))
