@@ -50,6 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--scenario", metavar="NAME|FILE", help=SCENARIO_HELP)
     r.add_argument("--json", action="store_true", help="JSON instead of text (non-finite numbers as null)")
+    r.add_argument(
+        "--full",
+        action="store_true",
+        help="every matrix even above 512 tokens (up to 2048); without it a large scenario gets a summary",
+    )
     train_cli.add_parser(sub)
     return p
 
@@ -61,11 +66,20 @@ def _load(name):
 
 def report(args) -> str:
     # imported here so that `attn-tui --help` stays fast
-    from .report import as_json, text
+    from .report import as_json, summary, text
 
-    scenario = _load(args.scenario)
+    scenario = None if args.scenario is None else resolve(args.scenario, large=True)  # T up to 16384
     if scenario is None:
         return as_json.lesson_json() if args.json else text.lesson_text()
+    if summary.is_large(scenario):
+        if not args.full:
+            f = summary.summarise(scenario)
+            return (
+                as_json.dumps(summary.summary_dict(scenario, args.scenario, f))
+                if args.json
+                else summary.summary_text(scenario, args.scenario, f)
+            )
+        summary.check_full(scenario)
     if args.json:
         return as_json.scenario_json(scenario, args.scenario)
     return text.scenario_text(scenario, args.scenario)

@@ -1,0 +1,185 @@
+"""The report of a large scenario (T or T' above limits.MAX_DIM): a summary, not every matrix.
+
+Shapes, settings, row-entropy statistics, the top keys of a few rows, the largest weight
+on a masked cell, row sums and the ranks. Every whole-matrix figure comes from
+core.stream (row blocks, online softmax over key tiles: no T x T' matrix is stored) and
+the ranks from QR factors of Q and K (core.ranks); the JSON is bounded (no list grows
+with T beyond the few rows shown and a fixed histogram).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import stream
+from ..core.limits import MAX_DIM, gib, printable, trace_bytes
+from ..core.ranks import factor_rank, score_rank_qr, score_singular_values
+from ..core.scenario import Scenario
+from .text import fmt_num, params_qkv, settings
+
+TOP = 3  # keys listed per sampled row
+SHOWN_SVS = 8  # singular values of S listed
+BINS = 16  # histogram of H(A_t) / log2(keys seen)
+LABELS_SHOWN = 8
+
+
+def sample_rows(s: Scenario) -> list[int]:
+    """0-based rows shown with their top keys: the first, the focus row, quarters, the last."""
+    T = s.T
+    rows = [0, T // 4, T // 2, 3 * T // 4, T - 1]
+    if s.focus_row:
+        rows.append(s.focus_row - 1)
+    return sorted(set(rows))
+
+
+def summarise(s: Scenario, block: int = stream.BLOCK, progress=None) -> dict:
+    """The summary's numbers (module doc). ``progress(done, total)`` is called after each block."""
+    src = stream.Source.of(s)
+    T = s.T
+    H = np.empty(T)
+    seen = np.empty(T, dtype=np.int64)
+    worst_sum, masked = 0.0, (0.0, None)
+    picks = sample_rows(s)
+    tops = {}
+    for r0, r1 in stream.blocks(T, block):
+        st = stream.row_stats(src, r0, r1, top=TOP, sums=True)
+        H[r0:r1] = st.H
+        seen[r0:r1] = (~src.blocked(r0, r1)).sum(axis=1)
+        with np.errstate(invalid="ignore"):
+            dev = np.nanmax(np.abs(st.row_sums - 1.0), initial=0.0)
+            worst_sum = max(worst_sum, float(dev))
+            mb = np.nan_to_num(st.max_blocked_w, nan=-1.0)
+        if mb.size and mb.max() > masked[0]:
+            masked = (float(mb.max()), r0 + int(mb.argmax()))
+        for t in (t for t in picks if r0 <= t < r1):
+            tops[t] = [(int(i), float(w)) for i, w in zip(st.top[t - r0], st.top_w[t - r0]) if i >= 0 and w > 0]
+        if progress:
+            progress(r1, T)
+    return _figures(s, src, H, seen, worst_sum, masked, tops)
+
+
+def _figures(s, src, H, seen, worst_sum, masked, tops):
+    ok = ~np.isnan(H)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ceiling = np.log2(seen.astype(np.float64))
+        frac = np.where((seen > 1) & ok, H / ceiling, np.nan)
+    fin = frac[np.isfinite(frac)]
+    hist = np.histogram(fin, bins=BINS, range=(0.0, 1.0))[0] if fin.size else np.zeros(BINS, dtype=int)
+    Hok = H[ok]
+    stats = {"rows": int(s.T), "nan_rows": int((~ok).sum())}
+    if Hok.size:
+        stats |= {
+            "mean": float(Hok.mean()),
+            "median": float(np.median(Hok)),
+            "min": float(Hok.min()),
+            "min_row": int(np.flatnonzero(ok)[Hok.argmin()]) + 1,
+            "max": float(Hok.max()),
+            "max_row": int(np.flatnonzero(ok)[Hok.argmax()]) + 1,
+            "mean_effective_tokens": float(np.exp2(Hok).mean()),
+        }
+    return {
+        "entropy": stats,
+        "entropy_over_ceiling_histogram": {"bins": BINS, "counts": [int(c) for c in hist]},
+        "top_keys": {t + 1: tops[t] for t in sorted(tops)},
+        "largest_masked_weight": {"A": masked[0], "row": None if masked[1] is None else masked[1] + 1},
+        "max_abs_row_sum_minus_1": worst_sum,
+        "rank": {
+            "S": score_rank_qr(src.Q, src.K, src.scale, src.dtype),
+            "Q": factor_rank(src.Q),
+            "K": factor_rank(src.K),
+            "d_k": s.d_k,
+        },
+        "singular_values_S": score_singular_values(src.Q, src.K, src.scale)[:SHOWN_SVS].tolist(),
+    }
+
+
+def _labels(labels) -> str:
+    head = ", ".join(map(printable, labels[:LABELS_SHOWN]))
+    more = len(labels) - LABELS_SHOWN
+    return head + (f", ... ({more} more, {len(labels)} in all)" if more > 0 else "")
+
+
+def summary_dict(s: Scenario, name: str = "", figures: dict | None = None) -> dict:
+    """The bounded JSON of a large scenario: no matrix, no list that grows with T."""
+    f = summarise(s) if figures is None else figures
+    return {
+        "name": name,
+        "title": s.title,
+        "summary": True,
+        "why": f"T or T' above {MAX_DIM}: a summary computed in row blocks (no T x T' matrix); --full: the matrices",
+        "tokens_first": list(s.tokens[:LABELS_SHOWN]),
+        "key_tokens_first": list(s.keys[:LABELS_SHOWN]),
+        "shape": {"T": s.T, "T_k": s.T_k, "d_model": s.d_model, "d_k": s.d_k, "d_v": s.d_v},
+        "settings": settings(s),
+        "params_qkv": params_qkv(s),
+        **{k: v for k, v in f.items() if k != "top_keys"},
+        "top_keys": [
+            {"row": t, "token": s.tokens[t - 1], "keys": [{"key": i + 1, "token": s.keys[i], "A": w} for i, w in ks]}
+            for t, ks in f["top_keys"].items()
+        ],
+    }
+
+
+def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> str:
+    """The text summary: the same numbers as summary_dict, one line each."""
+    f = summarise(s) if figures is None else figures
+    st, e, r = settings(s), f["entropy"], f["rank"]
+    dm = s.d_model if s.projected else "-"
+    lines = [
+        printable(s.title),
+        *([f"scenario: {printable(name)}"] if name else []),
+        f"T = {s.T}   T' = {s.T_k}   d_model = {dm}   d_k = {s.d_k}   d_v = {s.d_v}",
+        f"settings: mask = {st['mask']}{f' (window {s.window})' if s.window else ''}   padding = {st['padding']}"
+        f"   fill = {st['fill']}   c = {fmt_num(st['c'])}   scaled = {str(st['scaled']).lower()}"
+        f"   (scale = {fmt_num(st['scale'])})   dtype = {st['dtype']}",
+        "tokens: " + _labels(s.tokens),
+        "keys:   " + _labels(s.keys),
+        "",
+        f"Summary: {max(s.T, s.T_k)} tokens is above {MAX_DIM}, so no matrix is printed (--full prints them).",
+        f"Each figure below is computed in blocks of {stream.BLOCK} rows with an online softmax over {stream.TILE}",
+        "keys at a time: no T x T' matrix is stored.",
+        "",
+    ]
+    if "mean" in e:
+        lines += [
+            f"H(A_t) bits: mean {e['mean']:.3f}   median {e['median']:.3f}   min {e['min']:.3f} (row {e['min_row']})"
+            f"   max {e['max']:.3f} (row {e['max_row']})   mean 2^H {e['mean_effective_tokens']:.2f}",
+        ]
+    lines.append(f"NaN rows: {e['nan_rows']} of {e['rows']}")
+    counts = f["entropy_over_ceiling_histogram"]["counts"]
+    lines.append("H / log2(keys seen), rows per 1/16 from 0 to 1: " + " ".join(map(str, counts)))
+    lines += ["", "top keys of some rows (A):"]
+    for t, ks in f["top_keys"].items():
+        keys = ", ".join(f"{printable(s.keys[i])} (k{i + 1}) {w:.3f}" for i, w in ks)
+        lines.append(f"  t{t} {printable(s.tokens[t - 1])}: {keys}")
+    lm = f["largest_masked_weight"]
+    where = f" (row {lm['row']})" if lm["row"] else ""
+    lines += [
+        "",
+        f"largest weight on a masked cell: {fmt_num(lm['A'])}{where}"
+        f"   max |row sum of A - 1|: {f['max_abs_row_sum_minus_1']:.3g}",
+        f"rank(S) = {r['S']}   rank(Q) = {r['Q']}   rank(K) = {r['K']}   d_k = {r['d_k']}"
+        "   (from QR factors of Q and K: S = Q1 (R1 R2^T) Q2^T)",
+        "largest singular values of S: " + "  ".join(f"{v:.6g}" for v in f["singular_values_S"]),
+    ]
+    p = params_qkv(s)
+    lines.append(f"params d_model * (2 d_k + d_v) = {p}" if p is not None else "params: n/a (Q, K, V given directly)")
+    return "\n".join(lines) + "\n"
+
+
+FULL_MAX = 2048  # --full prints every matrix up to this many tokens (the full trace: 160 MiB at 2048)
+
+
+def is_large(s: Scenario) -> bool:
+    """True when the report summarises ``s`` (T or T' above MAX_DIM) unless --full is given."""
+    return max(s.T, s.T_k) > MAX_DIM
+
+
+def check_full(s: Scenario) -> None:
+    """Refuse --full beyond FULL_MAX tokens, naming the memory the full trace would need."""
+    n = max(s.T, s.T_k)
+    if n > FULL_MAX:
+        raise ValueError(
+            f"--full: {n} tokens; every matrix is printed up to {FULL_MAX} tokens (the full trace here "
+            f"would need {gib(trace_bytes(s.T, s.T_k))}); leave out --full for the summary"
+        )
