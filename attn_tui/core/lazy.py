@@ -1,0 +1,198 @@
+"""Matrices computed on demand: what a screen shows of a T x T' trace, for large T.
+
+A :class:`LazyMatrix` has ``.shape``, ``.dtype``, ``.ndim`` and 2-D indexing
+(``m[r, c0:c1]``, ``m[r0:r1, c0:c1]``, ``m[r]``, ``m[r, c]``) returning ndarrays (or a
+scalar), computed from a function of (r0, r1, c0, c1) in tiles of ROWS x COLS kept in a
+small LRU: drawing the visible cells of a grid costs about the same at T = 16384 as at
+T = 64. :class:`LazyTrace` gives S, M, S + M, A, blocked and O of a scenario that way
+(core.stream computes them), with the attribute names of core.attention.Trace, so that a
+view reading ``trace.A[t]`` works on either.
+
+A needs each row's max m and sum l over all its keys: computed once per block of ROWS rows
+by core.stream.row_stats (a pass over the row's T' keys, never a T x T' matrix), then any
+tile of A is exp(S + M − m) / l. O = A V is row-wise: one row_stats pass per row block.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from functools import cached_property
+
+import numpy as np
+
+from . import stream
+
+ROWS = 32  # rows per tile
+COLS = 512  # columns per tile
+CACHE = 64  # tiles kept per matrix (64 x 32 x 512 x 8 bytes = 8 MiB at most)
+
+
+def _span(key, n):
+    """(start, stop, squeeze) of an int or a step-1 slice over n."""
+    if isinstance(key, slice):
+        start, stop, step = key.indices(n)
+        if step != 1:
+            raise IndexError("LazyMatrix: slices with a step are not supported")
+        return start, max(start, stop), False
+    i = int(key)
+    if i < 0:
+        i += n
+    if not 0 <= i < n:
+        raise IndexError(f"index {key} is out of bounds for size {n}")
+    return i, i + 1, True
+
+
+class LazyMatrix:
+    """A (rows, cols) matrix whose tiles ``fn(r0, r1, c0, c1) -> ndarray`` are computed when read."""
+
+    ndim = 2
+
+    def __init__(self, shape, dtype, fn, rows=ROWS, cols=COLS, cache=CACHE):
+        self.shape = (int(shape[0]), int(shape[1]))
+        self.dtype = np.dtype(dtype)
+        self._fn = fn
+        self._rows, self._cols, self._cache_size = rows, cols, cache
+        self._tiles: OrderedDict = OrderedDict()
+        self.computed = 0  # tiles computed so far (tests count them)
+
+    def __len__(self):
+        return self.shape[0]
+
+    def _tile(self, i, j):
+        key = (i, j)
+        if key in self._tiles:
+            self._tiles.move_to_end(key)
+            return self._tiles[key]
+        r0, c0 = i * self._rows, j * self._cols
+        t = np.asarray(self._fn(r0, min(r0 + self._rows, self.shape[0]), c0, min(c0 + self._cols, self.shape[1])))
+        self._tiles[key] = t
+        self.computed += 1
+        if len(self._tiles) > self._cache_size:
+            self._tiles.popitem(last=False)
+        return t
+
+    def block(self, r0, r1, c0, c1) -> np.ndarray:
+        """The ndarray of rows r0:r1, columns c0:c1, assembled from tiles."""
+        out = np.empty((r1 - r0, c1 - c0), dtype=self.dtype)
+        R, C = self._rows, self._cols
+        for i in range(r0 // R, (r1 - 1) // R + 1 if r1 > r0 else r0 // R):
+            for j in range(c0 // C, (c1 - 1) // C + 1 if c1 > c0 else c0 // C):
+                t = self._tile(i, j)
+                a0, a1 = max(r0, i * R), min(r1, (i + 1) * R)
+                b0, b1 = max(c0, j * C), min(c1, (j + 1) * C)
+                out[a0 - r0 : a1 - r0, b0 - c0 : b1 - c0] = t[a0 - i * R : a1 - i * R, b0 - j * C : b1 - j * C]
+        return out
+
+    def __getitem__(self, key):
+        if not isinstance(key, tuple):
+            key = (key, slice(None))
+        if len(key) != 2:
+            raise IndexError("LazyMatrix: index with [rows, cols]")
+        r0, r1, sq_r = _span(key[0], self.shape[0])
+        c0, c1, sq_c = _span(key[1], self.shape[1])
+        out = self.block(r0, r1, c0, c1)
+        if sq_r and sq_c:
+            return out[0, 0]
+        return out[0] if sq_r else out[:, 0] if sq_c else out
+
+    def __array__(self, dtype=None, copy=None):  # np.asarray(m): the whole matrix, for small shapes only
+        a = self.block(0, self.shape[0], 0, self.shape[1])
+        return a if dtype is None else a.astype(dtype)
+
+
+class LazyTrace:
+    """core.attention.Trace's matrices of scenario ``s``, computed when read (module doc).
+
+    Q, K, V are plain arrays (T x d is small); S, M, S_masked, A, blocked, O are LazyMatrix;
+    ``H_rows(r0, r1)`` gives row entropies in bits; ``bounds(name)`` a cheap (lo, hi) that
+    contains every finite value of that matrix, before any whole-matrix pass."""
+
+    def __init__(self, s):
+        self.scenario = s
+        self.src = src = stream.Source.of(s)
+        self.scale = src.scale
+        T, T_k, dt = src.T, src.T_k, src.dtype
+        self.Q, self.K = src.Q, src.K
+        self._stats: OrderedDict = OrderedDict()
+        self.S = LazyMatrix((T, T_k), dt, src.scores)
+        self.M = LazyMatrix((T, T_k), dt, src.additive)
+        self.S_masked = LazyMatrix((T, T_k), dt, src.masked)
+        self.blocked = LazyMatrix((T, T_k), bool, src.blocked)
+        self.A = LazyMatrix((T, T_k), dt, self._weights)
+        d_v = T_k if src.V is None else src.V.shape[1]
+        self.O = LazyMatrix((T, d_v), dt, self._output)
+
+    @cached_property
+    def V(self):
+        """V as given, or the identity (T' x T', lazily: O = A)."""
+        src = self.src
+        if src.V is not None:
+            return src.V
+        return LazyMatrix((src.T_k, src.T_k), src.dtype, lambda r0, r1, c0, c1: _eye(r0, r1, c0, c1, src.dtype))
+
+    @property
+    def dtype(self):
+        return self.src.dtype
+
+    @property
+    def d_k(self):
+        return self.Q.shape[1]
+
+    def stats(self, r0, r1) -> stream.RowStats:
+        """core.stream.row_stats of the ROWS-aligned block holding rows r0:r1 (r1 − r0 <= ROWS), cached."""
+        b0 = (r0 // ROWS) * ROWS
+        key = b0
+        if key not in self._stats:
+            self._stats[key] = stream.row_stats(self.src, b0, min(b0 + ROWS, self.src.T), top=0)
+            if len(self._stats) > CACHE:
+                self._stats.popitem(last=False)
+        self._stats.move_to_end(key)
+        return self._stats[key]
+
+    def _each_block(self, r0, r1, fn):
+        parts = []
+        for b0 in range((r0 // ROWS) * ROWS, r1, ROWS):
+            a0, a1 = max(r0, b0), min(r1, b0 + ROWS)
+            parts.append(fn(self.stats(a0, a1), a0 - b0, a1 - b0, a0, a1))
+        return np.concatenate(parts) if parts else np.empty(0)
+
+    def _weights(self, r0, r1, c0, c1):
+        def part(st, i0, i1, a0, a1):
+            m, l = st.m[i0:i1, None], st.l[i0:i1, None]  # noqa: E741
+            X = self.src.masked(a0, a1, c0, c1).astype(np.float64)
+            with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+                A = np.exp(X - np.where(np.isfinite(m), m, 0.0)) / l
+            return np.where(np.isfinite(m), A, np.nan).astype(self.dtype)
+
+        return self._each_block(r0, r1, part)
+
+    def _output(self, r0, r1, c0, c1):
+        if self.src.V is None:
+            return self._weights(r0, r1, c0, c1)
+        return self._each_block(r0, r1, lambda st, i0, i1, a0, a1: st.O[i0:i1, c0:c1].astype(self.dtype))
+
+    def H_rows(self, r0, r1) -> np.ndarray:
+        """Row entropies of A in bits, rows r0:r1 (NaN for a row with no finite score)."""
+        return self._each_block(r0, r1, lambda st, i0, i1, a0, a1: st.H[i0:i1])
+
+    def bounds(self, name):
+        """(lo, hi) containing every finite value of ``name``, from the factors alone:
+        |S| <= |scale| max‖q‖ max‖k‖ (Cauchy-Schwarz); A, O within [0, 1] and V's range."""
+        src = self.src
+        if name in ("S", "S_masked"):
+            q = float(np.linalg.norm(src.Q.astype(np.float64), axis=1).max())
+            k = float(np.linalg.norm(src.K.astype(np.float64), axis=1).max())
+            b = abs(src.scale) * q * k
+            lo = -b + (float(src.fill) if name == "S_masked" and np.isfinite(src.fill) else 0.0)
+            return lo, b
+        if name == "M":
+            return (float(src.fill) if np.isfinite(src.fill) else 0.0), 0.0
+        if name == "A" or (name == "O" and src.V is None):
+            return 0.0, 1.0
+        if name == "O":
+            return float(src.V.min()), float(src.V.max())
+        raise KeyError(name)
+
+
+def _eye(r0, r1, c0, c1, dtype):
+    return (np.arange(r0, r1)[:, None] == np.arange(c0, c1)[None, :]).astype(dtype)

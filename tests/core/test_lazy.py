@@ -1,0 +1,90 @@
+"""core.lazy: LazyMatrix indexing and LazyTrace's matrices against the full trace (Scenario.run())."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attn_tui.core.lazy import LazyMatrix, LazyTrace
+from attn_tui.core.scenario import Scenario
+
+RNG = np.random.default_rng(3)
+FULL = RNG.standard_normal((70, 45))
+
+
+def lazy(rows=8, cols=16, cache=4):
+    return LazyMatrix(FULL.shape, FULL.dtype, lambda r0, r1, c0, c1: FULL[r0:r1, c0:c1], rows, cols, cache)
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        (3, slice(0, 45)),
+        (slice(5, 30), slice(10, 40)),
+        69,
+        -1,
+        (2, 7),
+        (slice(None), 44),
+        (slice(60, 200), slice(40, 99)),
+    ],
+)
+def test_indexing_is_numpys(key):
+    got, want = lazy()[key], FULL[key]
+    assert np.shape(got) == np.shape(want)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_tiles_are_computed_once_and_the_cache_is_bounded():
+    m = lazy(cache=4)
+    m[0:8, 0:16]
+    m[0:8, 0:16]
+    assert m.computed == 1
+    m[0:70, 0:45]  # 9 x 3 tiles, one of them cached
+    assert m.computed == 27 and len(m._tiles) == 4
+    with pytest.raises(IndexError):
+        m[70, 0]
+    with pytest.raises(IndexError):
+        m[0:10:2, 0]
+
+
+CASES = [
+    dict(mask="causal"),
+    dict(mask="window", window=5, padding=(2,), fill="-inf"),
+    dict(mask="none", padding=tuple(range(1, 41)), fill="-inf"),  # every key padded: NaN rows
+    dict(mask="causal", dtype="float32", c=2.0),
+    dict(mask="causal", dtype="float16"),
+]
+
+
+@pytest.mark.parametrize("kw", CASES)
+@pytest.mark.parametrize("with_v", [True, False])
+def test_lazy_trace_equals_the_full_trace(kw, with_v):
+    T = 40
+    Q, K, V = RNG.standard_normal((T, 6)), RNG.standard_normal((T, 6)), RNG.standard_normal((T, 3))
+    s = Scenario(Q=Q, K=K, V=V if with_v else None, **kw)
+    tr, lz = s.run(), LazyTrace(s)
+    tol = {"float64": 1e-12, "float32": 1e-6, "float16": 2e-3}[s.dtype]
+    for name in ("S", "M", "S_masked", "blocked"):
+        np.testing.assert_array_equal(getattr(lz, name)[0:T, 0:T], getattr(tr, name))
+    for name in ("A", "O"):
+        got = getattr(lz, name)
+        assert got.shape == getattr(tr, name).shape and got.dtype == tr.A.dtype
+        np.testing.assert_allclose(got[0:T, 0 : got.shape[1]], getattr(tr, name), atol=tol, equal_nan=True)
+        np.testing.assert_allclose(got[7], getattr(tr, name)[7], atol=tol, equal_nan=True)
+    np.testing.assert_allclose(lz.H_rows(0, T), tr.H, atol=50 * tol, equal_nan=True)
+    for name in ("S", "S_masked", "A", "O", "M"):
+        lo, hi = lz.bounds(name)
+        v = getattr(tr, name).astype(np.float64)
+        v = v[np.isfinite(v)]
+        assert v.size == 0 or lo <= v.min() + 1e-9 and v.max() <= hi + 1e-9 * max(1, abs(hi))
+
+
+def test_a_large_trace_reads_only_what_is_asked():
+    T = 16384
+    s = Scenario(Q=RNG.standard_normal((T, 8)), K=RNG.standard_normal((T, 8)), V=RNG.standard_normal((T, 4)))
+    lz = LazyTrace(s)
+    row = lz.A[T - 1]  # one row: one row block of statistics, T' / 512 tiles
+    assert row.shape == (T,) and abs(float(row.astype(np.float64).sum()) - 1) < 1e-12
+    assert lz.A.computed == T // 512 and len(lz._stats) == 1
+    lz.S[100:120, 2100:2200]
+    assert lz.S.computed == 1
