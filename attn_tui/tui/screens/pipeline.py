@@ -182,6 +182,9 @@ class PipelineScreen(Screen):
                 kind=view.kind,
                 blocked=view.blocked,
                 selected=state.row if view.selected else None,
+                lo=view.lo,
+                hi=view.hi,
+                version=view.version,
             )
             if view.selected and grid.cursor[0] != state.row:
                 grid.move_cursor(state.row, grid.cursor[1], post=False)

@@ -114,6 +114,9 @@ class TourScreen(Screen):
                         kind=gv.kind,
                         blocked=gv.blocked,
                         selected=state.row if gv.selected else None,
+                        lo=gv.lo,
+                        hi=gv.hi,
+                        version=gv.version,
                     )
             elif isinstance(w, SoftmaxChart):
                 w.show(chart_view(state))

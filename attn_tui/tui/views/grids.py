@@ -58,6 +58,12 @@ class GridView:
     blocked: np.ndarray | None = None
     selected: bool = False  # highlight the selected query row
     short: str = ""  # the title when the pane is too narrow for ``title``, e.g. "S (5×5)"
+    # The grid's protocol (widgets/matrix_grid.py): lo, hi, the finite min and max over the WHOLE
+    # matrix (NaN when none is finite), set the cell width and the colour scale; version: equal
+    # versions mean equal values and blocked (None: an ndarray the grid compares itself).
+    lo: float = float("nan")
+    hi: float = float("nan")
+    version: object = None
 
 
 def grid_view(name: str, state: State) -> GridView | None:
@@ -71,6 +77,7 @@ def grid_view(name: str, state: State) -> GridView | None:
     elif name == "H" and (s.mask != "causal" or s.padding):
         cols = ("log₂n", *cols[1:])  # the ceiling is log₂ of the n keys row t sees, not of t
     shape = f"({values.shape[0]}×{values.shape[1]})"
+    lo, hi = finite_range(values)
     return GridView(
         values,
         rows,
@@ -80,7 +87,16 @@ def grid_view(name: str, state: State) -> GridView | None:
         blocked,
         MATRICES[name].row_linked,
         short.format(shape=shape),
+        lo,
+        hi,
     )
+
+
+def finite_range(values: np.ndarray) -> tuple[float, float]:
+    """(lo, hi): the finite min and max of ``values``, (NaN, NaN) when none is finite."""
+    v = np.asarray(values, dtype=np.float64)
+    f = v[np.isfinite(v)]
+    return (float(f.min()), float(f.max())) if f.size else (float("nan"), float("nan"))
 
 
 PINNED_ENTROPY_COLUMNS = ("H pin", "H", "ΔH")

@@ -3,11 +3,26 @@
 Every cell prints its number; the background encodes the value (viridis for weights,
 a diverging palette for signed values); blocked (masked) cells are struck through in
 grey; the selected query row is bold and underlined; a cell cursor moves with the
-arrows while the grid has focus. One Strip is cached per row and rebuilt only when
-the data, the selection or the cursor on that row changes. The header row and the
-label column stay put while the grid scrolls (T up to 256 and beyond). Every colour is
-a component class (``matrix-grid--masked``, ``--seq-0`` ...; app.tcss), read once per
-CSS or theme change, so a theme restyles the grids.
+arrows while the grid has focus. The header row and the label column stay put while
+the grid scrolls. Every colour is a component class (``matrix-grid--masked``,
+``--seq-0`` ...; app.tcss), read once per CSS or theme change, so a theme restyles the grids.
+
+The protocol of :meth:`MatrixGrid.show` (views/grids.py GridView feeds it):
+
+- ``values`` and ``blocked`` are an ndarray or any object with ``.shape`` whose 2-D
+  slicing ``values[r, c0:c1]`` returns an ndarray. The grid reads only the rows and
+  columns it draws (texts and colour codes per visible row, cached; grid_cells.py),
+  never the whole matrix.
+- ``lo``, ``hi``: the finite min and max over the WHOLE matrix (NaN when none is finite).
+  The cell width (palette.width_for) and the diverging colour scale and legend
+  (palette.span) come from them, never from scanning ``values``.
+- ``version``: any hashable; equal versions mean the same values and blocked, and the grid
+  then reads nothing. With no version (None) the grid compares the two ndarrays.
+
+What a keypress repaints: nothing when the values are unchanged (only a moved selection's
+two rows); when they changed but not the shape, labels or cell width, only the cells whose
+text or colour changed (and the header when the legend did), no relayout; otherwise the
+whole grid.
 """
 
 from __future__ import annotations
@@ -21,10 +36,10 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...core.diagnose import NO_CEILING
 from .. import keys
 from ..messages import CellCursorMoved, EditRequested
 from . import palette as P
+from .grid_cells import changed_runs, row_cells, row_segments
 from .page_scroll import reveal_line
 from .palette import LABEL_MAX, fit_label, headers
 
@@ -45,7 +60,7 @@ class MatrixGrid(ScrollView, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.matrix = matrix
         self.editable = editable
-        self.values = np.zeros((0, 0))
+        self.values = np.zeros((0, 0))  # or any object with .shape and 2-D slicing (module docstring)
         self.row_labels: tuple = ()
         self.col_labels: tuple = ()
         self.kind = "div"
@@ -54,8 +69,9 @@ class MatrixGrid(ScrollView, can_focus=True):
         self.cursor = (0, 0)
         self._w = 5  # characters per number
         self._lw = 1  # label column width
-        self._buckets = np.zeros((0, 0), dtype=np.int64)
-        self._text: dict[int, list[str]] = {}
+        self.version = None  # equal versions: the same values and blocked
+        self._scale = 0.0  # max |finite value| of the whole matrix: the colour scale
+        self._cells: dict[int, tuple] = {}  # row -> ((c0, c1), (texts, codes) of those columns)
         self._cache: dict[int, tuple] = {}  # row -> ((c0, c1), Strip of those columns)
         self._header: Strip | None = None
         self._look: P.Look | None = None
@@ -76,39 +92,87 @@ class MatrixGrid(ScrollView, can_focus=True):
 
     # -- data in -------------------------------------------------------------
     def show(
-        self, values, row_labels, col_labels, *, kind: str = "div", blocked=None, selected: int | None = None
+        self,
+        values,
+        row_labels,
+        col_labels,
+        *,
+        kind: str = "div",
+        blocked=None,
+        selected: int | None = None,
+        lo: float | None = None,
+        hi: float | None = None,
+        version=None,
     ) -> None:
         """Display ``values`` (rows × cols). kind: "seq" | "div" | "plain" | "mask".
 
-        blocked: optional bool array of the same shape (True = masked cell).
-        selected: the highlighted query row, or None. Unchanged data is not redrawn.
+        blocked: None or bool cells of the same shape (True = masked cell). selected: the
+        highlighted query row, or None. lo, hi: the finite min and max of the whole matrix
+        (read off ``values`` when None: an ndarray only). version: equal versions mean equal
+        values and blocked (None: compare the ndarrays). See the module docstring.
         """
-        values = np.asarray(values)
-        same = (
-            values.shape == self.values.shape
-            and kind == self.kind
-            and tuple(row_labels) == self.row_labels
-            and tuple(col_labels) == self.col_labels
-            and np.array_equal(values, self.values, equal_nan=True)
+        if lo is None or hi is None:
+            values = np.asarray(values)
+            lo, hi = P.value_range(values)
+        rows, cols = tuple(row_labels), tuple(col_labels)
+        w = P.width_for(lo, hi)
+        lw = min(LABEL_MAX, max((len(s) for s in rows), default=0)) + 1
+        same_shape = (
+            tuple(values.shape) == tuple(self.values.shape)
+            and (kind, rows, cols, w, lw) == (self.kind, self.row_labels, self.col_labels, self._w, self._lw)
             and (blocked is None) == (self.blocked is None)
-            and (blocked is None or np.array_equal(blocked, self.blocked))
         )
-        if same:
+        if same_shape and self._same_values(values, blocked, version):
             self.select(selected)
             return
-        self.values = values
-        self.row_labels, self.col_labels = tuple(row_labels), tuple(col_labels)
-        self.kind, self.blocked, self.selected = kind, blocked, selected
-        self._w = P.cell_width(values)
-        self._lw = min(LABEL_MAX, max((len(s) for s in self.row_labels), default=0)) + 1
-        self._buckets = P.buckets(values, "seq" if kind == "seq" else "div" if kind == "div" else "plain")
-        self._text.clear()
+        old_legend = P.legend(self.kind, None, self._lw, self._scale)
+        self.values, self.blocked, self.version = values, blocked, version
+        self.row_labels, self.col_labels, self.kind = rows, cols, kind
+        self._w, self._lw, self._scale = w, lw, P.span(lo, hi)
+        if same_shape and self.size.height:  # numbers changed, the layout did not
+            if P.legend(kind, None, lw, self._scale) != old_legend:
+                self.refresh(Region(0, 0, self.size.width, 1))
+            self._repaint_changed_cells()
+            self.select(selected)
+            return
+        self.selected = selected
+        self._cells.clear()
         self._cache.clear()
         self._header = None
         r, c = self.cursor
         self.cursor = (min(r, max(0, values.shape[0] - 1)), min(c, max(0, values.shape[1] - 1)))
         self.virtual_size = Size(self._lw + values.shape[1] * (self._w + 1), values.shape[0] + 1)
         self.refresh()
+
+    def _same_values(self, values, blocked, version) -> bool:
+        """Unchanged by version when both have one, else (ndarrays) cell by cell."""
+        if version is not None or self.version is not None:
+            return version is not None and version == self.version
+        return np.array_equal(values, self.values, equal_nan=True) and (
+            blocked is None or np.array_equal(blocked, self.blocked)
+        )
+
+    def _repaint_changed_cells(self) -> None:
+        """The rows in view are read again (their visible cells only); only the cells whose
+        text or colour changed are repainted (a row not drawn before, whole); rows out of
+        view are forgotten."""
+        sy, sx, cw = int(self.scroll_offset.y), int(self.scroll_offset.x), self._w + 1
+        old, self._cells = self._cells, {}
+        for y in range(1, self.size.height):
+            r = sy + y - 1
+            if r >= self.values.shape[0]:
+                break
+            window, cells = old.get(r, (None, None))
+            if window is None:
+                self._invalidate(r)
+                continue
+            new = self._row_cells(r, *window)
+            for i0, i1 in changed_runs(cells, new):
+                x0 = self._lw + (window[0] + i0) * cw + 1 - sx
+                self.refresh(Region(x0, y, (i1 - i0) * cw - 1, 1))
+                self._cache.pop(r, None)
+        for r in set(self._cache) - set(self._cells):
+            del self._cache[r]
 
     def select(self, row: int | None) -> None:
         """Highlight query row ``row``; only the two affected rows are redrawn."""
@@ -124,62 +188,34 @@ class MatrixGrid(ScrollView, can_focus=True):
         self._cache.pop(r, None)
         y = r - int(self.scroll_offset.y) + 1
         if 1 <= y < self.size.height:
-            self.refresh_line(y)
+            self.refresh(Region(0, y, self.size.width, 1))
 
     # -- drawing ---------------------------------------------------------------
-    def _row_text(self, r: int, c0: int = 0, c1: int | None = None) -> list:
-        """Formatted cells of row r, right-aligned; only columns c0..c1-1 are formatted now."""
-        text = self._text.get(r)
-        if text is None:
-            text = self._text[r] = [None] * self.values.shape[1]
-        w, row = self._w, self.values[r]
-        blocked = self.blocked[r] if self.blocked is not None and self.kind == "seq" else None
-        for c in range(c0, len(text) if c1 is None else c1):
-            if text[c] is None:
-                x = float(row[c])
-                # A masked weight is exactly 0: print "0", unlike a rounded "0.000" of an open cell.
-                exact = blocked is not None and blocked[c] and x == 0
-                text[c] = ("0" if exact else P.fmt(x, w)).rjust(w)
-                if self.kind == "plain" and self.blocked is not None and self.blocked[r, c]:
-                    text[c] = NO_CEILING.rjust(w)  # a cell with no value (a row that sees no key)
-        return text
+    def _row_cells(self, r: int, c0: int, c1: int) -> tuple:
+        """(texts, codes) of the visible cells c0..c1-1 of row r, cached with that window."""
+        cached = self._cells.get(r)
+        if cached is None or cached[0] != (c0, c1):
+            cells = row_cells(self.values, self.blocked, self.kind, r, c0, c1, self._w, self._scale)
+            cached = self._cells[r] = ((c0, c1), cells)
+        return cached[1]
+
+    def _row_text(self, r: int, c0: int = 0, c1: int | None = None) -> list[str]:
+        """The texts of cells c0..c1-1 of row r, right-aligned (all columns when c1 is None)."""
+        c1 = self.values.shape[1] if c1 is None else c1
+        return list(row_cells(self.values, self.blocked, self.kind, r, c0, c1, self._w, self._scale)[0])
 
     def cell_text(self, row: int, col: int) -> str:
         """What cell (row, col) prints, e.g. "0.870", "NaN", "-1e9"."""
-        return self._row_text(row, col, col + 1)[col].strip()
-
-    def _style(self, look: P.Look, r: int, c: int):
-        if self.blocked is not None and self.blocked[r, c]:
-            return look.masked if self.kind == "mask" else look.blocked
-        b = self._buckets[r, c]
-        if b < 0:
-            return look.nan
-        if self.kind == "seq":
-            return look.seq[b]
-        if self.kind == "div":
-            return look.div[b]
-        if self.kind == "mask":
-            return look.open
-        return look.plain
+        return self._row_text(row, col, col + 1)[0].strip()
 
     def _data_strip(self, r: int, c0: int, c1: int) -> Strip:
         """Columns c0..c1-1 of row r (the visible ones), cached until r's look changes."""
         cached = self._cache.get(r)
         if cached is not None and cached[0] == (c0, c1):
             return cached[1]
-        look = self._styles()
-        gap = Segment(" ", look.gap)
-        sel = r == self.selected
-        cur = self.cursor[1] if (self.has_focus and self.cursor[0] == r) else -1
-        text = self._row_text(r, c0, c1)
-        segs = []
-        for c in range(c0, c1):
-            style = self._style(look, r, c)
-            if sel:
-                style = style + look.selected_row
-            if c == cur:
-                style = look.cursor
-            segs += [gap, Segment(text[c], style)]
+        texts, codes = self._row_cells(r, c0, c1)
+        cur = self.cursor[1] - c0 if (self.has_focus and self.cursor[0] == r) else -1
+        segs = row_segments(self._styles(), self.kind, texts, codes, r == self.selected, cur)
         strip = Strip(segs, (c1 - c0) * (self._w + 1))
         self._cache[r] = ((c0, c1), strip)
         return strip
@@ -200,7 +236,7 @@ class MatrixGrid(ScrollView, can_focus=True):
         if y == 0:
             data, x0 = self._header_strip(), sx
             body = data.crop(x0, x0 + vis)
-            head = P.legend_segments(self.kind, self.values, lw, look)
+            head = P.legend_segments(self.kind, self._scale, lw, look)
             return Strip([*head, *body], lw + body.cell_length).extend_cell_length(width, look.gap).crop(0, width)
         else:
             r = sy + y - 1

@@ -70,11 +70,27 @@ class Look:
         )
 
 
-def buckets(values: np.ndarray, kind: str) -> np.ndarray:
+def value_range(values) -> tuple[float, float]:
+    """(lo, hi): the finite min and max of a whole ndarray, NaN when no value is finite (what a
+    grid view hands the grid with the values; a view of a large lazy matrix streams them)."""
+    v = np.asarray(values, dtype=np.float64)
+    f = v[np.isfinite(v)]
+    return (float(f.min()), float(f.max())) if f.size else (float("nan"), float("nan"))
+
+
+def span(lo: float, hi: float) -> float:
+    """max |finite value| from the range (lo, hi); 0 when there is none."""
+    m = max(abs(lo), abs(hi))
+    return float(m) if np.isfinite(m) else 0.0
+
+
+def buckets(values: np.ndarray, kind: str, scale: float | None = None) -> np.ndarray:
     """Bucket index per cell (same shape as ``values``); -1 for NaN/inf.
 
     kind "seq": [0, 1] split into len(VIRIDIS) bins. kind "div": symmetric around 0,
-    scaled by max |finite value|, into len(RDBU) bins. Others: all 0.
+    scaled by ``scale`` = max |finite value| of the whole matrix (of ``values`` when None;
+    a grid passes the span of its matrix's range and buckets only the cells it draws),
+    into len(RDBU) bins. Others: all 0.
     """
     v = np.asarray(values, dtype=np.float64)
     finite = np.isfinite(v)
@@ -84,7 +100,7 @@ def buckets(values: np.ndarray, kind: str) -> np.ndarray:
         out[finite] = np.clip((v[finite] * n).astype(np.int64), 0, n - 1)
     elif kind == "div":
         n = len(RDBU)
-        m = float(np.max(np.abs(v[finite]))) if finite.any() else 0.0
+        m = span(*value_range(v)) if scale is None else scale
         scaled = v[finite] / m if m > 0 else np.zeros(int(finite.sum()))
         out[finite] = np.clip(np.rint((scaled + 1) / 2 * (n - 1)).astype(np.int64), 0, n - 1)
     else:
@@ -113,26 +129,28 @@ def _abbrev(label: str, width: int) -> str:
 
 
 def cell_width(values: np.ndarray) -> int:
+    """The cell width for an ndarray's values (see :func:`width_for`)."""
+    return width_for(*value_range(values))
+
+
+def width_for(lo: float, hi: float) -> int:
     """5 characters when every finite value is in [0, 10) ("0.870"), else 6 ("-0.500"), and 9 when a
-    value is beyond ±1e100 (the float64 min fill prints "-1.79e308": in 6 it read -2e308, no float)."""
-    v = np.asarray(values, dtype=np.float64)
-    f = v[np.isfinite(v)]
-    if f.size == 0 or (f.min() >= 0 and f.max() < 9.9995):
+    value is beyond ±1e100 (the float64 min fill prints "-1.79e308": in 6 it read -2e308, no float).
+    lo, hi: the finite min and max (NaN when none is finite)."""
+    if not (np.isfinite(lo) and np.isfinite(hi)) or (lo >= 0 and hi < 9.9995):
         return 5
-    return 9 if np.abs(f).max() >= 1e100 else 6
+    return 9 if span(lo, hi) >= 1e100 else 6
 
 
-def legend(kind: str, values, width: int) -> tuple[str, list[int], str] | None:
+def legend(kind: str, values, width: int, scale: float | None = None) -> tuple[str, list[int], str] | None:
     """The colour bar for a grid's header cell: (low end, bucket per bar cell, high end), e.g.
     ("0", [0, 2, 5, 7, 9], "1") for weights, ("-3", [0, 4, 8], "3") for signed values scaled by
-    max |value|; None when it does not fit in ``width`` cells (a space kept after it) or the
-    grid has no colour scale."""
+    max |value| (``scale`` when given, else read off ``values``); None when it does not fit in
+    ``width`` cells (a space kept after it) or the grid has no colour scale."""
     if kind == "seq":
         lo, hi, n = "0", "1", len(VIRIDIS)
     elif kind == "div":
-        v = np.asarray(values, dtype=np.float64)
-        finite = v[np.isfinite(v)]
-        m = float(np.max(np.abs(finite))) if finite.size else 0.0
+        m = span(*value_range(values)) if scale is None else scale
         if m == 0:
             return None
         hi = f"{m:.2g}" if 1e-2 <= m < 100 else fmt(m, 4)  # "3", "0.87", "2.5", "1e9"
@@ -146,9 +164,10 @@ def legend(kind: str, values, width: int) -> tuple[str, list[int], str] | None:
     return lo, [round(i * (n - 1) / (cells - 1)) for i in range(cells)], hi
 
 
-def legend_segments(kind: str, values, width: int, look: Look) -> list[Segment]:
-    """A grid header's label cell: its colour bar with the range ("-3" bar "3"), when it fits."""
-    bar = legend(kind, values, width)
+def legend_segments(kind: str, scale: float, width: int, look: Look) -> list[Segment]:
+    """A grid header's label cell: its colour bar with the range ("-3" bar "3"), when it fits;
+    ``scale``: the matrix's max |finite value|."""
+    bar = legend(kind, None, width, scale)
     if bar is None:
         return [Segment(" " * width, look.label)]
     lo, buckets, hi = bar
