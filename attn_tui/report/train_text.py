@@ -66,27 +66,34 @@ def run_text(r: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def compare_rows_text(rows: list[dict]) -> str:
-    """rows: core.train.compare.compare_all() (or one row); a table, then each d_k's verdict."""
-    head = (
-        f"{'d_k':>4}  {'scores':<9} {'steps to target':>15}  {'H at step 0':>11}  "
+def compare_table(rows: list[dict]) -> str:
+    """rows: core.train.compare.compare_all(); one line per d_k and scaling."""
+    lines = [
+        f"{'d_k':<5}{'scores':<10}{'steps to target':>15}  {'H at step 0':>11}  "
         f"{'p(1−p) at 0':>11}  {'final acc':>9}  {'final loss':>10}"
-    )
-    lines = [task_line(rows[0]["scaled"]["config"]), "", head]
+    ]
     for row in rows:
         for name in ("scaled", "unscaled"):
             r = row[name]
             lines.append(
-                f"{row['d_k']:>4}  {name:<9} {_steps(r['steps_to_target']):>15}  "
+                f"{row['d_k']:<5}{name:<10}{_steps(r['steps_to_target']):>15}  "
                 f"{r['initial_mean_row_entropy_bits']:>11.3f}  {r['mean_p_one_minus_p']:>11.4f}  "
                 f"{r['final_accuracy']:>9.3f}  {r['final_loss']:>10.5f}"
             )
+    return "\n".join(lines) + "\n"
+
+
+def compare_rows_text(rows: list[dict]) -> str:
+    """rows: core.train.compare.compare_all() (or one row); a table, then each d_k's verdict."""
     cfg = rows[0]["scaled"]["config"]
-    lines += [
+    n = Task(cfg["task"]).n_keys
+    lines = [
+        task_line(cfg),
         "",
+        compare_table(rows),
         f"same task, initialisation, batches and learning rate ({cfg['optimizer']} lr {cfg['lr']:g}, "
         f"{cfg['steps']} steps, seed {cfg['seed']}); target loss {rows[0]['scaled']['target_loss']:g}; "
-        "H in bits (of log₂ 8 = 3)",
+        f"H in bits (of log₂ {n} = {math.log2(n):g})",
         "",
     ]
     lines += [row["verdict"] for row in rows]

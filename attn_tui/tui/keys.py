@@ -250,6 +250,46 @@ KEYS: list[Key] = [
         "into a folder it asks for (default ./softmax_sharpening; asks before overwriting)",
         scope="experiments",
     ),
+    # The training screen (attn_tui/tui/screens/train.py).
+    Key(
+        "space", "run", "Run/pause", "train (a worker takes the steps; the UI keeps answering) or pause", scope="train"
+    ),
+    Key("n", "step", "Step", "one mini-batch gradient step (while paused)", scope="train"),
+    Key(
+        "r",
+        "reset",
+        "Reset",
+        "a new run from the typed lr, d_k, steps and seed (enter in a control does it too)",
+        scope="train",
+    ),
+    Key(
+        "u", "toggle_scaled", "Scaled/unscaled", "scores scaled by 1/√d_k or raw Q Kᵀ; starts a new run", scope="train"
+    ),
+    Key(
+        "c",
+        "compare",
+        "Compare",
+        "train scaled and unscaled at d_k = 4, 64, 256 with the same seed, batches and lr; show the measured figures",
+        scope="train",
+    ),
+    Key("v", "toggle_view", "View", "below the curves: W_Q·W_Kᵀ or the comparison", scope="train"),
+    Key(
+        "s",
+        "explore",
+        "Open in explorer",
+        "save the learned W_Q, W_K, W_V with the probe sequence as a TOML scenario and open it on the pipeline",
+        scope="train",
+    ),
+    Key(
+        "escape",
+        "leave_inputs",
+        "Leave input",
+        "leave the controls so letters are keys again",
+        scope="train",
+        show=False,
+    ),
+    Key("pagedown", "scroll_panels(1)", "Page ↓", "scroll the training screen down a page", scope="train", show=False),
+    Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the training screen up a page", scope="train", show=False),
     Key("space,n", "page(1)", "Next", "next page of the tour", scope="tour", display="space/n"),
     Key("b", "page(-1)", "Back", "previous page of the tour", scope="tour"),
     Key("pagedown", "scroll_panels(1)", "Page ↓", "scroll the live panes down a page", scope="tour", show=False),
@@ -267,7 +307,7 @@ KEYS: list[Key] = [
 
 def _screen_keys() -> list[Key]:
     return [
-        Key(e.key, f"switch_mode({e.name!r})", e.title, f"show the {e.title.lower()} screen: {e.help}")
+        Key(e.key, f"switch_mode({e.name!r})", e.title, f"show the {e.title.lower()} screen: {e.help}", show=e.footer)
         for e in SCREENS.values()
     ]
 

@@ -21,6 +21,7 @@ class ScreenEntry:
     title: str  # short, for the footer and the palette
     target: str  # "package.module:ScreenClass", imported on first use
     help: str  # one sentence for the help screen and the palette
+    footer: bool = True  # its key in the key bar (False: help and palette only)
 
     def factory(self):
         """A zero-argument callable that makes the screen (what Textual's MODES wants)."""
@@ -61,6 +62,14 @@ SCREENS: dict[str, ScreenEntry] = {
         "Tour",
         "attn_tui.tui.screens.tour:TourScreen",
         "the lesson page by page beside its live panes, with a try-it for each exercise",
+    ),
+    "train": ScreenEntry(
+        "train",
+        "T",
+        "Train",
+        "attn_tui.tui.screens.train:TrainScreen",
+        "train one head on associative recall and watch it learn; compare scaled and unscaled scores",
+        footer=False,  # the key bars of the other screens stay as they were
     ),
 }
 HOME = "pipeline"

@@ -1,0 +1,260 @@
+"""The training screen: watch one head learn associative recall, and measure what 1/√d_k does.
+
+space runs or pauses (a thread worker takes the steps; the screen draws snapshots, so the
+UI and the other screens keep answering), n takes one step, r resets with the typed
+controls, u flips scaled/unscaled, c runs the scaled-vs-unscaled comparison at d_k = 4, 64,
+256 (another worker), v shows W_Q·W_Kᵀ or the comparison, s saves the learned head with the
+probe sequence as a TOML scenario and opens it on the pipeline.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Input, Label, Static
+from textual.worker import get_current_worker
+
+from ...core import scenario_io as io
+from ...core.train import compare
+from ...core.train.run import Config, Trainer
+from ...core.train.scenario import learned_scenario
+from .. import keys
+from ..actions import commit
+from ..views import train_view as tv
+from ..widgets.exp_panels import StatusLine
+from ..widgets.key_bar import KeyBar
+from ..widgets.matrix_grid import MatrixGrid
+from ..widgets.train_charts import TrainCurves
+from .files import SaveScreen
+
+FRAME = 1 / 15  # seconds between drawn frames while training (pacing: a run is watched, not just done)
+STEPS_PER_FRAME = 4  # 60 steps a second: the default 300 steps take about 5 s to watch
+SAVE_DEFAULT = "learned_head.toml"
+
+
+class TrainScreen(Screen):
+    """One head learning associative recall: curves, the probe's A, W_Q·W_Kᵀ, the comparison."""
+
+    HELP = (
+        "Train one attention head on associative recall: the probe's rows move onto their matching keys as the "
+        "loss falls; compare scaled and unscaled scores at d_k = 4, 64, 256."
+    )
+    AUTO_FOCUS = ""  # letters are keys until the learner tabs into a control
+    name_for_keys = "train"
+    BINDINGS = keys.bindings("train")
+    CSS_PATH = "train.tcss"
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.config = Config()
+        self.trainer = Trainer(self.config)
+        self.frame = FRAME  # tests set 0: no pacing
+        self.running = False
+        self.generation = 0  # a reset starts a new one; a stale worker's frames are dropped
+        self.compare_rows: list[dict] | None = None
+        self._wake = threading.Event()  # pausing wakes the worker out of its frame wait
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="train-main"):
+            with Horizontal(id="train-controls"):
+                for key, value in (("lr", self.config.lr), ("d_k", self.config.d_k), ("steps", self.config.steps)):
+                    yield Label(key)
+                    yield Input(str(value), id=f"in-{key}", type="number" if key == "lr" else "integer")
+                yield Label("seed")
+                yield Input(str(self.config.seed), id="in-seed", type="integer")
+                yield Static(id="train-scale", markup=False)
+            yield StatusLine(id="train-status", markup=False)
+            with Horizontal(id="train-top"):
+                yield TrainCurves(id="train-curves")
+                with Vertical(id="train-right"):
+                    yield MatrixGrid("A", id="train-probe")
+                    yield Static(id="train-figures", markup=False)
+            with ContentSwitcher(initial="train-qk", id="train-bottom"):
+                yield MatrixGrid("W_Q·W_Kᵀ", id="train-qk")
+                with VerticalScroll(id="train-compare"):
+                    yield StatusLine(id="compare-status", markup=False)
+                    yield Static(id="compare-text", markup=False)
+        yield KeyBar(id="keybar")
+
+    def on_mount(self) -> None:
+        for grid in self.query(MatrixGrid):
+            grid.can_focus = False
+        self.query_one("#compare-status", StatusLine).update(
+            "c runs the comparison: scaled vs unscaled, d_k = 4, 64, 256"
+        )
+        self.draw(tv.snapshot(self.trainer))
+
+    def on_unmount(self) -> None:
+        self.running = False
+        self._wake.set()
+        self.workers.cancel_group(self, "train")
+        self.workers.cancel_group(self, "compare")
+
+    # -- drawing ---------------------------------------------------------------
+    def draw(self, s: tv.Snapshot) -> None:
+        self.query_one("#train-status", StatusLine).update(tv.status(s))
+        self.query_one("#train-scale", Static).update(tv.scale_words(s.config))
+        self.query_one(TrainCurves).show(tv.curves(s))
+        probe = self.query_one("#train-probe", MatrixGrid)
+        probe.border_title = tv.probe_title(s)
+        probe.show(s.A, s.q_labels, s.k_labels, kind="seq", lo=0.0, hi=1.0)
+        qk = self.query_one("#train-qk", MatrixGrid)
+        qk.border_title = tv.qk_title(s)
+        names = tv.symbols(s.B.shape[0])
+        qk.show(s.B, names, names, kind="div")
+        self.query_one("#train-figures", Static).update(tv.figures(s))
+
+    def _frame(self, generation: int, s: tv.Snapshot) -> None:
+        if generation == self.generation:
+            self.draw(s)
+
+    # -- run / pause / step / reset -------------------------------------------------
+    def action_run(self) -> None:
+        if self.running:
+            self.running = False
+            self._wake.set()
+            return
+        if self.trainer.done:
+            self.notify("This run is done: r resets it (with the controls' values).", timeout=4)
+            return
+        self.running = True
+        self._wake.clear()
+        self.train(self.generation)
+
+    @work(thread=True, exclusive=True, group="train")
+    def train(self, generation: int) -> None:
+        """Off the event loop: a few steps, a snapshot to draw, a frame's wait; until done or paused."""
+        worker, tr = get_current_worker(), self.trainer
+        while self.running and not tr.done and not worker.is_cancelled:
+            for _ in range(STEPS_PER_FRAME):
+                if tr.done:
+                    break
+                tr.step()
+            snap = tv.snapshot(tr, running=not tr.done)
+            if worker.is_cancelled:
+                return
+            self.app.call_from_thread(self._frame, generation, snap)
+            if self.frame:
+                self._wake.wait(self.frame)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._stopped, generation)
+
+    def _stopped(self, generation: int) -> None:
+        if generation == self.generation:
+            self.running = False
+            self.draw(tv.snapshot(self.trainer))
+
+    def action_step(self) -> None:
+        if self.running:
+            self.notify("Training: space pauses it first.", timeout=3)
+            return
+        if self.trainer.done:
+            self.notify("This run is done: r resets it.", timeout=3)
+            return
+        self.trainer.step()
+        self.draw(tv.snapshot(self.trainer))
+
+    def action_reset(self, **changes) -> None:
+        """A new run from the typed controls (and ``changes``); a bad control keeps the current run."""
+        values, err = tv.parse_controls({k: self.query_one(f"#in-{k}", Input).value for k in tv.CONTROLS})
+        if err:
+            self.notify(f"{err}; the current run is kept", severity="error", timeout=5)
+            self.query_one("#train-status", StatusLine).update(err)
+            return
+        self.running = False
+        self._wake.set()
+        self.workers.cancel_group(self, "train")
+        self.generation += 1
+        self.config = self.config.with_(**values, **changes)
+        self.trainer = Trainer(self.config)
+        self.draw(tv.snapshot(self.trainer))
+
+    def action_toggle_scaled(self) -> None:
+        self.action_reset(scaled=not self.config.scaled)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_reset()
+
+    def action_leave_inputs(self) -> None:
+        self.set_focus(None)
+
+    # -- the comparison --------------------------------------------------------------
+    def action_compare(self) -> None:
+        cfg = self.config.with_(steps=compare.COMPARE_STEPS)
+        self.query_one(ContentSwitcher).current = "train-compare"
+        self.query_one("#compare-status", StatusLine).update(
+            f"running: scaled and unscaled at d_k = {', '.join(map(str, compare.DKS))}, "
+            f"{cfg.steps} steps, lr {cfg.lr:g}, seed {cfg.seed} …"
+        )
+        self.run_compare(cfg)
+
+    @work(thread=True, exclusive=True, group="compare")
+    def run_compare(self, cfg: Config) -> None:
+        worker = get_current_worker()
+        rows = []
+        for d_k in compare.DKS:
+            if worker.is_cancelled:
+                return
+            rows += compare.compare_all(cfg, (d_k,))
+            self.app.call_from_thread(self._compare_progress, d_k)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self.show_compare, rows)
+
+    def _compare_progress(self, d_k: int) -> None:
+        self.query_one("#compare-status", StatusLine).update(f"running … d_k = {d_k} done")
+
+    def show_compare(self, rows: list[dict]) -> None:
+        self.compare_rows = rows
+        cfg = rows[0]["scaled"]["config"]
+        self.query_one("#compare-status", StatusLine).update(
+            f"measured, {cfg['steps']} steps each; the same task, seed {cfg['seed']}, initialisation, batches, "
+            f"{cfg['optimizer']} lr {cfg['lr']:g}; target loss {cfg['target_loss']:g}"
+        )
+        self.query_one("#compare-text", Static).update(tv.comparison(rows))
+
+    def action_toggle_view(self) -> None:
+        sw = self.query_one(ContentSwitcher)
+        sw.current = "train-compare" if sw.current == "train-qk" else "train-qk"
+
+    def action_scroll_panels(self, pages: int) -> None:
+        main = self.query_one("#train-main")
+        main.scroll_relative(y=pages * max(1, main.size.height - 2), animate=False)
+
+    def try_it(self) -> None:
+        """The tour's "try it": run the comparison here."""
+        self.action_compare()
+
+    # -- open the learned head in the explorer ------------------------------------------
+    def action_explore(self) -> None:
+        if self.running:
+            self.running = False
+            self._wake.set()
+        path = self.app.paths.save if self.app.paths.save.endswith(SAVE_DEFAULT) else SAVE_DEFAULT
+        self.app.push_screen(SaveScreen(self._save_and_open, path))
+
+    def _save_and_open(self, path: str, overwrite: bool) -> str | None:
+        """Save the learned head (TOML), load it back and open it on the pipeline."""
+        if not path:
+            return f"type a file name, e.g. {SAVE_DEFAULT}"
+        from pathlib import Path
+
+        p = Path(path).expanduser()
+        if p.is_dir():
+            return f"{p}: is a folder; type a file name inside it"
+        if p.exists() and not overwrite:
+            return SaveScreen.EXISTS
+        try:
+            io.save(learned_scenario(self.trainer), p, overwrite=True)
+            scenario = io.load(p)
+        except (OSError, ValueError, io.ScenarioError) as exc:
+            return f"{path}: not saved ({getattr(exc, 'strerror', None) or exc})"
+        self.app.paths.save = path
+        commit(self.app, scenario, note=f"opened the learned head from {p}")
+        self.app.set_state(self.app.state.with_(row=0))
+        self.app.call_later(self.app.switch_mode, "pipeline")
+        return None

@@ -1,0 +1,163 @@
+"""What the training screen shows, from a training snapshot: pure (no Textual).
+
+Snapshot: what the worker hands the screen after some steps (copies, so the screen never
+reads arrays the worker is changing). Curves: the series the two plots draw. The texts
+(status, titles, the figures, the comparison) are built here from measured numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.train.run import Config
+from ...core.train.task import symbol_name
+from ...report.train_text import compare_table
+
+CONTROLS = ("lr", "d_k", "steps", "seed")
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    config: Config
+    step: int
+    log: tuple  # the logged rows so far (dicts: step, loss, accuracy, mean_row_entropy_bits, ...)
+    A: np.ndarray  # (T, T') the probe's attention now
+    target: np.ndarray  # (T,) the right key of each probe query
+    B: np.ndarray  # (d_model, d_model) W_Q W_Kᵀ
+    q_labels: tuple
+    k_labels: tuple
+    running: bool = False
+
+
+def snapshot(trainer, running: bool = False) -> Snapshot:
+    _X, _Y, target, q_labels, k_labels = trainer.probe
+    return Snapshot(
+        config=trainer.config,
+        step=trainer.step_count,
+        log=tuple(trainer.log),
+        A=trainer.probe_trace().A,
+        target=np.asarray(target),
+        B=trainer.qk_product(),
+        q_labels=tuple(q_labels),
+        k_labels=tuple(k_labels),
+        running=running,
+    )
+
+
+def parse_controls(texts: dict) -> tuple[dict | None, str | None]:
+    """{'lr': '0.5', 'd_k': '16', 'steps': '300', 'seed': '0'} -> (values, None) or (None, one line)."""
+    out = {}
+    for key in CONTROLS:
+        raw = str(texts.get(key, "")).strip()
+        try:
+            out[key] = float(raw) if key == "lr" else int(raw)
+        except ValueError:
+            return None, f"{key}: {raw!r} is not {'a number' if key == 'lr' else 'a whole number'}"
+    try:
+        Config(**out)
+    except ValueError as e:
+        return None, str(e).splitlines()[0]
+    return out, None
+
+
+def scale_words(cfg: Config) -> str:
+    if cfg.scaled:
+        return f"scaled: c = 1/√{cfg.d_k} = {1 / math.sqrt(cfg.d_k):.3g}"
+    return "unscaled: c = 1 (raw Q Kᵀ)"
+
+
+def status(s: Snapshot) -> str:
+    r = s.log[-1]
+    state = "▶ training" if s.running else ("done" if s.step >= s.config.steps else "❚❚ paused")
+    return (
+        f"step {s.step}/{s.config.steps}  loss {r['loss']:.4g}  accuracy {r['accuracy']:.2f}  "
+        f"H {r['mean_row_entropy_bits']:.2f} of {math.log2(s.A.shape[1]):g} bits  "
+        f"mean p(1−p) {r['mean_p_one_minus_p']:.3f}  {state}"
+    )
+
+
+def probe_right(s: Snapshot) -> int:
+    return int(np.sum(np.argmax(s.A, axis=1) == s.target))
+
+
+def probe_title(s: Snapshot) -> str:
+    return f"A of the probe: row x? → key x  ({probe_right(s)}/{len(s.target)} right now)"
+
+
+def qk_title(s: Snapshot) -> str:
+    n, m = s.B.shape
+    return (
+        f"W_Q·W_Kᵀ ({n}×{m}, a row and a column per symbol; scores = c·this): learned when each diagonal leads its row"
+    )
+
+
+def symbols(n: int) -> tuple:
+    return tuple(symbol_name(i) for i in range(n))
+
+
+@dataclass(frozen=True)
+class Curves:
+    steps: list
+    loss: list
+    accuracy: list
+    entropy_share: list
+    p1p_share: list
+    max_step: int
+    target: float
+    loss_lo: float
+    loss_hi: float
+    loss_title: str
+    rows_title: str
+    entropy_label: str
+    p1p_label: str
+
+
+def curves(s: Snapshot) -> Curves:
+    n = s.A.shape[1]
+    bits = math.log2(n)
+    p1p_max = (1 / n) * (1 - 1 / n)  # mean p(1−p) of a uniform row, its largest value
+    log = s.log
+    loss = [r["loss"] for r in log]
+    target = s.config.target_loss
+    lo = min([*loss, target]) / 2
+    hi = max([*loss, target]) * 2
+    return Curves(
+        steps=[r["step"] for r in log],
+        loss=loss,
+        accuracy=[r["accuracy"] for r in log],
+        entropy_share=[r["mean_row_entropy_bits"] / bits for r in log],
+        p1p_share=[r["mean_p_one_minus_p"] / p1p_max for r in log],
+        max_step=s.config.steps,
+        target=target,
+        loss_lo=lo,
+        loss_hi=hi,
+        loss_title=f"loss ½‖O−y‖² (red: target {target:g})",
+        rows_title="each as a share of its maximum",
+        entropy_label=f"H / {bits:g} bits",
+        p1p_label=f"p(1−p) / {p1p_max:.3f}",
+    )
+
+
+def figures(s: Snapshot) -> str:
+    """The run's numbers: at step 0 and now, and when the target loss was first reached."""
+    first, last = s.log[0], s.log[-1]
+    reached = next((r["step"] for r in s.log if r["loss"] <= s.config.target_loss), None)
+    return "\n".join(
+        [
+            f"{'':<12}{'step 0':>10}{'now':>10}",
+            f"{'loss':<12}{first['loss']:>10.4f}{last['loss']:>10.4f}",
+            f"{'accuracy':<12}{first['accuracy']:>10.2f}{last['accuracy']:>10.2f}",
+            f"{'H bits':<12}{first['mean_row_entropy_bits']:>10.2f}{last['mean_row_entropy_bits']:>10.2f}",
+            f"{'p(1−p)':<12}{first['mean_p_one_minus_p']:>10.4f}{last['mean_p_one_minus_p']:>10.4f}",
+            f"loss ≤ {s.config.target_loss:g} at step {reached if reached is not None else '— (not yet)'}",
+            f"{s.config.optimizer} lr {s.config.lr:g}, batch {s.config.batch}, seed {s.config.seed}",
+        ]
+    )
+
+
+def comparison(rows: list[dict]) -> str:
+    """The measured comparison: the table and the verdicts `attn-tui train --compare` prints."""
+    return compare_table(rows) + "\n" + "\n".join(row["verdict"] for row in rows)

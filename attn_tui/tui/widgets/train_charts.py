@@ -1,0 +1,67 @@
+"""The training screen's curves: the loss, and accuracy / row entropy / p(1−p), over steps.
+
+Each draws the logged series it is given (plotext through textual-plotext's ``.plt``);
+values are made finite first, since plotext raises on inf/NaN inside render().
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual_plotext import PlotextPlot
+
+FLOOR = 1e-12  # the loss axis is logarithmic: a loss of 0 is drawn at the floor
+
+
+def log10s(values) -> list[float]:
+    """log10 of each value, a value ≤ FLOOR (or not finite) drawn at FLOOR."""
+    v = np.nan_to_num(np.asarray(values, dtype=np.float64), nan=FLOOR, posinf=1e6, neginf=FLOOR)
+    return np.log10(np.clip(v, FLOOR, 1e6)).tolist()
+
+
+def finite_list(values, lo: float = -1e6, hi: float = 1e6) -> list[float]:
+    v = np.nan_to_num(np.asarray(values, dtype=np.float64), nan=0.0, posinf=hi, neginf=lo)
+    return np.clip(v, lo, hi).tolist()
+
+
+class TrainCurves(Vertical):
+    """Two plots. show(curves): curves is views.train_view.Curves (steps, series, limits, titles)."""
+
+    HELP = (
+        "The loss on a fixed evaluation set (log axis, the target loss as a line), and the accuracy, the mean row "
+        "entropy as a share of log₂T' bits and the mean p(1−p) of the weights, the softmax Jacobian's diagonal."
+    )
+
+    def compose(self) -> ComposeResult:
+        yield PlotextPlot(id="train-loss")
+        yield PlotextPlot(id="train-rows")
+
+    def show(self, c) -> None:
+        loss = self.query_one("#train-loss", PlotextPlot)
+        plt = loss.plt
+        plt.clear_data()
+        plt.clear_figure()
+        plt.title(c.loss_title)
+        lo, hi = math.floor(math.log10(max(FLOOR, c.loss_lo))), math.ceil(math.log10(max(FLOOR, c.loss_hi)))
+        if c.steps:  # log10 by hand: plotext 5's own log axis drops the line
+            plt.plot(c.steps, log10s(c.loss), marker="hd")
+        plt.hline(math.log10(max(FLOOR, c.target)), "red")
+        plt.xlim(0, c.max_step)
+        plt.ylim(lo, hi)
+        plt.yticks(list(range(lo, hi + 1)), [f"{10.0**k:g}" for k in range(lo, hi + 1)])
+        loss.refresh()
+        rows = self.query_one("#train-rows", PlotextPlot)
+        plt = rows.plt
+        plt.clear_data()
+        plt.clear_figure()
+        plt.title(c.rows_title)
+        if c.steps:
+            plt.plot(c.steps, finite_list(c.accuracy, 0, 1), label="accuracy", marker="hd")
+            plt.plot(c.steps, finite_list(c.entropy_share, 0, 1), label=c.entropy_label, marker="hd")
+            plt.plot(c.steps, finite_list(c.p1p_share, 0, 1), label=c.p1p_label, marker="hd")
+        plt.xlim(0, c.max_step)
+        plt.ylim(0, 1)
+        rows.refresh()
