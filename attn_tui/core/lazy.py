@@ -21,6 +21,7 @@ from functools import cached_property
 import numpy as np
 
 from . import stream
+from .ranks import factor_rank, score_rank_qr, score_singular_values
 
 ROWS = 32  # rows per tile
 COLS = 512  # columns per tile
@@ -134,6 +135,40 @@ class LazyTrace:
     def dtype(self):
         return self.src.dtype
 
+    @cached_property
+    def visible(self) -> np.ndarray:
+        """(T,) keys each row may see (core.stream.Source.visible_keys)."""
+        return self.src.visible_keys()
+
+    @cached_property
+    def nan_rows(self) -> tuple:
+        """Rows that see no key while the fill is −inf in the dtype (softmax of all −inf is NaN).
+        Scores cannot overflow: the door (limits.admit) refuses such a scenario."""
+        if np.isfinite(self.src.fill):
+            return ()
+        return tuple(int(t) for t in np.flatnonzero(self.visible == 0))
+
+    @cached_property
+    def H(self):
+        """Row entropies in bits, (T,), computed per row block when read."""
+        return LazyRows(self.src.T, self.H_rows)
+
+    @cached_property
+    def eff(self):
+        """2^H, (T,): the effective number of keys each row attends to."""
+        return LazyRows(self.src.T, lambda r0, r1: np.exp2(self.H_rows(r0, r1)))
+
+    def rank_info(self) -> dict:
+        """lenses.rank_info's dict from QR factors of Q and K (core.ranks): no T x T' matrix."""
+        src = self.src
+        return {
+            "S": score_rank_qr(src.Q, src.K, src.scale, src.dtype),
+            "Q": factor_rank(src.Q),
+            "K": factor_rank(src.K),
+            "d_k": int(src.Q.shape[1]),
+            "singular_values": score_singular_values(src.Q, src.K, src.scale),
+        }
+
     @property
     def d_k(self):
         return self.Q.shape[1]
@@ -192,6 +227,28 @@ class LazyTrace:
         if name == "O":
             return float(src.V.min()), float(src.V.max())
         raise KeyError(name)
+
+
+class LazyRows:
+    """A (n,) vector computed in row blocks when read: v[t], v[t0:t1], len(v), np.asarray(v)."""
+
+    ndim = 1
+
+    def __init__(self, n, fn):
+        self.shape = (int(n),)
+        self._fn = fn
+
+    def __len__(self):
+        return self.shape[0]
+
+    def __getitem__(self, key):
+        r0, r1, squeeze = _span(key, self.shape[0])
+        out = np.asarray(self._fn(r0, r1), dtype=np.float64)
+        return out[0] if squeeze else out
+
+    def __array__(self, dtype=None, copy=None):
+        a = self[0 : self.shape[0]]
+        return a if dtype is None else a.astype(dtype)
 
 
 def _eye(r0, r1, c0, c1, dtype):

@@ -149,6 +149,8 @@ def compute_problem(s):
     the first matrix (Q, K, V, S, O) with ±inf/NaN where the inputs were finite, and the input
     cells it came from. A NaN row of A from a fully masked row is not a problem (the lesson's
     point); neither is a -1e9 fill that overflows in float16 (it lives in M)."""
+    if max(s.T, s.T_k) > MAX_DIM:
+        return _streamed_problem(s)  # no T x T' matrix (core.stream)
     with np.errstate(all="ignore"):  # no RuntimeWarning line: the overflow is reported here
         tr = s.run()
     top = float(np.finfo(DTYPES[s.dtype]).max)
@@ -200,13 +202,13 @@ def admit(s, error=ValueError, large: bool = False):
         if getattr(s, name) is not None:
             check_values(name, getattr(s, name), error)
     check_c(s.c, error)
-    widest = MAX_T if large else MAX_DIM
+    widest = MAX_T if large and max(s.T, s.T_k) > MAX_DIM else MAX_DIM  # wider only for a large file
     if s.mask == "window" and not 1 <= s.window <= widest:
         raise error(f"window: a width from 1 to {widest}, got {shown(s.window)}")
     changes = _clean_labels(s, error)
     if changes:
         s = s.with_(**changes)
-    problem = compute_problem(s) if max(s.T, s.T_k) <= MAX_DIM else _streamed_problem(s)
+    problem = compute_problem(s)
     if problem:
         raise error(overflow_message(problem))
     return s

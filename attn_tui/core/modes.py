@@ -179,6 +179,34 @@ def explanations(s: Scenario, trace) -> list[str]:
     return lines
 
 
+def explanations_large(s: Scenario, lz) -> list[str]:
+    """:func:`explanations` for a core.lazy.LazyTrace (T above MAX_DIM), from each row's count of
+    visible keys instead of the T x T' matrices: the fill's overflow, NaN rows (no key seen with
+    a −inf fill) and rows whose finite fill spreads them over masked keys. Overflowing scores
+    cannot occur there: limits.admit refuses them when the file is opened."""
+    lines = []
+    dt = np.dtype(DTYPES[s.dtype])
+    big = f"{dtype_max(dt):g}"
+    if s.fill == "-1e9" and np.isinf(fill_value(s.fill, dt)) and bool((lz.visible < s.T_k).any()):
+        lines.append(
+            f"{s.dtype}: the -1e9 fill overflows to -inf (largest finite {s.dtype} is "
+            f"{big}), so masked cells hold -inf; fill 'dtype min' stays finite."
+        )
+    blind = np.flatnonzero(lz.visible == 0)
+    if lz.nan_rows:
+        rows = ", ".join(s.tokens[t] for t in lz.nan_rows[:8]) + (" ..." if len(lz.nan_rows) > 8 else "")
+        lines.append(f"NaN in row {rows}: " + _nan_sentence("masked", None, s, big))
+    elif blind.size:
+        rows = ", ".join(s.tokens[t] for t in blind[:8]) + (" ..." if blind.size > 8 else "")
+        lines.append(
+            f"row {rows}: every key is masked; the finite fill keeps it a number, but it "
+            "spreads over keys it should not see (batches ignore padded rows)."
+        )
+    if s.cross and s.mask != "none":
+        lines.append(causal_allowed(s)[1])
+    return lines
+
+
 def _nan_sentence(kind: str, cause, s: Scenario, big: str) -> str:
     """Why a row is NaN, one sentence per cause kind (see core.diagnose)."""
     if kind == "masked":

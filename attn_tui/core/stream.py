@@ -84,6 +84,18 @@ class Source:
             b = b | np.isin(i, self.padding)
         return b
 
+    def visible_keys(self) -> np.ndarray:
+        """(T,) how many keys each query row may see, from the mask's rule (no T x T' matrix)."""
+        t = np.arange(self.T)
+        last = np.full(self.T, self.T_k - 1) if self.mask == "none" else np.minimum(t, self.T_k - 1)
+        first = np.maximum(0, t - int(self.window) + 1) if self.mask == "window" else np.zeros(self.T, dtype=int)
+        n = np.maximum(0, last - first + 1)
+        pad = np.unique(np.asarray(self.padding, dtype=np.int64))
+        if pad.size:
+            inside = np.searchsorted(pad, last, side="right") - np.searchsorted(pad, first, side="left")
+            n = n - np.where(last >= first, inside, 0)
+        return n
+
     def scores(self, r0, r1, c0=0, c1=None):
         """S[r0:r1, c0:c1] = scale · Q Kᵀ in the dtype."""
         c1 = self.T_k if c1 is None else c1
@@ -205,6 +217,8 @@ def first_overflow(s, inputs, block: int = BLOCK):
             bad = np.argwhere(~np.isfinite(a))
             if len(bad):
                 return name, inputs(s, name, int(bad[0][0]), int(bad[0][1])), s.dtype, top
+    if _cannot_overflow(src, top):
+        return None
     for r0, r1 in blocks(src.T, block):
         for c0, c1 in _tiles(src.T_k, TILE):
             bad = np.argwhere(~np.isfinite(src.scores(r0, r1, c0, c1)))
@@ -217,3 +231,12 @@ def first_overflow(s, inputs, block: int = BLOCK):
             if len(bad):
                 return "O", inputs(s, "O", r0 + int(bad[0][0]), int(bad[0][1])), s.dtype, top
     return None
+
+
+def _cannot_overflow(src: Source, top: float) -> bool:
+    """True when no score can overflow the dtype: |S| <= |scale| max‖q‖ max‖k‖ (Cauchy-Schwarz),
+    with room for the rounding of the dtype's own dot products; O = A V is a weighted average
+    of V's rows, so it stays within V's finite range. Checked before any row block is scanned."""
+    q = float(np.linalg.norm(src.Q.astype(np.float64), axis=1).max())
+    k = float(np.linalg.norm(src.K.astype(np.float64), axis=1).max())
+    return abs(src.scale) * q * k < top / 2

@@ -9,10 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+import numpy as np
+
 from ..core.diagnose import ceiling_bits
+from ..core.lazy import LazyTrace
 from ..core.lenses import rank_info
-from ..core.limits import C_MAX, C_MIN  # the knob's range, the same as a file's
-from ..core.modes import causal_allowed, explanations
+from ..core.limits import C_MAX, C_MIN, MAX_DIM  # the knob's range, the same as a file's
+from ..core.modes import causal_allowed, explanations, explanations_large
 from ..core.scenario import Scenario
 
 C_STEP = 1.1  # `+`/`-` multiply/divide the scale multiplier c by this
@@ -37,24 +40,47 @@ class State:
         return cls(scenario, row=(scenario.focus_row or 1) - 1)
 
     @cached_property
+    def large(self) -> bool:
+        """T or T' above MAX_DIM: the trace is a core.lazy.LazyTrace, computed where it is read."""
+        return max(self.scenario.T, self.scenario.T_k) > MAX_DIM
+
+    @cached_property
     def trace(self):
-        return self.scenario.run()
+        """The full trace (core.attention.Trace); for a large scenario a LazyTrace with the same
+        names, whose matrices compute only the cells that are read."""
+        return LazyTrace(self.scenario) if self.large else self.scenario.run()
 
     @cached_property
     def explanations(self) -> tuple:
         """The lesson's explanation lines for this state (NaN causes, fp16 fill, ...), computed once."""
+        if self.large:
+            return tuple(explanations_large(self.scenario, self.trace))
         return tuple(explanations(self.scenario, self.trace))
 
     @cached_property
     def ceiling(self):
         """log₂ of the visible keys per row, (T,): the most bits row t can carry; NaN when it sees none."""
+        if self.large:
+            with np.errstate(divide="ignore"):
+                n = self.trace.visible.astype(np.float64)
+                return np.where(n > 0, np.log2(np.maximum(n, 1)), np.nan)
         return ceiling_bits(self.trace.blocked)
 
     @cached_property
     def rank(self) -> dict:
-        """rank S, Q, K, d_k and S's singular values (one SVD per state, not per redraw)."""
+        """rank S, Q, K, d_k and S's singular values (one SVD per state, not per redraw); for a large
+        scenario from QR factors of Q and K (core.ranks), only the d_k nonzero ones."""
         tr = self.trace
-        return rank_info(tr.S, tr.Q, tr.K)
+        return tr.rank_info() if self.large else rank_info(tr.S, tr.Q, tr.K)
+
+    def bounds(self, name: str) -> tuple[float, float]:
+        """(lo, hi) of matrix ``name`` for a grid's cell width and colour scale: the finite min and max;
+        for a large scenario a bound from the factors (LazyTrace.bounds), no whole-matrix pass."""
+        if self.large:
+            return self.trace.bounds(name)
+        v = np.asarray(getattr(self.trace, name), dtype=np.float64)
+        f = v[np.isfinite(v)]
+        return (float(f.min()), float(f.max())) if f.size else (float("nan"), float("nan"))
 
     @property
     def compared(self) -> State | None:

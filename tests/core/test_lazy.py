@@ -88,3 +88,25 @@ def test_a_large_trace_reads_only_what_is_asked():
     assert lz.A.computed == T // 512 and len(lz._stats) == 1
     lz.S[100:120, 2100:2200]
     assert lz.S.computed == 1
+
+
+@pytest.mark.parametrize(
+    "kw", [*CASES, dict(mask="causal", padding=(1, 3), fill="-inf"), dict(mask="window", window=1)]
+)
+def test_visible_keys_nan_rows_entropies_and_ranks(kw):
+    T = 40
+    s = Scenario(Q=RNG.standard_normal((T, 6)), K=RNG.standard_normal((T, 6)), **kw)
+    tr, lz = s.run(), LazyTrace(s)
+    np.testing.assert_array_equal(lz.visible, (~tr.blocked).sum(axis=1))
+    assert lz.nan_rows == tr.nan_rows
+    tol = {"float64": 1e-12, "float32": 1e-5, "float16": 0.1}[s.dtype]
+    np.testing.assert_allclose(lz.H[0:T], tr.H, atol=tol, equal_nan=True)
+    np.testing.assert_allclose(np.asarray(lz.eff), tr.eff, atol=tol * 40, equal_nan=True)
+    assert lz.H[5] == pytest.approx(float(tr.H[5]), abs=tol, nan_ok=True) and len(lz.H) == T
+    info = lz.rank_info()
+    assert (info["S"], info["Q"], info["K"], info["d_k"]) == (tr.rank_S, tr.rank_Q, tr.rank_K, 6)
+
+
+def test_visible_keys_of_a_rectangular_causal_scenario():
+    s = Scenario(Q=np.ones((7, 2)), K=np.ones((4, 2)), mask="causal", padding=(2,))
+    np.testing.assert_array_equal(LazyTrace(s).visible, (~s.run().blocked).sum(axis=1))

@@ -80,3 +80,13 @@ def test_first_overflow_agrees_with_the_full_check():
     bad = Scenario(Q=Q, K=np.ones((8, 4)) * 300.0, dtype="float16")
     assert stream.first_overflow(bad, _inputs) == compute_problem(bad)
     assert compute_problem(bad)[0] == "S"
+
+
+def test_compute_problem_above_512_tokens_streams_and_agrees():
+    T = 600  # above MAX_DIM: limits.compute_problem takes the streamed path
+    Q = np.zeros((T, 4))
+    Q[450, 1] = 300.0
+    K = np.full((T, 4), 300.0)
+    bad = Scenario(Q=Q, K=K, mask="none", dtype="float16")  # S[450, :] = 9e4 / 2 overflows float16
+    assert compute_problem(bad) == ("S", "Q row 451 and K row 1", "float16", 65504.0)
+    assert compute_problem(Scenario(Q=Q / 100, K=K / 100, dtype="float16")) is None

@@ -1,0 +1,60 @@
+"""The State of a large scenario (T above 512): a LazyTrace, and every figure it hands the panes
+equal to the full trace's (Scenario.run()) where both can be computed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attn_tui.core.diagnose import ceiling_bits
+from attn_tui.core.lazy import LazyTrace
+from attn_tui.core.lenses import rank_info
+from attn_tui.core.modes import explanations
+from attn_tui.core.scenario import Scenario
+from attn_tui.tui.state import State
+
+RNG = np.random.default_rng(11)
+T = 520
+
+
+def scenario(**kw):
+    return Scenario(Q=RNG.standard_normal((T, 4)), K=RNG.standard_normal((T, 4)), V=RNG.standard_normal((T, 3)), **kw)
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [{}, {"mask": "none", "padding": tuple(range(1, T + 1)), "fill": "-inf"}, {"padding": (1,), "dtype": "float16"}],
+)
+def test_large_state_figures_equal_the_full_traces(kw):
+    st = State(scenario(**kw))
+    full = st.scenario.run()
+    assert st.large and isinstance(st.trace, LazyTrace)
+    np.testing.assert_array_equal(st.ceiling, ceiling_bits(full.blocked))
+    if len(full.nan_rows) <= 8:  # the same lines as the full trace's
+        assert st.explanations == tuple(explanations(st.scenario, full))
+    else:  # every row NaN: the first eight named
+        assert st.explanations == (
+            "NaN in row t1, t2, t3, t4, t5, t6, t7, t8 ...: " + explanations(st.scenario, full)[0].split(": ", 1)[1],
+        )
+    info, want = st.rank, rank_info(full.S, full.Q, full.K)
+    assert [info[k] for k in ("S", "Q", "K", "d_k")] == [want[k] for k in ("S", "Q", "K", "d_k")]
+    np.testing.assert_allclose(info["singular_values"], want["singular_values"][:4], rtol=1e-6, atol=1e-9)
+    for name in ("S", "A", "O"):
+        lo, hi = st.bounds(name)
+        v = np.asarray(getattr(full, name), dtype=np.float64)
+        v = v[np.isfinite(v)]
+        assert v.size == 0 or (lo <= v.min() and v.max() <= hi)
+
+
+def test_small_states_keep_the_full_trace():
+    s = Scenario(Q=np.eye(3), K=np.eye(3))
+    st = State(s)
+    assert not st.large and st.bounds("A") == (0.0, float(st.trace.A.max()))
+
+
+def test_a_keypress_computes_only_what_is_read():
+    st = State(scenario()).scale_by(1.1)
+    A = st.trace.A
+    A[100:120, 0:80]  # the cells a grid shows
+    assert A.computed == 1  # one tile of 32 x 512
+    assert len(st.trace._stats) == 1  # the row statistics of one block of 32 rows
