@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .views import teaching as T
+from .views import train_view
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,13 @@ PAGES: tuple[Page, ...] = (
     ),
     Page("ex4", "Exercise 4 — parameter counting", T.ex4, ("cost",), TryIt("open the cost lens", mode="lenses")),
     Page("ex5", "Exercise 5 — complexity", T.ex5, ("cost",), TryIt("open the cost lens", mode="lenses")),
+    Page(
+        "train",
+        "Watch attention learn: why 1/√d_k matters for gradients",
+        train_view.tour_page,
+        (),
+        TryIt("run the scaled-vs-unscaled comparison on the training screen", mode="train"),
+    ),
 )
 
 EXERCISES = tuple(p for p in PAGES if p.key.startswith("ex"))

@@ -28,6 +28,7 @@ ORDER = [
     "ex3",
     "ex4",
     "ex5",
+    "train",
 ]
 
 

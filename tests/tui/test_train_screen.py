@@ -172,3 +172,33 @@ def test_curves_are_shares_of_their_maxima():
     assert c.entropy_share[0] == pytest.approx(tr.log[0]["mean_row_entropy_bits"] / np.log2(n))
     assert c.p1p_share[-1] == pytest.approx(tr.log[-1]["mean_p_one_minus_p"] / ((1 / n) * (1 - 1 / n)))
     assert all(0 <= x <= 1 for x in c.entropy_share + c.p1p_share)
+
+
+async def test_the_tour_page_runs_the_comparison(monkeypatch):
+    from attn_tui.tui.tour_text import PAGES
+
+    monkeypatch.setattr(compare, "DKS", (4,))
+    monkeypatch.setattr(compare, "COMPARE_STEPS", 20)
+    page = next(p for p in PAGES if p.key == "train")
+    assert "√d_k (2, 8, 16 at d_k = 4, 64, 256)" not in page.text  # built from DKS when drawn
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        tour = app.screen
+        while tour.page.key != "train":
+            await pilot.press("n")
+            await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TrainScreen)
+        await screen.workers.wait_for_complete()
+        await pilot.pause()
+        assert [r["d_k"] for r in screen.compare_rows] == [4]
+        assert str(screen.query_one("#train-bottom").current) == "train-compare"
+
+
+def test_the_tour_text_quotes_the_sd_of_raw_scores():
+    text = tv.tour_page()
+    assert "√d_k (2, 8, 16 at d_k = 4, 64, 256)" in text

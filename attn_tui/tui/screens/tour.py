@@ -154,4 +154,7 @@ class TourScreen(Screen):
         show = getattr(self.app.screen, "show_lens", None)
         if tr.mode == "lenses" and show:
             show("lens-cost")
+        hook = getattr(self.app.screen, "try_it", None)  # a screen's own set-up (the training screen compares)
+        if callable(hook):
+            hook()
         self.notify(f"{self.page.title}: {tr.label}. Press t to come back to the tour.", timeout=5, markup=False)

@@ -161,3 +161,27 @@ def figures(s: Snapshot) -> str:
 def comparison(rows: list[dict]) -> str:
     """The measured comparison: the table and the verdicts `attn-tui train --compare` prints."""
     return compare_table(rows) + "\n" + "\n".join(row["verdict"] for row in rows)
+
+
+def tour_page() -> str:
+    """The tour's page on training: what the comparison measures and what to read in it."""
+    from ...core.train.compare import DKS
+    from ...core.train.task import Task
+
+    t = Task()
+    sds = ", ".join(f"{math.sqrt(d):g}" for d in DKS)
+    return (
+        "The lesson says W_Q, W_K, W_V are learned by gradient descent. The training screen (T) trains one head "
+        f"on associative recall: {t.n_keys} keys (one-hot symbols), {t.n_queries} queries, each repeating one "
+        "key. The right A puts each query's weight on its matching key, and W_Q·W_Kᵀ learns a leading diagonal.\n\n"
+        "The loss reaches the scores only through A = softmax(S), so its gradient passes the softmax Jacobian "
+        "diag(p) − ppᵀ, whose diagonal p(1−p) goes to 0 as p goes to 0 or 1: a saturated row passes almost no "
+        "gradient.\n\n"
+        "W_Q and W_K start with N(0, 1) entries, so q and k have unit-variance components and a raw q·k has "
+        f"standard deviation √d_k ({sds} at d_k = {', '.join(map(str, DKS))}); 1/√d_k brings the scores back to "
+        "about unit variance.\n\n"
+        "Try it trains the head scaled and unscaled at each of those d_k, with the same seed, initialisation, "
+        "batches and learning rate, and shows what was measured: the steps to the target loss, the mean row "
+        "entropy and mean p(1−p) at step 0, the final accuracy. Read them against the lesson: large scores "
+        "saturate softmax, and p(1−p) → 0 kills the gradient."
+    )
