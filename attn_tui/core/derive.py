@@ -146,7 +146,7 @@ def derivation(s, tr, name: str, r: int, c: int) -> list[str]:
         return _input(s, tr, name, r, c)
     if name in ("Q", "K", "V"):
         return _projection(s, tr, name, r, c)
-    head = f"row {s.tokens[r]}, key {s.keys[c]}"
+    head = f"row {s.tokens[r]}, key {s.keys[c]}" if name in ("S", "M", "A") else ""  # c is a key there only
     if name == "S":
         return _score(s, tr, r, c, head)
     if name == "M":
