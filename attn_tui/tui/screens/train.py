@@ -47,6 +47,7 @@ class TrainScreen(Screen):
     name_for_keys = "train"
     BINDINGS = keys.bindings("train")
     CSS_PATH = "train.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # train.tcss: one column when narrow
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
@@ -97,7 +98,7 @@ class TrainScreen(Screen):
     # -- drawing ---------------------------------------------------------------
     def draw(self, s: tv.Snapshot) -> None:
         self.query_one("#train-status", StatusLine).update(tv.status(s))
-        self.query_one("#train-scale", Static).update(tv.scale_words(s.config))
+        self.query_one("#train-scale", Static).update(f"{tv.scale_words(s.config)}\n{tv.KEYS_HINT}")
         self.query_one(TrainCurves).show(tv.curves(s))
         probe = self.query_one("#train-probe", MatrixGrid)
         probe.border_title = tv.probe_title(s)

@@ -63,6 +63,9 @@ def parse_controls(texts: dict) -> tuple[dict | None, str | None]:
     return out, None
 
 
+KEYS_HINT = "r reset  u scale  c compare  v view  s explorer"
+
+
 def scale_words(cfg: Config) -> str:
     if cfg.scaled:
         return f"scaled: c = 1/√{cfg.d_k} = {1 / math.sqrt(cfg.d_k):.3g}"
@@ -111,8 +114,6 @@ class Curves:
     loss_hi: float
     loss_title: str
     rows_title: str
-    entropy_label: str
-    p1p_label: str
 
 
 def curves(s: Snapshot) -> Curves:
@@ -135,9 +136,7 @@ def curves(s: Snapshot) -> Curves:
         loss_lo=lo,
         loss_hi=hi,
         loss_title=f"loss ½‖O−y‖² (red: target {target:g})",
-        rows_title="each as a share of its maximum",
-        entropy_label=f"H / {bits:g} bits",
-        p1p_label=f"p(1−p) / {p1p_max:.3f}",
+        rows_title=f"a accuracy  H entropy/{bits:g} bits  p p(1−p)/{p1p_max:.3f}",
     )
 
 
@@ -145,6 +144,7 @@ def figures(s: Snapshot) -> str:
     """The run's numbers: at step 0 and now, and when the target loss was first reached."""
     first, last = s.log[0], s.log[-1]
     reached = next((r["step"] for r in s.log if r["loss"] <= s.config.target_loss), None)
+    never = f"not reached in {s.step} steps" if s.step >= s.config.steps else "not yet"
     return "\n".join(
         [
             f"{'':<12}{'step 0':>10}{'now':>10}",
@@ -152,7 +152,7 @@ def figures(s: Snapshot) -> str:
             f"{'accuracy':<12}{first['accuracy']:>10.2f}{last['accuracy']:>10.2f}",
             f"{'H bits':<12}{first['mean_row_entropy_bits']:>10.2f}{last['mean_row_entropy_bits']:>10.2f}",
             f"{'p(1−p)':<12}{first['mean_p_one_minus_p']:>10.4f}{last['mean_p_one_minus_p']:>10.4f}",
-            f"loss ≤ {s.config.target_loss:g} at step {reached if reached is not None else '— (not yet)'}",
+            f"loss ≤ {s.config.target_loss:g} " + (f"at step {reached}" if reached is not None else never),
             f"{s.config.optimizer} lr {s.config.lr:g}, batch {s.config.batch}, seed {s.config.seed}",
         ]
     )

@@ -58,10 +58,9 @@ class TrainCurves(Vertical):
         plt.clear_data()
         plt.clear_figure()
         plt.title(c.rows_title)
-        if c.steps:
-            plt.plot(c.steps, finite_list(c.accuracy, 0, 1), label="accuracy", marker="hd")
-            plt.plot(c.steps, finite_list(c.entropy_share, 0, 1), label=c.entropy_label, marker="hd")
-            plt.plot(c.steps, finite_list(c.p1p_share, 0, 1), label=c.p1p_label, marker="hd")
+        if c.steps:  # each series drawn with its letter (the title names them): no legend over the data
+            for values, letter in ((c.accuracy, "a"), (c.entropy_share, "H"), (c.p1p_share, "p")):
+                plt.plot(c.steps, finite_list(values, 0, 1), marker=letter)
         plt.xlim(0, c.max_step)
         plt.ylim(0, 1)
         rows.refresh()
