@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from rich.segment import Segment
+from textual.geometry import Region
 from textual.strip import Strip
 from textual_plotext import PlotextPlot
 
@@ -40,9 +41,19 @@ class BarPlot(PlotextPlot):
         self._lines: list[Strip] | None = None
 
     def redraw(self) -> None:
-        self._lines = None
-        self.refresh()
+        """Build the figure now and repaint only the lines that changed (a new title, the bars
+        that moved), not the whole plot; before the first layout, build at the first draw."""
+        old = self._lines
+        if old is None or not self.size.height:
+            self._lines = None
+            self.refresh()
+            return
+        self._lines = new = self._build()
+        for y in range(self.size.height):
+            if (old[y] if y < len(old) else None) != (new[y] if y < len(new) else None):
+                self.refresh(Region(0, y, self.size.width, 1))
 
+    data: tuple | None = None  # what the plot was last built from (SoftmaxChart skips a build of the same)
     bars = 0  # bars in the plot (set with the data): bar_lines lines each, the rest stays blank
     bar_lines = 1  # lines per bar (a tall plot draws thicker bars; see thickness())
 

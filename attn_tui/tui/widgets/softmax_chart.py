@@ -141,15 +141,20 @@ class SoftmaxChart(Horizontal, can_focus=True):
     def _bars(self, selector: str, labels, values, title: str, ylim, ghost=None) -> None:
         """Horizontal bars of ``values``; ``ghost`` (a pinned row) as a ┃ tick on each bar's line."""
         plot = self.query_one(selector, BarPlot)
+        values, ghost = sanitise(values), None if ghost is None else sanitise(ghost)
+        data = (tuple(labels), tuple(values), title, ylim, ghost and tuple(ghost), tuple(plot.size))
+        if data == plot.data:  # the same bars: no plotext build, no repaint
+            return
+        plot.data = data
         plt = plot.plt
         plt.clear_data()
         plt.title(title)
         plt.frame(False)
         # Horizontal bars: one line per key, so a T=5 row fits in a short pane.
         plot.bar_lines, width = BarPlot.thickness(plot.size.height, len(labels))
-        plt.bar(labels, sanitise(values), orientation="horizontal", width=width)
+        plt.bar(labels, values, orientation="horizontal", width=width)
         if ghost is not None:
-            plt.scatter(sanitise(ghost), list(range(1, len(labels) + 1)), marker=GHOST)
+            plt.scatter(ghost, list(range(1, len(labels) + 1)), marker=GHOST)
         plot.bars = len(labels)
         plt.xlim(*(ylim or (None, None)))  # None: fitted to the bars
         plot.redraw()

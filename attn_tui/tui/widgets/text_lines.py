@@ -9,6 +9,7 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -33,13 +34,16 @@ class TextLines(Widget):
     def set_text(self, text: Text) -> None:
         if text.plain == self._text.plain and text.spans == self._text.spans:
             return
-        lines_before = len(self._strips) if self._strips is not None else -1
+        old = self._strips if self._strips_width == max(1, self.size.width) else None
         self._text, self._strips = text, None
-        self.refresh(
-            layout=self.styles.height is not None
-            and self.styles.height.is_auto
-            and lines_before != len(self._lines(self.size.width))
-        )
+        new = self._lines(self.size.width)
+        if old is None or len(old) != len(new):
+            auto = self.styles.height is not None and self.styles.height.is_auto
+            self.refresh(layout=auto and (old is None or len(old) != len(new)))
+            return
+        for y, (a, b) in enumerate(zip(old, new)):  # the same lines: repaint the changed ones only
+            if a != b:
+                self.refresh(Region(0, y, self.size.width, 1))
 
     def _lines(self, width: int) -> list[Strip]:
         """The text wrapped (or cut) to ``width`` cells, cached for that width: layout asks

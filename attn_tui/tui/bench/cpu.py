@@ -28,9 +28,9 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..core.scenario import Scenario
-from .app import AttentionApp
-from .framework import on_first_frame
+from ...core.scenario import Scenario
+from ..app import AttentionApp
+from ..framework import on_first_frame
 
 SIZE = (120, 40)
 
@@ -91,8 +91,8 @@ def bare_widgets_app(n: int) -> type[App]:
 
 def plotext_build_ms(builds: int = 50) -> float:
     """CPU ms of one plotext build of a chart-sized (38×7) horizontal bar plot."""
-    from .framework import new_figure
-    from .widgets.bar_plot import plot_lines
+    from ..framework import new_figure
+    from ..widgets.bar_plot import plot_lines
 
     fig = new_figure()
     labels = [f"t{i}" for i in range(1, 6)]

@@ -1,0 +1,160 @@
+"""Bytes per keypress through a real pty, the app started as a user starts it.
+
+``python -m attn_tui [--scenario FILE]`` runs in a 120×40 pseudo-terminal with
+TERM=xterm-256color and COLORTERM=truecolor; every byte it writes is read. A keypress's
+figure is what the app writes between the key and the moment it falls quiet (no byte for
+``QUIET`` seconds: the benchmark, not a test, may wait on silence).
+
+The floor of each figure, from the same bytes: a small emulator of what Textual writes
+(cursor moves, SGR styles, text) keeps the screen, and the floor is what Textual's own
+encoding needs to put only the cells that changed on screen: per run of changed cells one
+cursor move, per run of one style its SGR, the text and a reset.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+from rich.cells import cell_len
+
+QUIET = 0.35  # seconds without a byte: the app has drawn everything the key changed
+TOKEN = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[=>78]|([^\x1b]+)")
+
+
+class Screen:
+    """The cells Textual drew: (text, sgr) per cell, from its cursor moves, SGRs and text."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.cells = [[(" ", "")] * width for _ in range(height)]
+        self.x = self.y = 0
+        self.sgr = ""
+
+    def feed(self, data: str) -> None:
+        for m in TOKEN.finditer(data):
+            params, op, text = m.group(1), m.group(2), m.group(3)
+            if text is not None:
+                self._text(text)
+            elif op == "H":
+                y, _, x = (params or "1;1").partition(";")
+                self.y, self.x = int(y or 1) - 1, int(x or 1) - 1
+            elif op == "m":
+                self.sgr = "" if params in ("", "0") else params
+
+    def _text(self, text: str) -> None:
+        for ch in text:
+            if ch == "\n":
+                self.y, self.x = self.y + 1, 0
+            elif ch == "\r":
+                self.x = 0
+            elif 0 <= self.y < self.height and 0 <= self.x < self.width and ch >= " ":
+                self.cells[self.y][self.x] = (ch, self.sgr)
+                self.x += max(1, cell_len(ch))
+
+    def snapshot(self) -> list[list[tuple[str, str]]]:
+        return [row[:] for row in self.cells]
+
+
+def changed_floor(before, after) -> tuple[int, int]:
+    """(cells changed, bytes Textual's encoding needs to write only those cells)."""
+    cells = total = 0
+    for y, (old, new) in enumerate(zip(before, after)):
+        x = 0
+        while x < len(new):
+            if old[x] == new[x]:
+                x += 1
+                continue
+            total += len(f"\x1b[{y + 1};{x + 1}H")
+            while x < len(new) and old[x] != new[x]:
+                sgr, run = new[x][1], ""
+                while x < len(new) and old[x] != new[x] and new[x][1] == sgr:
+                    run, x, cells = run + new[x][0], x + 1, cells + 1
+                total += len(run.encode()) + (len(f"\x1b[{sgr}m\x1b[0m") if sgr else 0)
+    return cells, total
+
+
+class PtyApp:
+    """``python -m attn_tui *args`` in a pty of ``size``; :meth:`key` -> (bytes, floor bytes)."""
+
+    def __init__(self, args=(), size=(120, 40)) -> None:
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TEXTUAL_THEME", "CI")}
+        env.update(TERM="xterm-256color", COLORTERM="truecolor")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "attn_tui", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            start_new_session=True,
+            close_fds=True,
+        )
+        os.close(slave)
+        self.fd, self.screen, self.raw = master, Screen(*size), []
+        self.startup = self._drain(first_wait=30.0)
+
+    def _drain(self, first_wait: float = 5.0) -> tuple[int, int]:
+        """Read until QUIET seconds pass without a byte; (bytes read, floor bytes)."""
+        before, data, wait = self.screen.snapshot(), b"", first_wait
+        while True:
+            ready, _, _ = select.select([self.fd], [], [], wait)
+            if not ready:
+                break
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            data, wait = data + chunk, QUIET
+        self.raw.append(data)
+        self.screen.feed(data.decode("utf-8", "replace"))
+        return len(data), changed_floor(before, self.screen.cells)[1]
+
+    def key(self, key: str) -> tuple[int, int]:
+        os.write(self.fd, key.encode())
+        return self._drain(first_wait=1.0)  # a key that changes nothing writes nothing
+
+    def close(self) -> None:
+        os.write(self.fd, b"q")
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self.fd)
+
+
+def measure(args=(), presses: int = 5, rows: int = 5) -> dict:
+    """Bytes (and floors) for start-up and keys: `+` (the first and then the median), `j`/`k`
+    alternately, and a key that changes nothing (`j` on the last row), at the scenario ``args``."""
+    app = PtyApp(args)
+    try:
+        out = {"startup": app.startup, "plus_first": app.key("+")}
+        out["plus"] = _median([app.key("+") for _ in range(presses)])
+        out["jk"] = _median([app.key("k" if i % 2 == 0 else "j") for i in range(presses * 2)])
+        for _ in range(rows):  # to the last row
+            app.key("j")
+        out["nochange"] = _median([app.key("j") for _ in range(presses)])
+        return out
+    finally:
+        app.close()
+
+
+def _median(pairs: list[tuple[int, int]]) -> tuple[int, int]:
+    pairs = sorted(pairs)
+    return pairs[len(pairs) // 2]
+
+
+if __name__ == "__main__":
+    t0 = time.perf_counter()
+    print(measure(sys.argv[1:]), f"{time.perf_counter() - t0:.1f}s")
