@@ -51,7 +51,7 @@ def test_gradients_match_finite_differences(scaled, d_k):
 
 
 @pytest.mark.parametrize("scaled", [True, False])
-@pytest.mark.parametrize("d_k", [1, 4, 64])
+@pytest.mark.parametrize("d_k", [1, 4, 64, 256])
 def test_gradients_match_torch_autograd(scaled, d_k):
     torch = pytest.importorskip("torch", reason="torch is not installed: the autograd oracle needs it")
     p, X, Y, target = setup(d_k=d_k, scaled=scaled, batch=8)
