@@ -96,3 +96,14 @@ def test_train_never_loads_the_ui():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "UI []" in done.stderr
+
+
+def test_the_readme_table_is_what_compare_measures():
+    """README's table is the output of `attn-tui train --compare` (a figure; this keeps it true)."""
+    from pathlib import Path
+
+    from attn_tui.report.train_text import compare_table
+
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    table = compare_table(compare.compare_all(Config(steps=compare.COMPARE_STEPS)))
+    assert table.strip() in readme.read_text(encoding="utf-8")

@@ -202,3 +202,31 @@ async def test_the_tour_page_runs_the_comparison(monkeypatch):
 def test_the_tour_text_quotes_the_sd_of_raw_scores():
     text = tv.tour_page()
     assert "√d_k (2, 8, 16 at d_k = 4, 64, 256)" in text
+
+
+async def test_reset_while_training_drops_the_old_run(monkeypatch):
+    """r during a run: the worker is cancelled, the new run starts at step 0, and the old
+    worker's last frame (it finishes the step it was in) is not drawn over the new run."""
+    inside, release = threading.Event(), threading.Event()
+    real_step = Trainer.step
+
+    def held_step(self):
+        inside.set()
+        release.wait(60)
+        real_step(self)
+
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_train(pilot, steps=8)
+        old = screen.trainer
+        monkeypatch.setattr(Trainer, "step", held_step)
+        await pilot.press("space")
+        assert await asyncio.to_thread(inside.wait, 60)
+        await pilot.press("r")
+        monkeypatch.setattr(Trainer, "step", real_step)
+        release.set()
+        await screen.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.trainer is not old and screen.trainer.step_count == 0 and not screen.running
+        assert "step 0/8" in str(screen.query_one("#train-status").render())
+        assert old.step_count == 1  # the step it was in, and no more

@@ -132,6 +132,8 @@ class TrainScreen(Screen):
         worker, tr = get_current_worker(), self.trainer
         while self.running and not tr.done and not worker.is_cancelled:
             for _ in range(STEPS_PER_FRAME):
+                if worker.is_cancelled or generation != self.generation:
+                    return  # a reset or a new run: this one is dropped
                 if tr.done:
                     break
                 tr.step()
