@@ -116,3 +116,8 @@ def _fake(steps_to, acc=1.0):
 )
 def test_verdict_says_what_was_measured(ss, su, words):
     assert words in compare.verdict(16, _fake(ss), _fake(su))
+
+
+def test_verdict_with_no_wrong_rows_left():
+    u = {**_fake(None), "wrong_rows": 0, "wrong_rows_starved": 0, "wrong_rows_target_p_one_minus_p": None}
+    assert "every held-out row puts its largest weight on the right key" in compare.verdict(16, _fake(10), u)

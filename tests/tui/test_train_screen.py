@@ -41,6 +41,18 @@ def test_the_key_the_palette_and_the_help_name_it():
     assert {"run", "step", "reset", "toggle_scaled", "compare", "explore", "toggle_view"} <= train
 
 
+async def test_the_palette_command_train_opens_it(settle):
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"train")
+        await settle(pilot)  # the palette's search runs in a worker
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, TrainScreen)
+
+
 async def test_run_trains_to_the_end_and_draws_it():
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -30,6 +30,11 @@ def verdict(d_k: int, scaled: dict, unscaled: dict) -> str:
         f"{unscaled['initial_mean_row_entropy_bits']:.2f} vs {scaled['initial_mean_row_entropy_bits']:.2f} bits, "
         f"mean p(1−p) {unscaled['mean_p_one_minus_p']:.3f} vs {scaled['mean_p_one_minus_p']:.3f}"
     )
+    if su is None and ss is not None and not unscaled["wrong_rows"]:
+        return (
+            f"d_k = {d_k}: unscaled never reached loss ≤ {target:g} in {n} steps (scaled: {ss}), though every "
+            f"held-out row puts its largest weight on the right key; unscaled, the {start}."
+        )
     if su is None and ss is not None:
         return (
             f"d_k = {d_k}: unscaled never reached loss ≤ {target:g} in {n} steps (scaled: {ss}); "
