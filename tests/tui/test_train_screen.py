@@ -242,3 +242,35 @@ async def test_reset_while_training_drops_the_old_run(monkeypatch):
         assert screen.trainer is not old and screen.trainer.step_count == 0 and not screen.running
         assert "step 0/8" in str(screen.query_one("#train-status").render())
         assert old.step_count == 1  # the step it was in, and no more
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+async def test_random_keys_on_the_training_screen_never_crash(seed, tmp_path, monkeypatch):
+    """A seeded key monkey on this screen (the app's monkey never presses T): runs, steps, resets,
+    toggles, comparisons, typed controls and resizes; nothing crashes and the run stays consistent."""
+    import random
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(compare, "DKS", (2, 8))
+    monkeypatch.setattr(compare, "COMPARE_STEPS", 15)
+    rng = random.Random(seed)
+    keys_ = list("nrucvs0123456789.-e") + ["space", "tab", "shift+tab", "enter", "escape", "backspace", "pagedown"]
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_train(pilot, steps=20)
+        for i in range(150):
+            if app.screen is not screen and not isinstance(app.screen, TrainScreen):
+                await pilot.press("escape")  # a save dialog: leave it
+                if app.current_mode != "train":
+                    await pilot.press("T")
+                await pilot.pause()
+                continue
+            if i % 50 == 0:
+                await pilot.resize_terminal(*rng.choice([(120, 40), (80, 24), (40, 12), (200, 60)]))
+            await pilot.press(rng.choice(keys_))
+        await screen.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.return_code is None
+        tr = screen.trainer
+        assert 0 <= tr.step_count <= tr.config.steps and tr.log[-1]["step"] <= tr.step_count
+        assert tr.config == screen.config
