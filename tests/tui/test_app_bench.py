@@ -1,10 +1,16 @@
-"""The benchmark runs and reports every figure (a smoke test: timings are not asserted)."""
+"""The benchmark runs and reports every figure with its floor (a smoke test: timings are not asserted)."""
 
 from __future__ import annotations
 
 import math
 
+from rich.console import Console
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+
 from attn_tui.tui import bench
+from attn_tui.tui.bench import pty_bytes
 
 
 def test_random_scenario_shapes():
@@ -12,23 +18,18 @@ def test_random_scenario_shapes():
     assert (s.T, s.d_k, s.d_v) == (64, 8, 8)
 
 
-def test_bench_reports_every_figure(capsys):
+def test_bench_reports_every_figure():
     r = bench.run(presses=2, repeats=1)
-    for key in (
-        "noop_ms",
-        "floor_ms",
-        "T5_ms",
-        "T64_ms",
-        "first_frame_one_widget_s",
-        "first_frame_explorer_s",
-        "first_frame_ratio",
-        "bare_repaint_ms",
-        "plotext_build_ms",
-        "first_frame_bare_ratio",
-    ):
-        assert math.isfinite(r[key])
-    assert r["first_frame_explorer_s"] > 0 and r["first_frame_one_widget_s"] > 0
+    for T in (5, 64):
+        for key in (f"T{T}_ms", f"T{T}_floor_ms", f"T{T}_ratio", f"T{T}_bare_repaint_ms"):
+            assert math.isfinite(r[key])
+        assert r[f"T{T}_floor_ms"] > r[f"T{T}_bare_repaint_ms"]  # two plotext builds on top
+    assert r["first_frame_explorer_s"] > 0 and r["first_frame_bare_s"] > 0
+    assert r["first_frame_ratio"] == r["first_frame_explorer_s"] / r["first_frame_bare_s"]
     assert r["widgets"] >= 20  # the explorer's panes, counted from the running app
+    lines = bench.report(r)
+    assert any("T=5 " in line and "floor" in line for line in lines)
+    assert any("T=64" in line and "floor" in line for line in lines)
 
 
 async def test_bare_repaint_app_repaints_every_widget():
@@ -41,3 +42,23 @@ async def test_bare_repaint_app_repaints_every_widget():
         after = [w.render_line(1).text for w in app.query(bench._Lines)]
     assert len(before) == bench.REPAINTED
     assert all(a != b for a, b in zip(after, before))
+
+
+def test_the_byte_floor_counts_only_the_changed_cells_in_textuals_encoding():
+    """The emulator reads what Textual writes; the floor re-encodes only the cells that changed."""
+    red = Style(color="#ff0000", bgcolor="#000000")
+    console = Console(color_system="truecolor", force_terminal=True)
+    screen = pty_bytes.Screen(10, 2)
+    screen.feed("\x1b[1;1H" + Strip([Segment("ab", red), Segment("cd")]).render(console))
+    before = screen.snapshot()
+    assert "".join(ch for ch, _ in before[0][:4]) == "abcd" and before[0][0][1] and not before[0][2][1]
+    screen.feed("\x1b[1;1H" + Strip([Segment("aX", red), Segment("cd")]).render(console))
+    cells, floor = pty_bytes.changed_floor(before, screen.cells)
+    assert cells == 1
+    assert floor == len("\x1b[1;2H") + len(Strip([Segment("X", red)]).render(console))
+
+
+def test_bytes_report_names_each_figure_its_floor_and_goal():
+    lines = bench.bytes_report({"T5 plus": (7000, 3500), "T5 nochange": (0, 0), "T64 plus": (9000, 3000)})
+    assert "7000 B" in lines[1] and "3500 B" in lines[1] and "2.00x" in lines[1] and "6000" in lines[1]
+    assert "200" in lines[2] and "8000" in lines[3]

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gc
 import statistics
@@ -22,6 +21,7 @@ import time
 
 import numpy as np
 from rich.segment import Segment
+from rich.style import Style
 from textual.app import App
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.strip import Strip
@@ -48,32 +48,49 @@ class NoopApp(App):
 
 
 REPAINTED = 8  # widgets the explorer repaints on `+`: S, A, O, H, status, chart, its two plots
+GROUNDS = [Style(color="#ffffff", bgcolor=f"#{40 + 20 * i:02x}2050") for i in range(10)]  # prebuilt, like a grid's
 
 
 class _Lines(Widget):
-    """Seven lines of numbers under a titled rule, like a 5×5 grid pane."""
+    """A grid pane's worth of numbers under a titled rule: ``rows`` lines of 5 cells, each cell its
+    own coloured segment after a gap (as a MatrixGrid row is drawn)."""
 
-    DEFAULT_CSS = "_Lines { height: 7; width: 1fr; border-top: solid $secondary; }"
+    DEFAULT_CSS = "_Lines { width: 1fr; border-top: solid $secondary; }"
     n = 0
 
+    def __init__(self, rows: int = 5) -> None:
+        super().__init__()
+        self.rows = rows
+        self.styles.height = rows + 2  # title rule, header, rows
+
     def render_line(self, y: int) -> Strip:
-        return Strip([Segment(" ".join(f"{self.n + y + c:5d}" for c in range(5)))])
+        segs = [Segment(f"row{y:<4d}")]
+        for c in range(5):
+            v = self.n + y + c
+            segs += [Segment(" "), Segment(f"{v % 1000 / 100:5.3f}", GROUNDS[v % 10])]
+        return Strip(segs)
 
 
-class BareRepaintApp(App):
-    """A bare app whose `+` changes and repaints REPAINTED Line-API widgets."""
+def bare_repaint_app(rows: int = 5) -> type[App]:
+    """A bare app whose `+` changes and repaints REPAINTED Line-API grids of ``rows`` rows."""
 
-    BINDINGS = [("plus", "bump", "bump")]
-    CSS = "Grid { grid-size: 3; height: auto; }"
+    class BareRepaintApp(App):
+        BINDINGS = [("plus", "bump", "bump")]
+        CSS = "Grid { grid-size: 3; height: auto; }"
 
-    def compose(self):
-        with Grid():
-            yield from (_Lines() for _ in range(REPAINTED))
+        def compose(self):
+            with Grid():
+                yield from (_Lines(rows) for _ in range(REPAINTED))
 
-    def action_bump(self) -> None:
-        for w in self.query(_Lines):
-            w.n += 1
-            w.refresh()
+        def action_bump(self) -> None:
+            for w in self.query(_Lines):
+                w.n += 1
+                w.refresh()
+
+    return BareRepaintApp
+
+
+BareRepaintApp = bare_repaint_app(5)
 
 
 def bare_widgets_app(n: int) -> type[App]:
@@ -166,7 +183,7 @@ def _quiet(case):
 
 
 def run(presses: int = 30, repeats: int = 5) -> dict:
-    """Every figure, measured in this one run: medians over ``repeats`` rounds, each round
+    """Every CPU figure, measured in this one run: medians over ``repeats`` rounds, each round
     measuring every case once (interleaved, so a machine that slows down mid-run slows
     every case, and the ratios hold)."""
     big = random_scenario(64)
@@ -175,10 +192,9 @@ def run(presses: int = 30, repeats: int = 5) -> dict:
     cases = {
         "noop": lambda: _cpu_ms_per_press(NoopApp, presses),
         "lesson": lambda: _cpu_ms_per_press(AttentionApp, presses),
-        # The floor: the same explorer and an unbound key (Pilot's per-widget work, no state change).
-        "floor": lambda: _cpu_ms_per_press(AttentionApp, presses, key="f12"),
         "t64": lambda: _cpu_ms_per_press(lambda: AttentionApp(scenario=big), presses),
-        "bare": lambda: _cpu_ms_per_press(BareRepaintApp, presses),
+        "bare5": lambda: _cpu_ms_per_press(bare_repaint_app(5), presses),
+        "bare64": lambda: _cpu_ms_per_press(bare_repaint_app(T64_ROWS), presses),
         "ff_one": lambda: _first_frame_s(NoopApp),
         "ff_app": lambda: _first_frame_s(AttentionApp),
         "ff_bare": lambda: _first_frame_s(bare_widgets_app(n_widgets)),
@@ -190,47 +206,37 @@ def run(presses: int = 30, repeats: int = 5) -> dict:
             samples[name].append(_quiet(case))
         builds.append(_quiet(plotext_build_ms))
     m = {name: statistics.median(v) for name, v in samples.items()}
-    noop = m["noop"]
-    return {
-        "noop_ms": noop,
-        "floor_ms": m["floor"] - noop,
-        "T5_ms": m["lesson"] - noop,
-        "T64_ms": m["t64"] - noop,
-        "first_frame_one_widget_s": m["ff_one"],
-        "first_frame_explorer_s": m["ff_app"],
-        "first_frame_ratio": m["ff_app"] / m["ff_one"],
-        "bare_repaint_ms": m["bare"] - noop,
-        "plotext_build_ms": statistics.median(builds),
-        "widgets": n_widgets,
-        "first_frame_bare_ratio": m["ff_bare"] / m["ff_one"],
-    }
+    noop, plotext = m["noop"], statistics.median(builds)
+    out = {"noop_ms": noop, "plotext_build_ms": plotext, "widgets": n_widgets}
+    for T, key, bare in ((5, "lesson", "bare5"), (64, "t64", "bare64")):
+        floor = m[bare] - noop + 2 * plotext
+        out[f"T{T}_ms"], out[f"T{T}_floor_ms"] = m[key] - noop, floor
+        out[f"T{T}_ratio"] = (m[key] - noop) / floor
+        out[f"T{T}_bare_repaint_ms"] = m[bare] - noop
+    out["first_frame_one_widget_s"], out["first_frame_explorer_s"] = m["ff_one"], m["ff_app"]
+    out["first_frame_bare_s"] = m["ff_bare"]
+    out["first_frame_ratio"] = m["ff_app"] / m["ff_bare"]
+    return out
 
 
-def main(argv=None) -> None:
-    p = argparse.ArgumentParser(prog="python -m attn_tui.tui.bench", description=__doc__.splitlines()[0])
-    p.add_argument("--presses", type=int, default=30)
-    p.add_argument("--repeats", type=int, default=5)
-    a = p.parse_args(argv)
-    r = run(a.presses, a.repeats)
-    print(f"no-op app:            {r['noop_ms']:.2f} ms CPU per keypress (subtracted below)")
-    print(f"unbound key, explorer: {r['floor_ms']:.2f} ms CPU per keypress (Pilot and the DOM, nothing redrawn)")
-    print(f"`+` at T=5  (lesson): {r['T5_ms']:.2f} ms CPU per keypress   (target <= 5)")
-    print(f"`+` at T=64 (random): {r['T64_ms']:.2f} ms CPU per keypress   (target <= 10)")
-    print(
-        f"first frame: explorer {r['first_frame_explorer_s'] * 1000:.0f} ms vs one-widget app "
-        f"{r['first_frame_one_widget_s'] * 1000:.0f} ms = {r['first_frame_ratio']:.2f}x   (target <= 1.5x)"
+T64_ROWS = 12  # rows a T = 64 grid shows (its max-height less the title and the header)
+GOALS = {"cpu": 1.5, "first_frame": 1.5}
+
+
+def report(r: dict) -> list[str]:
+    """The CPU and first-frame lines: each figure, its floor and the ratio."""
+    lines = [
+        "CPU per keypress, minus a no-op app (floor: a bare app repainting "
+        f"{REPAINTED} Line-API grids + two plotext builds of {r['plotext_build_ms']:.2f} ms):"
+    ]
+    for T in (5, 64):
+        lines.append(
+            f"  `+` at T={T:<3d} {r[f'T{T}_ms']:6.2f} ms   floor {r[f'T{T}_floor_ms']:6.2f} ms "
+            f"(grids {r[f'T{T}_bare_repaint_ms']:.2f})   {r[f'T{T}_ratio']:.2f}x   (goal <= {GOALS['cpu']}x)"
+        )
+    lines.append(
+        f"first frame: explorer {r['first_frame_explorer_s'] * 1000:.0f} ms   floor (a bare app with "
+        f"{r['widgets']} widgets) {r['first_frame_bare_s'] * 1000:.0f} ms   {r['first_frame_ratio']:.2f}x   "
+        f"(goal <= {GOALS['first_frame']}x; a one-widget app: {r['first_frame_one_widget_s'] * 1000:.0f} ms)"
     )
-    print("reference floors (same run):")
-    print(
-        f"  bare app repainting {REPAINTED} Line-API widgets per keypress: {r['bare_repaint_ms']:.2f} ms CPU "
-        f"(minus the no-op app)"
-    )
-    print(f"  one plotext build of a chart-sized bar plot: {r['plotext_build_ms']:.2f} ms CPU (`+` draws two)")
-    print(
-        f"  first frame of a bare app with {r['widgets']} plain widgets (as many as the explorer): "
-        f"{r['first_frame_bare_ratio']:.2f}x the one-widget app"
-    )
-
-
-if __name__ == "__main__":
-    main()
+    return lines

@@ -25,6 +25,7 @@ import time
 
 from rich.cells import cell_len
 
+READY = "palette"  # the key bar's last hint: the first frame is on screen
 QUIET = 0.35  # seconds without a byte: the app has drawn everything the key changed
 TOKEN = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[=>78]|([^\x1b]+)")
 
@@ -58,6 +59,9 @@ class Screen:
             elif 0 <= self.y < self.height and 0 <= self.x < self.width and ch >= " ":
                 self.cells[self.y][self.x] = (ch, self.sgr)
                 self.x += max(1, cell_len(ch))
+
+    def text(self) -> str:
+        return "\n".join("".join(ch for ch, _ in row) for row in self.cells)
 
     def snapshot(self) -> list[list[tuple[str, str]]]:
         return [row[:] for row in self.cells]
@@ -100,14 +104,18 @@ class PtyApp:
         )
         os.close(slave)
         self.fd, self.screen, self.raw = master, Screen(*size), []
-        self.startup = self._drain(first_wait=30.0)
+        self.startup = self._drain(first_wait=30.0, until=READY)
 
-    def _drain(self, first_wait: float = 5.0) -> tuple[int, int]:
-        """Read until QUIET seconds pass without a byte; (bytes read, floor bytes)."""
+    def _drain(self, first_wait: float = 5.0, until: str = "") -> tuple[int, int]:
+        """Read until QUIET seconds pass without a byte (and, with ``until``, not before the
+        screen shows that text); (bytes read, floor bytes)."""
         before, data, wait = self.screen.snapshot(), b"", first_wait
-        while True:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
             ready, _, _ = select.select([self.fd], [], [], wait)
             if not ready:
+                if until and until not in self.screen.text():
+                    continue
                 break
             try:
                 chunk = os.read(self.fd, 65536)
@@ -116,8 +124,8 @@ class PtyApp:
             if not chunk:
                 break
             data, wait = data + chunk, QUIET
+            self.screen.feed(chunk.decode("utf-8", "ignore"))
         self.raw.append(data)
-        self.screen.feed(data.decode("utf-8", "replace"))
         return len(data), changed_floor(before, self.screen.cells)[1]
 
     def key(self, key: str) -> tuple[int, int]:
@@ -134,17 +142,19 @@ class PtyApp:
         os.close(self.fd)
 
 
-def measure(args=(), presses: int = 5, rows: int = 5) -> dict:
-    """Bytes (and floors) for start-up and keys: `+` (the first and then the median), `j`/`k`
-    alternately, and a key that changes nothing (`j` on the last row), at the scenario ``args``."""
+def measure(args=(), presses: int = 5, rows: int = 5, keys=("+", "jk", "nochange")) -> dict:
+    """(bytes, floor) for start-up and keys: `+` (the first press, then the median of ``presses``),
+    `j`/`k` alternately, and a key that changes nothing (`j` on the last row, ``rows`` `j` down)."""
     app = PtyApp(args)
     try:
-        out = {"startup": app.startup, "plus_first": app.key("+")}
+        out = {"startup": app.startup, "plus first": app.key("+")}
         out["plus"] = _median([app.key("+") for _ in range(presses)])
-        out["jk"] = _median([app.key("k" if i % 2 == 0 else "j") for i in range(presses * 2)])
-        for _ in range(rows):  # to the last row
-            app.key("j")
-        out["nochange"] = _median([app.key("j") for _ in range(presses)])
+        if "jk" in keys:
+            out["jk"] = _median([app.key("k" if i % 2 == 0 else "j") for i in range(presses * 2)])
+        if "nochange" in keys:
+            for _ in range(rows):  # to the last row
+                app.key("j")
+            out["nochange"] = _median([app.key("j") for _ in range(presses)])
         return out
     finally:
         app.close()
