@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _load(name):
     """The scenario for NAME|FILE, or None for the default. ScenarioError on bad input."""
-    return None if name is None else resolve(name)
+    return None if name is None else resolve(name, large=True)  # T up to limits.MAX_T (lazy State)
 
 
 def report(args) -> str:

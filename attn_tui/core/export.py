@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from .atomic import write_atomic
+from .limits import MAX_DIM, gib
 from .scenario import Scenario
 
 FORMATS = ("csv", "npy")
@@ -73,6 +74,11 @@ def export(s: Scenario, trace, folder, fmt="csv", overwrite=False) -> list[Path]
     """
     if fmt not in FORMATS:
         raise ValueError(f"format: {fmt!r} is not one of {', '.join(FORMATS)}")
+    if max(s.T, s.T_k) > MAX_DIM:  # a large scenario's trace is lazy (core.lazy): never materialised
+        raise ValueError(
+            f"{max(s.T, s.T_k)} tokens: matrices are exported up to {MAX_DIM} tokens (S alone would be "
+            f"{gib(8 * s.T * s.T_k)} here); `attn-tui report --scenario FILE --json` summarises it"
+        )
     folder = Path(folder).expanduser()
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"{folder}: is a file; export writes a folder of {fmt} files")

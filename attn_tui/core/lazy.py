@@ -15,6 +15,8 @@ tile of A is exp(S + M − m) / l. O = A V is row-wise: one row_stats pass per r
 
 from __future__ import annotations
 
+import itertools
+import threading
 from collections import OrderedDict
 from functools import cached_property
 
@@ -54,12 +56,17 @@ class LazyMatrix:
         self._fn = fn
         self._rows, self._cols, self._cache_size = rows, cols, cache
         self._tiles: OrderedDict = OrderedDict()
+        self._lock = threading.RLock()  # a lens worker and the event loop may read the same matrix
         self.computed = 0  # tiles computed so far (tests count them)
 
     def __len__(self):
         return self.shape[0]
 
     def _tile(self, i, j):
+        with self._lock:
+            return self._tile_locked(i, j)
+
+    def _tile_locked(self, i, j):
         key = (i, j)
         if key in self._tiles:
             self._tiles.move_to_end(key)
@@ -108,13 +115,17 @@ class LazyTrace:
     ``H_rows(r0, r1)`` gives row entropies in bits; ``bounds(name)`` a cheap (lo, hi) that
     contains every finite value of that matrix, before any whole-matrix pass."""
 
+    _serials = itertools.count(1)
+
     def __init__(self, s):
         self.scenario = s
+        self.serial = next(self._serials)  # equal serials: the same matrices (a grid's version)
         self.src = src = stream.Source.of(s)
         self.scale = src.scale
         T, T_k, dt = src.T, src.T_k, src.dtype
         self.Q, self.K = src.Q, src.K
         self._stats: OrderedDict = OrderedDict()
+        self._lock = threading.RLock()
         self.S = LazyMatrix((T, T_k), dt, src.scores)
         self.M = LazyMatrix((T, T_k), dt, src.additive)
         self.S_masked = LazyMatrix((T, T_k), dt, src.masked)
@@ -175,6 +186,10 @@ class LazyTrace:
 
     def stats(self, r0, r1) -> stream.RowStats:
         """core.stream.row_stats of the ROWS-aligned block holding rows r0:r1 (r1 − r0 <= ROWS), cached."""
+        with self._lock:
+            return self._stats_locked(r0)
+
+    def _stats_locked(self, r0) -> stream.RowStats:
         b0 = (r0 // ROWS) * ROWS
         key = b0
         if key not in self._stats:
@@ -215,8 +230,7 @@ class LazyTrace:
         |S| <= |scale| max‖q‖ max‖k‖ (Cauchy-Schwarz); A, O within [0, 1] and V's range."""
         src = self.src
         if name in ("S", "S_masked"):
-            q = float(np.linalg.norm(src.Q.astype(np.float64), axis=1).max())
-            k = float(np.linalg.norm(src.K.astype(np.float64), axis=1).max())
+            q, k = src.norms
             b = abs(src.scale) * q * k
             lo = -b + (float(src.fill) if name == "S_masked" and np.isfinite(src.fill) else 0.0)
             return lo, b

@@ -28,8 +28,8 @@ MAX_TOKENS = 8 * MAX_LISTS  # brackets, strings and comments scanned
 MAX_VALUES = 5 * MAX_DIM**2 + 2**16  # commas: 5 matrices of 512 x 512, labels
 MAX_KEYS = 2**16  # '=' signs (19 keys, and '=' inside labels)
 C_MIN, C_MAX = 1e-3, 1e3  # the knob's range for the score multiplier c
-# Array files (.npz, .safetensors) read by `report`, which streams S and A in row blocks:
-MAX_T = 16384  # largest T, T' there (the explorer keeps MAX_DIM until its grids are lazy)
+# Array files (.npz, .safetensors) at --scenario and the in-app open, and in `report`:
+MAX_T = 16384  # largest T, T' of an array file in the explorer (a lazy State) and report (a summary)
 MAX_D = 256  # largest d_model, d_k, d_v once T or T' is above MAX_DIM
 MAX_ARRAY_FILE_BYTES = 128 * 2**20  # Q, K, V of 16384 x 256 in float64 are 96 MiB
 TRACE_MATRICES = 5  # T x T' matrices a full trace holds: S, M, S + M, A, blocked (counted at 8 bytes)
@@ -78,8 +78,9 @@ def trace_bytes(T: int, T_k: int) -> int:
 
 
 def check_tokens(T: int, T_k: int, large: bool = False, error=ValueError, source: str = "T") -> None:
-    """Refuse T or T' above the limit of the door (``large``: report's streaming summary,
-    MAX_T; else the explorer's MAX_DIM), naming the limit and the memory the full trace would need."""
+    """Refuse T or T' above the limit of the door (``large``: the explorer's and report's, MAX_T,
+    whose matrices are lazy or streamed; else MAX_DIM), naming the limit and the memory the full
+    trace would need."""
     limit = MAX_T if large else MAX_DIM
     what, n = ("T", T) if T >= T_k else ("T'", T_k)
     if n <= limit:
@@ -88,8 +89,8 @@ def check_tokens(T: int, T_k: int, large: bool = False, error=ValueError, source
     if large:
         raise error(f"{source}: {what} = {n} tokens; at most {MAX_T} (d <= {MAX_D}): {need}")
     raise error(
-        f"{source}: {what} = {n} tokens; the explorer takes at most {MAX_DIM} for now "
-        f"(`attn-tui report --scenario FILE` summarises up to {MAX_T}); {need}"
+        f"{source}: {what} = {n} tokens; at most {MAX_DIM} here "
+        f"(`attn-tui --scenario FILE` and `attn-tui report --scenario FILE` take up to {MAX_T}); {need}"
     )
 
 
@@ -170,7 +171,7 @@ def overflow_message(problem) -> str:
 
 # -- the whole door --------------------------------------------------------------------
 def check_sizes(s, error=ValueError, large: bool = False) -> None:
-    """T, T' and the widths within the door's limits: MAX_DIM everywhere for the explorer;
+    """T, T' and the widths within the door's limits: MAX_DIM everywhere for a TOML door;
     for ``large`` (report) T, T' up to MAX_T and the widths up to dim_limit."""
     check_tokens(s.T, s.T_k, large, error)
     limit = dim_limit(s.T, s.T_k) if large else MAX_DIM

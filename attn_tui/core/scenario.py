@@ -22,6 +22,8 @@ MATRICES = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
 def _frozen(a):
     if a is None:
         return None
+    if isinstance(a, np.ndarray) and a.dtype == np.float64 and not a.flags.writeable and a.base is None:
+        return a  # already one of ours (a with_() copy): immutable, so shared, not copied again
     a = np.array(a, dtype=np.float64)
     a.setflags(write=False)
     return a

@@ -20,7 +20,7 @@ import numpy as np
 from . import arrays_io
 from .atomic import write_atomic
 from .builtins import BUILTINS, builtin
-from .limits import MAX_ARRAY_FILE_BYTES, admit, check_dim, printable, shown
+from .limits import MAX_ARRAY_FILE_BYTES, MAX_DIM, admit, check_dim, printable, shown
 from .safe_read import read_capped, structure_problem
 from .scenario import MATRICES, Scenario
 
@@ -254,6 +254,11 @@ def dumps(s: Scenario) -> str:
 def save(s: Scenario, path, overwrite=False):
     """Write ``s`` to ``path`` atomically. FileExistsError unless ``overwrite``."""
     path = Path(path)
+    if max(s.T, s.T_k) > MAX_DIM:  # a TOML file holds at most MAX_DIM tokens (safe_read's limits)
+        raise ValueError(
+            f"{max(s.T, s.T_k)} tokens: a TOML scenario holds at most {MAX_DIM}; keep the arrays in "
+            "an .npz or .safetensors file (README: Your own arrays)"
+        )
     if path.exists() and not overwrite:
         raise FileExistsError(f"{path}: already exists")
     return write_atomic(path, dumps(s).encode("utf-8"))

@@ -19,6 +19,8 @@ core.attention does); the running statistics in float64. A row whose keys are al
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,6 +29,59 @@ from .attention import DTYPES, fill_value
 
 BLOCK = 256  # query rows per block
 TILE = 2048  # keys per tile: a (BLOCK, TILE) float64 tile is 4 MiB
+
+
+_QKV: OrderedDict = OrderedDict()  # (ids of the input arrays, dtype) -> (inputs, (Q, K, V)): the last few
+
+
+_LOCK = threading.RLock()  # the module's caches are read by the event loop and by lens workers
+
+
+def _qkv(s, dt):
+    with _LOCK:
+        return _qkv_locked(s, dt)
+
+
+def _qkv_locked(s, dt):
+    names = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
+    inputs = tuple(getattr(s, n) for n in names)
+    key = (tuple(id(a) for a in inputs), dt.name)
+    if key in _QKV:
+        _QKV.move_to_end(key)
+        return _QKV[key][1]
+    Q, K, V = s.qkv() if s.projected else (s.Q, s.K, s.V)
+    with np.errstate(over="ignore", invalid="ignore"):
+        Q, K = Q.astype(dt, copy=False), K.astype(dt, copy=False)
+        V = None if V is None else V.astype(dt, copy=False)
+    _QKV[key] = (inputs, (Q, K, V))  # the inputs are kept alive with it, so their ids stay theirs
+    if len(_QKV) > 4:
+        _QKV.popitem(last=False)
+    return Q, K, V
+
+
+_FACTS: OrderedDict = OrderedDict()  # id(array) -> (array, (lo, hi, max row norm)): the last few
+
+
+def facts(a) -> tuple[float, float, float]:
+    """(finite min, finite max, largest row norm) of a T x d array, once per array object (NaN, NaN
+    when nothing is finite): the inputs of a large scenario are shared by its states, so a keypress
+    does not scan them again."""
+    with _LOCK:
+        return _facts_locked(a)
+
+
+def _facts_locked(a):
+    key = id(a)
+    if key in _FACTS and _FACTS[key][0] is a:
+        return _FACTS[key][1]
+    v = np.asarray(a, dtype=np.float64)
+    f = v[np.isfinite(v)]
+    lo, hi = (float(f.min()), float(f.max())) if f.size else (float("nan"), float("nan"))
+    out = (lo, hi, float(np.linalg.norm(v, axis=1).max()) if v.size else 0.0)
+    _FACTS[key] = (a, out)
+    if len(_FACTS) > 16:
+        _FACTS.popitem(last=False)
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,17 +100,17 @@ class Source:
 
     @classmethod
     def of(cls, s) -> Source:
-        """The source of scenario ``s`` (Q, K, V projected in float64, then cast, as Scenario.run)."""
+        """The source of scenario ``s`` (Q, K, V projected in float64, then cast, as Scenario.run).
+        Q, K, V are shared with the last scenarios of the same inputs and dtype (a knob such as c
+        changes no input): a keypress does not project or copy T x d matrices again."""
         dt = np.dtype(DTYPES[s.dtype])
-        if s.projected:
-            Q, K, V = s.qkv()
-        else:
-            Q, K, V = s.Q, s.K, s.V
-        with np.errstate(over="ignore", invalid="ignore"):
-            Q, K = Q.astype(dt), K.astype(dt)
-            V = None if V is None else V.astype(dt)
         pad = tuple(p - 1 for p in s.padding)
-        return cls(Q, K, V, float(s.scale), s.mask, s.window, pad, fill_value(s.fill, dt))
+        return cls(*_qkv(s, dt), float(s.scale), s.mask, s.window, pad, fill_value(s.fill, dt))
+
+    @property
+    def norms(self) -> tuple[float, float]:
+        """(max‖q‖, max‖k‖) over the rows of Q and K: the Cauchy-Schwarz bound of |S| / |scale|."""
+        return facts(self.Q)[2], facts(self.K)[2]
 
     @property
     def T(self):
@@ -237,6 +292,5 @@ def _cannot_overflow(src: Source, top: float) -> bool:
     """True when no score can overflow the dtype: |S| <= |scale| max‖q‖ max‖k‖ (Cauchy-Schwarz),
     with room for the rounding of the dtype's own dot products; O = A V is a weighted average
     of V's rows, so it stays within V's finite range. Checked before any row block is scanned."""
-    q = float(np.linalg.norm(src.Q.astype(np.float64), axis=1).max())
-    k = float(np.linalg.norm(src.K.astype(np.float64), axis=1).max())
+    q, k = src.norms
     return abs(src.scale) * q * k < top / 2

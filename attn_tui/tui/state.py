@@ -6,6 +6,7 @@ pane reads from it. No UI imports here either, so the state is testable alone.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -19,6 +20,9 @@ from ..core.modes import causal_allowed, explanations, explanations_large
 from ..core.scenario import Scenario
 
 C_STEP = 1.1  # `+`/`-` multiply/divide the scale multiplier c by this
+# One LazyTrace per scenario: a state that only moves the row or the cursor keeps the tiles
+# already computed (and the grids their version, so they read nothing).
+_LAZY: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,7 +52,11 @@ class State:
     def trace(self):
         """The full trace (core.attention.Trace); for a large scenario a LazyTrace with the same
         names, whose matrices compute only the cells that are read."""
-        return LazyTrace(self.scenario) if self.large else self.scenario.run()
+        if not self.large:
+            return self.scenario.run()
+        if self.scenario not in _LAZY:
+            _LAZY[self.scenario] = LazyTrace(self.scenario)
+        return _LAZY[self.scenario]
 
     @cached_property
     def explanations(self) -> tuple:

@@ -178,7 +178,7 @@ def test_sizes_are_checked_from_the_headers_before_reading(tmp_path):
         f"Q: T = 100000 tokens; at most {MAX_T} (d <= 256): its T x T' matrices would need {need} "
         "(5 of 100000 x 100000 in float64)"
     )
-    assert refusal(p).startswith(f"Q: T = 100000 tokens; the explorer takes at most {MAX_DIM} for now")
+    assert refusal(p).startswith(f"Q: T = 100000 tokens; at most {MAX_DIM} here (`attn-tui --scenario FILE`")
     assert need == "372.5 GiB"  # 5 x 8 bytes x 1e10, the issue's 74.5 GiB per matrix
 
 
@@ -226,7 +226,7 @@ def test_a_fifo_is_refused_unopened(tmp_path):
 def test_large_files_pass_the_report_door_only(tmp_path):
     T = MAX_DIM + 1
     p = npz(tmp_path, **qkv(T=T, d=8, dv=8))
-    assert refusal(p).startswith(f"Q: T = {T} tokens; the explorer takes at most {MAX_DIM}")
+    assert refusal(p).startswith(f"Q: T = {T} tokens; at most {MAX_DIM} here")
     assert resolve(p, large=True).T == T
     wide = npz(tmp_path, "w.npz", Q=np.ones((T, 300)), K=np.ones((T, 300)))
     assert refusal(wide, large=True) == f"d_k: 300; with {T} tokens d_model, d_k, d_v are at most 256" or refusal(

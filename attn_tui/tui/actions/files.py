@@ -37,7 +37,7 @@ def _apply_open(app, name: str) -> str | None:
     if not name:
         return "type a path to a .toml scenario, or pick a built-in below"
     try:
-        s = io.resolve(name if name in BUILTINS else str(_expand(name)))
+        s = io.resolve(name if name in BUILTINS else str(_expand(name)), large=True)  # T up to 16384
     except (io.ScenarioError, ValueError, RuntimeError) as exc:
         msg = str(exc).splitlines()[0]
         app.notes.note(msg, "refusal", title="Not opened; the current scenario stays", severity="error", timeout=8)

@@ -8,9 +8,12 @@ follows the app's state: the selected row, the scale knob, the scenario.
 from __future__ import annotations
 
 import numpy as np
+from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Grid, VerticalScroll
 from textual.screen import Screen
+from textual.worker import get_current_worker
 
 from .. import keys
 from ..views import lenses as lens_text
@@ -19,6 +22,7 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.lens_panels import LensPanel, RankPanel
 
 FIRST = 4  # panels before the rank chart: receiver, smoother, box kernel, memory
+IN_LOOP = 64 * 64  # T·T' cells up to which the lenses are computed on the event loop (a few ms)
 
 
 class LensesScreen(Screen):
@@ -37,6 +41,7 @@ class LensesScreen(Screen):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._saved: tuple | None = None  # the projections the switch zeroed
+        self.computed = None  # the last state whose lenses a worker finished
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="lenses-scroll", can_focus=False):
@@ -58,14 +63,51 @@ class LensesScreen(Screen):
         self.show_state()
 
     def show_state(self) -> None:
-        """Redraw every panel from ``app.state`` (only while shown; resume redraws)."""
+        """Redraw every panel from ``app.state`` (only while shown; resume redraws). A small
+        scenario is drawn at once; a larger one (T·T' above IN_LOOP cells: SVDs and whole rows
+        of thousands of keys) in a thread worker, panel by panel, each pending panel saying
+        "computing"; the next change cancels it, and keys are answered meanwhile."""
         if self.app.screen is not self:
             return
         state = self.app.state
         self.sub_title = f"row {state.row + 1}: {state.scenario.tokens[state.row]}   c = {state.scenario.c:.2f}"
+        if state.scenario.T * state.scenario.T_k <= IN_LOOP:
+            self.workers.cancel_group(self, "lenses")
+            for pid, (build, _title, _help) in PANELS.items():
+                self.query_one(f"#{pid}", LensPanel).show(build(state))
+            self.query_one(RankPanel).show(lens_text.rank(state), state.rank["singular_values"])
+            return
+        total = len(PANELS) + 1
+        for pid in PANELS:
+            self.query_one(f"#{pid}", LensPanel).show(Text(f"computing for row {state.row + 1} … (of {total} lenses)"))
+        self._compute(state)
+
+    @work(thread=True, exclusive=True, group="lenses")
+    def _compute(self, state) -> None:
+        """Each lens of ``state`` off the event loop, shown as soon as it is ready."""
+        worker = get_current_worker()
         for pid, (build, _title, _help) in PANELS.items():
-            self.query_one(f"#{pid}", LensPanel).show(build(state))
-        self.query_one(RankPanel).show(lens_text.rank(state), state.rank["singular_values"])
+            view = build(state)
+            if worker.is_cancelled:
+                return
+            self.app.call_from_thread(self._show_panel, state, pid, view)
+        text, sv = lens_text.rank(state), state.rank["singular_values"]
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._show_rank, state, text, sv)
+
+    def _show_panel(self, state, pid: str, view) -> None:
+        if state is self.app.state:  # a result of an older state is dropped
+            self.query_one(f"#{pid}", LensPanel).show(view)
+
+    def _show_rank(self, state, text, singular_values) -> None:
+        if state is self.app.state:
+            self.query_one(RankPanel).show(text, singular_values)
+            self.computed = state  # tests wait on this
+
+    @property
+    def busy(self) -> bool:
+        """True while a lens worker runs."""
+        return any(w.group == "lenses" and not w.is_finished for w in self.workers)
 
     # -- actions -------------------------------------------------------------
     def action_scroll_panels(self, pages: int) -> None:

@@ -4,6 +4,7 @@ with c and H(A_t) against the log₂t ceiling, as in the lesson's animation."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -43,6 +44,12 @@ def short(label: str) -> str:
     return label.split()[0] if label.split() else label
 
 
+@lru_cache(maxsize=4)
+def short_keys(keys: tuple) -> tuple:
+    """Each key label's first word, once per label tuple (16384 of them at large T)."""
+    return tuple(short(k) for k in keys)
+
+
 def entropy_text(state: State) -> tuple[str, str]:
     """("0.46", "log₂4=2.00"): H(A_t) and the ceiling over the visible keys, or
     ("NaN", ...) for a NaN row and "—" as the ceiling of a row that sees no key."""
@@ -65,6 +72,8 @@ def score_axis(state: State) -> tuple[float, float, int]:
     then says ×2**k.
     """
     s, tr, t = state.scenario, state.trace, state.row
+    if state.large:
+        return _row_axis(state)
     S = tr.S.astype(np.float64)
     seen = ~tr.blocked & np.isfinite(S)
     if not seen[t].any() or s.scale == 0:
@@ -80,10 +89,29 @@ def score_axis(state: State) -> tuple[float, float, int]:
     return lo, hi, k
 
 
+def _row_axis(state: State) -> tuple[float, float, int]:
+    """score_axis for a large state, from the selected row alone (the whole S is not read):
+    twice the range of its visible scores at the operating point, so `+` still lengthens the
+    bars against it until they double; it re-fits when the row changes."""
+    s, tr, t = state.scenario, state.trace, state.row
+    S = np.asarray(tr.S[t], dtype=np.float64)
+    seen = ~np.asarray(tr.blocked[t]) & np.isfinite(S)
+    if not seen.any() or s.scale == 0:
+        return -1.0, 1.0, 0
+    base = S[seen] * (1.0 / (s.scale * np.sqrt(s.d_k)))
+    lo, hi = 2 * min(0.0, float(base.min())), 2 * max(0.0, float(base.max()))
+    span, now = max(-lo, hi), float(np.abs(S[seen]).max())
+    if not np.isfinite(span) or span == 0:
+        return -1.0, 1.0, 0
+    k = max(0, int(np.ceil(np.log2(now / span) - 1e-9))) if now > 0 else 0
+    return float(f"{lo * 2.0**k:.10g}"), float(f"{hi * 2.0**k:.10g}"), k
+
+
 def chart_view(state: State) -> ChartView:
     s, tr, t = state.scenario, state.trace, state.row
     h, ceiling = entropy_text(state)
-    probs = f"A_t NaN: {NAN_WORDS[nan_cause(tr, t).kind]}" if t in tr.nan_rows else f"A_t c={s.c:.2f} H={h}/{ceiling}"
+    kind = "masked" if state.large else nan_cause(tr, t).kind if t in tr.nan_rows else ""  # large: see LazyTrace
+    probs = f"A_t NaN: {NAN_WORDS[kind]}" if t in tr.nan_rows else f"A_t c={s.c:.2f} H={h}/{ceiling}"
     row = short(s.tokens[t])
     lo, hi, k = score_axis(state)
     fixed = AXIS_RANGE[0] <= max(-lo, hi) < AXIS_RANGE[1]
@@ -92,7 +120,7 @@ def chart_view(state: State) -> ChartView:
     ghost = {} if pin is None else {"ghost_scores": pin.trace.S[t], "ghost_weights": pin.trace.A[t]}
     pinned = "" if pin is None else f" · pin H={float(pin.trace.H[t]):.2f}"
     return ChartView(
-        keys=tuple(short(k) for k in s.keys),
+        keys=short_keys(s.keys),
         blocked=tr.blocked[t],
         scores=tr.S[t],
         weights=tr.A[t],

@@ -11,8 +11,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core.lazy import LazyMatrix
 from ...core.lenses import param_count
 from ...core.matrices import MATRICES, axis_labels
+from ...core.stream import facts
 from ..state import State
 
 # name -> one sentence, in the lesson's words, for the help screen.
@@ -77,7 +79,8 @@ def grid_view(name: str, state: State) -> GridView | None:
     elif name == "H" and (s.mask != "causal" or s.padding):
         cols = ("log₂n", *cols[1:])  # the ceiling is log₂ of the n keys row t sees, not of t
     shape = f"({values.shape[0]}×{values.shape[1]})"
-    lo, hi = finite_range(values)
+    lo, hi = large_range(name, values, state) if state.large else finite_range(values)
+    version = (tr.serial, name, state.compared is not None and state.pin.trace.serial) if state.large else None
     return GridView(
         values,
         rows,
@@ -89,7 +92,24 @@ def grid_view(name: str, state: State) -> GridView | None:
         short.format(shape=shape),
         lo,
         hi,
+        version,
     )
+
+
+def large_range(name: str, values, state: State) -> tuple[float, float]:
+    """(lo, hi) for a large state's grid without reading the matrix: the inputs (T x d) are read
+    whole; S, M, A, O are bounded from the factors (LazyTrace.bounds); ΔA within [-1, 1]; the
+    entropy table within [0, log₂ of the most keys a row sees] (2^H up to that many keys)."""
+    if isinstance(values, np.ndarray) and values.ndim == 2 and values.shape[1] <= 512:
+        return facts(values)[:2]  # an input (T x d), scanned once per array (core.stream.facts)
+    if isinstance(values, np.ndarray):
+        return finite_range(values)
+    if name == "A" and state.compared is not None:
+        return -1.0, 1.0
+    if name == "H":
+        top = float(np.nanmax(state.ceiling, initial=0.0))
+        return (-top, top) if state.compared is not None else (0.0, max(1.0, 2.0**top))
+    return state.trace.bounds(name)
 
 
 def finite_range(values: np.ndarray) -> tuple[float, float]:
@@ -97,6 +117,13 @@ def finite_range(values: np.ndarray) -> tuple[float, float]:
     v = np.asarray(values, dtype=np.float64)
     f = v[np.isfinite(v)]
     return (float(f.min()), float(f.max())) if f.size else (float("nan"), float("nan"))
+
+
+def _no_ceiling(state, pin, r0, r1, c0, c1):
+    none = np.zeros((r1 - r0, 3), dtype=bool)
+    if pin is None:
+        none[:, 0] = np.isnan(state.ceiling[r0:r1])
+    return none[:, c0:c1]
 
 
 PINNED_ENTROPY_COLUMNS = ("H pin", "H", "ΔH")
@@ -136,13 +163,36 @@ def _weights(s, tr, state):
     pin = state.compared
     if pin is None:
         return tr.A, "A = softmax(S + M) {shape}", "A {shape}", tr.blocked, "seq"
-    with np.errstate(invalid="ignore"):
-        delta = tr.A.astype(np.float64) - pin.trace.A.astype(np.float64)
+    if state.large:
+        delta = LazyMatrix(tr.A.shape, np.float64, lambda r0, r1, c0, c1: _diff(tr.A, pin.trace.A, r0, r1, c0, c1))
+    else:
+        with np.errstate(invalid="ignore"):
+            delta = tr.A.astype(np.float64) - pin.trace.A.astype(np.float64)
     return delta, "ΔA = A − A(pinned) {shape}", "ΔA {shape}", tr.blocked, "div"
+
+
+def _diff(a, b, r0, r1, c0, c1):
+    with np.errstate(invalid="ignore"):
+        return a[r0:r1, c0:c1].astype(np.float64) - b[r0:r1, c0:c1].astype(np.float64)
+
+
+def _entropy_rows(state: State, r0, r1, c0, c1):
+    """Rows r0:r1 of the entropy table (columns c0:c1) of a large state: H per row block."""
+    H = state.trace.H[r0:r1]
+    pin = state.compared
+    if pin is not None:
+        h0 = pin.trace.H[r0:r1]
+        return np.column_stack([h0, H, H - h0])[:, c0:c1]
+    return np.column_stack([state.ceiling[r0:r1], H, np.exp2(H)])[:, c0:c1]
 
 
 def _entropy(s, tr, state):
     pin = state.compared
+    if state.large:  # computed per row block where the table is read
+        vals = LazyMatrix((s.T, 3), np.float64, lambda r0, r1, c0, c1: _entropy_rows(state, r0, r1, c0, c1))
+        none = LazyMatrix((s.T, 3), bool, lambda r0, r1, c0, c1: _no_ceiling(state, pin, r0, r1, c0, c1))
+        title = "H(A_t) pinned, now, ΔH bits" if pin is not None else "entropy H(A_t), bits"
+        return vals, title, "ΔH(A_t) bits" if pin is not None else "H(A_t) bits", none, "div" if pin else "plain"
     if pin is not None:  # H then and now, and the change: ΔH > 0 is a flatter row
         h0 = pin.trace.H.astype(np.float64)
         vals = np.column_stack([h0, tr.H, tr.H - h0])

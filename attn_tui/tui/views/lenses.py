@@ -92,8 +92,12 @@ def box_kernel(state) -> Group:
     why = box_kernel_applies(s)
     if why:
         return Group(head, Text(why))
-    W_avg = lenses.prefix_average(s.T)
-    diff = lenses.max_abs_diff(tr.A, W_avg)
+    if state.large:  # W_avg and A are T x T': compared on the selected row only
+        w_row = (np.arange(s.T_k) <= t) / (t + 1.0)
+        diff, over = lenses.max_abs_diff(tr.A[t], w_row), f"over row {t + 1} (of {s.T} rows)"
+    else:
+        W_avg = lenses.prefix_average(s.T)
+        w_row, diff, over = W_avg[t], lenses.max_abs_diff(tr.A, W_avg), "over all of A"
     bound = lenses.rounding_bound(s.dtype)
     lines = [
         head,
@@ -103,8 +107,8 @@ def box_kernel(state) -> Group:
             else "Switch on: every score becomes 0, κ ≡ 1, a box kernel."
         ),
         Text(f"A row {t + 1}      {fmt_vec(tr.A[t])}"),
-        Text(f"W_avg row {t + 1}  {fmt_vec(W_avg[t])}"),
-        Text.assemble("max|A − W_avg| over all of A = ", (fmt(diff) + (" (exactly)" if diff == 0 else ""), "bold")),
+        Text(f"W_avg row {t + 1}  {fmt_vec(w_row)}"),
+        Text.assemble(f"max|A − W_avg| {over} = ", (fmt(diff) + (" (exactly)" if diff == 0 else ""), "bold")),
         Text(box_words(on, diff, bound, s.dtype)),
     ]
     return Group(*lines)

@@ -1,0 +1,88 @@
+"""The explorer on a large scenario (T above 512, opened from an .npz): grids read lazily and show
+the full trace's numbers, the lenses run in a worker that the next change cancels while the
+keys are answered, and nothing exports or saves a T x T' matrix."""
+
+from __future__ import annotations
+
+import io
+import threading
+
+import numpy as np
+import pytest
+from rich.console import Console
+
+from attn_tui.core.export import export
+from attn_tui.core.lazy import LazyTrace
+from attn_tui.core.scenario_io import resolve, save
+from attn_tui.tui.app import AttentionApp
+from attn_tui.tui.screens.lenses import LensesScreen
+from attn_tui.tui.views import lenses as lens_views
+from attn_tui.tui.widgets.matrix_grid import MatrixGrid
+
+T = 600
+
+
+def panel_text(app, pid: str) -> str:
+    shown = app.screen.query_one(f"#{pid}").shown
+    console = Console(width=200, record=True, file=io.StringIO())
+    console.print(shown)
+    return console.export_text()
+
+
+RNG = np.random.default_rng(17)
+
+
+@pytest.fixture
+def big(tmp_path):
+    p = tmp_path / "big.npz"
+    np.savez(p, **{k: RNG.standard_normal((T, 8)) for k in "QKV"})
+    return resolve(p, large=True)
+
+
+async def test_grids_show_the_full_traces_cells(big, settle):
+    app = AttentionApp(scenario=big)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("plus", "j", "j")
+        await settle(pilot)
+        assert isinstance(app.state.trace, LazyTrace) and app.state.row == 2
+        full = app.state.scenario.run()  # the exact full path, for the comparison only
+        for name, want in (("A", full.A), ("S", full.S), ("O", full.O)):
+            grid = app.screen.query_one(f"#grid-{name}", MatrixGrid)
+            assert grid.values.shape == want.shape
+            np.testing.assert_allclose(grid.values[2, 0:40], want[2, :40], rtol=1e-12, atol=1e-15)
+        assert app.state.trace.A.computed <= 4  # the visible tiles, not 600 x 600
+
+
+async def test_lenses_run_in_a_worker_that_the_next_change_cancels(big, settle, monkeypatch):
+    gate, started = threading.Event(), threading.Event()
+    build, title, helptext = lens_views.PANELS["lens-corr"]
+
+    def held(state):  # the first lens waits for the test: the worker is surely running meanwhile
+        started.set()
+        gate.wait(10)
+        return build(state)
+
+    monkeypatch.setitem(lens_views.PANELS, "lens-corr", (held, title, helptext))
+    app = AttentionApp(scenario=big)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("l")  # no settle while the gate is shut: settle waits for workers
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LensesScreen) and started.wait(10) and screen.busy
+        await pilot.press("j", "plus")  # answered while the worker is held
+        await pilot.pause()
+        assert app.state.row == 1 and app.state.scenario.c == pytest.approx(1.1)
+        gate.set()
+        await settle(pilot)
+        assert screen.computed is app.state and not screen.busy  # the last state's lenses, not a stale one
+        assert "computing" not in panel_text(app, "lens-box") and "row 2" in panel_text(app, "lens-box")
+
+
+def test_no_full_matrix_is_exported_or_saved(big, tmp_path):
+    with pytest.raises(ValueError, match=f"{T} tokens: matrices are exported up to 512 tokens"):
+        export(big, LazyTrace(big), tmp_path / "out")
+    with pytest.raises(ValueError, match=f"{T} tokens: a TOML scenario holds at most 512"):
+        save(big, tmp_path / "big.toml")
+    assert not (tmp_path / "out").exists() and not (tmp_path / "big.toml").exists()
