@@ -274,3 +274,16 @@ async def test_random_keys_on_the_training_screen_never_crash(seed, tmp_path, mo
         tr = screen.trainer
         assert 0 <= tr.step_count <= tr.config.steps and tr.log[-1]["step"] <= tr.step_count
         assert tr.config == screen.config
+
+
+async def test_pause_then_run_again_keeps_training(monkeypatch):
+    """space, space, space: the first worker's "stopped" must not stop the run started after it."""
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_train(pilot, steps=200)
+        screen.frame = 0.01  # paced, so the pause lands mid-run
+        await pilot.press("space", "space", "space")
+        await screen.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.trainer.step_count == 200 and not screen.running
+        assert "done" in str(screen.query_one("#train-status").render())

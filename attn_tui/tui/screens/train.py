@@ -56,8 +56,10 @@ class TrainScreen(Screen):
         self.frame = FRAME  # tests set 0: no pacing
         self.running = False
         self.generation = 0  # a reset starts a new one; a stale worker's frames are dropped
+        self.runs = 0  # each press of run starts one; only the latest may say it stopped
         self.compare_rows: list[dict] | None = None
         self._wake = threading.Event()  # pausing wakes the worker out of its frame wait
+        self._lock = threading.Lock()  # one step at a time: a stopping worker may still be in one
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="train-main"):
@@ -85,7 +87,7 @@ class TrainScreen(Screen):
         for grid in self.query(MatrixGrid):
             grid.can_focus = False
         self.query_one("#compare-status", StatusLine).update(
-            "c runs the comparison: scaled vs unscaled, d_k = 4, 64, 256"
+            f"c runs the comparison: scaled vs unscaled, d_k = {', '.join(map(str, compare.DKS))}"
         )
         self.draw(tv.snapshot(self.trainer))
 
@@ -124,30 +126,32 @@ class TrainScreen(Screen):
             return
         self.running = True
         self._wake.clear()
-        self.train(self.generation)
+        self.runs += 1
+        self.train(self.generation, self.runs)
 
     @work(thread=True, exclusive=True, group="train")
-    def train(self, generation: int) -> None:
+    def train(self, generation: int, run: int) -> None:
         """Off the event loop: a few steps, a snapshot to draw, a frame's wait; until done or paused."""
         worker, tr = get_current_worker(), self.trainer
         while self.running and not tr.done and not worker.is_cancelled:
-            for _ in range(STEPS_PER_FRAME):
-                if worker.is_cancelled or generation != self.generation:
-                    return  # a reset or a new run: this one is dropped
-                if tr.done:
-                    break
-                tr.step()
-            snap = tv.snapshot(tr, running=not tr.done)
+            with self._lock:
+                for _ in range(STEPS_PER_FRAME):
+                    if worker.is_cancelled or generation != self.generation:
+                        return  # a reset or a new run: this one is dropped
+                    if tr.done:
+                        break
+                    tr.step()
+                snap = tv.snapshot(tr, running=not tr.done)
             if worker.is_cancelled:
                 return
             self.app.call_from_thread(self._frame, generation, snap)
             if self.frame:
                 self._wake.wait(self.frame)
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._stopped, generation)
+            self.app.call_from_thread(self._stopped, run)
 
-    def _stopped(self, generation: int) -> None:
-        if generation == self.generation:
+    def _stopped(self, run: int) -> None:
+        if run == self.runs:  # not when run was pressed again meanwhile
             self.running = False
             self.draw(tv.snapshot(self.trainer))
 
@@ -158,8 +162,10 @@ class TrainScreen(Screen):
         if self.trainer.done:
             self.notify("This run is done: r resets it.", timeout=3)
             return
-        self.trainer.step()
-        self.draw(tv.snapshot(self.trainer))
+        with self._lock:
+            self.trainer.step()
+            snap = tv.snapshot(self.trainer)
+        self.draw(snap)
 
     def action_reset(self, **changes) -> None:
         """A new run from the typed controls (and ``changes``); a bad control keeps the current run."""
