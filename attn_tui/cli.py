@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__, train_cli
+from . import __version__, serve, train_cli
 from .core.builtins import BUILTINS
 from .core.scenario_io import ScenarioError, resolve
 
@@ -41,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME|FILE",
         help=f"open the explorer on {SCENARIO_HELP} (default: lesson-pipeline)",
     )
+    p.add_argument("--theme", metavar="NAME", help="a Textual theme, e.g. textual-light (default textual-dark)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     r = sub.add_parser(
         "report",
@@ -56,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="every matrix even above 512 tokens (up to 2048); without it a large scenario gets a summary",
     )
     train_cli.add_parser(sub)
+    serve.add_parser(sub, SCENARIO_HELP)
     return p
 
 
@@ -88,8 +90,11 @@ def report(args) -> str:
 def run(args) -> int:
     scenario = _load(args.run_scenario)  # refuse a bad file before any UI starts
     from .tui.app import AttentionApp  # textual only on this path
+    from .tui.themes import check_theme
 
     app = AttentionApp(scenario=scenario)
+    if args.theme is not None:
+        app.theme = check_theme(args.theme)  # ValueError listing the themes: one line, exit 2
     app.run()
     return getattr(app, "return_code", None) or EXIT_OK  # non-zero when Textual caught a crash
 
@@ -97,6 +102,8 @@ def run(args) -> int:
 def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        if args.command == "serve":
+            return serve.run(args, resolve)
         if args.command == "train":
             sys.stdout.write(train_cli.run(args))
             sys.stdout.flush()

@@ -1,0 +1,138 @@
+"""`attn-tui serve` end to end: the page over HTTP, then textual-serve's websocket carrying the
+explorer's numbers (A of the lesson's pipeline, computed here from the core); the refusals
+before anything listens; the command each tab runs."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shlex
+import subprocess
+import sys
+import time
+import urllib.request
+
+import aiohttp
+import pytest
+from serving import served
+
+from attn_tui import serve
+from attn_tui.core.builtins import builtin
+from attn_tui.core.numfmt import fmt
+
+ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
+
+
+def expected_cells(name: str) -> set[str]:
+    """Every cell of A as the explorer prints it (5 characters for weights in [0, 1])."""
+    return {fmt(float(x), 5) for x in builtin(name).run().weights.ravel()}
+
+
+async def screen_text(port: int, want: set[str], deadline: float) -> str:
+    """What the explorer writes down the websocket, escapes removed, until every string of
+    ``want`` has arrived (or the deadline; closing may take aiohttp's 10 s close timeout more)."""
+    seen = ""
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(f"ws://127.0.0.1:{port}/ws?width=120&height=40") as ws:
+            while not all(w in seen for w in want) and time.monotonic() < deadline:
+                try:
+                    msg = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
+                except TimeoutError:
+                    break
+                if msg.type == aiohttp.WSMsgType.BINARY:
+                    seen += ANSI.sub("", msg.data.decode("utf-8", "replace"))
+                elif msg.type != aiohttp.WSMsgType.TEXT:
+                    break  # closed: the explorer exited
+    return seen
+
+
+def receive(port: int, want: set[str], seconds: float = 90) -> str:
+    """screen_text, bounded: the test fails rather than hangs."""
+    coro = screen_text(port, want, time.monotonic() + seconds)
+    return asyncio.run(asyncio.wait_for(coro, seconds + 30))
+
+
+@pytest.mark.parametrize("scenario", ["lesson-pipeline", "box-kernel"])
+def test_served_page_and_explorer_numbers(scenario):
+    with served("--scenario", scenario) as port:
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30).read().decode()
+        assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws"' in page
+        want = expected_cells(scenario)
+        text = receive(port, want)
+        missing = sorted(w for w in want if w not in text)
+        assert not missing, f"not in the served explorer's output: {missing}"
+
+
+def test_two_tabs_two_explorers():
+    """Each websocket runs its own explorer: two connections, two streams with the numbers."""
+    want = expected_cells("lesson-pipeline")
+
+    async def both(port):
+        deadline = time.monotonic() + 120
+        tabs = asyncio.gather(screen_text(port, want, deadline), screen_text(port, want, deadline))
+        return await asyncio.wait_for(tabs, 150)
+
+    with served() as port:
+        for text in asyncio.run(both(port)):
+            assert all(w in text for w in want)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--port", "0"], "argument --port: 0 is outside 1..65535"),
+        (["--port", "65536"], "argument --port: 65536 is outside 1..65535"),
+        (["--port", "http"], "argument --port: 'http' is not a whole number"),
+        (["--scenario", "no-such"], "no-such: no such file, and no built-in of that name"),
+        (["--theme", "no-such"], "--theme 'no-such': no such theme (themes: "),
+    ],
+)
+def test_refused_before_listening(args, message):
+    r = subprocess.run([sys.executable, "-m", "attn_tui", "serve", *args], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_port_taken_is_one_line():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        r = subprocess.run(
+            [sys.executable, "-m", "attn_tui", "serve", "--port", str(port)], capture_output=True, text=True, timeout=60
+        )
+    assert r.returncode == 2
+    assert f"serve: cannot listen on 127.0.0.1:{port}" in r.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in r.stderr
+
+
+def test_command_per_tab(tmp_path, monkeypatch):
+    """This Python and this package; a scenario file made absolute (the server's cwd may differ)."""
+    f = tmp_path / "my s.toml"
+    f.write_text("")
+    monkeypatch.chdir(tmp_path)
+    argv = shlex.split(serve.command("my s.toml", "textual-light"))
+    assert argv == [sys.executable, "-m", "attn_tui", "--scenario", str(f), "--theme", "textual-light"]
+    assert shlex.split(serve.command("box-kernel", None)) == [
+        sys.executable,
+        "-m",
+        "attn_tui",
+        "--scenario",
+        "box-kernel",
+    ]
+
+
+def test_help_says_what_another_host_exposes():
+    r = subprocess.run(
+        [sys.executable, "-m", "attn_tui", "serve", "--help"], capture_output=True, text=True, timeout=60
+    )
+    text = " ".join(r.stdout.split())
+    assert r.returncode == 0
+    assert "default 127.0.0.1, this machine only" in text
+    assert "no authentication" in text and "reads and writes files as you" in text
+    assert "ssh -L 8000:localhost:8000 host" in text
