@@ -18,7 +18,7 @@ def nadaraya_watson_row(Q, K, V, t, scale, blocked=None):
     softmax subtracts the row max; the result is then NaN.
     """
     Q, K, V = (np.asarray(a, dtype=np.float64) for a in (Q, K, V))
-    visible = np.ones(K.shape[0], dtype=bool) if blocked is None else ~np.asarray(blocked)[t]
+    visible = np.ones(K.shape[0], dtype=bool) if blocked is None else ~np.asarray(blocked[t], dtype=bool)
     with np.errstate(over="ignore", invalid="ignore"):
         kappa = np.where(visible, np.exp(scale * (K @ Q[t])), 0.0)  # (T',)
         num = kappa @ V  # (d_v,)
@@ -148,7 +148,7 @@ def correlation_row(Q, K, t, scale, blocked=None):
     Q, K = (np.asarray(a, dtype=np.float64) for a in (Q, K))
     raw = K @ Q[t]  # (T',)
     scores = float(scale) * raw
-    visible = np.ones(K.shape[0], dtype=bool) if blocked is None else ~np.asarray(blocked, dtype=bool)[t]
+    visible = np.ones(K.shape[0], dtype=bool) if blocked is None else ~np.asarray(blocked[t], dtype=bool)
     order = [int(i) for i in np.argsort(-scores, kind="stable") if visible[i] and np.isfinite(scores[i])]
     peak = order[0] if order else None
     runner = order[1] if len(order) > 1 else None

@@ -110,3 +110,14 @@ def test_visible_keys_nan_rows_entropies_and_ranks(kw):
 def test_visible_keys_of_a_rectangular_causal_scenario():
     s = Scenario(Q=np.ones((7, 2)), K=np.ones((4, 2)), mask="causal", padding=(2,))
     np.testing.assert_array_equal(LazyTrace(s).visible, (~s.run().blocked).sum(axis=1))
+
+
+def test_the_lenses_read_one_row_of_a_lazy_mask():
+    from attn_tui.core import lenses
+
+    T = 4096
+    s = Scenario(Q=RNG.standard_normal((T, 4)), K=RNG.standard_normal((T, 4)))
+    lz = LazyTrace(s)
+    r = lenses.correlation_row(lz.Q, lz.K, 7, lz.scale, lz.blocked)
+    np.testing.assert_array_equal(r["visible"], np.arange(T) <= 7)
+    assert lz.blocked.computed == T // 512  # one row of tiles, not T x T
