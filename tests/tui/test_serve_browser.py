@@ -1,0 +1,125 @@
+"""`attn-tui serve` in a real browser: headless Chromium (driven over its DevTools protocol with
+aiohttp, textual-serve's own dependency) opens the served page, and its screenshot must show A's
+viridis cells, the colours of the buckets of A computed here from the core. Skipped, saying so,
+where Chromium is not installed."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import shutil
+import struct
+import subprocess
+import time
+import zlib
+from pathlib import Path
+
+import aiohttp
+import numpy as np
+import pytest
+from serving import served
+
+from attn_tui.core.builtins import builtin
+from attn_tui.tui.widgets.palette import VIRIDIS, buckets
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium not installed (Debian: apt-get install chromium): no browser screenshot"
+)
+
+
+def png_pixels(data: bytes) -> np.ndarray:
+    """An 8-bit RGB or RGBA, non-interlaced PNG (what Chromium writes) -> (h, w, 3) uint8."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, header = 8, b"", None
+    while pos < len(data):
+        (n,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + n]
+        header = struct.unpack(">IIBBBBB", body) if kind == b"IHDR" else header
+        idat += body if kind == b"IDAT" else b""
+        pos += 12 + n
+    w, h, depth, ctype, _, _, interlace = header
+    assert depth == 8 and ctype in (2, 6) and interlace == 0, header
+    bpp = 3 if ctype == 2 else 4
+    raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(h, 1 + w * bpp)
+    out = np.zeros((h, w * bpp), dtype=np.int32)
+    for y in range(h):
+        f, line = raw[y, 0], raw[y, 1:].astype(np.int32)
+        up = out[y - 1] if y else np.zeros(w * bpp, dtype=np.int32)
+        if f in (0, 2):
+            out[y] = (line + (up if f == 2 else 0)) % 256
+            continue
+        row = np.zeros(w * bpp, dtype=np.int32)
+        for i in range(w * bpp):  # Sub, Average, Paeth depend on the pixel to the left
+            a = row[i - bpp] if i >= bpp else 0
+            c = up[i - bpp] if i >= bpp else 0
+            if f == 1:
+                pred = a
+            elif f == 3:
+                pred = (a + up[i]) // 2
+            else:
+                p = a + up[i] - c
+                pa, pb, pc = abs(p - a), abs(p - up[i]), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else up[i] if pb <= pc else c
+            row[i] = (line[i] + pred) % 256
+        out[y] = row
+    return out.reshape(h, w, bpp)[:, :, :3].astype(np.uint8)
+
+
+def colours_present(pixels: np.ndarray, hexes) -> set[str]:
+    flat = {tuple(p) for p in np.unique(pixels.reshape(-1, 3), axis=0)}
+    return {x for x in hexes if tuple(int(x[i : i + 2], 16) for i in (1, 3, 5)) in flat}
+
+
+async def devtools_screenshots(port: int, profile: Path, want: set[str], seconds: float) -> tuple[bytes, set[str]]:
+    """Open the served page in headless Chromium; screenshot until every colour of ``want`` shows."""
+    proc = subprocess.Popen(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-port=0",
+         f"--user-data-dir={profile}", "--window-size=1400,900", "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + seconds
+    try:
+        active = profile / "DevToolsActivePort"
+        while not active.exists() or not active.read_text().strip():
+            assert time.monotonic() < deadline and proc.poll() is None, "Chromium did not start"
+            await asyncio.sleep(0.05)  # a poll interval
+        dport = int(active.read_text().split()[0])
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"http://127.0.0.1:{dport}/json/list") as r:
+                page = next(t for t in await r.json() if t["type"] == "page")
+            async with session.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+                ids = iter(range(1, 10**6))
+
+                async def call(method, **params):
+                    i = next(ids)
+                    await ws.send_str(json.dumps({"id": i, "method": method, "params": params}))
+                    async for msg in ws:
+                        reply = json.loads(msg.data)
+                        if reply.get("id") == i:
+                            return reply.get("result", {})
+                    raise AssertionError("DevTools closed")
+
+                await call("Page.navigate", url=f"http://127.0.0.1:{port}/")
+                shot, seen = b"", set()
+                while seen != want and time.monotonic() < deadline:
+                    data = (await call("Page.captureScreenshot", format="png")).get("data")
+                    if data is None:  # refused while the page loads: ask again
+                        continue
+                    shot = base64.b64decode(data)
+                    seen = colours_present(png_pixels(shot), want)
+                return shot, seen
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_served_page_in_chromium_shows_the_explorer(tmp_path):
+    A = builtin("lesson-pipeline").run().weights
+    want = {VIRIDIS[b] for b in np.unique(buckets(A, "seq"))}  # app.tcss gives seq-i VIRIDIS[i]'s ground
+    with served() as port:
+        coro = devtools_screenshots(port, tmp_path / "profile", want, 90)
+        shot, seen = asyncio.run(asyncio.wait_for(coro, 150))
+    (tmp_path / "served.png").write_bytes(shot)
+    assert seen == want, f"A's colours missing from the browser's screenshot: {sorted(want - seen)}"
