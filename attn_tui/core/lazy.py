@@ -80,7 +80,19 @@ class LazyMatrix:
         return t
 
     def block(self, r0, r1, c0, c1) -> np.ndarray:
-        """The ndarray of rows r0:r1, columns c0:c1, assembled from tiles."""
+        """The ndarray of rows r0:r1, columns c0:c1, assembled from tiles; a few rows across
+        many tiles (a chart's whole row of T' keys) are computed as they are asked, not as
+        ROWS-row tiles, and kept in a small cache of their own."""
+        if 0 < r1 - r0 <= 2 and (c1 - c0) > 4 * self._cols:
+            with self._lock:
+                key = ("rows", r0, r1, c0, c1)
+                if key not in self._tiles:
+                    self._tiles[key] = np.asarray(self._fn(r0, r1, c0, c1))
+                    self.computed += 1
+                    if len(self._tiles) > self._cache_size:
+                        self._tiles.popitem(last=False)
+                self._tiles.move_to_end(key)
+                return self._tiles[key].copy()
         out = np.empty((r1 - r0, c1 - c0), dtype=self.dtype)
         R, C = self._rows, self._cols
         for i in range(r0 // R, (r1 - 1) // R + 1 if r1 > r0 else r0 // R):

@@ -83,9 +83,11 @@ def test_a_large_trace_reads_only_what_is_asked():
     T = 16384
     s = Scenario(Q=RNG.standard_normal((T, 8)), K=RNG.standard_normal((T, 8)), V=RNG.standard_normal((T, 4)))
     lz = LazyTrace(s)
-    row = lz.A[T - 1]  # one row: one row block of statistics, T' / 512 tiles
+    row = lz.A[T - 1]  # one row: one row block of statistics, and that row alone (not 32-row tiles)
     assert row.shape == (T,) and abs(float(row.astype(np.float64).sum()) - 1) < 1e-12
-    assert lz.A.computed == T // 512 and len(lz._stats) == 1
+    assert lz.A.computed == 1 and len(lz._stats) == 1
+    np.testing.assert_array_equal(lz.A[T - 1], row)  # from the cache
+    assert lz.A.computed == 1
     lz.S[100:120, 2100:2200]
     assert lz.S.computed == 1
 
@@ -120,4 +122,13 @@ def test_the_lenses_read_one_row_of_a_lazy_mask():
     lz = LazyTrace(s)
     r = lenses.correlation_row(lz.Q, lz.K, 7, lz.scale, lz.blocked)
     np.testing.assert_array_equal(r["visible"], np.arange(T) <= 7)
-    assert lz.blocked.computed == T // 512  # one row of tiles, not T x T
+    assert lz.blocked.computed == 1  # row t alone, not T x T
+
+
+def test_a_single_wide_row_equals_its_tiles():
+    m, tiled = lazy(rows=8, cols=4), lazy(rows=8, cols=64)
+    np.testing.assert_array_equal(m[5], FULL[5])  # 45 columns > 4 tiles of 4: the direct path
+    np.testing.assert_array_equal(m[5:7, 0:45], tiled[5:7, 0:45])
+    got = m[5]
+    got[:] = 0  # a caller's copy: the cache is not written through
+    np.testing.assert_array_equal(m[5], FULL[5])
