@@ -148,9 +148,9 @@ class PipelineScreen(Screen):
         if self._stale:
             return
         self._show_grids(state)
+        self.query_one("#explain", ExplainLine).show(state.explanations)  # its height is in the fit
         self._stack_rows()
         self.query_one("#status", StatusLine).show(status_view(state, self.app.first_screen))
-        self.query_one("#explain", ExplainLine).show(state.explanations)
         self.query_one(SoftmaxChart).show(chart_view(state))
         self.query_one(Inspector).show(inspector_lines(state))
         self.call_after_refresh(self._align_query_rows)

@@ -39,6 +39,8 @@ class BarPlot(PlotextPlot):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._lines: list[Strip] | None = None
+        self._looks: tuple | None = None  # (ground, bar, text, pad) Styles, read once per CSS change
+        self._built: dict = {}  # (line text, width) -> its Strip, from the last build
 
     def redraw(self) -> None:
         """Build the figure now and repaint only the lines that changed (a new title, the bars
@@ -67,15 +69,22 @@ class BarPlot(PlotextPlot):
     def _build(self) -> list[Strip]:
         w, h = self.size.width, self.size.height
         # plotext spreads n bars unevenly over other heights: give it title + k·n + axis.
-        lines = plot_lines(self.plt, w, min(h, self.bars * self.bar_lines + 2) if self.bars else h)
-        self._base = self.rich_style  # once per build: rich_style walks the DOM
-        bar, text, pad = (self.get_component_rich_style(f"bar-plot--{n}", partial=True) for n in ("bar", "text", "pad"))
+        lines = plot_lines(self.plt, w, min(h, self.bars * self.bar_lines + 2) if self.bars else h)[:h]
+        if self._looks is None:  # once per CSS or theme change: rich_style walks the DOM
+            parts = (self.get_component_rich_style(f"bar-plot--{n}", partial=True) for n in ("bar", "text", "pad"))
+            self._looks, self._built = (self.rich_style, *parts), {}
+        self._base, bar, text, pad = self._looks
+        built, self._built = self._built, {}
         strips = []
-        for line in lines[:h]:
-            body = line.lstrip(" ")
-            segs = [Segment(" " * (len(line) - len(body)), pad)]
-            segs += [Segment(part, bar if i % 2 else text) for i, part in enumerate(BARS.split(body)) if part]
-            strips.append(Strip(segs).crop(0, w).apply_style(self._base))  # on the widget's ground
+        for line in lines:
+            strip = built.get((line, w))  # a line that did not change keeps its Strip
+            if strip is None:
+                body = line.lstrip(" ")
+                segs = [Segment(" " * (len(line) - len(body)), pad)]
+                segs += [Segment(part, bar if i % 2 else text) for i, part in enumerate(BARS.split(body)) if part]
+                strip = Strip(segs).crop(0, w).apply_style(self._base)  # on the widget's ground
+            self._built[(line, w)] = strip
+            strips.append(strip)
         return strips
 
     def render_line(self, y: int) -> Strip:
@@ -87,7 +96,7 @@ class BarPlot(PlotextPlot):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._lines = None  # the theme or CSS changed: build with the new styles
+        self._lines = self._looks = None  # the theme or CSS changed: build with the new styles
 
     def on_resize(self) -> None:
         self._lines = None
