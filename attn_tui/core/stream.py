@@ -214,8 +214,9 @@ def row_stats(src: Source, r0: int, r1: int, top: int = 3, sums: bool = False, t
             alpha = np.exp(m - ref)
             e = np.exp(X - ref[:, None])
             ex = np.where(e > 0, e * (X - ref[:, None]), 0.0)
-            shift = np.where(l > 0, (m - ref) * l, 0.0)
-            u = alpha * (u + shift) + ex.sum(axis=1)
+            kept = alpha * l  # the old sum in the new reference; 0 when m − m' is below −745
+            shift = np.where(kept > 0, kept * (m - ref), 0.0)  # never (−huge)·l: a "min" fill's m is ≈ −1.8e308
+            u = alpha * u + shift + ex.sum(axis=1)
             l = alpha * l + e.sum(axis=1)  # noqa: E741
             if acc is not None:
                 acc = alpha[:, None] * acc + e @ src.V[c0:c1].astype(np.float64)

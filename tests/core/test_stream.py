@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from attn_tui.core import stream
 from attn_tui.core.limits import _inputs, compute_problem
@@ -90,3 +92,41 @@ def test_compute_problem_above_512_tokens_streams_and_agrees():
     bad = Scenario(Q=Q, K=K, mask="none", dtype="float16")  # S[450, :] = 9e4 / 2 overflows float16
     assert compute_problem(bad) == ("S", "Q row 451 and K row 1", "float16", 65504.0)
     assert compute_problem(Scenario(Q=Q / 100, K=K / 100, dtype="float16")) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    T=st.integers(1, 12),
+    T_k=st.integers(1, 12),
+    d=st.integers(1, 4),
+    mask=st.sampled_from(["causal", "none", "window"]),
+    window=st.integers(1, 4),
+    fill=st.sampled_from(["-1e9", "-inf", "min"]),
+    pad=st.sets(st.integers(1, 12), max_size=4),
+    tile=st.integers(1, 13),
+    seed=st.integers(0, 2**16),
+)
+@example(T=3, T_k=3, d=1, mask="window", window=1, fill="min", pad=set(), tile=1, seed=0)  # (m − m')·l was −inf
+def test_online_softmax_matches_the_full_trace_on_random_shapes(T, T_k, d, mask, window, fill, pad, tile, seed):
+    """Any shape, mask, fill, padding and tile width: H, O, row sums and the largest masked weight
+    of the online softmax are the full trace's, and its NaN rows are the same rows."""
+    if mask != "none":
+        T_k = T
+    rng = np.random.default_rng(seed)
+    s = Scenario(
+        Q=rng.standard_normal((T, d)) * 3,
+        K=rng.standard_normal((T_k, d)) * 3,
+        V=rng.standard_normal((T_k, 2)),
+        mask=mask,
+        window=window if mask == "window" else None,
+        fill=fill,
+        padding=tuple(sorted(p for p in pad if p <= T_k)),
+    )
+    tr = s.run()
+    got = stream.row_stats(stream.Source.of(s), 0, T, top=2, sums=True, tile=tile)
+    nan = np.isnan(tr.A).any(axis=1)
+    assert np.array_equal(np.isnan(got.H), nan)
+    np.testing.assert_allclose(got.H[~nan], tr.H[~nan], atol=1e-9)
+    np.testing.assert_allclose(got.O[~nan], tr.O[~nan], atol=1e-12)
+    np.testing.assert_allclose(got.row_sums[~nan], 1.0, atol=1e-12)
+    np.testing.assert_allclose(got.max_blocked_w[~nan], np.where(tr.blocked, tr.A, 0).max(axis=1)[~nan], atol=1e-15)
