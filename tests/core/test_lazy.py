@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from attn_tui.core.lazy import LazyMatrix, LazyTrace
 from attn_tui.core.scenario import Scenario
@@ -132,3 +134,29 @@ def test_a_single_wide_row_equals_its_tiles():
     got = m[5]
     got[:] = 0  # a caller's copy: the cache is not written through
     np.testing.assert_array_equal(m[5], FULL[5])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    T=st.integers(1, 40),
+    mask=st.sampled_from(["causal", "none", "window"]),
+    window=st.integers(1, 5),
+    fill=st.sampled_from(["-1e9", "-inf", "min"]),
+    pad=st.sets(st.integers(1, 40), max_size=5),
+    seed=st.integers(0, 2**16),
+)
+def test_lazy_a_and_o_match_the_full_trace_on_random_scenarios(T, mask, window, fill, pad, seed):
+    rng = np.random.default_rng(seed)
+    s = Scenario(
+        Q=rng.standard_normal((T, 3)) * 3,
+        K=rng.standard_normal((T, 3)) * 3,
+        V=rng.standard_normal((T, 2)),
+        mask=mask,
+        window=window if mask == "window" else None,
+        fill=fill,
+        padding=tuple(sorted(p for p in pad if p <= T)),
+    )
+    tr, lz = s.run(), LazyTrace(s)
+    np.testing.assert_allclose(lz.A[0:T, 0:T], tr.A, atol=1e-12, equal_nan=True)
+    np.testing.assert_allclose(lz.O[0:T, 0:2], tr.O, atol=1e-12, equal_nan=True)
+    assert lz.nan_rows == tr.nan_rows
