@@ -35,18 +35,32 @@ def add_parser(sub) -> None:
         description="Train one head (NumPy, hand-written backward) on associative recall. --compare trains it "
         "scaled and unscaled with the same seed and learning rate.",
     )
-    t.add_argument("--task", choices=TASKS, default=DEFAULTS.task, help="the toy task (default %(default)s)")
-    t.add_argument("--d-k", type=_number(int, "d_k"), default=None, help=f"key width (default {DEFAULTS.d_k})")
+    t.add_argument(
+        "--task", choices=TASKS, default=DEFAULTS.task, metavar="NAME", help="the toy task: %(choices)s (default)"
+    )
+    t.add_argument(
+        "--d-k", type=_number(int, "d_k"), default=None, metavar="N", help=f"key width (default {DEFAULTS.d_k})"
+    )
     t.add_argument("--unscaled", action="store_true", help="raw Q Kᵀ scores, without 1/√d_k")
     t.add_argument(
         "--steps",
         type=_number(int, "steps"),
         default=None,
+        metavar="N",
         help=f"optimizer steps (default {DEFAULTS.steps}; {COMPARE_STEPS} with --compare)",
     )
-    t.add_argument("--lr", type=_number(float, "lr"), default=DEFAULTS.lr, help="learning rate (default %(default)s)")
-    t.add_argument("--seed", type=_number(int, "seed"), default=DEFAULTS.seed, help="seed (default %(default)s)")
-    t.add_argument("--optimizer", choices=OPTIMIZERS, default=DEFAULTS.optimizer, help="default %(default)s")
+    t.add_argument(
+        "--lr", type=_number(float, "lr"), default=DEFAULTS.lr, metavar="X", help="learning rate (default %(default)s)"
+    )
+    t.add_argument(
+        "--seed", type=_number(int, "seed"), default=DEFAULTS.seed, metavar="S", help="seed (default %(default)s)"
+    )
+    t.add_argument(
+        "--optimizer",
+        choices=OPTIMIZERS,
+        default=DEFAULTS.optimizer,
+        help="sgd (momentum 0.9) or adam (default %(default)s)",
+    )
     t.add_argument(
         "--compare",
         action="store_true",
