@@ -248,7 +248,7 @@ class LazyTrace:
             return lo, b
         if name == "M":
             return (float(src.fill) if np.isfinite(src.fill) else 0.0), 0.0
-        if name == "A" or (name == "O" and src.V is None):
+        if name == "A" or (name in ("O", "V") and src.V is None):  # V = I: O = A
             return 0.0, 1.0
         if name == "O":
             return float(src.V.min()), float(src.V.max())

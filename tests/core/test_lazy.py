@@ -160,3 +160,11 @@ def test_lazy_a_and_o_match_the_full_trace_on_random_scenarios(T, mask, window, 
     np.testing.assert_allclose(lz.A[0:T, 0:T], tr.A, atol=1e-12, equal_nan=True)
     np.testing.assert_allclose(lz.O[0:T, 0:2], tr.O, atol=1e-12, equal_nan=True)
     assert lz.nan_rows == tr.nan_rows
+
+
+def test_identity_values_are_lazy_and_bounded():
+    s = Scenario(Q=RNG.standard_normal((30, 2)), K=RNG.standard_normal((30, 2)))
+    lz = LazyTrace(s)
+    np.testing.assert_array_equal(lz.V[0:30, 0:30], np.eye(30))
+    assert lz.bounds("V") == lz.bounds("O") == (0.0, 1.0)
+    np.testing.assert_allclose(lz.O[0:30, 0:30], s.run().A, atol=1e-15)
