@@ -75,7 +75,7 @@ def report(args) -> str:
         return as_json.lesson_json() if args.json else text.lesson_text()
     if summary.is_large(scenario):
         if not args.full:
-            f = summary.summarise(scenario)
+            f = summary.summarise(scenario, progress=summary.progress_to(sys.stderr) if sys.stderr.isatty() else None)
             return (
                 as_json.dumps(summary.summary_dict(scenario, args.scenario, f))
                 if args.json

@@ -150,7 +150,7 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
     lines.append("H / log2(keys seen), rows per 1/16 from 0 to 1: " + " ".join(map(str, counts)))
     lines += ["", "top keys of some rows (A):"]
     for t, ks in f["top_keys"].items():
-        keys = ", ".join(f"{printable(s.keys[i])} (k{i + 1}) {w:.3f}" for i, w in ks)
+        keys = ", ".join(f"{printable(s.keys[i])} (k{i + 1}) {w:.3f}" for i, w in ks) or "NaN row (no key it may see)"
         lines.append(f"  t{t} {printable(s.tokens[t - 1])}: {keys}")
     lm = f["largest_masked_weight"]
     where = f" (row {lm['row']})" if lm["row"] else ""
@@ -183,3 +183,16 @@ def check_full(s: Scenario) -> None:
             f"--full: {n} tokens; every matrix is printed up to {FULL_MAX} tokens (the full trace here "
             f"would need {gib(trace_bytes(s.T, s.T_k))}); leave out --full for the summary"
         )
+
+
+def progress_to(stream_out):
+    """A ``progress(done, total)`` for summarise that rewrites one line on ``stream_out`` (a terminal's
+    stderr): at T = 16384 the summary takes seconds, and this says how far it got."""
+
+    def progress(done: int, total: int) -> None:
+        stream_out.write(f"\rsummarising: rows {done:,} of {total:,}")
+        if done == total:
+            stream_out.write("\r" + " " * 40 + "\r")  # the report itself starts on a clean line
+        stream_out.flush()
+
+    return progress

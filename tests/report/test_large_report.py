@@ -3,6 +3,7 @@ the full trace (Scenario.run(), exact) of the same scenario; --full prints the m
 
 from __future__ import annotations
 
+import io
 import json
 
 import numpy as np
@@ -92,3 +93,15 @@ def test_full_prints_every_matrix_and_refuses_beyond_its_limit(tmp_path, capsys)
         f"attn-tui: --full: {n} tokens; every matrix is printed up to {summary.FULL_MAX} tokens (the full trace here "
         f"would need {gib(trace_bytes(n, n))}); leave out --full for the summary\n"
     )
+
+
+def test_progress_is_one_rewritten_line_cleared_at_the_end():
+    out = io.StringIO()
+    f = summary.summarise(big(), block=256, progress=summary.progress_to(out))
+    text = out.getvalue()
+    assert text.split("\r")[1:4] == [
+        "summarising: rows 256 of 600",
+        "summarising: rows 512 of 600",
+        "summarising: rows 600 of 600",
+    ]
+    assert text.endswith("\r" + " " * 40 + "\r") and f["entropy"]["rows"] == T
