@@ -1,0 +1,82 @@
+"""Themes: `--theme NAME` (any Textual theme; an unknown one is one line listing them, exit 2), the
+palette's theme picker, and every colour pair of the grids, the charts and the lesson's warning
+lines readable in the default dark theme and in textual-light (WCAG contrast of text on its ground)."""
+
+from __future__ import annotations
+
+import pytest
+from rich.color import Color
+
+from attn_tui.cli import main
+from attn_tui.tui.app import AttentionApp
+from attn_tui.tui.themes import theme_names
+from attn_tui.tui.widgets.palette import DIV, ROLES, SEQ
+
+THEMES = ["textual-dark", "textual-light"]
+TEXT, GRAPHIC = 4.5, 3.0  # WCAG AA: body text; bars and other non-text marks
+
+
+def luminance(color: Color) -> float:
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (lin(x / 255) for x in color.get_truecolor())
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: Color, b: Color) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_unknown_theme_is_one_line_exit_2(capsys):
+    assert main(["--theme", "no-such-theme"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "--theme 'no-such-theme': no such theme" in err
+    assert all(name in err for name in theme_names())
+    assert "textual-light" in theme_names() and "textual-dark" in theme_names()
+
+
+async def test_palette_offers_the_theme_picker():
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)):
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Theme" in titles
+        assert "Quit" not in titles  # the key table's own Quit (with its key) replaces Textual's
+
+
+@pytest.mark.parametrize("theme", THEMES)
+async def test_every_grid_colour_reads(theme, settle):
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.theme = theme
+        await settle(pilot)
+        grid = app.screen.query_one("#grid-A")
+        low = []
+        for role in ROLES + SEQ + DIV:
+            if role in ("gap", "selected-row"):  # no text of its own / only bold+underline over a cell
+                continue
+            s = grid.get_component_rich_style(f"matrix-grid--{role}")
+            need = GRAPHIC if role == "blocked" else TEXT  # a masked cell is muted on purpose, still legible
+            if contrast(s.color, s.bgcolor) < need:
+                low.append(
+                    f"{role} (needs {need}) {s.color.name} on {s.bgcolor.name}: {contrast(s.color, s.bgcolor):.2f}"
+                )
+        assert not low, f"{theme}: text below its contrast on its ground: {low}"
+
+
+@pytest.mark.parametrize("theme", THEMES)
+async def test_charts_and_warnings_read(theme, settle):
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.theme = theme
+        await settle(pilot)
+        plot = app.screen.query_one("#chart-probs")
+        ground = plot.rich_style.bgcolor
+        text = plot.get_component_rich_style("bar-plot--text").color
+        bar = plot.get_component_rich_style("bar-plot--bar").color
+        assert contrast(text, ground) >= TEXT, (text.name, ground.name)
+        assert contrast(bar, ground) >= GRAPHIC, (bar.name, ground.name)
+        explain = app.screen.query_one("#explain").rich_style
+        assert contrast(explain.color, explain.bgcolor) >= TEXT, (explain.color.name, explain.bgcolor.name)
