@@ -49,10 +49,10 @@ def test_the_byte_floor_counts_only_the_changed_cells_in_textuals_encoding():
     red = Style(color="#ff0000", bgcolor="#000000")
     console = Console(color_system="truecolor", force_terminal=True)
     screen = pty_bytes.Screen(10, 2)
-    screen.feed("\x1b[1;1H" + Strip([Segment("ab", red), Segment("cd")]).render(console))
+    screen.feed(("\x1b[1;1H" + Strip([Segment("ab", red), Segment("cd")]).render(console)).encode())
     before = screen.snapshot()
     assert "".join(ch for ch, _ in before[0][:4]) == "abcd" and before[0][0][1] and not before[0][2][1]
-    screen.feed("\x1b[1;1H" + Strip([Segment("aX", red), Segment("cd")]).render(console))
+    screen.feed(("\x1b[1;1H" + Strip([Segment("aX", red), Segment("cd")]).render(console)).encode())
     cells, floor = pty_bytes.changed_floor(before, screen.cells)
     assert cells == 1
     assert floor == len("\x1b[1;2H") + len(Strip([Segment("X", red)]).render(console))

@@ -10,6 +10,7 @@ from textual.widget import Widget
 
 from attn_tui.tui.widgets.bar_plot import BarPlot
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
+from attn_tui.tui.widgets.softmax_chart import SoftmaxChart
 
 
 @pytest.fixture
@@ -53,6 +54,10 @@ async def test_plus_does_not_relayout(make_app, settle, refreshes):
         grids = {w for w, regions, _ in refreshes if isinstance(w, MatrixGrid)}
         assert {g.matrix for g in grids} == {"S", "A", "O", "H"}  # the inputs, Q, K, V and M: untouched
         assert all(regions for w, regions, _ in refreshes if isinstance(w, MatrixGrid))  # never the whole grid
+        # The chart's new title repaints its border line, the plots their changed lines: never the whole chart.
+        chart = [(w, regions) for w, regions, _ in refreshes if isinstance(w, SoftmaxChart | BarPlot)]
+        assert chart and all(regions for _, regions in chart)
+        assert any(isinstance(w, SoftmaxChart) and regions[0].y < 0 for w, regions in chart)  # the border's line
 
 
 async def test_plus_repaints_only_the_cells_that_changed(make_app, settle, refreshes, grid_text):
@@ -94,3 +99,20 @@ async def test_a_chart_whose_bars_did_not_change_is_not_rebuilt(make_app, settle
         await pilot.press("plus")
         await settle(pilot)
         assert sorted(builds) == ["chart-probs", "chart-scores"]  # `+` changes both, each built once
+
+
+async def test_start_up_fits_the_panes_once(make_app, settle, monkeypatch):
+    """The first fit already knows the explanation line's height: no second fit (a relayout and a
+    second full paint of the screen) when the first resize arrives."""
+    from attn_tui.tui.screens.pipeline import PipelineScreen
+
+    fits = []
+    original = PipelineScreen._apply_plan
+    monkeypatch.setattr(
+        PipelineScreen, "_apply_plan", lambda self, row, *a: fits.append(row.id) or original(self, row, *a)
+    )
+    app = make_app(row=None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        rows = [row.id for row in app.screen.rows if row.display]
+    assert rows and fits == rows  # each shown row of panes fitted once

@@ -13,6 +13,7 @@ cursor move, per run of one style its SGR, the text and a reset.
 
 from __future__ import annotations
 
+import codecs
 import fcntl
 import os
 import re
@@ -38,9 +39,17 @@ class Screen:
         self.cells = [[(" ", "")] * width for _ in range(height)]
         self.x = self.y = 0
         self.sgr = ""
+        self._tail, self._decode = "", codecs.getincrementaldecoder("utf-8")("replace").decode
 
-    def feed(self, data: str) -> None:
-        for m in TOKEN.finditer(data):
+    def feed(self, data: bytes) -> None:
+        """Bytes as read: a sequence cut by the read is kept until its end comes."""
+        text = self._tail + self._decode(data)
+        cut = text.rfind("\x1b")
+        if cut >= 0 and not re.match(r"\x1b(\[[0-9;?]*[A-Za-z]|\][^\x07\x1b]*(\x07|\x1b\\)|[=>78])", text[cut:]):
+            text, self._tail = text[:cut], text[cut:]
+        else:
+            self._tail = ""
+        for m in TOKEN.finditer(text):
             params, op, text = m.group(1), m.group(2), m.group(3)
             if text is not None:
                 self._text(text)
@@ -124,7 +133,7 @@ class PtyApp:
             if not chunk:
                 break
             data, wait = data + chunk, QUIET
-            self.screen.feed(chunk.decode("utf-8", "ignore"))
+            self.screen.feed(chunk)
         self.raw.append(data)
         return len(data), changed_floor(before, self.screen.cells)[1]
 

@@ -166,8 +166,10 @@ class MatrixGrid(ScrollView, can_focus=True):
             if window is None:
                 self._invalidate(r)
                 continue
-            new = self._row_cells(r, *window)
-            for i0, i1 in changed_runs(cells, new):
+            runs = changed_runs(cells, self._row_cells(r, *window))
+            if runs:  # one region from the first changed cell to the last: Textual writes a line's
+                # dirty span from the widget's left edge, so two regions on a line write it twice
+                (i0, _), (_, i1) = runs[0], runs[-1]
                 x0 = self._lw + (window[0] + i0) * cw + 1 - sx
                 self.refresh(Region(x0, y, (i1 - i0) * cw - 1, 1))
                 self._cache.pop(r, None)

@@ -11,6 +11,7 @@ from time import monotonic
 
 import numpy as np
 from textual.containers import Horizontal
+from textual.geometry import Region
 from textual.markup import escape
 
 from .bar_plot import BarPlot
@@ -76,6 +77,7 @@ class SoftmaxChart(Horizontal, can_focus=True):
         self._shown = None  # drawn last; redrawn on resize (the bars that fit change)
         self._last = float("-inf")
         self._timer = None
+        self._title_only = False  # a refresh for a new border title (see refresh)
 
     @property
     def settled(self) -> bool:
@@ -122,7 +124,19 @@ class SoftmaxChart(Horizontal, can_focus=True):
         self._bars("#chart-scores", labels, scores, f"{view.scores_title}{unit}  row {view.row}", axis, ghosts[0])
         self._bars("#chart-probs", labels, view.weights[keys], view.probs_title, (0, 1), ghosts[1])
         some = f" · top {len(keys)}/{len(view.keys)}" if len(keys) < len(view.keys) else ""
-        self.border_title = escape(view.border_title) + some
+        title = escape(view.border_title) + some
+        if title != self.border_title:
+            self._title_only = True  # Textual repaints the whole widget for a new title: its line only
+            self.border_title = title
+            self._title_only = False
+
+    def refresh(self, *regions, **kw):
+        """A new border title repaints the border's line, not the plots under it (they repaint
+        their own changed lines); any other refresh is Textual's."""
+        if self._title_only and not regions and not kw and self.size.height:
+            top = self.content_offset
+            return super().refresh(Region(-top.x, -top.y, self.outer_size.width, 1))
+        return super().refresh(*regions, **kw)
 
     def on_resize(self) -> None:
         if self._shown is not None and self._pending is None:
