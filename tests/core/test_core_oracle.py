@@ -69,7 +69,7 @@ def test_naive_loop_cross_attention_padding_custom_scale(seed):
 
 
 # -- PyTorch ----------------------------------------------------------------------
-TORCH_REASON = "torch is the optional oracle (.ci/run installs the CPU wheel); without it these checks skip"
+TORCH_REASON = "torch not installed: pip install -e '.[oracle]' (the CPU wheel .ci/run installs) runs the oracle checks"
 
 
 def need_torch():
