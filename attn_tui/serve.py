@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import socket
 import sys
 from pathlib import Path
 
@@ -55,7 +56,8 @@ def add_parser(sub, scenario_help: str) -> None:
     s.add_argument(
         "--public-url",
         metavar="URL",
-        help="the address browsers use to reach the server, when it is not http://HOST:PORT (a proxy, 0.0.0.0)",
+        help="the address browsers use to reach the server, when it is not http://HOST:PORT "
+        "(behind a proxy; for 0.0.0.0 the default is this machine's name)",
     )
 
 
@@ -92,4 +94,8 @@ def run(args, check_scenario) -> int:
 
 
 def _url_host(host: str) -> str:
-    return f"[{host}]" if ":" in host else host  # an IPv6 literal in a URL
+    """The host part of the page's URLs: a wildcard address (every interface) is no address a browser
+    can use, so the machine's name stands for it; an IPv6 literal goes in brackets."""
+    if host in ("0.0.0.0", "::", ""):
+        return socket.gethostname()
+    return f"[{host}]" if ":" in host else host

@@ -136,3 +136,13 @@ def test_help_says_what_another_host_exposes():
     assert "default 127.0.0.1, this machine only" in text
     assert "no authentication" in text and "reads and writes files as you" in text
     assert "ssh -L 8000:localhost:8000 host" in text
+
+
+def test_page_urls_name_a_reachable_host():
+    """A wildcard address is no address for a browser: the page names this machine instead."""
+    import socket
+
+    assert serve._url_host("0.0.0.0") == socket.gethostname()
+    assert serve._url_host("::") == socket.gethostname()
+    assert serve._url_host("::1") == "[::1]"
+    assert serve._url_host("127.0.0.1") == "127.0.0.1"
