@@ -80,3 +80,16 @@ async def test_charts_and_warnings_read(theme, settle):
         assert contrast(bar, ground) >= GRAPHIC, (bar.name, ground.name)
         explain = app.screen.query_one("#explain").rich_style
         assert contrast(explain.color, explain.bgcolor) >= TEXT, (explain.color.name, explain.bgcolor.name)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+async def test_orange_lines_read(theme, settle):
+    """The lines in the warning colour: the tour's try-it, the help's scenario, the training's scale line."""
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.theme = theme
+        for key, selector in (("t", "#tour-try"), ("T", "#train-scale"), ("question_mark", "#help-scenario")):
+            await pilot.press(key)
+            await settle(pilot)
+            style = app.screen.query_one(selector).rich_style
+            assert contrast(style.color, style.bgcolor) >= TEXT, (theme, selector, style.color.name, style.bgcolor.name)
