@@ -28,7 +28,7 @@ def expected_cells(name: str) -> set[str]:
     return {fmt(float(x), 5) for x in builtin(name).run().weights.ravel()}
 
 
-async def screen_text(port: int, want: set[str], deadline: float) -> str:
+async def screen_text(port: int, want: set[str], deadline: float, raw: bool = False) -> str:
     """What the explorer writes down the websocket, escapes removed, until every string of
     ``want`` has arrived (or the deadline; closing may take aiohttp's 10 s close timeout more)."""
     seen = ""
@@ -40,15 +40,16 @@ async def screen_text(port: int, want: set[str], deadline: float) -> str:
                 except TimeoutError:
                     break
                 if msg.type == aiohttp.WSMsgType.BINARY:
-                    seen += ANSI.sub("", msg.data.decode("utf-8", "replace"))
+                    text = msg.data.decode("utf-8", "replace")
+                    seen += text if raw else ANSI.sub("", text)
                 elif msg.type != aiohttp.WSMsgType.TEXT:
                     break  # closed: the explorer exited
     return seen
 
 
-def receive(port: int, want: set[str], seconds: float = 90) -> str:
+def receive(port: int, want: set[str], seconds: float = 90, raw: bool = False) -> str:
     """screen_text, bounded: the test fails rather than hangs."""
-    coro = screen_text(port, want, time.monotonic() + seconds)
+    coro = screen_text(port, want, time.monotonic() + seconds, raw)
     return asyncio.run(asyncio.wait_for(coro, seconds + 30))
 
 
@@ -146,3 +147,16 @@ def test_page_urls_name_a_reachable_host():
     assert serve._url_host("::") == socket.gethostname()
     assert serve._url_host("::1") == "[::1]"
     assert serve._url_host("127.0.0.1") == "127.0.0.1"
+
+
+def test_served_theme():
+    """--theme reaches every tab: the explorer paints textual-light's background (truecolor escapes)."""
+    from textual.app import App
+    from textual.color import Color
+
+    app = App()
+    app.theme = "textual-light"
+    r, g, b = Color.parse(app.get_css_variables()["background"]).rgb
+    ground = f"48;2;{r};{g};{b}m"
+    with served("--theme", "textual-light") as port:
+        assert ground in receive(port, {ground}, raw=True)

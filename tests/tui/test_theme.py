@@ -93,3 +93,12 @@ async def test_orange_lines_read(theme, settle):
             await settle(pilot)
             style = app.screen.query_one(selector).rich_style
             assert contrast(style.color, style.bgcolor) >= TEXT, (theme, selector, style.color.name, style.bgcolor.name)
+
+
+def test_theme_flag_reaches_the_explorer(monkeypatch):
+    """`attn-tui --theme textual-light` runs the explorer in that theme (App.run replaced: no terminal)."""
+    seen = []
+    monkeypatch.setattr(AttentionApp, "run", lambda self: seen.append(self.theme))
+    assert main(["--theme", "textual-light"]) == 0
+    assert main([]) == 0
+    assert seen == ["textual-light", "textual-dark"]
