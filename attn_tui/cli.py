@@ -103,7 +103,7 @@ def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if args.command == "serve":
-            return serve.run(args, resolve)
+            return serve.run(args, _load)  # the explorer's own door (its sizes)
         if args.command == "train":
             sys.stdout.write(train_cli.run(args))
             sys.stdout.flush()

@@ -19,6 +19,8 @@ import socket
 import sys
 from pathlib import Path
 
+from .core.builtins import BUILTINS
+
 LOOPBACK = "127.0.0.1"
 EXPOSURE = (
     "textual-serve has no authentication: whoever reaches HOST:PORT gets an explorer that reads and "
@@ -66,7 +68,8 @@ def command(scenario: str | None, theme: str | None) -> str:
     argv = [sys.executable, "-m", "attn_tui"]
     if scenario is not None:
         p = Path(scenario)
-        argv += ["--scenario", str(p.resolve()) if p.exists() else scenario]  # a file from any cwd
+        is_file = scenario not in BUILTINS and p.exists()  # a built-in's name wins, as in resolve()
+        argv += ["--scenario", str(p.resolve()) if is_file else scenario]  # a file from any cwd
     if theme is not None:
         argv += ["--theme", theme]
     return shlex.join(argv)

@@ -119,6 +119,7 @@ def test_command_per_tab(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     argv = shlex.split(serve.command("my s.toml", "textual-light"))
     assert argv == [sys.executable, "-m", "attn_tui", "--scenario", str(f), "--theme", "textual-light"]
+    (tmp_path / "box-kernel").write_text("")  # a file named like a built-in: the built-in, as resolve() does
     assert shlex.split(serve.command("box-kernel", None)) == [
         sys.executable,
         "-m",
