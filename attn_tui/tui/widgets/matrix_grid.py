@@ -19,10 +19,9 @@ The protocol of :meth:`MatrixGrid.show` (views/grids.py GridView feeds it):
 - ``version``: any hashable; equal versions mean the same values and blocked, and the grid
   then reads nothing. With no version (None) the grid compares the two ndarrays.
 
-What a keypress repaints: nothing when the values are unchanged (only a moved selection's
-two rows); when they changed but not the shape, labels or cell width, only the cells whose
-text or colour changed (and the header when the legend did), no relayout; otherwise the
-whole grid.
+A keypress repaints nothing when the values are unchanged (a moved selection: its two rows);
+when they changed but not the shape, labels or cell width, only the cells whose text or
+colour changed (and the legend), no relayout; otherwise the whole grid.
 """
 
 from __future__ import annotations
@@ -31,7 +30,6 @@ from functools import partial
 
 import numpy as np
 from rich.segment import Segment
-from textual import events
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -40,11 +38,12 @@ from .. import keys
 from ..messages import CellCursorMoved, EditRequested
 from . import palette as P
 from .grid_cells import changed_runs, row_cells, row_segments
+from .grid_sizing import GridSizing
 from .page_scroll import reveal_line
 from .palette import LABEL_MAX, fit_label, headers
 
 
-class MatrixGrid(ScrollView, can_focus=True):
+class MatrixGrid(GridSizing, ScrollView, can_focus=True):
     """A (rows × cols) matrix with row and column labels.
 
     ``matrix`` names the matrix (e.g. "A"); ``editable`` makes `enter` post
@@ -131,7 +130,7 @@ class MatrixGrid(ScrollView, can_focus=True):
         self._w, self._lw, self._scale = w, lw, P.span(lo, hi)
         if same_shape and self.size.height:  # numbers changed, the layout did not
             if P.legend(kind, None, lw, self._scale) != old_legend:
-                self.refresh(Region(0, 0, self.size.width, 1))
+                self.refresh(Region(0, 0, lw, 1))  # the legend is in the label column
             self._repaint_changed_cells()
             self.select(selected)
             return
@@ -157,8 +156,9 @@ class MatrixGrid(ScrollView, can_focus=True):
         text or colour changed are repainted (a row not drawn before, whole); rows out of
         view are forgotten."""
         sy, sx, cw = int(self.scroll_offset.y), int(self.scroll_offset.x), self._w + 1
+        width, height = self._view()
         old, self._cells = self._cells, {}
-        for y in range(1, self.size.height):
+        for y in range(1, height):
             r = sy + y - 1
             if r >= self.values.shape[0]:
                 break
@@ -170,8 +170,10 @@ class MatrixGrid(ScrollView, can_focus=True):
             if runs:  # one region from the first changed cell to the last: Textual writes a line's
                 # dirty span from the widget's left edge, so two regions on a line write it twice
                 (i0, _), (_, i1) = runs[0], runs[-1]
-                x0 = self._lw + (window[0] + i0) * cw + 1 - sx
-                self.refresh(Region(x0, y, (i1 - i0) * cw - 1, 1))
+                x0 = max(self._lw, self._lw + (window[0] + i0) * cw + 1 - sx)
+                x1 = min(width, self._lw + (window[0] + i1) * cw - sx)
+                if x1 > x0:
+                    self.refresh(Region(x0, y, x1 - x0, 1))  # not over the scrollbars
                 self._cache.pop(r, None)
         for r in set(self._cache) - set(self._cells):
             del self._cache[r]
@@ -189,8 +191,15 @@ class MatrixGrid(ScrollView, can_focus=True):
             return
         self._cache.pop(r, None)
         y = r - int(self.scroll_offset.y) + 1
-        if 1 <= y < self.size.height:
-            self.refresh(Region(0, y, self.size.width, 1))
+        width, height = self._view()
+        if 1 <= y < height:
+            self.refresh(Region(0, y, width, 1))
+
+    def _view(self) -> tuple[int, int]:
+        """(width, height) of the lines drawn, without the scrollbars (a line of cells repainted
+        must not repaint a scrollbar beside or under it)."""
+        view = self.scrollable_content_region
+        return view.width, view.height
 
     # -- drawing ---------------------------------------------------------------
     def _row_cells(self, r: int, c0: int, c1: int) -> tuple:
@@ -251,28 +260,6 @@ class MatrixGrid(ScrollView, can_focus=True):
         body = data.crop(x0, x0 + vis)
         return Strip([head, *body], lw + body.cell_length).extend_cell_length(width, look.gap).crop(0, width)
 
-    # -- layout (screens/pipeline_layout.py) ---------------------------------------
-    def _vbar(self, scrollbar: int, max_height: int) -> int:
-        """Width of the vertical scrollbar when ``max_height`` (title, header, h-bar) cuts rows."""
-        return scrollbar if self.values.shape[0] > max_height - 3 else 0
-
-    def natural_width(self, scrollbar: int = 1, max_height: int = 14) -> int:
-        """Columns that show every cell: labels, cells and, for a tall matrix, a scrollbar."""
-        return self.virtual_size.width + self._vbar(scrollbar, max_height)
-
-    def least_width(self, cells: int = 3, scrollbar: int = 1, max_height: int = 14) -> int:
-        """The narrowest useful width: the labels and ``cells`` columns (the rest scrolls)."""
-        n = min(cells, self.values.shape[1]) if self.values.ndim == 2 else 0
-        return self._lw + n * (self._w + 1) + self._vbar(scrollbar, max_height)
-
-    def snap_width(self, width: int, scrollbar: int = 1, max_height: int = 14) -> int:
-        """``width`` cut down to whole cells when it is narrower than the natural width."""
-        extra = self._vbar(scrollbar, max_height)
-        if width >= self.virtual_size.width + extra:
-            return width
-        cells = max(1, (width - self._lw - extra) // (self._w + 1))
-        return min(width, self._lw + cells * (self._w + 1) + extra)
-
     # -- cursor ----------------------------------------------------------------
     def move_cursor(self, row: int, col: int, *, post: bool = True) -> None:
         """Put the cell cursor on (row, col), clamped; scroll it into view."""
@@ -289,35 +276,16 @@ class MatrixGrid(ScrollView, can_focus=True):
         if post:
             self.post_message(CellCursorMoved(self.matrix, row, col))
 
-    def _scroll_to_cell(self, row: int, col: int) -> None:
-        """Scroll so (row, col) is visible below the header and right of the labels."""
-        sx, sy = int(self.scroll_offset.x), int(self.scroll_offset.y)
-        view = self.scrollable_content_region  # without the scrollbars
-        h, vis, w = view.height - 1, view.width - self._lw, self._w + 1
-        if h <= 0 or vis <= 0:
-            return
-        sy = row if row < sy else row - h + 1 if row >= sy + h else sy
-        x0 = col * w
-        sx = x0 if x0 < sx else x0 + w - vis if x0 + w > sx + vis else sx
-        self.scroll_to(sx, sy, animate=False, immediate=True)
-
     def action_cursor(self, drow: int, dcol: int) -> None:
         r, c = self.cursor
         self.move_cursor(r + drow, c + dcol)
-
-    def cell_region(self, row: int, col: int) -> Region:
-        """Screen region of cell (row, col) as drawn now (where an inline editor goes)."""
-        sx, sy = int(self.scroll_offset.x), int(self.scroll_offset.y)
-        box = self.content_region
-        x = box.x + self._lw + col * (self._w + 1) + 1 - sx
-        return Region(x, box.y + 1 + row - sy, self._w, 1)
 
     def check_action(self, action: str, parameters) -> bool | None:
         """Every action runs; `enter` on S, M, A, O says what to edit instead (app side)."""
         return True
 
     def action_edit(self) -> None:
-        if self.values.size:  # also on S, M, A, O: the app says what to edit instead
+        if 0 not in self.values.shape:  # also on S, M, A, O: the app says what to edit instead
             self.post_message(EditRequested(self.matrix, *self.cursor))
 
     def on_focus(self) -> None:
@@ -326,14 +294,6 @@ class MatrixGrid(ScrollView, can_focus=True):
 
     def on_blur(self) -> None:
         self._invalidate(self.cursor[0])
-
-    def on_click(self, event: events.Click) -> None:
-        sx, sy = self.scroll_offset
-        if event.y < 1:
-            return
-        # A click on a row label keeps the cursor's column (and so selects that query row).
-        col = self.cursor[1] if event.x < self._lw else (sx + event.x - self._lw) // (self._w + 1)
-        self.move_cursor(sy + event.y - 1, col)
 
     def on_resize(self) -> None:
         self._cache.clear()
