@@ -3,7 +3,7 @@
     .venv/bin/python scripts/make_assets.py [OUT_DIR]      # default: the repository's assets/
 
 Run it after changing the app's look or core/builtins.py, look at the SVGs, commit them;
-tests/test_assets.py regenerates them in a temporary folder and fails when the committed ones
+tests/test_readme_assets.py regenerates them in a temporary folder and fails when the committed ones
 are stale. Every picture is the lesson's pipeline at 120×40 in the default dark theme, taken
 with ``run_test`` + ``save_screenshot`` once the app has settled (no animation playing, the
 chart drawn, the experiments' workers done), with NO_COLOR/TEXTUAL_THEME removed.
