@@ -62,3 +62,9 @@ def test_bytes_report_names_each_figure_its_floor_and_goal():
     lines = bench.bytes_report({"T5 plus": (7000, 3500), "T5 nochange": (0, 0), "T64 plus": (9000, 3000)})
     assert "7000 B" in lines[1] and "3500 B" in lines[1] and "2.00x" in lines[1] and "6000" in lines[1]
     assert "200" in lines[2] and "8000" in lines[3]
+
+
+def test_pty_cpu_report_names_each_figure_its_floor_and_ratio():
+    lines = bench.pty_cpu_report({5: (12.0, 6.0, 2.0), 64: (9.0, 6.0, 1.5)})
+    assert "T=5 " in lines[2] and "12.00 ms" in lines[2] and "6.00 ms" in lines[2] and "2.00x" in lines[2]
+    assert "T=64" in lines[3] and "1.50x" in lines[3]

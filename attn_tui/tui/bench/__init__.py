@@ -8,11 +8,24 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
+import sys
 import tempfile
 
 from ...core.scenario_io import dumps
 from . import pty_bytes
-from .cpu import REPAINTED, SIZE, BareRepaintApp, _Lines, bare_repaint_app, random_scenario, report, run  # noqa: F401
+from .cpu import (  # noqa: F401
+    REPAINTED,
+    SIZE,
+    T64_ROWS,
+    BareRepaintApp,
+    _Lines,
+    bare_repaint_app,
+    plotext_build_ms,
+    random_scenario,
+    report,
+    run,
+)
 
 BYTE_GOALS = {"startup": 60_000, "plus": 6_000, "jk": 5_000, "nochange": 200, "T64 plus": 8_000}
 
@@ -27,6 +40,41 @@ def run_bytes(presses: int = 5) -> dict:
         big = pty_bytes.measure(("--scenario", path), presses, rows=0, keys=("+",))
     out.update({f"T64 {k}": v for k, v in big.items()})
     return out
+
+
+BARE = "from attn_tui.tui.bench.cpu import bare_repaint_app; bare_repaint_app({rows})().run()"
+
+
+def run_pty_cpu(presses: int = 20) -> dict:
+    """CPU ms per `+`/`-` (alternating: c changes every press, the cell width never) in the app as a
+    user runs it, over a key that changes nothing (`|`), at T = 5 and T = 64; the floor: the bare
+    app's `+` over its unbound key, in a pty too, plus two plotext builds (measured here)."""
+    out, plotext = {}, plotext_build_ms()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "random64.toml")
+        with open(path, "w") as f:
+            f.write(dumps(random_scenario(64)))
+        for T, args, rows in ((5, (), 5), (64, ("--scenario", path), T64_ROWS)):
+            app = pty_bytes.PtyApp(args)
+            app.key("+")
+            knob = statistics.fmean(app.cpu_ms_per_key(k, presses // 2) for k in "+-")
+            none = app.cpu_ms_per_key("|", presses)
+            app.close()
+            bare = pty_bytes.PtyApp(cmd=[sys.executable, "-c", BARE.format(rows=rows)], ready="row0")
+            bare.key("+")
+            bump, idle = bare.cpu_ms_per_key("+", presses), bare.cpu_ms_per_key("|", presses)
+            bare.close()
+            floor = bump - idle + 2 * plotext
+            out[T] = (knob - none, floor, (knob - none) / floor)
+    return out
+
+
+def pty_cpu_report(c: dict) -> list[str]:
+    lines = ["CPU per keypress in a real pty, no Pilot (`+`/`-` over a key that changes nothing; floor: the bare app's"]
+    lines.append("repaint over its unbound key, in a pty too, + two plotext builds):")
+    for T, (ms, floor, ratio) in c.items():
+        lines.append(f"  `+` at T={T:<3d} {ms:6.2f} ms   floor {floor:6.2f} ms   {ratio:.2f}x   (goal <= 1.5x)")
+    return lines
 
 
 def bytes_report(b: dict) -> list[str]:
@@ -53,4 +101,5 @@ def main(argv=None) -> None:
     if not a.no_cpu:
         print("\n".join(report(run(a.presses, a.repeats))), flush=True)
     if not a.no_bytes:
+        print("\n".join(pty_cpu_report(run_pty_cpu())), flush=True)
         print("\n".join(bytes_report(run_bytes())))

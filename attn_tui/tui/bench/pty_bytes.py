@@ -97,13 +97,13 @@ def changed_floor(before, after) -> tuple[int, int]:
 class PtyApp:
     """``python -m attn_tui *args`` in a pty of ``size``; :meth:`key` -> (bytes, floor bytes)."""
 
-    def __init__(self, args=(), size=(120, 40)) -> None:
+    def __init__(self, args=(), size=(120, 40), cmd=None, ready: str = "") -> None:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
         env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TEXTUAL_THEME", "CI")}
         env.update(TERM="xterm-256color", COLORTERM="truecolor")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "attn_tui", *args],
+            cmd or [sys.executable, "-m", "attn_tui", *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,
@@ -113,7 +113,7 @@ class PtyApp:
         )
         os.close(slave)
         self.fd, self.screen, self.raw = master, Screen(*size), []
-        self.startup = self._drain(first_wait=30.0, until=READY)
+        self.startup = self._drain(first_wait=30.0, until=ready or READY)
 
     def _drain(self, first_wait: float = 5.0, until: str = "") -> tuple[int, int]:
         """Read until QUIET seconds pass without a byte (and, with ``until``, not before the
@@ -141,8 +141,26 @@ class PtyApp:
         os.write(self.fd, key.encode())
         return self._drain(first_wait=1.0)  # a key that changes nothing writes nothing
 
+    def cpu_ns(self) -> int:
+        """CPU time the app's process has used so far, all its threads, in nanoseconds (Linux)."""
+        total = 0
+        for task in os.listdir(f"/proc/{self.proc.pid}/task"):
+            try:
+                with open(f"/proc/{self.proc.pid}/task/{task}/schedstat") as f:
+                    total += int(f.read().split()[0])
+            except OSError:  # a thread that just ended
+                pass
+        return total
+
+    def cpu_ms_per_key(self, key: str, presses: int) -> float:
+        """CPU milliseconds per ``key``, each press read until the app falls quiet."""
+        t0 = self.cpu_ns()
+        for _ in range(presses):
+            self.key(key)
+        return (self.cpu_ns() - t0) / 1e6 / presses
+
     def close(self) -> None:
-        os.write(self.fd, b"q")
+        os.write(self.fd, b"q\x11")  # q, and ctrl+q for an app without q
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
