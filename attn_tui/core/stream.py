@@ -54,7 +54,7 @@ def _qkv_locked(s, dt):
         Q, K = Q.astype(dt, copy=False), K.astype(dt, copy=False)
         V = None if V is None else V.astype(dt, copy=False)
     _QKV[key] = (inputs, (Q, K, V))  # the inputs are kept alive with it, so their ids stay theirs
-    if len(_QKV) > 4:
+    if len(_QKV) > 2:  # each holds T x d inputs and outputs: a few MiB to 100 MiB at T = 16384
         _QKV.popitem(last=False)
     return Q, K, V
 
@@ -79,7 +79,7 @@ def _facts_locked(a):
     lo, hi = (float(f.min()), float(f.max())) if f.size else (float("nan"), float("nan"))
     out = (lo, hi, float(np.linalg.norm(v, axis=1).max()) if v.size else 0.0)
     _FACTS[key] = (a, out)
-    if len(_FACTS) > 16:
+    if len(_FACTS) > 8:
         _FACTS.popitem(last=False)
     return out
 
