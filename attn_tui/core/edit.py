@@ -166,8 +166,9 @@ def add_token(s: Scenario, at: int | None = None, label: str | None = None) -> S
     at = T if at is None else at
     if not 0 <= at <= T:
         raise EditError(f"token {at + 1}: outside 1..{T + 1}")
-    if T >= MAX_DIM:
-        raise EditError(f"tokens: at most {MAX_DIM} tokens")
+    if T >= MAX_DIM:  # an array file may hold more (limits.MAX_T); the editor adds none beyond MAX_DIM
+        more = f" are added here; this scenario has {T}, from an array file" if T > MAX_DIM else ""
+        raise EditError(f"tokens: at most {MAX_DIM} tokens{more}")
     tokens = list(s.tokens)
     tokens.insert(at, _label(label, f"token {at + 1}") if label else f"t{at + 1}")
     tokens = list(renumber(tokens))  # "t5 was" after the new t4 becomes "t6 was"
@@ -222,7 +223,8 @@ def add_key_token(s: Scenario, label: str | None = None) -> Scenario:
     if not s.cross:
         raise EditError("Y: key tokens are added to Y, and only in cross-attention")
     if s.T_k >= MAX_DIM:
-        raise EditError(f"key tokens: at most {MAX_DIM}")
+        more = f" are added here; this scenario has {s.T_k}, from an array file" if s.T_k > MAX_DIM else ""
+        raise EditError(f"key tokens: at most {MAX_DIM}{more}")
     keys = list(s.keys)
     keys.append(_label(label, f"key token {len(keys) + 1}") if label else _fresh(keys, "y"))
     return s.with_(Y=_insert_row(s.Y, s.T_k), key_tokens=tuple(keys))

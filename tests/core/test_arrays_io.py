@@ -241,3 +241,14 @@ def test_the_cli_refuses_a_bad_array_file_with_exit_2(tmp_path, capsys):
     assert main(["report", "--scenario", str(p)]) == 2
     err = capsys.readouterr().err
     assert err == f"{p}: V: row 1, column 1 is inf; entries must be finite\n"
+
+
+def test_the_editor_adds_no_token_to_a_large_file(tmp_path):
+    from attn_tui.core.edit import EditError, add_token
+
+    s = resolve(npz(tmp_path, **qkv(T=MAX_DIM + 3, d=2, dv=2)), large=True)
+    with pytest.raises(EditError) as err:
+        add_token(s)
+    assert str(err.value) == (
+        f"tokens: at most {MAX_DIM} tokens are added here; this scenario has {MAX_DIM + 3}, from an array file"
+    )
