@@ -95,10 +95,12 @@ class Scenario:
 
     @property
     def keys(self):
-        """Labels of the key tokens (the columns of S and A)."""
+        """Labels of the key tokens (the columns of S and A): the tokens themselves in self-attention,
+        k1..kT' for keys of their own (cross-attention, or a Q/K scenario with T' != T)."""
         if self.key_tokens:
             return self.key_tokens
-        return self.tokens if not self.cross else tuple(f"k{i + 1}" for i in range(self.T_k))
+        self_keys = not self.cross and self.T_k == self.T
+        return self.tokens if self_keys else tuple(f"k{i + 1}" for i in range(self.T_k))
 
     @property
     def scale(self):

@@ -43,7 +43,7 @@ def test_shape_facts_of_a_direct_scenario():
     np.testing.assert_array_equal(K, s.K)
     np.testing.assert_array_equal(V, np.eye(4))  # V defaults to the identity: O = A
     assert Scenario(Q=np.ones((2, 3)), K=np.ones((4, 3)), V=np.ones((4, 5))).d_v == 5
-    assert s.keys == ("t1", "t2")  # no key labels given: the tokens' (key_tokens not required)
+    assert s.keys == ("k1", "k2", "k3", "k4")  # no key labels given, T' != T: keys of their own, one label each
     assert Scenario(Q=np.ones((2, 3)), K=np.ones((4, 3)), key_tokens=tuple("wxyz")).keys == tuple("wxyz")
 
 
