@@ -10,6 +10,7 @@ in test_numfmt.py and test_mut_numfmt.py).
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -154,6 +155,31 @@ def scenarios():
         ),
     )
     yield "float16 overflow, causal", Scenario(Q=big, K=big, dtype="float16", tokens=("a", "b", "c"))
+    # float16 rounds the typed 1000.3 to 1000.5 and exp(-10) to 4.542e-5: the trace's numbers, not the file's
+    yield (
+        "float16 typed Q, K, V, spread scores",
+        Scenario(
+            Q=[[1000.3, 0.0], [1.0, 1.0]],
+            K=[[0.0, 0.0], [0.01, 10.0], [0.0033, 3.3]],
+            V=[[1.1], [2.2], [3.3]],
+            mask="none",
+            dtype="float16",
+            tokens=("a", "b"),
+            scaled=False,
+        ),
+    )
+    yield (
+        "float16 inputs overflow (inf times 0)",
+        Scenario(
+            X=[[1000.0, 0.0], [0.0, 1.0]],
+            W_Q=[[100.0, 0.0], [0.0, 1.0]],
+            W_K=[[1.0, 0.0], [0.0, 1.0]],
+            W_V=[[1.0], [1.0]],
+            dtype="float16",
+            mask="none",
+            tokens=("a", "b"),
+        ),
+    )
 
 
 SCENARIOS = list(scenarios())
@@ -161,6 +187,13 @@ SCENARIOS = list(scenarios())
 
 @pytest.mark.parametrize("label, s", SCENARIOS, ids=[lab for lab, _ in SCENARIOS])
 def test_every_cell_of_every_matrix(label, s):
+    """... and without a RuntimeWarning: inf·0, inf − inf and −inf − (−inf) are explained, not warned."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_every_cell(label, s)
+
+
+def check_every_cell(label, s):
     tr = s.run()
     names = ["Q", "K", "V", "S", "M", "A", "O", "H", "S_masked"]
     names += ["X", "W_Q", "W_K", "W_V"] + (["Y"] if s.cross else []) if s.projected else []

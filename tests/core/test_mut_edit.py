@@ -200,3 +200,15 @@ def test_set_dim_on_a_qk_scenario():
     refuses("d_q: unknown dimension; use d_model, d_k or d_v", edit.set_dim, s, "d_q", 2)
     refuses(f"d_k: True must be a whole number from 1 to {MAX_DIM}", edit.set_dim, s, "d_k", True)
     refuses(f"d_k: {MAX_DIM + 1} must be a whole number from 1 to {MAX_DIM}", edit.set_dim, s, "d_k", MAX_DIM + 1)
+
+
+def test_keys_of_a_qk_scenario_with_its_own_key_count_stay_put():
+    """T = 2 queries, T' = 3 keys given directly: a query token added or removed moves no key."""
+    s = Scenario(Q=[[1.0], [2.0]], K=[[1.0], [2.0], [3.0]], V=[[1.0], [2.0], [3.0]], mask="none", padding=(3,))
+    for new in (edit.add_token(s, 0), edit.remove_token(s, 0)):
+        assert np.array_equal(new.K, s.K) and np.array_equal(new.V, s.V) and new.padding == (3,)
+
+
+def test_rename_a_key_of_a_qk_scenario_without_key_labels():
+    s = Scenario(Q=[[1.0], [2.0], [3.0]], K=[[1.0], [2.0], [3.0]])  # keys labelled by the tokens
+    assert edit.rename(s, "key_tokens", 1, "z").key_tokens == ("t1", "z", "t3")

@@ -9,6 +9,8 @@ mutants of core/modes.py (scripts/mutation.sh).
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -85,10 +87,14 @@ def test_overflowing_inputs():
     tr = s.run()
     causes = nan_causes(tr)
     assert [c.kind for c in causes] == ["inputs"]
-    assert lines(s)[0] == (
+    ov = overflows(tr)
+    assert len(ov) >= 2
+    assert lines(s) == [
         f"NaN in row a: {causes[0].where}: Q or K overflowed float16 (largest finite {F16_MAX}), so its scores "
-        "are not numbers. Use smaller inputs or a wider dtype; the mask is not to blame."
-    )
+        "are not numbers. Use smaller inputs or a wider dtype; the mask is not to blame.",
+        f"overflow in float16: {', '.join(ov)} (beyond ±{F16_MAX}, not a mask fill); "
+        "the numbers computed from it are not to be trusted.",
+    ]
 
 
 def test_an_overflowing_score_plus_mask():
@@ -188,3 +194,33 @@ def test_summary():
     assert modes.summary(s) == "mask none · fill -inf · float32 · pad 1,3 · cross 5x3"
     w = builtin("lesson-pipeline").with_(mask="window", window=2, fill="min")
     assert modes.summary(w) == "mask window 2 · fill dtype min · float64"
+
+
+def test_explanations_large_from_each_row_s_count_of_visible_keys():
+    """explanations_large reads lz.visible (keys each row sees) and lz.nan_rows only."""
+    s = builtin("lesson-pipeline").with_(dtype="float16", padding=(1,))  # T = T' = 5
+    many = Scenario(Q=np.ones((10, 1)), K=np.ones((10, 1)), dtype="float16")
+    names = ", ".join(many.tokens[:8])
+    fill = (
+        f"float16: the -1e9 fill overflows to -inf (largest finite float16 is {F16_MAX}), so masked cells "
+        "hold -inf; fill 'dtype min' stays finite."
+    )
+    lz = SimpleNamespace(visible=np.array([0, 1, 2, 3, 4]), nan_rows=(0,))
+    assert modes.explanations_large(s, lz) == [fill, f"NaN in row t1 mat: {MASKED_F16}"]
+    lz = SimpleNamespace(visible=np.zeros(10, dtype=int), nan_rows=tuple(range(10)))
+    assert modes.explanations_large(many, lz) == [fill, f"NaN in row {names} ...: {MASKED_F16}"]
+    lz = SimpleNamespace(visible=np.zeros(8, dtype=int), nan_rows=tuple(range(8)))
+    assert modes.explanations_large(many, lz)[1] == f"NaN in row {names}: {MASKED_F16}"
+    finite = many.with_(fill="min", dtype="float64")
+    lz = SimpleNamespace(visible=np.array([0] * 9 + [10]), nan_rows=())
+    assert modes.explanations_large(finite, lz) == [f"row {names} ...: {SPREADS}"]
+    lz = SimpleNamespace(visible=np.array([0, 0] + [10] * 8), nan_rows=())
+    assert modes.explanations_large(finite, lz) == [f"row t1, t2: {SPREADS}"]
+    lz = SimpleNamespace(visible=np.full(10, 10), nan_rows=())
+    assert modes.explanations_large(many, lz) == []  # float16, but no key masked: the fill is unused
+    on, _ = modes.set_cross(builtin("lesson-pipeline"), True)
+    lz = SimpleNamespace(visible=np.arange(1, 6), nan_rows=())
+    assert modes.explanations_large(on, lz) == [modes.causal_allowed(on)[1]]
+    assert (
+        modes.explanations_large(modes.set_mask(on, "none"), SimpleNamespace(visible=np.full(5, 5), nan_rows=())) == []
+    )

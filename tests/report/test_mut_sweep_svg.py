@@ -117,6 +117,17 @@ def test_the_animation_shows_each_frame_for_one_nth_of_the_loop():
         assert not (g.tail or "").strip()
 
 
+def test_the_animation_of_frames_without_labels_and_at_another_speed(tmp_path):
+    frames = [{"c": 1.0, "H": 0.0, "row": [], "scores": []}] * 2
+    root = ET.fromstring(sweep_svg.animated_svg(frames, []))
+    check_canvas(root)
+    for g in list(root)[1:]:
+        check(list(g)[1:], frame_elements(frames[0], []))  # uniform = 0.00 bits with no label
+    path = sweep_svg.export(scale_sweep()[:3], ["a", "b"], tmp_path, fps=3.0)
+    anim = ET.parse(path).getroot()[1][0]
+    assert anim.get("dur") == f"{3 / 3.0:.3f}s"
+
+
 def test_export_makes_missing_parents_writes_utf8_and_overwrites(tmp_path, monkeypatch):
     # a locale whose encoding cannot write "√": the files must say UTF-8 themselves
     real = io.text_encoding
