@@ -58,3 +58,19 @@ def test_a_keypress_computes_only_what_is_read():
     A[100:120, 0:80]  # the cells a grid shows
     assert A.computed == 1  # one tile of 32 x 512
     assert len(st.trace._stats) == 1  # the row statistics of one block of 32 rows
+
+
+def test_the_cost_lens_says_s_is_never_stored_when_large():
+    from rich.console import Console
+
+    from attn_tui.tui.views.lenses import cost
+
+    console = Console(width=300, record=True, file=__import__("io").StringIO())
+    console.print(cost(State(scenario())))
+    text = console.export_text()
+    from attn_tui.core.limits import gib
+
+    assert f"here: S in float64 would be {gib(8 * T * T)}; it is never stored." in text and gib(8 * T * T) == "2 MiB"
+    console = Console(width=300, record=True, file=__import__("io").StringIO())
+    console.print(cost(State(Scenario(Q=np.eye(3), K=np.eye(3)))))
+    assert "never stored" not in console.export_text()

@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import lenses
+from ...core.limits import gib
 from ..fmt import fmt, fmt_vec, short_vec
 from . import lesson_panes
 
@@ -269,6 +270,15 @@ def cost(state) -> Group:
             style="italic",
         )
     )
+    if state.large:  # this explorer itself does what FlashAttention does
+        full = 8 * s.T * s.T_k
+        lines.append(
+            Text(
+                f"here: S in float64 would be {gib(full)}; it is never stored. The cells on screen "
+                "are computed in tiles of 32 rows, and each row's softmax over all its keys runs online, a block "
+                "of keys at a time (a running max and sum, rescaled when the max grows), as FlashAttention does."
+            )
+        )
     return Group(*lines)
 
 
