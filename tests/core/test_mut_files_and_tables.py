@@ -15,10 +15,11 @@ import os
 import numpy as np
 import pytest
 
-from attn_tui.core import atomic, export, matrices, ranks
+from attn_tui.core import atomic, export, matrices, ranks, scenario_io
 from attn_tui.core.builtins import BUILTINS, builtin
 from attn_tui.core.edit import EditError
 from attn_tui.core.random_scenario import check_params, random_scenario
+from attn_tui.core.scenario import Scenario
 
 
 # -- atomic ------------------------------------------------------------------------------------
@@ -77,13 +78,32 @@ def test_export_writes_every_matrix_under_its_name_with_labels(tmp_path):
     for n, p in zip(names, paths):
         want = getattr(tr, n) if hasattr(tr, n) and n not in ("X", "Y", "W_Q", "W_K", "W_V") else getattr(s, n)
         assert np.array_equal(export.read_csv(p), want), n
-        assert "\r" not in p.read_text(encoding="utf-8")
+        assert b"\r" not in p.read_bytes()  # lines end in \n (csv's default is \r\n)
     header = (tmp_path / "a" / "b" / "Q.csv").read_text(encoding="utf-8").splitlines()[0]
     assert header == "," + ",".join(f"k{j + 1}" for j in range(s.d_k))
     assert export.matrices(s, tr)["K"][1] == s.keys
     with pytest.raises(ValueError) as e:
         export.export(s, tr, tmp_path, fmt="xls")
     assert str(e.value) == "format: 'xls' is not one of csv, npy"
+
+
+def test_a_scenario_past_512_tokens_is_not_exported_nor_saved_as_toml(tmp_path):
+    big = Scenario(Q=np.zeros((600, 1)), K=np.zeros((700, 1)), mask="none")
+    with pytest.raises(ValueError) as e:
+        export.export(big, None, tmp_path)
+    mib = round(8 * 600 * 700 / 2**20)
+    assert str(e.value) == (
+        f"700 tokens: matrices are exported up to 512 tokens (S alone would be {mib} MiB here); "
+        "`attn-tui report --scenario FILE --json` summarises it"
+    )
+    with pytest.raises(ValueError) as e:
+        scenario_io.save(big, tmp_path / "big.toml")
+    assert str(e.value) == (
+        "700 tokens: a TOML scenario holds at most 512; keep the arrays in an .npz or .safetensors file "
+        "(README: Your own arrays)"
+    )
+    at = Scenario(Q=np.zeros((512, 1)), K=np.zeros((512, 1)), mask="none")
+    assert len(export.export(at, at.run(), tmp_path / "npy", fmt="npy")) == 8
 
 
 # -- random_scenario ------------------------------------------------------------------------

@@ -121,6 +121,7 @@ DECOYS = [
     ("x = 1\n[[t]]\ny = 2", 2, "x", 2),
     ('a = ""\nb = [1, [2]]', 2, "b", 2),
     ('a = "[\nb = [1]', 1, "b", 2),  # the unterminated string stops at its line's end
+    ("\nb = [1]", 1, "b", 2),  # a first empty line counts
 ]
 
 
