@@ -122,6 +122,12 @@ DECOYS = [
     ('a = ""\nb = [1, [2]]', 2, "b", 2),
     ('a = "[\nb = [1]', 1, "b", 2),  # the unterminated string stops at its line's end
     ("\nb = [1]", 1, "b", 2),  # a first empty line counts
+    ('a = "abc\\"[" \nb = [1]', 1, "b", 2),  # an escaped quote at an odd position
+    ('a = ["\\\\", [1], "x"]', 2, "a", 1),  # "\\" ends at its quote: [1] is outside
+    ('a = ["", [1], ""]', 2, "a", 1),  # an empty string ends at once
+    ('a = """"""\nb = [1]\nc = """[\n"""\nd = [2]', 2, "d", 5),  # an empty multi-line string
+    ('a = """x"""\nb = [1]\nc = """y"""\nd = [2]', 2, "d", 4),  # each ends at its first closing
+    ('a = """x\\""""\nb = [1]\nc = """y"""\nd = [2]', 2, "d", 4),  # an escaped quote, then the closing
 ]
 
 
@@ -143,6 +149,7 @@ def test_nesting_depth(monkeypatch):
     monkeypatch.setattr(safe_read, "MAX_NESTING", 2)
     assert structure_problem("a = [[1], [2]]\nb = {c = [1]}") is None  # closing brackets bring the depth back
     assert structure_problem("]]]\na = [[1]]") is None  # a stray ']' does not go below 0
+    assert structure_problem('a = [[""""""]]\nb = [[1]]') is None  # the ']' right after a closing counts
     assert structure_problem("a = 1\nb = [[\n[1]]]") == "b: brackets nest more than 2 deep (line 3); a matrix needs two"
     assert structure_problem("[[[") == "brackets nest more than 2 deep (line 1); a matrix needs two"
 
