@@ -40,10 +40,18 @@ def softmax(x, axis=-1):
     x = np.asarray(x)
     if not np.issubdtype(x.dtype, np.floating):
         x = x.astype(np.float64)
+    return _softmax_sums(x, axis)[0]
+
+
+def _softmax_sums(x, axis=-1):
+    """(softmax(x), Σ_j exp(x_j - max x)) with one new array: the shift, exp and division run in
+    place (the same operations in the same order as e = exp(x - max); e / Σe, so the same bits)."""
     with np.errstate(invalid="ignore", over="ignore"):
-        shifted = x - np.max(x, axis=axis, keepdims=True)
-        e = np.exp(shifted)
-        return e / np.sum(e, axis=axis, keepdims=True)
+        e = np.subtract(x, np.max(x, axis=axis, keepdims=True))
+        np.exp(e, out=e)
+        sums = np.sum(e, axis=axis, keepdims=True)
+        np.divide(e, sums, out=e)
+    return e, sums
 
 
 def float_dtype(dtype):
@@ -189,9 +197,12 @@ class Trace:
 def _check_additive(mask):
     """An additive mask may hold 0, finite numbers and -inf; NaN or +inf would poison a row."""
     try:
-        m = mask.astype(np.float64)
+        m = np.asarray(mask, dtype=np.float64)  # no copy when it is float64 already
     except (TypeError, ValueError):
         raise ValueError(f"mask: not a matrix of numbers (dtype {mask.dtype})") from None
+    top = np.max(m) if m.size else 0.0  # one pass: NaN propagates through max, +inf is the max
+    if not (np.isnan(top) or top == np.inf):
+        return
     bad = np.argwhere(np.isnan(m) | (m == np.inf))
     if len(bad):
         r, c = (int(v) for v in bad[0])
@@ -238,12 +249,15 @@ def attention(Q, K, V, mask=None, scale=None, dtype=np.float64):
             blocked = M < 0
     with np.errstate(over="ignore", invalid="ignore"):
         Qd, Kd, Vd = Q.astype(dtype), K.astype(dtype), V.astype(dtype)
-        S = (Qd @ Kd.T) * dtype.type(scale)  # (T, T')
+        S = Qd @ Kd.T  # (T, T')
+        S *= dtype.type(scale)  # in place: the same product as (Q Kᵀ)·scale
         S_masked = S + M  # (T, T')
-        A = softmax(S_masked, axis=-1)  # (T, T')
+        A, sums = _softmax_sums(S_masked, axis=-1)  # (T, T')
         O = A @ Vd  # (T, d_v)
     H = row_entropies_bits(A)
-    nan_rows = tuple(int(t) for t in np.flatnonzero(np.isnan(A).any(axis=1)))
+    # A row of A holds a NaN exactly when its sum Σe does (each e <= 1 otherwise, Σe >= 1):
+    # the NaN rows come from the T sums, not from another pass over the T x T' matrix.
+    nan_rows = tuple(int(t) for t in np.flatnonzero(np.isnan(sums[:, 0])))
     return Trace(
         Q=Qd,
         K=Kd,

@@ -30,7 +30,8 @@ def row_entropies_bits(A):
         raise ValueError(f"A must be 2-D (T, T'), got shape {A.shape}")
     terms = np.zeros_like(A)
     pos = A > 0  # 0·log 0 = 0 exactly; NaN > 0 is False, NaN rows are set below
-    terms[pos] = A[pos] * np.log2(A[pos])
+    np.log2(A, out=terms, where=pos)  # in place, only where p > 0: no gathered copies of A
+    np.multiply(A, terms, out=terms, where=pos)
     h = -terms.sum(axis=1) + 0.0  # +0.0 turns -0.0 into 0.0
     h[np.isnan(A).any(axis=1)] = np.nan
     return h
