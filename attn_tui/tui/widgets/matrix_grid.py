@@ -115,7 +115,7 @@ class MatrixGrid(GridSizing, ScrollView, can_focus=True):
             lo, hi = P.value_range(values)
         rows, cols = tuple(row_labels), tuple(col_labels)
         w = P.width_for(lo, hi)
-        lw = min(LABEL_MAX, max((len(s) for s in rows), default=0)) + 1
+        lw = self._lw if rows == self.row_labels else min(LABEL_MAX, max(map(len, rows), default=0)) + 1  # cached
         same_shape = (
             tuple(values.shape) == tuple(self.values.shape)
             and (kind, rows, cols, w, lw) == (self.kind, self.row_labels, self.col_labels, self._w, self._lw)
