@@ -212,3 +212,15 @@ def test_keys_of_a_qk_scenario_with_its_own_key_count_stay_put():
 def test_rename_a_key_of_a_qk_scenario_without_key_labels():
     s = Scenario(Q=[[1.0], [2.0], [3.0]], K=[[1.0], [2.0], [3.0]])  # keys labelled by the tokens
     assert edit.rename(s, "key_tokens", 1, "z").key_tokens == ("t1", "z", "t3")
+
+
+def test_beyond_512_tokens_from_an_array_file_the_editor_adds_none():
+    ones = np.ones((1, 1))
+    big = Scenario(X=ones, Y=np.zeros((600, 1)), W_Q=ones, W_K=ones, W_V=ones, mask="none")
+    refuses(
+        "key tokens: at most 512 are added here; this scenario has 600, from an array file", edit.add_key_token, big
+    )
+    long = Scenario(Q=np.zeros((600, 1)), K=np.zeros((600, 1)), mask="none")
+    refuses(
+        "tokens: at most 512 tokens are added here; this scenario has 600, from an array file", edit.add_token, long
+    )

@@ -211,6 +211,10 @@ def test_explanations_large_from_each_row_s_count_of_visible_keys():
     assert modes.explanations_large(many, lz) == [fill, f"NaN in row {names} ...: {MASKED_F16}"]
     lz = SimpleNamespace(visible=np.zeros(8, dtype=int), nan_rows=tuple(range(8)))
     assert modes.explanations_large(many, lz)[1] == f"NaN in row {names}: {MASKED_F16}"
+    lz = SimpleNamespace(visible=np.zeros(9, dtype=int), nan_rows=tuple(range(9)))
+    assert modes.explanations_large(many, lz)[1] == f"NaN in row {names} ...: {MASKED_F16}"
+    lz = SimpleNamespace(visible=np.array([0] * 8 + [10, 10]), nan_rows=())
+    assert modes.explanations_large(many.with_(fill="min", dtype="float64"), lz) == [f"row {names}: {SPREADS}"]
     finite = many.with_(fill="min", dtype="float64")
     lz = SimpleNamespace(visible=np.array([0] * 9 + [10]), nan_rows=())
     assert modes.explanations_large(finite, lz) == [f"row {names} ...: {SPREADS}"]
