@@ -51,7 +51,10 @@ class TrainCurves(Vertical):
         plt.hline(math.log10(max(FLOOR, c.target)), "red")
         plt.xlim(0, c.max_step)
         plt.ylim(lo, hi)
-        plt.yticks(list(range(lo, hi + 1)), [f"{10.0**k:g}" for k in range(lo, hi + 1)])
+        rows = max(1, loss.size.height - 5)  # the title, the frame and the x labels take 5 lines
+        step = max(1, math.ceil((hi - lo + 1) / rows))  # one power of ten per line at most
+        ticks = list(range(hi, lo - 1, -step))
+        plt.yticks(ticks, [f"{10.0**k:g}" for k in ticks])
         loss.refresh()
         rows = self.query_one("#train-rows", PlotextPlot)
         plt = rows.plt
