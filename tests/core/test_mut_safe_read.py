@@ -76,6 +76,21 @@ def test_a_file_whose_size_stat_does_not_tell_is_still_capped():
     assert read_capped("/proc/self/maps", limit=len(data) + 4096)[:100] == data[:100]
 
 
+def test_a_file_that_grows_after_its_stat_is_still_capped(tmp_path, monkeypatch):
+    """The stat said 0 bytes (a file still being written, a /proc file): reading stops one byte past
+    the limit, also when the limit is a whole number of the 1 MiB chunks read."""
+    f = tmp_path / "f.toml"
+    f.write_bytes(b"z" * (2**20 + 10))
+    real_stat = os.stat
+    monkeypatch.setattr(
+        os,
+        "stat",
+        lambda p, *a, **k: os.stat_result(tuple(real_stat(p, *a, **k))[:6] + (0,) + tuple(real_stat(p, *a, **k))[7:]),
+    )
+    assert refused(f, limit=2**20) == f"{f}: larger than 1 MiB; a scenario file is at most that"
+    assert read_capped(f, limit=2**20 + 10) == b"z" * (2**20 + 10)
+
+
 def test_it_opens_without_blocking_and_closes_on_exec(tmp_path, monkeypatch):
     f = tmp_path / "f.toml"
     f.write_bytes(b"a = 1\n")

@@ -10,6 +10,7 @@ import errno
 import os
 import tomllib
 
+import numpy as np
 import pytest
 
 from attn_tui.core import scenario_io
@@ -110,3 +111,16 @@ def test_writing_toml():
     assert loads(text).tokens == s.tokens
     qk = builtin("lesson-handcrafted").with_(key_tokens=("a", "b", "c", "d", "e"))
     assert loads(dumps(qk)).key_tokens == ("a", "b", "c", "d", "e")
+
+
+def test_array_files_take_the_large_limits_only_when_asked(tmp_path, monkeypatch):
+    f = tmp_path / "long.npz"
+    np.savez(f, Q=np.zeros((600, 1)), K=np.zeros((600, 1)))
+    for fn in (scenario_io.load, resolve):
+        with pytest.raises(ScenarioError):
+            fn(f)  # the explorer's and the editor's door: at most 512 tokens
+        assert fn(f, large=True).T == 600
+    monkeypatch.setattr(scenario_io, "MAX_ARRAY_FILE_BYTES", 100)
+    with pytest.raises(ScenarioError) as e:
+        scenario_io.load(f, large=True)
+    assert str(e.value) == f"{f}: larger than 0 MiB; an array file is at most that"
