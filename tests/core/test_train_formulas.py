@@ -161,3 +161,12 @@ def test_the_last_step_is_logged_and_the_gradient_norm_is_the_backwards():
     while not tr.done:
         tr.step()
     assert [r["step"] for r in tr.log] == [0, 5, 7]
+
+
+def test_scaled_and_unscaled_share_initialisation_and_batches():
+    a, b = Trainer(Config(d_k=8, steps=2)), Trainer(Config(d_k=8, steps=2, scaled=False))
+    np.testing.assert_array_equal(a.params.W_Q, b.params.W_Q)
+    np.testing.assert_array_equal(a.params.W_K, b.params.W_K)
+    for x, y in zip(a.task.batch(a.rng, 4), b.task.batch(b.rng, 4), strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert a.log[0]["loss"] != b.log[0]["loss"]  # the same weights read with c = 1/√8 and with c = 1
