@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from functools import partial
+
+from textual.worker import get_current_worker
+
 from ...core import edit as E
+from ...core.limits import MAX_DIM
 from ...core.matrices import MATRICES, axis_labels, computed_hint
 from ..screens.editor import CellEditor, FormScreen
 from ..widgets.matrix_grid import MatrixGrid
@@ -25,11 +30,57 @@ def cell(app, name: str, row: int, col: int) -> None:
         CellEditor(
             title,
             repr(float(m[row, col])),
-            lambda text: attempt(app, E.set_cell, name, row, col, text),
+            partial(_set_cell, app, name, row, col),
             anchor,
             hint=hint,
         )
     )
+
+
+def _set_cell(app, name: str, row: int, col: int, text: str) -> str | None:
+    """Up to MAX_DIM tokens the edit is made here. Above, bad text is refused here (the editor
+    stays open) and the edit runs in a thread worker: its projections and overflow check take
+    about a second at T = 16384, d = 256 (a float16 one may scan S in row blocks)."""
+    s = app.state.scenario
+    if max(s.T, s.T_k) <= MAX_DIM:
+        return attempt(app, E.set_cell, name, row, col, text)
+    try:
+        x = E.parse_value(text, E.cell_name(name, row, col))
+    except E.EditError as exc:
+        return str(exc).splitlines()[0]
+    _edit_in_worker(app, name, row, col, x)
+    return None
+
+
+def _edit_in_worker(app, name: str, row: int, col: int, x: float) -> None:
+    s, where = app.state.scenario, E.cell_name(name, row, col)
+    app.notes.note(f"computing {where} = {x:g} over {s.T} tokens …", "change", timeout=60)
+    app.run_worker(partial(_edit_work, app, s, name, row, col, x), thread=True, group="edit")
+
+
+def _edit_work(app, s, name: str, row: int, col: int, x: float) -> None:
+    try:
+        new = E.set_cell(s, name, row, col, x)
+        if new is not s:  # A's row statistics for the selected row's block too, into the trace the explorer reads
+            app.state.with_(scenario=new).trace.stats(app.state.row, app.state.row + 1)
+        out = (new, None)
+    except (E.EditError, ValueError) as exc:
+        out = (None, str(exc).splitlines()[0])
+    if not get_current_worker().is_cancelled:  # the app is closing
+        app.call_from_thread(_edit_done, app, s, out, (name, row, col, x))
+
+
+def _edit_done(app, s, out, cell) -> None:
+    """On the event loop: commit, or refuse; a change that landed meanwhile gets the edit too."""
+    new, reason = out
+    if app.state.scenario is not s:  # another change came first: the edit applies to it
+        _edit_in_worker(app, *cell)
+        return
+    app.notes.drop("change")
+    if reason:
+        refuse(app, reason)
+    else:
+        commit(app, new)
 
 
 def _cursor(app) -> tuple:
