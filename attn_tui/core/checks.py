@@ -19,10 +19,15 @@ def check_matrix(a, name):
         raise ValueError(f"{name}: must be a 2-D matrix, got {arr.ndim} dimension(s)")
     if arr.size == 0:
         raise ValueError(f"{name}: is empty (shape {arr.shape[0]}x{arr.shape[1]})")
-    bad = np.argwhere(~np.isfinite(arr))
-    if len(bad):
-        r, c = (int(v) for v in bad[0])
-        raise ValueError(f"{name}: row {r + 1}, column {c + 1} is {arr[r, c]}; entries must be finite")
+    # One pass: a NaN or inf makes the sum non-finite; only then (or when a sum of finite values
+    # overflows) look for the cell to name. A keypress that revalidates T x d inputs stays cheap.
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = arr.sum()
+    if not np.isfinite(total):
+        bad = np.argwhere(~np.isfinite(arr))
+        if len(bad):
+            r, c = (int(v) for v in bad[0])
+            raise ValueError(f"{name}: row {r + 1}, column {c + 1} is {arr[r, c]}; entries must be finite")
     return arr
 
 

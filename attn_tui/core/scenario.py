@@ -140,14 +140,19 @@ class Scenario:
         return attention(Q, K, V, mask=M, scale=self.scale, dtype=dt)
 
 
+_STRING_LABELS: list = []  # the last label tuples found all-strings (held, so `is` is safe): a with_() shares them
+
+
 def _labels(s, key, n, default):
     labels = getattr(s, key)
     if not labels:
         object.__setattr__(s, key, tuple(f"{default}{i + 1}" for i in range(n)))
     elif len(labels) != n:
         raise ValueError(f"{key}: {len(labels)} labels for {n} rows/columns")
-    elif not all(isinstance(x, str) for x in labels):
-        raise ValueError(f"{key}: labels must be strings")
+    elif not any(labels is ok for ok in _STRING_LABELS):
+        if not all(isinstance(x, str) for x in labels):
+            raise ValueError(f"{key}: labels must be strings")
+        _STRING_LABELS[:] = [labels, *_STRING_LABELS[:7]]
 
 
 def _shape(s, name, rows=None, cols=None, rows_of="", cols_of=""):
