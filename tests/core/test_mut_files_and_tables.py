@@ -167,3 +167,13 @@ def test_the_float16_tolerance_is_computed_in_float64():
     want = (2 + 2) * (float(np.finfo(np.float32).eps) * sigma + 2 * float(np.finfo(np.float16).smallest_subnormal))
     got = ranks.score_tolerance(S, Q, K, 1 / math.sqrt(2))
     assert math.isfinite(got) and got == pytest.approx(want, rel=1e-12)
+
+
+# -- scenario ------------------------------------------------------------------------------------
+def test_scenario_matrices_are_read_only_float64_and_shared_between_copies():
+    f32 = np.ones((2, 1), dtype=np.float32)
+    f32.setflags(write=False)  # read-only and owning its data, but not float64: converted
+    s = Scenario(Q=f32, K=f32)
+    assert s.Q.dtype == np.float64 and not s.Q.flags.writeable
+    t = s.with_(c=2.0)
+    assert t.Q is s.Q and t.K is s.K  # a with_() copy shares the immutable matrices
