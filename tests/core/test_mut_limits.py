@@ -128,3 +128,40 @@ def test_sizes_at_the_door():
     refuses("d_k: 513; with 2 tokens d_model, d_k, d_v are at most 512", limits.admit, wide)
     at = Scenario(Q=np.zeros((512, 1)), K=np.zeros((512, 1)), mask="window", window=512)
     assert limits.admit(at) is at
+
+
+def test_the_large_door_of_array_files():
+    assert limits.gib(2**30) == "1.0 GiB" and limits.gib(2**30 - 2**20) == "1023 MiB"
+    assert limits.dim_limit(512, 1) == 512 and limits.dim_limit(1, 513) == 256
+    need = f"its T x T' matrices would need {limits.gib(5 * 8 * 2 * 600)} (5 of 2 x 600 in float64)"
+    refuses(
+        f"T: T' = 600 tokens; at most 512 here (`attn-tui --scenario FILE` and `attn-tui report --scenario FILE` "
+        f"take up to 16384); {need}",
+        limits.check_tokens,
+        2,
+        600,
+    )
+    need = f"its T x T' matrices would need {limits.gib(5 * 8 * 20000)} (5 of 20000 x 1 in float64)"
+    refuses(f"T: T = 20000 tokens; at most 16384 (d <= 256): {need}", limits.check_tokens, 20000, 1, True)
+    long = Scenario(Q=np.zeros((600, 1)), K=np.zeros((600, 1)), mask="none")
+    with pytest.raises(ValueError, match="^T: T = 600 tokens; at most 512 here"):
+        limits.check_sizes(long)  # the small door by default
+    with pytest.raises(ValueError, match="^T: T = 600 tokens; at most 512 here"):
+        limits.admit(long)
+    wide = Scenario(Q=np.zeros((600, 300)), K=np.zeros((600, 300)), mask="none")
+    refuses("d_k: 300; with 600 tokens d_model, d_k, d_v are at most 256", limits.check_sizes, wide, large=True)
+    limits.check_sizes(Scenario(Q=np.zeros((2, 512)), K=np.zeros((2, 512))), DoorError)
+    v = Scenario(Q=np.zeros((2, 1)), K=np.zeros((2, 1)), V=np.zeros((2, 513)))
+    refuses("d_v: 513; with 2 tokens d_model, d_k, d_v are at most 512", limits.check_sizes, v)
+    x = Scenario(X=np.zeros((2, 513)), W_Q=np.zeros((513, 1)), W_K=np.zeros((513, 1)), W_V=np.zeros((513, 1)))
+    refuses("d_model: 513; with 2 tokens d_model, d_k, d_v are at most 512", limits.check_sizes, x)
+
+
+def test_windows_wider_than_512_only_for_a_large_file():
+    long = Scenario(Q=np.zeros((600, 1)), K=np.zeros((600, 1)), mask="window", window=600)
+    assert limits.admit(long, large=True).window == 600
+    for s in (
+        builtin("lesson-pipeline").with_(mask="window", window=600),
+        Scenario(Q=np.zeros((512, 1)), K=np.zeros((512, 1)), mask="window", window=600),
+    ):
+        refuses("window: a width from 1 to 512, got 600", limits.admit, s, large=True)
