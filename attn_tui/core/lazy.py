@@ -25,9 +25,9 @@ import numpy as np
 from . import stream
 from .ranks import factor_rank, score_rank_qr, score_singular_values
 
-ROWS = 32  # rows per tile
+ROWS = 16  # rows per tile (a screen shows ~6-12 rows of a grid; 32 doubled the row-statistics pass per `+`)
 COLS = 512  # columns per tile
-CACHE = 64  # tiles kept per matrix (64 x 32 x 512 x 8 bytes = 8 MiB at most)
+CACHE = 64  # tiles kept per matrix (64 x 16 x 512 x 8 bytes = 4 MiB at most)
 
 
 def _span(key, n):

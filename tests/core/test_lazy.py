@@ -90,7 +90,7 @@ def test_a_large_trace_reads_only_what_is_asked():
     assert lz.A.computed == 1 and len(lz._stats) == 1
     np.testing.assert_array_equal(lz.A[T - 1], row)  # from the cache
     assert lz.A.computed == 1
-    lz.S[100:120, 2100:2200]
+    lz.S[100:110, 2100:2200]  # inside one ROWS x COLS tile
     assert lz.S.computed == 1
 
 

@@ -55,9 +55,9 @@ def test_small_states_keep_the_full_trace():
 def test_a_keypress_computes_only_what_is_read():
     st = State(scenario()).scale_by(1.1)
     A = st.trace.A
-    A[100:120, 0:80]  # the cells a grid shows
-    assert A.computed == 1  # one tile of 32 x 512
-    assert len(st.trace._stats) == 1  # the row statistics of one block of 32 rows
+    A[100:110, 0:80]  # the cells a grid shows, inside one tile (ROWS x COLS = 16 x 512)
+    assert A.computed == 1
+    assert len(st.trace._stats) == 1  # the row statistics of one block of ROWS rows
 
 
 def test_the_cost_lens_says_s_is_never_stored_when_large():

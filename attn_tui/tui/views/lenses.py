@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import lenses
+from ...core.lazy import ROWS
 from ...core.limits import gib
 from ..fmt import fmt, fmt_vec, short_vec
 from . import lesson_panes
@@ -275,7 +276,7 @@ def cost(state) -> Group:
         lines.append(
             Text(
                 f"here: S in float64 would be {gib(full)}; it is never stored. The cells on screen "
-                "are computed in tiles of 32 rows, and each row's softmax over all its keys runs online, a block "
+                f"are computed in tiles of {ROWS} rows, and each row's softmax over all its keys runs online, a block "
                 "of keys at a time (a running max and sum, rescaled when the max grows), as FlashAttention does."
             )
         )
