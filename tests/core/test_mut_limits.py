@@ -146,6 +146,8 @@ def test_the_large_door_of_array_files():
     long = Scenario(Q=np.zeros((600, 1)), K=np.zeros((600, 1)), mask="none")
     with pytest.raises(ValueError, match="^T: T = 600 tokens; at most 512 here"):
         limits.check_sizes(long)  # the small door by default
+    with pytest.raises(DoorError, match="^T: T = 600 tokens"):
+        limits.check_sizes(long, DoorError)  # as the door's own class
     with pytest.raises(ValueError, match="^T: T = 600 tokens; at most 512 here"):
         limits.admit(long)
     wide = Scenario(Q=np.zeros((600, 300)), K=np.zeros((600, 300)), mask="none")
