@@ -137,6 +137,7 @@ DECOYS = [
     ('a = ""\nb = [1, [2]]', 2, "b", 2),
     ('a = "[\nb = [1]', 1, "b", 2),  # the unterminated string stops at its line's end
     ("\nb = [1]", 1, "b", 2),  # a first empty line counts
+    ('a = "open\nb = [1, "x"]\nc = [2]', 2, "c", 3),  # an unterminated string stops at its line's end
     ('a = "abc\\"[" \nb = [1]', 1, "b", 2),  # an escaped quote at an odd position
     ('a = ["\\\\", [1], "x"]', 2, "a", 1),  # "\\" ends at its quote: [1] is outside
     ('a = ["", [1], ""]', 2, "a", 1),  # an empty string ends at once
