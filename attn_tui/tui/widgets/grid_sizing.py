@@ -12,6 +12,12 @@ from textual.geometry import Region
 
 
 class GridSizing:
+    def _view(self) -> tuple[int, int]:
+        """(width, height) of the lines drawn, without the scrollbars (a line of cells repainted
+        must not repaint a scrollbar beside or under it)."""
+        view = self.scrollable_content_region
+        return view.width, view.height
+
     def _vbar(self, scrollbar: int, max_height: int) -> int:
         """Width of the vertical scrollbar when ``max_height`` (title, header, h-bar) cuts rows."""
         return scrollbar if self.values.shape[0] > max_height - 3 else 0

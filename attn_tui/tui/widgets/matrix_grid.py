@@ -43,7 +43,7 @@ from .page_scroll import reveal_line
 from .palette import LABEL_MAX, fit_label, headers
 
 
-class MatrixGrid(GridSizing, ScrollView, can_focus=True):
+class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
     """A (rows × cols) matrix with row and column labels.
 
     ``matrix`` names the matrix (e.g. "A"); ``editable`` makes `enter` post
@@ -51,7 +51,7 @@ class MatrixGrid(GridSizing, ScrollView, can_focus=True):
     """
 
     BINDINGS = keys.bindings("grid")
-    COMPONENT_CLASSES = P.COMPONENTS
+    COMPONENT_CLASSES: frozenset = frozenset()  # P.COMPONENTS, applied once per app and theme, not per grid
 
     def __init__(
         self, matrix: str, *, editable: bool = False, id: str | None = None, classes: str | None = None
@@ -78,12 +78,15 @@ class MatrixGrid(GridSizing, ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._stale = True  # the CSS or the theme changed
+        self._stale, old = True, self._look  # the CSS or the theme changed: repaint if the colours did
+        if old is not None and self.is_attached and self._styles() != old:
+            self.refresh()
 
     def _styles(self) -> P.Look:
-        """The component classes' styles; the cached rows are redrawn only if they changed."""
+        """The component classes' styles (one Look per app and theme); the cached rows are
+        redrawn only if they changed."""
         if self._stale:
-            look, self._stale = P.Look.read(partial(self.get_component_rich_style, partial=True)), False
+            look, self._stale = P.shared_look(self, partial(self.get_component_rich_style, partial=True)), False
             if look != self._look:
                 self._look, self._header = look, None
                 self._cache.clear()
@@ -194,12 +197,6 @@ class MatrixGrid(GridSizing, ScrollView, can_focus=True):
         width, height = self._view()
         if 1 <= y < height:
             self.refresh(Region(0, y, width, 1))
-
-    def _view(self) -> tuple[int, int]:
-        """(width, height) of the lines drawn, without the scrollbars (a line of cells repainted
-        must not repaint a scrollbar beside or under it)."""
-        view = self.scrollable_content_region
-        return view.width, view.height
 
     # -- drawing ---------------------------------------------------------------
     def _row_cells(self, r: int, c0: int, c1: int) -> tuple:
