@@ -224,3 +224,27 @@ def test_beyond_512_tokens_from_an_array_file_the_editor_adds_none():
     refuses(
         "tokens: at most 512 tokens are added here; this scenario has 600, from an array file", edit.add_token, long
     )
+
+
+class _CountedLabels(list):
+    """Labels that count the membership tests made on them and stop a search that runs past
+    ``bound`` of them: a label search that never ends fails here at once instead of hanging."""
+
+    def __init__(self, labels, bound):
+        super().__init__(labels)
+        self.asked, self.bound = 0, bound
+
+    def __contains__(self, label):
+        self.asked += 1
+        if self.asked > self.bound:
+            raise AssertionError(f"searched {self.asked} labels for a free one among {list(self)}")
+        return super().__contains__(label)
+
+
+def test_fresh_label_search_stops_at_the_first_free_number():
+    # _fresh tries len + 1, len + 2, ... and returns the first number no label has: here y3 is
+    # taken, so it asks for y3 and y4 (two membership tests) and returns y4
+    labels = _CountedLabels(["y1", "y3"], bound=2)
+    assert edit._fresh(labels, "y") == "y4" and labels.asked == 2
+    free = _CountedLabels(["f1", "f2"], bound=1)  # f3 is free: one test, no loop
+    assert edit._fresh(free, "f") == "f3" and free.asked == 1

@@ -167,3 +167,21 @@ def test_windows_wider_than_512_only_for_a_large_file():
         Scenario(Q=np.zeros((512, 1)), K=np.zeros((512, 1)), mask="window", window=600),
     ):
         refuses("window: a width from 1 to 512, got 600", limits.admit, s, large=True)
+
+
+@pytest.mark.parametrize("T, T_k", [(511, 511), (512, 512), (513, 513), (1, 512), (1, 513)])
+def test_compute_problem_streams_above_max_dim_only(monkeypatch, T, T_k):
+    # the last query and key are 400: their score 400 * 400 = 160000 overflows float16 (max 65504)
+    # in S's last cell, the other scores are 1; both paths name it the same way
+    Q, K = np.ones((T, 1)), np.ones((T_k, 1))
+    Q[-1, 0] = K[-1, 0] = 400.0
+    assert 400.0 * 400.0 > float(np.finfo(np.float16).max)
+    s = Scenario(Q=Q, K=K, dtype="float16", mask="none")
+    streamed = []
+    real = limits._streamed_problem
+    monkeypatch.setattr(limits, "_streamed_problem", lambda sc: streamed.append(sc) or real(sc))
+    want = ("S", f"Q row {T} and K row {T_k}", "float16", float(np.finfo(np.float16).max))
+    assert limits.compute_problem(s) == want
+    # the T x T' trace up to MAX_DIM tokens (T and T' both), the streamed search past it
+    assert len(streamed) == (1 if max(T, T_k) > limits.MAX_DIM else 0) and all(x is s for x in streamed)
+    assert limits.compute_problem(s.with_(Q=np.ones((T, 1)), K=np.ones((T_k, 1)))) is None
