@@ -1,0 +1,95 @@
+"""core.ranks' QR ranks at the edge of their tolerance: a singular value of S placed 2 % above and
+below the tolerance score_rank_qr documents,
+
+    max(T, T') · eps · σ_max(S) + (d_k + 2) · (eps_acc · σ_max(|scale| |Q| |K|ᵀ) + √(T T') · subnormal),
+
+with every term computed here from the full S (np.linalg, not QR), is counted or not; each
+factor's own rank bounds rank S; factor_rank's edge cases. Written to kill the mutants of
+core/ranks.py (scripts/mutation.sh).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attn_tui.core.ranks import factor_rank, score_rank_qr, score_singular_values
+
+RNG = np.random.default_rng(33)
+
+
+def orthonormal(n, d):
+    return np.linalg.qr(RNG.standard_normal((n, d)))[0]
+
+
+def tolerance(Q, K, scale, dtype):
+    fi = np.finfo(dtype)
+    acc = np.finfo(np.promote_types(dtype, np.float32)).eps
+    (T, d), T_k = Q.shape, K.shape[0]
+    sigma = np.linalg.svd(scale * (Q @ K.T), compute_uv=False)
+    big = np.linalg.norm(abs(scale) * (np.abs(Q) @ np.abs(K).T), 2)
+    return sigma[0] * max(T, T_k) * fi.eps + (d + 2) * (acc * big + np.sqrt(T * T_k) * fi.smallest_subnormal)
+
+
+def factors(bases, d, last, top=1.0):
+    """Q (T x d), K (T' x d) on the given orthonormal bases with σ(Q Kᵀ) = (top, top/2, ..., last):
+    σ(Q) = σ(K) = their square roots."""
+    U1, U2, V = bases
+    s = np.sqrt(np.r_[top / np.arange(1, d), last])
+    return U1 * s @ V.T, U2 * s @ V.T
+
+
+def at_the_edge(T, T_k, d, scale, dtype, f):
+    """Q, K whose S = scale · Q Kᵀ has its smallest singular value f times the tolerance."""
+    bases = orthonormal(T, d), orthonormal(T_k, d), orthonormal(d, d)
+    last = 1e-3
+    for _ in range(6):  # the tolerance moves a little with the last singular value: iterate
+        Q, K = factors(bases, d, last)
+        last = f * tolerance(Q, K, scale, dtype) / abs(scale)
+    Q, K = factors(bases, d, last)
+    sigma = np.linalg.svd(scale * (Q @ K.T), compute_uv=False)
+    assert sigma[d - 1] == pytest.approx(f * tolerance(Q, K, scale, dtype), rel=1e-6)
+    return Q, K
+
+
+@pytest.mark.parametrize(
+    "T, T_k, d, scale, dtype",
+    [
+        (4, 4, 4, 0.5, np.float32),  # the rounding floor (d_k + 2) eps_acc σ(|Q||K|ᵀ) weighs as much as the first term
+        (5, 15, 2, -0.25, np.float32),  # T' = 3 T: max(T, T') and √(T T') are T''s; a negative scale
+        (4, 8, 3, 2e-5, np.float16),  # tiny scores: the subnormal term √(T T') · 6e-8 dominates
+        (6, 3, 3, 3.0, np.float16),  # float16's eps in the first term, float32's as eps_acc
+        (3, 3, 3, 1.0, np.float64),
+    ],
+)
+def test_a_singular_value_counts_only_above_the_documented_tolerance(T, T_k, d, scale, dtype):
+    Q, K = at_the_edge(T, T_k, d, scale, dtype, 1.02)
+    assert factor_rank(Q) == factor_rank(K) == d  # the factors themselves are of full rank
+    assert score_rank_qr(Q, K, scale, dtype) == d
+    Q, K = at_the_edge(T, T_k, d, scale, dtype, 0.98)
+    assert factor_rank(Q) == factor_rank(K) == d
+    assert score_rank_qr(Q, K, scale, dtype) == d - 1
+
+
+def test_each_factor_s_rank_in_its_own_dtype_bounds_rank_s():
+    # a float16 factor with singular values (1, 1e-3): 1e-3 is below 2 · eps16 = 2e-3, rank 1; the
+    # other factor the identity (rank 2); S = the float16 factor, whose 1e-3 float64 counts
+    low = np.array([[1.0, 0.0], [0.0, 1e-3]], dtype=np.float16)
+    eye = np.eye(2)
+    assert factor_rank(low) == 1 and factor_rank(eye) == 2
+    assert score_rank_qr(low, eye, 1.0) == 1
+    assert score_rank_qr(eye, low, 1.0) == 1
+    assert score_rank_qr(eye, eye, 1.0) == 2
+
+
+def test_default_scale_is_one():
+    Q, K = RNG.standard_normal((5, 3)), RNG.standard_normal((4, 3))
+    want = np.linalg.svd(Q @ K.T, compute_uv=False)[:3]
+    np.testing.assert_allclose(score_singular_values(Q, K), want, rtol=1e-12)
+
+
+def test_factor_rank_edges():
+    assert factor_rank(np.ones((3, 1))) == 1  # one column, one singular value
+    assert factor_rank(np.zeros((4, 2))) == 0  # all singular values 0: none above a 0 tolerance
+    assert factor_rank(np.zeros((3, 0))) == 0  # no column: no singular value
+    assert score_rank_qr(np.zeros((4, 2)), np.ones((3, 2)), 1.0) == 0
