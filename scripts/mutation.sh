@@ -34,6 +34,7 @@ fi
 cd "$WORK"
 echo "mutation run in $WORK" >&2
 export HYPOTHESIS_PROFILE=mutation PYTHONDONTWRITEBYTECODE=1 ATTN_MUTATION=1  # ATTN_MUTATION: no torch in forked workers
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1  # BLAS threads after fork hung workers on a lock (core/ranks run, session 4)
 nice -n 10 "$BIN/mutmut" run --max-children "${MUTATION_JOBS:-2}" "$@" || true
 "$BIN/mutmut" results --all true >results.txt
 "$PY" - "$@" <<'EOF' | tee scores.txt

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import io
 import json
 import shutil
-import struct
 import subprocess
 import time
-import zlib
 from pathlib import Path
 
 import aiohttp
 import numpy as np
 import pytest
+from PIL import Image
 from serving import served
 
 from attn_tui.core.builtins import builtin
@@ -30,41 +30,9 @@ pytestmark = pytest.mark.skipif(
 
 
 def png_pixels(data: bytes) -> np.ndarray:
-    """An 8-bit RGB or RGBA, non-interlaced PNG (what Chromium writes) -> (h, w, 3) uint8."""
+    """Chromium's PNG -> (h, w, 3) uint8 (Pillow: a pure-Python decoder took minutes per shot on a busy machine)."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, header = 8, b"", None
-    while pos < len(data):
-        (n,) = struct.unpack(">I", data[pos : pos + 4])
-        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + n]
-        header = struct.unpack(">IIBBBBB", body) if kind == b"IHDR" else header
-        idat += body if kind == b"IDAT" else b""
-        pos += 12 + n
-    w, h, depth, ctype, _, _, interlace = header
-    assert depth == 8 and ctype in (2, 6) and interlace == 0, header
-    bpp = 3 if ctype == 2 else 4
-    raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(h, 1 + w * bpp)
-    out = np.zeros((h, w * bpp), dtype=np.int32)
-    for y in range(h):
-        f, line = raw[y, 0], raw[y, 1:].astype(np.int32)
-        up = out[y - 1] if y else np.zeros(w * bpp, dtype=np.int32)
-        if f in (0, 2):
-            out[y] = (line + (up if f == 2 else 0)) % 256
-            continue
-        row = np.zeros(w * bpp, dtype=np.int32)
-        for i in range(w * bpp):  # Sub, Average, Paeth depend on the pixel to the left
-            a = row[i - bpp] if i >= bpp else 0
-            c = up[i - bpp] if i >= bpp else 0
-            if f == 1:
-                pred = a
-            elif f == 3:
-                pred = (a + up[i]) // 2
-            else:
-                p = a + up[i] - c
-                pa, pb, pc = abs(p - a), abs(p - up[i]), abs(p - c)
-                pred = a if pa <= pb and pa <= pc else up[i] if pb <= pc else c
-            row[i] = (line[i] + pred) % 256
-        out[y] = row
-    return out.reshape(h, w, bpp)[:, :, :3].astype(np.uint8)
+    return np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
 
 
 def colours_present(pixels: np.ndarray, hexes) -> set[str]:
@@ -119,7 +87,7 @@ def test_served_page_in_chromium_shows_the_explorer(tmp_path):
     A = builtin("lesson-pipeline").run().weights
     want = {VIRIDIS[b] for b in np.unique(buckets(A, "seq"))}  # app.tcss gives seq-i VIRIDIS[i]'s ground
     with served() as port:
-        coro = devtools_screenshots(port, tmp_path / "profile", want, 90)
-        shot, seen = asyncio.run(asyncio.wait_for(coro, 150))
+        # waits on the screenshot's colours; the bound only stops a browser that never draws
+        shot, seen = asyncio.run(devtools_screenshots(port, tmp_path / "profile", want, 300))
     (tmp_path / "served.png").write_bytes(shot)
     assert seen == want, f"A's colours missing from the browser's screenshot: {sorted(want - seen)}"
