@@ -175,17 +175,8 @@ class PipelineScreen(Screen):
             self._titles[name] = (view.title, view.short or view.title)
             if not grid.border_title:  # until the first layout picks the title that fits
                 grid.border_title = view.title
-            grid.show(
-                view.values,
-                view.rows,
-                view.cols,
-                kind=view.kind,
-                blocked=view.blocked,
-                selected=state.row if view.selected else None,
-                lo=view.lo,
-                hi=view.hi,
-                version=view.version,
-            )
+            args, kw = view.show_args(state.row)
+            grid.show(*args, **kw)
             if view.selected and grid.cursor[0] != state.row:
                 grid.move_cursor(state.row, grid.cursor[1], post=False)
         for row, names in zip(self.rows, ROWS):

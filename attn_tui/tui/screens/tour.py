@@ -107,17 +107,8 @@ class TourScreen(Screen):
                 w.display = gv is not None
                 if gv is not None:
                     w.border_title = gv.title
-                    w.show(
-                        gv.values,
-                        gv.rows,
-                        gv.cols,
-                        kind=gv.kind,
-                        blocked=gv.blocked,
-                        selected=state.row if gv.selected else None,
-                        lo=gv.lo,
-                        hi=gv.hi,
-                        version=gv.version,
-                    )
+                    args, kw = gv.show_args(state.row)
+                    w.show(*args, **kw)
             elif isinstance(w, SoftmaxChart):
                 w.show(chart_view(state))
             else:

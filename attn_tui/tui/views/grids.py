@@ -67,6 +67,12 @@ class GridView:
     hi: float = float("nan")
     version: object = None
 
+    def show_args(self, row: int) -> tuple[tuple, dict]:
+        """The arguments of MatrixGrid.show for this view with query row ``row`` selected."""
+        sel = row if self.selected else None
+        kw = dict(kind=self.kind, blocked=self.blocked, selected=sel, lo=self.lo, hi=self.hi, version=self.version)
+        return (self.values, self.rows, self.cols), kw
+
 
 def grid_view(name: str, state: State) -> GridView | None:
     s, tr = state.scenario, state.trace
