@@ -28,6 +28,16 @@ from .ranks import factor_rank, score_rank_qr, score_singular_values
 ROWS = 16  # rows per tile (a screen shows ~6-12 rows of a grid; 32 doubled the row-statistics pass per `+`)
 COLS = 512  # columns per tile
 CACHE = 64  # tiles kept per matrix (64 x 16 x 512 x 8 bytes = 4 MiB at most)
+RECENT = 12  # tiles per matrix remembered as read last: what a screen showed, to warm a new trace with
+RECENT_BLOCKS = 4  # row blocks remembered (a screen shows 2-3 blocks of rows: more would warm what is gone)
+NAMES = ("S", "M", "S_masked", "blocked", "A", "O")  # a LazyTrace's lazy matrices
+
+
+def _remember(recent: OrderedDict, key, size: int = RECENT) -> None:
+    recent[key] = None
+    recent.move_to_end(key)
+    if len(recent) > size:
+        recent.popitem(last=False)
 
 
 def _span(key, n):
@@ -58,6 +68,7 @@ class LazyMatrix:
         self._tiles: OrderedDict = OrderedDict()
         self._lock = threading.RLock()  # a lens worker and the event loop may read the same matrix
         self.computed = 0  # tiles computed so far (tests count them)
+        self.recent: OrderedDict = OrderedDict()  # the keys of the tiles read last (see warm)
 
     def __len__(self):
         return self.shape[0]
@@ -68,6 +79,7 @@ class LazyMatrix:
 
     def _tile_locked(self, i, j):
         key = (i, j)
+        _remember(self.recent, key)
         if key in self._tiles:
             self._tiles.move_to_end(key)
             return self._tiles[key]
@@ -86,6 +98,7 @@ class LazyMatrix:
         if 0 < r1 - r0 <= 2 and (c1 - c0) > 4 * self._cols:
             with self._lock:
                 key = ("rows", r0, r1, c0, c1)
+                _remember(self.recent, key)
                 if key not in self._tiles:
                     self._tiles[key] = np.asarray(self._fn(r0, r1, c0, c1))
                     self.computed += 1
@@ -102,6 +115,21 @@ class LazyMatrix:
                 b0, b1 = max(c0, j * C), min(c1, (j + 1) * C)
                 out[a0 - r0 : a1 - r0, b0 - c0 : b1 - c0] = t[a0 - i * R : a1 - i * R, b0 - j * C : b1 - j * C]
         return out
+
+    def recent_keys(self) -> list:
+        with self._lock:
+            return list(self.recent)
+
+    def warm(self, keys, cancelled=lambda: False) -> None:
+        """Compute the tiles ``keys`` (another matrix's ``recent``, of the same shape) unless
+        ``cancelled()`` says stop: a worker readies what the screen will read."""
+        for key in keys:
+            if cancelled():
+                return
+            if key[0] == "rows":
+                self.block(*key[1:])
+            else:
+                self._tile(*key)
 
     def __getitem__(self, key):
         if not isinstance(key, tuple):
@@ -137,6 +165,7 @@ class LazyTrace:
         T, T_k, dt = src.T, src.T_k, src.dtype
         self.Q, self.K = src.Q, src.K
         self._stats: OrderedDict = OrderedDict()
+        self._recent_stats: OrderedDict = OrderedDict()  # the row blocks read last
         self._lock = threading.RLock()
         self.S = LazyMatrix((T, T_k), dt, src.scores)
         self.M = LazyMatrix((T, T_k), dt, src.additive)
@@ -204,12 +233,32 @@ class LazyTrace:
     def _stats_locked(self, r0) -> stream.RowStats:
         b0 = (r0 // ROWS) * ROWS
         key = b0
+        _remember(self._recent_stats, key, RECENT_BLOCKS)
         if key not in self._stats:
             self._stats[key] = stream.row_stats(self.src, b0, min(b0 + ROWS, self.src.T), top=0)
             if len(self._stats) > CACHE:
                 self._stats.popitem(last=False)
         self._stats.move_to_end(key)
         return self._stats[key]
+
+    def has_stats(self, b0: int) -> bool:
+        with self._lock:
+            return b0 in self._stats
+
+    def warm(self, old: LazyTrace, cancelled=lambda: False) -> None:
+        """Compute the row blocks and tiles ``old`` (a trace of the same shape) gave last: the
+        cells a screen showed of ``old`` are then read from this trace's caches, not computed
+        on the event loop. Stops when ``cancelled()`` (a newer change came)."""
+        for b0 in old.recent_blocks():
+            if cancelled():
+                return
+            self.stats(b0, b0 + 1)
+        for name in NAMES:
+            getattr(self, name).warm(getattr(old, name).recent_keys(), cancelled)
+
+    def recent_blocks(self) -> list:
+        with self._lock:
+            return list(self._recent_stats)
 
     def _each_block(self, r0, r1, fn):
         parts = []
@@ -253,6 +302,16 @@ class LazyTrace:
         if name == "O":
             return float(src.V.min()), float(src.V.max())
         raise KeyError(name)
+
+
+def warm_cost(old: LazyTrace, new: LazyTrace | None = None) -> int:
+    """Multiply-adds (about) that ``new.warm(old)`` would spend on row statistics (``new`` None:
+    a trace not built yet): each row block ``old`` read last that ``new`` has not computed is a
+    pass over every key, d_k for S and d_v for O."""
+    src = old.src
+    d_v = 0 if src.V is None else src.V.shape[1]
+    missing = [b0 for b0 in old.recent_blocks() if new is None or not new.has_stats(b0)]
+    return len(missing) * ROWS * src.T_k * (src.Q.shape[1] + d_v)
 
 
 class LazyRows:

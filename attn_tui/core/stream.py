@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import DTYPES, fill_value
+from .attention import DTYPES, fill_value, matmul
 
 BLOCK = 256  # query rows per block
 TILE = 2048  # keys per tile: a (BLOCK, TILE) float64 tile is 4 MiB
@@ -155,7 +155,7 @@ class Source:
         """S[r0:r1, c0:c1] = scale · Q Kᵀ in the dtype."""
         c1 = self.T_k if c1 is None else c1
         with np.errstate(over="ignore", invalid="ignore"):
-            return (self.Q[r0:r1] @ self.K[c0:c1].T) * self.dtype.type(self.scale)
+            return matmul(self.Q[r0:r1], self.K[c0:c1].T) * self.dtype.type(self.scale)
 
     def additive(self, r0, r1, c0=0, c1=None):
         """M[r0:r1, c0:c1]: 0 where open, the fill where blocked, in the dtype."""

@@ -28,6 +28,8 @@ def same_scenario(a, b) -> bool:
         return True
     for f in fields(a):
         x, y = getattr(a, f.name), getattr(b, f.name)
+        if x is y:  # a knob shares the arrays: no pass over T x d values
+            continue
         if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
             if x is None or y is None or x.shape != y.shape or not np.array_equal(x, y):
                 return False

@@ -58,6 +58,14 @@ class State:
             _LAZY[self.scenario] = LazyTrace(self.scenario)
         return _LAZY[self.scenario]
 
+    @property
+    def built_trace(self):
+        """The trace if it exists already (this state's, or its scenario's LazyTrace), else None:
+        asking costs nothing, where ``trace`` may compute."""
+        if "trace" in self.__dict__:
+            return self.__dict__["trace"]
+        return _LAZY.get(self.scenario) if self.large else None
+
     @cached_property
     def explanations(self) -> tuple:
         """The lesson's explanation lines for this state (NaN causes, fp16 fill, ...), computed once."""

@@ -168,3 +168,45 @@ def test_identity_values_are_lazy_and_bounded():
     np.testing.assert_array_equal(lz.V[0:30, 0:30], np.eye(30))
     assert lz.bounds("V") == lz.bounds("O") == (0.0, 1.0)
     np.testing.assert_allclose(lz.O[0:30, 0:30], s.run().A, atol=1e-15)
+
+
+def test_warm_computes_what_the_last_trace_gave_so_reading_it_again_computes_nothing(monkeypatch):
+    from attn_tui.core import lazy as lazy_mod
+    from attn_tui.core import stream
+
+    T = 2000
+    s = Scenario(Q=RNG.standard_normal((T, 8)), K=RNG.standard_normal((T, 8)), V=RNG.standard_normal((T, 3)))
+    old = LazyTrace(s)
+    shown = [old.A[100:110, 0:12], old.S[1500:1508, 600:640], old.H_rows(100, 110), old.O[1990]]
+    new = LazyTrace(s.with_(c=1.7))
+    per_block = lazy_mod.ROWS * T * (8 + 3)
+    blocks = sorted(old.recent_blocks())
+    assert blocks == [96, 1984]  # rows 100-109 lie in the block from 96; row 1990 in the one from 1984
+    assert lazy_mod.warm_cost(old) == lazy_mod.warm_cost(old, new) == 2 * per_block
+    new.warm(old)
+    assert lazy_mod.warm_cost(old, new) == 0
+    counts = {n: getattr(new, n).computed for n in lazy_mod.NAMES}
+    calls = []
+    monkeypatch.setattr(stream, "row_stats", lambda *a, **k: calls.append(a))
+    again = [new.A[100:110, 0:12], new.S[1500:1508, 600:640], new.H_rows(100, 110), new.O[1990]]
+    assert calls == [] and {n: getattr(new, n).computed for n in lazy_mod.NAMES} == counts  # all from the caches
+    monkeypatch.undo()
+    want = LazyTrace(s.with_(c=1.7))  # a cold trace of the same scenario: the warmed one reads the same numbers
+    cold = [want.A[100:110, 0:12], want.S[1500:1508, 600:640], want.H_rows(100, 110), want.O[1990]]
+    for got, ref in zip(again, cold):
+        np.testing.assert_array_equal(got, ref)
+    assert not np.allclose(again[0], shown[0])  # c changed A: the test would see a stale copy
+
+
+def test_warm_stops_when_cancelled_and_remembers_only_the_last_blocks():
+    from attn_tui.core import lazy as lazy_mod
+
+    T = 2000
+    s = Scenario(Q=RNG.standard_normal((T, 4)), K=RNG.standard_normal((T, 4)))
+    old = LazyTrace(s)
+    for t in range(0, 16 * (lazy_mod.RECENT_BLOCKS + 3), 16):
+        old.H_rows(t, t + 1)
+    assert len(old.recent_blocks()) == lazy_mod.RECENT_BLOCKS  # what was on screen last, not the whole walk
+    new = LazyTrace(s.with_(c=2.0))
+    new.warm(old, cancelled=lambda: True)
+    assert len(new._stats) == 0 and all(getattr(new, n).computed == 0 for n in lazy_mod.NAMES)

@@ -33,6 +33,7 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.softmax_chart import SoftmaxChart
 from ..widgets.status import StatusLine
+from . import warm
 from .pipeline_layout import PaneSize, Sizes, fit_cap, plan_row, title_width
 
 ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
@@ -60,6 +61,7 @@ class PipelineScreen(Screen):
     BINDINGS = keys.bindings("pipeline")
     AUTO_FOCUS = "#grid-A"  # arrows move in A at once, and A is in view on a small terminal
     _stale = False
+    shown: State | None = None  # the state the panes show (a large one may be computing: warm.py)
 
     def __init__(self, *args, **kw) -> None:
         super().__init__(*args, **kw)
@@ -140,13 +142,16 @@ class PipelineScreen(Screen):
         """Hand each pane its part of ``state`` (the trace is computed once, in State).
 
         While another screen is shown, only note that the panes are stale: they are
-        redrawn once when this screen comes back.
+        redrawn once when this screen comes back. A large state that would take long to
+        compute is computed in a worker first (warm.py), the last drawing kept meanwhile.
         """
         if state is None:
             return
         self._stale = not self.is_current
-        if self._stale:
+        if self._stale or warm.start(self, state):
             return
+        self.shown = state
+        warm.drawn(self)
         self._show_grids(state)
         self.query_one("#explain", ExplainLine).show(state.explanations)  # its height is in the fit
         self._stack_rows()
