@@ -23,6 +23,7 @@ from .messages import CellCursorMoved, EditRequested, RowSelected
 from .notes import Notes
 from .screens import HOME, SCREENS
 from .state import Refused, State
+from .themes import ParseOnceStylesheet
 
 
 class AttentionApp(App):
@@ -41,6 +42,8 @@ class AttentionApp(App):
 
     def __init__(self, scenario: Scenario | None = None) -> None:
         super().__init__()
+        # Parses app.tcss once before the first frame, not three times (themes.py says why).
+        self.stylesheet = ParseOnceStylesheet(variables=self.get_css_variables())
         self.history = History()  # undo/redo of scenario changes (set_state records each)
         self.notes = Notes(self)  # notifications, one of each kind, and the lesson's explanation
         self.paths = FilePaths()  # what the open/save/export dialogs offer next
