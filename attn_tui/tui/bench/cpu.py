@@ -76,7 +76,9 @@ def bare_repaint_app(rows: int = 5) -> type[App]:
 
     class BareRepaintApp(App):
         BINDINGS = [("plus", "bump", "bump")]
-        CSS = "Grid { grid-size: 3; height: auto; }"
+        # Two lines of four grids, all on a 40-line screen at T = 64 too; grid-rows: a grid row is
+        # not as tall as its widgets' height (they were 2 lines tall, one row of numbers, before)
+        CSS = f"Grid {{ grid-size: 4; grid-rows: {rows + 2}; height: auto; }}"
 
         def compose(self):
             with Grid():

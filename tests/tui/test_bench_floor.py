@@ -1,0 +1,25 @@
+"""The benchmark's CPU floor paints what it claims: REPAINTED grids of ``rows`` rows each."""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_tui.tui import bench
+
+
+@pytest.mark.parametrize("rows", [5, bench.T64_ROWS])
+async def test_bare_grids_are_as_tall_as_their_rows_and_plus_paints_every_line(rows, monkeypatch):
+    """A grid cell of the bare app was once 2 lines tall (one row of numbers): the floor then
+    painted 8 lines per `+`, not 8 grids' worth."""
+    painted: list[int] = []
+    draw = bench._Lines.render_line
+    monkeypatch.setattr(bench._Lines, "render_line", lambda self, y: painted.append(y) or draw(self, y))
+    app = bench.bare_repaint_app(rows)()
+    async with app.run_test(size=bench.SIZE) as pilot:
+        await pilot.pause()
+        grids = list(app.query(bench._Lines))
+        assert [g.region.height for g in grids] == [rows + 2] * bench.REPAINTED  # title rule, header, rows
+        painted.clear()
+        await pilot.press("plus")
+        await pilot.pause()
+    assert len(painted) == bench.REPAINTED * (rows + 1)  # header and rows of every grid
