@@ -287,14 +287,16 @@ class LazyTrace:
         return self._each_block(r0, r1, lambda st, i0, i1, a0, a1: st.H[i0:i1])
 
     def bounds(self, name):
-        """(lo, hi) containing every finite value of ``name``, from the factors alone:
-        |S| <= |scale| max‖q‖ max‖k‖ (Cauchy-Schwarz); A, O within [0, 1] and V's range."""
+        """(lo, hi) of ``name`` for a grid's colour scale, without a T x T' pass: A within [0, 1],
+        O within V's range, M from the fill; S from its scores over a sample of rows
+        (core.stream.score_range: exact up to 256 rows), a cell beyond it gets the end colour."""
         src = self.src
         if name in ("S", "S_masked"):
-            q, k = src.norms
-            b = abs(src.scale) * q * k
-            lo = -b + (float(src.fill) if name == "S_masked" and np.isfinite(src.fill) else 0.0)
-            return lo, b
+            lo, hi = (src.scale * v for v in stream.score_range(src.Q, src.K))
+            lo, hi = min(lo, hi), max(lo, hi)
+            if name == "S_masked" and np.isfinite(src.fill):
+                lo += float(src.fill)
+            return lo, hi
         if name == "M":
             return (float(src.fill) if np.isfinite(src.fill) else 0.0), 0.0
         if name == "A" or (name in ("O", "V") and src.V is None):  # V = I: O = A

@@ -84,6 +84,37 @@ def _facts_locked(a):
     return out
 
 
+SAMPLE_ROWS = 256  # rows of Q whose scores give a large S its colour scale
+
+
+_RANGES: OrderedDict = OrderedDict()  # (id(Q), id(K)) -> ((Q, K), (lo, hi)): the last few
+
+
+def score_range(Q, K) -> tuple[float, float]:
+    """(min, max) of Q Kᵀ over SAMPLE_ROWS rows of Q spread evenly from the first to the last
+    (every row when T <= SAMPLE_ROWS: then exact) against every key, in float64; once per pair
+    of arrays. S = scale · Q Kᵀ, so a knob that changes the scale reads it again for free. The
+    Cauchy-Schwarz bound max‖q‖·max‖k‖ is ~4x too wide for random 256-wide rows: every cell of
+    S would get the middle colour."""
+    with _LOCK:
+        key = (id(Q), id(K))
+        hit = _RANGES.get(key)
+        if hit is not None and hit[0][0] is Q and hit[0][1] is K:
+            return hit[1]
+    rows = np.unique(np.linspace(0, Q.shape[0] - 1, min(SAMPLE_ROWS, Q.shape[0])).round().astype(np.int64))
+    Kd = K.astype(np.float64)
+    lo, hi = np.inf, -np.inf
+    for c0, c1 in _tiles(K.shape[0], 4 * TILE):  # (256, 8192) float64 at a time: 16 MiB
+        P = Q[rows].astype(np.float64) @ Kd[c0:c1].T
+        lo, hi = min(lo, float(P.min())), max(hi, float(P.max()))
+    out = (lo, hi) if K.shape[0] and Q.shape[0] else (0.0, 0.0)
+    with _LOCK:
+        _RANGES[key] = ((Q, K), out)
+        if len(_RANGES) > 4:
+            _RANGES.popitem(last=False)
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class Source:
     """What a row block needs: Q (T, d_k), K (T', d_k), V (T', d_v) or None (the identity,

@@ -75,7 +75,7 @@ class History:
             return
         if old is None or _same(old, new):
             return
-        self.past.append(old)
+        self.past.append(old.cold())
         if len(self.past) > self.limit:
             del self.past[0]
         self.future.clear()
@@ -92,7 +92,7 @@ class History:
         """The State before ``current``, or None when there is nothing to undo."""
         if not self.past:
             return None
-        self.future.append(current)
+        self.future.append(current.cold())
         self._replayed = _view(self.past.pop(), current)
         return self._replayed
 
@@ -100,7 +100,7 @@ class History:
         """The State undone last, or None when there is nothing to redo."""
         if not self.future:
             return None
-        self.past.append(current)
+        self.past.append(current.cold())
         self._replayed = _view(self.future.pop(), current)
         return self._replayed
 

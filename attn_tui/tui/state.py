@@ -6,7 +6,8 @@ pane reads from it. No UI imports here either, so the state is testable alone.
 
 from __future__ import annotations
 
-import weakref
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -20,9 +21,32 @@ from ..core.modes import causal_allowed, explanations, explanations_large
 from ..core.scenario import Scenario
 
 C_STEP = 1.1  # `+`/`-` multiply/divide the scale multiplier c by this
-# One LazyTrace per scenario: a state that only moves the row or the cursor keeps the tiles
-# already computed (and the grids their version, so they read nothing).
-_LAZY: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# The traces of the last few scenarios, shared by their states: a state that only moves the row or
+# the cursor keeps the trace (a LazyTrace its tiles, the grids their version, so they read nothing).
+# Bounded: the undo history's scenarios do not keep theirs (8 MiB each at T = 512), an undo recomputes.
+_TRACES: OrderedDict = OrderedDict()  # id(scenario) -> (scenario, trace); the scenario held, so its id stays its
+KEEP = 4  # the current state's, the pinned one's, and the last changes' (a worker may be computing one)
+_LOCK = threading.Lock()  # a worker (an edit, a large change) may ask for a trace too
+
+
+def _cached(scenario):
+    with _LOCK:
+        hit = _TRACES.get(id(scenario))
+        if hit is None or hit[0] is not scenario:
+            return None
+        _TRACES.move_to_end(id(scenario))
+        return hit[1]
+
+
+def _trace_of(scenario, large: bool):
+    trace = _cached(scenario)
+    if trace is None:
+        trace = LazyTrace(scenario) if large else scenario.run()  # computed outside the lock
+        with _LOCK:
+            _TRACES[id(scenario)] = (scenario, trace)
+            while len(_TRACES) > KEEP:
+                _TRACES.popitem(last=False)
+    return trace
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,12 +75,9 @@ class State:
     @cached_property
     def trace(self):
         """The full trace (core.attention.Trace); for a large scenario a LazyTrace with the same
-        names, whose matrices compute only the cells that are read."""
-        if not self.large:
-            return self.scenario.run()
-        if self.scenario not in _LAZY:
-            _LAZY[self.scenario] = LazyTrace(self.scenario)
-        return _LAZY[self.scenario]
+        names, whose matrices compute only the cells that are read. Shared with the other states
+        of the same scenario while it is one of the last few (_TRACES)."""
+        return _trace_of(self.scenario, self.large)
 
     @property
     def built_trace(self):
@@ -64,7 +85,12 @@ class State:
         asking costs nothing, where ``trace`` may compute."""
         if "trace" in self.__dict__:
             return self.__dict__["trace"]
-        return _LAZY.get(self.scenario) if self.large else None
+        return _cached(self.scenario)
+
+    def cold(self) -> State:
+        """This state without what it computed (the trace, the explanations...): what the undo
+        history keeps, so 500 steps do not hold 500 traces."""
+        return replace(self)
 
     @cached_property
     def explanations(self) -> tuple:

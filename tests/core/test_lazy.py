@@ -74,11 +74,15 @@ def test_lazy_trace_equals_the_full_trace(kw, with_v):
         np.testing.assert_allclose(got[0:T, 0 : got.shape[1]], getattr(tr, name), atol=tol, equal_nan=True)
         np.testing.assert_allclose(got[7], getattr(tr, name)[7], atol=tol, equal_nan=True)
     np.testing.assert_allclose(lz.H_rows(0, T), tr.H, atol=50 * tol, equal_nan=True)
+    ulp = 4 * float(np.finfo(tr.S.dtype).eps)  # S's range is taken in float64: the dtype's rounding apart
     for name in ("S", "S_masked", "A", "O", "M"):
         lo, hi = lz.bounds(name)
         v = getattr(tr, name).astype(np.float64)
         v = v[np.isfinite(v)]
-        assert v.size == 0 or lo <= v.min() + 1e-9 and v.max() <= hi + 1e-9 * max(1, abs(hi))
+        tol_lo, tol_hi = (1e-9 + ulp * max(1, abs(b)) for b in (lo, hi))
+        assert v.size == 0 or lo <= v.min() + tol_lo and v.max() <= hi + tol_hi
+        if name == "S":  # T = 40 <= SAMPLE_ROWS: every row is in the sample, the range is S's own
+            assert (lo, hi) == pytest.approx((v.min(), v.max()), rel=ulp, abs=1e-9)
 
 
 def test_a_large_trace_reads_only_what_is_asked():
@@ -210,3 +214,18 @@ def test_warm_stops_when_cancelled_and_remembers_only_the_last_blocks():
     new = LazyTrace(s.with_(c=2.0))
     new.warm(old, cancelled=lambda: True)
     assert len(new._stats) == 0 and all(getattr(new, n).computed == 0 for n in lazy_mod.NAMES)
+
+
+def test_a_large_s_gets_its_colour_range_from_a_sample_of_rows_not_the_loose_bound():
+    from attn_tui.core import stream
+
+    T, d = 3000, 64
+    Q, K = RNG.standard_normal((T, d)), RNG.standard_normal((T, d))
+    lz = LazyTrace(Scenario(Q=Q, K=K, c=2.0))
+    lo, hi = lz.bounds("S")
+    S = lz.scale * (Q @ K.T)  # the whole matrix, for the comparison only
+    rows = np.unique(np.linspace(0, T - 1, stream.SAMPLE_ROWS).round().astype(int))
+    assert (lo, hi) == pytest.approx((S[rows].min(), S[rows].max()), rel=1e-12)
+    assert S.min() <= lo < 0.7 * S.min() and 0.7 * S.max() < hi <= S.max()  # within 30 % of the true range
+    q, k = (np.linalg.norm(a, axis=1).max() for a in (Q, K))
+    assert hi < 0.5 * lz.scale * q * k  # the Cauchy-Schwarz bound it replaced was over twice as wide

@@ -43,7 +43,11 @@ def test_large_state_figures_equal_the_full_traces(kw):
         lo, hi = st.bounds(name)
         v = np.asarray(getattr(full, name), dtype=np.float64)
         v = v[np.isfinite(v)]
-        assert v.size == 0 or (lo <= v.min() and v.max() <= hi)
+        if name == "S":  # from a sample of rows (core.stream.score_range): inside S's range, and near its ends
+            slack = 4 * float(np.finfo(full.S.dtype).eps) * max(abs(lo), abs(hi))
+            assert v.min() - slack <= lo < 0.7 * v.min() and 0.7 * v.max() < hi <= v.max() + slack
+        else:
+            assert v.size == 0 or (lo <= v.min() and v.max() <= hi)
 
 
 def test_small_states_keep_the_full_trace():

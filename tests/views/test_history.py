@@ -1,5 +1,7 @@
 """Undo/redo of States (attn_tui.history)."""
 
+import numpy as np
+
 from attn_tui.core import builtin
 from attn_tui.core.edit import add_token, set_cell
 from attn_tui.tui.history import History, clamp_cursor
@@ -54,3 +56,30 @@ def test_limit_and_cursor_clamp():
     assert back.row == 4 and back.cursor == ("X", 4, 2)
     assert clamp_cursor(small.scenario, ("Q", 0, 0)) == ("Q", 0, 0)
     assert clamp_cursor(small.scenario, ("Y", 0, 0)) is None
+
+
+def _traces_alive() -> int:
+    import gc
+
+    from attn_tui.core.attention import Trace
+
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if isinstance(o, Trace))
+
+
+def test_the_history_keeps_no_traces_and_states_of_one_scenario_share_one():
+    """Each Trace at T = 512 is ~8 MiB: 500 undo steps holding theirs grew to gigabytes (session 5)."""
+    from attn_tui.core.builtins import builtin
+    from attn_tui.tui.state import KEEP
+
+    st, h = State.opening(builtin("lesson-pipeline")), History()
+    assert st.select_row(1).trace is st.trace  # a row move computes nothing again
+    before = _traces_alive()
+    for _ in range(3 * KEEP):
+        new = st.scale_by(1.1)
+        assert new.trace is not st.trace
+        h.record(st, new)
+        st = new
+    assert len(h.past) == 3 * KEEP and _traces_alive() - before <= KEEP
+    back = h.undo(st)
+    np.testing.assert_array_equal(back.trace.A, back.scenario.run().A)  # an undone state recomputes its trace

@@ -104,7 +104,7 @@ def grid_view(name: str, state: State) -> GridView | None:
 
 def large_range(name: str, values, state: State) -> tuple[float, float]:
     """(lo, hi) for a large state's grid without reading the matrix: the inputs (T x d) are read
-    whole; S, M, A, O are bounded from the factors (LazyTrace.bounds); ΔA within [-1, 1]; the
+    whole; S's colour range from a sample of its rows, M, A, O bounded (LazyTrace.bounds); ΔA within [-1, 1]; the
     entropy table within [0, log₂ of the most keys a row sees] (2^H up to that many keys)."""
     if isinstance(values, np.ndarray) and values.ndim == 2 and values.shape[1] <= 512:
         return facts(values)[:2]  # an input (T x d), scanned once per array (core.stream.facts)
