@@ -89,9 +89,14 @@ def report(args) -> str:
 
 def run(args) -> int:
     scenario = _load(args.run_scenario)  # refuse a bad file before any UI starts
+    from threadpoolctl import threadpool_limits
+
     from .tui.app import AttentionApp  # textual only on this path
     from .tui.themes import check_theme
 
+    # One BLAS thread: the explorer's products are small (16 query rows x 2048 keys at T = 16384),
+    # and a second thread made A's row statistics 3-4x slower on a busy 2-core machine (7 -> 25 ms).
+    threadpool_limits(1, user_api="blas")
     app = AttentionApp(scenario=scenario)
     if args.theme is not None:
         app.theme = check_theme(args.theme)  # ValueError listing the themes: one line, exit 2

@@ -169,7 +169,7 @@ class LazyTrace:
         self._lock = threading.RLock()
         self.S = LazyMatrix((T, T_k), dt, src.scores)
         self.M = LazyMatrix((T, T_k), dt, src.additive)
-        self.S_masked = LazyMatrix((T, T_k), dt, src.masked)
+        self.S_masked = LazyMatrix((T, T_k), dt, self._masked)  # from S's and M's tiles: S computed once
         self.blocked = LazyMatrix((T, T_k), bool, src.blocked)
         self.A = LazyMatrix((T, T_k), dt, self._weights)
         d_v = T_k if src.V is None else src.V.shape[1]
@@ -267,10 +267,15 @@ class LazyTrace:
             parts.append(fn(self.stats(a0, a1), a0 - b0, a1 - b0, a0, a1))
         return np.concatenate(parts) if parts else np.empty(0)
 
+    def _masked(self, r0, r1, c0, c1):
+        """S + M from their tiles (core.stream.Source.masked's sum, bit for bit)."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self.S.block(r0, r1, c0, c1) + self.M.block(r0, r1, c0, c1)
+
     def _weights(self, r0, r1, c0, c1):
         def part(st, i0, i1, a0, a1):
             m, l = st.m[i0:i1, None], st.l[i0:i1, None]  # noqa: E741
-            X = self.src.masked(a0, a1, c0, c1).astype(np.float64)
+            X = self.S_masked.block(a0, a1, c0, c1).astype(np.float64)
             with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
                 A = np.exp(X - np.where(np.isfinite(m), m, 0.0)) / l
             return np.where(np.isfinite(m), A, np.nan).astype(self.dtype)

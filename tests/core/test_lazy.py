@@ -94,8 +94,11 @@ def test_a_large_trace_reads_only_what_is_asked():
     assert lz.A.computed == 1 and len(lz._stats) == 1
     np.testing.assert_array_equal(lz.A[T - 1], row)  # from the cache
     assert lz.A.computed == 1
+    assert lz.S.computed == 1  # row T - 1 of S, which A's row was computed from (S + M, then the softmax)
     lz.S[100:110, 2100:2200]  # inside one ROWS x COLS tile
-    assert lz.S.computed == 1
+    assert lz.S.computed == 2
+    lz.S_masked[100:110, 2100:2200]
+    assert lz.S.computed == 2 and lz.S_masked.computed == 2  # A's row, and this tile from S's: no new product
 
 
 @pytest.mark.parametrize(
