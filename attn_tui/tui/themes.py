@@ -37,7 +37,6 @@ class ParseOnceStylesheet(Stylesheet):
         super().__init__(variables=variables)
         self._vars = dict(variables or {})  # the variables set now
         self._parsed: tuple | None = None  # (variables, sources) of the last parse
-        self.parses = 0  # full parses and reparses (tests/tui/test_first_frame.py counts them)
 
     def set_variables(self, variables: dict[str, str]) -> None:
         if variables == self._vars:
@@ -47,12 +46,10 @@ class ParseOnceStylesheet(Stylesheet):
 
     def parse(self) -> None:
         super().parse()
-        self.parses += 1
         self._parsed = (self._vars, dict(self.source))
 
     def reparse(self) -> None:
         if self._parsed == (self._vars, self.source):
             return
         super().reparse()
-        self.parses += 1
         self._parsed = (self._vars, dict(self.source))

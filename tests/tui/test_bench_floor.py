@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from attn_tui.tui import bench
+from attn_tui.tui.app import AttentionApp
 
 
 @pytest.mark.parametrize("rows", [5, bench.T64_ROWS])
@@ -23,3 +24,14 @@ async def test_bare_grids_are_as_tall_as_their_rows_and_plus_paints_every_line(r
         await pilot.press("plus")
         await pilot.pause()
     assert len(painted) == bench.REPAINTED * (rows + 1)  # header and rows of every grid
+
+
+async def test_the_floors_with_the_explorers_widget_count_and_style_sheet():
+    n = await bench.cpu._widget_count(AttentionApp)
+    for app in (bench.bare_repaint_app(5, n), bench.cpu.with_style_sheet(bench.bare_repaint_app(5, n, grids=12))):
+        assert await bench.cpu._widget_count(app) == n
+    styled = bench.cpu.with_style_sheet(bench.bare_repaint_app(5, n, grids=12))()
+    async with styled.run_test(size=bench.SIZE) as pilot:
+        await pilot.pause()
+        assert len(styled.query(bench._Lines)) == 12
+        assert any(str(path).endswith("app.tcss") for path, _ in styled.stylesheet.source)  # parsed and applied

@@ -10,14 +10,19 @@
    (S, A, O, the entropies, the status line, the chart and its two plots), one plotext
    build of a chart-sized bar plot (`+` needs two), and the first frame of a bare app with
    as many plain widgets as the explorer has.
+4. Floors that show what the targets leave out: the same repaint with as many widgets as the
+   explorer (Pilot waits on every widget after each key), and a first frame with as many
+   widgets, 12 of them Line-API grids of numbers, the explorer's style sheet and two plotext builds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import inspect
 import statistics
 import time
+from pathlib import Path
 
 import numpy as np
 from rich.segment import Segment
@@ -71,18 +76,26 @@ class _Lines(Widget):
         return Strip(segs)
 
 
-def bare_repaint_app(rows: int = 5) -> type[App]:
-    """A bare app whose `+` changes and repaints REPAINTED Line-API grids of ``rows`` rows."""
+IDLE_CSS = ".idle { height: 1; } .idle Static { width: 4; }"
+
+
+def bare_repaint_app(rows: int = 5, widgets: int = 0, grids: int = REPAINTED) -> type[App]:
+    """A bare app whose `+` changes and repaints ``grids`` Line-API grids of ``rows`` rows; with
+    ``widgets``, idle Statics on a line below make up that many widgets in all (Pilot waits on
+    every widget after each key: the explorer's count, for a floor with the same harness cost)."""
 
     class BareRepaintApp(App):
         BINDINGS = [("plus", "bump", "bump")]
         # Two lines of four grids, all on a 40-line screen at T = 64 too; grid-rows: a grid row is
         # not as tall as its widgets' height (they were 2 lines tall, one row of numbers, before)
-        CSS = f"Grid {{ grid-size: 4; grid-rows: {rows + 2}; height: auto; }}"
+        CSS = f"Grid {{ grid-size: 4; grid-rows: {rows + 2}; height: auto; }}" + IDLE_CSS
 
         def compose(self):
             with Grid():
-                yield from (_Lines(rows) for _ in range(REPAINTED))
+                yield from (_Lines(rows) for _ in range(grids))
+            if widgets > grids + 2:  # the grid, the line and these
+                with Horizontal(classes="idle"):
+                    yield from (Static(f"w{i}") for i in range(widgets - grids - 2))
 
         def action_bump(self) -> None:
             for w in self.query(_Lines):
@@ -93,6 +106,16 @@ def bare_repaint_app(rows: int = 5) -> type[App]:
 
 
 BareRepaintApp = bare_repaint_app(5)
+
+
+def with_style_sheet(app: type[App]) -> type[App]:
+    """``app`` with the explorer's style sheet (app.tcss: parsed, and applied to its widgets)."""
+    return type(
+        app.__name__, (app,), {"CSS_PATH": str(Path(inspect.getfile(AttentionApp)).parent / AttentionApp.CSS_PATH)}
+    )
+
+
+CONTENT_GRIDS = 12  # the grids the explorer shows at T = 5 (X, W_Q, W_K, W_V, Q, K, V, S, M, A, O, H)
 
 
 def bare_widgets_app(n: int) -> type[App]:
@@ -160,11 +183,12 @@ async def _cpu_ms_per_press(make, presses: int, key: str = "plus") -> float:
 
 
 async def _first_frame_s(make) -> float:
-    """Seconds from constructing the app to its first composited frame (headless)."""
-    t0 = time.perf_counter()
+    """CPU seconds from constructing the app to its first composited frame (headless): CPU, not
+    wall time, as for the keys (on a shared machine the wall clock also counts other processes)."""
+    t0 = time.process_time()
     app = make()
     first: list[float] = []
-    on_first_frame(app, lambda: first.append(time.perf_counter()))
+    on_first_frame(app, lambda: first.append(time.process_time()))
     async with app.run_test(size=SIZE) as pilot:
         while not first:
             await pilot.pause(0.005)
@@ -197,9 +221,12 @@ def run(presses: int = 30, repeats: int = 5) -> dict:
         "t64": lambda: _cpu_ms_per_press(lambda: AttentionApp(scenario=big), presses),
         "bare5": lambda: _cpu_ms_per_press(bare_repaint_app(5), presses),
         "bare64": lambda: _cpu_ms_per_press(bare_repaint_app(T64_ROWS), presses),
+        "bare5n": lambda: _cpu_ms_per_press(bare_repaint_app(5, n_widgets), presses),
+        "bare64n": lambda: _cpu_ms_per_press(bare_repaint_app(T64_ROWS, n_widgets), presses),
         "ff_one": lambda: _first_frame_s(NoopApp),
         "ff_app": lambda: _first_frame_s(AttentionApp),
         "ff_bare": lambda: _first_frame_s(bare_widgets_app(n_widgets)),
+        "ff_content": lambda: _first_frame_s(with_style_sheet(bare_repaint_app(5, n_widgets, grids=CONTENT_GRIDS))),
     }
     samples: dict[str, list[float]] = {name: [] for name in cases}
     builds = []
@@ -215,9 +242,13 @@ def run(presses: int = 30, repeats: int = 5) -> dict:
         out[f"T{T}_ms"], out[f"T{T}_floor_ms"] = m[key] - noop, floor
         out[f"T{T}_ratio"] = (m[key] - noop) / floor
         out[f"T{T}_bare_repaint_ms"] = m[bare] - noop
+        same = m[f"{bare}n"] - noop + 2 * plotext  # the floor with as many widgets (Pilot's wait on each)
+        out[f"T{T}_floor_n_ms"], out[f"T{T}_ratio_n"] = same, (m[key] - noop) / same
     out["first_frame_one_widget_s"], out["first_frame_explorer_s"] = m["ff_one"], m["ff_app"]
     out["first_frame_bare_s"] = m["ff_bare"]
     out["first_frame_ratio"] = m["ff_app"] / m["ff_bare"]
+    out["first_frame_content_s"] = m["ff_content"] + 2 * plotext / 1000
+    out["first_frame_content_ratio"] = m["ff_app"] / out["first_frame_content_s"]
     return out
 
 
@@ -237,8 +268,21 @@ def report(r: dict) -> list[str]:
             f"(grids {r[f'T{T}_bare_repaint_ms']:.2f})   {r[f'T{T}_ratio']:.2f}x   (goal <= {GOALS['cpu']}x)"
         )
     lines.append(
+        f"  the same floor with as many widgets as the explorer ({r['widgets']}; Pilot waits on each after a key):"
+    )
+    for T in (5, 64):
+        lines.append(
+            f"  `+` at T={T:<3d} {r[f'T{T}_ms']:6.2f} ms   floor {r[f'T{T}_floor_n_ms']:6.2f} ms "
+            f"{'':>13s}   {r[f'T{T}_ratio_n']:.2f}x   (goal <= {GOALS['cpu']}x)"
+        )
+    lines.append(
         f"first frame: explorer {r['first_frame_explorer_s'] * 1000:.0f} ms   floor (a bare app with "
         f"{r['widgets']} widgets) {r['first_frame_bare_s'] * 1000:.0f} ms   {r['first_frame_ratio']:.2f}x   "
         f"(goal <= {GOALS['first_frame']}x; a one-widget app: {r['first_frame_one_widget_s'] * 1000:.0f} ms)"
+    )
+    lines.append(
+        f"  floor with as many widgets, {CONTENT_GRIDS} of them Line-API grids of numbers, the explorer's style "
+        f"sheet and two plotext builds: {r['first_frame_content_s'] * 1000:.0f} ms   "
+        f"{r['first_frame_content_ratio']:.2f}x"
     )
     return lines
