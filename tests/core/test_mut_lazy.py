@@ -156,7 +156,7 @@ def test_h_and_eff_of_part_of_a_block():
 
 def test_a_lazy_rows_vector_is_float64():
     v = LazyRows(4, lambda r0, r1: np.arange(r0, r1))
-    assert v[0:4].tolist() == [0.0, 1.0, 2.0, 3.0] and np.ndim(v[2]) == 0 and len(v) == 4
+    assert v[0:4].dtype == np.float64 and v[0:4].tolist() == [0.0, 1.0, 2.0, 3.0] and np.ndim(v[2]) == 0 and len(v) == 4
 
 
 def test_each_trace_holds_its_scenario_and_a_new_serial():
@@ -170,6 +170,13 @@ def test_the_row_statistics_of_the_last_64_blocks_are_kept():
     lz = LazyTrace(Scenario(Q=RNG.standard_normal((T, 2)), K=RNG.standard_normal((6, 2)), mask="none"))
     lz.H_rows(0, T)
     assert len(lz._stats) == lazy.CACHE and not lz.has_stats(0) and lz.has_stats(T - lazy.ROWS)
+
+
+def test_the_last_twelve_reads_are_remembered_in_order():
+    m, _ = recorded(rows=1, cols=45)
+    for t in range(14):
+        m[t, 0:45]
+    assert m.recent_keys() == [(t, 0) for t in range(2, 14)] and lazy.RECENT == 12
 
 
 def test_a_matrix_warms_the_direct_reads_and_tiles_another_read():
@@ -208,8 +215,8 @@ def test_warm_cost_without_v_counts_the_scores_only():
 
 
 def test_ranks_take_the_dtype_and_singular_values_the_scale():
-    Q = np.array([[1.0, 0.0], [0.0, 2.0**-10]])  # S = diag(1, 2⁻²⁰) / √2, exact in float16
-    sv = np.array([1.0, 2.0**-20]) / np.sqrt(2)
+    Q = np.array([[1.0, 0.0], [0.0, 2.0**-5]])  # S = diag(1, 2⁻¹⁰) / √2, exact in float16; Q of rank 2 in it
+    sv = np.array([1.0, 2.0**-10]) / np.sqrt(2)
     for dtype, eps in (("float16", np.finfo(np.float16).eps), ("float64", np.finfo(np.float64).eps)):
         info = LazyTrace(Scenario(Q=Q, K=Q, mask="none", dtype=dtype, c=3.0)).rank_info()
         assert info["S"] == int((sv > 2 * eps * sv[0]).sum())  # float16: 1, float64: 2
@@ -223,9 +230,11 @@ def test_weights_of_empty_and_overflowing_rows_raise_no_numpy_warning():
     Q[1] = 300.0
     s = Scenario(Q=Q, K=np.full((3, 2), 300.0), mask="none", padding=(1, 2, 3), fill="-inf", dtype="float16")
     near = Scenario(Q=[[1e154, 0.0], [0.0, 1.0]], K=[[1e154, 0.0], [0.0, 1.0]], fill="min")
+    wide = Scenario(Q=np.full((2, 2), 150.0), K=np.full((3, 2), -150.0), fill="min", dtype="float16")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         A = LazyTrace(s).A[0:3, 0:3]
         A_near = LazyTrace(near).A[0:2, 0:2]
-    assert np.isnan(A).all()
+        X_wide = LazyTrace(wide).S_masked[0:2, 0:3]  # -31820 + (-65504) overflows to -inf in float16
+    assert np.isnan(A).all() and X_wide[0, 1] == -np.inf
     assert A_near[0].tolist() == [1.0, 0.0]

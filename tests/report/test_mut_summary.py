@@ -124,7 +124,7 @@ def test_large_and_full_limits_are_inclusive_at_the_bound():
 
 
 def test_float16_ranks_use_float16s_tolerance():
-    Q = np.array([[1.0, 0.0], [0.0, 2.0**-10]])  # σ(S) = (1, 2⁻²⁰) / √2: the second below float16's tolerance
+    Q = np.array([[1.0, 0.0], [0.0, 2.0**-5]])  # σ(S) = (1, 2⁻¹⁰) / √2: the second below float16's tolerance
     for dtype, rank in (("float16", 1), ("float64", 2)):
         assert summary.summarise(Scenario(Q=Q, K=Q, mask="none", dtype=dtype))["rank"]["S"] == rank
 
