@@ -182,3 +182,13 @@ def test_an_unreadable_safetensors_body_quotes_the_librarys_words():
     except Exception as exc:  # noqa: BLE001  (safetensors' own error class)
         words = f"not a readable safetensors file ({cut80(str(exc))})"
     assert refused(aio.read_safetensors, raw) == words
+
+
+def test_a_long_library_error_is_cut_at_80_characters():
+    raw = header({"Q": {"dtype": "F64", "shape": [2, 2]}}, bytes(32))  # no data_offsets
+    try:
+        load(raw)
+    except Exception as exc:  # noqa: BLE001
+        assert len(repr(str(exc))) > 81  # the test's point: the cut shows
+        words = f"not a readable safetensors file ({cut80(str(exc))})"
+    assert refused(aio.read_safetensors, raw) == words

@@ -78,7 +78,8 @@ def test_summarise_is_the_full_matrices_figures():
         np.testing.assert_allclose([w for _, w in keys], A[t - 1, order], rtol=1e-9)
     S = s.Q @ s.K.T
     assert f["rank"] == {"S": np.linalg.matrix_rank(S), "Q": 3, "K": 3, "d_k": 3}
-    np.testing.assert_allclose(f["singular_values_S"], np.linalg.svd(S, compute_uv=False)[:3], rtol=1e-9)  # d_k of them
+    sv = np.linalg.svd(S, compute_uv=False)[:3]  # d_k of them; the third (39) is 1e9 eps from the first two's
+    np.testing.assert_allclose(f["singular_values_S"], sv, rtol=1e-9, atol=1e-14 * sv[0])
 
 
 def test_rows_that_see_nothing_warn_nothing_and_are_nan_rows():
@@ -100,6 +101,11 @@ def test_equal_masked_weights_name_the_first_row():
     s = Scenario(Q=np.zeros((20, 2)), K=np.ones((5, 2)), mask="none", padding=(1, 2, 3, 4, 5))  # every row uniform
     f = summary.summarise(s, block=4)
     assert f["largest_masked_weight"] == {"A": pytest.approx(0.2), "row": 1}
+
+
+def test_key_1_is_listed_among_the_top_keys():
+    s = Scenario(Q=RNG.standard_normal((4, 2)), K=RNG.standard_normal((4, 2)))  # causal: row 1 sees key 1 alone
+    assert summary.summarise(s)["top_keys"][1] == [(0, 1.0)]
 
 
 def test_progress_is_reported_after_each_block_of_the_given_size():
@@ -221,3 +227,4 @@ def test_json_holds_the_figures_and_the_scenario():
         ],
     }  # fmt: skip
     assert summary.summary_dict(s, figures=FIGURES)["name"] == ""
+    assert list(d)[-1] == "top_keys"  # the JSON ends with the rows' top keys
