@@ -150,6 +150,7 @@ def test_h_and_eff_of_part_of_a_block():
     np.testing.assert_allclose(lz.H_rows(20, 25), H[20:25], rtol=1e-12)
     np.testing.assert_allclose(lz.H[14:18], H[14:18], rtol=1e-12)  # across two blocks
     assert lz.H_rows(5, 5).shape == (0,) and lz.H[5:5].shape == (0,)
+    assert lz.H_rows(16, 16).shape == (0,) and lz.H[32:32].shape == (0,)  # empty at a block's start: no block
     assert np.ndim(lz.H[5]) == 0 and lz.H[5] == pytest.approx(H[5], rel=1e-12)
     assert lz.eff[6] == pytest.approx(2 ** H[6], rel=1e-12)
 
