@@ -12,19 +12,23 @@ def _finfo(dtype):
     return np.finfo(dtype if np.issubdtype(dtype, np.floating) else np.float64)
 
 
-def _rank(a, floor=0.0):
+def _rank(a, floor=0.0, size=None):
     """Numerical rank of a in the precision of its own dtype, or None when a has NaN/inf entries.
 
-    Counts the singular values above max(rows, cols) · eps · σ_max + floor: NumPy's
-    matrix_rank tolerance, but with the eps of a's dtype (9.8e-4 for a float16 trace,
-    not float64's 2.2e-16, whose tolerance counted float16 rounding as rank).
+    Counts the singular values above size · eps · σ_max + floor, size = min(rows, cols)
+    unless given (S passes min(T, T', d_k)): NumPy's matrix_rank tolerance with the eps of
+    a's dtype (9.8e-4 for a float16 trace, not float64's 2.2e-16, whose tolerance counted
+    float16 rounding as rank) and the number of singular values in place of max(rows, cols),
+    which grows with T: at T = 1024 a float16 tolerance of 1024 · eps · σ_max was above
+    σ_max itself and every rank read 0. Rounding each entry moves the singular values by
+    at most ‖E‖₂ ≤ ‖E‖_F ≤ eps · ‖a‖_F ≤ eps · √size · σ_max, below this tolerance.
     """
     fi = _finfo(np.asarray(a).dtype)
     a = np.asarray(a, dtype=np.float64)
     if a.size == 0 or not np.all(np.isfinite(a)):
         return None
     sv = np.linalg.svd(a, compute_uv=False)  # descending
-    tol = sv[0] * max(a.shape) * float(fi.eps) + floor
+    tol = sv[0] * (min(a.shape) if size is None else size) * float(fi.eps) + floor
     return int(np.count_nonzero(sv > tol))
 
 
@@ -42,7 +46,8 @@ def score_rank(S, Q, K, scale=None):
     if S.size == 0 or not np.all(np.isfinite(S)):
         return None
     factors = [r for r in (_rank(Q), _rank(K)) if r is not None]
-    return min([_rank(S, score_tolerance(S, Q, K, scale)), *factors])
+    size = min(*S.shape, np.shape(Q)[1])  # S has at most min(T, T', d_k) singular values above rounding
+    return min([_rank(S, score_tolerance(S, Q, K, scale), size), *factors])
 
 
 def score_tolerance(S, Q, K, scale=None):
@@ -100,7 +105,7 @@ def score_rank_qr(Q, K, scale, dtype=np.float64):
     acc = float(_finfo(np.promote_types(fi.dtype, np.float32)).eps)
     big = score_singular_values(np.abs(Q64), np.abs(K64), scale)[0]
     floor = (d_k + 2) * (acc * big + np.sqrt(T * T_k) * float(fi.smallest_subnormal))
-    tol = sv[0] * max(T, T_k) * float(fi.eps) + floor
+    tol = sv[0] * min(T, T_k, d_k) * float(fi.eps) + floor
     return min(int(np.count_nonzero(sv > tol)), factor_rank(Q), factor_rank(K))
 
 
@@ -110,4 +115,4 @@ def factor_rank(a):
     sv = np.linalg.svd(_r_factor(a), compute_uv=False)
     if sv.size == 0:
         return 0
-    return int(np.count_nonzero(sv > sv[0] * max(np.shape(a)) * float(fi.eps)))
+    return int(np.count_nonzero(sv > sv[0] * min(np.shape(a)) * float(fi.eps)))

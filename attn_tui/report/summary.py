@@ -63,7 +63,7 @@ def _figures(s, src, H, seen, worst_sum, masked, tops):
     with np.errstate(divide="ignore", invalid="ignore"):
         ceiling = np.log2(seen.astype(np.float64))
         frac = np.where((seen > 1) & ok, H / ceiling, np.nan)
-    fin = frac[np.isfinite(frac)]
+    fin = np.clip(frac[np.isfinite(frac)], 0.0, 1.0)  # a uniform row's H / log2 n rounds to 1 ± an ulp
     hist = np.histogram(fin, bins=BINS, range=(0.0, 1.0))[0] if fin.size else np.zeros(BINS, dtype=int)
     Hok = H[ok]
     stats = {"rows": int(s.T), "nan_rows": int((~ok).sum())}
@@ -93,6 +93,15 @@ def _figures(s, src, H, seen, worst_sum, masked, tops):
     }
 
 
+FULL_MAX = 2048  # --full prints every matrix up to this many tokens (the full trace: 160 MiB at 2048)
+
+
+def _full_hint(s: Scenario) -> str:
+    """Where --full helps: it prints the matrices up to FULL_MAX tokens and refuses beyond."""
+    n = max(s.T, s.T_k)
+    return "--full prints them" if n <= FULL_MAX else f"--full prints them up to {FULL_MAX} tokens, not {n}"
+
+
 def _labels(labels) -> str:
     head = ", ".join(map(printable, labels[:LABELS_SHOWN]))
     more = len(labels) - LABELS_SHOWN
@@ -106,7 +115,7 @@ def summary_dict(s: Scenario, name: str = "", figures: dict | None = None) -> di
         "name": name,
         "title": s.title,
         "summary": True,
-        "why": f"T or T' above {MAX_DIM}: a summary computed in row blocks (no T x T' matrix); --full: the matrices",
+        "why": f"T or T' above {MAX_DIM}: a summary computed in row blocks (no T x T' matrix); {_full_hint(s)}",
         "tokens_first": list(s.tokens[:LABELS_SHOWN]),
         "key_tokens_first": list(s.keys[:LABELS_SHOWN]),
         "shape": {"T": s.T, "T_k": s.T_k, "d_model": s.d_model, "d_k": s.d_k, "d_v": s.d_v},
@@ -135,7 +144,7 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
         "tokens: " + _labels(s.tokens),
         "keys:   " + _labels(s.keys),
         "",
-        f"Summary: {max(s.T, s.T_k)} tokens is above {MAX_DIM}, so no matrix is printed (--full prints them).",
+        f"Summary: {max(s.T, s.T_k)} tokens is above {MAX_DIM}, so no matrix is printed ({_full_hint(s)}).",
         f"Each figure below is computed in blocks of {stream.BLOCK} rows with an online softmax over {stream.TILE}",
         "keys at a time: no T x T' matrix is stored.",
         "",
@@ -147,7 +156,10 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
         ]
     lines.append(f"NaN rows: {e['nan_rows']} of {e['rows']}")
     counts = f["entropy_over_ceiling_histogram"]["counts"]
-    lines.append("H / log2(keys seen), rows per 1/16 from 0 to 1: " + " ".join(map(str, counts)))
+    lines.append(
+        f"H / log2(keys seen) of the {sum(counts)} rows that see 2 keys or more, rows per 1/16 from 0 to 1: "
+        + " ".join(map(str, counts))
+    )
     lines += ["", "top keys of some rows (A):"]
     for t, ks in f["top_keys"].items():
         keys = ", ".join(f"{printable(s.keys[i])} (k{i + 1}) {w:.3f}" for i, w in ks) or "NaN row (no key it may see)"
@@ -165,9 +177,6 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
     p = params_qkv(s)
     lines.append(f"params d_model * (2 d_k + d_v) = {p}" if p is not None else "params: n/a (Q, K, V given directly)")
     return "\n".join(lines) + "\n"
-
-
-FULL_MAX = 2048  # --full prints every matrix up to this many tokens (the full trace: 160 MiB at 2048)
 
 
 def is_large(s: Scenario) -> bool:

@@ -30,12 +30,16 @@ def diag(shape, values, dtype=np.float64):
     return a
 
 
-def test_rank_tolerance_is_max_shape_times_eps_times_sigma_max():
-    # 3 x 2: max(shape) = 3, so σ₂ = 2.5·eps·σ₁ is below the tolerance (with min(shape) = 2 it would not be)
-    assert _rank(diag((3, 2), [1.0, 2.5 * EPS])) == 1
-    assert _rank(diag((3, 2), [1.0, 3.5 * EPS])) == 2
-    assert _rank(diag((3, 2), [4.0, 3.5 * 4 * EPS])) == 2  # relative to σ₁, not absolute
-    assert _rank(diag((3, 2), [4.0, 2.5 * 4 * EPS])) == 1
+def test_rank_tolerance_is_min_shape_times_eps_times_sigma_max():
+    # 3 x 2: min(shape) = 2, so σ₂ = 1.5·eps·σ₁ is below the tolerance and 2.5·eps·σ₁ above it
+    # (max(shape) = 3 would call 2.5·eps noise)
+    assert _rank(diag((3, 2), [1.0, 1.5 * EPS])) == 1
+    assert _rank(diag((3, 2), [1.0, 2.5 * EPS])) == 2
+    assert _rank(diag((2, 3), [1.0, 2.5 * EPS])) == 2  # wide as tall
+    assert _rank(diag((3, 2), [4.0, 2.5 * 4 * EPS])) == 2  # relative to σ₁, not absolute
+    assert _rank(diag((3, 2), [4.0, 1.5 * 4 * EPS])) == 1
+    assert _rank(diag((3, 3), [1.0, 1.5 * EPS]), size=1) == 2  # size given: 1·eps
+    assert _rank(diag((3, 3), [1.0, 2.5 * EPS]), size=3) == 1
     assert _rank(diag((2, 2), [1.0, 0.0])) == 1 and _rank(np.zeros((2, 3))) == 0
     assert _rank(diag((2, 2), [1.0, 1e-3]), floor=2e-3) == 1  # the floor adds to the tolerance
     assert _rank(diag((2, 2), [1.0, 1e-3]), floor=5e-4) == 2

@@ -1,7 +1,7 @@
 """core.ranks' QR ranks at the edge of their tolerance: a singular value of S placed 2 % above and
 below the tolerance score_rank_qr documents,
 
-    max(T, T') · eps · σ_max(S) + (d_k + 2) · (eps_acc · σ_max(|scale| |Q| |K|ᵀ) + √(T T') · subnormal),
+    min(T, T', d_k) · eps · σ_max(S) + (d_k + 2) · (eps_acc · σ_max(|scale| |Q| |K|ᵀ) + √(T T') · subnormal),
 
 with every term computed here from the full S (np.linalg, not QR), is counted or not; each
 factor's own rank bounds rank S; factor_rank's edge cases. Written to kill the mutants of
@@ -28,7 +28,7 @@ def tolerance(Q, K, scale, dtype):
     (T, d), T_k = Q.shape, K.shape[0]
     sigma = np.linalg.svd(scale * (Q @ K.T), compute_uv=False)
     big = np.linalg.norm(abs(scale) * (np.abs(Q) @ np.abs(K).T), 2)
-    return sigma[0] * max(T, T_k) * fi.eps + (d + 2) * (acc * big + np.sqrt(T * T_k) * fi.smallest_subnormal)
+    return sigma[0] * min(T, T_k, d) * fi.eps + (d + 2) * (acc * big + np.sqrt(T * T_k) * fi.smallest_subnormal)
 
 
 def factors(bases, d, last, top=1.0):
@@ -56,7 +56,7 @@ def at_the_edge(T, T_k, d, scale, dtype, f):
     "T, T_k, d, scale, dtype",
     [
         (4, 4, 4, 0.5, np.float32),  # the rounding floor (d_k + 2) eps_acc σ(|Q||K|ᵀ) weighs as much as the first term
-        (5, 15, 2, -0.25, np.float32),  # T' = 3 T: max(T, T') and √(T T') are T''s; a negative scale
+        (5, 15, 2, -0.25, np.float32),  # T' = 3 T > d_k: min(T, T', d_k) = d_k, √(T T') is T''s; a negative scale
         (4, 8, 3, 2e-5, np.float16),  # tiny scores: the subnormal term √(T T') · 6e-8 dominates
         (6, 3, 3, 3.0, np.float16),  # float16's eps in the first term, float32's as eps_acc
         (3, 3, 3, 1.0, np.float64),

@@ -70,7 +70,9 @@ def test_summarise_is_the_full_matrices_figures():
     assert f["largest_masked_weight"] == {"A": pytest.approx(masked[25], rel=1e-9), "row": 26}
     assert f["max_abs_row_sum_minus_1"] < 1e-12
     frac = H[seen > 1] / np.log2(seen[seen > 1])  # row 1 (sees nothing) and rows that see one key left out
-    assert f["entropy_over_ceiling_histogram"] == {"bins": 16, "counts": np.histogram(frac, 16, (0, 1))[0].tolist()}
+    counts = np.histogram(np.minimum(frac, 1.0), 16, (0, 1))[0].tolist()
+    assert f["entropy_over_ceiling_histogram"] == {"bins": 16, "counts": counts}
+    assert sum(counts) == np.count_nonzero(seen > 1)
     assert list(f["top_keys"]) == [1, 11, 14, 21, 31, 40]
     for t, keys in f["top_keys"].items():
         order = [int(i) for i in np.argsort(-A[t - 1], kind="stable")[:3] if A[t - 1, i] > 0]
@@ -170,7 +172,8 @@ def test_text_says_the_figures_line_by_line():
         "",
         "H(A_t) bits: mean 1.235   median 1.500   min 0.250 (row 3)   max 2.000 (row 5)   mean 2^H 2.35",
         "NaN rows: 1 of 9",
-        "H / log2(keys seen), rows per 1/16 from 0 to 1: 0 1 2 0 0 0 0 0 0 0 0 0 0 0 3 2",
+        "H / log2(keys seen) of the 8 rows that see 2 keys or more, rows per 1/16 from 0 to 1: "
+        "0 1 2 0 0 0 0 0 0 0 0 0 0 0 3 2",
         "",
         "top keys of some rows (A):",
         "  t1 a: a (k1) 0.500, i (k9) 0.250",
@@ -213,7 +216,7 @@ def test_json_holds_the_figures_and_the_scenario():
         "name": "big.npz",
         "title": "big one",
         "summary": True,
-        "why": "T or T' above 512: a summary computed in row blocks (no T x T' matrix); --full: the matrices",
+        "why": "T or T' above 512: a summary computed in row blocks (no T x T' matrix); --full prints them",
         "tokens_first": list("abcdefgh"),
         "key_tokens_first": list("abcdefgh"),
         "shape": {"T": 9, "T_k": 9, "d_model": 3, "d_k": 4, "d_v": 2},
@@ -228,3 +231,21 @@ def test_json_holds_the_figures_and_the_scenario():
     }  # fmt: skip
     assert summary.summary_dict(s, figures=FIGURES)["name"] == ""
     assert list(d)[-1] == "top_keys"  # the JSON ends with the rows' top keys
+
+
+def test_uniform_rows_all_land_in_the_last_bin():
+    # Q = 0: every causal row is uniform over the keys it sees, H = log2 t up to an ulp either side
+    T = 300
+    s = Scenario(Q=np.zeros((T, 2)), K=RNG.standard_normal((T, 2)), V=RNG.standard_normal((T, 2)), mask="causal")
+    counts = summary.summarise(s, block=64)["entropy_over_ceiling_histogram"]["counts"]
+    assert counts[-1] == T - 1 and sum(counts) == T - 1  # row 1 sees one key: no ceiling to divide by
+    assert f"of the {T - 1} rows that see 2 keys or more" in summary.summary_text(s)
+
+
+def test_the_summary_points_to_full_only_where_full_prints(monkeypatch):
+    monkeypatch.setattr(summary, "FULL_MAX", 8)  # 9 tokens: beyond what --full prints
+    text = summary.summary_text(projected(), "big.npz", FIGURES)
+    assert "so no matrix is printed (--full prints them up to 8 tokens, not 9)." in text
+    assert summary.summary_dict(projected(), "big.npz", FIGURES)["why"].endswith("up to 8 tokens, not 9")
+    with pytest.raises(ValueError, match="every matrix is printed up to 8 tokens"):
+        summary.check_full(projected())
