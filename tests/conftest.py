@@ -154,3 +154,38 @@ _hyp_settings.register_profile(
     "mutation", _hyp_settings.get_profile("ci"), phases=[_Phase.explicit, _Phase.reuse, _Phase.generate]
 )
 _hyp_settings.load_profile(_os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if _os.environ.get("CI") else "default"))
+
+
+# -- scripts/mutation.sh: a mutant that loops without end fails its first test in seconds ----
+# Under ATTN_MUTATION (set by scripts/mutation.sh only) each test may use 10x the wall time it
+# took in mutmut's clean run (mutmut-stats.json, written before any mutant runs) + 10 s of CPU;
+# past that it fails as "endless" (a BaseException, so no `except Exception` swallows it).
+# Without the file (mutmut's clean run itself) or outside mutation runs nothing is limited.
+if _os.environ.get("ATTN_MUTATION"):
+    import json as _json
+    import signal as _signal
+
+    class EndlessLoop(BaseException):
+        pass
+
+    def _endless(signum, frame):
+        raise EndlessLoop("more than 10x this test's CPU time in mutmut's clean run: an endless loop")
+
+    _clean_times: dict[str, float] = {}
+
+    @pytest.fixture(autouse=True)
+    def _cpu_budget(request):
+        stats = request.config.rootpath / "mutmut-stats.json"
+        if not _clean_times and stats.exists():
+            _clean_times.update(_json.loads(stats.read_text())["duration_by_test"])
+        clean = _clean_times.get(request.node.nodeid)
+        if clean is None:
+            yield
+            return
+        previous = _signal.signal(_signal.SIGPROF, _endless)
+        _signal.setitimer(_signal.ITIMER_PROF, 10 * clean + 10)
+        try:
+            yield
+        finally:
+            _signal.setitimer(_signal.ITIMER_PROF, 0)
+            _signal.signal(_signal.SIGPROF, previous)
