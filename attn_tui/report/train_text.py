@@ -50,7 +50,8 @@ def run_text(r: dict) -> str:
         f"{'step':>6}  {'loss':>9}  {'accuracy':>8}  {'H bits':>6}  {'p(1−p)':>7}",
     ]
     n = len(r["step"])
-    picks = sorted({round(i * (n - 1) / max(1, CURVE_ROWS - 1)) for i in range(min(n, CURVE_ROWS))})
+    rows = min(n, CURVE_ROWS)  # every logged row when there are fewer
+    picks = sorted({round(i * (n - 1) / max(1, rows - 1)) for i in range(rows)})
     for i in picks:
         lines.append(
             f"{r['step'][i]:>6}  {r['loss'][i]:>9.5f}  {r['accuracy'][i]:>8.3f}  "
