@@ -82,12 +82,11 @@ class PipelineScreen(Screen):
         self._show_grids(self.app.state)
         with Page(id="pipeline", can_focus=False):
             for row, names in zip(self.rows, ROWS):
-                with row:  # the first two panes stay together when a row wraps
-                    with Horizontal(classes="pane-group"):
-                        yield from (self.grids[n] for n in names[:2])
-                    if len(names) > 2:
+                with row:  # the first two panes stay together when a row wraps; a lone pane needs no group
+                    if len(names) > 1:
                         with Horizontal(classes="pane-group"):
-                            yield from (self.grids[n] for n in names[2:])
+                            yield from (self.grids[n] for n in names[:2])
+                    yield from (self.grids[n] for n in names[2 if len(names) > 1 else 0 :])
             with Horizontal(classes="pane-row", id="row-chart"):
                 yield SoftmaxChart(id="chart", classes="pane")
                 yield Inspector(id="inspector", classes="pane")
