@@ -18,6 +18,8 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from .screens import SCREENS
 from .state import C_STEP
 
+FAR = 1 << 40  # a cursor move past any matrix's edge: move_cursor clamps it to the first or last row
+
 
 @dataclass(frozen=True)
 class Key:
@@ -103,6 +105,10 @@ KEYS: list[Key] = [
     Key("down", "cursor(1, 0)", "Cell ↓", "move the cell cursor down", scope="grid", show=False, palette=False),
     Key("left", "cursor(0, -1)", "Cell ←", "move the cell cursor left", scope="grid", show=False, palette=False),
     Key("right", "cursor(0, 1)", "Cell →", "move the cell cursor right", scope="grid", show=False, palette=False),
+    Key("home", f"cursor({-FAR}, 0)", "First row", "move the cell cursor to the first row", scope="grid", show=False),
+    Key("end", f"cursor({FAR}, 0)", "Last row", "move the cell cursor to the last row", scope="grid", show=False),
+    Key("pageup", "cursor_page(-1)", "Page ↑", "move the cell cursor a screen of rows up", scope="grid", show=False),
+    Key("pagedown", "cursor_page(1)", "Page ↓", "move the cell cursor a screen of rows down", scope="grid", show=False),
     Key(
         "enter",
         "edit",
@@ -173,6 +179,14 @@ KEYS: list[Key] = [
         "Remove key",
         "cross-attention: remove the key token under the cursor (a row of Y)",
         show=False,
+    ),
+    Key(
+        "colon,ctrl+g",
+        "do('go_to')",
+        "Go to row",
+        "select query row t and key i of A by number (a long sequence's far rows)",
+        show=False,
+        display=":/ctrl+g",
     ),
     Key("g", "do('dims')", "Dimensions", "change d_model, d_k, d_v; new cells start at 0", show=False),
     Key("w", "do('pick_mask')", "Mask kind", "pick the mask: causal, none, or a sliding window of width w", show=False),

@@ -51,4 +51,4 @@ def refuse(app, reason: str | None) -> None:
         app.notes.note(reason, "refusal", severity="warning", timeout=5)
 
 
-from . import edit, files, modes, undo  # noqa: E402,F401  (each registers its actions)
+from . import edit, files, go, modes, undo  # noqa: E402,F401  (each registers its actions)

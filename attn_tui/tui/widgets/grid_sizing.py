@@ -1,5 +1,5 @@
 """A MatrixGrid's geometry: the widths it can take (for the pipeline's fit, screens/pipeline_layout.py),
-where a cell is on screen, scrolling a cell into view, a click to a cell.
+where a cell is on screen, scrolling a cell into view, a page of rows, a click to a cell.
 
 A mixin of methods only: it reads the grid's shape, label width (``_lw``), cell width (``_w``),
 cursor and scroll offset, and keeps nothing of its own.
@@ -50,6 +50,12 @@ class GridSizing:
         x0 = col * w
         sx = x0 if x0 < sx else x0 + w - vis if x0 + w > sx + vis else sx
         self.scroll_to(sx, sy, animate=False, immediate=True)
+
+    def action_cursor_page(self, pages: int) -> None:
+        """Move the cell cursor ``pages`` screens of rows down (up when negative), as a spreadsheet's
+        PageDown does: the rows shown below the header, at least one."""
+        r, c = self.cursor
+        self.move_cursor(r + pages * max(1, self._view()[1] - 1), c)
 
     def cell_region(self, row: int, col: int) -> Region:
         """Screen region of cell (row, col) as drawn now (where an inline editor goes)."""

@@ -1,0 +1,50 @@
+"""Go to a cell by number: query row t and key i of A (at T = 16384 the far rows are a number away,
+not thousands of presses of j)."""
+
+from __future__ import annotations
+
+from ..screens.editor import FormScreen
+from ..widgets.matrix_grid import MatrixGrid
+from . import action
+
+
+def _number(text: str, what: str, n: int) -> int | str:
+    """``text`` as a position from 1 to ``n``, or the refusal naming ``what`` and the range."""
+    text = text.strip()
+    try:
+        k = int(text)
+    except ValueError:
+        return f"{what}: {text!r} is not a whole number; type one from 1 to {n}"
+    return k if 1 <= k <= n else f"{what}: {k} is out of range; it goes from 1 to {n}"
+
+
+@action
+def go_to(app) -> None:
+    st, s = app.state, app.state.scenario
+    col = st.cursor[2] if st.cursor and st.cursor[0] in ("S", "M", "A") else 0
+    fields = [("t", "row t", st.row + 1), ("i", "key i", col + 1)]
+    target = {}
+
+    def apply(values: dict) -> str | None:
+        t, i = _number(values["t"], "row t", s.T), _number(values["i"], "key i", s.T_k)
+        for v in (t, i):
+            if isinstance(v, str):
+                return v
+        target.update(row=t - 1, col=i - 1)
+        return None
+
+    app.push_screen(
+        FormScreen(f"Go to the cell A[t, i]: t from 1 to {s.T}, i from 1 to {s.T_k}", fields, apply),
+        lambda ok: ok and _go(app, **target),
+    )
+
+
+def _go(app, row: int, col: int) -> None:
+    """Put A's cell cursor on (row, col) (A's grid says so to the app, which selects row t); on a
+    screen without A's grid, select row t."""
+    grid = next((g for g in app.screen.query(MatrixGrid) if g.matrix == "A" and g.display), None)
+    if grid is None:
+        app.set_state(app.state.with_(row=row))
+        return
+    grid.focus()
+    grid.move_cursor(row, col)  # A's cursor row is the selected query row (app.on_cell_cursor_moved)
