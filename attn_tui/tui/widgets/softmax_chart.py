@@ -64,18 +64,22 @@ def score_bars(scores, blocked) -> tuple[list[float], int]:
 class SoftmaxChart(Horizontal, can_focus=True):
     """Two PlotextPlots; :meth:`show` redraws both from a views.chart.ChartView.
 
-    plotext costs a few ms per chart, so redraws are throttled to one per ``INTERVAL``
-    seconds: a lone change draws at once, a burst (a held `+`) draws at most 1/INTERVAL
-    times a second, and the last state of a burst is always drawn.
+    plotext costs a few ms per chart, so within a burst (changes less than ``BURST`` seconds
+    apart: a held `+` repeats 25-40 times a second) redraws are throttled to one per
+    ``INTERVAL`` seconds, and the last state of a burst is always drawn. A change that comes
+    after a pause (keys pressed one by one) draws at once, in the same frame as the grids:
+    deferred to a timer, the chart would lag them and cost a compositor frame of its own.
     """
 
     INTERVAL = 0.1
+    BURST = 0.05
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._pending = None  # the ChartView to draw next
         self._shown = None  # drawn last; redrawn on resize (the bars that fit change)
-        self._last = float("-inf")
+        self._last = float("-inf")  # when the chart was last drawn
+        self._last_show = float("-inf")  # when it was last given a view
         self._timer = None
         self._title_only = False  # a refresh for a new border title (see refresh)
 
@@ -89,11 +93,13 @@ class SoftmaxChart(Horizontal, can_focus=True):
         yield BarPlot(id="chart-probs")
 
     def show(self, view) -> None:
+        now = monotonic()
+        burst, self._last_show = now - self._last_show < self.BURST, now
         self._pending = view
-        if self._timer is not None:
+        if self._timer is not None:  # a burst's draw is due: it draws this view
             return
-        wait = self._last + self.INTERVAL - monotonic()
-        if wait <= 0:
+        wait = self._last + self.INTERVAL - now
+        if wait <= 0 or not burst:
             self._draw()
         else:
             self._timer = self.set_timer(wait, self._draw)
