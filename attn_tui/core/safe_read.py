@@ -56,7 +56,7 @@ def read_capped(path, error=ValueError, limit: int = MAX_FILE_BYTES, kind: str =
     if st.st_size > limit:
         raise error(too_big)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
         raise error(f"{name}: cannot read ({exc.strerror})") from None
     try:
@@ -96,17 +96,17 @@ def _string_end(text: str, j: int) -> int:
         k = j + 3
         while True:
             p = text.find(q * 3, k)
-            if p < 0:
+            if p == -1:
                 return -1
             if not (esc and _escaped(text, p)):
                 return p + 3
             k = p + 1
     k = j + 1
     nl = text.find("\n", k)
-    line_end = len(text) if nl < 0 else nl
+    line_end = len(text) if nl == -1 else nl
     while True:
         p = text.find(q, k, line_end)
-        if p < 0:
+        if p == -1:
             return line_end  # unterminated: tomllib will say so; scan on from the next line
         if not (esc and _escaped(text, p)):
             return p + 1
@@ -156,9 +156,9 @@ def structure_problem(text: str) -> str | None:
             i = j + 1
         elif ch == "#":
             nl = text.find("\n", j)
-            i = len(text) if nl < 0 else nl + 1
+            i = len(text) if nl == -1 else nl + 1
         else:
             i = _string_end(text, j)
-            if i < 0:  # an unterminated multi-line string: tomllib says where
+            if i == -1:  # an unterminated multi-line string: tomllib says where
                 return None
     return None

@@ -144,6 +144,11 @@ DECOYS = [
     ('a = """"""\nb = [1]\nc = """[\n"""\nd = [2]', 2, "d", 5),  # an empty multi-line string
     ('a = """x"""\nb = [1]\nc = """y"""\nd = [2]', 2, "d", 4),  # each ends at its first closing
     ('a = """x\\""""\nb = [1]\nc = """y"""\nd = [2]', 2, "d", 4),  # an escaped quote, then the closing
+    ('a = ["x\\"", [1]]', 2, "a", 1),  # an escaped quote right before the closing one
+    ("a = 1 # x # [ [\nb = [1]\nc = [2]", 2, "c", 3),  # a comment runs to its line's end, past a second '#'
+    ("a = 1 # [\nb = [1]\nc = [2]", 2, "c", 3),  # ... its own line's end, not the text's last line
+    ("a = 1 # c\n[[t]]", 2, "a", 2),  # the next line starts right after the newline
+    ("b = [1]\nc = [2] # [", 2, "c", 2),  # a comment on the last line, no newline after it
 ]
 
 
@@ -166,6 +171,7 @@ def test_nesting_depth(monkeypatch):
     assert structure_problem("a = [[1], [2]]\nb = {c = [1]}") is None  # closing brackets bring the depth back
     assert structure_problem("]]]\na = [[1]]") is None  # a stray ']' does not go below 0
     assert structure_problem('a = [[""""""]]\nb = [[1]]') is None  # the ']' right after a closing counts
+    assert structure_problem("a = [[1], [[2]]]") == "a: brackets nest more than 2 deep (line 1); a matrix needs two"
     assert structure_problem("a = 1\nb = [[\n[1]]]") == "b: brackets nest more than 2 deep (line 3); a matrix needs two"
     assert structure_problem("[[[") == "brackets nest more than 2 deep (line 1); a matrix needs two"
 
