@@ -53,7 +53,7 @@ def _input(s, tr, name, r, c) -> list[str]:
     typed = name != "V" or s.V is not None
     return [
         f"{name}[{r + 1},{c + 1}] = {n(a[r, c])}",
-        "an input of the lesson's computation" + (" (enter edits it)" if typed else ""),
+        "an input, given, not computed (enter edits it)" if typed else "V is the identity: Q and K came without V",
     ]
 
 

@@ -55,7 +55,7 @@ def expected(s, tr, name, r, c):
         edits = name != "V" or s.V is not None
         return [
             f"{name}[{r + 1},{c + 1}] = {num(value)}",
-            "an input of the lesson's computation" + (" (enter edits it)" if edits else ""),
+            "an input, given, not computed (enter edits it)" if edits else "V is the identity: Q and K came without V",
         ]
     if name in ("Q", "K", "V"):
         src_name = "Y" if s.cross and name != "Q" else "X"

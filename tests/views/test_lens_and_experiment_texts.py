@@ -11,7 +11,7 @@ from rich.console import Console
 from attn_tui.core import experiments, lenses
 from attn_tui.core.builtins import builtin
 from attn_tui.tui.state import State
-from attn_tui.tui.views import exp_notes, lesson_panes
+from attn_tui.tui.views import cost_lens, exp_notes, lesson_panes
 from attn_tui.tui.views import lenses as lens_text
 
 
@@ -171,3 +171,28 @@ def test_memory_says_about_equally_when_the_tie_is_not_exact():
 def test_receiver_on_a_fully_masked_row_says_why_there_is_no_peak():
     out = text(lesson_panes.correlation(State(builtin("padding-nan"), row=0)))
     assert "every key is masked for this row: nothing to detect." in out
+
+
+def test_cost_table_fits_a_lens_at_16384_tokens():
+    from attn_tui.core.scenario import Scenario
+
+    rng = np.random.default_rng(2)
+    T = 16384
+    st = State(Scenario(Q=rng.standard_normal((T, 64)), K=rng.standard_normal((T, 64)), V=np.ones((T, 2))))
+    out = text(lens_text.cost(st), width=55)  # the lens's inner width at 120 columns
+    assert "…" not in out
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.strip()[:1].isdigit()}
+    for t in (5, 512, 4096, T, 32768):
+        c = lenses.score_cost(t, 64)
+        assert f"{c['entries']:,}" in rows[str(t)] and f"{c['flops_S']:,}" in rows[str(t)]
+    assert rows["16384"][1] == "(now)" and rows["16384"][-2:] == ["1", "GiB"]  # 4 · 16384² bytes
+    assert rows["5"][-2:] == ["100", "B"] and rows["512"][-2:] == ["1", "MiB"]
+    assert cost_lens._bytes(36_000_000) == "34.3 MiB" and cost_lens._bytes(1023) == "1023 B"
+
+
+def test_memory_content_says_when_o_t_has_more_components_than_shown():
+    from attn_tui.core.random_scenario import random_scenario
+
+    out = text(lens_text.memory(State(random_scenario(T=6, d_v=9), row=4)))
+    assert out.count("v1 ") == 1 and "v6 " in out and "v7 " not in out and "… (9 in all)]" in out
+    assert "in all" not in text(lens_text.memory(State(random_scenario(T=6, d_v=6), row=4))).split("= [")[-1]

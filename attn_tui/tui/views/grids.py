@@ -19,8 +19,8 @@ from ..state import State
 
 # name -> one sentence, in the lesson's words, for the help screen.
 PANE_HELP = {
-    "X": "X (T×d_model): row t is the embedding of token t; here one-hot features [noun, verb, adjective, "
-    "pronoun, spare, spare] so the arithmetic can be followed by eye.",
+    "X": "X (T×d_model): row t is the embedding of token t; in the lesson's scenario, one-hot features "
+    "[noun, verb, adjective, pronoun, spare, spare] so the arithmetic can be followed by eye.",
     "Y": "Y (T'×d_model): cross-attention — keys and values come from this second sequence while queries "
     "still come from X.",
     "W_Q": "W_Q (d_model×d_k): what each kind of token LOOKS FOR (a pronoun looks for the noun it stands for).",
@@ -32,7 +32,7 @@ PANE_HELP = {
     "Queries and keys are different maps because what a token asks for and what it advertises are "
     "different things.",
     "V": "V = X W_V (T×d_v; V = Y W_V, T'×d_v, in cross-attention): one value per token — what it contributes "
-    "if selected (the identity when Q and K are given directly, so O = A).",
+    "if selected (when Q and K are given directly without V, V is the identity, so O = A).",
     "S": "S = c·QKᵀ/√d_k (T×T'): entry (t, i) is the dot product q_t·k_i — a raw similarity between query t "
     "and key i — divided by √d_k, which keeps the input to softmax at roughly unit variance regardless of "
     "d_k when q and k have independent zero-mean unit-variance components; c is the knob, u removes √d_k.",

@@ -9,23 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 
 from ...core import lenses
-from ...core.lazy import ROWS
-from ...core.limits import gib
 from ..fmt import fmt, fmt_vec, short_vec
 from . import lesson_panes
+from .cost_lens import cost
+from .lens_table import table as _table
 
 MAX_KEYS = 8  # rows of a per-key table before "… n more"
-
-
-def _table(*headers, widths=None) -> Table:
-    t = Table(box=None, pad_edge=False, padding=(0, 1), show_header=True, header_style="bold")
-    for h in headers:
-        t.add_column(h, justify="right" if h not in ("key", "address") else "left", no_wrap=True)
-    return t
 
 
 def _label(state, t=None) -> str:
@@ -145,6 +137,8 @@ def memory(state) -> Group:
     mix = " + ".join(f"{fmt(w)}·v({name})" for _, name, w in top)
     more = " + …" if sum(1 for r in ranked if r[2] > 0) > 3 else ""
     content = ", ".join(f"{f} {fmt(x)}" for f, x in list(zip(s.value_features, tr.O[t]))[:6])
+    if s.d_v > 6:  # o_t has d_v components: say so, as the vectors above do
+        content += f", … ({s.d_v} in all)"
     return Group(
         Text.assemble(("probe  ", "bold"), f"q of {_label(state)!r} = {short_vec(tr.Q[t])}"),
         tab,
@@ -219,68 +213,6 @@ def gradient(state, scales=(0.5, 1, 2, 4, 8, 16)) -> Group:
         tab,
         Text("As p → 1 every p(1−p) → 0: a saturated row passes no gradient.", style="italic"),
     )
-
-
-EX5_T = (5, 512, 4096, 32768)
-
-
-def cost(state) -> Group:
-    """Parameters (independent of T) and S's size and FLOPs (growing as T²)."""
-    s = state.scenario
-    lines = []
-    if s.projected:
-        n = lenses.param_count(s.d_model, s.d_k, s.d_v)
-        n_o = lenses.param_count(s.d_model, s.d_k, s.d_v, with_output=True)
-        lines.append(
-            Text(f"now: d_model(2d_k + d_v) = {s.d_model}·(2·{s.d_k} + {s.d_v}) = {fmt(n)}; + W_O = {fmt(n_o)}")
-        )
-    else:
-        lines.append(Text("now: Q and K given directly, no projections to count."))
-    n4 = lenses.param_count(384, 64, 64)
-    n4o = lenses.param_count(384, 64, 64, with_output=True)
-    lines.append(
-        Text.assemble(
-            ("Ex. 4 ", "bold"),
-            "d_model = 384, d_k = d_v = 64: 384·(2·64 + 64) = ",
-            (fmt(n4), "bold"),
-            "; with W_O (64×384): ",
-            (fmt(n4o), "bold"),
-        )
-    )
-    now = lenses.score_cost(s.T, s.d_k, s.d_v, T_k=s.T_k)
-    lines.append(
-        Text(
-            f"now: S is T×T′ = {s.T}×{s.T_k} = {fmt(now['entries'])} entries; "
-            f"QKᵀ costs 2·T·T′·d_k = {fmt(now['flops_S'])} FLOPs"
-        )
-    )
-    lines.append(
-        Text.assemble(("Ex. 5 ", "bold"), f"self-attention: S is T×T; QKᵀ costs 2·T²·d_k FLOPs (d_k = {s.d_k}):")
-    )
-    tab = _table("T", "S entries", "FLOPs(S)", "S fp32 bytes")
-    Ts = sorted(set(EX5_T) | ({s.T} if s.T == s.T_k else set()))
-    for T in Ts:
-        c = lenses.score_cost(T, s.d_k)
-        mark = " (now)" if T == s.T and s.T == s.T_k else ""
-        tab.add_row(f"{T}{mark}", fmt(c["entries"]), fmt(c["flops_S"]), fmt(4 * c["entries"]))
-    lines.append(tab)
-    lines.append(
-        Text(
-            "Doubling T quadruples S: the O(T²) bottleneck that FlashAttention, "
-            "sliding windows and linear attention attack. Parameters do not grow with T.",
-            style="italic",
-        )
-    )
-    if state.large:  # this explorer itself does what FlashAttention does
-        full = 8 * s.T * s.T_k
-        lines.append(
-            Text(
-                f"here: S in float64 would be {gib(full)}; it is never stored. The cells on screen "
-                f"are computed in tiles of {ROWS} rows, and each row's softmax over all its keys runs online, a block "
-                "of keys at a time (a running max and sum, rescaled when the max grows), as FlashAttention does."
-            )
-        )
-    return Group(*lines)
 
 
 # The lenses screen's panels: id -> (view, title, one sentence of help), in screen order
