@@ -251,14 +251,19 @@ def dumps(s: Scenario) -> str:
     return "\n".join(lines) + "\n"
 
 
-def save(s: Scenario, path, overwrite=False):
-    """Write ``s`` to ``path`` atomically. FileExistsError unless ``overwrite``."""
-    path = Path(path)
-    if max(s.T, s.T_k) > MAX_DIM:  # a TOML file holds at most MAX_DIM tokens (safe_read's limits)
+def check_savable(s: Scenario) -> None:
+    """ValueError when ``s`` has more tokens than a TOML file holds (safe_read's limits)."""
+    if max(s.T, s.T_k) > MAX_DIM:
         raise ValueError(
             f"{max(s.T, s.T_k)} tokens: a TOML scenario holds at most {MAX_DIM}; keep the arrays in "
             "an .npz or .safetensors file (README: Your own arrays)"
         )
+
+
+def save(s: Scenario, path, overwrite=False):
+    """Write ``s`` to ``path`` atomically. FileExistsError unless ``overwrite``."""
+    path = Path(path)
+    check_savable(s)
     if path.exists() and not overwrite:
         raise FileExistsError(f"{path}: already exists")
     return write_atomic(path, dumps(s).encode("utf-8"))

@@ -149,7 +149,13 @@ class State:
         return self if row == self.row else replace(self, row=row)
 
     def scale_by(self, factor: float) -> State:
-        c = min(C_MAX, max(C_MIN, self.scenario.c * factor))
+        """c times ``factor``, kept within C_MIN..C_MAX; Refused (said, not silent) when c is already
+        at the end of the range that ``factor`` moves towards."""
+        old = self.scenario.c
+        c = min(C_MAX, max(C_MIN, old * factor))
+        if c == old and factor != 1:
+            end = "largest" if factor > 1 else "smallest"
+            raise Refused(f"c is at its {end} value, {old:g}: the knob goes from {C_MIN:g} to {C_MAX:g}")
         return self.with_scenario(c=c)
 
     def reset_scale(self) -> State:

@@ -14,6 +14,7 @@ from rich.console import Console
 from attn_tui.core.export import export
 from attn_tui.core.lazy import LazyTrace
 from attn_tui.core.scenario_io import resolve, save
+from attn_tui.tui import framework
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.lenses import LensesScreen
 from attn_tui.tui.views import lenses as lens_views
@@ -86,3 +87,16 @@ def test_no_full_matrix_is_exported_or_saved(big, tmp_path):
     with pytest.raises(ValueError, match=f"{T} tokens: a TOML scenario holds at most 512"):
         save(big, tmp_path / "big.toml")
     assert not (tmp_path / "out").exists() and not (tmp_path / "big.toml").exists()
+
+
+async def test_save_is_refused_before_a_name_is_typed(big, settle):
+    from attn_tui.tui.screens.files import SaveScreen
+
+    app = AttentionApp(scenario=big)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        assert not isinstance(app.screen, SaveScreen)  # no dialog to type a name into
+        shown = [n.message for n in framework.shown_notifications(app)]
+        assert any(f"not saved: {T} tokens: a TOML scenario holds at most 512" in m for m in shown), shown

@@ -10,3 +10,20 @@ def test_zero_returns_to_the_operating_point_even_after_u():
     back = st.reset_scale()
     assert back.scenario.scaled and back.scenario.c == 1.0
     assert back.trace.S[3, 0] == 3.0  # the lesson's 2·3/√4 at the operating point
+
+
+def test_c_stops_at_the_ends_of_its_range_and_says_so():
+    import pytest
+
+    from attn_tui.core.limits import C_MAX, C_MIN
+    from attn_tui.tui.state import Refused
+
+    st = State(builtin("lesson-pipeline").with_(c=C_MAX / 1.05))
+    top = st.scale_by(1.1)
+    assert top.scenario.c == C_MAX  # the last step lands on the end, not past it
+    with pytest.raises(Refused, match=f"c is at its largest value, {C_MAX:g}: the knob goes from {C_MIN:g}"):
+        top.scale_by(1.1)
+    assert top.scale_by(1 / 1.1).scenario.c < C_MAX  # back down is fine
+    bottom = State(builtin("lesson-pipeline").with_(c=C_MIN))
+    with pytest.raises(Refused, match=f"smallest value, {C_MIN:g}"):
+        bottom.scale_by(1 / 1.1)

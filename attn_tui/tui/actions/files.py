@@ -16,7 +16,7 @@ from ...core.builtins import BUILTINS
 from ...core.export import export as export_matrices
 from ...core.matrices import INPUTS
 from ..screens.files import ExportScreen, OpenScreen, SaveScreen
-from . import action, commit
+from . import action, commit, refuse
 
 
 @dataclass
@@ -52,6 +52,11 @@ def _apply_open(app, name: str) -> str | None:
 
 @action
 def save(app) -> None:
+    try:  # refused before a name is typed: a file this large never goes to TOML
+        io.check_savable(_to_save(app.state))
+    except ValueError as exc:
+        refuse(app, f"not saved: {exc}")
+        return
     app.push_screen(
         SaveScreen(lambda path, overwrite: _apply_save(app, path, overwrite), app.paths.save or "scenario.toml")
     )
