@@ -34,6 +34,18 @@ def test_key_bar_priorities():
     assert priority("help") == 0
     assert priority("quit") > priority("knob('scale_by', 1.1)")
     assert priority("switch_mode('pipeline')", "pipeline") > priority("switch_mode('tour')", "pipeline")
+    assert 0 < priority("switch_mode('pipeline')", "lenses") < priority("knob('scale_by', 1.1)", "lenses")
+
+
+@pytest.mark.parametrize("key", ["l", "x", "T"])
+async def test_the_way_home_is_on_the_key_bar_of_every_other_screen_at_40x12(key, settle):
+    app = AttentionApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        bar = app.screen.query_one("#keybar").render_line(0).text
+        assert " p Pipeline" in bar and "? Help" in bar and bar.rstrip().endswith("^p palette"), bar
 
 
 @pytest.mark.parametrize("width,height", [(120, 40), (80, 24), (40, 12)])

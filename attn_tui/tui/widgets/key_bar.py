@@ -34,10 +34,12 @@ PRIORITY = (
 )
 
 
-def priority(action: str, current_mode: str | None = None) -> int:
+def priority(action: str, current_mode: str | None = None) -> float:
     """How long the hint for ``action`` stays on a narrow key bar (0: always)."""
     if current_mode and action.removeprefix("app.") == f"switch_mode('{current_mode}')":
         return 7  # the key of the screen already shown
+    if current_mode and current_mode != "pipeline" and action.removeprefix("app.") == "switch_mode('pipeline')":
+        return 0.5  # the way home: after Help, before every other hint
     return next((p for prefix, p in PRIORITY if action.startswith(prefix)), 4)
 
 
