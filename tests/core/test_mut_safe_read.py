@@ -149,6 +149,7 @@ DECOYS = [
     ("a = 1 # [\nb = [1]\nc = [2]", 2, "c", 3),  # ... its own line's end, not the text's last line
     ("a = 1 # c\n[[t]]", 2, "a", 2),  # the next line starts right after the newline
     ("b = [1]\nc = [2] # [", 2, "c", 2),  # a comment on the last line, no newline after it
+    ('"\nb = [1]\nc = [2] "', 2, "c", 3),  # a string opened at index 0 still ends at its line's end
 ]
 
 
