@@ -68,6 +68,13 @@ class AttentionApp(App):
         super().notify(message, markup=False, **kw)
 
     # -- actions (keys.py names them) -----------------------------------------
+    def check_action(self, action: str, parameters) -> bool | None:
+        """The explorer's knobs and edits are off on a screen that does not show its state
+        (the training screen): `+` there would change c unseen, and its key bar named them."""
+        if action in ("knob", "do") and not getattr(self.screen, "shows_state", True):
+            return False
+        return True
+
     def action_knob(self, method: str, *args) -> None:
         """Apply one of State's pure functions, e.g. knob('scale_by', 1.1); a Refused
         knob (causal over a different key sequence) leaves the state and says why."""

@@ -368,6 +368,8 @@ class KeyCommands(Provider):
         for k in all_keys():
             if not k.palette or k.scope not in ("app", screen):
                 continue
+            if k.scope == "app" and self.app.check_action(k.action.split("(")[0], ()) is False:
+                continue  # off on this screen (the explorer's knobs on the training screen)
             ns = "app" if k.scope == "app" else "screen"
             yield k, f"{k.description}  · key {key_label(k)}", partial(self.app.run_action, f"{ns}.{k.action}")
 

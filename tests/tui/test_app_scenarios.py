@@ -145,3 +145,16 @@ async def test_chart_shows_the_heaviest_keys_that_fit_and_redraws_on_resize(sett
         await settle(pilot)
         room2 = app.screen.query_one("#chart-probs").size.height - 2
         assert room2 != room and f"top {room2}/64" in chart.border_title
+
+
+async def test_palette_on_the_training_screen_leaves_out_the_explorer_knobs(settle):
+    from attn_tui.tui.keys import KeyCommands
+
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("T")
+        await settle(pilot)
+        texts = " ".join(str(h.text) for h in [h async for h in KeyCommands(app.screen).discover()])
+        assert "c×1.1" not in texts and "Rename token" not in texts, texts
+        assert "Step" in texts and "Pipeline" in texts and "Help" in texts, texts

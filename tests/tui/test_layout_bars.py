@@ -96,3 +96,25 @@ async def test_lens_and_experiment_tables_scroll_sideways_at_40x12(key, wide_id,
             await pilot.resize_terminal(w, h)
             await settle(pilot)
         assert app.screen.query_one(wide_id).size.width >= 60
+
+
+async def test_the_training_screen_neither_offers_nor_runs_the_explorer_knobs(settle):
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("T")
+        await settle(pilot)
+        bar = app.screen.query_one("#keybar").render_line(0).text
+        assert "c ×÷1.1" not in bar and " Pin" not in bar and "Mask" not in bar and " row" not in bar, bar
+        assert " n Step" in bar and " p Pipeline" in bar, bar
+        before = app.state
+        await pilot.press("plus", "m", "j", "P")
+        await settle(pilot)
+        assert app.state is before
+        await pilot.press("p")
+        await settle(pilot)
+        bar = app.screen.query_one("#keybar").render_line(0).text
+        assert "c ×÷1.1" in bar, bar  # back in the explorer, the knobs are there again
+        await pilot.press("plus")
+        await settle(pilot)
+        assert app.state.scenario.c == pytest.approx(1.1)

@@ -45,6 +45,7 @@ class TrainScreen(Screen):
     )
     AUTO_FOCUS = ""  # letters are keys until the learner tabs into a control
     name_for_keys = "train"
+    shows_state = False  # the explorer's knobs and edits are off here (AttentionApp.check_action)
     BINDINGS = keys.bindings("train")
     CSS_PATH = "train.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # train.tcss: one column when narrow
