@@ -216,8 +216,8 @@ def admit(s, error=ValueError, large: bool = False):
 
 
 def _streamed_problem(s):
-    """compute_problem for T above MAX_DIM, without a T x T' matrix: Q, K, V, then S and O
-    in row blocks (core.stream)."""
+    """compute_problem for T above MAX_DIM, without a T x T' matrix: Q, K, V, then S in row
+    blocks (core.stream; O = A V cannot overflow)."""
     from .stream import first_overflow  # stream imports attention; limits is imported by scenario
 
     return first_overflow(s, _inputs)

@@ -77,7 +77,8 @@ def _facts_locked(a):
     v = np.asarray(a, dtype=np.float64)
     f = v[np.isfinite(v)]
     lo, hi = (float(f.min()), float(f.max())) if f.size else (float("nan"), float("nan"))
-    out = (lo, hi, float(np.linalg.norm(v, axis=1).max()) if v.size else 0.0)
+    with np.errstate(over="ignore"):  # a row norm past float64's max is inf, as it should be
+        out = (lo, hi, float(np.linalg.norm(v, axis=1).max()) if v.size else 0.0)
     _FACTS[key] = (a, out)
     if len(_FACTS) > 8:
         _FACTS.popitem(last=False)
@@ -236,6 +237,7 @@ def row_stats(src: Source, r0: int, r1: int, top: int = 3, sums: bool = False, t
     best_x = np.full((n, k), -np.inf)
     best_i = np.full((n, k), -1, dtype=np.int64)
     open_tiles = _open_tiles(src, r0, r1, tile) if not (top or sums) else _tiles(src.T_k, tile)
+    down = _v_down(src)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         for c0, c1 in open_tiles:
             b = src.blocked(r0, r1, c0, c1)
@@ -251,7 +253,8 @@ def row_stats(src: Source, r0: int, r1: int, top: int = 3, sums: bool = False, t
             u = alpha * u + shift + ex.sum(axis=1)
             l = alpha * l + e.sum(axis=1)  # noqa: E741
             if acc is not None:
-                acc = alpha[:, None] * acc + e @ src.V[c0:c1].astype(np.float64)
+                Vt = src.V[c0:c1].astype(np.float64)
+                acc = alpha[:, None] * acc + e @ (Vt if down == 1.0 else Vt * down)
             m = m_new
             if k:
                 best_x, best_i = _merge_top(best_x, best_i, X, c0, k)
@@ -261,10 +264,24 @@ def row_stats(src: Source, r0: int, r1: int, top: int = 3, sums: bool = False, t
         w = np.where(ok, np.exp(best_x - np.where(ok, m[:, None], 0.0)) / l[:, None], np.nan)
         max_blocked_w = np.where(np.isfinite(mb), np.exp(mb - m) / l, 0.0)
         max_blocked_w = np.where(np.isfinite(m), max_blocked_w, np.nan)
-        O = None if acc is None else np.where(ok, acc / l[:, None], np.nan)
+        O = None if acc is None else np.where(ok, acc / l[:, None] / down, np.nan)
     rs = _row_sums(src, r0, r1, m, l, tile) if sums else None
     best_i = np.where(np.isfinite(best_x), best_i, -1)  # −1: no key (a row with fewer finite scores than k)
     return RowStats(r0, H, m, l, O, best_i, np.where(best_i >= 0, w, 0.0), max_blocked_w, rs)
+
+
+def _v_down(src: Source) -> float:
+    """1, or the power of two 2^-k (2^k >= 2 T') that V is scaled by inside row_stats' sum when
+    max|V| · T' could overflow float64: the sum Σ e^(x−m) v is not yet divided by l (up to T'),
+    so 600 keys of V = 1e308 gave O = inf where A V is 1e308. A power of two scales exactly
+    (short of subnormals), and 1 leaves every other scenario's O bit for bit as it was."""
+    if src.V is None:
+        return 1.0
+    lo, hi, _ = facts(src.V)
+    big = max(abs(lo), abs(hi)) if np.isfinite(lo) else 0.0
+    if big * src.T_k < float(np.finfo(np.float64).max) / 4:
+        return 1.0
+    return 2.0 ** -(int(np.ceil(np.log2(src.T_k))) + 1)
 
 
 def _open_tiles(src: Source, r0: int, r1: int, tile: int):
@@ -317,7 +334,8 @@ def blocks(T: int, block: int = BLOCK):
 
 def first_overflow(s, inputs, block: int = BLOCK):
     """limits.compute_problem without a T x T' matrix: (name, input cells, dtype, largest finite)
-    for the first of Q, K, V, S, O with ±inf/NaN in the dtype, or None. ``inputs(s, name, r, c)``
+    for the first of Q, K, V, S with ±inf/NaN in the dtype, or None; O = A V, a weighted average of
+    V's finite rows, cannot overflow (row_stats scales a huge V: _v_down). ``inputs(s, name, r, c)``
     names the input cells (limits._inputs)."""
     src = Source.of(s)
     top = float(np.finfo(src.dtype).max)
@@ -328,17 +346,11 @@ def first_overflow(s, inputs, block: int = BLOCK):
                 return name, inputs(s, name, int(bad[0][0]), int(bad[0][1])), s.dtype, top
     if _cannot_overflow(src, top):
         return None
-    for r0, r1 in blocks(src.T, block):
+    for r0, r1 in blocks(src.T, block):  # O = A V is a weighted average of V's finite rows: it cannot overflow
         for c0, c1 in _tiles(src.T_k, TILE):
             bad = np.argwhere(~np.isfinite(src.scores(r0, r1, c0, c1)))
             if len(bad):
                 return "S", inputs(s, "S", r0 + int(bad[0][0]), c0 + int(bad[0][1])), s.dtype, top
-        st = row_stats(src, r0, r1, top=0)
-        if st.O is not None:
-            with np.errstate(over="ignore", invalid="ignore"):
-                bad = np.argwhere(np.isinf(st.O.astype(src.dtype)))
-            if len(bad):
-                return "O", inputs(s, "O", r0 + int(bad[0][0]), int(bad[0][1])), s.dtype, top
     return None
 
 
