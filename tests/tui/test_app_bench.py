@@ -27,6 +27,7 @@ def test_bench_reports_every_figure():
     assert r["first_frame_explorer_s"] > 0 and r["first_frame_bare_s"] > 0
     assert r["first_frame_ratio"] == r["first_frame_explorer_s"] / r["first_frame_bare_s"]
     assert r["widgets"] >= 20  # the explorer's panes, counted from the running app
+    assert 0 < r["first_frame_textual_s"] and r["first_frame_textual_ratio"] > 0  # Textual's part of the frame
     lines = bench.report(r)
     assert any("T=5 " in line and "floor" in line for line in lines)
     assert any("T=64" in line and "floor" in line for line in lines)

@@ -36,6 +36,7 @@ from textual.widgets import Static
 from ...core.scenario import Scenario
 from ..app import AttentionApp
 from ..framework import on_first_frame
+from .first_frame import textual_share_s
 
 SIZE = (120, 40)
 
@@ -227,6 +228,7 @@ def run(presses: int = 30, repeats: int = 5) -> dict:
         "ff_app": lambda: _first_frame_s(AttentionApp),
         "ff_bare": lambda: _first_frame_s(bare_widgets_app(n_widgets)),
         "ff_content": lambda: _first_frame_s(with_style_sheet(bare_repaint_app(5, n_widgets, grids=CONTENT_GRIDS))),
+        "ff_textual": lambda: textual_share_s(AttentionApp, SIZE),
     }
     samples: dict[str, list[float]] = {name: [] for name in cases}
     builds = []
@@ -249,6 +251,8 @@ def run(presses: int = 30, repeats: int = 5) -> dict:
     out["first_frame_ratio"] = m["ff_app"] / m["ff_bare"]
     out["first_frame_content_s"] = m["ff_content"] + 2 * plotext / 1000
     out["first_frame_content_ratio"] = m["ff_app"] / out["first_frame_content_s"]
+    out["first_frame_textual_s"] = m["ff_textual"]
+    out["first_frame_textual_ratio"] = m["ff_textual"] / m["ff_bare"]
     return out
 
 
@@ -284,5 +288,9 @@ def report(r: dict) -> list[str]:
         f"  floor with as many widgets, {CONTENT_GRIDS} of them Line-API grids of numbers, the explorer's style "
         f"sheet and two plotext builds: {r['first_frame_content_s'] * 1000:.0f} ms   "
         f"{r['first_frame_content_ratio']:.2f}x"
+    )
+    lines.append(
+        f"  Textual's own part of the explorer's first frame (less the explorer's code, first_frame.py): "
+        f"{r['first_frame_textual_s'] * 1000:.0f} ms   {r['first_frame_textual_ratio']:.2f}x the floor"
     )
     return lines

@@ -1,0 +1,82 @@
+"""The first frame split in two (benchmark only): the explorer's own code and Textual's steps.
+
+:func:`own_code` times, in CPU seconds, the explorer's methods that run before the first frame
+(the pipeline's mount and show: the trace, the views, every pane's data, the layout fit; the
+grids' and charts' lines: numbers, colours, the plotext builds; the key bar). The rest of the
+first frame is Textual's own work for this widget tree (styles, compose and mount, layout, the
+first full render). If that rest alone is more than the goal's ratio times the bare app's first
+frame, no change to the explorer's own code can meet the goal with this tree.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from contextlib import contextmanager
+
+from ..framework import on_first_frame
+from ..screens.pipeline import PipelineScreen
+from ..widgets.bar_plot import BarPlot
+from ..widgets.key_bar import KeyBar
+from ..widgets.matrix_grid import MatrixGrid
+
+OWN = (
+    (PipelineScreen, "on_mount"),
+    (PipelineScreen, "show"),
+    (PipelineScreen, "on_resize"),
+    (MatrixGrid, "render_line"),
+    (BarPlot, "render_line"),
+    (KeyBar, "_rebuild"),
+)
+
+
+@contextmanager
+def own_code(methods=OWN):
+    """Yields a list whose one number is the CPU seconds spent in ``methods`` so far (calls
+    nested in one another counted once); the methods are restored on exit."""
+    total, depth, saved = [0.0], [0], []
+
+    def timed(orig):
+        @functools.wraps(orig)  # Textual counts a handler's parameters: the original's
+        def method(*args, **kw):
+            if depth[0]:
+                return orig(*args, **kw)
+            depth[0] += 1
+            t0 = time.process_time()
+            try:
+                return orig(*args, **kw)
+            finally:
+                total[0] += time.process_time() - t0
+                depth[0] -= 1
+
+        return method
+
+    for owner, name in methods:
+        orig = owner.__dict__[name]
+        saved.append((owner, name, orig))
+        setattr(owner, name, timed(orig))
+    try:
+        yield total
+    finally:
+        for owner, name, orig in saved:
+            setattr(owner, name, orig)
+
+
+async def split(make, size) -> tuple[float, float]:
+    """(CPU seconds from constructing the app to its first composited frame, of which the
+    explorer's own code), headless at ``size``, as cpu._first_frame_s times the first frame."""
+    with own_code() as own:
+        t0 = time.process_time()
+        app = make()
+        first: list[tuple[float, float]] = []
+        on_first_frame(app, lambda: first.append((time.process_time() - t0, own[0])))
+        async with app.run_test(size=size) as pilot:
+            while not first and app.is_running:  # an app that failed does not draw: do not wait
+                await pilot.pause(0.005)
+    return first[0]
+
+
+async def textual_share_s(make, size) -> float:
+    """The first frame less the explorer's own code's CPU time: Textual's part, in seconds."""
+    total, own = await split(make, size)
+    return total - own
