@@ -81,7 +81,7 @@ class AttentionApp(App):
         try:
             new = getattr(self.state, method)(*args)
         except Refused as exc:
-            self.notify(str(exc), severity="warning", timeout=8)
+            self.notes.note(str(exc), "refusal", severity="warning", timeout=8)  # held `+`: one, not a pile
             return
         if new is not self.state:  # `j` on the last row changes nothing: nothing to redraw
             self.set_state(new)

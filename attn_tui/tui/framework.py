@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from textual.app import App
+from textual.app import App, ScreenStackError
+from textual.css.query import NoMatches
 from textual.notifications import Notification
+from textual.widgets._toast import ToastHolder, ToastRack
 
 
 def post_notification(app: App, message: str, title: str, severity: str, timeout: float) -> Notification:
@@ -28,7 +30,23 @@ def withdraw_notification(app: App, n: Notification) -> None:
     """Remove notification ``n`` if it is still shown."""
     if n in app._notifications:
         del app._notifications[n]
+        _sweep_toast_holders(app)
         app._refresh_notifications()
+
+
+def _sweep_toast_holders(app: App) -> None:
+    """Remove the current screen's toast holders of notifications no longer shown. Textual's
+    ToastRack.show removes a withdrawn notification's Toast but not the ToastHolder around it;
+    the empty holders piled up (one per "computing …" note at a large T) and pushed every new
+    toast below the screen: after ~40 presses of + the warnings stopped appearing."""
+    try:
+        rack = app.screen.get_child_by_type(ToastRack)
+    except (NoMatches, ScreenStackError):
+        return
+    live = {ToastRack._toast_id(n) for n in app._notifications}
+    for holder in list(rack.query_children(ToastHolder)):
+        if holder.id not in live:
+            holder.remove()
 
 
 def shown_notifications(app: App) -> list[Notification]:

@@ -68,3 +68,24 @@ async def test_the_palette_offers_one_quit_and_it_names_its_key():
         prompts = [str(found.get_option_at_index(i).prompt) for i in range(found.option_count)]
         quits = [p for p in prompts if p.startswith("Quit")]
         assert len(quits) == 1 and "key q" in quits[0], prompts
+
+
+async def test_withdrawn_notes_leave_no_holder_and_the_next_toast_is_on_screen():
+    # Textual's ToastRack.show removes a withdrawn Toast but not its ToastHolder: 40 withdrawn
+    # "computing" notes pushed the next warning below a 40-line screen
+    from textual.widgets._toast import Toast, ToastHolder, ToastRack
+
+    app = App()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        for i in range(40):
+            n = framework.post_notification(app, f"computing {i}", "", "information", 60)
+            await pilot.pause()
+            framework.withdraw_notification(app, n)
+            await pilot.pause()
+        framework.post_notification(app, "the warning", "", "warning", 60)
+        await pilot.pause()
+        await pilot.pause()
+        rack = app.screen.get_child_by_type(ToastRack)
+        assert len(rack.query(ToastHolder)) == 1
+        (toast,) = rack.query(Toast)
+        assert 0 <= toast.region.y and toast.region.bottom <= 24, toast.region

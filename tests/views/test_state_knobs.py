@@ -27,3 +27,16 @@ def test_c_stops_at_the_ends_of_its_range_and_says_so():
     bottom = State(builtin("lesson-pipeline").with_(c=C_MIN))
     with pytest.raises(Refused, match=f"smallest value, {C_MIN:g}"):
         bottom.scale_by(1 / 1.1)
+
+
+async def test_holding_plus_at_the_end_of_the_range_shows_one_warning_not_a_pile():
+    from attn_tui.core.limits import C_MAX
+    from attn_tui.tui import framework
+    from attn_tui.tui.app import AttentionApp
+
+    app = AttentionApp(scenario=builtin("lesson-pipeline").with_(c=C_MAX))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press(*["plus"] * 6)
+        await pilot.pause()
+        shown = [str(n.message) for n in framework.shown_notifications(app)]
+        assert sum("c is at its largest value" in m for m in shown) == 1, shown
