@@ -117,7 +117,7 @@ class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
             values = np.asarray(values)
             lo, hi = P.value_range(values)
         rows, cols = tuple(row_labels), tuple(col_labels)
-        w = P.width_for(lo, hi)
+        w = P.header_width(cols, P.width_for(lo, hi))  # wider when a header would lose a digit
         lw = self._lw if rows == self.row_labels else min(LABEL_MAX, max(map(len, rows), default=0)) + 1  # cached
         same_shape = (
             tuple(values.shape) == tuple(self.values.shape)

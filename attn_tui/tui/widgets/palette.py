@@ -179,6 +179,27 @@ def headers(labels, width: int) -> list[str]:
     return [_abbrev(s.split()[0] if s.split() else s, width) for s in labels]
 
 
+_WIDE: dict = {}  # (id(labels), width) -> (labels, answer): the last few asked of header_width
+
+
+def header_width(labels: tuple, width: int, cap: int = 8) -> int:
+    """``width``, or wider (up to ``cap``) when fitting a column header into ``width`` would drop a
+    digit: "t11995" abbreviated to 5 cells read "t1195", the name of another token. Cached per
+    labels object (a large scenario's 16,384 key labels are the same tuple every keypress)."""
+    hit = _WIDE.get((id(labels), width))
+    if hit is not None and hit[0] is labels:
+        return hit[1]
+    need = width
+    for s in labels:
+        first = s.split()[0] if s.split() else s
+        if len(first) > need and any(c.isdigit() for c in first[width - 1 : -1]):
+            need = min(cap, len(first))
+    if len(_WIDE) >= 8:
+        _WIDE.pop(next(iter(_WIDE)))
+    _WIDE[(id(labels), width)] = (labels, need)
+    return need
+
+
 def _abbrev(label: str, width: int) -> str:
     """Fit ``label`` in ``width``, keeping its last character ("spare1" -> "spar1")."""
     return label if len(label) <= width else label[: width - 1] + label[-1]
