@@ -95,19 +95,39 @@ def _mask(s, tr, r, c, head) -> list[str]:
     return [f"M[{r + 1},{c + 1}] ({head}) = {n(tr.M[r, c])}", why, f"S̃ = S + M = {n(tr.S_masked[r, c])}"]
 
 
+def small(x) -> str:
+    """A weight or kernel value with 3 significant digits below 0.1 (0.00154, not 0.002), so the
+    quotient written after it can be checked by hand; else as :func:`n`."""
+    x = float(x)
+    return f"{x:.3g}" if 0 < abs(x) < 0.1 else n(x)
+
+
 def _weight(tr, r, c, head) -> list[str]:
     x = tr.S_masked[r].astype(np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
         mx = np.max(x)
         e = np.exp(x - mx)
-    last = _nan_line(tr, r) if np.isnan(tr.A[r, c]) else ("masked: exp(−huge) = 0" if tr.blocked[r, c] else "")
+    huge = np.isfinite(mx) and abs(mx) >= 1e6  # −1e9 ± a score: "-1e9 − -1e9" would hide the difference
+    arg = f"S̃ − max = {n(x[c] - mx)}" if huge else f"{n(x[c])} − {n(mx)}"
     return [
         f"A[{r + 1},{c + 1}] ({head})",
         "= exp(S̃[t,i] − max_j S̃[t,j]) / Σ_j exp(S̃[t,j] − max)",
-        f"= exp({n(x[c])} − {n(mx)}) / {n(e.sum())}",
-        f"= {n(e[c])} / {n(e.sum())} = {n(tr.A[r, c])}",
-        last,
+        f"= exp({arg}) / {n(e.sum())}",
+        f"= {small(e[c])} / {n(e.sum())} = {small(tr.A[r, c])}",
+        _weight_note(tr, r, c),
     ]
+
+
+def _weight_note(tr, r, c) -> str:
+    if np.isnan(tr.A[r, c]):
+        return _nan_line(tr, r)
+    if not tr.blocked[r, c]:
+        return ""
+    if tr.A[r, c] == 0:
+        return "masked: exp(−huge) = 0"
+    if np.all(tr.blocked[r]):
+        return "masked, yet not 0: every key of this row is masked, so S̃ − max is small (a −∞ fill gives NaN)"
+    return "masked, yet not 0: the fill does not outweigh these scores"
 
 
 def _output(s, tr, r, c) -> list[str]:

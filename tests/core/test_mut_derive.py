@@ -101,13 +101,22 @@ def expected(s, tr, name, r, c):
                 last = "NaN: every key is masked with −∞, and −∞ − (−∞) = NaN"
             else:
                 last = "NaN: " + cause.short + ("" if any(tr.blocked[r]) else "; nothing is masked")
+        elif not tr.blocked[r, c]:
+            last = ""
+        elif tr.A[r, c] == 0:
+            last = "masked: exp(−huge) = 0"
+        elif all(tr.blocked[r]):
+            last = "masked, yet not 0: every key of this row is masked, so S̃ − max is small (a −∞ fill gives NaN)"
         else:
-            last = "masked: exp(−huge) = 0" if tr.blocked[r, c] else ""
+            last = "masked, yet not 0: the fill does not outweigh these scores"
+        three = lambda v: f"{v:.3g}" if 0 < abs(v) < 0.1 else num(v)  # noqa: E731
+        near = math.isfinite(mx) and abs(mx) >= 1e6
+        arg = f"S̃ − max = {num(x[c] - mx)}" if near else f"{num(x[c])} − {num(mx)}"
         return [
             f"A[{r + 1},{c + 1}] ({head})",
             "= exp(S̃[t,i] − max_j S̃[t,j]) / Σ_j exp(S̃[t,j] − max)",
-            f"= exp({num(x[c])} − {num(mx)}) / {num(total)}",
-            f"= {num(e[c])} / {num(total)} = {num(tr.A[r, c])}",
+            f"= exp({arg}) / {num(total)}",
+            f"= {three(e[c])} / {num(total)} = {three(float(tr.A[r, c]))}",
             last,
         ]
     if name == "O":
@@ -230,3 +239,30 @@ def test_block_reason_names_every_rule_that_blocks(mask, window, padding):
         for c in range(5):
             want = reasons(s, r, c) if B[r][c] else "masked"
             assert block_reason(s, r, c) == want, (mask, r, c)
+
+
+def test_a_fully_masked_row_with_a_finite_fill_says_its_weights_are_not_0():
+    s = builtin("lesson-pipeline").with_(padding=(1,))  # row 1 sees only key 1, and key 1 is padding
+    tr = s.run()
+    lines = derivation(s, tr, "A", 0, 0)
+    assert tr.blocked[0].all() and 0 < tr.A[0, 0] < 1
+    x = tr.S_masked[0]
+    assert lines[2].startswith(f"= exp(S̃ − max = {fmt(float(x[0] - x.max()), 10)}) / ")
+    assert lines[-1].startswith("masked, yet not 0: every key of this row is masked")
+    e = np.exp(x - x.max())
+    assert e[0] >= 0.1 and tr.A[0, 0] >= 0.1  # uniform: 1 / 5 = 0.2, written as the other weights
+    assert lines[3] == f"= {fmt(float(e[0]), 10)} / {fmt(float(e.sum()), 10)} = {fmt(float(tr.A[0, 0]), 10)}"
+
+
+def test_a_small_weight_keeps_three_significant_digits_so_the_quotient_checks():
+    rng = np.random.default_rng(5)
+    s = Scenario(Q=3 * rng.standard_normal((6, 4)), K=3 * rng.standard_normal((6, 4)), mask="none")
+    tr = s.run()
+    r, c = np.unravel_index(np.argmin(np.where(tr.A > 0, tr.A, 1)), tr.A.shape)
+    assert tr.A[r, c] < 0.01
+    x = tr.S_masked[r]
+    e = np.exp(x - x.max())
+    line = derivation(s, tr, "A", int(r), int(c))[3]
+    num, _, rest = line.removeprefix("= ").partition(" / ")
+    assert float(num) == pytest.approx(e[c], rel=5e-3)  # 3 significant digits, not "0.002"
+    assert float(rest.split(" = ")[1]) == pytest.approx(tr.A[r, c], rel=5e-3)
