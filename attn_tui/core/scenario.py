@@ -109,8 +109,11 @@ class Scenario:
 
     @property
     def value_features(self):
-        """Labels of O's columns: the first d_v feature names when W_V copies them."""
-        if self.features and self.d_v <= len(self.features):
+        """Labels of O's columns: the first d_v feature names when W_V copies them (W_V = [I; 0],
+        as in the lesson), else v1..v_dv (V's column j is then no input feature)."""
+        W = self.W_V
+        copies = W is not None and np.array_equal(W, np.eye(*np.shape(W)))
+        if copies and self.features and self.d_v <= len(self.features):
             return tuple(self.features[: self.d_v])
         return tuple(f"v{j + 1}" for j in range(self.d_v))
 
