@@ -166,9 +166,9 @@ def load(path, large: bool = False) -> Scenario:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ScenarioError(f"{name}: not a text (UTF-8) file; a scenario is TOML") from None
+        raise ScenarioError(f"{name}: not a text (UTF-8) file; a scenario is TOML, .npz or .safetensors") from None
     if "\x00" in text:
-        raise ScenarioError(f"{name}: binary data (NUL bytes); a scenario is TOML")
+        raise ScenarioError(f"{name}: binary data (NUL bytes); a scenario is TOML, .npz or .safetensors")
     return loads(text, str(path))
 
 

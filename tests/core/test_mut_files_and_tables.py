@@ -93,7 +93,7 @@ def test_a_scenario_past_512_tokens_is_not_exported_nor_saved_as_toml(tmp_path):
         export.export(big, None, tmp_path)
     mib = round(8 * 600 * 700 / 2**20)
     assert str(e.value) == (
-        f"700 tokens: matrices are exported up to 512 tokens (S alone would be {mib} MiB here); "
+        f"700 tokens: matrices are exported up to 512 tokens (S alone would be {mib} MiB in float64 here); "
         "`attn-tui report --scenario FILE --json` summarises it"
     )
     with pytest.raises(ValueError) as e:
@@ -177,3 +177,10 @@ def test_scenario_matrices_are_read_only_float64_and_shared_between_copies():
     assert s.Q.dtype == np.float64 and not s.Q.flags.writeable
     t = s.with_(c=2.0)
     assert t.Q is s.Q and t.K is s.K  # a with_() copy shares the immutable matrices
+
+
+def test_the_export_refusal_sizes_s_in_the_scenario_s_dtype(tmp_path):
+    big = Scenario(Q=np.zeros((600, 1)), K=np.zeros((700, 1)), mask="none", dtype="float16")
+    with pytest.raises(ValueError) as e:
+        export.export(big, None, tmp_path)
+    assert f"(S alone would be {round(2 * 600 * 700 / 2**20)} MiB in float16 here)" in str(e.value)

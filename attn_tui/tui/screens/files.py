@@ -60,7 +60,7 @@ class OpenScreen(_PathDialog):
     HINT = "enter: open the path · tab: built-ins · escape: cancel"
 
     def title_text(self) -> str:
-        return "Open a scenario (TOML file or built-in)"
+        return "Open a scenario (TOML, .npz or .safetensors file, or a built-in)"
 
     def extra(self) -> ComposeResult:
         yield OptionList(
