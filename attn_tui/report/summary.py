@@ -102,6 +102,18 @@ def _full_hint(s: Scenario) -> str:
     return "--full prints them" if n <= FULL_MAX else f"--full prints them up to {FULL_MAX} tokens, not {n}"
 
 
+def _named(label: str, prefix: str, pos: int) -> str:
+    """A token by its label and position, "mat (t1)", or its label alone when that is the
+    position's default name ("t252" or "k252", not "t252 (k252)")."""
+    label = printable(label)
+    return label if label in (f"t{pos}", f"{prefix}{pos}") else f"{label} ({prefix}{pos})"
+
+
+def _sizes(s: Scenario) -> str:
+    """ "2048 tokens", or "600 queries x 700 keys" when T and T' differ."""
+    return f"{s.T} tokens" if s.T == s.T_k else f"{s.T} queries x {s.T_k} keys"
+
+
 def _labels(labels) -> str:
     head = ", ".join(map(printable, labels[:LABELS_SHOWN]))
     more = len(labels) - LABELS_SHOWN
@@ -144,7 +156,7 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
         "tokens: " + _labels(s.tokens),
         "keys:   " + _labels(s.keys),
         "",
-        f"Summary: {max(s.T, s.T_k)} tokens is above {MAX_DIM}, so no matrix is printed ({_full_hint(s)}).",
+        f"Summary: {_sizes(s)}, above {MAX_DIM}, so no matrix is printed ({_full_hint(s)}).",
         f"Each figure below is computed in blocks of {stream.BLOCK} rows with an online softmax over {stream.TILE}",
         "keys at a time: no T x T' matrix is stored.",
         "",
@@ -162,13 +174,13 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
     )
     lines += ["", "top keys of some rows (A):"]
     for t, ks in f["top_keys"].items():
-        keys = ", ".join(f"{printable(s.keys[i])} (k{i + 1}) {w:.3f}" for i, w in ks) or "NaN row (no key it may see)"
-        lines.append(f"  t{t} {printable(s.tokens[t - 1])}: {keys}")
+        keys = ", ".join(f"{_named(s.keys[i], 'k', i + 1)} {w:.3f}" for i, w in ks) or "NaN row (no key it may see)"
+        lines.append(f"  {_named(s.tokens[t - 1], 't', t)}: {keys}")
     lm = f["largest_masked_weight"]
     where = f" (row {lm['row']})" if lm["row"] else ""
     lines += [
         "",
-        f"largest weight on a masked cell: {fmt_num(lm['A'])}{where}"
+        f"largest weight on a masked cell: {lm['A']:.3g}{where}"
         f"   max |row sum of A - 1|: {f['max_abs_row_sum_minus_1']:.3g}",
         f"rank(S) = {r['S']}   rank(Q) = {r['Q']}   rank(K) = {r['K']}   d_k = {r['d_k']}"
         "   (from QR factors of Q and K: S = Q1 (R1 R2^T) Q2^T)",

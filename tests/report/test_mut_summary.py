@@ -166,7 +166,7 @@ def test_text_says_the_figures_line_by_line():
         "tokens: a, b, c, d, e, f, g, h, ... (1 more, 9 in all)",
         "keys:   a, b, c, d, e, f, g, h, ... (1 more, 9 in all)",
         "",
-        "Summary: 9 tokens is above 512, so no matrix is printed (--full prints them).",
+        "Summary: 9 tokens, above 512, so no matrix is printed (--full prints them).",
         "Each figure below is computed in blocks of 256 rows with an online softmax over 2048",
         "keys at a time: no T x T' matrix is stored.",
         "",
@@ -176,8 +176,8 @@ def test_text_says_the_figures_line_by_line():
         "0 1 2 0 0 0 0 0 0 0 0 0 0 0 3 2",
         "",
         "top keys of some rows (A):",
-        "  t1 a: a (k1) 0.500, i (k9) 0.250",
-        "  t3 c: NaN row (no key it may see)",
+        "  a (t1): a (k1) 0.500, i (k9) 0.250",
+        "  c (t3): NaN row (no key it may see)",
         "",
         "largest weight on a masked cell: 0.25 (row 7)   max |row sum of A - 1|: 2.5e-16",
         "rank(S) = 4   rank(Q) = 5   rank(K) = 6   d_k = 7   (from QR factors of Q and K: S = Q1 (R1 R2^T) Q2^T)",
@@ -198,7 +198,7 @@ def test_text_of_given_q_k_v_without_a_name_window_or_entropies():
         "settings: mask = causal   padding = []   fill = -1e9   c = 1   scaled = false   (scale = 1)   dtype = float64",
         "tokens: a, b, c, d, e, f, g, h",
     ]
-    assert lines[9:11] == ["", "NaN rows: 8 of 8"] and "  t2 b: b (k2) 1.000" in lines
+    assert lines[9:11] == ["", "NaN rows: 8 of 8"] and "  b (t2): b (k2) 1.000" in lines
     assert "largest weight on a masked cell: 0   max |row sum of A - 1|: 2.5e-16" in lines
     assert lines[-2:] == ["params: n/a (Q, K, V given directly)", ""]
 
@@ -249,3 +249,15 @@ def test_the_summary_points_to_full_only_where_full_prints(monkeypatch):
     assert summary.summary_dict(projected(), "big.npz", FIGURES)["why"].endswith("up to 8 tokens, not 9")
     with pytest.raises(ValueError, match="every matrix is printed up to 8 tokens"):
         summary.check_full(projected())
+
+
+def test_default_labels_are_written_once_and_unequal_sizes_are_named():
+    Q, K = RNG.standard_normal((6, 2)), RNG.standard_normal((9, 2))
+    s = Scenario(Q=Q, K=K, mask="none")
+    text = summary.summary_text(s)
+    assert "Summary: 6 queries x 9 keys, above 512" in text
+    tops = [line for line in text.splitlines() if line.startswith("  t")]
+    assert tops and all(line.split(":")[0].strip().count("t") == 1 for line in tops), tops  # "t1", not "t1 t1"
+    assert all("(k" not in line for line in tops), tops  # "t4 0.31", not "t4 (k4) 0.31"
+    lm = summary.summarise(s)["largest_masked_weight"]["A"]
+    assert f"largest weight on a masked cell: {lm:.3g}" in text
