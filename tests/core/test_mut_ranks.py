@@ -93,3 +93,19 @@ def test_factor_rank_edges():
     assert factor_rank(np.zeros((4, 2))) == 0  # all singular values 0: none above a 0 tolerance
     assert factor_rank(np.zeros((3, 0))) == 0  # no column: no singular value
     assert score_rank_qr(np.zeros((4, 2)), np.ones((3, 2)), 1.0) == 0
+
+
+@pytest.mark.parametrize("T, T_k", [(2, 40), (40, 2)])
+def test_fewer_queries_or_keys_than_d_k_bound_the_tolerance(T, T_k):
+    # S (T x T') has at most min(T, T', d_k) = 2 singular values here, not d_k = 16: the tolerance's
+    # first term counts 2 of them, so the last one at 1.02 x the tolerance counts and at 0.98 does not
+    d, r = 16, min(T, T_k)
+    bases = orthonormal(T, r), orthonormal(T_k, r), orthonormal(d, r)
+    for f, rank in ((1.02, r), (0.98, r - 1)):
+        last = 1e-3
+        for _ in range(6):
+            Q, K = factors(bases, r, last)
+            last = f * tolerance(Q, K, 1.0, np.float64)
+        Q, K = factors(bases, r, last)
+        assert factor_rank(Q) == factor_rank(K) == r
+        assert score_rank_qr(Q, K, 1.0) == rank, f

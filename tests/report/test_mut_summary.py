@@ -251,6 +251,12 @@ def test_the_summary_points_to_full_only_where_full_prints(monkeypatch):
         summary.check_full(projected())
 
 
+def test_at_exactly_full_max_tokens_the_hint_and_check_full_agree_that_full_prints(monkeypatch):
+    monkeypatch.setattr(summary, "FULL_MAX", 9)  # 9 tokens: the most --full prints
+    summary.check_full(projected())  # accepted
+    assert "so no matrix is printed (--full prints them)." in summary.summary_text(projected(), "big.npz", FIGURES)
+
+
 def test_default_labels_are_written_once_and_unequal_sizes_are_named():
     Q, K = RNG.standard_normal((6, 2)), RNG.standard_normal((9, 2))
     s = Scenario(Q=Q, K=K, mask="none")
