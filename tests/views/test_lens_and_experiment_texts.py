@@ -196,3 +196,21 @@ def test_memory_content_says_when_o_t_has_more_components_than_shown():
     out = text(lens_text.memory(State(random_scenario(T=6, d_v=9), row=4)))
     assert out.count("v1 ") == 1 and "v6 " in out and "v7 " not in out and "… (9 in all)]" in out
     assert "in all" not in text(lens_text.memory(State(random_scenario(T=6, d_v=6), row=4))).split("= [")[-1]
+
+
+def test_one_runner_up_is_not_each_and_many_addresses_are_a_whole_number():
+    from attn_tui.core.scenario import Scenario
+
+    s = Scenario(Q=np.array([[1.0, 0.0]] * 3), K=np.array([[3.0, 0.0], [1.0, 0.0], [0.0, 0.0]]), mask="none")
+    st = State(s, row=0)
+    out = text(lesson_panes.correlation(st))
+    assert "over the runner-up 't2'" in out and "× the weight of the runner-up (A = " in out, out
+    T = 3000
+    rng = np.random.default_rng(1)
+    K = rng.standard_normal((T, 2))
+    K[0] = (6.0, 0.0)  # one clear top key; the other 2999 spread the rest
+    flat = Scenario(Q=np.tile([1.0, 0.0], (T, 1)), K=K, mask="none")
+    st = State(flat, row=5)
+    eff = float(st.trace.eff[5])
+    assert eff > 100
+    assert f"spreads its read over about {eff:,.0f} addresses" in text(lens_text.memory(st))

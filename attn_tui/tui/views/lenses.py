@@ -165,7 +165,8 @@ def memory_words(state, ranked) -> str:
     if wa >= 0.5:
         return f"{who!r} probes memory and reads back {a!r} with {fmt(wa, 2)} fidelity."
     eff = float(state.trace.eff[state.row])
-    return f"{who!r} spreads its read over about {fmt(eff, 1)} addresses; top {a!r} ({fmt(wa, 2)})."
+    about = fmt(eff, 1) if eff < 100 else f"{eff:,.0f}"  # 2^H: "about 1,636", not "about 1635.7"
+    return f"{who!r} spreads its read over about {about} addresses; top {a!r} ({fmt(wa, 2)})."
 
 
 def _tie_words(who: str, wa: float, tied: list, others: list) -> str:

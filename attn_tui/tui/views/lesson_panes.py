@@ -75,7 +75,8 @@ def _detector_line(s, tr, t, r) -> Text:
     who = f"the runner-up {ties[0]}" if len(ties) == 1 else f"the {len(ties)} runners-up ({', '.join(ties)})"
     return Text(
         f"peak {s.keys[p]!r} ({fmt(r['scores'][p])}), margin {fmt(m)} over {who}: the soft-argmax "
-        f"gives it e^{fmt(m, 2)} = {fmt(r['ratio'], 2)}× the weight of each (A = {fmt(tr.A[t, p])}).",
+        f"gives it e^{fmt(m, 2)} = {fmt(r['ratio'], 2)}× the weight of {'each' if len(ties) > 1 else 'the runner-up'} "
+        f"(A = {fmt(tr.A[t, p])}).",
         style="italic",
     )
 

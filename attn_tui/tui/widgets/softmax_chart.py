@@ -129,7 +129,8 @@ class SoftmaxChart(Horizontal, can_focus=True):
         )
         self._bars("#chart-scores", labels, scores, f"{view.scores_title}{unit}  row {view.row}", axis, ghosts[0])
         self._bars("#chart-probs", labels, view.weights[keys], view.probs_title, (0, 1), ghosts[1])
-        some = f" · top {len(keys)}/{len(view.keys)}" if len(keys) < len(view.keys) else ""
+        seen = int(np.count_nonzero(~np.asarray(view.blocked)))  # the keys row t may see, not T'
+        some = f" · top {min(len(keys), seen)} of {seen} seen" if len(keys) < len(view.keys) else ""
         title = escape(view.border_title) + some
         if title != self.border_title:
             self._title_only = True  # Textual repaints the whole widget for a new title: its line only
