@@ -77,7 +77,8 @@ def export(s: Scenario, trace, folder, fmt="csv", overwrite=False) -> list[Path]
     if max(s.T, s.T_k) > MAX_DIM:  # a large scenario's trace is lazy (core.lazy): never materialised
         raise ValueError(
             f"{max(s.T, s.T_k)} tokens: matrices are exported up to {MAX_DIM} tokens (S alone would be "
-            f"{gib(np.dtype(s.dtype).itemsize * s.T * s.T_k)} in {s.dtype} here); `attn-tui report --scenario FILE --json` summarises it"
+            f"{gib(np.dtype(s.dtype).itemsize * s.T * s.T_k)} in {s.dtype} here); "
+            "`attn-tui report --scenario FILE --json` summarises it"
         )
     folder = Path(folder).expanduser()
     if folder.exists() and not folder.is_dir():
