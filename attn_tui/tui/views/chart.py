@@ -37,6 +37,7 @@ class ChartView:
     border_title: str  # plain text; the chart adds " · top n of N seen" when it shows fewer keys
     ghost_scores: np.ndarray | None = None  # the pinned state's row t of S (drawn as ┃ ticks), or None
     ghost_weights: np.ndarray | None = None  # the pinned state's row t of A
+    probs_short: str = ""  # probs_title for a narrow plot ("A_t H=12.72"); the border title has c and log₂t
 
 
 def short(label: str) -> str:
@@ -127,6 +128,7 @@ def chart_view(state: State) -> ChartView:
         scores_title=scale + (f" axis×{2**k}" if k and fixed else ""),
         row=row,
         probs_title=probs,
+        probs_short=probs if t in tr.nan_rows else f"A_t H={h}",
         score_axis=(lo, hi) if fixed else None,
         border_title=f"softmax row {row[:12]}: c={s.c:.3f} H={h} bits of {ceiling}{pinned}",
         **ghost,
