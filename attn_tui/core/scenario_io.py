@@ -20,7 +20,7 @@ import numpy as np
 from . import arrays_io
 from .atomic import write_atomic
 from .builtins import BUILTINS, builtin
-from .limits import MAX_ARRAY_FILE_BYTES, MAX_DIM, admit, check_dim, printable, shown
+from .limits import MAX_ARRAY_FILE_BYTES, MAX_DIM, MAX_TITLE, admit, check_dim, printable, shown
 from .safe_read import read_capped, structure_problem
 from .scenario import MATRICES, Scenario
 
@@ -159,7 +159,9 @@ def load(path, large: bool = False) -> Scenario:
     if arrays_io.is_arrays_file(path):
         raw = read_capped(path, ScenarioError, MAX_ARRAY_FILE_BYTES, "an array file")
         try:
-            return from_dict(arrays_io.read(raw, path.suffix, large))
+            d = arrays_io.read(raw, path.suffix, large)
+            d.setdefault("title", printable(path.name)[:MAX_TITLE].strip() or "untitled")  # the file, not "untitled"
+            return from_dict(d)
         except ValueError as exc:
             raise ScenarioError(f"{name}: {printable(exc)}") from None
     raw = read_capped(path, ScenarioError)  # never blocks, never reads more than MAX_FILE_BYTES
