@@ -99,7 +99,10 @@ def small(x) -> str:
     """A weight or kernel value with 3 significant digits below 0.1 (0.00154, not 0.002), so the
     quotient written after it can be checked by hand; else as :func:`n`."""
     x = float(x)
-    return f"{x:.3g}" if 0 < abs(x) < 0.1 else n(x)
+    if not 0 < abs(x) < 0.1:
+        return n(x)
+    m, _, e = f"{x:.3g}".partition("e")
+    return f"{m}e{int(e)}" if e else m  # "2.58e-5", as the other numbers write it (not "2.58e-05")
 
 
 def _weight(tr, r, c, head) -> list[str]:

@@ -109,7 +109,7 @@ def expected(s, tr, name, r, c):
             last = "masked, yet not 0: every key of this row is masked, so S̃ − max is small (a −∞ fill gives NaN)"
         else:
             last = "masked, yet not 0: the fill does not outweigh these scores"
-        three = lambda v: f"{v:.3g}" if 0 < abs(v) < 0.1 else num(v)  # noqa: E731
+        three = lambda v: f"{v:.3g}".replace("e-0", "e-") if 0 < abs(v) < 0.1 else num(v)  # noqa: E731
         near = math.isfinite(mx) and abs(mx) >= 1e6
         arg = f"S̃ − max = {num(x[c] - mx)}" if near else f"{num(x[c])} − {num(mx)}"
         return [

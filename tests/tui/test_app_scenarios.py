@@ -139,12 +139,12 @@ async def test_chart_shows_the_heaviest_keys_that_fit_and_redraws_on_resize(sett
         await settle(pilot)
         chart = app.screen.query_one("#chart")
         room = app.screen.query_one("#chart-probs").size.height - 2
-        assert f"top {room} of 10 seen" in chart.border_title  # of the keys row t10 sees, not of T = 64
+        assert f"top {room}/10" in chart.border_title  # of the keys row t10 sees, not of T = 64
         assert "row t10" in chart.border_title
         await pilot.resize_terminal(80, 30)
         await settle(pilot)
         room2 = app.screen.query_one("#chart-probs").size.height - 2
-        assert room2 != room and f"top {room2} of 10 seen" in chart.border_title
+        assert room2 != room and f"top {room2}/10" in chart.border_title
 
 
 async def test_palette_on_the_training_screen_leaves_out_the_explorer_knobs(settle):

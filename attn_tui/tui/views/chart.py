@@ -34,7 +34,7 @@ class ChartView:
     probs_title: str  # "A_t c=1.00 H=0.76/log₂4=2.00", or why the row is NaN
     score_axis: tuple | None  # (lo, hi) of the scores chart, fixed while c, the row and the scaling
     # change; None (an axis fitted to the bars) when the scores are too large or too small to print
-    border_title: str  # plain text; the chart adds " · top n of N seen" when it shows fewer keys
+    border_title: str  # plain text; the chart adds " · top n/N" (N: keys row t sees) when it shows fewer keys
     ghost_scores: np.ndarray | None = None  # the pinned state's row t of S (drawn as ┃ ticks), or None
     ghost_weights: np.ndarray | None = None  # the pinned state's row t of A
     probs_short: str = ""  # probs_title for a narrow plot ("A_t H=12.72"); the border title has c and log₂t

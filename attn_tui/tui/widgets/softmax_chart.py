@@ -131,7 +131,7 @@ class SoftmaxChart(Horizontal, can_focus=True):
         probs = fitting_title(view.probs_title, view.probs_short, self.query_one("#chart-probs").size.width, labels)
         self._bars("#chart-probs", labels, view.weights[keys], probs, (0, 1), ghosts[1])
         seen = int(np.count_nonzero(~np.asarray(view.blocked)))  # the keys row t may see, not T'
-        some = f" · top {min(len(keys), seen)} of {seen} seen" if len(keys) < len(view.keys) else ""
+        some = f" · top {min(len(keys), seen)}/{seen}" if len(keys) < len(view.keys) else ""
         title = escape(view.border_title) + some
         if title != self.border_title:
             self._title_only = True  # Textual repaints the whole widget for a new title: its line only
