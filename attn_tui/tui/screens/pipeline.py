@@ -24,7 +24,7 @@ from ...core.matrices import MATRICES
 from .. import keys
 from ..state import State
 from ..views.chart import chart_view
-from ..views.grids import grid_view
+from ..views.grids import grid_view, unchanged_views
 from ..views.inspector import inspector_lines
 from ..views.status import status_view
 from ..widgets.explain import ExplainLine
@@ -70,6 +70,7 @@ class PipelineScreen(Screen):
         self._layout_key = None  # what the last fit was computed from
         self.sizes: Sizes | None = None  # read from the styles on mount
         self._chart_size: tuple = (None, None)  # (height, width) set on the chart row, None: the CSS's
+        self._grids_state: State | None = None  # the state the grids were last handed
 
     def compose(self) -> ComposeResult:
         # The panes get their data before the first layout, so the first frame is final.
@@ -171,7 +172,10 @@ class PipelineScreen(Screen):
                 g.scroll_to(y=top, animate=False, immediate=True)
 
     def _show_grids(self, state: State) -> None:
+        unchanged, self._grids_state = unchanged_views(self._grids_state, state), state
         for name, grid in self.grids.items():
+            if name in unchanged:
+                continue  # the same values, labels, title and selected row: nothing to hand over
             view = grid_view(name, state)
             _set(grid, "display", view is not None)
             if view is None:

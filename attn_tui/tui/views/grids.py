@@ -7,13 +7,14 @@ Labels and which grids follow the query row come from the core's table of matric
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
 from ...core.lazy import LazyMatrix
 from ...core.lenses import param_count
 from ...core.matrices import MATRICES, axis_labels
+from ...core.scenario import Scenario
 from ...core.stream import facts
 from ..state import State
 
@@ -100,6 +101,21 @@ def grid_view(name: str, state: State) -> GridView | None:
         hi,
         version,
     )
+
+
+C_FREE = frozenset(("X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "V", "M"))  # the views c does not change
+_NOT_C = tuple(f.name for f in fields(Scenario) if f.name != "c")
+
+
+def unchanged_views(old: State | None, new: State) -> frozenset:
+    """The grids whose view ``new`` leaves as ``old`` had it: when only c changed (`+`, `-`, `0`),
+    the inputs, Q, K, V and M (C_FREE); none when anything else changed (a field of the scenario
+    that is not the same object, the row, the pin) or either state is large (a grid keeps the lazy
+    matrix it reads its rows from). tests/tui/test_repaint_unchanged.py"""
+    if old is None or old.row != new.row or old.pin is not new.pin or old.large or new.large:
+        return frozenset()
+    a, b = old.scenario, new.scenario
+    return frozenset() if any(getattr(a, f) is not getattr(b, f) for f in _NOT_C) else C_FREE
 
 
 def large_range(name: str, values, state: State) -> tuple[float, float]:

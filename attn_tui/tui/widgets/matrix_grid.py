@@ -155,19 +155,19 @@ class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
         )
 
     def _repaint_changed_cells(self) -> None:
-        """The rows in view are read again (their visible cells only); only the cells whose
-        text or colour changed are repainted (a row not drawn before, whole); rows out of
-        view are forgotten."""
+        """Repaint the cells in view whose text or colour changed (a row not drawn before: whole)."""
         sy, sx, cw = int(self.scroll_offset.y), int(self.scroll_offset.x), self._w + 1
         width, height = self._view()
         old, self._cells = self._cells, {}
+        regions = []
         for y in range(1, height):
             r = sy + y - 1
             if r >= self.values.shape[0]:
                 break
             window, cells = old.get(r, (None, None))
-            if window is None:
-                self._invalidate(r)
+            if window is None:  # the whole line, as _invalidate does
+                regions.append(Region(0, y, width, 1))
+                self._cache.pop(r, None)
                 continue
             runs = changed_runs(cells, self._row_cells(r, *window))
             if runs:  # one region from the first changed cell to the last: Textual writes a line's
@@ -176,8 +176,10 @@ class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
                 x0 = max(self._lw, self._lw + (window[0] + i0) * cw + 1 - sx)
                 x1 = min(width, self._lw + (window[0] + i1) * cw - sx)
                 if x1 > x0:
-                    self.refresh(Region(x0, y, x1 - x0, 1))  # not over the scrollbars
+                    regions.append(Region(x0, y, x1 - x0, 1))  # not over the scrollbars
                 self._cache.pop(r, None)
+        if regions:  # in one call: each call clears the widget's cached sizes and styles
+            self.refresh(*regions)
         for r in set(self._cache) - set(self._cells):
             del self._cache[r]
 
