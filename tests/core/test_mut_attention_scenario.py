@@ -45,3 +45,13 @@ def test_scenario_remembers_the_last_eight_label_tuples_it_checked():
     held = scenario._STRING_LABELS
     assert len(held) == 8
     assert all(h is t for h, t in zip(held, made[::-1]))  # newest first: the tuples themselves
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_softmax_keeps_a_float_input_s_dtype_and_makes_integers_float64(dtype):
+    x = RNG.standard_normal((2, 4)).astype(dtype)
+    p = softmax(x)
+    assert p.dtype == dtype
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    np.testing.assert_array_equal(p, e / e.sum(axis=-1, keepdims=True))
+    assert softmax(np.array([[1, 2, 3]])).dtype == np.float64
