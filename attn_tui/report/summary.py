@@ -169,7 +169,7 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
     lines.append(f"NaN rows: {e['nan_rows']} of {e['rows']}")
     counts = f["entropy_over_ceiling_histogram"]["counts"]
     lines.append(
-        f"H / log2(keys seen) of the {sum(counts)} rows that see 2 keys or more, rows per 1/16 from 0 to 1: "
+        f"H / log2(keys seen) of the {sum(counts)} non-NaN rows that see 2 keys or more, rows per 1/16 from 0 to 1: "
         + " ".join(map(str, counts))
     )
     lines += ["", "top keys of some rows (A):"]

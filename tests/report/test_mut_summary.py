@@ -172,7 +172,7 @@ def test_text_says_the_figures_line_by_line():
         "",
         "H(A_t) bits: mean 1.235   median 1.500   min 0.250 (row 3)   max 2.000 (row 5)   mean 2^H 2.35",
         "NaN rows: 1 of 9",
-        "H / log2(keys seen) of the 8 rows that see 2 keys or more, rows per 1/16 from 0 to 1: "
+        "H / log2(keys seen) of the 8 non-NaN rows that see 2 keys or more, rows per 1/16 from 0 to 1: "
         "0 1 2 0 0 0 0 0 0 0 0 0 0 0 3 2",
         "",
         "top keys of some rows (A):",
@@ -239,7 +239,7 @@ def test_uniform_rows_all_land_in_the_last_bin():
     s = Scenario(Q=np.zeros((T, 2)), K=RNG.standard_normal((T, 2)), V=RNG.standard_normal((T, 2)), mask="causal")
     counts = summary.summarise(s, block=64)["entropy_over_ceiling_histogram"]["counts"]
     assert counts[-1] == T - 1 and sum(counts) == T - 1  # row 1 sees one key: no ceiling to divide by
-    assert f"of the {T - 1} rows that see 2 keys or more" in summary.summary_text(s)
+    assert f"of the {T - 1} non-NaN rows that see 2 keys or more" in summary.summary_text(s)
 
 
 def test_the_summary_points_to_full_only_where_full_prints(monkeypatch):
