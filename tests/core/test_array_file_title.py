@@ -25,3 +25,9 @@ def test_a_hostile_file_name_is_escaped_and_cut_not_refused(tmp_path):
     assert "\x1b" not in s.title and s.title.startswith("a") and s.title.endswith("b.npz")
     long = tmp_path / ("x" * 250 + ".npz")
     assert len(load(qkv(long)).title) == MAX_TITLE
+
+
+def test_a_name_whose_first_max_title_characters_are_blank_falls_back_to_untitled(tmp_path):
+    # the cut keeps MAX_TITLE spaces, stripped to nothing: the title is "untitled", as before 211c79c
+    assert load(qkv(tmp_path / (" " * MAX_TITLE + ".npz"))).title == "untitled"
+    assert load(qkv(tmp_path / (" " * (MAX_TITLE - 1) + "h.npz"))).title == "h"  # stripped, cut after "h"
