@@ -116,3 +116,25 @@ async def test_start_up_fits_the_panes_once(make_app, settle, monkeypatch):
         await settle(pilot)
         rows = [row.id for row in app.screen.rows if row.display]
     assert rows and fits == rows  # each shown row of panes fitted once
+
+
+async def test_s_passing_10_keeps_its_cells_and_the_layout(make_app, settle, refreshes, grid_text):
+    """c scales S without changing its sign: S's cells keep their width when a score passes 10
+    ("10.36", one decimal fewer), so the `+` that crosses it does not lay the screen out again
+    (before, S widened, its row no longer fit, and every grid lost lines to scrollbars)."""
+    app = make_app(row=4)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        grid = app.screen.query_one("#grid-S")
+        width, size = grid._w, grid.outer_size
+        while app.state.trace.S.max() * 1.1 < 10:
+            await pilot.press("plus")
+        await settle(pilot)
+        refreshes.clear()
+        await pilot.press("plus")
+        await settle(pilot)
+        top = app.state.trace.S.max()
+        assert 10 <= top < 100
+        assert [(type(w).__name__, layout) for w, _, layout in refreshes if layout] == []
+        assert (grid._w, grid.outer_size) == (width, size) == (5, size)
+        assert f"{top:.2f}" in grid_text(app, "S")  # in 5 characters: two decimals

@@ -12,7 +12,7 @@ import pytest
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
-from attn_tui.tui.widgets.palette import RDBU, VIRIDIS, buckets, cell_width, fmt
+from attn_tui.tui.widgets.palette import RDBU, VIRIDIS, buckets, cell_width, fmt, width_for
 
 
 @pytest.mark.parametrize(
@@ -48,6 +48,16 @@ def test_cell_width():
     assert cell_width(np.array([[0.0, 0.87, 9.99]])) == 5
     assert cell_width(np.array([[0.0, -0.5]])) == 6
     assert cell_width(np.array([[np.nan, np.inf]])) == 5
+
+
+@pytest.mark.parametrize(
+    "lo, hi, by_value, by_sign",
+    [(0.0, 9.99, 5, 5), (0.0, 10.36, 6, 5), (2.0, 9e99, 6, 5), (0.0, 2e100, 9, 9)]
+    + [(-0.5, 3.0, 6, 6), (-2e100, 1.0, 9, 9)],
+)
+def test_width_by_sign_ignores_the_size_of_values_that_are_not_negative(lo, hi, by_value, by_sign):
+    """S's cells (by_sign): c scales S, so its width follows the sign only, below the 1e100 of e308 fills."""
+    assert (width_for(lo, hi), width_for(lo, hi, by_sign=True)) == (by_value, by_sign)
 
 
 def test_buckets():

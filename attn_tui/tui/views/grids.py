@@ -67,11 +67,13 @@ class GridView:
     lo: float = float("nan")
     hi: float = float("nan")
     version: object = None
+    by_sign: bool = False  # the cell width from the values' sign, not their size (S: c scales it)
 
     def show_args(self, row: int) -> tuple[tuple, dict]:
         """The arguments of MatrixGrid.show for this view with query row ``row`` selected."""
         sel = row if self.selected else None
         kw = dict(kind=self.kind, blocked=self.blocked, selected=sel, lo=self.lo, hi=self.hi, version=self.version)
+        kw["by_sign"] = self.by_sign
         return (self.values, self.rows, self.cols), kw
 
 
@@ -100,6 +102,7 @@ def grid_view(name: str, state: State) -> GridView | None:
         lo,
         hi,
         version,
+        name == "S",
     )
 
 

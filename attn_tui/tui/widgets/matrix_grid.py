@@ -15,7 +15,8 @@ The protocol of :meth:`MatrixGrid.show` (views/grids.py GridView feeds it):
   never the whole matrix.
 - ``lo``, ``hi``: the finite min and max over the WHOLE matrix (NaN when none is finite).
   The cell width (palette.width_for) and the diverging colour scale and legend
-  (palette.span) come from them, never from scanning ``values``.
+  (palette.span) come from them, never from scanning ``values``. ``by_sign``: the cell width follows the
+  sign of the values, not their size (S: c scales it, and must not widen its cells).
 - ``version``: any hashable; equal versions mean the same values and blocked, and the grid
   then reads nothing. With no version (None) the grid compares the two ndarrays.
 
@@ -105,19 +106,21 @@ class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
         lo: float | None = None,
         hi: float | None = None,
         version=None,
+        by_sign: bool = False,
     ) -> None:
         """Display ``values`` (rows × cols). kind: "seq" | "div" | "plain" | "mask".
 
         blocked: None or bool cells of the same shape (True = masked cell). selected: the
         highlighted query row, or None. lo, hi: the finite min and max of the whole matrix
         (read off ``values`` when None: an ndarray only). version: equal versions mean equal
-        values and blocked (None: compare the ndarrays). See the module docstring.
+        values and blocked (None: compare the ndarrays). by_sign: the cell width from the values'
+        sign only (palette.width_for). See the module docstring.
         """
         if lo is None or hi is None:
             values = np.asarray(values)
             lo, hi = P.value_range(values)
         rows, cols = tuple(row_labels), tuple(col_labels)
-        w = P.header_width(cols, P.width_for(lo, hi))  # wider when a header would lose a digit
+        w = P.header_width(cols, P.width_for(lo, hi, by_sign))  # wider when a header would lose a digit
         lw = self._lw if rows == self.row_labels else min(LABEL_MAX, max(map(len, rows), default=0)) + 1  # cached
         same_shape = (
             tuple(values.shape) == tuple(self.values.shape)

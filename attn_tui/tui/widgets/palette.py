@@ -210,11 +210,12 @@ def cell_width(values: np.ndarray) -> int:
     return width_for(*value_range(values))
 
 
-def width_for(lo: float, hi: float) -> int:
+def width_for(lo: float, hi: float, by_sign: bool = False) -> int:
     """5 characters when every finite value is in [0, 10) ("0.870"), else 6 ("-0.500"), and 9 when a
     value is beyond ±1e100 (the float64 min fill prints "-1.79e308": in 6 it read -2e308, no float).
-    lo, hi: the finite min and max (NaN when none is finite)."""
-    if not (np.isfinite(lo) and np.isfinite(hi)) or (lo >= 0 and hi < 9.9995):
+    lo, hi: the finite min and max (NaN when none is finite). by_sign: 5 for any values >= 0, so
+    that scaling them does not change the width ("10.36", "123.5", "1.2e4": fewer decimals)."""
+    if not (np.isfinite(lo) and np.isfinite(hi)) or (lo >= 0 and (hi < 9.9995 or by_sign and hi < 1e100)):
         return 5
     return 9 if span(lo, hi) >= 1e100 else 6
 
