@@ -73,7 +73,7 @@ class GridView:
         """The arguments of MatrixGrid.show for this view with query row ``row`` selected."""
         sel = row if self.selected else None
         kw = dict(kind=self.kind, blocked=self.blocked, selected=sel, lo=self.lo, hi=self.hi, version=self.version)
-        kw["by_sign"] = self.by_sign
+        kw.update(by_sign=self.by_sign)
         return (self.values, self.rows, self.cols), kw
 
 

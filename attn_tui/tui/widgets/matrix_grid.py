@@ -15,8 +15,7 @@ The protocol of :meth:`MatrixGrid.show` (views/grids.py GridView feeds it):
   never the whole matrix.
 - ``lo``, ``hi``: the finite min and max over the WHOLE matrix (NaN when none is finite).
   The cell width (palette.width_for) and the diverging colour scale and legend
-  (palette.span) come from them, never from scanning ``values``. ``by_sign``: the cell width follows the
-  sign of the values, not their size (S: c scales it, and must not widen its cells).
+  (palette.span) come from them, never from scanning ``values`` (``by_sign``: the width from their sign, S's).
 - ``version``: any hashable; equal versions mean the same values and blocked, and the grid
   then reads nothing. With no version (None) the grid compares the two ndarrays.
 
@@ -113,8 +112,7 @@ class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
         blocked: None or bool cells of the same shape (True = masked cell). selected: the
         highlighted query row, or None. lo, hi: the finite min and max of the whole matrix
         (read off ``values`` when None: an ndarray only). version: equal versions mean equal
-        values and blocked (None: compare the ndarrays). by_sign: the cell width from the values'
-        sign only (palette.width_for). See the module docstring.
+        values and blocked (None: compare the ndarrays); by_sign: see palette.width_for.
         """
         if lo is None or hi is None:
             values = np.asarray(values)
