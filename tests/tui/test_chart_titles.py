@@ -33,3 +33,31 @@ async def test_the_lesson_s_rows_keep_the_full_title(settle):
         await settle(pilot)
         t = app.state.row + 1
         assert f"A_t c=1.00 H={float(app.state.trace.H[t - 1]):.2f}/log₂{t}=" in plot_text(app, "#chart-probs")
+
+
+async def test_a_title_too_long_for_the_plot_keeps_c_before_dropping_to_the_shortest(settle):
+    """At 120×40, c = 10.83 on row t4: the full title does not fit; a middle form keeps c (and log₂4),
+    where the title used to fall back to "A_t H=0.00" at once."""
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.set_state(app.state.with_scenario(c=1.1**25).with_(row=3))
+        await settle(pilot)
+        text = plot_text(app, "#chart-probs")
+        h = f"{float(app.state.trace.H[3]):.2f}"
+        assert "A_t c=10.83 H=0.00/log₂4=2.00" not in text  # the full form does not fit here
+        assert f"A_t c=10.83 H={h}/log₂4 " in text, text
+
+
+def test_the_title_forms_go_from_longest_to_shortest():
+    from attn_tui.tui.widgets.softmax_chart import fitting_title
+
+    forms = ("A_t c=10.83 H=0.00/log₂4", "A_t c=10.83 H=0.00", "A_t H=0.00")
+    labels = ["t1 "]
+    full = "A_t c=10.83 H=0.00/log₂4=2.00"
+    assert fitting_title(full, forms, len(full) + 7, labels) == full
+    assert fitting_title(full, forms, len(forms[0]) + 7, labels) == forms[0]
+    assert fitting_title(full, forms, len(forms[1]) + 7, labels) == forms[1]
+    assert fitting_title(full, forms, len(forms[1]) + 6, labels) == forms[2]
+    assert fitting_title(full, forms, 5, labels) == forms[2]  # nothing fits: the shortest
+    assert fitting_title("A_t NaN: S overflow", (), 5, labels) == "A_t NaN: S overflow"

@@ -37,7 +37,9 @@ class ChartView:
     border_title: str  # plain text; the chart adds " · top n/N" (N: keys row t sees) when it shows fewer keys
     ghost_scores: np.ndarray | None = None  # the pinned state's row t of S (drawn as ┃ ticks), or None
     ghost_weights: np.ndarray | None = None  # the pinned state's row t of A
-    probs_short: str = ""  # probs_title for a narrow plot ("A_t H=12.72"); the border title has c and log₂t
+    # probs_title's shorter forms for a narrow plot, longest first: c and log₂t kept as long as they fit
+    # ("A_t c=10.83 H=0.00/log₂4", "A_t c=10.83 H=0.00"), then "A_t H=0.00" (the border title has them all)
+    probs_shorter: tuple = ()
 
 
 def short(label: str) -> str:
@@ -59,6 +61,13 @@ def entropy_text(state: State) -> tuple[str, str]:
     ceiling = f"log₂{int((~tr.blocked[t]).sum())}={top:.2f}" if np.isfinite(top) else NO_CEILING
     h = float(tr.H[t])
     return ("NaN" if np.isnan(h) else f"{h:.2f}"), ceiling
+
+
+def shorter_titles(c: float, h: str, ceiling: str) -> tuple[str, str, str]:
+    """The A_t title's shorter forms, longest first: "log₂4=2.00" loses its value, then the ceiling
+    goes, then c (the border title says both)."""
+    top = ceiling.split("=")[0]  # "log₂4" (or "—" for a row that sees no key)
+    return f"A_t c={c:.2f} H={h}/{top}", f"A_t c={c:.2f} H={h}", f"A_t H={h}"
 
 
 def score_axis(state: State) -> tuple[float, float, int]:
@@ -128,7 +137,7 @@ def chart_view(state: State) -> ChartView:
         scores_title=scale + (f" axis×{2**k}" if k and fixed else ""),
         row=row,
         probs_title=probs,
-        probs_short=probs if t in tr.nan_rows else f"A_t H={h}",
+        probs_shorter=() if t in tr.nan_rows else shorter_titles(s.c, h, ceiling),
         score_axis=(lo, hi) if fixed else None,
         border_title=f"softmax row {row[:12]}: c={s.c:.3f} H={h} bits of {ceiling}{pinned}",
         **ghost,

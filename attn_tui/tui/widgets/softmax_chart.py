@@ -128,7 +128,7 @@ class SoftmaxChart(Horizontal, can_focus=True):
             )
         )
         self._bars("#chart-scores", labels, scores, f"{view.scores_title}{unit}  row {view.row}", axis, ghosts[0])
-        probs = fitting_title(view.probs_title, view.probs_short, self.query_one("#chart-probs").size.width, labels)
+        probs = fitting_title(view.probs_title, view.probs_shorter, self.query_one("#chart-probs").size.width, labels)
         self._bars("#chart-probs", labels, view.weights[keys], probs, (0, 1), ghosts[1])
         seen = int(np.count_nonzero(~np.asarray(view.blocked)))  # the keys row t may see, not T'
         some = f" · top {min(len(keys), seen)}/{seen}" if len(keys) < len(view.keys) else ""
@@ -182,9 +182,11 @@ class SoftmaxChart(Horizontal, can_focus=True):
         plot.redraw()
 
 
-def fitting_title(title: str, short: str, width: int, labels) -> str:
-    """``title``, or ``short`` when plotext would drop ``title``: it centres a title on the canvas
-    (the plot less its label column) and leaves it out unless it fits with a space either side
-    (at row t9000 "A_t c=1.00 H=12.72/log₂9000=13.14" vanished from a 38-column plot)."""
+def fitting_title(title: str, shorter, width: int, labels) -> str:
+    """The first of ``title`` and its ``shorter`` forms (longest first) that plotext draws, else the
+    shortest: plotext centres a title on the canvas (the plot less its label column) and leaves it
+    out unless it fits with a space either side (at row t9000 "A_t c=1.00 H=12.72/log₂9000=13.14"
+    vanished from a 38-column plot; at c = 10.83 the middle forms keep c where the shortest lost it)."""
     canvas = width - max((len(str(x)) for x in labels), default=0) - 2
-    return title if len(title) + 2 <= canvas or not short else short
+    forms = (title, *shorter)
+    return next((f for f in forms if len(f) + 2 <= canvas), forms[-1])
