@@ -28,6 +28,20 @@ def fmt(x, digits: int = 3) -> str:
     return f"{x:.{digits}f}"
 
 
+def knob(x: float, decimals: int) -> str:
+    """The knob c (or c/√d_k) with ``decimals`` fixed decimals, or 3 significant digits where the fixed
+    form would keep fewer: c = 0.001 over √d_k = 2 is "0.0005", not "0.001"; c = 0.0012 in a 2-decimal
+    title is "0.0012", not "0.00". "1.000", "10.83" and "0.513" stay as they are."""
+    x = float(x)
+    if x == 0 or not math.isfinite(x) or abs(x) >= 10.0 ** (2 - decimals):
+        return f"{x:.{decimals}f}"
+    s = f"{x:.3g}"
+    if "e" in s:  # below 1e-4: "4.42e-05" -> "4.42e-5"
+        m, e = s.split("e")
+        s = f"{m}e{int(e)}"
+    return s
+
+
 def fmt_vec(v, digits: int = 3, most: int = 6) -> str:
     """A vector as '[0.870 0.043 …]', at most ``most`` entries then an ellipsis."""
     v = np.asarray(v).ravel()

@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from .. import keys
+from ..fmt import knob
 from ..views import lenses as lens_text
 from ..views.lenses import PANELS, RANK_TITLE
 from ..widgets.key_bar import KeyBar
@@ -70,7 +71,7 @@ class LensesScreen(Screen):
         if self.app.screen is not self:
             return
         state = self.app.state
-        self.sub_title = f"row {state.row + 1}: {state.scenario.tokens[state.row]}   c = {state.scenario.c:.2f}"
+        self.sub_title = f"row {state.row + 1}: {state.scenario.tokens[state.row]}   c = {knob(state.scenario.c, 2)}"
         if state.scenario.T * state.scenario.T_k <= IN_LOOP:
             self.workers.cancel_group(self, "lenses")
             for pid, (build, _title, _help) in PANELS.items():

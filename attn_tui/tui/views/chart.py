@@ -9,6 +9,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...core.diagnose import NO_CEILING, nan_cause
+from ..fmt import knob
 from ..state import State
 
 NAN_WORDS = {
@@ -67,7 +68,7 @@ def shorter_titles(c: float, h: str, ceiling: str) -> tuple[str, str, str]:
     """The A_t title's shorter forms, longest first: "log₂4=2.00" loses its value, then the ceiling
     goes, then c (the border title says both)."""
     top = ceiling.split("=")[0]  # "log₂4" (or "—" for a row that sees no key)
-    return f"A_t c={c:.2f} H={h}/{top}", f"A_t c={c:.2f} H={h}", f"A_t H={h}"
+    return f"A_t c={knob(c, 2)} H={h}/{top}", f"A_t c={knob(c, 2)} H={h}", f"A_t H={h}"
 
 
 def score_axis(state: State) -> tuple[float, float, int]:
@@ -121,7 +122,7 @@ def chart_view(state: State) -> ChartView:
     s, tr, t = state.scenario, state.trace, state.row
     h, ceiling = entropy_text(state)
     kind = "masked" if state.large else nan_cause(tr, t).kind if t in tr.nan_rows else ""  # large: see LazyTrace
-    probs = f"A_t NaN: {NAN_WORDS[kind]}" if t in tr.nan_rows else f"A_t c={s.c:.2f} H={h}/{ceiling}"
+    probs = f"A_t NaN: {NAN_WORDS[kind]}" if t in tr.nan_rows else f"A_t c={knob(s.c, 2)} H={h}/{ceiling}"
     row = short(s.tokens[t])
     lo, hi, k = score_axis(state)
     fixed = AXIS_RANGE[0] <= max(-lo, hi) < AXIS_RANGE[1]
@@ -139,6 +140,6 @@ def chart_view(state: State) -> ChartView:
         probs_title=probs,
         probs_shorter=() if t in tr.nan_rows else shorter_titles(s.c, h, ceiling),
         score_axis=(lo, hi) if fixed else None,
-        border_title=f"softmax row {row[:12]}: c={s.c:.3f} H={h} bits of {ceiling}{pinned}",
+        border_title=f"softmax row {row[:12]}: c={knob(s.c, 3)} H={h} bits of {ceiling}{pinned}",
         **ghost,
     )

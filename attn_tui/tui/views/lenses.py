@@ -12,7 +12,7 @@ from rich.console import Group
 from rich.text import Text
 
 from ...core import lenses
-from ..fmt import fmt, fmt_vec, short_vec
+from ..fmt import fmt, fmt_vec, knob, short_vec
 from . import lesson_panes
 from .cost_lens import cost
 from .lens_table import table as _table
@@ -46,7 +46,7 @@ def nadaraya_watson(state) -> Group:
     kap = "exp(c·q_t·k_i/√d_k)" if state.scenario.scaled else "exp(c·q_t·k_i), unscaled"
     lines = [
         Text(f"row {_label(state)}:  o_t = Σ κ_i v_i / Σ κ_i", style="bold"),
-        Text(f"κ_i = exp(s_ti) = {kap}, c = {state.scenario.c:.2f}"),
+        Text(f"κ_i = exp(s_ti) = {kap}, c = {knob(state.scenario.c, 2)}"),
         tab,
         Text(f"NW row  {fmt_vec(o_nw)}"),
         Text(f"O row   {fmt_vec(tr.O[t])}"),
@@ -208,7 +208,7 @@ def gradient(state, scales=(0.5, 1, 2, 4, 8, 16)) -> Group:
     for r in rows:
         tab.add_row(fmt(r["c"], 2), fmt(r["max_p"]), fmt(r["H"]), fmt(r["max_grad"]), fmt(r["sum_grad"]))
     return Group(
-        Text(f"row {_label(state)} at c = {s.c:.2f}:  ∂p_i/∂s_i = p_i(1 − p_i)", style="bold"),
+        Text(f"row {_label(state)} at c = {knob(s.c, 2)}:  ∂p_i/∂s_i = p_i(1 − p_i)", style="bold"),
         Text(f"p       {fmt_vec(p)}"),
         Text(f"p(1−p)  {fmt_vec(lenses.jacobian_diag(p))}"),
         tab,

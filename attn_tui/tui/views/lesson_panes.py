@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import lenses
-from ..fmt import fmt, short_vec
+from ..fmt import fmt, knob, short_vec
 from . import teaching
 
 MAX_KEYS = 8  # rows of the per-key table before "… n more"
@@ -28,8 +28,8 @@ RECEIVER_HELP = (
 
 def _scale_words(s) -> str:
     if s.scaled:
-        return f"c·q·k/√d_k, c = {s.c:.2f}"
-    return f"c·q·k unscaled, c = {s.c:.2f}"
+        return f"c·q·k/√d_k, c = {knob(s.c, 2)}"
+    return f"c·q·k unscaled, c = {knob(s.c, 2)}"
 
 
 def correlation(state) -> Group:
@@ -99,7 +99,7 @@ def equation(state) -> Text:
         "",
         f"now: {s.title}",
         (
-            f"T = {T}, T′ = {Tk}, d_k = {dk}, d_v = {dv}, c = {s.c:.2f}, "
+            f"T = {T}, T′ = {Tk}, d_k = {dk}, d_v = {dv}, c = {knob(s.c, 2)}, "
             f"{'scaled' if s.scaled else 'unscaled'}, mask {s.mask}"
         ),
         "",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core.scenario import Scenario
+from ..fmt import knob
 from ..state import State
 
 DEFAULT_FILL = Scenario.__dataclass_fields__["fill"].default
@@ -39,10 +40,11 @@ def status_parts(state: State) -> list[Part]:
     if state.trace.nan_rows:
         rows = ",".join(str(r + 1) for r in state.trace.nan_rows)
         parts.append(Part(f"NaN rows {rows}", f"NaN {rows}", "bold magenta", 1))
+    c = knob(s.c, 3)  # 3 significant digits at small c: "0.001", and c/√d_k "0.0005"
     if s.scaled:
-        parts.append(Part(f"c={s.c:.3f} · scaled c/√d_k={s.scale:.3f}", f"c={s.c:.3f} ×1/√d_k", "bold", 1))
-    else:
-        parts.append(Part(f"c={s.c:.3f} · UNSCALED ×c={s.scale:.3f}", f"c={s.c:.3f} UNSCALED", "bold red", 1))
+        parts.append(Part(f"c={c} · scaled c/√d_k={knob(s.scale, 3)}", f"c={c} ×1/√d_k", "bold", 1))
+    else:  # the scores are c·q·k: c alone, no 1/√d_k (saying c twice told nothing)
+        parts.append(Part(f"c={c} · UNSCALED c·q·k, no 1/√d_k", f"c={c} UNSCALED", "bold red", 1))
     mask = s.mask if s.mask != "window" else f"window {s.window}"
     short_mask = s.mask if s.mask != "window" else f"win {s.window}"
     if s.padding:
