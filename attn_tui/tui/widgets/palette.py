@@ -231,8 +231,12 @@ def legend(kind: str, values, width: int, scale: float | None = None) -> tuple[s
         m = span(*value_range(values)) if scale is None else scale
         if m == 0:
             return None
-        hi = f"{m:.2g}" if 1e-2 <= m < 100 else fmt(m, 4)  # "3", "0.87", "2.5", "1e9"
-        hi = hi[1:] if hi.startswith("0.") else hi  # ".87": the legend has few cells
+        # The most precise form that fits: "2.9" in a wide label column, "3" in the 8 cells of "t1 mat"
+        # (2.9 to one digit), "12", ".5", "1e3"; each is max |value| to the digits it shows.
+        first = f"{m:.2g}" if 1e-2 <= m < 100 else fmt(m, 4) if m >= 100 else compact(m, 2)  # "1e9", "5e-3"
+        forms = (first, compact(m, 2), compact(m, 1))
+        his = [hi[1:] if hi.startswith("0.") else hi for hi in forms]  # ".87": the legend has few cells
+        hi = next((h for h in his if width - 2 - 2 * len(h) >= 2), his[0])
         lo, n = "-" + hi, len(RDBU)
     else:
         return None
@@ -240,6 +244,16 @@ def legend(kind: str, values, width: int, scale: float | None = None) -> tuple[s
     if cells < 2:
         return None
     return lo, [round(i * (n - 1) / (cells - 1)) for i in range(cells)], hi
+
+
+def compact(m: float, digits: int) -> str:
+    """``m`` > 0 in ``digits`` significant digits, as short as it goes: "3", "12", "0.5", "1.5e2", "1e3",
+    "5e-5" (no "+" or leading zero in the exponent)."""
+    s = f"{m:.{digits}g}"
+    if "e" in s:
+        mant, e = s.split("e")
+        s = f"{mant}e{int(e)}"
+    return s
 
 
 def legend_segments(kind: str, scale: float, width: int, look: Look) -> list[Segment]:
