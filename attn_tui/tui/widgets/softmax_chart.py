@@ -61,6 +61,21 @@ def score_bars(scores, blocked) -> tuple[list[float], int]:
     return sanitise(v / 10.0**half / 10.0 ** (power - half)), power
 
 
+def drawn(values: list[float], axis, cells: int) -> list[float]:
+    """``values`` with 0 for each bar that rounds to nothing on an axis of ``cells`` columns.
+
+    plotext draws a bar over the columns from 0's to its value's (x at column round((x − lo)/step),
+    step = (hi − lo)/(cells − 1)), so any nonzero value, 4e-18 too, got at least 0's column: a weight
+    that is not there looked like one. A value within half a column of 0 now draws nothing; from half
+    a column on plotext draws its column. ``axis``: (lo, hi), or None for plotext's fitted axis."""
+    lo, hi = axis or (min([0.0, *values]), max([0.0, *values]))
+    if cells < 2 or not hi > lo:
+        return values
+    step = (hi - lo) / (cells - 1)
+    zero = round(-lo / step)
+    return [0.0 if v and round((v - lo) / step) == zero else v for v in values]
+
+
 class SoftmaxChart(Horizontal, can_focus=True):
     """Two PlotextPlots; :meth:`show` redraws both from a views.chart.ChartView.
 
@@ -164,6 +179,7 @@ class SoftmaxChart(Horizontal, can_focus=True):
         """Horizontal bars of ``values``; ``ghost`` (a pinned row) as a ┃ tick on each bar's line."""
         plot = self.query_one(selector, BarPlot)
         values, ghost = sanitise(values), None if ghost is None else sanitise(ghost)
+        values = drawn(values, ylim, plot.size.width - max((len(x) for x in labels), default=0))
         data = (tuple(labels), tuple(values), title, ylim, ghost and tuple(ghost), tuple(plot.size))
         if data == plot.data:  # the same bars: no plotext build, no repaint
             return
