@@ -2,8 +2,8 @@
 
 Routine notes are short-lived and replace the earlier note of the same kind ("change",
 "refusal", "explain"), so an old note never contradicts the screen: a new scenario drops
-the last change's note, and the lesson's explanation ("What happened") is replaced, or
-removed, whenever the lines that apply change. The app owns one Notes (``app.notes``).
+the last change's note and the last refusal, and the lesson's explanation ("What happened")
+is replaced, or removed, whenever the lines that apply change. The app owns one Notes (``app.notes``).
 """
 
 from __future__ import annotations
@@ -47,12 +47,14 @@ class Notes:
         return [n.title for n in shown_notifications(self._app)]
 
     def state_changed(self, old: State | None, new: State) -> None:
-        """A new scenario: the last change's note is stale; the explanation is redone."""
+        """A new scenario: the last change's note and the last refusal are stale ("c is at its largest
+        value" stayed after `0` reset c: a refusal said of the old scenario); the explanation is redone."""
         if old is None or same_scenario(old.scenario, new.scenario):
             return
         if self._explained is None:  # what the explanation line showed at launch
             self._explained = old.explanations
         self.drop("change")
+        self.drop("refusal")
         lines = new.explanations
         if lines == self._explained:
             return

@@ -40,3 +40,22 @@ async def test_holding_plus_at_the_end_of_the_range_shows_one_warning_not_a_pile
         await pilot.pause()
         shown = [str(n.message) for n in framework.shown_notifications(app)]
         assert sum("c is at its largest value" in m for m in shown) == 1, shown
+
+
+async def test_the_note_that_c_is_at_its_largest_goes_when_c_no_longer_is():
+    """`0` after the refusal at c = 1000: c is 1 and the warning said otherwise until it timed out."""
+    from attn_tui.core.limits import C_MAX
+    from attn_tui.tui.app import AttentionApp
+
+    app = AttentionApp(scenario=builtin("lesson-pipeline").with_(c=C_MAX))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("plus")
+        await pilot.pause()
+        assert any("c is at its largest value" in m for m in app.notes.messages())
+        await pilot.press("j")  # another row: c is still at its largest, the note stays
+        await pilot.pause()
+        assert any("c is at its largest value" in m for m in app.notes.messages())
+        await pilot.press("0")
+        await pilot.pause()
+        assert app.state.scenario.c == 1.0
+        assert not any("largest" in m for m in app.notes.messages()), app.notes.messages()
