@@ -173,3 +173,24 @@ def test_quotes_follow_the_core_when_the_lesson_scenario_changes(monkeypatch):
     assert f"Row 2 puts {A[1, 0]:.2f} on t1" in text and f"{A[1, 0]:.2f}" != "0.73"
     H = row_entropies_bits(A)
     assert "/".join(f"{h:.2f}" for h in H) in help_text.chart()
+
+
+def test_the_help_says_an_entry_of_s_is_c_times_the_dot_product_over_sqrt_dk():
+    """The S pane's help described entry (t, i) as q_t·k_i divided by √d_k, leaving out c, while its own
+    title (and the grid) are c·QKᵀ/√d_k; checked against the core at c = 2."""
+    import numpy as np
+
+    from attn_tui.core import builtin
+    from attn_tui.tui.screens.help import help_markdown
+    from attn_tui.tui.views.grids import PANE_HELP
+
+    text = PANE_HELP["S"]
+    assert text in help_markdown()
+    entry = text[text.index("entry (t, i)") :].split("—")[0]
+    assert entry.strip() == "entry (t, i) is c times the dot product q_t·k_i", entry
+    assert "divided by √d_k" in text and "u removes √d_k (S = c·QKᵀ)" in text
+    s = builtin("lesson-pipeline").with_(c=2.0)
+    tr = s.run()
+    assert np.isclose(tr.S[3, 0], 2.0 * tr.Q[3] @ tr.K[0] / np.sqrt(s.d_k))  # what the sentence says
+    raw = s.with_(scaled=False).run()
+    assert np.isclose(raw.S[3, 0], 2.0 * raw.Q[3] @ raw.K[0])

@@ -34,9 +34,10 @@ PANE_HELP = {
     "different things.",
     "V": "V = X W_V (T×d_v; V = Y W_V, T'×d_v, in cross-attention): one value per token — what it contributes "
     "if selected (when Q and K are given directly without V, V is the identity, so O = A).",
-    "S": "S = c·QKᵀ/√d_k (T×T'): entry (t, i) is the dot product q_t·k_i — a raw similarity between query t "
-    "and key i — divided by √d_k, which keeps the input to softmax at roughly unit variance regardless of "
-    "d_k when q and k have independent zero-mean unit-variance components; c is the knob, u removes √d_k.",
+    "S": "S = c·QKᵀ/√d_k (T×T'): entry (t, i) is c times the dot product q_t·k_i — a raw similarity between "
+    "query t and key i — divided by √d_k, which (at c = 1) keeps the input to softmax at roughly unit variance "
+    "regardless of d_k when q and k have independent zero-mean unit-variance components; c is the knob, u "
+    "removes √d_k (S = c·QKᵀ).",
     "M": "M (T×T'): the causal mask, 0 where i ≤ t and a large finite negative number (−10⁹) where i > t, "
     "so token t cannot see the future (−∞ works too: every causal row keeps its diagonal). Blocked cells "
     "are grey; in float16 −10⁹ itself overflows to −∞.",
