@@ -42,3 +42,23 @@ def test_one_outlier_among_thousands_of_cells_does_not_flatten_every_row():
     assert hi < 2 * float(np.abs(S).max())  # not stretched to the single largest score
     row = st.trace.S[100, :101]
     assert float(np.abs(row).max()) <= max(-lo, hi)  # and the row's own bars all fit
+
+
+def test_the_axis_holds_every_bar_of_the_row_on_each_side_of_zero():
+    """A random scenario's axis is asymmetric (-0.86 .. 5.18 at c = 1): k was fitted to the largest
+    |score|, so at c = 304 "axis×32" (-27.5 .. 166) cut row t4's -119 at -27.5. Every c, row, scaling."""
+    from attn_tui.core.random_scenario import random_scenario
+
+    for seed in (0, 3):
+        st = State(random_scenario(T=5, d_model=6, d_k=4, d_v=4, seed=seed))
+        for scaled in (True, False):
+            for c in [1.1**n for n in range(-72, 73, 4)]:
+                for t in range(5):
+                    s = st.with_scenario(c=c, scaled=scaled).with_(row=t)
+                    lo, hi, k = score_axis(s)
+                    row = s.trace.S[t][~s.trace.blocked[t]]
+                    tol = 1e-9 * (hi - lo)  # the axis ends are rounded to 10 digits
+                    assert lo - tol <= row.min() and row.max() <= hi + tol, (seed, scaled, c, t, (lo, hi), row)
+                    assert k == 0 or row.min() < lo / 2 or row.max() > hi / 2  # and no wider than it must
+                    title = chart_view(s).scores_title
+                    assert (f"axis×{2**k}" in title) == (k > 0), title

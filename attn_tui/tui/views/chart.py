@@ -78,7 +78,7 @@ def score_axis(state: State) -> tuple[float, float, int]:
     the visible cells of S, an input-only figure (room for c up to 2, or the raw scores at
     d_k = 4), the 0.5 % most extreme cells left out so that one outlier among thousands of
     cells does not flatten every row; times 2**k, where k ≥ 0 is the least power of two that
-    holds every visible score of the selected row now. So `+` lengthens the bars against a
+    holds every visible score of the selected row now, on each side of 0. So `+` lengthens the bars against a
     fixed axis, and the axis re-fits (doubles) only when a bar would be clipped; the title
     then says ×2**k.
     """
@@ -92,10 +92,16 @@ def score_axis(state: State) -> tuple[float, float, int]:
     base = S[seen] * (1.0 / (s.scale * np.sqrt(s.d_k)))  # the scores at c = 1, scaled
     q_lo, q_hi = np.quantile(base, [0.005, 0.995]) if base.size > 200 else (base.min(), base.max())
     lo, hi = 2 * min(0.0, float(q_lo)), 2 * max(0.0, float(q_hi))
-    span, now = max(-lo, hi), float(np.abs(S[t][seen[t]]).max())
-    if not np.isfinite(span) or span == 0 or not np.isfinite(now):
+    row = S[t][seen[t]]
+    now_lo, now_hi = min(0.0, float(row.min())), max(0.0, float(row.max()))
+    if not (np.isfinite(lo) and np.isfinite(hi) and np.isfinite(now_lo) and np.isfinite(now_hi)) or lo == hi:
         return -1.0, 1.0, 0
-    k = max(0, int(np.ceil(np.log2(now / span) - 1e-9))) if now > 0 else 0
+    if (now_lo < 0 and lo == 0) or (now_hi > 0 and hi == 0):  # a side the quantiles left out: both sides
+        lo, hi = -max(-lo, hi), max(-lo, hi)
+    # Each side holds the row's bars on that side: the axis is asymmetric, so the larger |score| is not
+    # enough (a random row's -119 against an axis ×32 of -27.5 .. 166 was drawn cut at -27.5).
+    need = max(now_lo / lo if lo else 0.0, now_hi / hi if hi else 0.0)
+    k = max(0, int(np.ceil(np.log2(need) - 1e-9))) if need > 0 else 0
     lo, hi = (float(f"{x * 2.0**k:.10g}") for x in (lo, hi))  # rounding of S / scale: no jitter
     return lo, hi, k
 
