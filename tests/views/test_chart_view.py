@@ -62,3 +62,13 @@ def test_the_axis_holds_every_bar_of_the_row_on_each_side_of_zero():
                     assert k == 0 or row.min() < lo / 2 or row.max() > hi / 2  # and no wider than it must
                     title = chart_view(s).scores_title
                     assert (f"axis×{2**k}" in title) == (k > 0), title
+
+
+def test_a_float16_scenario_gets_the_axis_its_inputs_give():
+    """S in float16 divided by c/√d_k is 6.0014 where the inputs say 6: the axis was 0 .. 48.0047 and
+    printed "24.0"; to float16's 3 digits it is the float64 twin's 0 .. 48."""
+    f16 = State(builtin("float16-overflow"), row=3)
+    f64 = State(f16.scenario.with_(dtype="float64"), row=3)
+    for c in [1.1**n for n in range(0, 40)]:
+        a, b = score_axis(f16.with_scenario(c=c)), score_axis(f64.with_scenario(c=c))
+        assert a == b, (c, a, b)

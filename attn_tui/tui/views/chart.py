@@ -91,7 +91,7 @@ def score_axis(state: State) -> tuple[float, float, int]:
         return -1.0, 1.0, 0
     base = S[seen] * (1.0 / (s.scale * np.sqrt(s.d_k)))  # the scores at c = 1, scaled
     q_lo, q_hi = np.quantile(base, [0.005, 0.995]) if base.size > 200 else (base.min(), base.max())
-    lo, hi = 2 * min(0.0, float(q_lo)), 2 * max(0.0, float(q_hi))
+    lo, hi = (at_precision(2 * x, tr.S.dtype) for x in (min(0.0, float(q_lo)), max(0.0, float(q_hi))))
     row = S[t][seen[t]]
     now_lo, now_hi = min(0.0, float(row.min())), max(0.0, float(row.max()))
     if not (np.isfinite(lo) and np.isfinite(hi) and np.isfinite(now_lo) and np.isfinite(now_hi)) or lo == hi:
@@ -106,6 +106,13 @@ def score_axis(state: State) -> tuple[float, float, int]:
     return lo, hi, k
 
 
+def at_precision(x: float, dtype) -> float:
+    """``x`` to the decimal digits ``dtype`` holds (float16: 3): S computed in float16 and divided by
+    c/√d_k is 6.0014 where the inputs say 6, and the axis printed 0.0 12.0 24.0 36.0 48.0 for 0 … 48."""
+    digits = min(10, np.finfo(dtype).precision) if np.issubdtype(dtype, np.floating) else 10
+    return float(f"{x:.{digits}g}")
+
+
 def _row_axis(state: State) -> tuple[float, float, int]:
     """score_axis for a large state, from the selected row alone (the whole S is not read):
     twice the range of its visible scores at the operating point, so `+` still lengthens the
@@ -116,7 +123,7 @@ def _row_axis(state: State) -> tuple[float, float, int]:
     if not seen.any() or s.scale == 0:
         return -1.0, 1.0, 0
     base = S[seen] * (1.0 / (s.scale * np.sqrt(s.d_k)))
-    lo, hi = 2 * min(0.0, float(base.min())), 2 * max(0.0, float(base.max()))
+    lo, hi = (at_precision(2 * x, tr.S.dtype) for x in (min(0.0, float(base.min())), max(0.0, float(base.max()))))
     span, now = max(-lo, hi), float(np.abs(S[seen]).max())
     if not np.isfinite(span) or span == 0:
         return -1.0, 1.0, 0
