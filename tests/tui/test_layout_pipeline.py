@@ -70,11 +70,7 @@ def assert_titles_fit(app) -> None:
 
 
 def rows_modes(app) -> dict:
-    return {
-        row.id: ("stacked" if row.has_class("stacked") else "wrapped" if row.has_class("wrapped") else "line")
-        for row in app.screen.rows
-        if row.display
-    }
+    return dict(app.screen.row_modes)
 
 
 async def test_default_lesson_pipeline_fits_120x40_in_one_line_per_row(settle, on_screen):

@@ -1,8 +1,9 @@
 """The pipeline screen (the home, key `p`): every pane of the lesson's computation.
 
-Rows of panes in a scrolling container: X | W_Q | W_K, then W_V | Q | K, V | S | M,
+Rows of panes in a scrolling page: X | W_Q | W_K, then W_V | Q | K, V | S | M,
 A | O | entropies, then the softmax chart and the cell inspector (Y gets a row of its
-own in cross-attention). At 120×40 the lesson's pipeline fits on one screen. A row
+own in cross-attention). The panes are the page's own children, laid out in the lines
+the fit chooses (pane_lines.py), with no container per row. At 120×40 the lesson's pipeline fits on one screen. A row
 wider than the screen first shrinks its widest grids (they scroll horizontally inside
 their pane), then wraps its third pane to a second line, and only then stacks one pane
 per line (pipeline_layout.py); narrow panes get short titles ("S (5×5)"). The
@@ -16,8 +17,6 @@ it through app.set_state.
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 
 from ...core.matrices import MATRICES
@@ -34,24 +33,12 @@ from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.softmax_chart import SoftmaxChart
 from ..widgets.status import StatusLine
 from . import warm
+from .pane_lines import Page, screen_lines
 from .pipeline_layout import PaneSize, Sizes, fit_cap, plan_row, title_width
 
 ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
 GRID_MIN_HEIGHT = 7  # the least height worth capping a grid pane to: title, header, rows, scrollbar
 DESIGN_SIZE = (120, 40)  # the screen the panes' CSS sizes are made for; a larger one grows them
-
-
-class Page(VerticalScroll, inherit_bindings=False):
-    """The scrolling column of panes. Its arrow keys are not bound: up/down select the query
-    row wherever the focus is (a focused grid moves its cursor and the page follows it);
-    page up/down, home and end still scroll the page."""
-
-    BINDINGS = [
-        Binding("pageup", "page_up", show=False),
-        Binding("pagedown", "page_down", show=False),
-        Binding("home", "scroll_home", show=False),
-        Binding("end", "scroll_end", show=False),
-    ]
 
 
 class PipelineScreen(Screen):
@@ -71,6 +58,7 @@ class PipelineScreen(Screen):
         self.sizes: Sizes | None = None  # read from the styles on mount
         self._chart_size: tuple = (None, None)  # (height, width) set on the chart row, None: the CSS's
         self._grids_state: State | None = None  # the state the grids were last handed
+        self.row_modes: dict[str, str] = {}  # "row0".. -> "line" | "wrapped" | "stacked", rows shown
 
     def compose(self) -> ComposeResult:
         # The panes get their data before the first layout, so the first frame is final.
@@ -79,18 +67,11 @@ class PipelineScreen(Screen):
             for names in ROWS
             for n in names
         }
-        self.rows = [Horizontal(classes="pane-row", id=f"row{i}") for i in range(len(ROWS))]
         self._show_grids(self.app.state)
-        with Page(id="pipeline", can_focus=False):
-            for row, names in zip(self.rows, ROWS):
-                with row:  # the first two panes stay together when a row wraps; a lone pane needs no group
-                    if len(names) > 1:
-                        with Horizontal(classes="pane-group"):
-                            yield from (self.grids[n] for n in names[:2])
-                    yield from (self.grids[n] for n in names[2 if len(names) > 1 else 0 :])
-            with Horizontal(classes="pane-row", id="row-chart"):
-                yield SoftmaxChart(id="chart", classes="pane")
-                yield Inspector(id="inspector", classes="pane")
+        with Page(id="pipeline", can_focus=False):  # the panes, in lines the fit sets (pane_lines.py)
+            yield from self.grids.values()
+            yield SoftmaxChart(id="chart", classes="pane")
+            yield Inspector(id="inspector", classes="pane")
         # Under the panes, next to the chart: a knob repaints one region of the screen.
         yield ExplainLine(id="explain")  # edit_actions: NaN rows, float16 fill, ...
         yield StatusLine(id="status")
@@ -104,7 +85,7 @@ class PipelineScreen(Screen):
 
     def _open_on_A(self) -> None:
         """On a small terminal (rows wrapped) open on A, the lesson's centre, not on X."""
-        if any(row.has_class("wrapped") or row.has_class("stacked") for row in self.rows):
+        if any(mode != "line" for mode in self.row_modes.values()):
             self.grids["A"].scroll_visible(top=True, animate=False)
 
     def on_resize(self) -> None:
@@ -187,8 +168,6 @@ class PipelineScreen(Screen):
             grid.show(*args, **kw)
             if view.selected and grid.cursor[0] != state.row:
                 grid.move_cursor(state.row, grid.cursor[1], post=False)
-        for row, names in zip(self.rows, ROWS):
-            _set(row, "display", any(self.grids[n].display for n in names))
 
     def _stack_rows(self) -> None:
         """Fit the rows of panes to the screen: shrink, wrap, then stack (pipeline_layout).
@@ -211,14 +190,17 @@ class PipelineScreen(Screen):
         if key == self._layout_key:  # a knob that changes only numbers: nothing to re-fit
             return
         self._layout_key = key
-        rows = [(row, [n for n in names if self.grids[n].display]) for row, names in zip(self.rows, ROWS)]
+        rows = [(f"row{i}", [n for n in names if self.grids[n].display]) for i, names in enumerate(ROWS)]
         rows = [(row, shown) for row, shown in rows if shown]
         avail = width - self.sizes.scrollbar  # the container's scrollbar, when it has one
         plans, cap = self._plan_rows(rows, avail, budget, width, height)
-        for (row, shown), plan in zip(rows, plans):
-            self._apply_plan(row, shown, plan, cap)
+        self.row_modes = {row: plan.mode for (row, _shown), plan in zip(rows, plans)}
+        for (_row, shown), plan in zip(rows, plans):
+            self._apply_plan(shown, plan, cap)
         stacked = self.sizes.chart_row_width > width
-        self.query_one("#row-chart").set_class(stacked, "stacked")
+        page = self.query_one("#pipeline", Page)
+        page.set_lines(screen_lines(rows, plans, stacked))
+        page.set_class(stacked, "chart-stacked")
         used = sum(min(cap, h) for (_row, shown), p in zip(rows, plans) for h in self._line_heights(shown, p, cap))
         self._grow_chart_row(0 if stacked else budget - used - self.sizes.chart_row_height, width, height)
 
@@ -256,11 +238,9 @@ class PipelineScreen(Screen):
                 cap = top
         return plans, cap
 
-    def _apply_plan(self, row, shown: list[str], plan, cap: int) -> None:
-        """Set the row's mode class and each grid's width, max-height and title."""
+    def _apply_plan(self, shown: list[str], plan, cap: int) -> None:
+        """Set each grid's width, max-height and title."""
         bar = self.sizes.scrollbar
-        row.set_class(plan.mode == "wrapped", "wrapped")
-        row.set_class(plan.mode == "stacked", "stacked")
         widths = [self.grids[n].snap_width(w, bar, cap) for n, w in zip(shown, plan.widths)]
         if plan.mode == "line":  # columns freed by whole-cell snapping go to the shrunk panes
             spare = sum(plan.widths) - sum(widths)
