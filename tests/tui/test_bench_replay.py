@@ -78,6 +78,9 @@ def test_run_measures_the_replay_of_one_capture_in_every_round(monkeypatch):
     assert out["first_frame_replay_widgets"] == len(parts)
     assert out["first_frame_replay_ratio"] == frames["ReplayApp"] / frames["BareWidgetsApp"]
     assert out["first_frame_over_replay"] == frames["AttentionApp"] / frames["ReplayApp"]
+    # the least the picture takes: Textual's part (faked 1.0 s) and two plotext builds (0.5 ms each)
+    assert out["first_frame_least_s"] == 1.0 + 2 * 0.5 / 1000
+    assert out["first_frame_least_ratio"] == out["first_frame_least_s"] / frames["BareWidgetsApp"]
 
 
 def test_report_prints_the_replay_under_the_first_frame_lines(monkeypatch):
@@ -90,4 +93,5 @@ def test_report_prints_the_replay_under_the_first_frame_lines(monkeypatch):
         "  the same picture replayed (28 painted widgets as captured from the explorer, absolutely placed, "
         "nothing computed, no style sheet): 23 ms   0.80x the floor; the explorer is 2.70x it"
     )
-    assert lines[-2].startswith("  Textual's own part of the explorer's first frame")
+    assert lines[-2].startswith("  that part and the chart's two plotext builds")
+    assert lines[-3].startswith("  Textual's own part of the explorer's first frame")

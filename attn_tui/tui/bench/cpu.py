@@ -36,7 +36,7 @@ from textual.widgets import Static
 
 from ...core.scenario import Scenario
 from ..app import AttentionApp
-from .first_frame import first_frame_s, textual_share_s
+from .first_frame import first_frame_lines, first_frame_s, textual_share_s
 from .replay import capture, replay_app
 
 SIZE = (120, 40)
@@ -248,6 +248,8 @@ def run(presses: int = 30, repeats: int = 5) -> dict:
     out["first_frame_content_ratio"] = m["ff_app"] / out["first_frame_content_s"]
     out["first_frame_textual_s"] = m["ff_textual"]
     out["first_frame_textual_ratio"] = m["ff_textual"] / m["ff_bare"]
+    out["first_frame_least_s"] = m["ff_textual"] + 2 * plotext / 1000  # and the chart's two plotext builds
+    out["first_frame_least_ratio"] = out["first_frame_least_s"] / m["ff_bare"]
     out["first_frame_replay_s"], out["first_frame_replay_widgets"] = m["ff_replay"], len(parts)
     out["first_frame_replay_ratio"] = m["ff_replay"] / m["ff_bare"]
     out["first_frame_over_replay"] = m["ff_app"] / m["ff_replay"]
@@ -277,23 +279,4 @@ def report(r: dict) -> list[str]:
             f"  `+` at T={T:<3d} {r[f'T{T}_ms']:6.2f} ms   floor {r[f'T{T}_floor_n_ms']:6.2f} ms "
             f"{'':>13s}   {r[f'T{T}_ratio_n']:.2f}x   (goal <= {GOALS['cpu']}x)"
         )
-    lines.append(
-        f"first frame: explorer {r['first_frame_explorer_s'] * 1000:.0f} ms   floor (a bare app with "
-        f"{r['widgets']} widgets) {r['first_frame_bare_s'] * 1000:.0f} ms   {r['first_frame_ratio']:.2f}x   "
-        f"(goal <= {GOALS['first_frame']}x; a one-widget app: {r['first_frame_one_widget_s'] * 1000:.0f} ms)"
-    )
-    lines.append(
-        f"  floor with as many widgets, {CONTENT_GRIDS} of them Line-API grids of numbers, the explorer's style "
-        f"sheet and two plotext builds: {r['first_frame_content_s'] * 1000:.0f} ms   "
-        f"{r['first_frame_content_ratio']:.2f}x"
-    )
-    lines.append(
-        f"  Textual's own part of the explorer's first frame (less the explorer's code, first_frame.py): "
-        f"{r['first_frame_textual_s'] * 1000:.0f} ms   {r['first_frame_textual_ratio']:.2f}x the floor"
-    )
-    lines.append(
-        f"  the same picture replayed ({r['first_frame_replay_widgets']} painted widgets as captured from the "
-        f"explorer, absolutely placed, nothing computed, no style sheet): {r['first_frame_replay_s'] * 1000:.0f} ms   "
-        f"{r['first_frame_replay_ratio']:.2f}x the floor; the explorer is {r['first_frame_over_replay']:.2f}x it"
-    )
-    return lines
+    return lines + first_frame_lines(r, GOALS["first_frame"], CONTENT_GRIDS)

@@ -94,3 +94,32 @@ async def textual_share_s(make, size) -> float:
     """The first frame less the explorer's own code's CPU time: Textual's part, in seconds."""
     total, own = await split(make, size)
     return total - own
+
+
+def first_frame_lines(r: dict, goal: float, grids: int) -> list[str]:
+    """The report's first-frame lines: the explorer's frame and each floor, with the ratios."""
+    lines: list[str] = []
+    lines.append(
+        f"first frame: explorer {r['first_frame_explorer_s'] * 1000:.0f} ms   floor (a bare app with "
+        f"{r['widgets']} widgets) {r['first_frame_bare_s'] * 1000:.0f} ms   {r['first_frame_ratio']:.2f}x   "
+        f"(goal <= {goal}x; a one-widget app: {r['first_frame_one_widget_s'] * 1000:.0f} ms)"
+    )
+    lines.append(
+        f"  floor with as many widgets, {grids} of them Line-API grids of numbers, the explorer's style "
+        f"sheet and two plotext builds: {r['first_frame_content_s'] * 1000:.0f} ms   "
+        f"{r['first_frame_content_ratio']:.2f}x"
+    )
+    lines.append(
+        f"  Textual's own part of the explorer's first frame (less the explorer's code, first_frame.py): "
+        f"{r['first_frame_textual_s'] * 1000:.0f} ms   {r['first_frame_textual_ratio']:.2f}x the floor"
+    )
+    lines.append(
+        f"  that part and the chart's two plotext builds, the least this picture takes before the explorer's "
+        f"other code: {r['first_frame_least_s'] * 1000:.0f} ms   {r['first_frame_least_ratio']:.2f}x the floor"
+    )
+    lines.append(
+        f"  the same picture replayed ({r['first_frame_replay_widgets']} painted widgets as captured from the "
+        f"explorer, absolutely placed, nothing computed, no style sheet): {r['first_frame_replay_s'] * 1000:.0f} ms   "
+        f"{r['first_frame_replay_ratio']:.2f}x the floor; the explorer is {r['first_frame_over_replay']:.2f}x it"
+    )
+    return lines
