@@ -43,3 +43,24 @@ def test_the_entropy_ceiling_is_headed_log2_t_only_when_row_t_sees_t_keys():
     assert grid_view("H", window).cols[0] == "log₂n"
     np.testing.assert_allclose(grid_view("H", window).values[:, 0], np.log2([1, 2, 2, 2, 2]))
     assert grid_view("H", st.with_scenario(padding=(2,))).cols[0] == "log₂n"
+
+
+def test_the_entropy_tables_cell_width_holds_across_c_at_T_12():
+    """2^H passes 10 as c flattens the rows of a 12-token causal scenario: the table's range is
+    its bound [0, 2^log₂12] from the start, so its width never changes under `+`/`-` (a new width
+    lays the screen out again)."""
+    from dataclasses import replace
+
+    from attn_tui.core.limits import C_MAX, C_MIN
+    from attn_tui.tui.bench.cpu import random_scenario
+    from attn_tui.tui.widgets.palette import width_for
+
+    base = random_scenario(12)
+    cs = np.geomspace(C_MIN, C_MAX, 13)
+    views = [grid_view("H", State(replace(base, c=float(c)))) for c in cs]
+    widths = {width_for(v.lo, v.hi) for v in views}
+    assert len(widths) == 1
+    for v in views:
+        assert v.lo <= np.nanmin(v.values) and np.nanmax(v.values) <= v.hi
+    raw = {width_for(float(np.nanmin(v.values)), float(np.nanmax(v.values))) for v in views}
+    assert len(raw) == 2  # the values alone would have changed it: the scenario crosses 10

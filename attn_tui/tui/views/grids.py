@@ -90,6 +90,8 @@ def grid_view(name: str, state: State) -> GridView | None:
         cols = ("log₂n", *cols[1:])  # the ceiling is log₂ of the n keys row t sees, not of t
     shape = f"({values.shape[0]}×{values.shape[1]})"
     lo, hi = large_range(name, values, state) if state.large else finite_range(values)
+    if name == "H" and not state.large and state.compared is None:
+        lo, hi = entropy_range(lo, hi, state)
     version = (tr.serial, name, state.compared is not None and state.pin.trace.serial) if state.large else None
     return GridView(
         values,
@@ -136,6 +138,17 @@ def large_range(name: str, values, state: State) -> tuple[float, float]:
         top = float(np.nanmax(state.ceiling, initial=0.0))
         return (-top, top) if state.compared is not None else (0.0, max(1.0, 2.0**top))
     return state.trace.bounds(name)
+
+
+def entropy_range(lo: float, hi: float, state: State) -> tuple[float, float]:
+    """The entropy table's (lo, hi) widened to its bounds, [0, 2^(most bits a row can carry)]
+    (log₂n, H <= log₂n, 2^H <= n keys): its cells keep one width whatever c does (`+` that takes
+    2^H past 10 would widen the pane and lay the screen out again). Its numbers are not coloured."""
+    top = float(np.nanmax(state.ceiling, initial=0.0))
+    bound = max(1.0, 2.0**top)
+    if not np.isfinite(lo):
+        return 0.0, bound
+    return min(lo, 0.0), max(hi, bound)
 
 
 def finite_range(values: np.ndarray) -> tuple[float, float]:
