@@ -23,18 +23,21 @@ CS = [1.1**n for n in range(-72, 73)]  # every c that `+` and `-` reach from 1 (
 
 
 @pytest.mark.parametrize("width, lo, hi", [(8, 0.095, 99.5), (10, 0.0095, 9.5e9)])
-def test_the_legend_of_s_fits_at_every_c_where_some_form_of_its_range_does(width, lo, hi):
-    """Width 8 holds a range of 2 characters ("3", "12", ".5"); width 10 one of 3 ("2.9", "1e3", ".05");
-    a max |S| with no form that short (0.05, 150 in 8 cells) leaves the cell blank."""
+def test_the_legend_of_s_fits_at_every_c(width, lo, hi):
+    """Width 8 holds both ends of a range of 2 characters ("-3" bar "3", "12", ".5"), width 10 of 3
+    ("2.9", "1e3", ".05"); a max |S| with no form that short (0.05, 150 in 8 cells) prints one end,
+    "±1e2", before the bar. Every form is max |S| true to its digits."""
     s = builtin("lesson-pipeline")
     for c in CS:
         S = s.with_(c=c).run().S
         m = span(*value_range(S))
         bar = legend("div", S, width)
-        assert (bar is not None) == (lo <= m < hi), (width, c, m, bar)
-        if bar is not None:
+        assert bar is not None, (width, c, m)
+        if lo <= m < hi:
             assert bar[0] == "-" + bar[2] and true_to_its_digits(bar[2], m), (c, m, bar)
-            assert width - len(bar[0]) - len(bar[2]) - 1 == len(bar[1]) >= 2
+        else:
+            assert bar[0].startswith("±") and bar[2] == "" and true_to_its_digits(bar[0][1:], m), (c, m, bar)
+        assert width - len(bar[0]) - len(bar[2]) - 1 == len(bar[1]) >= 2
 
 
 async def test_one_plus_keeps_the_legend_of_s(grid_text, settle):

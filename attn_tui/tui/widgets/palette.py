@@ -223,8 +223,9 @@ def width_for(lo: float, hi: float, by_sign: bool = False) -> int:
 def legend(kind: str, values, width: int, scale: float | None = None) -> tuple[str, list[int], str] | None:
     """The colour bar for a grid's header cell: (low end, bucket per bar cell, high end), e.g.
     ("0", [0, 2, 5, 7, 9], "1") for weights, ("-3", [0, 4, 8], "3") for signed values scaled by
-    max |value| (``scale`` when given, else read off ``values``); None when it does not fit in
-    ``width`` cells (a space kept after it) or the grid has no colour scale."""
+    max |value| (``scale`` when given, else read off ``values``), or ("±1e2", [...], "") when the two
+    ends do not fit; None when even that does not fit in ``width`` cells (a space kept after it) or
+    the grid has no colour scale."""
     if kind == "seq":
         lo, hi, n = "0", "1", len(VIRIDIS)
     elif kind == "div":
@@ -236,8 +237,9 @@ def legend(kind: str, values, width: int, scale: float | None = None) -> tuple[s
         first = f"{m:.2g}" if 1e-2 <= m < 100 else fmt(m, 4) if m >= 100 else compact(m, 2)  # "1e9", "5e-3"
         forms = (first, compact(m, 2), compact(m, 1))
         his = [hi[1:] if hi.startswith("0.") else hi for hi in forms]  # ".87": the legend has few cells
-        hi = next((h for h in his if width - 2 - 2 * len(h) >= 2), his[0])
-        lo, n = "-" + hi, len(RDBU)
+        hi = next((h for h in his if width - 2 - 2 * len(h) >= 2), None)
+        lo, n = ("-" + hi, len(RDBU)) if hi else ("±" + his[-1], len(RDBU))  # "±1e2" bar: no room for both ends
+        hi = hi or ""
     else:
         return None
     cells = width - 1 - len(lo) - len(hi)
