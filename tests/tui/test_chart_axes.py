@@ -95,3 +95,26 @@ async def test_query_row_grids_start_at_the_same_row(settle):
         grids = [g for g in app.screen.query("MatrixGrid") if g.display and MATRICES[g.matrix].row_linked]
         tops = {g.matrix: int(g.scroll_offset.y) for g in grids}
         assert len(set(tops.values())) == 1 and max(tops.values()) > 0, tops  # scrolled, and together
+
+
+def test_a_tick_a_hair_below_zero_reads_0_not_minus_0():
+    """plotext labels the middle tick of (-6.0, 5.9), -0.05, "-0.0"; the axis line says "0.0". A key
+    labelled "-0" on a bar line is the user's text and stays as it is."""
+    from textual_plotext import PlotextPlot
+
+    from attn_tui.tui.widgets.bar_plot import ANSI, plot_lines
+
+    def figure():
+        p = PlotextPlot().plt
+        p.bar(["-0", "t2", "t3"], [1.0, -2.0, 3.0], orientation="horizontal", width=0.2)
+        p.xlim(-6.0, 5.9)
+        p.frame(False)
+        return p
+
+    raw = figure()
+    plot_lines(raw, 38, 8)  # sized and themed as the app builds it
+    assert "-0.0" in ANSI.sub("", raw.build())  # plotext's own axis: the case this guards
+    lines = [x for x in plot_lines(figure(), 38, 8) if x.strip()]
+    assert "-0.0" not in lines[-1] and re.search(r"(?<![\d.-])0\.0(?![\d])", lines[-1]), lines[-1]
+    assert lines[-1].split() == ["-6.0", "-3.0", "0.0", "2.9", "5.9"]
+    assert any(x.startswith("-0 ") for x in lines[:-1])  # the key's label untouched

@@ -20,11 +20,19 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 BARS = re.compile(r"([█▉▊▋▌▍▎▏▐▄▀▗▖▝▘▙▟▛▜]+)")
 
 
+NEG_ZERO = re.compile(r"(?<![\w.])-(0(?:\.0*)?)(?![\w.])")  # a tick label "-0.0": a tick just below 0
+
+
 def plot_lines(plot, width: int, height: int) -> list[str]:
-    """The plain text lines of a plotext figure built at ``width``×``height`` (theme "clear")."""
+    """The plain text lines of a plotext figure built at ``width``×``height`` (theme "clear").
+    plotext rounds a tick a hair below 0 to "-0.0": the axis line (the last one drawn) says "0.0"."""
     set_plot_size(plot, width, height)
     plot.theme("clear")
-    return ANSI.sub("", plot.build()).split("\n")
+    lines = ANSI.sub("", plot.build()).split("\n")
+    axis = max((i for i, line in enumerate(lines) if line.strip()), default=None)
+    if axis is not None:
+        lines[axis] = NEG_ZERO.sub(r" \1", lines[axis])
+    return lines
 
 
 class BarPlot(PlotextPlot):
