@@ -143,10 +143,24 @@ def _output(s, tr, r, c) -> list[str]:
     ]
 
 
+def _entropy_terms(nz: np.ndarray) -> str:
+    """ "−p·log₂p −q·log₂q …" over the nonzero weights; past MAX_TERMS, the largest terms (in key
+    order) and how many smaller ones are left out, so the shown terms come closest to H."""
+    if len(nz) <= MAX_TERMS:
+        shown = nz
+    else:
+        with np.errstate(all="ignore"):
+            contrib = np.nan_to_num(-nz * np.log2(nz), nan=np.inf)
+        shown = nz[np.sort(np.argsort(-contrib, kind="stable")[:MAX_TERMS])]
+    text = " ".join(f"−{n(x)}·log₂{n(x)}" for x in shown)
+    if len(nz) > MAX_TERMS:
+        text += f" − … ({len(nz) - MAX_TERMS} smaller terms)"
+    return text
+
+
 def _entropy(s, tr, r) -> list[str]:
     p = tr.A[r].astype(np.float64)
-    nz = p[p > 0]
-    terms = " ".join(f"−{n(x)}·log₂{n(x)}" for x in nz[:MAX_TERMS])
+    terms = _entropy_terms(p[p > 0])
     top = ceiling_bits(tr.blocked[r : r + 1])[0]
     cap = (
         f"ceiling log₂{int((~tr.blocked[r]).sum())} = {n(top)} bits (visible keys)"

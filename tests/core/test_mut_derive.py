@@ -136,7 +136,11 @@ def expected(s, tr, name, r, c):
             cap = "ceiling —: no visible key" + (
                 "" if math.isnan(tr.H[r]) else " (the finite fill spreads the row over masked keys)"
             )
-        terms = " ".join(f"−{num(x)}·log₂{num(x)}" for x in p[:6])
+        if len(p) > 6:  # the six largest −p·log₂p, in key order, then how many are left out
+            big = sorted(sorted(range(len(p)), key=lambda i: -(-p[i] * math.log2(p[i])))[:6])
+            terms = " ".join(f"−{num(p[i])}·log₂{num(p[i])}" for i in big) + f" − … ({len(p) - 6} smaller terms)"
+        else:
+            terms = " ".join(f"−{num(x)}·log₂{num(x)}" for x in p)
         return [
             f"row {s.tokens[r]}: H(A_t) = −Σ_i A[t,i] log₂ A[t,i]",
             f"= {terms}" if terms else "",
