@@ -7,6 +7,7 @@ import numpy as np
 
 from attn_tui.core.scenario import Scenario
 from attn_tui.tui.app import AttentionApp
+from attn_tui.tui.views.chart import chart_view
 
 
 def plot_text(app, selector: str) -> str:
@@ -61,3 +62,16 @@ def test_the_title_forms_go_from_longest_to_shortest():
     assert fitting_title(full, forms, len(forms[1]) + 6, labels) == forms[2]
     assert fitting_title(full, forms, 5, labels) == forms[2]  # nothing fits: the shortest
     assert fitting_title("A_t NaN: S overflow", (), 5, labels) == "A_t NaN: S overflow"
+
+
+async def test_the_scores_title_says_how_much_wider_its_axis_is(settle):
+    """At c = 45.26 the scores' axis is 32× its opening one: "c·q·k/√d_k axis 32× wider  row t4" does not
+    fit the 37-column plot, and plotext draws nothing for a title too long for its canvas: the row goes
+    first (the border names it). The shortest form is the scores' words alone."""
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.set_state(app.state.with_scenario(c=1.1**40))
+        await settle(pilot)
+        text = plot_text(app, "#chart-scores")
+        assert "c·q·k/√d_k axis 32× wider" in text.split("\n")[0], text
+        assert chart_view(app.state).scores_plain == "c·q·k/√d_k"

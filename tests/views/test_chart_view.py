@@ -21,8 +21,8 @@ def test_a_bar_that_would_be_clipped_refits_the_axis_and_the_title_says_so():
     st = State(builtin("lesson-pipeline"), row=3).with_scenario(c=2.2)  # row t4: it·mat = 6.6 > 6
     lo, hi, k = score_axis(st)
     assert k == 1 and (lo, hi) == (0.0, 12.0)
-    assert "axis×2" in chart_view(st).scores_title
-    assert "axis×" not in chart_view(st.with_scenario(c=1.0)).scores_title
+    assert "axis 2× wider" in chart_view(st).scores_title
+    assert "wider" not in chart_view(st.with_scenario(c=1.0)).scores_title
 
 
 def test_signed_scores_get_room_on_both_sides():
@@ -61,7 +61,7 @@ def test_the_axis_holds_every_bar_of_the_row_on_each_side_of_zero():
                     assert lo - tol <= row.min() and row.max() <= hi + tol, (seed, scaled, c, t, (lo, hi), row)
                     assert k == 0 or row.min() < lo / 2 or row.max() > hi / 2  # and no wider than it must
                     title = chart_view(s).scores_title
-                    assert (f"axis×{2**k}" in title) == (k > 0), title
+                    assert (f"axis {2**k}× wider" in title) == (k > 0), title
 
 
 def test_a_float16_scenario_gets_the_axis_its_inputs_give():

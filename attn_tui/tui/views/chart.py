@@ -30,7 +30,7 @@ class ChartView:
     blocked: np.ndarray  # (T',) True where the query may not see the key
     scores: np.ndarray  # (T',) row t of S
     weights: np.ndarray  # (T',) row t of A
-    scores_title: str  # "c·q·k/√d_k" or "c·q·k" (unscaled); the chart adds its unit and the row
+    scores_title: str  # "c·q·k/√d_k" or "c·q·k" (unscaled), "… axis 2× wider"; the chart adds its unit and the row
     row: str  # the query token's short label
     probs_title: str  # "A_t c=1.00 H=0.76/log₂4=2.00", or why the row is NaN
     score_axis: tuple | None  # (lo, hi) of the scores chart, fixed while c, the row and the scaling
@@ -41,6 +41,7 @@ class ChartView:
     # probs_title's shorter forms for a narrow plot, longest first: c and log₂t kept as long as they fit
     # ("A_t c=10.83 H=0.00/log₂4", "A_t c=10.83 H=0.00"), then "A_t H=0.00" (the border title has them all)
     probs_shorter: tuple = ()
+    scores_plain: str = ""  # scores_title without the axis words: the shortest form of the scores' title
 
 
 def short(label: str) -> str:
@@ -148,7 +149,8 @@ def chart_view(state: State) -> ChartView:
         blocked=tr.blocked[t],
         scores=tr.S[t],
         weights=tr.A[t],
-        scores_title=scale + (f" axis×{2**k}" if k and fixed else ""),
+        scores_title=scale + (f" axis {2**k}× wider" if k and fixed else ""),  # labels stay true values
+        scores_plain=scale,
         row=row,
         probs_title=probs,
         probs_shorter=() if t in tr.nan_rows else shorter_titles(s.c, h, ceiling),

@@ -59,7 +59,11 @@ def chart() -> str:
         )
     return (
         "Softmax chart: the selected row's scores c·q·k/√d_k (c·q·k with the scale off; left) and its "
-        "softmax (right), titled with c and H(A_t) in bits against the log₂t ceiling. The scale is an "
+        "softmax (right), titled with c and H(A_t) in bits against the log₂t ceiling. The scores' axis "
+        "holds still while c changes, so + visibly lengthens the bars; when a bar would run off it, it "
+        'doubles, as often as needed, and its title says so ("axis 2× wider"), its labels still the scores '
+        'themselves (a title ending "×1e6" is the other case: a row whose largest |score| is 10⁵ or more, '
+        "or under 10⁻³, is drawn in those units). The scale is an "
         "entropy knob: turn c up (+) and the row sharpens toward its largest score (H → 0 when one score "
         f"leads{tie_words}); turn it down (-) and it flattens toward uniform (H → log₂t). Remove the "
         f"scale (u) and the scores grow √d_k times. At d_k = {s.d_k} that is only ×{teaching.g(s.d_k**0.5)}: "

@@ -142,7 +142,10 @@ class SoftmaxChart(Horizontal, can_focus=True):
                 view.ghost_weights[keys],
             )
         )
-        self._bars("#chart-scores", labels, scores, f"{view.scores_title}{unit}  row {view.row}", axis, ghosts[0])
+        width = self.query_one("#chart-scores").size.width
+        forms = (f"{view.scores_title}{unit}  row {view.row}", f"{view.scores_title}{unit}")  # the border names the row
+        forms += (f"{view.scores_plain or view.scores_title}{unit}",)
+        self._bars("#chart-scores", labels, scores, fitting_title(forms[0], forms[1:], width, labels), axis, ghosts[0])
         probs = fitting_title(view.probs_title, view.probs_shorter, self.query_one("#chart-probs").size.width, labels)
         self._bars("#chart-probs", labels, view.weights[keys], probs, (0, 1), ghosts[1])
         seen = int(np.count_nonzero(~np.asarray(view.blocked)))  # the keys row t may see, not T'
