@@ -1,0 +1,184 @@
+"""The key table's rows for every screen ("app") and for a focused MatrixGrid ("grid").
+
+attn_tui/tui/keys.py puts them first in KEYS, before the rows of keys_screens.py: the order is
+the footer's, the palette's and the help screen's.
+"""
+
+from __future__ import annotations
+
+from .key_row import Key
+from .state import C_STEP
+
+FAR = 1 << 40  # a cursor move past any matrix's edge: move_cursor clamps it to the first or last row
+
+
+APP_KEYS: list[Key] = [
+    Key("question_mark", "help", "Help", "what each pane shows, in the lesson's words, and every key", display="?"),
+    Key("q", "quit", "Quit", "leave attn-tui"),
+    Key(
+        "plus,equals_sign",
+        f"knob('scale_by', {C_STEP})",
+        "c×1.1",
+        f"multiply the scale multiplier c by {C_STEP}: sharper rows, lower entropy",
+        display="+",
+        bar=f"c ×÷{C_STEP}",
+    ),
+    Key(
+        "minus,underscore",
+        f"knob('scale_by', {1 / C_STEP!r})",
+        "c÷1.1",
+        f"divide c by {C_STEP}: flatter rows, higher entropy",
+        display="-",
+        bar=f"c ×÷{C_STEP}",
+    ),
+    Key("0", "knob('reset_scale')", "c=1", "reset c to 1: the 1/√d_k operating point"),
+    Key(
+        "u",
+        "knob('toggle_scaled')",
+        "Scale on/off",
+        "toggle the 1/√d_k scaling: off shows raw QKᵀ, √d_k times larger: sharper rows, "
+        "saturated only when d_k is large",
+        bar="Scale",
+    ),
+    Key(
+        "P",
+        "knob('toggle_pin')",
+        "Pin",
+        "pin the state now: A and the entropy table then show ΔA and ΔH "
+        "against it, and the charts its row as ┃ ticks (exercises 1, 2: change one thing, read the difference); "
+        "P again unpins",
+        bar="Pin",
+    ),
+    Key("m", "knob('toggle_mask')", "Mask", "toggle the causal mask: off lets every token see the future"),
+    Key("up", "knob('select_row', -1)", "Row ↑", "select the previous query row t", show=False, palette=False),
+    Key("down", "knob('select_row', 1)", "Row ↓", "select the next query row t", show=False, palette=False),
+    Key(
+        "k,left_square_bracket",
+        "knob('select_row', -1)",
+        "Row ↑",
+        "select the previous query row t (works while a grid has focus)",
+        display="k/[",
+        bar="row",
+    ),
+    Key(
+        "j,right_square_bracket",
+        "knob('select_row', 1)",
+        "Row ↓",
+        "select the next query row t (works while a grid has focus)",
+        display="j/]",
+        bar="row",
+    ),
+    Key("tab", "focus_next", "Next pane", "move the focus to the next pane", show=False),
+    Key("shift+tab", "focus_previous", "Prev pane", "move the focus to the previous pane", show=False),
+    # While a grid has focus: a cell cursor.
+    Key(
+        "up",
+        "cursor(-1, 0)",
+        "Cell ↑",
+        "move the cell cursor up (and the query row with it in S, M, A, O)",
+        scope="grid",
+        show=False,
+        palette=False,
+    ),
+    Key("down", "cursor(1, 0)", "Cell ↓", "move the cell cursor down", scope="grid", show=False, palette=False),
+    Key("left", "cursor(0, -1)", "Cell ←", "move the cell cursor left", scope="grid", show=False, palette=False),
+    Key("right", "cursor(0, 1)", "Cell →", "move the cell cursor right", scope="grid", show=False, palette=False),
+    Key("home", f"cursor({-FAR}, 0)", "First row", "move the cell cursor to the first row", scope="grid", show=False),
+    Key("end", f"cursor({FAR}, 0)", "Last row", "move the cell cursor to the last row", scope="grid", show=False),
+    Key("pageup", "cursor_page(-1)", "Page ↑", "move the cell cursor a screen of rows up", scope="grid", show=False),
+    Key("pagedown", "cursor_page(1)", "Page ↓", "move the cell cursor a screen of rows down", scope="grid", show=False),
+    Key(
+        "enter",
+        "edit",
+        "Edit",
+        "edit the cell under the cursor (X, W_Q, W_K, W_V, Y, Q, K, V)",
+        scope="grid",
+        palette=False,
+    ),
+    # Editing, modes and files: do('name') runs attn_tui/tui/actions' function name.
+    Key(
+        "ctrl+z",
+        "do('undo')",
+        "Undo",
+        "undo the last change of the scenario: a cell, a label, a token, a mode, c, a file",
+    ),
+    Key("ctrl+y", "do('redo')", "Redo", "redo the change undo took back", show=False),
+    Key(
+        "o",
+        "do('open')",
+        "Open",
+        "open a scenario: a TOML, .npz or .safetensors file (path prompt) or a built-in; a bad file changes nothing",
+        show=False,
+    ),
+    Key(
+        "s",
+        "do('save')",
+        "Save",
+        "save the scenario as TOML, up to 512 tokens (atomic, asks before overwriting, reloads bit for bit)",
+        show=False,
+    ),
+    Key(
+        "e",
+        "do('export')",
+        "Export",
+        "export the matrices as CSV or .npy files (one per matrix, up to 512 tokens), or an SVG screenshot",
+        show=False,
+    ),
+    Key("n", "do('rename_token')", "Rename token", "rename the selected query token", show=False),
+    Key(
+        "N",
+        "do('rename_feature')",
+        "Rename feature",
+        "rename the feature under the cell cursor (a column of X)",
+        show=False,
+    ),
+    Key(
+        "K", "do('rename_key')", "Rename key", "rename the key token under the cursor (a row of Y, K or V)", show=False
+    ),
+    Key(
+        "a",
+        "do('add_token')",
+        "Add token",
+        "insert a token (a zero row of X, or of Q/K/V) after the selected row",
+        show=False,
+    ),
+    Key(
+        "D,delete",
+        "do('remove_token')",
+        "Remove token",
+        "remove the selected query token (ctrl+z brings it back)",
+        show=False,
+        display="D",
+    ),
+    Key("A", "do('add_key')", "Add key", "cross-attention: add a key token (a zero row of Y)", show=False),
+    Key(
+        "R",
+        "do('remove_key')",
+        "Remove key",
+        "cross-attention: remove the key token under the cursor (a row of Y)",
+        show=False,
+    ),
+    Key(
+        "colon,ctrl+g",
+        "do('go_to')",
+        "Go to row",
+        "select query row t and key i of A by number (a long sequence's far rows)",
+        show=False,
+        display=":/ctrl+g",
+    ),
+    Key("g", "do('dims')", "Dimensions", "change d_model, d_k, d_v; new cells start at 0", show=False),
+    Key("w", "do('pick_mask')", "Mask kind", "pick the mask: causal, none, or a sliding window of width w", show=False),
+    Key("b", "do('pick_padding')", "Padding", "pick padded key positions that no query may read", show=False),
+    Key("f", "do('pick_fill')", "Fill", "fill of masked cells: -1e9, -inf or the dtype's min", show=False),
+    Key("d", "do('pick_dtype')", "dtype", "compute every step in float64, float32 or float16", show=False),
+    Key(
+        "c",
+        "do('toggle_cross')",
+        "Cross-attn",
+        "cross-attention on/off: keys and values from a second sequence Y",
+        show=False,
+    ),
+    Key(
+        "r", "do('random')", "Random", "a random Gaussian scenario: T (up to 512), d_model, d_k, d_v, seed", show=False
+    ),
+]

@@ -1,0 +1,125 @@
+"""The key table's rows scoped to one screen: lenses, experiments, train and tour.
+
+attn_tui/tui/keys.py puts them after the app and grid rows (keys_app.py) in KEYS. The keys that
+switch to a screen are not here: keys.py derives them from the screen registry.
+"""
+
+from __future__ import annotations
+
+from .key_row import Key
+
+SCREEN_KEYS: list[Key] = [
+    # The lenses, experiments and tour screens (attn_tui/tui/screens/{lenses,experiments,tour}.py).
+    Key(
+        "z",
+        "zero_qk",
+        "Box kernel",
+        "box-kernel switch: set W_Q = W_K = 0 (Q = K = 0) and see A = W_avg "
+        "exactly (up to rounding in float32/float16); press again to restore",
+        scope="lenses",
+    ),
+    Key(
+        "pagedown",
+        "scroll_panels(1)",
+        "Page ↓",
+        "scroll the lenses down a page (↑/↓ select the row)",
+        scope="lenses",
+        show=False,
+    ),
+    Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the lenses up a page", scope="lenses", show=False),
+    Key(
+        "r",
+        "run",
+        "Run",
+        "run the variance experiment for d_k = 4, 64, 512 and the custom d_k, "
+        "with n and seed from the inputs (tab to them, enter runs)",
+        scope="experiments",
+    ),
+    Key(
+        "escape",
+        "leave_inputs",
+        "Leave input",
+        "leave the d_k / n / seed inputs so letters are keys again",
+        scope="experiments",
+        show=False,
+    ),
+    Key("d", "next_hist", "Hist d_k", "show the q·k histogram of the next d_k", scope="experiments"),
+    Key(
+        "space",
+        "play",
+        "Play/pause",
+        "play or pause the scale sweep c = 0.1 … 3.0 (6 frames a second)",
+        scope="experiments",
+    ),
+    Key("right,full_stop", "step(1)", "Frame →", "next frame of the scale sweep", scope="experiments", display="→/."),
+    Key("left,comma", "step(-1)", "Frame ←", "previous frame of the scale sweep", scope="experiments", display="←/,"),
+    Key(
+        "pagedown",
+        "scroll_panels(1)",
+        "Page ↓",
+        "scroll the experiments down a page (on a small terminal)",
+        scope="experiments",
+        show=False,
+    ),
+    Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the experiments up a page", scope="experiments", show=False),
+    Key(
+        "e",
+        "export",
+        "Export sweep",
+        "export the sweep as an animated SVG and one SVG per frame "
+        "into a folder it asks for (default ./softmax_sharpening; asks before overwriting)",
+        scope="experiments",
+    ),
+    # The training screen (attn_tui/tui/screens/train.py).
+    Key(
+        "space", "run", "Run/pause", "train (a worker takes the steps; the UI keeps answering) or pause", scope="train"
+    ),
+    Key("n", "step", "Step", "one mini-batch gradient step (while paused)", scope="train"),
+    Key(
+        "r",
+        "reset",
+        "Reset",
+        "a new run from the typed lr, d_k, steps and seed (enter in a control does it too)",
+        scope="train",
+    ),
+    Key(
+        "u", "toggle_scaled", "Scaled/unscaled", "scores scaled by 1/√d_k or raw Q Kᵀ; starts a new run", scope="train"
+    ),
+    Key(
+        "c",
+        "compare",
+        "Compare",
+        "train scaled and unscaled at d_k = 4, 64, 256 with the same seed, batches and lr; show the measured figures",
+        scope="train",
+    ),
+    Key("v", "toggle_view", "View", "below the curves: W_Q·W_Kᵀ or the comparison", scope="train"),
+    Key(
+        "s",
+        "explore",
+        "Open in explorer",
+        "save the learned W_Q, W_K, W_V with the probe sequence as a TOML scenario and open it on the pipeline",
+        scope="train",
+    ),
+    Key(
+        "escape",
+        "leave_inputs",
+        "Leave input",
+        "leave the controls so letters are keys again",
+        scope="train",
+        show=False,
+    ),
+    Key("pagedown", "scroll_panels(1)", "Page ↓", "scroll the training screen down a page", scope="train", show=False),
+    Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the training screen up a page", scope="train", show=False),
+    Key("space,n", "page(1)", "Next", "next page of the tour", scope="tour", display="space/n"),
+    Key("b", "page(-1)", "Back", "previous page of the tour", scope="tour"),
+    Key("pagedown", "scroll_panels(1)", "Page ↓", "scroll the live panes down a page", scope="tour", show=False),
+    Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the live panes up a page", scope="tour", show=False),
+    Key(
+        "y,enter",
+        "try_it",
+        "Try it",
+        "on an exercise page: set up the scenario and screen it needs",
+        scope="tour",
+        display="y",
+    ),
+]
