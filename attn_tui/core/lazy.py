@@ -1,12 +1,10 @@
 """Matrices computed on demand: what a screen shows of a T x T' trace, for large T.
 
-A :class:`LazyMatrix` has ``.shape``, ``.dtype``, ``.ndim`` and 2-D indexing
-(``m[r, c0:c1]``, ``m[r0:r1, c0:c1]``, ``m[r]``, ``m[r, c]``) returning ndarrays (or a
-scalar), computed from a function of (r0, r1, c0, c1) in tiles of ROWS x COLS kept in a
-small LRU: drawing the visible cells of a grid costs about the same at T = 16384 as at
-T = 64. :class:`LazyTrace` gives S, M, S + M, A, blocked and O of a scenario that way
-(core.stream computes them), with the attribute names of core.attention.Trace, so that a
-view reading ``trace.A[t]`` works on either.
+:class:`LazyTrace` gives S, M, S + M, A, blocked and O of a scenario as core.lazy_matrix's
+LazyMatrix objects (``.shape``, ``.dtype``, 2-D indexing, computed in tiles of ROWS x COLS
+kept in a small LRU: drawing the visible cells of a grid costs about the same at T = 16384 as
+at T = 64), computed by core.stream, with the attribute names of core.attention.Trace, so that
+a view reading ``trace.A[t]`` works on either.
 
 A needs each row's max m and sum l over all its keys: computed once per block of ROWS rows
 by core.stream.row_stats (a pass over the row's T' keys, never a T x T' matrix), then any
@@ -23,129 +21,20 @@ from functools import cached_property
 import numpy as np
 
 from . import stream
+from .lazy_matrix import (  # noqa: F401  (re-exported: core.lazy's public names)
+    CACHE,
+    COLS,
+    RECENT,
+    ROWS,
+    LazyMatrix,
+    LazyRows,
+    _remember,
+    _span,
+)
 from .ranks import factor_rank, score_rank_qr, score_singular_values
 
-ROWS = 16  # rows per tile (a screen shows ~6-12 rows of a grid; 32 doubled the row-statistics pass per `+`)
-COLS = 512  # columns per tile
-CACHE = 64  # tiles kept per matrix (64 x 16 x 512 x 8 bytes = 4 MiB at most)
-RECENT = 12  # tiles per matrix remembered as read last: what a screen showed, to warm a new trace with
 RECENT_BLOCKS = 4  # row blocks remembered (a screen shows 2-3 blocks of rows: more would warm what is gone)
 NAMES = ("S", "M", "S_masked", "blocked", "A", "O")  # a LazyTrace's lazy matrices
-
-
-def _remember(recent: OrderedDict, key, size: int = RECENT) -> None:
-    recent[key] = None
-    recent.move_to_end(key)
-    if len(recent) > size:
-        recent.popitem(last=False)
-
-
-def _span(key, n):
-    """(start, stop, squeeze) of an int or a step-1 slice over n."""
-    if isinstance(key, slice):
-        start, stop, step = key.indices(n)
-        if step != 1:
-            raise IndexError("LazyMatrix: slices with a step are not supported")
-        return start, max(start, stop), False
-    i = int(key)
-    if i < 0:
-        i += n
-    if not 0 <= i < n:
-        raise IndexError(f"index {key} is out of bounds for size {n}")
-    return i, i + 1, True
-
-
-class LazyMatrix:
-    """A (rows, cols) matrix whose tiles ``fn(r0, r1, c0, c1) -> ndarray`` are computed when read."""
-
-    ndim = 2
-
-    def __init__(self, shape, dtype, fn, rows=ROWS, cols=COLS, cache=CACHE):
-        self.shape = (int(shape[0]), int(shape[1]))
-        self.dtype = np.dtype(dtype)
-        self._fn = fn
-        self._rows, self._cols, self._cache_size = rows, cols, cache
-        self._tiles: OrderedDict = OrderedDict()
-        self._lock = threading.RLock()  # a lens worker and the event loop may read the same matrix
-        self.computed = 0  # tiles computed so far (tests count them)
-        self.recent: OrderedDict = OrderedDict()  # the keys of the tiles read last (see warm)
-
-    def __len__(self):
-        return self.shape[0]
-
-    def _tile(self, i, j):
-        with self._lock:
-            return self._tile_locked(i, j)
-
-    def _tile_locked(self, i, j):
-        key = (i, j)
-        _remember(self.recent, key)
-        if key in self._tiles:
-            self._tiles.move_to_end(key)
-            return self._tiles[key]
-        r0, c0 = i * self._rows, j * self._cols
-        t = np.asarray(self._fn(r0, min(r0 + self._rows, self.shape[0]), c0, min(c0 + self._cols, self.shape[1])))
-        self._tiles[key] = t
-        self.computed += 1
-        if len(self._tiles) > self._cache_size:
-            self._tiles.popitem(last=False)
-        return t
-
-    def block(self, r0, r1, c0, c1) -> np.ndarray:
-        """The ndarray of rows r0:r1, columns c0:c1, assembled from tiles; a few rows across
-        many tiles (a chart's whole row of T' keys) are computed as they are asked, not as
-        ROWS-row tiles, and kept in a small cache of their own."""
-        if 0 < r1 - r0 <= 2 and (c1 - c0) > 4 * self._cols:
-            with self._lock:
-                key = ("rows", r0, r1, c0, c1)
-                _remember(self.recent, key)
-                if key not in self._tiles:
-                    self._tiles[key] = np.asarray(self._fn(r0, r1, c0, c1))
-                    self.computed += 1
-                    if len(self._tiles) > self._cache_size:
-                        self._tiles.popitem(last=False)
-                self._tiles.move_to_end(key)
-                return self._tiles[key].copy()
-        out = np.empty((r1 - r0, c1 - c0), dtype=self.dtype)
-        R, C = self._rows, self._cols
-        for i in range(r0 // R, (r1 - 1) // R + 1 if r1 > r0 else r0 // R):
-            for j in range(c0 // C, (c1 - 1) // C + 1 if c1 > c0 else c0 // C):
-                t = self._tile(i, j)
-                a0, a1 = max(r0, i * R), min(r1, (i + 1) * R)
-                b0, b1 = max(c0, j * C), min(c1, (j + 1) * C)
-                out[a0 - r0 : a1 - r0, b0 - c0 : b1 - c0] = t[a0 - i * R : a1 - i * R, b0 - j * C : b1 - j * C]
-        return out
-
-    def recent_keys(self) -> list:
-        with self._lock:
-            return list(self.recent)
-
-    def warm(self, keys, cancelled=lambda: False) -> None:
-        """Compute the tiles ``keys`` (another matrix's ``recent``, of the same shape) unless
-        ``cancelled()`` says stop: a worker readies what the screen will read."""
-        for key in keys:
-            if cancelled():
-                return
-            if key[0] == "rows":
-                self.block(*key[1:])
-            else:
-                self._tile(*key)
-
-    def __getitem__(self, key):
-        if not isinstance(key, tuple):
-            key = (key, slice(None))
-        if len(key) != 2:
-            raise IndexError("LazyMatrix: index with [rows, cols]")
-        r0, r1, sq_r = _span(key[0], self.shape[0])
-        c0, c1, sq_c = _span(key[1], self.shape[1])
-        out = self.block(r0, r1, c0, c1)
-        if sq_r and sq_c:
-            return out[0, 0]
-        return out[0] if sq_r else out[:, 0] if sq_c else out
-
-    def __array__(self, dtype=None, copy=None):  # np.asarray(m): the whole matrix, for small shapes only
-        a = self.block(0, self.shape[0], 0, self.shape[1])
-        return a if dtype is None else a.astype(dtype)
 
 
 class LazyTrace:
@@ -322,28 +211,6 @@ def warm_cost(old: LazyTrace, new: LazyTrace | None = None) -> int:
     d_v = 0 if src.V is None else src.V.shape[1]
     missing = [b0 for b0 in old.recent_blocks() if new is None or not new.has_stats(b0)]
     return len(missing) * ROWS * src.T_k * (src.Q.shape[1] + d_v)
-
-
-class LazyRows:
-    """A (n,) vector computed in row blocks when read: v[t], v[t0:t1], len(v), np.asarray(v)."""
-
-    ndim = 1
-
-    def __init__(self, n, fn):
-        self.shape = (int(n),)
-        self._fn = fn
-
-    def __len__(self):
-        return self.shape[0]
-
-    def __getitem__(self, key):
-        r0, r1, squeeze = _span(key, self.shape[0])
-        out = np.asarray(self._fn(r0, r1), dtype=np.float64)
-        return out[0] if squeeze else out
-
-    def __array__(self, dtype=None, copy=None):
-        a = self[0 : self.shape[0]]
-        return a if dtype is None else a.astype(dtype)
 
 
 def _eye(r0, r1, c0, c1, dtype):
