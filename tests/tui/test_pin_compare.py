@@ -58,3 +58,28 @@ async def test_p_pins_undo_keeps_the_pin_and_the_chart_draws_ghosts(settle, char
         await pilot.press("P")
         await settle(pilot)
         assert app.state.pin is None and app.screen.query_one("#grid-A").border_title.startswith("A")
+
+
+async def test_a_key_masked_now_keeps_its_pinned_score_tick(settle, monkeypatch):
+    """Pin, then pad key 1: row t2 may no longer see t1, but the pin could, with S(2,1) = 3. The ghost
+    tick sits at the pin's score, under the pin's own mask (it was zeroed with today's mask and drawn at 0)."""
+    from attn_tui.tui.widgets.softmax_chart import SoftmaxChart
+
+    drawn = {}
+    original = SoftmaxChart._bars
+
+    def spy(self, selector, labels, values, title, ylim, ghost=None):
+        drawn[selector] = ghost
+        return original(self, selector, labels, values, title, ylim, ghost)
+
+    monkeypatch.setattr(SoftmaxChart, "_bars", spy)
+    app = AttentionApp(scenario=builtin("lesson-pipeline"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.set_state(app.state.with_(row=1).toggle_pin())
+        await settle(pilot)
+        pinned = app.state.pin.trace.S[1]
+        app.set_state(app.state.with_scenario(padding=(1,)))
+        await settle(pilot)
+        assert app.state.trace.blocked[1, 0] and not app.state.pin.trace.blocked[1, 0]
+        ghost = drawn["#chart-scores"]
+        assert ghost[0] == float(pinned[0]) == 3.0

@@ -38,6 +38,7 @@ class ChartView:
     border_title: str  # plain text; the chart adds " · top n/N" (N: keys row t sees) when it shows fewer keys
     ghost_scores: np.ndarray | None = None  # the pinned state's row t of S (drawn as ┃ ticks), or None
     ghost_weights: np.ndarray | None = None  # the pinned state's row t of A
+    ghost_blocked: np.ndarray | None = None  # the pinned state's mask of row t (its own, not today's)
     # probs_title's shorter forms for a narrow plot, longest first: c and log₂t kept as long as they fit
     # ("A_t c=10.83 H=0.00/log₂4", "A_t c=10.83 H=0.00"), then "A_t H=0.00" (the border title has them all)
     probs_shorter: tuple = ()
@@ -142,7 +143,11 @@ def chart_view(state: State) -> ChartView:
     fixed = AXIS_RANGE[0] <= max(-lo, hi) < AXIS_RANGE[1]
     scale = "c·q·k/√d_k" if s.scaled else "c·q·k"
     pin = state.compared
-    ghost = {} if pin is None else {"ghost_scores": pin.trace.S[t], "ghost_weights": pin.trace.A[t]}
+    ghost = (
+        {}
+        if pin is None
+        else {"ghost_scores": pin.trace.S[t], "ghost_weights": pin.trace.A[t], "ghost_blocked": pin.trace.blocked[t]}
+    )
     pinned = "" if pin is None else f" · pin H={float(pin.trace.H[t]):.2f}"
     return ChartView(
         keys=short_keys(s.keys),

@@ -132,7 +132,9 @@ class SoftmaxChart(Horizontal, can_focus=True):
         unit = f" ×1e{power}" if power else ""
         axis = None if power else view.score_axis  # bars divided by 10**power: a fitted axis
         ghost_scores, ghost_power = (
-            (None, None) if view.ghost_weights is None else score_bars(view.ghost_scores[keys], view.blocked[keys])
+            (None, None)
+            if view.ghost_weights is None  # the pin's scores under the pin's own mask
+            else score_bars(view.ghost_scores[keys], np.asarray(view.ghost_blocked)[keys])
         )
         ghosts = (
             (None, None)
