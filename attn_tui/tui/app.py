@@ -8,6 +8,9 @@ editing, mode and file actions from attn_tui/tui/actions (a key's ``do('name')``
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from textual.app import App
 from textual.reactive import reactive
 
@@ -62,6 +65,20 @@ class AttentionApp(App):
     def get_system_commands(self, screen):
         """Textual's palette commands, less its own Quit: the key table's "Quit · key q" says the key."""
         yield from (c for c in super().get_system_commands(screen) if c.title != "Quit")
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None, time_format=None):
+        """The palette's Screenshot: an SVG in ``path``, else ~/Downloads when it exists, else the
+        current folder, saved here and now; the notice names the file, or why it could not be written
+        (Textual's own saved to a ~/Downloads that may not exist and said only "Failed")."""
+        downloads = Path("~/Downloads").expanduser()
+        folder = path or (str(downloads) if downloads.is_dir() else os.getcwd())
+        try:
+            saved = self.save_screenshot(filename, folder, time_format)
+        except OSError as exc:
+            self.notify(f"could not save the screenshot in {folder}: {exc.strerror or exc}", severity="error")
+            return None
+        self.notify(f"screenshot saved: {saved}", title="Screenshot")
+        return saved
 
     def notify(self, message: str, *, markup: bool = False, **kw) -> None:
         """Notifications carry user text (labels, paths, typed values): never parse it as markup."""
