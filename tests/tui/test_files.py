@@ -154,3 +154,28 @@ async def test_export_svg_screenshot(tmp_path):
         await pilot.pause()
         svg = (tmp_path / "shot.svg").read_text()
         assert svg.startswith("<svg") and "Export the current" not in svg and "W_Q" in svg
+
+
+async def test_save_offers_the_scenario_on_screen_not_the_last_file_opened(tmp_path):
+    """Open a .toml, then a built-in: save offers the built-in's name, not the .toml (whose `y` would
+    overwrite it with another scenario)."""
+    path = tmp_path / "mine.toml"
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        await submit_path(app, pilot, path)
+        await pilot.press("o")
+        await pilot.pause()
+        await submit_path(app, pilot, path)
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.screen.query_one("#path").value == str(path)  # the file on screen
+        await pilot.press("escape", "o")
+        await pilot.pause()
+        await submit_path(app, pilot, "cross-attention")
+        assert app.state.scenario.cross
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, SaveScreen)
+        assert app.screen.query_one("#path").value == "cross-attention.toml"

@@ -35,7 +35,7 @@ def open(app) -> None:  # noqa: A001  (the action's name, as the key table write
 def _apply_open(app, name: str) -> str | None:
     """Load a file or built-in; a bad file keeps the current scenario and says why."""
     if not name:
-        return "type a path to a .toml scenario, or pick a built-in below"
+        return "type a path to a scenario file (.toml, .npz, .safetensors), or pick a built-in below"
     try:
         s = io.resolve(name if name in BUILTINS else str(_expand(name)), large=True)  # T up to 16384
     except (io.ScenarioError, ValueError, RuntimeError) as exc:
@@ -45,8 +45,9 @@ def _apply_open(app, name: str) -> str | None:
     commit(app, s, note=f"opened {name}: {s.title}")
     if s.focus_row:
         app.set_state(app.state.with_(row=s.focus_row - 1))  # the row the file opens on
-    if Path(name).suffix == ".toml":
-        app.paths.save = name
+    # Save offers what is on screen: the .toml opened, a built-in's name in the current folder, or
+    # the default (it offered the last .toml opened, and `y` overwrote it with another scenario).
+    app.paths.save = name if Path(name).suffix == ".toml" else f"{name}.toml" if name in BUILTINS else ""
     return None
 
 
