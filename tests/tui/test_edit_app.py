@@ -168,3 +168,26 @@ async def test_change_dimensions():
         await pilot.press("enter")
         await pilot.pause()
         assert "d_model" in app.screen.message and "1 to" in app.screen.message
+
+
+async def test_the_dimensions_form_keeps_what_was_typed_and_names_it(settle):
+    """Typing 2.5 for d_k: the field keeps "2.5" (an integer-only field dropped the point and applied
+    d_k = 25 without a word) and the form refuses it by name; the scenario stays."""
+    from attn_tui.tui.app import AttentionApp
+
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        before = app.state.scenario
+        await app.run_action("do('dims')")
+        await settle(pilot)
+        field = app.screen.query_one("#field-d_k")
+        field.focus()
+        field.value = ""
+        await pilot.press("2", "full_stop", "5")
+        assert field.value == "2.5"
+        await pilot.press("enter")
+        await settle(pilot)
+        message = str(app.screen.query_one("#form-message").render())
+        assert "'2.5'" in message and "d_k" in message, message
+        assert app.state.scenario is before

@@ -95,7 +95,8 @@ class FormScreen(AnswerDialog):
             for key, label, value in self.fields:
                 with Horizontal(classes="form-row"):
                     yield Label(label, markup=False)
-                    yield Input(str(value), id=f"field-{key}", type="integer", compact=True)
+                    # any text ("2.5" kept, not "25"): apply names what is not a whole number
+                    yield Input(str(value), id=f"field-{key}", compact=True)
             yield Static(self.hint, classes="dialog-message", id="form-message", markup=False)
 
     def on_mount(self) -> None:

@@ -90,11 +90,11 @@ class ExperimentsScreen(Screen):
                     box.border_title = "Variance  Var(q·k) = d_k;  Var(q·k/√d_k) = 1"
                     with Horizontal(id="exp-controls"):
                         yield Label("custom d_k")
-                        yield Input("128", id="in-d_k", type="integer")
+                        yield Input("128", id="in-d_k")
                         yield Label("n")
-                        yield Input("5000", id="in-n", type="integer")
+                        yield Input("5000", id="in-n")
                         yield Label("seed")
-                        yield Input("8", id="in-seed", type="integer")
+                        yield Input("8", id="in-seed")
                     yield ProgressBar(id="var-progress", show_eta=False)
                     yield StatusLine(" ", id="var-status", markup=False)
                     yield Static(id="var-table")

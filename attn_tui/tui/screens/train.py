@@ -67,9 +67,9 @@ class TrainScreen(Screen):
             with Horizontal(id="train-controls"):
                 for key, value in (("lr", self.config.lr), ("d_k", self.config.d_k), ("steps", self.config.steps)):
                     yield Label(key)
-                    yield Input(str(value), id=f"in-{key}", type="number" if key == "lr" else "integer")
+                    yield Input(str(value), id=f"in-{key}")  # any text: the form names what is not a number
                 yield Label("seed")
-                yield Input(str(self.config.seed), id="in-seed", type="integer")
+                yield Input(str(self.config.seed), id="in-seed")
                 yield Static(id="train-scale", markup=False)
             yield StatusLine(id="train-status", markup=False)
             with Horizontal(id="train-top"):
