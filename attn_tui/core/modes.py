@@ -150,14 +150,15 @@ def explanations(s: Scenario, trace) -> list[str]:
     dt = np.dtype(DTYPES[s.dtype])
     big = f"{dtype_max(dt):g}"
     fv = fill_value(s.fill, dt)
-    if s.fill == "-1e9" and np.isinf(fv) and trace.blocked.any():  # no masked cell: the fill is unused
+    by_kind: dict[str, list] = {}
+    for cause in nan_causes(trace):
+        by_kind.setdefault(cause.kind, []).append(cause)
+    # No masked cell: the fill is unused. A fully masked row's NaN sentence says it all already.
+    if s.fill == "-1e9" and np.isinf(fv) and trace.blocked.any() and "masked" not in by_kind:
         lines.append(
             f"{s.dtype}: the -1e9 fill overflows to -inf (largest finite {s.dtype} is "
             f"{big}), so masked cells hold -inf; fill 'dtype min' stays finite."
         )
-    by_kind: dict[str, list] = {}
-    for cause in nan_causes(trace):
-        by_kind.setdefault(cause.kind, []).append(cause)
     for kind, causes in by_kind.items():
         rows = ", ".join(s.tokens[c.row] for c in causes)
         lines.append(f"NaN in row {rows}: " + _nan_sentence(kind, causes[0], s, big))
@@ -210,7 +211,7 @@ def explanations_large(s: Scenario, lz) -> list[str]:
 def _nan_sentence(kind: str, cause, s: Scenario, big: str) -> str:
     """Why a row is NaN, one sentence per cause kind (see core.diagnose)."""
     if kind == "masked":
-        fill = "-1e9, which is -inf in float16" if s.fill == "-1e9" else "-inf"
+        fill = f"-1e9, which is -inf in {s.dtype} (largest finite {big})" if s.fill == "-1e9" else "-inf"
         finite = (
             "a finite constant chosen per dtype: here the dtype's min (f), since -1e9 itself overflows float16"
             if s.dtype == "float16"

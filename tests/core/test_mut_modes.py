@@ -26,7 +26,8 @@ MASKED_F64 = (
     "Frameworks mask with a finite fill (-1e9, or the dtype's min; f)."
 )
 MASKED_F16 = (
-    "every key is masked and the fill is -1e9, which is -inf in float16, so the stable softmax computes "
+    f"every key is masked and the fill is -1e9, which is -inf in float16 (largest finite {F16_MAX}), so the "
+    "stable softmax computes "
     "-inf - (-inf) = NaN. Frameworks mask with a finite constant chosen per dtype: here the dtype's min (f), "
     "since -1e9 itself overflows float16."
 )
@@ -57,7 +58,10 @@ def test_float16_turns_the_minus_1e9_fill_into_minus_inf():
         f"float16: the -1e9 fill overflows to -inf (largest finite float16 is {F16_MAX}), so masked cells "
         "hold -inf; fill 'dtype min' stays finite."
     )
-    assert lines(s) == [fill, f"NaN in row t1 mat: {MASKED_F16}"]
+    assert lines(s.with_(padding=())) == [fill]  # causal only: masked cells, no NaN row
+    # A fully masked row's NaN sentence says the fill overflows: the fill line would repeat it (two
+    # explanations took 5 lines at 120 columns and the line's 4 cut the second mid-sentence)
+    assert lines(s) == [f"NaN in row t1 mat: {MASKED_F16}"]
     assert lines(s.with_(padding=(), mask="none")) == []  # nothing masked: the fill is never used
 
 
