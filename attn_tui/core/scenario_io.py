@@ -182,6 +182,10 @@ def resolve(name_or_path, large: bool = False) -> Scenario:
     the report's door, which takes T up to limits.MAX_T from an array file."""
     if str(name_or_path) in BUILTINS:
         return builtin(str(name_or_path))
+    if not str(name_or_path).strip():  # Path("") is ".", the current folder
+        raise ScenarioError(
+            f"no scenario named: the name is empty (a built-in: {', '.join(BUILTINS)}, or a file's path)"
+        )
     p = Path(name_or_path)
     if p.suffix == "" and not _exists(p):
         raise ScenarioError(

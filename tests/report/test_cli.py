@@ -82,6 +82,8 @@ def test_missing_binary_and_unknown(tmp_path):
     b.write_bytes(bytes(range(256)))
     assert_bad_input(attn("report", "--scenario", str(b)), "blob.toml")
     assert_bad_input(attn("report", "--scenario", "lesson-pipelin"), "lesson-pipelin", "built-in")
+    for empty in ("", "  "):  # Path("") is the current folder: it said ".: is a folder"
+        assert_bad_input(attn("report", "--scenario", empty), "the name is empty", "lesson-pipeline")
 
 
 def test_explorer_refuses_a_bad_scenario_before_any_ui(tmp_path):
