@@ -188,7 +188,8 @@ def explanations_large(s: Scenario, lz) -> list[str]:
     lines = []
     dt = np.dtype(DTYPES[s.dtype])
     big = f"{dtype_max(dt):g}"
-    if s.fill == "-1e9" and np.isinf(fill_value(s.fill, dt)) and bool((lz.visible < s.T_k).any()):
+    overflowed = s.fill == "-1e9" and np.isinf(fill_value(s.fill, dt)) and bool((lz.visible < s.T_k).any())
+    if overflowed and not lz.nan_rows:  # a NaN row's sentence says it (as explanations does)
         lines.append(
             f"{s.dtype}: the -1e9 fill overflows to -inf (largest finite {s.dtype} is "
             f"{big}), so masked cells hold -inf; fill 'dtype min' stays finite."

@@ -210,13 +210,15 @@ def test_explanations_large_from_each_row_s_count_of_visible_keys():
         "hold -inf; fill 'dtype min' stays finite."
     )
     lz = SimpleNamespace(visible=np.array([0, 1, 2, 3, 4]), nan_rows=(0,))
-    assert modes.explanations_large(s, lz) == [fill, f"NaN in row t1 mat: {MASKED_F16}"]
+    assert modes.explanations_large(s, lz) == [f"NaN in row t1 mat: {MASKED_F16}"]  # it says the fill overflows
+    lz = SimpleNamespace(visible=np.array([1, 1, 2, 3, 4]), nan_rows=())
+    assert modes.explanations_large(s, lz) == [fill]  # masked cells, no NaN row: the fill line
     lz = SimpleNamespace(visible=np.zeros(10, dtype=int), nan_rows=tuple(range(10)))
-    assert modes.explanations_large(many, lz) == [fill, f"NaN in row {names} ...: {MASKED_F16}"]
+    assert modes.explanations_large(many, lz) == [f"NaN in row {names} ...: {MASKED_F16}"]
     lz = SimpleNamespace(visible=np.zeros(8, dtype=int), nan_rows=tuple(range(8)))
-    assert modes.explanations_large(many, lz)[1] == f"NaN in row {names}: {MASKED_F16}"
+    assert modes.explanations_large(many, lz) == [f"NaN in row {names}: {MASKED_F16}"]
     lz = SimpleNamespace(visible=np.zeros(9, dtype=int), nan_rows=tuple(range(9)))
-    assert modes.explanations_large(many, lz)[1] == f"NaN in row {names} ...: {MASKED_F16}"
+    assert modes.explanations_large(many, lz) == [f"NaN in row {names} ...: {MASKED_F16}"]
     lz = SimpleNamespace(visible=np.array([0] * 8 + [10, 10]), nan_rows=())
     assert modes.explanations_large(many.with_(fill="min", dtype="float64"), lz) == [f"row {names}: {SPREADS}"]
     finite = many.with_(fill="min", dtype="float64")
