@@ -135,20 +135,25 @@ def large_range(name: str, values, state: State) -> tuple[float, float]:
     if name == "A" and state.compared is not None:
         return -1.0, 1.0
     if name == "H":
-        top = float(np.nanmax(state.ceiling, initial=0.0))
-        return (-top, top) if state.compared is not None else (0.0, max(1.0, 2.0**top))
+        return entropy_bounds(state)
     return state.trace.bounds(name)
 
 
-def entropy_range(lo: float, hi: float, state: State) -> tuple[float, float]:
-    """The entropy table's (lo, hi) widened to its bounds, [0, 2^(most bits a row can carry)]
-    (log₂n, H <= log₂n, 2^H <= n keys): its cells keep one width whatever c does (`+` that takes
-    2^H past 10 would widen the pane and lay the screen out again). Its numbers are not coloured."""
+def entropy_bounds(state: State) -> tuple[float, float]:
+    """The entropy table's bounds: [0, 2^(most bits a row can carry)] (log₂n, H <= log₂n, 2^H <= n
+    keys); pinned, H and ΔH within ±(most bits)."""
     top = float(np.nanmax(state.ceiling, initial=0.0))
-    bound = max(1.0, 2.0**top)
+    return (-top, top) if state.compared is not None else (0.0, max(1.0, 2.0**top))
+
+
+def entropy_range(lo: float, hi: float, state: State) -> tuple[float, float]:
+    """The entropy table's (lo, hi) widened to its bounds: its cells keep one width whatever c does
+    (`+` that takes 2^H past 10 would widen the pane and lay the screen out again). Its numbers are
+    not coloured."""
+    b_lo, b_hi = entropy_bounds(state)
     if not np.isfinite(lo):
-        return 0.0, bound
-    return min(lo, 0.0), max(hi, bound)
+        return b_lo, b_hi
+    return min(lo, b_lo), max(hi, b_hi)
 
 
 def finite_range(values: np.ndarray) -> tuple[float, float]:

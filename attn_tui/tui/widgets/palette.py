@@ -238,8 +238,8 @@ def legend(kind: str, values, width: int, scale: float | None = None) -> tuple[s
         forms = (first, compact(m, 2), compact(m, 1))
         his = [hi[1:] if hi.startswith("0.") else hi for hi in forms]  # ".87": the legend has few cells
         hi = next((h for h in his if width - 2 - 2 * len(h) >= 2), None)
-        lo, n = ("-" + hi, len(RDBU)) if hi else ("±" + his[-1], len(RDBU))  # "±1e2" bar: no room for both ends
-        hi = hi or ""
+        lo, hi = ("-" + hi, hi) if hi else ("±" + his[-1], "")  # "±1e2" bar: no room for both ends
+        n = len(RDBU)
     else:
         return None
     cells = width - 1 - len(lo) - len(hi)
