@@ -8,9 +8,6 @@ editing, mode and file actions from attn_tui/tui/actions (a key's ``do('name')``
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 from textual.app import App
 from textual.reactive import reactive
 
@@ -25,6 +22,7 @@ from .history import History
 from .messages import CellCursorMoved, EditRequested, RowSelected
 from .notes import Notes
 from .screens import HOME, SCREENS
+from .served_root import default_screenshot_folder, rooted
 from .state import Refused, State
 from .themes import ParseOnceStylesheet
 
@@ -68,10 +66,14 @@ class AttentionApp(App):
 
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None, time_format=None):
         """The palette's Screenshot: an SVG in ``path``, else ~/Downloads when it exists, else the
-        current folder, saved here and now; the notice names the file, or why it could not be written
-        (Textual's own saved to a ~/Downloads that may not exist and said only "Failed")."""
-        downloads = Path("~/Downloads").expanduser()
-        folder = path or (str(downloads) if downloads.is_dir() else os.getcwd())
+        current folder (served: only below the root), saved here and now; the notice names the file,
+        or why it could not be written (Textual's own saved to a ~/Downloads that may not exist and
+        said only "Failed")."""
+        try:
+            folder = str(rooted(path) if path else default_screenshot_folder())  # served: below the root
+        except (ValueError, RuntimeError) as exc:
+            self.notify(f"screenshot not saved: {exc}", severity="error")
+            return None
         try:
             saved = self.save_screenshot(filename, folder, time_format)
         except OSError as exc:

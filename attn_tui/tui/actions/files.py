@@ -16,6 +16,7 @@ from ...core.builtins import BUILTINS
 from ...core.export import export as export_matrices
 from ...core.matrices import INPUTS
 from ..screens.files import ExportScreen, OpenScreen, SaveScreen
+from ..served_root import rooted
 from . import action, commit, refuse
 
 
@@ -127,9 +128,10 @@ def _save_svg(app, p: Path) -> None:
 
 
 def _expand(path: str) -> Path:
-    """``path`` with ~ expanded; RuntimeError (an unknown ~user) becomes a one-line ValueError."""
+    """``path`` with ~ expanded, kept under the served folder when served (served_root); RuntimeError
+    (an unknown ~user) becomes a one-line ValueError."""
     try:
-        return Path(path).expanduser()
+        return rooted(path)
     except RuntimeError:
         raise ValueError(f"{path}: no such user's home folder (~user)") from None
 

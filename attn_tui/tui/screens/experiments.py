@@ -21,6 +21,7 @@ from textual.worker import get_current_worker
 from ...core import experiments
 from ...report import sweep_svg as sweep_export
 from .. import keys
+from ..served_root import rooted
 from ..views.exp_notes import LESSON_PRINTED, rng_note, sweep_compare
 from ..widgets.exp_panels import (
     DotHistogram,
@@ -229,7 +230,10 @@ class ExperimentsScreen(Screen):
         """None when written, SaveScreen.EXISTS to ask first, or the one-line reason."""
         if not path:
             return f"type a folder, e.g. {EXPORT_DEFAULT}"
-        directory = Path(path).expanduser()
+        try:
+            directory = rooted(path)  # served: below the root
+        except (ValueError, RuntimeError) as exc:
+            return f"not exported: {exc}"
         if directory.exists() and not directory.is_dir():
             return f"{directory}: is a file; type a folder"
         if not overwrite and sweep_export.existing(directory):

@@ -24,6 +24,7 @@ from ...core.train.run import Config, Trainer
 from ...core.train.scenario import learned_scenario
 from .. import keys
 from ..actions import commit
+from ..served_root import rooted
 from ..views import train_view as tv
 from ..widgets.exp_panels import StatusLine
 from ..widgets.key_bar import KeyBar
@@ -251,9 +252,10 @@ class TrainScreen(Screen):
         """Save the learned head (TOML), load it back and open it on the pipeline."""
         if not path:
             return f"type a file name, e.g. {SAVE_DEFAULT}"
-        from pathlib import Path
-
-        p = Path(path).expanduser()
+        try:
+            p = rooted(path)  # served: below the root
+        except (ValueError, RuntimeError) as exc:
+            return f"not saved: {exc}"
         if p.is_dir():
             return f"{p}: is a folder; type a file name inside it"
         if p.exists() and not overwrite:
