@@ -1,0 +1,238 @@
+"""`attn-tui serve`'s doors (issue 33, issue 34 item 11), against the real server in a subprocess:
+a handshake from another origin or without the token is refused (403) before any explorer process
+starts; the token reaches the websocket as a browser's does (the cookie the printed URL sets);
+sessions past --max-sessions are refused; a closed or silent tab's process is reaped; malformed
+browser messages are dropped with one log line and sizes are bounded; tabs die with the server."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+import aiohttp
+import pytest
+from serving import served
+from test_serve import ANSI, expected_cells
+
+CELLS = expected_cells("lesson-pipeline")
+BOUND = 90.0  # s: every wait below polls state or events and fails past this
+
+
+def run(coro, seconds: float = BOUND + 30):
+    return asyncio.run(asyncio.wait_for(coro, seconds))
+
+
+async def handshake_status(url: str, headers: dict, session=None) -> int:
+    """101 when the server takes the websocket, else the HTTP status it refused it with."""
+    own = session is None
+    session = session or aiohttp.ClientSession()
+    try:
+        async with session.ws_connect(url, headers=headers) as ws:
+            await ws.close()
+            return 101
+    except aiohttp.WSServerHandshakeError as exc:
+        return exc.status
+    finally:
+        if own:
+            await session.close()
+
+
+async def read_until(ws, want: set[str], deadline: float) -> str:
+    """The explorer's output (escapes removed) until every string of ``want`` has arrived."""
+    seen = ""
+    while not all(w in seen for w in want) and time.monotonic() < deadline:
+        try:
+            msg = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
+        except TimeoutError:
+            break
+        if msg.type == aiohttp.WSMsgType.BINARY:
+            seen += ANSI.sub("", msg.data.decode("utf-8", "replace"))
+        elif msg.type != aiohttp.WSMsgType.TEXT:
+            break
+    return seen
+
+
+def poll(predicate, what: str, seconds: float = BOUND) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, f"not within {seconds} s: {what}"
+        time.sleep(0.05)  # a poll interval
+
+
+def test_cross_origin_handshake_refused_before_a_process_starts():
+    """Even with the token: another site, another port of this host, a sandboxed page, no Origin."""
+    with served() as s:
+        for origin in ("http://evil.example", f"http://127.0.0.1:{s.port + 1}", "null", f"https://127.0.0.1:{s.port}"):
+            assert run(handshake_status(s.ws_url(), {"Origin": origin})) == 403, origin
+            s.wait_output(f"refused GET /ws from 127.0.0.1: Origin '{origin}' is not this server's")
+        assert run(handshake_status(s.ws_url(), {})) == 403
+        s.wait_output("refused GET /ws from 127.0.0.1: no Origin header")
+        assert s.tabs() == []  # no explorer was started for any of them
+        assert run(handshake_status(s.ws_url(), {"Origin": s.origin})) == 101  # the server's own origin: in
+
+
+def test_tokenless_page_and_socket_refused():
+    import urllib.error
+    import urllib.request
+
+    with served() as s:
+        base = f"http://127.0.0.1:{s.port}"
+        for url in (f"{base}/", f"{base}/?token=wrong", f"{base}/download/some-key"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(url, timeout=30)
+            assert refused.value.code == 403, url
+        plain = f"ws://127.0.0.1:{s.port}/ws?width=80&height=24"
+        assert run(handshake_status(plain, {"Origin": s.origin})) == 403
+        assert run(handshake_status(plain.replace("?", "?token=wrong&"), {"Origin": s.origin})) == 403
+        s.wait_output("refused GET /ws from 127.0.0.1: no token")
+        assert s.tabs() == []
+
+
+def test_printed_url_cookie_carries_the_token_to_the_websocket():
+    """As a browser does: the printed URL sets the cookie; the page's websocket (no ?token) then works."""
+
+    async def browser(s):
+        jar = aiohttp.CookieJar(unsafe=True)  # unsafe: keep cookies of an IP-address host
+        async with aiohttp.ClientSession(cookie_jar=jar) as session:
+            async with session.get(s.url) as page:
+                assert page.status == 200 and "HttpOnly" in page.headers["Set-Cookie"]
+                assert "SameSite=Strict" in page.headers["Set-Cookie"]
+            async with session.get(f"http://127.0.0.1:{s.port}/") as again:
+                assert again.status == 200  # the cookie alone opens the page now
+            ws_url = f"ws://127.0.0.1:{s.port}/ws?width=120&height=40"
+            async with session.ws_connect(ws_url, headers={"Origin": s.origin}) as ws:
+                return await read_until(ws, CELLS, time.monotonic() + BOUND)
+
+    with served() as s:
+        text = run(browser(s))
+        assert all(c in text for c in CELLS), sorted(c for c in CELLS if c not in text)
+
+
+def test_sessions_past_the_limit_refused_and_closed_tabs_reaped():
+    async def scenario(s):
+        async with aiohttp.ClientSession() as session:
+            first = await session.ws_connect(s.ws_url(), headers={"Origin": s.origin})
+            await read_until(first, CELLS, time.monotonic() + BOUND)
+            assert len(s.tabs()) == 1
+            assert await handshake_status(s.ws_url(), {"Origin": s.origin}, session) == 503
+            await first.close()  # the tab closes
+            await asyncio.to_thread(poll, lambda: s.tabs() == [], "the closed tab's explorer reaped")
+            return await handshake_status(s.ws_url(), {"Origin": s.origin}, session)
+
+    with served("--max-sessions", "1") as s:
+        assert run(scenario(s)) == 101  # its place is free again
+        s.wait_output("refused GET /ws from 127.0.0.1: 1 sessions are open, the limit")
+        s.wait_output("session closed for 127.0.0.1: the tab closed")
+
+
+def test_a_silent_session_is_ended_and_reaped():
+    async def silent(s):
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(s.ws_url(), headers={"Origin": s.origin}) as ws:
+                await read_until(ws, CELLS, time.monotonic() + BOUND)
+                while (await ws.receive(timeout=BOUND)).type not in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                    pass  # the explorer's last frames, then the server's close
+
+    with served("--idle-timeout", "2") as s:
+        run(silent(s))
+        s.wait_output("session closed for 127.0.0.1: silent for 2 s")
+        poll(lambda: s.tabs() == [], "the silent tab's explorer reaped")
+
+
+def vm_hwm_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) / 1024
+
+
+def test_malformed_messages_are_dropped_with_one_line_and_sizes_bounded():
+    bad = [
+        '["resize", {"width": -5, "height": 24}]',
+        '["resize", {"width": "wide", "height": 24}]',
+        '["stdin", 5]',
+        "not json",
+        '["launch", {}]',
+        "[]",
+    ]
+
+    async def abuse(s):
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(s.ws_url(), headers={"Origin": s.origin}) as ws:
+                await read_until(ws, CELLS, time.monotonic() + BOUND)
+                for text in bad:
+                    await ws.send_str(text)
+                await ws.send_str('["resize", {"width": 10000, "height": 3000}]')  # clamped to 500 x 200
+                await ws.send_str('["ping", "after"]')
+                while (msg := await ws.receive(timeout=BOUND)).type != aiohttp.WSMsgType.TEXT:
+                    assert msg.type == aiohttp.WSMsgType.BINARY, msg  # alive: the explorer still draws
+                assert msg.json() == ["pong", "after"]
+                (tab,) = s.tabs()
+                await read_until(ws, CELLS, time.monotonic() + BOUND)  # a frame drawn after the resize
+                return vm_hwm_mib(tab)
+
+    with served() as s:
+        peak = run(abuse(s))
+        assert peak < 250, f"a tab peaked at {peak:.0f} MiB after a 10000 x 3000 resize (343 MiB unbounded)"
+        reasons = [
+            "resize: width -5 is below 1",
+            "resize: width 'wide' is not a whole number",
+            "not JSON",
+            "stdin: malformed data (int)",
+            "unknown message type 'launch'",
+            "not a [type, data] list",
+        ]
+        for reason in reasons:
+            s.wait_output(f"ignored a message from 127.0.0.1: {reason}")
+        assert "Traceback" not in s.output()
+
+
+def test_tabs_die_with_the_server():
+    """kill -9 of the server: each tab's explorer goes too (PR_SET_PDEATHSIG), it did not before."""
+
+    async def open_tab(s):
+        async with aiohttp.ClientSession() as session:
+            ws = await session.ws_connect(s.ws_url(), headers={"Origin": s.origin})
+            await read_until(ws, CELLS, time.monotonic() + BOUND)
+            (tab,) = s.tabs()
+            os.kill(s.proc.pid, signal.SIGKILL)
+            return tab
+
+    with served() as s:
+        tab = run(open_tab(s))
+
+        def gone() -> bool:
+            try:
+                with open(f"/proc/{tab}/stat") as f:
+                    return f.read().rsplit(")", 1)[1].split()[0] == "Z"  # a zombie: dead, not yet reaped
+            except FileNotFoundError:
+                return True
+
+        poll(gone, f"the tab {tab} ended with its server", seconds=30)
+
+
+def test_a_served_save_beyond_the_root_is_refused(tmp_path):
+    """The issue's attack, typed by an allowed tab: `s`, a path out of the root, enter (the dialog's
+    default name is selected: typing replaces it)."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "out").symlink_to(tmp_path)
+
+    async def typed(s, path: str, want: set[str]) -> str:
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(s.ws_url(), headers={"Origin": s.origin}) as ws:
+                deadline = time.monotonic() + BOUND
+                await read_until(ws, CELLS, deadline)
+                await ws.send_json(["stdin", "s"])
+                await read_until(ws, {"Save the scenario as TOML"}, deadline)  # the dialog is up
+                for key in [*path, "\r"]:  # one message per key, as xterm.js sends them
+                    await ws.send_json(["stdin", key])
+                text = await read_until(ws, want, deadline)
+                assert all(w in text for w in want), (path, text[-1500:])
+
+    with served(cwd=root) as s:
+        for path in ("../escaped.toml", str(tmp_path / "abs.toml"), "out/linked.toml"):
+            run(typed(s, path, {"outside"}))  # "PATH: not saved (PATH is outside the served folder)", wrapped
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["root"]  # nothing written beside the root
+        run(typed(s, "kept.toml", {"saved "}))  # and the same keys below the root do save
+        poll(lambda: (root / "kept.toml").exists(), "kept.toml saved in the root")
