@@ -1,5 +1,6 @@
 """`attn-tui serve` in a real browser: headless Chromium (driven over its DevTools protocol with
-aiohttp, textual-serve's own dependency) opens the served page, and its screenshot must show A's
+aiohttp, textual-serve's own dependency) opens the URL serve printed (its token, then the cookie
+it sets for the page's websocket, from the page's own origin), and its screenshot must show A's
 viridis cells, the colours of the buckets of A computed here from the core. Skipped, saying so,
 where Chromium is not installed."""
 
@@ -49,8 +50,9 @@ def colours_present(pixels: np.ndarray, hexes) -> set[str]:
     return {x for x in hexes if tuple(int(x[i : i + 2], 16) for i in (1, 3, 5)) in flat}
 
 
-async def devtools_screenshots(port: int, profile: Path, want: set[str], seconds: float) -> tuple[bytes, set[str]]:
-    """Open the served page in headless Chromium; screenshot until every colour of ``want`` shows."""
+async def devtools_screenshots(url: str, profile: Path, want: set[str], seconds: float) -> tuple[bytes, set[str]]:
+    """Open ``url`` (the one serve printed) in headless Chromium; screenshot until every colour of
+    ``want`` shows."""
     proc = subprocess.Popen(
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-port=0",
          f"--user-data-dir={profile}", "--window-size=1400,900", "about:blank"],
@@ -78,7 +80,7 @@ async def devtools_screenshots(port: int, profile: Path, want: set[str], seconds
                             return reply.get("result", {})
                     raise AssertionError("DevTools closed")
 
-                await call("Page.navigate", url=f"http://127.0.0.1:{port}/")
+                await call("Page.navigate", url=url)
                 shot, seen = b"", set()
                 while seen != want and time.monotonic() < deadline:
                     data = (await call("Page.captureScreenshot", format="png")).get("data")
@@ -95,8 +97,8 @@ async def devtools_screenshots(port: int, profile: Path, want: set[str], seconds
 def test_served_page_in_chromium_shows_the_explorer(tmp_path):
     A = builtin("lesson-pipeline").run().weights
     want = {VIRIDIS[b] for b in np.unique(buckets(A, "seq"))}  # app.tcss gives seq-i VIRIDIS[i]'s ground
-    with served() as port:
+    with served() as s:
         # waits on the screenshot's colours; the bound only stops a browser that never draws
-        shot, seen = asyncio.run(devtools_screenshots(port, tmp_path / "profile", want, 300))
+        shot, seen = asyncio.run(devtools_screenshots(s.url, tmp_path / "profile", want, 300))
     (tmp_path / "served.png").write_bytes(shot)
     assert seen == want, f"A's colours missing from the browser's screenshot: {sorted(want - seen)}"
