@@ -12,10 +12,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import signal
 import sys
 
 import aiohttp_jinja2
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
@@ -35,7 +36,8 @@ class GuardedServer(Server):
         self.cookie = f"attn_tui_token_{port}"  # cookies ignore ports: one name per server
         self.origins = allowed_origins(host, port, public_url)
         self.max_sessions, self.idle_timeout = limits
-        self.sessions: set[object] = set()
+        self.sessions: dict[object, web.WebSocketResponse] = {}  # the live ones, counted against the limit
+        self.stopping = False
 
     def initialize_logging(self) -> None:
         """One plain line per event (textual-serve's handler printed tracebacks with locals)."""
@@ -43,9 +45,36 @@ class GuardedServer(Server):
         handler.setFormatter(logging.Formatter("%(asctime)s attn-tui serve: %(message)s", "%H:%M:%S"))
         logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
         logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+        logging.getLogger("asyncio").setLevel(logging.ERROR)  # "Unknown child process" as the loop closes
 
     async def on_startup(self, app: web.Application) -> None:
-        print(f"attn-tui serve: open {self.start_url()}  (Ctrl+C to stop)", flush=True)
+        """Nothing yet: the URL is printed once the port listens (serve), so it can be used at once."""
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """Ctrl+C: close every tab's socket now, so each handler ends its explorer (aiohttp waited
+        shutdown_timeout for them first)."""
+        self.stopping = True
+        live = [ws.close(code=WSCloseCode.GOING_AWAY) for ws in self.sessions.values() if ws.prepared]
+        await asyncio.gather(*live, return_exceptions=True)
+
+    def serve(self, debug: bool = False) -> None:
+        """textual-serve's serve(), printing the URL to open after the socket is bound (aiohttp's
+        run_app calls ``print`` then; textual-serve printed it at startup, before binding)."""
+        self.initialize_logging()
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, self.request_exit)
+        line = f"attn-tui serve: open {self.start_url()}  (Ctrl+C to stop)"
+        web.run_app(
+            self._make_app(),
+            host=self.host,
+            port=self.port,
+            handle_signals=False,
+            loop=loop,
+            print=lambda *_: print(line, flush=True),
+            shutdown_timeout=STOP_WAIT,
+        )
 
     def start_url(self) -> str:
         return f"{self.public_url.rstrip('/')}/" + (f"?token={self.token}" if self.token else "")
@@ -105,8 +134,8 @@ class GuardedServer(Server):
         if refusal := self._ws_refusal(request):
             return self._refuse(request, *refusal)
         session = object()
-        self.sessions.add(session)  # before any await: two handshakes cannot both take the last place
         websocket = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=2**20)
+        self.sessions[session] = websocket  # before any await: two handshakes cannot both take the last place
         width, height = clamp_size(
             to_int(request.query.get("width", "80"), 80), to_int(request.query.get("height", "24"), 24)
         )
@@ -133,7 +162,7 @@ class GuardedServer(Server):
         finally:
             if service is not None:
                 await self._end(service)
-            self.sessions.discard(session)
+            self.sessions.pop(session, None)
             if websocket.prepared:
                 await websocket.close()
         return websocket
@@ -147,7 +176,9 @@ class GuardedServer(Server):
             except TimeoutError:
                 return f"silent for {self.idle_timeout:g} s (--idle-timeout)"
             if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
-                return "the tab closed" if msg.type != WSMsgType.ERROR else f"socket error {msg.data}"
+                if msg.type == WSMsgType.ERROR:
+                    return f"socket error {msg.data}"
+                return "the server stopped" if self.stopping else "the tab closed"
             try:
                 if msg.type != WSMsgType.TEXT:
                     raise BadMessage(f"a {msg.type.name} message")

@@ -211,6 +211,25 @@ def test_tabs_die_with_the_server():
         poll(gone, f"the tab {tab} ended with its server", seconds=30)
 
 
+def test_ctrl_c_ends_the_tabs_and_the_server_cleanly():
+    async def open_tab(s):
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(s.ws_url(), headers={"Origin": s.origin}) as ws:
+                await read_until(ws, CELLS, time.monotonic() + BOUND)
+                (tab,) = s.tabs()
+                s.proc.send_signal(signal.SIGINT)
+                while (await ws.receive(timeout=BOUND)).type not in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                    pass  # the server closes the socket first
+                return tab
+
+    with served() as s:
+        tab = run(open_tab(s))
+        assert s.proc.wait(timeout=BOUND) == 0
+        assert not os.path.exists(f"/proc/{tab}")  # ended and reaped by the server before it exited
+        s.wait_output("session closed for 127.0.0.1: the server stopped")
+        assert "Traceback" not in s.output()
+
+
 def test_a_served_save_beyond_the_root_is_refused(tmp_path):
     """The issue's attack, typed by an allowed tab: `s`, a path out of the root, enter (the dialog's
     default name is selected: typing replaces it)."""
