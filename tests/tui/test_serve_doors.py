@@ -255,3 +255,18 @@ def test_a_served_save_beyond_the_root_is_refused(tmp_path):
         assert sorted(p.name for p in tmp_path.iterdir()) == ["root"]  # nothing written beside the root
         run(typed(s, "kept.toml", {"saved "}))  # and the same keys below the root do save
         poll(lambda: (root / "kept.toml").exists(), "kept.toml saved in the root")
+
+
+def test_page_names_the_host_the_browser_used_when_it_is_ours():
+    """Through `ssh -L` a browser opens http://localhost:PORT: the page's websocket must go there too
+    (the cookie is that host's); a Host that is not the server's (DNS rebinding) gets the public URL."""
+    import urllib.request
+
+    def page(host: str) -> str:
+        request = urllib.request.Request(s.url, headers={"Host": host})
+        return urllib.request.urlopen(request, timeout=30).read().decode()
+
+    with served() as s:
+        assert f'data-session-websocket-url="ws://localhost:{s.port}/ws"' in page(f"localhost:{s.port}")
+        assert f'data-session-websocket-url="ws://127.0.0.1:{s.port}/ws"' in page(f"evil.example:{s.port}")
+        assert f'data-session-websocket-url="ws://127.0.0.1:{s.port}/ws"' in page('localhost:1/"><script>')
