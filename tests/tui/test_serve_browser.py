@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import time
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
@@ -50,15 +51,14 @@ def colours_present(pixels: np.ndarray, hexes) -> set[str]:
     return {x for x in hexes if tuple(int(x[i : i + 2], 16) for i in (1, 3, 5)) in flat}
 
 
-async def devtools_screenshots(url: str, profile: Path, want: set[str], seconds: float) -> tuple[bytes, set[str]]:
-    """Open ``url`` (the one serve printed) in headless Chromium; screenshot until every colour of
-    ``want`` shows."""
+@asynccontextmanager
+async def devtools(profile: Path, deadline: float):
+    """Headless Chromium with its own profile; yields ``call(method, **params)`` on its first page."""
     proc = subprocess.Popen(
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-port=0",
          f"--user-data-dir={profile}", "--window-size=1400,900", "about:blank"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    deadline = time.monotonic() + seconds
     try:
         active = profile / "DevToolsActivePort"
         while not active.exists() or not active.read_text().strip():
@@ -80,18 +80,26 @@ async def devtools_screenshots(url: str, profile: Path, want: set[str], seconds:
                             return reply.get("result", {})
                     raise AssertionError("DevTools closed")
 
-                await call("Page.navigate", url=url)
-                shot, seen = b"", set()
-                while seen != want and time.monotonic() < deadline:
-                    data = (await call("Page.captureScreenshot", format="png")).get("data")
-                    if data is None:  # refused while the page loads: ask again
-                        continue
-                    shot = base64.b64decode(data)
-                    seen = colours_present(png_pixels(shot), want)
-                return shot, seen
+                yield call
     finally:
         proc.kill()
         proc.wait()
+
+
+async def devtools_screenshots(url: str, profile: Path, want: set[str], seconds: float) -> tuple[bytes, set[str]]:
+    """Open ``url`` (the one serve printed) in headless Chromium; screenshot until every colour of
+    ``want`` shows."""
+    deadline = time.monotonic() + seconds
+    async with devtools(profile, deadline) as call:
+        await call("Page.navigate", url=url)
+        shot, seen = b"", set()
+        while seen != want and time.monotonic() < deadline:
+            data = (await call("Page.captureScreenshot", format="png")).get("data")
+            if data is None:  # refused while the page loads: ask again
+                continue
+            shot = base64.b64decode(data)
+            seen = colours_present(png_pixels(shot), want)
+        return shot, seen
 
 
 def test_served_page_in_chromium_shows_the_explorer(tmp_path):
