@@ -19,9 +19,10 @@ import shlex
 import socket
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .core.builtins import BUILTINS
-from .serve_guard import default_max_sessions, new_token
+from .serve_guard import default_max_sessions, new_token, origin_key
 
 LOOPBACK = "127.0.0.1"
 EXPOSURE = (
@@ -30,7 +31,7 @@ EXPOSURE = (
     "class use an SSH tunnel (ssh -L 8000:localhost:8000 host) instead of another host"
 )
 NO_TOKEN = (
-    "--no-token: no token asked; anyone who reaches HOST:PORT from a page of this server's origin gets an "
+    "no token asked; anyone who reaches HOST:PORT from a page of this server's origin gets an "
     "explorer that reads and writes files as you below --root (only on a network you trust)"
 )
 
@@ -62,7 +63,14 @@ def _folder(text: str) -> str:
     return str(p.resolve())
 
 
+def _public_url(text: str) -> str:
+    if origin_key(text) is None or urlsplit(text).path not in ("", "/"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not http(s)://HOST[:PORT]")
+    return text.rstrip("/")
+
+
 _port.__name__ = "port"  # argparse names the option in its message
+_public_url.__name__ = "URL"
 _positive.__name__ = "number"
 _folder.__name__ = "folder"
 
@@ -71,8 +79,9 @@ def add_parser(sub, scenario_help: str) -> None:
     s = sub.add_parser(
         "serve",
         help="serve the explorer to web browsers (textual-serve), one explorer per tab",
-        description="Serve the explorer over HTTP: open http://HOST:PORT in a browser; each tab gets its own "
-        "explorer. " + EXPOSURE + ".",
+        description="Serve the explorer over HTTP: open the URL it prints (http://HOST:PORT/?token=...) in a "
+        "browser; each tab gets its own explorer. Websockets are taken only from the server's own origin and "
+        "with its token. " + EXPOSURE + ".",
     )
     s.add_argument("--host", default=LOOPBACK, help=f"address to listen on (default {LOOPBACK}, this machine only)")
     s.add_argument("--port", type=_port, default=8000, help="TCP port, 1..65535 (default %(default)s)")
@@ -82,6 +91,7 @@ def add_parser(sub, scenario_help: str) -> None:
     )
     s.add_argument(
         "--public-url",
+        type=_public_url,
         metavar="URL",
         help="the address browsers use to reach the server, when it is not http://HOST:PORT "
         "(behind a proxy; for 0.0.0.0 the default is this machine's name); its origin is also accepted",
@@ -141,7 +151,7 @@ def run(args, check_scenario) -> int:
     from .serve_server import GuardedServer
 
     if args.no_token:
-        print(f"warning: {NO_TOKEN}", file=sys.stderr)
+        print(f"warning: --no-token: {NO_TOKEN}", file=sys.stderr)
     url = args.public_url or f"http://{_url_host(args.host)}:{args.port}"
     server = GuardedServer(
         command(scenario, theme, args.root),

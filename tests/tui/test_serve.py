@@ -96,6 +96,8 @@ def test_two_tabs_two_explorers():
         (["--max-sessions", "0"], "argument --max-sessions: 0 is below 1"),
         (["--idle-timeout", "soon"], "argument --idle-timeout: 'soon' is not a whole number"),
         (["--root", "/no/such/folder"], "argument --root: '/no/such/folder' is not a folder"),
+        (["--public-url", "name:8000"], "argument --public-url: 'name:8000' is not http(s)://HOST[:PORT]"),
+        (["--public-url", "http://name/app"], "argument --public-url: 'http://name/app' is not http(s)://HOST[:PORT]"),
     ],
 )
 def test_refused_before_listening(args, message):

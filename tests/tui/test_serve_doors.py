@@ -90,6 +90,17 @@ def test_tokenless_page_and_socket_refused():
         assert s.tabs() == []
 
 
+def test_no_token_asks_none_but_still_checks_the_origin():
+    import urllib.request
+
+    with served("--no-token") as s:
+        assert s.url == f"http://127.0.0.1:{s.port}/" and s.token is None
+        assert "warning: --no-token: no token asked" in s.output()
+        assert urllib.request.urlopen(s.url, timeout=30).status == 200
+        assert run(handshake_status(s.ws_url(), {"Origin": "http://evil.example"})) == 403
+        assert run(handshake_status(s.ws_url(), {"Origin": s.origin})) == 101
+
+
 def test_printed_url_cookie_carries_the_token_to_the_websocket():
     """As a browser does: the printed URL sets the cookie; the page's websocket (no ?token) then works."""
 
