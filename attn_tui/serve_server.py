@@ -81,11 +81,15 @@ class GuardedServer(Server):
 
     # -- the doors ------------------------------------------------------------------------
     def _has_token(self, request: web.Request) -> bool:
+        """The token in the query, or in the cookie on a request this server's own page (or the user,
+        typing or reloading) made: cookies ignore ports, so a page on another port of this host would
+        send it too (in an iframe, a window.open); browsers say who asked in Sec-Fetch-Site."""
         if self.token is None:
             return True
-        return token_ok(request.query.get("token"), self.token) or token_ok(
-            request.cookies.get(self.cookie), self.token
-        )
+        if token_ok(request.query.get("token"), self.token):
+            return True
+        own = request.headers.get("Sec-Fetch-Site", "none") in ("none", "same-origin")
+        return own and token_ok(request.cookies.get(self.cookie), self.token)
 
     def _refuse(self, request: web.Request, status: int, reason: str) -> web.Response:
         log.warning("refused %s %s from %s: %s", request.method, request.path, request.remote, reason)
@@ -108,6 +112,8 @@ class GuardedServer(Server):
             response.set_cookie(self.cookie, self.token, httponly=True, samesite="Strict", path="/")
         response.headers["Referrer-Policy"] = "no-referrer"  # the URL's token stays on this server
         response.headers["Cache-Control"] = "no-store"
+        response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"  # no page frames it (clickjacking)
+        response.headers["X-Frame-Options"] = "DENY"
         return response
 
     def _page(self, request: web.Request) -> dict:

@@ -1,9 +1,9 @@
 """Issue 33 as an attacker does it, in a real browser: the user has opened the printed URL (the
 token's cookie is in the browser), then visits a page of another origin (here another port of
 127.0.0.1: the cookie is sent there too, cookies ignore ports) whose script opens the server's
-websocket and types `s`, a path and enter. The handshake is refused with 403 before any explorer
-starts, nothing is written, and the server logs why. Headless Chromium; skipped as the browser
-test is (tests/tui/test_serve_browser.py)."""
+websocket and types `s`, a path and enter, and which frames the server's page. Both are refused
+with 403 (no explorer starts), nothing is written, and the server logs why. Headless Chromium;
+skipped as the browser test is (tests/tui/test_serve_browser.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from serving import served
 from test_serve_browser import devtools, pytestmark  # noqa: F401  (the same skips)
 
-ATTACK = """<!doctype html><script>
+ATTACK = """<!doctype html><iframe src="http://127.0.0.1:%(port)d/"></iframe><script>
 const ws = new WebSocket("ws://127.0.0.1:%(port)d/ws?width=80&height=24");
 ws.onopen = () => { for (const k of ["s", ..."%(path)s", "\\r"]) ws.send(JSON.stringify(["stdin", k]));
                     document.title = "opened"; };
@@ -72,3 +72,4 @@ def test_a_page_of_another_origin_cannot_drive_the_explorer(tmp_path):
         s.wait_output(f"refused GET /ws from 127.0.0.1: Origin '{attacker.rstrip('/')}' is not this server's")
         assert "session opened" not in s.output().split("refused GET /ws")[-1]
         assert not target.exists()
+        s.wait_output("refused GET / from 127.0.0.1: no token")  # the framed page: its cookie came from elsewhere

@@ -112,6 +112,10 @@ def test_printed_url_cookie_carries_the_token_to_the_websocket():
                 assert "SameSite=Strict" in page.headers["Set-Cookie"]
             async with session.get(f"http://127.0.0.1:{s.port}/") as again:
                 assert again.status == 200  # the cookie alone opens the page now
+                assert again.headers["Content-Security-Policy"] == "frame-ancestors 'none'"
+            for site in ("same-site", "cross-site"):  # a page on another port or site framing or opening it
+                async with session.get(f"http://127.0.0.1:{s.port}/", headers={"Sec-Fetch-Site": site}) as framed:
+                    assert framed.status == 403, site
             ws_url = f"ws://127.0.0.1:{s.port}/ws?width=120&height=40"
             async with session.ws_connect(ws_url, headers={"Origin": s.origin}) as ws:
                 return await read_until(ws, CELLS, time.monotonic() + BOUND)
