@@ -222,7 +222,11 @@ class GuardedServer(Server):
             await asyncio.wait_for(service.stop(), STOP_WAIT)
         except Exception as exc:  # TimeoutError: a hung tab
             log.warning("a tab did not quit (%s): killed", type(exc).__name__)
-        if process is not None and process.returncode is None:
+        if process is None:
+            return
+        if process.returncode is None:
             process.kill()
-        if process is not None:
+        try:
             await asyncio.wait_for(process.wait(), STOP_WAIT)
+        except TimeoutError:  # SIGKILL not yet delivered: the child watcher reaps it when it is
+            log.warning("tab %s not yet reaped after SIGKILL", process.pid)
