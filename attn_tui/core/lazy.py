@@ -8,7 +8,9 @@ a view reading ``trace.A[t]`` works on either.
 
 A needs each row's max m and sum l over all its keys: computed once per block of ROWS rows
 by core.stream.row_stats (a pass over the row's T' keys, never a T x T' matrix), then any
-tile of A is exp(S + M − m) / l. O = A V is row-wise: one row_stats pass per row block.
+tile of A is exp(S + M − m) / l (core.stream.weights). The pass and the tiles read S from the
+same products (core.stream_source.Source.product), so m and l are those of the scores shown.
+O = A V is row-wise: one row_stats pass per row block.
 """
 
 from __future__ import annotations
