@@ -158,10 +158,15 @@ def weights(X, m, l, dtype):  # noqa: E741
     row sums measure. A row with no finite max (no key it may see under a −inf fill) is NaN.
     X <= m holds exactly when X and m come from the same products (Source.product); the cap at 0
     is kept so that a row's weights stay within [0, 1] whatever a caller passes."""
-    ok = np.isfinite(m)[:, None]
+    ok = np.isfinite(m)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        A = np.exp(np.minimum(X - np.where(ok, m[:, None], 0.0), 0.0)) / l[:, None]
-    return np.where(ok, A, np.nan).astype(dtype)
+        A = np.subtract(X, np.where(ok, m, 0.0)[:, None])  # in place from here: one (rows, keys) array
+        np.minimum(A, 0.0, out=A)
+        np.exp(A, out=A)
+        np.divide(A, l[:, None], out=A)
+    if not ok.all():
+        A[~ok] = np.nan
+    return A.astype(dtype, copy=False)
 
 
 def _row_sums(src, r0, r1, m, l, tile):  # noqa: E741
@@ -169,8 +174,8 @@ def _row_sums(src, r0, r1, m, l, tile):  # noqa: E741
     Not Σ e^(x−m) / l in float64, which is 1 by construction and hid float16's 6.5e-4 (issue 34)."""
     total = np.zeros(r1 - r0)
     for c0, c1 in _tiles(src.T_k, tile):
-        X = src.masked(r0, r1, c0, c1).astype(np.float64)
-        total += weights(X, m, l, src.dtype).astype(np.float64).sum(axis=1)
+        X = src.masked(r0, r1, c0, c1).astype(np.float64, copy=False)
+        total += weights(X, m, l, src.dtype).sum(axis=1, dtype=np.float64)
     return total  # NaN for a row with no finite max: its weights are NaN
 
 
