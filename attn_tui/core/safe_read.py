@@ -10,7 +10,18 @@ import os
 import re
 import stat
 
-from .limits import MAX_DIM, MAX_FILE_BYTES, MAX_KEYS, MAX_LISTS, MAX_NESTING, MAX_TOKENS, MAX_VALUES, printable
+from .limits import (
+    MAX_DIM,
+    MAX_FILE_BYTES,
+    MAX_KEY_DOTS,
+    MAX_KEY_PARTS,
+    MAX_KEYS,
+    MAX_LISTS,
+    MAX_NESTING,
+    MAX_TOKENS,
+    MAX_VALUES,
+    printable,
+)
 
 KINDS = (
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -123,6 +134,42 @@ def _at(text: str, j: int, what: str, why: str) -> str:
     return (f"{key.group(1)}: " if key else "") + f"{what} (line {text.count(chr(10), 0, j) + 1}); {why}"
 
 
+# Strings and comments, blanked before looking for dotted keys (a string's newlines kept for line numbers)
+_QUOTED = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
+_PART = r"[A-Za-z0-9_-]+"
+_TWO_DOTS = re.compile(rf"""\.[ \t]*(?:{_PART}|"[^"\n]*"|'[^'\n]*')[ \t]*\.""")
+_DOTTED = re.compile(rf"(?<![A-Za-z0-9_.-]){_PART}(?:[ \t]*\.[ \t]*{_PART}){{2,}}")
+
+
+def _blank(m: re.Match) -> str:
+    return "" if m.group().startswith("#") else "q" + "\n" * m.group().count("\n")
+
+
+def dotted_problem(text: str) -> str | None:
+    """Why tomllib should not see ``text``'s dotted keys, or None: tomllib's memory grows with the
+    square of one key's parts (20,000 parts in 140 KB took 1.5 GiB) and with their total. A
+    scenario's keys are plain names; a float (1.5) is one dot and is not counted."""
+    if not _TWO_DOTS.search(text):  # at C speed: no part between two dots, no dotted key of 3 parts
+        return None
+    bare = _QUOTED.sub(_blank, text)
+    total = 0
+    for m in _DOTTED.finditer(bare):
+        dots = m.group().count(".")  # 2 or more: a float (1.5) has one, a key a.b is refused as unknown
+        if dots + 1 > MAX_KEY_PARTS:
+            return _at(
+                bare,
+                m.start(),
+                f"a dotted key of {dots + 1:,} parts",
+                f"at most {MAX_KEY_PARTS}; a scenario's keys are plain names",
+            )
+        total += dots
+        if total > MAX_KEY_DOTS:
+            return _at(
+                bare, m.start(), f"more than {MAX_KEY_DOTS:,} dotted key parts", "a scenario's keys are plain names"
+            )
+    return None
+
+
 def structure_problem(text: str) -> str | None:
     """Why tomllib should not parse ``text`` (it would recurse too deep or build too many
     objects: 64 MiB of ``[],`` is 1.7 GB of lists), or None. Commas and '=' are counted at C
@@ -131,6 +178,8 @@ def structure_problem(text: str) -> str | None:
         return f"more than {MAX_VALUES:,} commas; a scenario holds at most 5 matrices of {MAX_DIM} x {MAX_DIM}"
     if text.count("=") > MAX_KEYS:
         return f"more than {MAX_KEYS:,} '=' signs; a scenario has a few keys"
+    if problem := dotted_problem(text):
+        return problem
     depth = lists = tokens = i = 0
     while m := _SPECIAL.search(text, i):
         j, ch = m.start(), m.group()
