@@ -103,7 +103,8 @@ def _label_kind(m: Member, most: int) -> None:
     if m.dtype.kind != "U":
         raise ValueError(f"{m.key}: {m.dtype.name} entries; labels are strings (a NumPy array of str)")
     if m.shape[0] > most:
-        raise ValueError(f"{m.key}: {m.shape[0]:,} labels; this file's matrices have at most {most} rows/columns")
+        sides = f"at most {most} rows/columns" if most else "no rows or columns (no matrix)"
+        raise ValueError(f"{m.key}: {m.shape[0]:,} labels; this file's matrices have {sides}")
     width = m.dtype.itemsize // 4
     if width > LABEL_SLACK * MAX_LABEL:
         raise ValueError(f"{m.key}: labels of up to {width:,} characters; labels are at most {MAX_LABEL}")
