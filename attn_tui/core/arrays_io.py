@@ -194,6 +194,8 @@ def _st_shapes(header: dict) -> dict:
 def _meta_value(key: str, text):
     if not isinstance(text, str):
         raise ValueError(f"{key}: metadata values are strings (JSON texts), got {shown(text)}")  # noqa: TRY004
+    if key not in (*LABELS, "padding"):
+        npz_members.check_setting_chars(key, len(text))  # the .npz door's bound, before json parses it
     try:
         return json.loads(text)
     except (ValueError, RecursionError):

@@ -122,11 +122,16 @@ def _padding_kind(m: Member, T_k: int) -> None:
 def _setting_kind(m: Member) -> None:
     if len(m.shape) != 0:
         raise ValueError(f"{m.key}: a {len(m.shape)}-D array of shape {m.shape}; a setting is one value (a 0-d array)")
-    chars = m.dtype.itemsize // 4 if m.dtype.kind == "U" else m.dtype.itemsize
-    if m.key == "title" and chars > SETTING_CHARS:
+    check_setting_chars(m.key, m.dtype.itemsize // 4 if m.dtype.kind == "U" else m.dtype.itemsize)
+
+
+def check_setting_chars(key: str, chars: int) -> None:
+    """A setting (a title, a word or a number) of at most SETTING_CHARS characters: an .npz 0-d
+    member from its header, a safetensors metadata text before json parses it."""
+    if key == "title" and chars > SETTING_CHARS:
         raise ValueError(f"title: a string of {chars:,} characters; titles are at most {MAX_TITLE}")
     if chars > SETTING_CHARS:
-        raise ValueError(f"{m.key}: a value of {chars:,} characters ({m.dtype.str}); a setting is a word or a number")
+        raise ValueError(f"{key}: a value of {chars:,} characters; a setting is a word or a number")
 
 
 def check_kinds(heads: dict[str, Member], matrices, labels, T_k: int, most: int) -> None:
