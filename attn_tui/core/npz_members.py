@@ -13,6 +13,7 @@ inflate to 10^8 entries is refused from 100 bytes of header, not after 1.5 GiB.
 from __future__ import annotations
 
 import io
+import struct
 import zipfile
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ import numpy as np
 from .limits import MAX_LABEL, MAX_TITLE, printable, shown
 
 MAX_MEMBERS = 64  # arrays in one file (a scenario has at most 19 keys)
+MAX_DIRECTORY = MAX_MEMBERS * 1024  # bytes of the zip's central directory (numpy writes ~90 an entry)
 MAX_NPY_HEADER = 10_000  # bytes of an .npy header (numpy writes 128; its own read limit)
 METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflated"}  # what numpy.savez writes
 LABEL_SLACK = 4  # a label's stored width may be 4x the limit: whitespace runs collapse (limits.clean_label)
@@ -38,7 +40,23 @@ class Member:
     at: int  # bytes of the .npy header: the data starts there
 
 
+def _check_directory(raw: bytes) -> None:
+    """Refuse, from the end-of-central-directory record, a directory zipfile would spend memory on:
+    it builds one ZipInfo per entry for as many bytes as the record declares (a 128 MiB file of
+    empty entries is ~3 million of them), before MAX_MEMBERS could be counted."""
+    at = raw.rfind(b"PK\x05\x06", max(0, len(raw) - 22 - 65535))
+    if at == -1 or len(raw) < at + 22:
+        return  # not a zip: zipfile says so
+    _, _, _, here, total, size, _, _ = struct.unpack_from("<4s4H2LH", raw, at)
+    if max(here, total) > MAX_MEMBERS or size > MAX_DIRECTORY:
+        raise ValueError(
+            f"its zip directory declares {max(here, total):,} entries in {size:,} bytes; "
+            f"a scenario has at most {MAX_MEMBERS} arrays"
+        )
+
+
 def open_zip(raw: bytes) -> zipfile.ZipFile:
+    _check_directory(raw)
     try:
         return zipfile.ZipFile(io.BytesIO(raw))
     except Exception:  # noqa: BLE001  (BadZipFile, and whatever a hostile central directory raises)

@@ -114,6 +114,8 @@ ARRAYS = [
      ["Q: not a readable .npy array"]),
     ("npz bidi label", "format characters", ".npz", qk(**{"tokens.npy": npy(np.array(["a\u202eb", "c"]))}),
      ["tokens: label 1", "U+202E"]),
+    ("npz directory of 100 entries", "zip entries", ".npz", npz({f"{i}": b"" for i in range(100)}),
+     ["its zip directory declares 100 entries", "at most 64 arrays"]),
     # -- safetensors header ---------------------------------------------------------------
     ("safetensors Q twice", "safetensors header", ".safetensors", safetensors(TWICE, DATA), ["Q: given twice"]),
     ("safetensors Q tensor and metadata", "safetensors header", ".safetensors",

@@ -77,6 +77,15 @@ def test_the_npz_member_sizes_are_the_ones_numpy_writes(tmp_path):
         assert resolve(p).T == 2
 
 
+def test_a_zip_directory_of_50000_entries_is_refused_before_zipfile_builds_them(tmp_path):
+    """zipfile builds a ZipInfo per central-directory entry (26 MB for these 50,000 empty ones,
+    ~800 MB for a 128 MiB file) before the member count could be checked."""
+    p = tmp_path / "dir.npz"
+    p.write_bytes(npz({"Q.npy": npy(EYE), "K.npy": npy(EYE), **{f"{i}": b"" for i in range(50_000)}}))
+    assert peak_of(lambda: resolve(p, large=True)) < 2 * p.stat().st_size + 2**20  # the bytes read, once joined
+    assert refusal(p).startswith("its zip directory declares 50,002 entries in ")
+
+
 def test_a_2_to_the_40_label_header_is_refused_and_allocates_nothing(tmp_path):
     p = tmp_path / "l.npz"
     p.write_bytes(CASES["npz 2**40 labels"])

@@ -124,3 +124,11 @@ def test_cut_keeps_exactly_most_code_points_of_plain_text():
     assert labeltext.last_cluster("ab\u2764\ufe0f") == "\u2764\ufe0f" and labeltext.last_cluster("ab") == "b"
     assert labeltext.bad_format_char("a\u200db\u200c") is None and labeltext.bad_format_char("a\u00ad") == "\u00ad"
     assert labeltext.shows_something("\u200d\u0301a") and not labeltext.shows_something("\u2800 \u115f")
+
+
+def test_the_directory_holds_at_most_max_members_entries():
+    at_limit = npz({"Q.npy": npy(EYE), "K.npy": npy(EYE), **{f"z{i}.npy": npy(EYE) for i in range(62)}})
+    assert refused(at_limit).startswith("z0: unknown key")  # 64 entries: past the directory, refused by name
+    over = npz({"Q.npy": npy(EYE), "K.npy": npy(EYE), **{f"z{i}.npy": npy(EYE) for i in range(63)}})
+    assert refused(over).startswith("its zip directory declares 65 entries in ")
+    assert npz_members.MAX_DIRECTORY == 64 * 1024
