@@ -13,6 +13,7 @@ import sys
 
 from . import __version__, serve, train_cli
 from .core.builtins import BUILTINS
+from .core.limits import printable, unexpected
 from .core.scenario_io import ScenarioError, resolve
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
@@ -105,6 +106,7 @@ def run(args) -> int:
 
 
 def main(argv=None) -> int:
+    args = None
     try:
         args = build_parser().parse_args(argv)
         if args.command == "serve":
@@ -127,7 +129,9 @@ def main(argv=None) -> int:
         print(f"attn-tui: {str(exc).splitlines()[0]}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (OverflowError, MemoryError, RecursionError) as exc:  # a backstop: the core's limits come first
-        print(f"attn-tui: cannot compute this scenario ({type(exc).__name__}: {str(exc)[:80]})", file=sys.stderr)
+        name = getattr(args, "scenario", None) or getattr(args, "run_scenario", None)
+        what = f"{printable(name)}: " if name else ""
+        print(f"attn-tui: {what}cannot compute this scenario ({unexpected(exc)})", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # `attn-tui report | head`: the reader left; not an error
         _silence_stdout()

@@ -13,6 +13,7 @@ import unicodedata
 
 import numpy as np
 
+from . import labeltext
 from .attention import DTYPES
 from .matrices import INPUTS  # the matrices a scenario stores, from the one table
 
@@ -27,6 +28,8 @@ MAX_LISTS = 8 * (MAX_DIM + 1) + 64  # [ and { outside strings: 8 matrices of 512
 MAX_TOKENS = 8 * MAX_LISTS  # brackets, strings and comments scanned
 MAX_VALUES = 5 * MAX_DIM**2 + 2**16  # commas: 5 matrices of 512 x 512, labels
 MAX_KEYS = 2**16  # '=' signs (19 keys, and '=' inside labels)
+MAX_KEY_PARTS = 16  # parts of one dotted key (a.b.c): tomllib's memory grows with their square
+MAX_KEY_DOTS = 4096  # dots of every dotted key of 3 parts or more in a file (a scenario has none)
 C_MIN, C_MAX = 1e-3, 1e3  # the knob's range for the score multiplier c
 # Array files (.npz, .safetensors) at --scenario and the in-app open, and in `report`:
 MAX_T = 16384  # largest T, T' of an array file in the explorer (a lazy State) and report (a summary)
@@ -59,6 +62,21 @@ def shown(value, width: int = 40) -> str:
             return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
     text = printable(repr(value))
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def cut_words(text: str, width: int = 80) -> str:
+    """``text`` in at most ``width`` characters, cut at a space (never mid-word), "..." when cut."""
+    if len(text) <= width:
+        return text
+    head = text[: width - 3]
+    space = head.rfind(" ")
+    return (head[:space] if space > width // 2 else head).rstrip(" ,;:(") + "..."
+
+
+def unexpected(exc: BaseException, width: int = 80) -> str:
+    """An exception no check foresaw, for a one-line refusal: "MemoryError: Unable to allocate ..."."""
+    why = cut_words(printable(exc), width)
+    return f"{type(exc).__name__}: {why}" if why else type(exc).__name__
 
 
 def check_dim(what: str, n: int, error=ValueError, unit: str = "") -> None:
@@ -101,15 +119,22 @@ def dim_limit(T: int, T_k: int) -> int:
 
 def clean_label(text, where: str, error=ValueError, limit: int = MAX_LABEL, kind: str = "label") -> str:
     """A label or title as stored: whitespace runs (newline, tab) become one space; refuses other
-    control characters (ESC, BEL, ...), an empty label and one longer than ``limit``."""
+    control characters (ESC, BEL, ...), format characters (bidi overrides, zero-width spaces:
+    core.labeltext), a label that shows nothing (empty, or only marks and joiners) and one
+    longer than ``limit``."""
     lab = " ".join(str(text).split())
     bad = next((ch for ch in lab if unicodedata.category(ch) == "Cc"), None)
     if bad is not None:
         raise error(f"{where}: contains the control character {printable(bad)}; {kind}s are plain text")
+    bad = labeltext.bad_format_char(lab)
+    if bad is not None:
+        raise error(f"{where}: contains the format character {labeltext.describe(bad)}; {kind}s are plain text")
     if not lab:
         raise error(f"{where}: a {kind} cannot be empty")
     if len(lab) > limit:
         raise error(f"{where}: {len(lab)} characters; {kind}s are at most {limit}")
+    if not labeltext.shows_something(lab):
+        raise error(f"{where}: has no visible character (only marks, joiners or blank letters); {kind}s show text")
     return lab
 
 

@@ -14,6 +14,7 @@ import numpy as np
 from ...core import scenario_io as io
 from ...core.builtins import BUILTINS
 from ...core.export import export as export_matrices
+from ...core.limits import printable, unexpected
 from ...core.matrices import INPUTS
 from ..screens.files import ExportScreen, OpenScreen, SaveScreen
 from . import action, commit, refuse
@@ -38,8 +39,8 @@ def _apply_open(app, name: str) -> str | None:
         return "type a path to a scenario file (.toml, .npz, .safetensors), or pick a built-in below"
     try:
         s = io.resolve(name if name in BUILTINS else str(_expand(name)), large=True)  # T up to 16384
-    except (io.ScenarioError, ValueError, RuntimeError) as exc:
-        msg = str(exc).splitlines()[0]
+    except Exception as exc:  # noqa: BLE001  (a refusal, or anything unforeseen: the session is kept)
+        msg = _refusal(name, exc)
         app.notes.note(msg, "refusal", title="Not opened; the current scenario stays", severity="error", timeout=8)
         return msg
     commit(app, s, note=f"opened {name}: {s.title}")
@@ -49,6 +50,14 @@ def _apply_open(app, name: str) -> str | None:
     # the default (it offered the last .toml opened, and `y` overwrote it with another scenario).
     app.paths.save = name if Path(name).suffix == ".toml" else f"{name}.toml" if name in BUILTINS else ""
     return None
+
+
+def _refusal(name: str, exc: Exception) -> str:
+    """The one line the open dialog shows: the core's refusal (it names the file), or, for an
+    exception no check foresaw (the backstop), its type and words, naming the file."""
+    if isinstance(exc, (io.ScenarioError, ValueError, RuntimeError)) and str(exc):
+        return str(exc).splitlines()[0]
+    return f"{printable(name)}: cannot be opened ({unexpected(exc)})"
 
 
 @action
