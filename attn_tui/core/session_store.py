@@ -60,14 +60,15 @@ class Kept:
     def edits(self) -> int:
         return len(self.past)
 
-    def describe(self) -> str:
-        """One line: the name, how many edits, c, when and why it was kept."""
+    def summary(self) -> str:
+        """How many edits, c, when and why it was kept."""
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.saved))
         n = self.edits
-        return (
-            f"{self.scenario.title!r}: {n} edit{'' if n == 1 else 's'}, c = {self.scenario.c:.4g}, "
-            f"kept {when} ({self.why})"
-        )
+        return f"{n} edit{'' if n == 1 else 's'}, c = {self.scenario.c:.4g}, kept {when} ({self.why})"
+
+    def describe(self) -> str:
+        """One line: the name, then the summary."""
+        return f"{self.scenario.title!r}: {self.summary()}"
 
 
 def state_folder(env=None) -> Path:

@@ -114,11 +114,13 @@ class SessionKeeper:
             if self.resume:
                 app.notify("no kept session to resume: starting clean", severity="warning", timeout=6)
             return
-        if self.resume:
-            self.restore(app, self.offer)
+        if self.resume:  # after the first frame's focus has put the cell cursor on the focused grid
+            kept = self.offer
+            app.call_after_refresh(self.restore, app, kept)
         else:
             kept = self.offer
-            app.push_screen(OfferScreen(kept.describe(), self.folder), lambda yes: yes and self.restore(app, kept))
+            offer = OfferScreen(f"{kept.scenario.title!r}\n{kept.summary()}", self.folder)
+            app.push_screen(offer, lambda yes: yes and self.restore(app, kept))
 
 
 def _train_note(app) -> str:
@@ -142,7 +144,7 @@ class OfferScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         text = Static(
-            f"{self.what}.\n\nEnter restores it; any other key starts clean "
+            f"{self.what}\n\nEnter restores it; any other key starts clean "
             f"(it stays in {self.folder} for the next launch).",
             id="session-offer-text",
             markup=False,
