@@ -80,6 +80,10 @@ class PtyApp:
             data, self._tail = data[:cut], data[cut:]
         return CSI.sub(lambda m: m.group(0) if PLAIN.fullmatch(m.group(0)) else b"", data)
 
+    def pump(self, wait: float) -> None:
+        """Read what the app wrote, waiting at most ``wait`` s for it."""
+        self._read(wait)
+
     def wait_for(self, condition, what: str) -> None:
         """Read until ``condition(self)`` holds; AssertionError naming ``what`` and the screen after DEADLINE."""
         end = time.monotonic() + DEADLINE
