@@ -155,3 +155,36 @@ async def test_an_unwritable_folder_says_so_in_one_line(state_home, settle):
         await pilot.press("plus", "q")
     assert app.session.message.startswith("attn-tui: the session was NOT kept (")
     assert "\n" not in app.session.message and np.isfinite(app.state.scenario.c)
+
+
+async def test_a_bad_state_file_is_one_line_on_the_first_screen(state_home, settle):
+    folder = state_home / "attn-tui"
+    folder.mkdir()
+    (folder / "session-20260101T000000Z-00000000.toml").write_text('format = 0\nkind = "attn-tui session"\nsaved = 1\n')
+    app = AttentionApp(session=keeper(state_home))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert not isinstance(app.screen, OfferScreen)
+        said = [str(n.message) for n in app.notes.shown()]
+        assert any("from another version of attn-tui (format 0" in m and "\n" not in m for m in said), said
+
+
+async def test_a_crash_keeps_the_session_and_says_so(state_home, settle, monkeypatch, capsys):
+    """An uncaught exception in an action: Textual exits 1; cli keeps the session after it."""
+    from attn_tui import cli
+    from attn_tui.tui.actions import ACTIONS
+
+    def boom(app):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setitem(ACTIONS, "open", boom)
+    app = AttentionApp(session=keeper(state_home))
+    with pytest.raises(RuntimeError, match="a bug"):
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("plus")
+            await settle(pilot)
+            await pilot.press("o")
+    assert app.return_code == 1 and not kept(state_home)
+    cli._kept(app, app.return_code)
+    assert "attn-tui: crash: your session (1 edit, c = 1.1) is kept in" in capsys.readouterr().err
+    assert store.read(kept(state_home)[0]).scenario.c == pytest.approx(1.1)
