@@ -125,7 +125,7 @@ def _keeper(args, scenario):
 
 def _kept(app, code: int) -> None:
     """After the app: keep the session if no quit or signal did (a crash), and say where it is."""
-    keeper = app.session
+    keeper = getattr(app, "session", None)
     if keeper is None:
         return
     if keeper.written is None:

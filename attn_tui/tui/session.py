@@ -74,7 +74,9 @@ class SessionKeeper:
 
     def keep(self, app, why: str) -> str | None:
         """Write the session (nothing when it holds no edit); the one line to say on exit."""
-        if app.state is None or not self.has_edits(app):
+        if getattr(app, "state", None) is None:  # a stand-in app (tests/report/test_cli.py)
+            return None
+        if not self.has_edits(app):
             self.message = _train_note(app).strip() or None
             return self.message
         k = self.snapshot(app, why)
