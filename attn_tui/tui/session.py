@@ -21,6 +21,7 @@ from textual.widgets import Static
 
 from ..core import scenario_io as io
 from ..core import session_store as store
+from ..core.limits import MAX_DIM
 from ..core.scenario import Scenario
 from .framework import all_screens
 from .history import clamp_cursor, same_scenario
@@ -59,15 +60,16 @@ class SessionKeeper:
         return bool(h.past or h.future or st.pin is not None or not _same(st.scenario, self.opened))
 
     def snapshot(self, app, why: str) -> store.Kept:
+        """What is kept of the app now; undo steps and a pin above 512 tokens are left out (no TOML holds them)."""
         st, h = app.state, app.history
-        pin = (st.pin.scenario, st.pin.row) if st.pin is not None else None
+        pin = (st.pin.scenario, st.pin.row) if st.pin is not None and _savable(st.pin.scenario) else None
         return store.Kept(
             scenario=st.scenario,
             row=st.row,
             cursor=st.cursor,
             pin=pin,
-            past=tuple(s.scenario for s in h.past),
-            future=tuple(s.scenario for s in h.future),
+            past=tuple(s.scenario for s in h.past if _savable(s.scenario)),
+            future=tuple(s.scenario for s in h.future if _savable(s.scenario)),
             why=why,
             source=self.source,
         )
@@ -125,6 +127,10 @@ class SessionKeeper:
             app.push_screen(offer, lambda yes: yes and self.restore(app, kept))
 
 
+def _savable(s: Scenario) -> bool:
+    return max(s.T, s.T_k) <= MAX_DIM
+
+
 def _train_note(app) -> str:
     """On exit: the training screen's run is not kept; say so when one was started."""
     from .screens.train import TrainScreen
@@ -169,17 +175,12 @@ def install_signals(app) -> None:
     loop = asyncio.get_running_loop()
     for name in SIGNALS:
         sig = getattr(signal, name, None)
-        if sig is not None:
-            loop.add_signal_handler(sig, _on_signal, app, sig)
+        try:
+            if sig is not None:
+                loop.add_signal_handler(sig, _on_signal, app, sig)
+        except (NotImplementedError, RuntimeError, ValueError):  # Windows' loop; not the main thread
+            return
     app.app_resume_signal.subscribe(app, _repaint)
-
-
-def remove_signals() -> None:
-    loop = asyncio.get_running_loop()
-    for name in SIGNALS:
-        sig = getattr(signal, name, None)
-        if sig is not None:
-            loop.remove_signal_handler(sig)
 
 
 def _on_signal(app, sig: int) -> None:

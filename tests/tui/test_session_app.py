@@ -188,3 +188,21 @@ async def test_a_crash_keeps_the_session_and_says_so(state_home, settle, monkeyp
     cli._kept(app, app.return_code)
     assert "attn-tui: crash: your session (1 edit, c = 1.1) is kept in" in capsys.readouterr().err
     assert store.read(kept(state_home)[0]).scenario.c == pytest.approx(1.1)
+
+
+def test_undo_steps_and_a_pin_above_512_tokens_are_left_out(state_home):
+    """An opened .npz of 600 tokens then a small file: the large step is not written (no TOML holds it)."""
+    from types import SimpleNamespace
+
+    from attn_tui.core.scenario import Scenario
+    from attn_tui.tui.history import History
+    from attn_tui.tui.state import State
+
+    large = Scenario(Q=np.ones((600, 2)), K=np.ones((600, 2)), mask="none")
+    small = builtin(DEFAULT).with_(c=2.0)
+    h = History()
+    h.past[:] = [State(large), State(builtin(DEFAULT))]
+    app = SimpleNamespace(state=State(small, pin=State(large)), history=h)
+    k = keeper(state_home).snapshot(app, "quit")
+    assert [s.T for s in k.past] == [5] and k.pin is None
+    assert store.loads(store.dumps(k)).edits == 1
