@@ -250,6 +250,8 @@ def write(folder: Path, k: Kept, replaces: Path | None = None) -> Path:
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(k.saved))
     path = folder / f"session-{stamp}-{secrets.token_hex(4)}.toml"
+    while os.path.lexists(path):  # a new name of our own: never write through something already there
+        path = folder / f"session-{stamp}-{secrets.token_hex(4)}.toml"
     write_atomic(path, dumps(k).encode("utf-8"))
     if replaces is not None and replaces != path:
         _remove(replaces)

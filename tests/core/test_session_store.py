@@ -191,3 +191,18 @@ def test_the_restored_scenario_computes_like_the_lost_one():
     k = a_session()
     back = store.loads(store.dumps(k))
     assert np.array_equal(back.scenario.run().A, k.scenario.run().A)
+
+
+def test_a_write_never_goes_through_a_name_already_there(tmp_path, monkeypatch):
+    """A symlink planted under the very name a write draws: the write takes another name."""
+    elsewhere = tmp_path / "precious"
+    elsewhere.write_text("mine")
+    folder = tmp_path / "attn-tui"
+    folder.mkdir()
+    tokens = iter(["00000000", "00000000", "11111111"])
+    monkeypatch.setattr(store.secrets, "token_hex", lambda n: next(tokens))
+    k = a_session()
+    planted = folder / f"session-{store.time.strftime('%Y%m%dT%H%M%SZ', store.time.gmtime(k.saved))}-00000000.toml"
+    planted.symlink_to(elsewhere)
+    path = store.write(folder, k)
+    assert path.name.endswith("-11111111.toml") and elsewhere.read_text() == "mine" and planted.is_symlink()
