@@ -121,3 +121,19 @@ def test_any_other_key_starts_clean_and_resume_restores_without_asking(state_hom
         assert "A kept session" not in app.text
         app.send(b"q")
         assert app.exit_code() == 0
+
+
+def test_a_benchmark_run_neither_offers_nor_keeps_a_session(state_home):
+    """attn_tui.tui.bench's pty runs press `+` and quit: in a state folder of their own, so a second run
+    is not met by the first's offer (its keys would answer it) and nothing lands in the user's folder."""
+    from attn_tui.tui.bench import pty_bytes
+
+    for _ in range(2):
+        app = pty_bytes.PtyApp()
+        try:
+            app.key("+")
+            assert "A kept session" not in app.screen.text()
+        finally:
+            app.close()
+        assert app.proc.returncode == 0
+    assert not (state_home / "attn-tui").exists()
