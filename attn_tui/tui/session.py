@@ -123,7 +123,8 @@ class SessionKeeper:
             app.call_after_refresh(self.restore, app, kept)
         else:
             kept = self.offer
-            offer = OfferScreen(f"{kept.scenario.title!r}\n{kept.summary()}", self.folder)
+            origin = f"\nfirst opened from {kept.source}" if kept.source else ""
+            offer = OfferScreen(f"{kept.scenario.title!r}\n{kept.summary()}{origin}", self.folder)
             app.push_screen(offer, lambda yes: yes and self.restore(app, kept))
 
 

@@ -64,7 +64,8 @@ async def test_q_keeps_everything_and_the_offer_restores_it_equal(state_home, se
     async with again.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert isinstance(again.screen, OfferScreen)
-        assert "3 edits, c = 1.21" in again.screen.query_one("#session-offer-text").render().plain
+        offer = again.screen.query_one("#session-offer-text").render().plain
+        assert "3 edits, c = 1.21" in offer and "first opened from lesson-pipeline" in offer
         assert again.state.scenario.c == 1.0  # nothing restored before the key
         await pilot.press("enter")
         await settle(pilot)
