@@ -43,6 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"open the explorer on {SCENARIO_HELP} (default: lesson-pipeline)",
     )
     p.add_argument("--theme", metavar="NAME", help="a Textual theme, e.g. textual-light (default textual-dark)")
+    kept = p.add_mutually_exclusive_group()
+    kept.add_argument("--resume", action="store_true", help="restore the last kept session without asking")
+    kept.add_argument("--fresh", action="store_true", help="start clean: do not offer the last kept session")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     r = sub.add_parser(
         "report",
@@ -98,11 +101,41 @@ def run(args) -> int:
     # One BLAS thread: the explorer's products are small (16 query rows x 2048 keys at T = 16384),
     # and a second thread made A's row statistics 3-4x slower on a busy 2-core machine (7 -> 25 ms).
     threadpool_limits(1, user_api="blas")
-    app = AttentionApp(scenario=scenario)
+    app = AttentionApp(scenario=scenario, session=_keeper(args, scenario))
     if args.theme is not None:
         app.theme = check_theme(args.theme)  # ValueError listing the themes: one line, exit 2
     app.run()
-    return getattr(app, "return_code", None) or EXIT_OK  # non-zero when Textual caught a crash
+    code = getattr(app, "return_code", None) or EXIT_OK  # non-zero when Textual caught a crash or a signal
+    _kept(app, code)
+    return code
+
+
+def _keeper(args, scenario):
+    """The session keeper (tui/session.py), or None under `attn-tui serve` (a browser tab keeps nothing)."""
+    import os
+
+    if "web_driver" in os.environ.get("TEXTUAL_DRIVER", ""):
+        return None
+    from .core.builtins import DEFAULT, builtin
+    from .core.session_store import state_folder
+    from .tui.session import SessionKeeper
+
+    opened = scenario if scenario is not None else builtin(DEFAULT)
+    return SessionKeeper(state_folder(), opened, args.run_scenario or DEFAULT, resume=args.resume, fresh=args.fresh)
+
+
+def _kept(app, code: int) -> None:
+    """After the app: keep the session if no quit or signal did (a crash), and say where it is."""
+    keeper = getattr(app, "session", None)
+    if keeper is None:
+        return
+    if keeper.written is None:
+        keeper.keep(app, "crash" if code else "exit")
+    if keeper.message:
+        try:
+            print(keeper.message, file=sys.stderr)
+        except OSError:  # SIGHUP: the terminal is gone; the file is written
+            pass
 
 
 def main(argv=None) -> int:

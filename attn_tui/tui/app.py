@@ -17,7 +17,7 @@ from textual.reactive import reactive
 from ..core.builtins import DEFAULT, builtin
 from ..core.matrices import ROW_LINKED
 from ..core.scenario import Scenario
-from . import keys
+from . import keys, session
 from .actions import ACTIONS
 from .actions import edit as edit_actions
 from .actions.files import FilePaths
@@ -25,6 +25,7 @@ from .history import History
 from .messages import CellCursorMoved, EditRequested, RowSelected
 from .notes import Notes
 from .screens import HOME, SCREENS
+from .session import SessionKeeper
 from .state import Refused, State
 from .themes import ParseOnceStylesheet
 
@@ -43,8 +44,9 @@ class AttentionApp(App):
     # repaint=False: the panes repaint what changed, the whole screen need not.
     state: reactive[State] = reactive(None, always_update=True, init=False, repaint=False)
 
-    def __init__(self, scenario: Scenario | None = None) -> None:
+    def __init__(self, scenario: Scenario | None = None, session: SessionKeeper | None = None) -> None:
         super().__init__()
+        self.session = session  # keeps the session on quit, signals, a crash (tui/session.py); None: nothing kept
         # Parses app.tcss once before the first frame, not three times (themes.py says why).
         self.stylesheet = ParseOnceStylesheet(variables=self.get_css_variables())
         self.history = History()  # undo/redo of scenario changes (set_state records each)
@@ -53,6 +55,18 @@ class AttentionApp(App):
         self.last_random: dict | None = None  # the random form's last values (its next seed follows)
         self.first_screen = True  # the status line's "new here?" hint, until the first key of the session
         self.set_reactive(AttentionApp.state, State.opening(scenario if scenario is not None else builtin(DEFAULT)))
+
+    def on_mount(self) -> None:
+        if not self.is_headless:  # a real terminal: SIGHUP, SIGTERM... keep the session and exit cleanly
+            session.install_signals(self)
+        if self.session is not None:
+            self.session.start(self)
+
+    async def action_quit(self) -> None:
+        """q, ctrl+q: keep a session with edits for the next launch (cli says where on exit), then quit."""
+        if self.session is not None:
+            self.session.keep(self, "quit")
+        self.exit()
 
     def set_state(self, new_state: State) -> None:
         """The one door for changes (the history records every scenario change)."""

@@ -139,8 +139,9 @@ def fake_app(monkeypatch):
     calls = []
 
     class AttentionApp:
-        def __init__(self, scenario=None):
+        def __init__(self, scenario=None, session=None):
             calls.append(("init", scenario))
+            self.session = session
 
         def run(self):
             calls.append(("run",))
@@ -158,3 +159,20 @@ def test_run_default_and_with_scenario(fake_app):
     assert s.cross and s.T_k == 3
     fake_app.clear()
     assert cli.main(["--scenario", "no-such"]) == 2 and fake_app == []
+
+
+def test_resume_and_fresh_reach_the_keeper_and_exclude_each_other(fake_app, monkeypatch):
+    seen = []
+    real = cli._keeper
+    monkeypatch.setattr(cli, "_keeper", lambda args, s: seen.append((args.resume, args.fresh)) or real(args, s))
+    assert cli.main(["--resume"]) == 0 and cli.main(["--fresh"]) == 0 and cli.main([]) == 0
+    assert seen == [(True, False), (False, True), (False, False)]
+    assert cli.main(["--resume", "--fresh"]) == 2
+
+
+def test_serve_tabs_keep_no_session(fake_app, monkeypatch):
+    monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
+    args = cli.build_parser().parse_args([])
+    assert cli._keeper(args, None) is None
+    monkeypatch.delenv("TEXTUAL_DRIVER")
+    assert cli._keeper(args, None) is not None
