@@ -29,7 +29,7 @@ def model_source(model: Model, tokens: str, title: str, source: str) -> HeadSour
     return HeadSource(
         title=title,
         source=source,
-        tokens=tuple(f"t{t} {w}" for t, w in enumerate(words, 1)),
+        tokens=words,
         ids=words,
         key_tokens=(),
         shapes={k: a.shape for k, a in arrays.items()},
