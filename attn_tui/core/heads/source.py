@@ -77,7 +77,7 @@ class HeadSource:
         """(r1 - r0, T') True where query rows r0..r1-1 may not see a key (core.attention.blocked_cells)."""
         kind, w = self.masks[layer]
         if kind == "additive":
-            return self.read("mask", layer)[r0:r1] <= SEEN
+            return self.read("M", layer)[r0:r1] <= SEEN
         t = np.arange(r0, r1)[:, None]
         i = np.arange(self.T_k)[None, :]
         if kind == "causal":
@@ -91,13 +91,15 @@ class HeadSource:
         Q, K, _ = self.qkv(layer, head) if qkv is None else qkv
         Q, K = np.asarray(Q, np.float64), np.asarray(K, np.float64)
         scale = self.scales[layer]
-        additive = self.masks[layer][0] == "additive"
+        M_layer = self.read("M", layer) if self.masks[layer][0] == "additive" else None  # (T, T'), read once
 
         def block(r0, r1):
-            blocked = self.blocked_rows(layer, r0, r1)
             S = Q[r0:r1] @ K.T * scale  # (r1 - r0, T')
-            M = np.asarray(self.read("mask", layer)[r0:r1], np.float64) if additive else np.where(blocked, -1e9, 0.0)
-            return softmax(S + M), ~blocked
+            if M_layer is not None:
+                M = M_layer[r0:r1]
+                return softmax(S + M), M > SEEN
+            blocked = self.blocked_rows(layer, r0, r1)
+            return softmax(S + np.where(blocked, -1e9, 0.0)), ~blocked
 
         return block
 
@@ -146,7 +148,7 @@ def _scenario_mask(src: HeadSource, layer: int):
     kind, w = src.masks[layer]
     if kind in MASKS:
         return kind, w
-    M = np.asarray(src.read("mask", layer))
+    M = np.asarray(src.read("M", layer))
     blocked = M <= SEEN
     if np.all(M[~blocked] == 0):
         causal = np.arange(src.T_k)[None, :] > np.arange(src.T)[:, None]
