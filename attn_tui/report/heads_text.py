@@ -101,13 +101,14 @@ def heads_text(src: HeadSource, layer: int | None = None) -> str:
 
 def _verdicts(d) -> list:
     out = [""]
+    ceiling = "log2 t: the uniform row" if set(d["mask"]) == {"causal"} else "log2 of the keys each row sees"
     for field, what in (("prev_token", "previous-token"), ("induction", "induction")):
         best = _best(d["heads"], field)
         if best is not None:
             out.append(
                 f"strongest {what} head: layer {best['layer']}, head {best['head']} ({field} = {best[field]:.3f}); "
                 f"its mean entropy {best['mean_entropy_bits']:.2f} bits of a {best['mean_ceiling_bits']:.2f}-bit "
-                "ceiling (log2 t under a causal mask)"
+                f"ceiling ({ceiling})"
             )
     if any("own_A_max_abs_diff" in r for r in d["heads"]):
         worst = max(r["own_A_max_abs_diff"] for r in d["heads"])
