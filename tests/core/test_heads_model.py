@@ -66,8 +66,9 @@ def test_numpy_forward_equals_the_training_scripts_torch_forward():
         np.testing.assert_allclose(got, want[b], rtol=0, atol=1e4 * EPS * float(np.max(np.abs(want[b]))))
 
 
-def fresh_readings(seeds=range(10)):
-    """Readings of every head on fresh repeated sequences (n distinct letters, then the same n)."""
+def fresh_readings(seeds=range(10), how=np.mean):
+    """Readings of every head on fresh repeated sequences (n distinct letters, then the same n),
+    each score reduced over the sequences by ``how`` (np.mean; np.median, min, max for the README)."""
     m = shipped_model()
     out = {}
     for seed in seeds:
@@ -82,7 +83,7 @@ def fresh_readings(seeds=range(10)):
                 r = head_readings(lambda r0, r1, A=A, seen=seen: (A[r0:r1], seen[r0:r1]), T, T, ids.tolist(), layer, h)
                 out.setdefault((layer, h), []).append(r)
     return {
-        k: {f: float(np.mean([getattr(r, f) for r in rs])) for f in rs[0].as_dict() if f not in ("layer", "head")}
+        k: {f: float(how([getattr(r, f) for r in rs])) for f in rs[0].as_dict() if f not in ("layer", "head")}
         for k, rs in out.items()
     }
 
@@ -131,3 +132,18 @@ def test_shipped_weights_and_their_curve():
         curve = z["curve"]
         assert int(z["seed"]) == 0 and curve[-1, 0] == int(z["steps"])
     assert curve[0, 1] > 3.0 > 0.01 > curve[-1, 1]  # from about log 26 = 3.26 nats to nearly 0
+
+
+def test_readme_quotes_the_measured_heads():
+    """README (Many heads): the two heads' median (min-max) score and entropy, recomputed."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    stats = {how.__name__: fresh_readings(how=how) for how in (np.median, np.min, np.max)}
+
+    def quoted(key, field):
+        return f"{stats['median'][key][field]:.2f} ({stats['min'][key][field]:.2f}–{stats['max'][key][field]:.2f})"
+
+    prev = f"| layer 0, head 0: previous-token | `prev_token` {quoted((0, 0), 'prev_token')} | "
+    ind = f"| layer 1, head 2: induction | `induction` {quoted((1, 2), 'induction')} | "
+    assert prev + quoted((0, 0), "mean_entropy_bits") + " |" in readme
+    assert ind + quoted((1, 2), "mean_entropy_bits") + " |" in readme
+    assert f"mean ceiling log₂ t of {quoted((0, 0), 'mean_ceiling_bits').replace(' (', ' bits (')}" in readme

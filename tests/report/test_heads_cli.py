@@ -106,3 +106,15 @@ def test_heads_loads_no_ui_library():
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["attn_tui.core.heads.door", "attn_tui.core.heads.combine", "attn_tui.heads_cli", "attn_tui.report.heads_text"],
+)
+def test_heads_modules_load_no_ui_library(module):
+    code = f"import sys, {module}\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    loaded = set(
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    )
+    assert "attn_tui" in loaded and not {"textual", "rich"} & loaded
