@@ -181,3 +181,17 @@ def test_refuses_a_folder_a_fifo_and_a_zip_that_is_not_npz(tmp_path):
     with pytest.raises(ValueError, match="not one NumPy array"):
         open_file(z)
     assert not is_heads_file(z) and not is_heads_file(fifo)
+
+
+def test_entry_beyond_the_bound_named_with_its_file(tmp_path):
+    a = arrays(dtype=np.float64)
+    a["V"][0, 1, 2, 0] = 3e7
+    path = npz(tmp_path, **a)
+    with pytest.raises(ValueError) as e:
+        head_scenario(open_file(path), 0, 3)  # head 3 reads K/V head 1
+    assert str(e.value) == f"{path}: V: layer 0, head 1, row 3, column 1 is 3e+07; entries must be finite, |x| <= 1e+06"
+
+
+def test_a_long_title_still_makes_a_scenario(tmp_path):
+    path, _ = write(tmp_path, "safetensors", title="x" * 200)
+    assert len(head_scenario(open_file(path), 0, 0).title) <= 200

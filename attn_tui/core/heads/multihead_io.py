@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ..arrays_io import check_dtype
-from ..limits import MAX_TITLE, check_tokens, dim_limit, printable, shown
+from ..limits import BOUND, MAX_TITLE, check_tokens, dim_limit, printable, shown
 from .file_headers import check_regular, npz_headers, read_slice, safetensors_headers
 from .source import HeadSource
 
@@ -44,17 +44,26 @@ class FileReader:
         self.path, self.entries, self.bytes_read = str(path), entries, 0
 
     def __call__(self, name, layer, head=None):
+        try:
+            return self._read(name, layer, head)
+        except ValueError as exc:
+            raise ValueError(f"{printable(self.path)}: {exc}") from None
+        except OSError as exc:  # the file went away or became unreadable after it was opened
+            raise ValueError(f"{printable(self.path)}: cannot read {name} ({exc.strerror})") from None
+
+    def _read(self, name, layer, head):
         e = self.entries[name]
         index = (layer,) if head is None else (layer, head)
         a = read_slice(self.path, e, index)
         self.bytes_read += a.nbytes
         a = a.astype(np.float64)
-        if name != "M" and not np.isfinite(a).all():
-            r, c = (int(v) for v in np.argwhere(~np.isfinite(a))[0][-2:])
-            where = f"layer {layer}" + ("" if head is None else f", head {head}")
-            raise ValueError(
-                f"{name}: {where}, row {r + 1}, column {c + 1} is {a.reshape(a.shape)[r, c]}; entries must be finite"
-            )
+        if name in ("Q", "K", "V", "W_O"):  # inputs: finite and within the doors' bound (A may hold NaN rows)
+            bad = np.argwhere(~(np.abs(a) <= BOUND))
+            if len(bad):
+                r, c = (int(v) for v in bad[0][-2:])
+                where = f"layer {layer}" + ("" if head is None else f", head {head}")
+                cell = f"row {r + 1}, column {c + 1} is {a[r, c]:g}"
+                raise ValueError(f"{name}: {where}, {cell}; entries must be finite, |x| <= {BOUND:g}")
         return a
 
 

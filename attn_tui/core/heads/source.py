@@ -170,7 +170,7 @@ def head_scenario(src: HeadSource, layer: int, head: int) -> Scenario:
     mask, window = _scenario_mask(src, layer)
     labels = {} if src.T_k == src.T and not src.key_tokens else {"key_tokens": src.key_tokens}
     return Scenario(
-        title=f"{src.title}: layer {layer}, head {head} (counted from 0)",
+        title=f"{src.title[:150]}: layer {layer}, head {head} (counted from 0)",  # titles are at most 200
         tokens=src.tokens,
         Q=Q,
         K=K,
