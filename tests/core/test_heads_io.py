@@ -195,3 +195,26 @@ def test_entry_beyond_the_bound_named_with_its_file(tmp_path):
 def test_a_long_title_still_makes_a_scenario(tmp_path):
     path, _ = write(tmp_path, "safetensors", title="x" * 200)
     assert len(head_scenario(open_file(path), 0, 0).title) <= 200
+
+
+def test_combine_and_own_weights_against_each_head_scenario(tmp_path):
+    rng = np.random.default_rng(5)
+    d_model = 7
+    W_O = rng.normal(size=(L, H * (D + 1), d_model))
+    path, a = write(tmp_path, "npz", W_O=W_O)
+    src = open_file(path)
+    s = [head_scenario(src, 1, h).with_(dtype="float64").run() for h in range(H)]  # each head, explorer-computed
+    A = np.zeros((L, H, T, T))
+    A[1] = [tr.A for tr in s]
+    A[1, 2, 3, 1] += 0.25  # the "model's own" weights, off by 0.25 in one cell of one head
+    src = open_file(save_heads(tmp_path / "withA.npz", a["Q"], a["K"], a["V"], W_O=W_O, A=A))
+    from attn_tui.core.heads.combine import combine
+    from attn_tui.core.heads.source import own_weights_diff
+
+    c = combine(src, 1)
+    want = sum(s[h].O @ W_O[1, h * (D + 1) : (h + 1) * (D + 1)] for h in range(H))
+    eps = np.finfo(np.float64).eps
+    np.testing.assert_allclose(c.output, want, rtol=0, atol=64 * eps * float(np.abs(want).max()))
+    assert c.holds and c.max_abs_diff <= c.tolerance
+    assert own_weights_diff(src, 1, 0) <= 16 * eps
+    assert own_weights_diff(src, 1, 2) == pytest.approx(0.25, abs=16 * eps)

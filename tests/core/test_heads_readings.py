@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from attn_tui.core.attention import blocked_cells, softmax
 from attn_tui.core.heads import readings
@@ -122,3 +124,36 @@ def test_head_scenario_is_the_head_and_its_readings_are_its_A(layer, head):
     np.testing.assert_allclose(got, A, rtol=0, atol=16 * EPS)
     r = head_readings_of(src, layer, head)
     check(r, naive(A.tolist(), s.blocked().tolist(), list(src.ids)), 9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    T=st.integers(1, 12),
+    spread=st.floats(0.0, 20.0),
+    mask=st.sampled_from([("causal", None), ("none", None), ("window", 1), ("window", 3)]),
+)
+def test_readings_are_bounded(seed, T, spread, mask):
+    """0 <= mean H <= mean log2(keys seen); every score is a mean of weights, so within [0, 1]."""
+    rng = np.random.default_rng(seed)
+    arrays = {k: rng.normal(0, spread, (1, 1, T, 2)) for k in "QKV"}
+    src = HeadSource(
+        title="h",
+        source="",
+        tokens=tuple("ab"[i % 2] for i in range(T)),
+        ids=tuple("ab"[i % 2] for i in range(T)),
+        key_tokens=(),
+        shapes={k: a.shape for k, a in arrays.items()},
+        kv_head=(0,),
+        scales=(1.0,),
+        masks=(mask,),
+        dtype="float64",
+        read=memory_reader(arrays),
+    )
+    r = head_readings_of(src, 0, 0)
+    tol = 64 * EPS * max(1.0, r.mean_ceiling_bits)
+    assert -tol <= r.mean_entropy_bits <= r.mean_ceiling_bits + tol
+    for field in ("prev_token", "first_token", "self", "induction"):
+        x = getattr(r, field)
+        assert x is None or -tol <= x <= 1 + tol, field
+    assert (r.induction is None) == (T < 3)  # "a b a": the first repeat is at t = 3
