@@ -157,3 +157,17 @@ def test_readings_are_bounded(seed, T, spread, mask):
         x = getattr(r, field)
         assert x is None or -tol <= x <= 1 + tol, field
     assert (r.induction is None) == (T < 3)  # "a b a": the first repeat is at t = 3
+
+
+def test_sort_by_any_column_nulls_last():
+    from attn_tui.core.heads import all_readings, open_heads, sort_readings
+
+    rs = all_readings(open_heads("induction-demo", "a b c d e f"))  # no repeat: induction is null
+    for field in readings.FIELDS:
+        ordered = sort_readings(rs, field)
+        values = [getattr(r, field) for r in ordered if getattr(r, field) is not None]
+        assert values == sorted(values, reverse=True) and len(ordered) == len(rs)
+        assert [getattr(r, field) for r in sort_readings(rs, field, descending=False)][: len(values)] == sorted(values)
+    assert [(r.layer, r.head) for r in sort_readings(rs, "induction")] == [(r.layer, r.head) for r in rs]
+    with pytest.raises(ValueError, match="sort: unknown column 'speed'"):
+        sort_readings(rs, "speed")

@@ -99,3 +99,13 @@ def head_readings(weights_block, T: int, T_k: int, ids=None, layer: int = 0, hea
         self=_mean(s["self"], later) if aligned else None,
         induction=_mean(s["ind"], n["ind"]),
     )
+
+
+def sort_readings(readings, field: str, descending: bool = True) -> list:
+    """``readings`` ordered by ``field`` (one of FIELDS), the heads where it is None (null) last,
+    ties in (layer, head) order: the heads table sorted by any column."""
+    if field not in FIELDS:
+        raise ValueError(f"sort: unknown column {field!r}; use one of {', '.join(FIELDS)}")
+    known = sorted((r for r in readings if getattr(r, field) is not None), key=lambda r: (r.layer, r.head))
+    known.sort(key=lambda r: getattr(r, field), reverse=descending)  # stable: ties keep (layer, head)
+    return known + [r for r in readings if getattr(r, field) is None]
