@@ -74,6 +74,11 @@ def _best(rows, field):
     return max(scored, key=lambda r: r[field]) if scored else None
 
 
+def _per_layer(values) -> str:
+    """One value for every layer, or each layer's in order (layer 0 first)."""
+    return values[0] if len(set(values)) == 1 else "by layer " + " | ".join(values)
+
+
 def heads_text(src: HeadSource, layer: int | None = None) -> str:
     d = heads_data(src, layer)
     out = [
@@ -83,8 +88,7 @@ def heads_text(src: HeadSource, layer: int | None = None) -> str:
     ]
     if d["source"]:
         out.append(f"source: {d['source']}")
-    masks = sorted(set(d["mask"]))
-    out.append(f"mask: {', '.join(masks)}; scale: {', '.join(sorted({f'{s:.6g}' for s in d['scale']}))}")
+    out.append(f"mask: {_per_layer(d['mask'])}; scale: {_per_layer([f'{s:.6g}' for s in d['scale']])}")
     out += [
         "",
         "H mean: mean row entropy H(A_t) in bits; log2 ceil: mean log2 of the keys each row sees (a uniform row).",

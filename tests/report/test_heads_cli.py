@@ -118,3 +118,15 @@ def test_heads_modules_load_no_ui_library(module):
         subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     )
     assert "attn_tui" in loaded and not {"textual", "rich"} & loaded
+
+
+def test_heads_text_of_a_grouped_file_states_each_layers_mask_and_scale(tmp_path):
+    rng = np.random.default_rng(1)
+    Q, K, V = rng.normal(size=(2, 4, 10, 3)), rng.normal(size=(2, 2, 10, 3)), rng.normal(size=(2, 2, 10, 3))
+    path = save_heads(tmp_path / "gqa.safetensors", Q, K, V, mask=["causal", "window:3"], scale=[0.5, 2.0])
+    res = attn("heads", str(path))
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[1].startswith("2 layers x 4 heads (2 K/V heads), T = 10 query tokens, T' = 10 keys, d_k = 3")
+    assert "mask: by layer causal | window 3; scale: by layer 0.5 | 2" in lines
+    assert "(log2 of the keys each row sees)" in res.stdout  # not log2 t: layer 1 sees at most 3 keys
