@@ -107,7 +107,8 @@ BAD = {
     "additive without M": (lambda a: a | {"mask": np.array("additive")}, ["M: missing"]),
     "M without additive": (lambda a: a | {"M": np.zeros((3, 6, 6))}, ["M: an additive mask per layer goes with"]),
     "empty": (lambda a: a | {"Q": np.zeros((3, 4, 0, 5))}, ["Q: is empty"]),
-    "strings": (lambda a: a | {"Q": np.full((3, 4, 6, 5), "x")}, ["Q:", "float16, float32, float64 or integers"]),
+    "strings": (lambda a: a | {"K": np.full((3, 2, 6, 5), "x")}, ["K: str32 entries", "float64 or integers"]),
+    "complex": (lambda a: a | {"W_O": np.zeros((3, 24, 2), complex)}, ["W_O: complex128 entries"]),
     "unknown setting": (lambda a: a | {"colour": np.array("red")}, ["colour: unknown setting"]),
 }
 

@@ -25,7 +25,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..arrays_io import check_dtype
 from ..limits import BOUND, MAX_TITLE, check_tokens, dim_limit, printable, shown
 from .file_headers import check_regular, npz_headers, read_slice, safetensors_headers
 from .source import HeadSource
@@ -183,7 +182,10 @@ def build(path, entries: dict, settings: dict) -> HeadSource:
     if unknown:
         raise ValueError(f"{printable(unknown[0])}: unknown setting; known: {', '.join(SETTINGS)}")
     for key, e in entries.items():
-        check_dtype("Q" if key in ARRAYS else key, e.dtype)  # numbers only: float16/32/64 or integers
+        if not (e.dtype.kind in "iu" or e.dtype.name in ("float16", "float32", "float64")):
+            raise ValueError(
+                f"{printable(key)}: {e.dtype.name} entries; arrays hold float16, float32, float64 or integers"
+            )
     shapes = {k: e.shape for k, e in entries.items()}
     _check_shapes(shapes)
     (L, H, T, d_k), (_, H_kv, T_k, _) = shapes["Q"], shapes["K"]
