@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__, serve, train_cli
+from . import __version__, heads_cli, serve, train_cli
 from .core.builtins import BUILTINS
 from .core.limits import printable, unexpected
 from .core.scenario_io import ScenarioError, resolve
@@ -60,7 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="every matrix even above 512 tokens (up to 2048); without it a large scenario gets a summary",
     )
+    r.add_argument("--layer", type=int, metavar="L", help="with a multi-head scenario: the layer (from 0)")
+    r.add_argument("--head", type=int, metavar="H", help="with a multi-head scenario: the head (from 0)")
     train_cli.add_parser(sub)
+    heads_cli.add_parser(sub)
     serve.add_parser(sub, SCENARIO_HELP)
     return p
 
@@ -74,7 +77,9 @@ def report(args) -> str:
     # imported here so that `attn-tui --help` stays fast
     from .report import as_json, summary, text
 
-    scenario = None if args.scenario is None else resolve(args.scenario, large=True)  # T up to 16384
+    scenario = heads_cli.report_scenario(args)  # a multi-head file's (or built-in's) head --layer L --head H
+    if scenario is None and args.scenario is not None:
+        scenario = resolve(args.scenario, large=True)  # T up to 16384
     if scenario is None:
         return as_json.lesson_json() if args.json else text.lesson_text()
     if summary.is_large(scenario):
@@ -146,6 +151,10 @@ def main(argv=None) -> int:
             return serve.run(args, _load)  # the explorer's own door (its sizes)
         if args.command == "train":
             sys.stdout.write(train_cli.run(args))
+            sys.stdout.flush()
+            return EXIT_OK
+        if args.command == "heads":
+            sys.stdout.write(heads_cli.run(args))
             sys.stdout.flush()
             return EXIT_OK
         if args.command == "report":
