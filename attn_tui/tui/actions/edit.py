@@ -9,6 +9,7 @@ from textual.worker import get_current_worker
 from ...core import edit as E
 from ...core.limits import MAX_DIM
 from ...core.matrices import MATRICES, axis_labels, computed_hint
+from ...core.numparse import parse_int
 from ..screens.editor import CellEditor, FormScreen
 from ..widgets.matrix_grid import MatrixGrid
 from . import action, attempt, commit, refuse
@@ -178,7 +179,7 @@ def _apply_dims(app, values: dict) -> str | None:
     s = app.state.scenario
     try:
         for dim, text in values.items():
-            n = int(text) if text.strip().lstrip("-").isdigit() else text
+            n = parse_int(text, dim, 1, MAX_DIM, E.EditError)  # ASCII digits only (numparse)
             if n != getattr(s, dim):
                 s = E.set_dim(s, dim, n)
     except E.EditError as exc:
