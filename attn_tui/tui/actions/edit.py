@@ -78,10 +78,7 @@ def _edit_done(app, s, out, cell) -> None:
         _edit_in_worker(app, *cell)
         return
     app.notes.drop("change")
-    if reason:
-        refuse(app, reason)
-    else:
-        commit(app, new)
+    refuse(app, reason or commit(app, new))
 
 
 def _cursor(app) -> tuple:
@@ -184,6 +181,4 @@ def _apply_dims(app, values: dict) -> str | None:
                 s = E.set_dim(s, dim, n)
     except E.EditError as exc:
         return str(exc)
-    if s is not app.state.scenario:
-        commit(app, s)
-    return None
+    return commit(app, s) if s is not app.state.scenario else None
