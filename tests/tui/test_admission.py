@@ -21,7 +21,9 @@ async def test_float16_with_a_large_cell_is_refused_and_the_state_stays(settle, 
         assert commit(app, E.set_cell(app.state.scenario, "X", 4, 3, "100000")) is None
         before = app.state
         why = attempt(app, Mo.set_dtype, "float16")
-        assert why == "not applied: X row 5 and W_Q column 1: Q overflows float16 (largest finite 65504); use smaller values"
+        assert why == (
+            "not applied: X row 5 and W_Q column 1: Q overflows float16 (largest finite 65504); use smaller values"
+        )
         assert app.state is before and app.state.scenario.dtype == "float64"
         assert _apply_save(app, str(tmp_path / "s.toml"), False) is None
         assert io.resolve(str(tmp_path / "s.toml"), large=True).X[4, 3] == 100000  # what was saved opens
