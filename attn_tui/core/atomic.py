@@ -59,6 +59,17 @@ def target_of(path) -> Path:
     return real
 
 
+def file_stamp(path) -> tuple | None:
+    """(inode, size, mtime in ns) of the file at ``path`` now (symlinks followed), or None when there
+    is none: a save compares it with the one recorded when the file was opened or last saved, so
+    that another explorer's save in between is noticed (an atomic save gives a new inode)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 def _fsync_folder(folder: Path) -> None:
     """Make the rename durable; a file system that cannot fsync a folder is not an error."""
     try:
