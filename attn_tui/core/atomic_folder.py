@@ -33,8 +33,9 @@ def _write_synced(path: Path, data: bytes, mode: int) -> None:
 
 def write_all_or_none(folder, items: Iterable[tuple[str, bytes]]) -> list[Path]:
     """Write each (file name, bytes) of ``items`` into ``folder`` (created with its parents if
-    missing); after an error (raised) the folder holds what it held before. Existing files keep
-    their permission bits; new ones get 0666 less the umask. Returns the paths written."""
+    missing); after an error (raised) the folder holds what it held before. A name may be inside
+    a subfolder ("frames/f01.svg"), created if missing. Existing files keep their permission bits;
+    new ones get 0666 less the umask. Returns the paths written."""
     folder = Path(folder)
     fresh = not folder.exists()
     if fresh:
@@ -46,6 +47,7 @@ def write_all_or_none(folder, items: Iterable[tuple[str, bytes]]) -> list[Path]:
         for name, data in items:
             old = folder / name
             mode = stat.S_IMODE(old.stat().st_mode) if old.is_file() else 0o666 & ~_umask()
+            (stage / name).parent.mkdir(mode=0o777 & ~_umask(), parents=True, exist_ok=True)
             _write_synced(stage / name, data, mode)
             names.append(name)
         _fsync_folder(stage)
@@ -65,11 +67,16 @@ def _move_in(stage: Path, folder: Path, names: list[str]) -> None:
     aside = stage / ".old"
     aside.mkdir()
     done: list[tuple[str, bool, bool]] = []  # (name, old moved aside, new moved in)
+    made: list[Path] = []  # subfolders created here, removed again on an error
     try:
         for name in names:
             target = folder / name
+            if not target.parent.is_dir():
+                target.parent.mkdir(mode=0o777 & ~_umask())
+                made.append(target.parent)
             had = os.path.lexists(target)
             if had:
+                (aside / name).parent.mkdir(parents=True, exist_ok=True)
                 os.replace(target, aside / name)
             done.append((name, had, False))
             os.replace(stage / name, target)
@@ -83,5 +90,7 @@ def _move_in(stage: Path, folder: Path, names: list[str]) -> None:
                     os.replace(aside / name, folder / name)
             except OSError:
                 pass  # nothing better to do; the error below is what the learner sees
+        for sub in reversed(made):
+            shutil.rmtree(sub, ignore_errors=True)
         raise
     _fsync_folder(folder)

@@ -84,3 +84,33 @@ def test_an_overwrite_replaces_every_file_and_keeps_modes(tmp_path):
     os.umask(mask)
     assert oct(folder.stat().st_mode & 0o777) == oct(0o777 & ~mask)  # the folder first made, not mkdtemp's 0700
     assert sorted(p.name for p in folder.iterdir()) == sorted(p.name for p in paths)
+
+
+def test_the_sweep_export_is_all_or_none_too(tmp_path, monkeypatch):
+    """The experiments screen's sweep: the animated SVG and its frames folder, together or not at all."""
+    from attn_tui.core.experiments import scale_sweep
+    from attn_tui.report import sweep_svg
+
+    labels = [f"t{i + 1}" for i in range(8)]
+    frames = scale_sweep()
+    sweep_svg.export(frames[:3], labels, tmp_path / "out")
+
+    def files():
+        return {p.relative_to(tmp_path): p.read_bytes() for p in sorted((tmp_path / "out").rglob("*")) if p.is_file()}
+
+    before = files()
+    real, made = sweep_svg.frame_svg, []
+
+    def frame_svg(fr, labels):  # the third frame fails (a full disk, say): two are done by then
+        made.append(1)
+        if len(made) == 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fr, labels)
+
+    monkeypatch.setattr(sweep_svg, "frame_svg", frame_svg)
+    with pytest.raises(OSError):
+        sweep_svg.export(frames, labels, tmp_path / "out")
+    assert files() == before and not [p for p in tmp_path.rglob(".*")]
+    monkeypatch.undo()
+    sweep_svg.export(frames, labels, tmp_path / "out")
+    assert len(list((tmp_path / "out" / "softmax_sharpening_frames").iterdir())) == len(frames)
