@@ -20,7 +20,7 @@ DEFAULTS = Config()
 def _number(kind, name):
     def parse(text):
         try:  # ASCII only, bounded (core.numparse); Config checks the ranges
-            return parse_float(text, name) if kind is float else parse_int(text, name, -(2**63), 2**63)
+            return parse_float(text, name) if kind is float else parse_int(text, name)
         except ValueError as exc:
             raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
 

@@ -31,23 +31,26 @@ def _ascii_hint(raw: str) -> str:
     return " (digits 0-9 only)" if not raw.isascii() else ""
 
 
-def parse_int(text, where: str, lo: int, hi: int, error=ValueError) -> int:
+def parse_int(text, where: str, lo: int | None = None, hi: int | None = None, error=ValueError) -> int:
     """The whole number in ``text`` from ``lo`` to ``hi``: ASCII digits with an optional sign.
+    Without ``lo`` and ``hi`` the caller checks the range (train's Config says its own).
 
     >>> parse_int(" 12 ", "d_k", 1, 512)
     12
     """
     raw = _clean(text)
-    span = f"from {lo:,} to {hi:,}"
+    ranged = lo is not None and hi is not None
+    span = f" from {lo:,} to {hi:,}" if ranged else " in digits 0-9"
     if not raw:
-        raise error(f"{where}: empty; type a whole number {span}")
+        raise error(f"{where}: empty; type a whole number{span}")
     if not _INT.fullmatch(raw):
-        raise error(f"{where}: {shown(raw)} is not a whole number{_ascii_hint(raw)}; type one {span}")
+        tail = f"{_ascii_hint(raw)}; type one{span}" if ranged else " (digits 0-9 only)"
+        raise error(f"{where}: {shown(raw)} is not a whole number{tail}")
     if len(raw) > MAX_NUMBER_CHARS:
-        raise error(f"{where}: a number of {len(raw)} characters must be a whole number {span}")
+        raise error(f"{where}: a number of {len(raw)} characters is too long; type a whole number{span}")
     v = int(raw)
-    if not lo <= v <= hi:
-        raise error(f"{where}: {v} must be a whole number {span}")
+    if ranged and not lo <= v <= hi:
+        raise error(f"{where}: {v} must be a whole number{span}")
     return v
 
 

@@ -43,7 +43,7 @@ def test_parse_int_names_the_field_the_text_and_the_range():
         "row t: '١' is not a whole number (digits 0-9 only); type one from 1 to 5"
     )
     assert str(pytest.raises(ValueError, parse_int, "9" * 5000, "T", 1, 512).value) == (
-        "T: a number of 5000 characters must be a whole number from 1 to 512"
+        "T: a number of 5000 characters is too long; type a whole number from 1 to 512"
     )
     assert str(pytest.raises(ValueError, parse_int, "6", "w", 1, 5).value) == "w: 6 must be a whole number from 1 to 5"
 
@@ -73,3 +73,16 @@ def test_parse_int_never_returns_for_text_with_a_non_ascii_character(text):
 def test_the_random_form_refuses_non_ascii_digits():
     with pytest.raises(EditError, match="T: '١２' is not a whole number"):
         check_params(T="١２")
+
+
+def test_train_options_refuse_non_ascii_digits_in_one_line():
+    from attn_tui import cli
+
+    assert cli.main(["train", "--steps", "١٠"]) == 2
+
+
+def test_without_a_range_the_message_asks_for_digits():
+    assert str(pytest.raises(ValueError, parse_int, "１２", "steps").value) == (
+        "steps: '１２' is not a whole number (digits 0-9 only)"
+    )
+    assert parse_int("-7", "seed") == -7

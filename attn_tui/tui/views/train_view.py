@@ -54,7 +54,7 @@ def parse_controls(texts: dict) -> tuple[dict | None, str | None]:
     for key in CONTROLS:
         raw = texts.get(key, "")
         try:  # ASCII only (numparse); Config checks the ranges
-            out[key] = parse_float(raw, key, example="0.5") if key == "lr" else parse_int(raw, key, -(2**63), 2**63)
+            out[key] = parse_float(raw, key, example="0.5") if key == "lr" else parse_int(raw, key)
         except ValueError as exc:
             return None, str(exc)
     try:
