@@ -15,6 +15,7 @@ from . import __version__, heads_cli, serve, train_cli
 from .core.builtins import BUILTINS
 from .core.limits import printable, unexpected
 from .core.scenario_io import ScenarioError, resolve
+from .output import OutputError, emit, fail, finish
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 SCENARIO_HELP = f"a built-in ({', '.join(BUILTINS)}) or a scenario file (.toml, .npz, .safetensors)"
@@ -28,6 +29,27 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, no usage dump; main() turns it into exit 2
         raise UsageError(f"{self.prog}: {message} (see {self.prog.split()[0]} --help)")
 
+    def print_help(self, file=None):  # --help: a checked write (output.emit), not argparse's unchecked one
+        if file is None:
+            emit(self.format_help())
+        else:
+            super().print_help(file)
+
+    def exit(self, status=0, message=None):
+        finish()  # OutputError if what was printed could not be written
+        super().exit(status, message)
+
+
+class Version(argparse.Action):
+    """--version through output.emit: argparse's own write ignores a failed one."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        emit(f"attn-tui {__version__}\n")
+        parser.exit()
+
 
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(
@@ -35,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Take scaled dot-product attention apart, live, in a terminal "
         "(Lesson 08). Without a command: the explorer.",
     )
-    p.add_argument("--version", action="version", version=f"attn-tui {__version__}")
+    p.add_argument("--version", action=Version, help="show the version and exit")
     p.add_argument(
         "--scenario",
         dest="run_scenario",
@@ -150,8 +172,7 @@ def main(argv=None) -> int:
         if args.command == "serve":
             return serve.run(args, _load)  # the explorer's own door (its sizes)
         if args.command == "train":
-            sys.stdout.write(train_cli.run(args))
-            sys.stdout.flush()
+            emit(train_cli.run(args))
             return EXIT_OK
         if args.command == "heads":
             sys.stdout.write(heads_cli.run(args))
@@ -160,8 +181,7 @@ def main(argv=None) -> int:
         if args.command == "report":
             if args.run_scenario is not None and args.scenario is None:
                 args.scenario = args.run_scenario  # `attn-tui --scenario F report` means the same
-            sys.stdout.write(report(args))
-            sys.stdout.flush()
+            emit(report(args))
             return EXIT_OK
         return run(args)
     except (UsageError, ScenarioError) as exc:
@@ -175,21 +195,12 @@ def main(argv=None) -> int:
         what = f"{printable(name)}: " if name else ""
         print(f"attn-tui: {what}cannot compute this scenario ({unexpected(exc)})", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except BrokenPipeError:  # `attn-tui report | head`: the reader left; not an error
-        _silence_stdout()
-        return EXIT_OK
+    except OutputError as exc:  # a full disk, /dev/full, a closed pipe or stdout: not finished
+        return fail(exc)
+    except BrokenPipeError:  # a write outside output.emit (a progress line) met a closed pipe
+        return fail(OutputError("the reader went away (a closed pipe)"))
     except KeyboardInterrupt:
         return 130
-
-
-def _silence_stdout():
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 def entry() -> None:

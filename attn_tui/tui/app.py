@@ -15,6 +15,7 @@ from textual.app import App
 from textual.reactive import reactive
 
 from ..core.builtins import DEFAULT, builtin
+from ..core.limits import refusal
 from ..core.matrices import ROW_LINKED
 from ..core.scenario import Scenario
 from . import keys, session
@@ -68,10 +69,17 @@ class AttentionApp(App):
             self.session.keep(self, "quit")
         self.exit()
 
-    def set_state(self, new_state: State) -> None:
-        """The one door for changes (the history records every scenario change)."""
+    def set_state(self, new_state: State) -> str | None:
+        """The one door for changes (the history records every scenario change). A new scenario
+        passes the admission a file passes (core.limits.refusal); refused, the state stays and the
+        one line comes back (None when the change was made)."""
+        if new_state.scenario is not self.state.scenario:
+            why = refusal(new_state.scenario, None if new_state.large else new_state.trace)
+            if why:
+                return f"not applied: {why}"
         self.history.record(self.state, new_state)
         self.state = new_state
+        return None
 
     def watch_state(self, old: State | None, new: State) -> None:
         self.notes.state_changed(old, new)
@@ -115,7 +123,9 @@ class AttentionApp(App):
             self.notes.note(str(exc), "refusal", severity="warning", timeout=8)  # held `+`: one, not a pile
             return
         if new is not self.state:  # `j` on the last row changes nothing: nothing to redraw
-            self.set_state(new)
+            why = self.set_state(new)
+            if why:
+                self.notes.note(why, "refusal", severity="warning", timeout=8)
 
     def action_do(self, name: str) -> None:
         """Run the editing, mode or file action ``name`` (attn_tui/tui/actions)."""
