@@ -11,9 +11,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__, serve, train_cli
+from . import __version__, heads_cli, serve, train_cli
 from .core.builtins import BUILTINS
+from .core.limits import printable, unexpected
 from .core.scenario_io import ScenarioError, resolve
+from .output import OutputError, emit, fail, finish
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 SCENARIO_HELP = f"a built-in ({', '.join(BUILTINS)}) or a scenario file (.toml, .npz, .safetensors)"
@@ -27,6 +29,27 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, no usage dump; main() turns it into exit 2
         raise UsageError(f"{self.prog}: {message} (see {self.prog.split()[0]} --help)")
 
+    def print_help(self, file=None):  # --help: a checked write (output.emit), not argparse's unchecked one
+        if file is None:
+            emit(self.format_help())
+        else:
+            super().print_help(file)
+
+    def exit(self, status=0, message=None):
+        finish()  # OutputError if what was printed could not be written
+        super().exit(status, message)
+
+
+class Version(argparse.Action):
+    """--version through output.emit: argparse's own write ignores a failed one."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        emit(f"attn-tui {__version__}\n")
+        parser.exit()
+
 
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(
@@ -34,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Take scaled dot-product attention apart, live, in a terminal "
         "(Lesson 08). Without a command: the explorer.",
     )
-    p.add_argument("--version", action="version", version=f"attn-tui {__version__}")
+    p.add_argument("--version", action=Version, help="show the version and exit")
     p.add_argument(
         "--scenario",
         dest="run_scenario",
@@ -42,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"open the explorer on {SCENARIO_HELP} (default: lesson-pipeline)",
     )
     p.add_argument("--theme", metavar="NAME", help="a Textual theme, e.g. textual-light (default textual-dark)")
+    kept = p.add_mutually_exclusive_group()
+    kept.add_argument("--resume", action="store_true", help="restore the last kept session without asking")
+    kept.add_argument("--fresh", action="store_true", help="start clean: do not offer the last kept session")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     r = sub.add_parser(
         "report",
@@ -56,7 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="every matrix even above 512 tokens (up to 2048); without it a large scenario gets a summary",
     )
+    r.add_argument("--layer", type=int, metavar="L", help="with a multi-head scenario: the layer (from 0)")
+    r.add_argument("--head", type=int, metavar="H", help="with a multi-head scenario: the head (from 0)")
     train_cli.add_parser(sub)
+    heads_cli.add_parser(sub)
     serve.add_parser(sub, SCENARIO_HELP)
     return p
 
@@ -70,7 +99,9 @@ def report(args) -> str:
     # imported here so that `attn-tui --help` stays fast
     from .report import as_json, summary, text
 
-    scenario = None if args.scenario is None else resolve(args.scenario, large=True)  # T up to 16384
+    scenario = heads_cli.report_scenario(args)  # a multi-head file's (or built-in's) head --layer L --head H
+    if scenario is None and args.scenario is not None:
+        scenario = resolve(args.scenario, large=True)  # T up to 16384
     if scenario is None:
         return as_json.lesson_json() if args.json else text.lesson_text()
     if summary.is_large(scenario):
@@ -81,7 +112,7 @@ def report(args) -> str:
                 if args.json
                 else summary.summary_text(scenario, args.scenario, f)
             )
-        summary.check_full(scenario)
+        summary.check_full(scenario, args.json)  # the JSON's peak is ~4x the text's
     if args.json:
         return as_json.scenario_json(scenario, args.scenario)
     return text.scenario_text(scenario, args.scenario)
@@ -97,27 +128,60 @@ def run(args) -> int:
     # One BLAS thread: the explorer's products are small (16 query rows x 2048 keys at T = 16384),
     # and a second thread made A's row statistics 3-4x slower on a busy 2-core machine (7 -> 25 ms).
     threadpool_limits(1, user_api="blas")
-    app = AttentionApp(scenario=scenario)
+    app = AttentionApp(scenario=scenario, session=_keeper(args, scenario))
     if args.theme is not None:
         app.theme = check_theme(args.theme)  # ValueError listing the themes: one line, exit 2
     app.run()
-    return getattr(app, "return_code", None) or EXIT_OK  # non-zero when Textual caught a crash
+    code = getattr(app, "return_code", None) or EXIT_OK  # non-zero when Textual caught a crash or a signal
+    _kept(app, code)
+    return code
+
+
+def _keeper(args, scenario):
+    """The session keeper (tui/session.py), or None under `attn-tui serve` (a browser tab keeps nothing)."""
+    import os
+
+    if "web_driver" in os.environ.get("TEXTUAL_DRIVER", ""):
+        return None
+    from .core.builtins import DEFAULT, builtin
+    from .core.session_store import state_folder
+    from .tui.session import SessionKeeper
+
+    opened = scenario if scenario is not None else builtin(DEFAULT)
+    return SessionKeeper(state_folder(), opened, args.run_scenario or DEFAULT, resume=args.resume, fresh=args.fresh)
+
+
+def _kept(app, code: int) -> None:
+    """After the app: keep the session if no quit or signal did (a crash), and say where it is."""
+    keeper = getattr(app, "session", None)
+    if keeper is None:
+        return
+    if keeper.written is None:
+        keeper.keep(app, "crash" if code else "exit")
+    if keeper.message:
+        try:
+            print(keeper.message, file=sys.stderr)
+        except OSError:  # SIGHUP: the terminal is gone; the file is written
+            pass
 
 
 def main(argv=None) -> int:
+    args = None
     try:
         args = build_parser().parse_args(argv)
         if args.command == "serve":
             return serve.run(args, _load)  # the explorer's own door (its sizes)
         if args.command == "train":
-            sys.stdout.write(train_cli.run(args))
+            emit(train_cli.run(args))
+            return EXIT_OK
+        if args.command == "heads":
+            sys.stdout.write(heads_cli.run(args))
             sys.stdout.flush()
             return EXIT_OK
         if args.command == "report":
             if args.run_scenario is not None and args.scenario is None:
                 args.scenario = args.run_scenario  # `attn-tui --scenario F report` means the same
-            sys.stdout.write(report(args))
-            sys.stdout.flush()
+            emit(report(args))
             return EXIT_OK
         return run(args)
     except (UsageError, ScenarioError) as exc:
@@ -127,23 +191,16 @@ def main(argv=None) -> int:
         print(f"attn-tui: {str(exc).splitlines()[0]}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (OverflowError, MemoryError, RecursionError) as exc:  # a backstop: the core's limits come first
-        print(f"attn-tui: cannot compute this scenario ({type(exc).__name__}: {str(exc)[:80]})", file=sys.stderr)
+        name = getattr(args, "scenario", None) or getattr(args, "run_scenario", None)
+        what = f"{printable(name)}: " if name else ""
+        print(f"attn-tui: {what}cannot compute this scenario ({unexpected(exc)})", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except BrokenPipeError:  # `attn-tui report | head`: the reader left; not an error
-        _silence_stdout()
-        return EXIT_OK
+    except OutputError as exc:  # a full disk, /dev/full, a closed pipe or stdout: not finished
+        return fail(exc)
+    except BrokenPipeError:  # a write outside output.emit (a progress line) met a closed pipe
+        return fail(OutputError("the reader went away (a closed pipe)"))
     except KeyboardInterrupt:
         return 130
-
-
-def _silence_stdout():
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 def entry() -> None:

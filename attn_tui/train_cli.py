@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from .core.numparse import parse_float, parse_int
 from .core.train.compare import COMPARE_STEPS, DKS
 from .core.train.optim import OPTIMIZERS
 from .core.train.run import Config
@@ -18,11 +19,10 @@ DEFAULTS = Config()
 
 def _number(kind, name):
     def parse(text):
-        try:
-            return kind(text)
-        except ValueError:
-            what = "a whole number" if kind is int else "a number"
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        try:  # ASCII only, bounded (core.numparse); Config checks the ranges
+            return parse_float(text, name) if kind is float else parse_int(text, name)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
 
     parse.__name__ = name  # argparse names the option in its message
     return parse

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The wheel in a clean venv (no --system-site-packages, dependencies from the index): build it with
-# `pip wheel . --no-deps`, install it, run `attn-tui --version`, `attn-tui report` (compared with
-# the work tree's) and the explorer headless for one frame (its .tcss files load from the wheel).
+# `pip wheel . --no-deps`, install it, run `attn-tui --version`, `attn-tui report` and `attn-tui heads
+# induction-demo` (compared with the work tree's) and the explorer headless for one frame (its .tcss files load from the wheel).
 # Run by .ci/run; usage: scripts/check_wheel.sh [PYTHON]   (default python3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +19,10 @@ got=$("$tmp/venv/bin/attn-tui" --version)
 "$tmp/venv/bin/attn-tui" report > report.txt
 (cd "$OLDPWD" && PYTHONPATH=. "$python" -m attn_tui report) > report.tree.txt
 cmp -s report.txt report.tree.txt || { echo "check_wheel: the installed report differs from the work tree's" >&2; diff report.txt report.tree.txt | head >&2; exit 1; }
+# the induction demo's weights (package-data, core/heads/induction_demo.npz) load from the wheel
+"$tmp/venv/bin/attn-tui" heads induction-demo --json > heads.json
+(cd "$OLDPWD" && PYTHONPATH=. "$python" -m attn_tui heads induction-demo --json) > heads.tree.json
+cmp -s heads.json heads.tree.json || { echo "check_wheel: the installed heads differs from the work tree's" >&2; exit 1; }
 "$tmp/venv/bin/python" - <<'PY'
 import asyncio
 

@@ -26,6 +26,15 @@ def pinned_env(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def state_home(monkeypatch, tmp_path_factory):
+    """Kept sessions (core/session_store.py) go to a folder of the test's own, never the user's
+    ~/.local/state; the explorer run as a subprocess inherits it."""
+    folder = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("XDG_STATE_HOME", str(folder))
+    return folder
+
+
+@pytest.fixture(autouse=True)
 def chart_interval(monkeypatch):
     """The chart draws every state at once (no 0.1 s throttle to wait out)."""
     monkeypatch.setattr(SoftmaxChart, "INTERVAL", 0.0)

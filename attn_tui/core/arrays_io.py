@@ -17,19 +17,19 @@ like parsed TOML, which scenario_io.from_dict turns into a Scenario like any fil
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
 
 import numpy as np
 
+from . import npz_members
 from .limits import MAX_DIM, MAX_T, check_tokens, dim_limit, printable, shown
+from .npz_members import MAX_MEMBERS
 
 MATRICES = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
 TOKEN_ROWS = ("X", "Y", "Q", "K", "V")  # matrices with one row per token
 LABELS = ("tokens", "features", "key_tokens")
-MAX_MEMBERS = 64  # arrays in one file (a scenario has at most 19 keys)
 MAX_HEADER = 16 * 2**20  # a safetensors JSON header (labels of 16384 tokens fit)
+MAX_HEADER_COMMAS = 4 * MAX_T + 1024  # token, key and feature labels, padding, 8 tensors' entries
 ST_DTYPES = {"F16": "float16", "F32": "float32", "F64": "float64", "I8": "int8", "I16": "int16", "I32": "int32"}
 ST_DTYPES |= {"I64": "int64", "U8": "uint8", "U16": "uint16", "U32": "uint32", "U64": "uint64"}
 SUFFIXES = (".npz", ".safetensors")
@@ -117,59 +117,59 @@ SETTINGS = ("title", "mask", "padding", "window", "fill", "c", "scaled", "dtype"
 
 
 # -- .npz -------------------------------------------------------------------------------
-def _npz_headers(zf: zipfile.ZipFile) -> dict:
-    """{key: (shape, dtype)} from each member's .npy header, read before any array."""
-    infos = zf.infolist()
-    if len(infos) > MAX_MEMBERS:
-        raise ValueError(f"{len(infos)} arrays; a scenario has at most {MAX_MEMBERS}")
-    heads = {}
-    for info in infos:
-        key = info.filename.removesuffix(".npy")
-        if key in heads:
-            raise ValueError(f"{printable(key)}: given twice")
-        if not info.filename.endswith(".npy"):
-            raise ValueError(f"{shown(info.filename)}: not a NumPy array (.npy) inside the .npz")
-        try:
-            with zf.open(info) as f:
-                version = np.lib.format.read_magic(f)
-                read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
-                shape, _, dtype = read(f)
-        except (ValueError, OSError, EOFError, zipfile.BadZipFile, SyntaxError) as exc:
-            raise ValueError(f"{printable(key)}: not a readable .npy array ({shown(str(exc), 80)})") from None
-        heads[key] = (shape, dtype)
-    return heads
+def _dims(shapes: dict) -> tuple[int, int]:
+    """(T', the largest side of any matrix) from the matrices' header shapes."""
+    T = next((shapes[k][0] for k in ("X", "Q") if k in shapes), 0)
+    T_k = next((shapes[k][0] for k in ("Y", "K", "X") if k in shapes), T)
+    return T_k, max((n for shape in shapes.values() for n in shape), default=0)
 
 
 def read_npz(raw: bytes, large: bool = False) -> dict:
-    """The scenario dict of the .npz bytes ``raw`` (module doc); ValueError names the key."""
-    try:
-        zf = zipfile.ZipFile(io.BytesIO(raw))
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError):
-        raise ValueError("not a valid .npz (zip) file; write one with numpy.savez") from None
-    heads = _npz_headers(zf)
-    for key, (_, dtype) in heads.items():
-        check_dtype(key, dtype)
+    """The scenario dict of the .npz bytes ``raw`` (module doc); ValueError names the key.
+    Every member is checked from its zip entry and .npy header first (core.npz_members)."""
+    zf = npz_members.open_zip(raw)
+    heads = npz_members.headers(zf)
+    for key, m in heads.items():
+        check_dtype(key, m.dtype)
     _check_names(heads)
-    check_shapes({k: shape for k, (shape, _) in heads.items() if k in MATRICES}, large)
-    try:
-        with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
-            loaded = {key: npz[key] for key in heads}
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
-        raise ValueError(f"not a readable .npz ({shown(str(exc), 80)})") from None
+    shapes = {k: m.shape for k, m in heads.items() if k in MATRICES}
+    check_shapes(shapes, large)
+    npz_members.check_kinds(heads, MATRICES, LABELS, *_dims(shapes))
+    loaded = npz_members.read_members(zf, heads)
     data = {k: _setting(k, a) for k, a in loaded.items() if k not in MATRICES}
     return _finish(data, {k: a for k, a in loaded.items() if k in MATRICES})
 
 
 # -- .safetensors -----------------------------------------------------------------------
+class _Twice(ValueError):
+    """A name given twice in one JSON object (json.loads would keep the last silently)."""
+
+
+def _pairs(pairs: list) -> dict:
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise _Twice(f"{printable(k)}: given twice in the header (a JSON reader keeps only the last)")
+        out[k] = v
+    return out
+
+
 def _st_header(raw: bytes) -> dict:
-    """The JSON header of safetensors bytes (8-byte little-endian length, then JSON)."""
+    """The JSON header of safetensors bytes (8-byte little-endian length, then JSON), bounded
+    before json parses it: at most MAX_HEADER bytes and MAX_HEADER_COMMAS commas (so at most
+    that many values however small), no name twice in any object."""
     if len(raw) < 8:
         raise ValueError(f"{len(raw)} bytes, too short for a safetensors header (8 bytes of length, then JSON)")
     n = int.from_bytes(raw[:8], "little")
     if n > min(MAX_HEADER, len(raw) - 8):
         raise ValueError(f"its header claims {n:,} bytes, the file holds {len(raw) - 8:,} after the length")
+    text = raw[8 : 8 + n]
+    if text.count(b",") > MAX_HEADER_COMMAS:
+        raise ValueError(f"its header holds more than {MAX_HEADER_COMMAS:,} commas; far more than a scenario has")
     try:
-        header = json.loads(raw[8 : 8 + n].decode("utf-8"))
+        header = json.loads(text.decode("utf-8"), object_pairs_hook=_pairs)
+    except _Twice as exc:
+        raise ValueError(str(exc)) from None
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise ValueError("its header is not valid JSON; not a safetensors file") from None
     if not isinstance(header, dict):
@@ -177,9 +177,25 @@ def _st_header(raw: bytes) -> dict:
     return header
 
 
+def _st_shapes(header: dict) -> dict:
+    """{name: shape} of the tensors, each dtype a known string and each shape a list of sizes."""
+    shapes = {}
+    for key, info in header.items():
+        dtype = info.get("dtype") if isinstance(info, dict) else info
+        if not isinstance(dtype, str) or dtype not in ST_DTYPES:
+            raise ValueError(f"{printable(key)}: dtype {shown(dtype)}; a matrix holds F16, F32, F64 or integers")
+        shape = info.get("shape")
+        if not isinstance(shape, list) or not all(type(x) is int and x >= 0 for x in shape):
+            raise ValueError(f"{printable(key)}: shape {shown(shape)} is not a list of sizes")
+        shapes[key] = tuple(shape)
+    return shapes
+
+
 def _meta_value(key: str, text):
     if not isinstance(text, str):
         raise ValueError(f"{key}: metadata values are strings (JSON texts), got {shown(text)}")  # noqa: TRY004
+    if key not in (*LABELS, "padding"):
+        npz_members.check_setting_chars(key, len(text))  # the .npz door's bound, before json parses it
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
@@ -196,15 +212,10 @@ def read_safetensors(raw: bytes, large: bool = False) -> dict:
         raise ValueError("__metadata__: must be a JSON object of strings")  # noqa: TRY004
     if len(header) > MAX_MEMBERS:
         raise ValueError(f"{len(header)} arrays; a scenario has at most {MAX_MEMBERS}")
-    shapes = {}
-    for key, info in header.items():
-        if not isinstance(info, dict) or info.get("dtype") not in ST_DTYPES:
-            what = info.get("dtype") if isinstance(info, dict) else info
-            raise ValueError(f"{printable(key)}: dtype {shown(what)}; a matrix holds F16, F32, F64 or integers")
-        shape = info.get("shape")
-        if not isinstance(shape, list) or not all(isinstance(x, int) and x >= 0 for x in shape):
-            raise ValueError(f"{printable(key)}: shape {shown(shape)} is not a list of sizes")
-        shapes[key] = tuple(shape)
+    shapes = _st_shapes(header)
+    both = next((k for k in meta if k in shapes), None)
+    if both is not None:
+        raise ValueError(f"{printable(both)}: both a tensor and a metadata entry; give it once")
     data = {k: _meta_value(k, v) for k, v in meta.items()}
     _check_names([*shapes, *data])
     if any(k not in MATRICES for k in shapes):

@@ -5,14 +5,28 @@ bytes or the new ones, never half.
 A symlink is written through: its final target is replaced and the link stays a link.
 The target keeps its permission bits (a 0600 file stays 0600); a new file gets
 0666 less the umask, not mkstemp's 0600.
+
+The temporary file is ``.NAME.<random>.attn-tui-tmp``, locked (flock) while it is written. A
+process killed mid-save (kill -9, a power cut) leaves one behind; the next save of NAME removes
+those older than STALE_AFTER that no live process holds (the lock dies with its process).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tempfile
+import time
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock, and stale files are left alone
+    fcntl = None
+
+TMP_SUFFIX = ".attn-tui-tmp"
+STALE_AFTER = 600  # seconds: a save takes well under this; an older unlocked temporary file is dead
 
 
 def _umask() -> int:
@@ -45,6 +59,17 @@ def target_of(path) -> Path:
     return real
 
 
+def file_stamp(path) -> tuple | None:
+    """(inode, size, mtime in ns) of the file at ``path`` now (symlinks followed), or None when there
+    is none: a save compares it with the one recorded when the file was opened or last saved, so
+    that another explorer's save in between is noticed (an atomic save gives a new inode)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 def _fsync_folder(folder: Path) -> None:
     """Make the rename durable; a file system that cannot fsync a folder is not an error."""
     try:
@@ -69,8 +94,11 @@ def write_atomic(path, data: bytes) -> Path:
         mode = stat.S_IMODE(target.stat().st_mode)  # keep the target's permissions
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    remove_stale(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TMP_SUFFIX, dir=target.parent)
     try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # held until closed: a live save's file is not stale
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -83,3 +111,36 @@ def write_atomic(path, data: bytes) -> Path:
         raise
     _fsync_folder(target.parent)  # ... and so is the new name
     return path
+
+
+def remove_stale(target: Path, now: float | None = None) -> list[Path]:
+    """Remove the temporary files of earlier saves of ``target`` (``.NAME.<random>.attn-tui-tmp``)
+    older than STALE_AFTER and locked by no live process; returns those removed. Errors are not
+    raised: the save itself matters more."""
+    if fcntl is None:
+        return []
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.[A-Za-z0-9_]{{8}}{re.escape(TMP_SUFFIX)}")
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        names = [n for n in os.listdir(target.parent) if pattern.fullmatch(n)]
+    except OSError:
+        return []
+    for name in names:
+        path = target.parent / name
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            continue
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or now - st.st_mtime < STALE_AFTER:
+                continue
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # BlockingIOError: a live save holds it
+            os.unlink(path)
+            removed.append(path)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+    return removed

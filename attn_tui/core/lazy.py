@@ -8,7 +8,9 @@ a view reading ``trace.A[t]`` works on either.
 
 A needs each row's max m and sum l over all its keys: computed once per block of ROWS rows
 by core.stream.row_stats (a pass over the row's T' keys, never a T x T' matrix), then any
-tile of A is exp(S + M − m) / l. O = A V is row-wise: one row_stats pass per row block.
+tile of A is exp(S + M − m) / l (core.stream.weights). The pass and the tiles read S from the
+same products (core.stream_source.Source.product), so m and l are those of the scores shown.
+O = A V is row-wise: one row_stats pass per row block.
 """
 
 from __future__ import annotations
@@ -163,14 +165,8 @@ class LazyTrace:
 
     def _weights(self, r0, r1, c0, c1):
         def part(st, i0, i1, a0, a1):
-            m, l = st.m[i0:i1, None], st.l[i0:i1, None]  # noqa: E741
-            X = self.S_masked.block(a0, a1, c0, c1).astype(np.float64)
-            with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-                # m is the row's max, from row_stats' own products; a tile read by another product
-                # (BLAS rounds a 1-row and a 16-row QKᵀ differently) can exceed it by an ulp: cap at 0,
-                # or A of a row's only key read 1 + 2e-16 and p(1 − p) < 0 in the gradient lens
-                A = np.exp(np.minimum(X - np.where(np.isfinite(m), m, 0.0), 0.0)) / l
-            return np.where(np.isfinite(m), A, np.nan).astype(self.dtype)
+            X = self.S_masked.block(a0, a1, c0, c1).astype(np.float64)  # the cells row_stats read (Source.product)
+            return stream.weights(X, st.m[i0:i1], st.l[i0:i1], self.dtype)
 
         return self._each_block(r0, r1, part)
 

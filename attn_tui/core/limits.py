@@ -13,6 +13,7 @@ import unicodedata
 
 import numpy as np
 
+from . import labeltext
 from .attention import DTYPES
 from .matrices import INPUTS  # the matrices a scenario stores, from the one table
 
@@ -27,6 +28,8 @@ MAX_LISTS = 8 * (MAX_DIM + 1) + 64  # [ and { outside strings: 8 matrices of 512
 MAX_TOKENS = 8 * MAX_LISTS  # brackets, strings and comments scanned
 MAX_VALUES = 5 * MAX_DIM**2 + 2**16  # commas: 5 matrices of 512 x 512, labels
 MAX_KEYS = 2**16  # '=' signs (19 keys, and '=' inside labels)
+MAX_KEY_PARTS = 16  # parts of one dotted key (a.b.c): tomllib's memory grows with their square
+MAX_KEY_DOTS = 4096  # dots of every dotted key of 3 parts or more in a file (a scenario has none)
 C_MIN, C_MAX = 1e-3, 1e3  # the knob's range for the score multiplier c
 # Array files (.npz, .safetensors) at --scenario and the in-app open, and in `report`:
 MAX_T = 16384  # largest T, T' of an array file in the explorer (a lazy State) and report (a summary)
@@ -59,6 +62,21 @@ def shown(value, width: int = 40) -> str:
             return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
     text = printable(repr(value))
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def cut_words(text: str, width: int = 80) -> str:
+    """``text`` in at most ``width`` characters, cut at a space (never mid-word), "..." when cut."""
+    if len(text) <= width:
+        return text
+    head = text[: width - 3]
+    space = head.rfind(" ")
+    return (head[:space] if space > width // 2 else head).rstrip(" ,;:(") + "..."
+
+
+def unexpected(exc: BaseException, width: int = 80) -> str:
+    """An exception no check foresaw, for a one-line refusal: "MemoryError: Unable to allocate ..."."""
+    why = cut_words(printable(exc), width)
+    return f"{type(exc).__name__}: {why}" if why else type(exc).__name__
 
 
 def check_dim(what: str, n: int, error=ValueError, unit: str = "") -> None:
@@ -101,15 +119,22 @@ def dim_limit(T: int, T_k: int) -> int:
 
 def clean_label(text, where: str, error=ValueError, limit: int = MAX_LABEL, kind: str = "label") -> str:
     """A label or title as stored: whitespace runs (newline, tab) become one space; refuses other
-    control characters (ESC, BEL, ...), an empty label and one longer than ``limit``."""
+    control characters (ESC, BEL, ...), format characters (bidi overrides, zero-width spaces:
+    core.labeltext), a label that shows nothing (empty, or only marks and joiners) and one
+    longer than ``limit``."""
     lab = " ".join(str(text).split())
     bad = next((ch for ch in lab if unicodedata.category(ch) == "Cc"), None)
     if bad is not None:
         raise error(f"{where}: contains the control character {printable(bad)}; {kind}s are plain text")
+    bad = labeltext.bad_format_char(lab)
+    if bad is not None:
+        raise error(f"{where}: contains the format character {labeltext.describe(bad)}; {kind}s are plain text")
     if not lab:
         raise error(f"{where}: a {kind} cannot be empty")
     if len(lab) > limit:
         raise error(f"{where}: {len(lab)} characters; {kind}s are at most {limit}")
+    if not labeltext.shows_something(lab):
+        raise error(f"{where}: has no visible character (only marks, joiners or blank letters); {kind}s show text")
     return lab
 
 
@@ -123,6 +148,8 @@ def check_c(c, error=ValueError) -> None:
 def check_values(name: str, a, error=ValueError) -> None:
     """Refuse the first cell of input matrix ``name`` with |x| > BOUND, naming its row and column."""
     a = np.asarray(a, dtype=np.float64)
+    if a.size and np.abs(a).max() <= BOUND:  # NaN fails this too; the usual case scans once
+        return
     bad = np.argwhere(~(np.abs(a) <= BOUND))
     if len(bad):
         r, c = (int(v) for v in bad[0])
@@ -145,15 +172,16 @@ def _inputs(s, comp: str, r: int, c: int) -> str:
     return f"{row_of} row {r + 1} and W_{comp} column {c + 1}"
 
 
-def compute_problem(s):
+def compute_problem(s, trace=None):
     """None if the trace of ``s`` computes in its dtype; else (computed, inputs, dtype, largest):
     the first matrix (Q, K, V, S, O) with ±inf/NaN where the inputs were finite, and the input
     cells it came from. A NaN row of A from a fully masked row is not a problem (the lesson's
-    point); neither is a -1e9 fill that overflows in float16 (it lives in M)."""
+    point); neither is a -1e9 fill that overflows in float16 (it lives in M). ``trace``: s.run()
+    when the caller has it already (the explorer computes it for its panes anyway)."""
     if max(s.T, s.T_k) > MAX_DIM:
         return _streamed_problem(s)  # no T x T' matrix (core.stream)
     with np.errstate(all="ignore"):  # no RuntimeWarning line: the overflow is reported here
-        tr = s.run()
+        tr = s.run() if trace is None else trace
     top = float(np.finfo(DTYPES[s.dtype]).max)
     for name in ("Q", "K", "V", "S", "O"):
         a = getattr(tr, name)
@@ -188,13 +216,21 @@ def _clean_labels(s, error):
         changes["title"] = title
     for key in ("tokens", "features", "key_tokens"):
         labels = getattr(s, key)
+        if any(labels is known for known in _CLEAN):
+            continue  # a knob's new scenario shares its labels: 16384 of them are not checked per `+`
         clean = tuple(clean_label(x, f"{key}: label {i}", error) for i, x in enumerate(labels, 1))
         if clean != labels:
             changes[key] = clean
+        else:
+            _CLEAN[:] = [labels, *_CLEAN[: _KEEP_CLEAN - 1]]
     return changes
 
 
-def admit(s, error=ValueError, large: bool = False):
+_CLEAN: list = []  # the last label tuples found clean (held, so `is` is safe); tuples are immutable
+_KEEP_CLEAN = 6
+
+
+def admit(s, error=ValueError, large: bool = False, trace=None):
     """``s`` if every door may accept it (labels with whitespace runs collapsed), else ``error``
     with one line: sizes, input values (|x| <= BOUND), c, window, labels, then the trace computes.
     ``large``: the report's door, T up to MAX_T, the trace checked in row blocks (core.stream)."""
@@ -209,10 +245,21 @@ def admit(s, error=ValueError, large: bool = False):
     changes = _clean_labels(s, error)
     if changes:
         s = s.with_(**changes)
-    problem = compute_problem(s)
+    problem = compute_problem(s, trace if not changes else None)
     if problem:
         raise error(overflow_message(problem))
     return s
+
+
+def refusal(s, trace=None) -> str | None:
+    """The one line the explorer's file door (admit, T up to MAX_T) would refuse ``s`` with, else
+    None. Every change of the explorer's scenario (an edit, dtype, fill, c, mask, padding, tokens,
+    dimensions, a random one) passes it, so what the explorer shows and saves, a file door opens."""
+    try:
+        admit(s, large=True, trace=trace)
+    except ValueError as exc:
+        return printable(str(exc).splitlines()[0])
+    return None
 
 
 def _streamed_problem(s):

@@ -10,7 +10,18 @@ import os
 import re
 import stat
 
-from .limits import MAX_DIM, MAX_FILE_BYTES, MAX_KEYS, MAX_LISTS, MAX_NESTING, MAX_TOKENS, MAX_VALUES, printable
+from .limits import (
+    MAX_DIM,
+    MAX_FILE_BYTES,
+    MAX_KEY_DOTS,
+    MAX_KEY_PARTS,
+    MAX_KEYS,
+    MAX_LISTS,
+    MAX_NESTING,
+    MAX_TOKENS,
+    MAX_VALUES,
+    printable,
+)
 
 KINDS = (
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -123,6 +134,54 @@ def _at(text: str, j: int, what: str, why: str) -> str:
     return (f"{key.group(1)}: " if key else "") + f"{what} (line {text.count(chr(10), 0, j) + 1}); {why}"
 
 
+_PART = r"[A-Za-z0-9_-]+"  # a bare key part (a quoted one is blanked to q first); one character class
+_TWO_DOTS = re.compile(rf"""\.[ \t]*(?:{_PART}|"[^"\n]*"|'[^'\n]*')[ \t]*\.""")
+_CHAIN = re.compile(rf"(?<![A-Za-z0-9_.-]){_PART}[ \t]*\.[ \t]*{_PART}[ \t]*\.")  # a key of 3+ parts starts
+_NEXT = re.compile(rf"[ \t]*\.[ \t]*{_PART}")
+_QUOTE_OR_HASH = re.compile("[\"'#]")
+
+
+def _bare(text: str) -> str:
+    """``text`` with each string as ``q`` (its newlines kept, for line numbers) and no comments.
+    Run after the scan of structure_problem, so there are at most MAX_TOKENS of them."""
+    out, i = [], 0
+    while m := _QUOTE_OR_HASH.search(text, i):
+        j = m.start()
+        out.append(text[i:j])
+        if m.group() == "#":
+            nl = text.find("\n", j)
+            i = len(text) if nl == -1 else nl
+        else:
+            end = _string_end(text, j)
+            i = len(text) if end == -1 else end
+            out.append("q" + "\n" * text.count("\n", j, i))
+    out.append(text[i:])
+    return "".join(out)
+
+
+def dotted_problem(text: str) -> str | None:
+    """Why tomllib should not see ``text``'s dotted keys, or None: tomllib's memory grows with the
+    square of one key's parts (20,000 parts in 140 KB took 1.5 GiB) and with their total. A
+    scenario's keys are plain names; a float (1.5) has one dot and a key a.b is refused later as
+    unknown, so only keys of 3 parts or more count. Parts are counted one by one up to the limit
+    (no regex repetition over a chain of a million parts)."""
+    if not _TWO_DOTS.search(text):  # at C speed: no part between two dots, no key of 3 parts
+        return None
+    bare, total, i = _bare(text), 0, 0
+    while m := _CHAIN.search(bare, i):
+        parts, i = 2, m.end() - 1  # at the second dot
+        while parts <= MAX_KEY_PARTS and (n := _NEXT.match(bare, i)):
+            parts, i = parts + 1, n.end()
+        if parts > MAX_KEY_PARTS:
+            why = f"at most {MAX_KEY_PARTS}; a scenario's keys are plain names"
+            return _at(bare, m.start(), f"a dotted key of more than {MAX_KEY_PARTS} parts", why)
+        total += parts - 1
+        if total > MAX_KEY_DOTS:
+            why = "a scenario's keys are plain names"
+            return _at(bare, m.start(), f"more than {MAX_KEY_DOTS:,} dotted key parts", why)
+    return None
+
+
 def structure_problem(text: str) -> str | None:
     """Why tomllib should not parse ``text`` (it would recurse too deep or build too many
     objects: 64 MiB of ``[],`` is 1.7 GB of lists), or None. Commas and '=' are counted at C
@@ -131,6 +190,11 @@ def structure_problem(text: str) -> str | None:
         return f"more than {MAX_VALUES:,} commas; a scenario holds at most 5 matrices of {MAX_DIM} x {MAX_DIM}"
     if text.count("=") > MAX_KEYS:
         return f"more than {MAX_KEYS:,} '=' signs; a scenario has a few keys"
+    return _scan_problem(text) or dotted_problem(text)
+
+
+def _scan_problem(text: str) -> str | None:
+    """Brackets (nesting, lists), strings and comments counted by one linear scan."""
     depth = lists = tokens = i = 0
     while m := _SPECIAL.search(text, i):
         j, ch = m.start(), m.group()

@@ -212,6 +212,8 @@ def validate(s: Scenario):
         raise ValueError(f"window: a sliding window needs a whole width >= 1, got {shown(s.window)}")
     if isinstance(s.window, (int, np.integer)) and s.window > MAX_T:  # T x T' masks count in int64
         raise ValueError(f"window: {shown(s.window)} is wider than any sequence (at most {MAX_T})")
+    if len(s.padding) > s.T_k:  # 10**7 ones from a 117 KB file took 18 s per keypress
+        raise ValueError(f"padding: {len(s.padding):,} entries for T' = {s.T_k} keys; each key position at most once")
     for p in s.padding:
         if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 1 <= p <= s.T_k:
             raise ValueError(f"padding: key position {shown(p)} is outside 1..{s.T_k} (positions count from 1)")

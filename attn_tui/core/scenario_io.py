@@ -17,10 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from . import arrays_io
+from . import arrays_io, labeltext
 from .atomic import write_atomic
 from .builtins import BUILTINS, builtin
-from .limits import MAX_ARRAY_FILE_BYTES, MAX_DIM, MAX_TITLE, admit, check_dim, printable, shown
+from .limits import MAX_ARRAY_FILE_BYTES, MAX_DIM, MAX_TITLE, admit, check_dim, printable, shown, unexpected
 from .safe_read import read_capped, structure_problem
 from .scenario import MATRICES, Scenario
 
@@ -153,14 +153,31 @@ def loads(text: str, source: str = "<string>") -> Scenario:
 
 def load(path, large: bool = False) -> Scenario:
     """Read a scenario file (TOML, or .npz / .safetensors arrays: core.arrays_io); ScenarioError
-    names the file and what is wrong. ``large``: the report's size limits (limits.check_tokens)."""
-    path = Path(path)
+    names the file and what is wrong. ``large``: the report's size limits (limits.check_tokens).
+    Nothing else escapes: an exception no check foresaw (MemoryError, TypeError from a hostile
+    file) becomes the same one line, naming the file (the checks come first; this is the backstop)."""
+    try:
+        return _load(Path(path), large)
+    except ScenarioError:
+        raise
+    except Exception as exc:  # noqa: BLE001  (the backstop: one line, never a traceback)
+        raise ScenarioError(f"{printable(path)}: cannot be read ({unexpected(exc)})") from None
+
+
+def _name_title(name: str) -> str:
+    """An array file's name as its title: shown, without format characters, cut between clusters."""
+    text = "".join(ch for ch in printable(name) if ch != labeltext.bad_format_char(ch))
+    text = labeltext.cut(text, MAX_TITLE).strip()
+    return text if labeltext.shows_something(text) else "untitled"
+
+
+def _load(path: Path, large: bool) -> Scenario:
     name = printable(path)
     if arrays_io.is_arrays_file(path):
         raw = read_capped(path, ScenarioError, MAX_ARRAY_FILE_BYTES, "an array file")
         try:
             d = arrays_io.read(raw, path.suffix, large)
-            d.setdefault("title", printable(path.name)[:MAX_TITLE].strip() or "untitled")  # the file, not "untitled"
+            d.setdefault("title", _name_title(path.name))  # the file, not "untitled"
             return from_dict(d)
         except ValueError as exc:
             raise ScenarioError(f"{name}: {printable(exc)}") from None
@@ -196,6 +213,8 @@ def resolve(name_or_path, large: bool = False) -> Scenario:
         return admit(s, large=large)
     except ValueError as exc:
         raise ScenarioError(f"{printable(p)}: {printable(exc)}") from None
+    except Exception as exc:  # noqa: BLE001  (the backstop, as in load: MemoryError computing the check)
+        raise ScenarioError(f"{printable(p)}: cannot be checked ({unexpected(exc)})") from None
 
 
 def _exists(p: Path) -> bool:

@@ -47,7 +47,7 @@ class RowStats:
     log-sum-exp pieces m and l, O (rows, d_v) or None when V is the identity, top (rows, k)
     key positions by weight (−1 past the row's finite scores) with their weights top_w,
     max_blocked_w (the largest A over the row's masked cells, 0 when none), row_sums
-    (Σ A, from a second pass; None unless asked)."""
+    (Σ of the weights as produced in the dtype, from a second pass; None unless asked)."""
 
     r0: int
     H: np.ndarray
@@ -152,14 +152,31 @@ def _merge_top(best_x, best_i, X, c0, k):
     return vals[rows, order], idx[rows, order]
 
 
+def weights(X, m, l, dtype):  # noqa: E741
+    """A = e^(X − m) / l of rows with max m and sum l (each (rows,)), X (rows, keys) of S + M
+    in float64, rounded to ``dtype``: the weights the explorer shows (core.lazy) and the summary's
+    row sums measure. A row with no finite max (no key it may see under a −inf fill) is NaN.
+    X <= m holds exactly when X and m come from the same products (Source.product); the cap at 0
+    is kept so that a row's weights stay within [0, 1] whatever a caller passes."""
+    ok = np.isfinite(m)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        A = np.subtract(X, np.where(ok, m, 0.0)[:, None])  # in place from here: one (rows, keys) array
+        np.minimum(A, 0.0, out=A)
+        np.exp(A, out=A)
+        np.divide(A, l[:, None], out=A)
+    if not ok.all():
+        A[~ok] = np.nan
+    return A.astype(dtype, copy=False)
+
+
 def _row_sums(src, r0, r1, m, l, tile):  # noqa: E741
-    """Σ_i A[t, i] with the final m and l: a second pass over the tiles."""
+    """Σ_i A[t, i] of the weights as produced in the dtype (weights): a second pass over the tiles.
+    Not Σ e^(x−m) / l in float64, which is 1 by construction and hid float16's 6.5e-4 (issue 34)."""
     total = np.zeros(r1 - r0)
-    ref = np.where(np.isfinite(m), m, 0.0)[:, None]
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        for c0, c1 in _tiles(src.T_k, tile):
-            total += np.exp(src.masked(r0, r1, c0, c1).astype(np.float64) - ref).sum(axis=1)
-        return np.where(np.isfinite(m), total / l, np.nan)
+    for c0, c1 in _tiles(src.T_k, tile):
+        X = src.masked(r0, r1, c0, c1).astype(np.float64, copy=False)
+        total += weights(X, m, l, src.dtype).sum(axis=1, dtype=np.float64)
+    return total  # NaN for a row with no finite max: its weights are NaN
 
 
 def blocks(T: int, block: int = BLOCK):
@@ -175,7 +192,7 @@ def first_overflow(s, inputs, block: int = BLOCK):
     src = Source.of(s)
     top = float(np.finfo(src.dtype).max)
     for name, a in (("Q", src.Q), ("K", src.K), ("V", src.V)):
-        if a is not None:
+        if a is not None and not np.isfinite(a).all():  # one pass in the usual case (per knob press)
             bad = np.argwhere(~np.isfinite(a))
             if len(bad):
                 return name, inputs(s, name, int(bad[0][0]), int(bad[0][1])), s.dtype, top

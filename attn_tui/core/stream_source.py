@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .attention import DTYPES, fill_value, matmul
+from .lazy_matrix import COLS, ROWS  # the blocks of S's products are the explorer's tiles
 
 TILE = 2048  # keys per tile: a (core.stream.BLOCK, TILE) float64 tile is 4 MiB
 
@@ -178,10 +179,29 @@ class Source:
         return n
 
     def scores(self, r0, r1, c0=0, c1=None):
-        """S[r0:r1, c0:c1] = scale · Q Kᵀ in the dtype."""
+        """S[r0:r1, c0:c1] = scale · Q Kᵀ in the dtype, each cell cut from its one product (product)."""
         c1 = self.T_k if c1 is None else c1
+        out = np.empty((max(r1 - r0, 0), max(c1 - c0, 0)), dtype=self.dtype)
+        for a0 in range(r0 - r0 % ROWS, r1, ROWS):
+            a1 = min(a0 + ROWS, self.T)
+            i0, i1 = max(r0, a0), min(r1, a1)
+            for b0 in range(c0 - c0 % COLS, c1, COLS):
+                b1 = min(b0 + COLS, self.T_k)
+                j0, j1 = max(c0, b0), min(c1, b1)
+                out[i0 - r0 : i1 - r0, j0 - c0 : j1 - c0] = self.product(a0, a1, b0, b1)[
+                    i0 - a0 : i1 - a0, j0 - b0 : j1 - b0
+                ]
+        return out
+
+    def product(self, a0, a1, b0, b1):
+        """scale · Q[a0:a1] K[b0:b1]ᵀ in the dtype: the one BLAS call that gives these cells of S.
+        Every read of S (row_stats' statistics, a grid's tile, a chart's row, the summary) cuts
+        its cells from the product of their ROWS x COLS block, so each cell has one value: a BLAS
+        rounds a dot product differently in calls of other shapes (a 1-row call, a 16 x 735
+        one), and m, l from one call with a tile from another put A's rows off 1 (issue 34:
+        a float32 row at c = 1000 summed to 0.925)."""
         with np.errstate(over="ignore", invalid="ignore"):
-            return matmul(self.Q[r0:r1], self.K[c0:c1].T) * self.dtype.type(self.scale)
+            return matmul(self.Q[a0:a1], self.K[b0:b1].T) * self.dtype.type(self.scale)
 
     def additive(self, r0, r1, c0=0, c1=None):
         """M[r0:r1, c0:c1]: 0 where open, the fill where blocked, in the dtype."""

@@ -1,4 +1,5 @@
-"""The report as JSON: one scenario, or the whole lesson.
+"""The report as JSON: one scenario, or the whole lesson. Every string is valid UTF-8 (a file
+name's undecodable bytes are escaped as in the refusals: core.limits.printable).
 
 Non-finite numbers (NaN, ±inf: a fully masked row, a float16 mask) are written as
 ``null`` so that any JSON parser accepts the output (``json.dumps(allow_nan=False)``
@@ -15,6 +16,7 @@ import numpy as np
 
 from ..core import lenses
 from ..core.diagnose import ceiling_bits, nan_causes, overflows
+from ..core.limits import printable
 from ..core.scenario import Scenario
 from .text import RNG_NOTE, SWEEP_POINTS, lesson_numbers, params_qkv, settings
 
@@ -34,7 +36,19 @@ def clean(x):
     if isinstance(x, (float, np.floating)):
         x = float(x)
         return x if math.isfinite(x) else None
+    if isinstance(x, str) and not x.isascii():
+        return _utf8(x)
     return x
+
+
+def _utf8(text: str) -> str:
+    """``text`` as valid UTF-8: a file name's undecodable bytes (os.fsdecode's lone surrogates,
+    which a UTF-8 stdout writes raw, or not at all) become the \\udcff the refusals print."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return printable(text)
+    return text
 
 
 def dumps(obj) -> str:

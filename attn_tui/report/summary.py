@@ -10,9 +10,10 @@ with T beyond the few rows shown and a fixed histogram).
 from __future__ import annotations
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from ..core import stream
-from ..core.limits import MAX_DIM, gib, printable, trace_bytes
+from ..core.limits import MAX_DIM, gib, printable
 from ..core.ranks import factor_rank, score_rank_qr, score_singular_values
 from ..core.scenario import Scenario
 from .text import fmt_num, params_qkv, settings
@@ -33,7 +34,15 @@ def sample_rows(s: Scenario) -> list[int]:
 
 
 def summarise(s: Scenario, block: int = stream.BLOCK, progress=None) -> dict:
-    """The summary's numbers (module doc). ``progress(done, total)`` is called after each block."""
+    """The summary's numbers (module doc). ``progress(done, total)`` is called after each block.
+    On one BLAS thread, as the explorer: S comes in products of 16 x 512 (Source.product, the
+    explorer's tiles, so the summary's weights are the ones it shows), and OpenBLAS splitting
+    each over two threads took 3.4 s for the 512 products of 1024 x 4096 where one took 0.06 s."""
+    with threadpool_limits(1, user_api="blas"):
+        return _summarise(s, block, progress)
+
+
+def _summarise(s, block, progress):
     src = stream.Source.of(s)
     T = s.T
     H = np.empty(T)
@@ -93,7 +102,30 @@ def _figures(s, src, H, seen, worst_sum, masked, tops):
     }
 
 
-FULL_MAX = 2048  # --full prints every matrix up to this many tokens (the full trace: 160 MiB at 2048)
+FULL_MAX = 2048  # --full prints every matrix up to this many tokens (~0.6 GiB of memory at 2048; JSON ~3 GiB)
+
+# Peak memory of `report --full` per number it prints, measured (random float64 Q, K, V of T x 64,
+# causal; Python 3.11): the JSON holds each number as a Python float (24 B) in tolist's list and
+# clean's copy (16 B), the indenting encoder's string for it (~75 B) and that string's slot (8 B),
+# and its ~20 characters in the joined text: 128 B a number under tracemalloc at T = 512, 144 B
+# by /proc VmHWM at T = 2048 (3.0 GB, interpreter included). The text's lines: 29 B and 30 B.
+JSON_BYTES_PER_NUMBER = 150
+TEXT_BYTES_PER_NUMBER = 34
+
+
+def full_numbers(s: Scenario) -> int:
+    """The numbers `report --full` prints of ``s``: five T x T' matrices (S, M, blocked, S + M, A),
+    Q and O (T rows), K and V (T' rows), the inputs when projected, and a few figures per row."""
+    T, T_k = s.T, s.T_k
+    n = 5 * T * T_k + (T + T_k) * (s.d_k + s.d_v) + 3 * T
+    if s.projected:
+        n += (T + T_k) * s.d_model + s.d_model * (2 * s.d_k + s.d_v)
+    return n
+
+
+def full_bytes(s: Scenario, as_json: bool = False) -> int:
+    """About the peak memory of `report --full` (``as_json``: with --json) for ``s`` (full_numbers)."""
+    return (JSON_BYTES_PER_NUMBER if as_json else TEXT_BYTES_PER_NUMBER) * full_numbers(s)
 
 
 def _full_hint(s: Scenario) -> str:
@@ -196,13 +228,16 @@ def is_large(s: Scenario) -> bool:
     return max(s.T, s.T_k) > MAX_DIM
 
 
-def check_full(s: Scenario) -> None:
-    """Refuse --full beyond FULL_MAX tokens, naming the memory the full trace would need."""
+def check_full(s: Scenario, as_json: bool = False) -> None:
+    """Refuse --full beyond FULL_MAX tokens, naming the memory the full report would need (full_bytes:
+    the full trace's matrices alone, 160 MiB at 2049 tokens, were ~5x below the text's peak and
+    ~19x below the JSON's)."""
     n = max(s.T, s.T_k)
     if n > FULL_MAX:
+        what = "--full --json" if as_json else "--full"
         raise ValueError(
-            f"--full: {n} tokens; every matrix is printed up to {FULL_MAX} tokens (the full trace here "
-            f"would need {gib(trace_bytes(s.T, s.T_k))}); leave out --full for the summary"
+            f"--full: {n} tokens; every matrix is printed up to {FULL_MAX} tokens ({what} here would need "
+            f"about {gib(full_bytes(s, as_json))} of memory); leave out --full for the summary"
         )
 
 

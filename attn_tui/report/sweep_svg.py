@@ -13,6 +13,8 @@ import math
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from ..core.atomic_folder import write_all_or_none
+
 W, H = 780, 290  # canvas, px
 PANEL_W, PANEL_H, TOP, LEFT = 320, 200, 50, 40
 
@@ -103,14 +105,12 @@ def existing(directory, stem: str = "softmax_sharpening") -> list[Path]:
 def export(frames, labels, directory, stem: str = "softmax_sharpening", fps: float = 6.0) -> Path:
     """Write <stem>.svg (animated) and <stem>_frames/frame_NN.svg; return the animated file's path.
 
-    Raises OSError (with the path) when the directory cannot be written.
+    Raises OSError (with the path) when the directory cannot be written; then every file there is
+    as it was (core.atomic_folder: all files or none).
     """
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{stem}.svg"
-    path.write_text(animated_svg(frames, labels, fps), encoding="utf-8")
-    fdir = directory / f"{stem}_frames"
-    fdir.mkdir(exist_ok=True)
+    files = [(f"{stem}.svg", lambda: animated_svg(frames, labels, fps))]
     for k, fr in enumerate(frames):
-        (fdir / f"frame_{k + 1:02d}.svg").write_text(frame_svg(fr, labels), encoding="utf-8")
-    return path
+        files.append((f"{stem}_frames/frame_{k + 1:02d}.svg", lambda fr=fr: frame_svg(fr, labels)))
+    write_all_or_none(directory, ((name, make().encode("utf-8")) for name, make in files))
+    return directory / f"{stem}.svg"

@@ -12,9 +12,10 @@ from textual.app import App
 from textual.reactive import reactive
 
 from ..core.builtins import DEFAULT, builtin
+from ..core.limits import refusal
 from ..core.matrices import ROW_LINKED
 from ..core.scenario import Scenario
-from . import keys
+from . import keys, session
 from .actions import ACTIONS
 from .actions import edit as edit_actions
 from .actions.files import FilePaths
@@ -23,6 +24,7 @@ from .messages import CellCursorMoved, EditRequested, RowSelected
 from .notes import Notes
 from .screens import HOME, SCREENS
 from .served_root import default_screenshot_folder, rooted
+from .session import SessionKeeper
 from .state import Refused, State
 from .themes import ParseOnceStylesheet
 
@@ -41,8 +43,9 @@ class AttentionApp(App):
     # repaint=False: the panes repaint what changed, the whole screen need not.
     state: reactive[State] = reactive(None, always_update=True, init=False, repaint=False)
 
-    def __init__(self, scenario: Scenario | None = None) -> None:
+    def __init__(self, scenario: Scenario | None = None, session: SessionKeeper | None = None) -> None:
         super().__init__()
+        self.session = session  # keeps the session on quit, signals, a crash (tui/session.py); None: nothing kept
         # Parses app.tcss once before the first frame, not three times (themes.py says why).
         self.stylesheet = ParseOnceStylesheet(variables=self.get_css_variables())
         self.history = History()  # undo/redo of scenario changes (set_state records each)
@@ -52,10 +55,29 @@ class AttentionApp(App):
         self.first_screen = True  # the status line's "new here?" hint, until the first key of the session
         self.set_reactive(AttentionApp.state, State.opening(scenario if scenario is not None else builtin(DEFAULT)))
 
-    def set_state(self, new_state: State) -> None:
-        """The one door for changes (the history records every scenario change)."""
+    def on_mount(self) -> None:
+        if not self.is_headless:  # a real terminal: SIGHUP, SIGTERM... keep the session and exit cleanly
+            session.install_signals(self)
+        if self.session is not None:
+            self.session.start(self)
+
+    async def action_quit(self) -> None:
+        """q, ctrl+q: keep a session with edits for the next launch (cli says where on exit), then quit."""
+        if self.session is not None:
+            self.session.keep(self, "quit")
+        self.exit()
+
+    def set_state(self, new_state: State) -> str | None:
+        """The one door for changes (the history records every scenario change). A new scenario
+        passes the admission a file passes (core.limits.refusal); refused, the state stays and the
+        one line comes back (None when the change was made)."""
+        if new_state.scenario is not self.state.scenario:
+            why = refusal(new_state.scenario, None if new_state.large else new_state.trace)
+            if why:
+                return f"not applied: {why}"
         self.history.record(self.state, new_state)
         self.state = new_state
+        return None
 
     def watch_state(self, old: State | None, new: State) -> None:
         self.notes.state_changed(old, new)
@@ -103,7 +125,9 @@ class AttentionApp(App):
             self.notes.note(str(exc), "refusal", severity="warning", timeout=8)  # held `+`: one, not a pile
             return
         if new is not self.state:  # `j` on the last row changes nothing: nothing to redraw
-            self.set_state(new)
+            why = self.set_state(new)
+            if why:
+                self.notes.note(why, "refusal", severity="warning", timeout=8)
 
     def action_do(self, name: str) -> None:
         """Run the editing, mode or file action ``name`` (attn_tui/tui/actions)."""

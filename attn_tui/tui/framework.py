@@ -79,3 +79,9 @@ def on_first_frame(app: App, callback: Callable[[], None]) -> None:
         return display(screen, renderable)
 
     app._display = timed_display
+
+
+def all_screens(app: App) -> list:
+    """Every screen the app holds, in every mode's stack (Textual has no public list of the other
+    modes' screens; the session's exit note asks whether the training screen ran)."""
+    return [screen for stack in app._screen_stacks.values() for screen in stack]

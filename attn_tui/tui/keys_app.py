@@ -14,7 +14,7 @@ FAR = 1 << 40  # a cursor move past any matrix's edge: move_cursor clamps it to 
 
 APP_KEYS: list[Key] = [
     Key("question_mark", "help", "Help", "what each pane shows, in the lesson's words, and every key", display="?"),
-    Key("q", "quit", "Quit", "leave attn-tui"),
+    Key("q", "quit", "Quit", "leave attn-tui; a session with edits is kept and offered at the next launch"),
     Key(
         "plus,equals_sign",
         f"knob('scale_by', {C_STEP})",

@@ -13,6 +13,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from badarrays import ARRAYS, TOML  # issue 34: array files and TOML bombs
+
 from attn_tui.core.limits import MAX_FILE_BYTES
 
 ESC, BEL = "\x1b", "\x07"
@@ -206,6 +208,7 @@ TEXTS = [
     ("label 25 characters", "labels", QK + f'tokens = ["{"x" * 25}", "b"]\n', ["tokens: label 1", "24"]),
     ("label 3000 characters", "labels", QK + f'tokens = ["{"x" * 3000}", "b"]\n', ["tokens: label 1", "3000"]),
     ("title 201 characters", "labels", f'title = "{"x" * 201}"\n' + QK, ["title", "200"]),
+    *TOML,
 ]
 
 BYTES = [  # (name, class, raw bytes, words)
@@ -267,6 +270,10 @@ def write_corpus(folder) -> list[Case]:
         p = folder / f"b{i:03d}.toml"
         p.write_bytes(raw)
         cases.append(Case(name, cls, p, tuple(words)))
+    for i, (name, cls, suffix, raw, words) in enumerate(ARRAYS):
+        p = folder / f"a{i:03d}{suffix}"
+        p.write_bytes(raw)
+        cases.append(Case(name, cls, p, tuple(words)))
     cases += [Case(name, cls, p, tuple(words)) for name, cls, p, words in _special(folder)]
     assert len({c.name for c in cases}) == len(cases)
     return cases
@@ -289,4 +296,9 @@ CLASSES = (
     "control characters",
     "not text",
     "special file",
+    "array headers",
+    "zip entries",
+    "safetensors header",
+    "toml bombs",
+    "format characters",
 )

@@ -183,7 +183,8 @@ def test_sizes_are_checked_from_the_headers_before_reading(tmp_path):
 
 
 def test_truncated_and_corrupt_files(tmp_path):
-    assert refusal(_npz_with_header(tmp_path, (3, 4), b"\x00" * 8)).startswith("not a readable .npz")
+    short = refusal(_npz_with_header(tmp_path, (3, 4), b"\x00" * 8))
+    assert short.startswith("Q: not a readable .npy array (its header")
     (tmp_path / "r.npz").write_bytes(os.urandom(200))
     assert refusal(tmp_path / "r.npz") == "not a valid .npz (zip) file; write one with numpy.savez"
     good = st(tmp_path, qkv()).read_bytes()

@@ -124,23 +124,15 @@ def test_console_script_is_installed():
     assert res.returncode == 0 and res.stdout.startswith("Lesson 08: hand-crafted Q and K")
 
 
-def test_report_into_a_closed_pipe_is_quiet():
-    """`attn-tui report | head`: the reader is gone before the first write (EPIPE)."""
-    code = "import sys, time\nfrom attn_tui.cli import main\ntime.sleep(0.5)\nsys.exit(main(['report', '--json']))"
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    p.stdout.close()
-    err = p.stderr.read().decode()
-    assert p.wait(timeout=60) == 0 and "Traceback" not in err
-
-
 # -- the run path, in process, with a stand-in explorer -----------------------------------
 @pytest.fixture
 def fake_app(monkeypatch):
     calls = []
 
     class AttentionApp:
-        def __init__(self, scenario=None):
+        def __init__(self, scenario=None, session=None):
             calls.append(("init", scenario))
+            self.session = session
 
         def run(self):
             calls.append(("run",))
@@ -158,3 +150,20 @@ def test_run_default_and_with_scenario(fake_app):
     assert s.cross and s.T_k == 3
     fake_app.clear()
     assert cli.main(["--scenario", "no-such"]) == 2 and fake_app == []
+
+
+def test_resume_and_fresh_reach_the_keeper_and_exclude_each_other(fake_app, monkeypatch):
+    seen = []
+    real = cli._keeper
+    monkeypatch.setattr(cli, "_keeper", lambda args, s: seen.append((args.resume, args.fresh)) or real(args, s))
+    assert cli.main(["--resume"]) == 0 and cli.main(["--fresh"]) == 0 and cli.main([]) == 0
+    assert seen == [(True, False), (False, True), (False, False)]
+    assert cli.main(["--resume", "--fresh"]) == 2
+
+
+def test_serve_tabs_keep_no_session(fake_app, monkeypatch):
+    monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
+    args = cli.build_parser().parse_args([])
+    assert cli._keeper(args, None) is None
+    monkeypatch.delenv("TEXTUAL_DRIVER")
+    assert cli._keeper(args, None) is not None

@@ -25,8 +25,8 @@ def fake_app(monkeypatch):
     state = {"code": None, "has_code": True}
 
     class AttentionApp:
-        def __init__(self, scenario=None):
-            pass
+        def __init__(self, scenario=None, session=None):
+            self.session = session  # cli's session keeper (tui/session.py), on a folder of the test's own
 
         def run(self):
             if state["has_code"]:

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from attn_tui.cli import main
-from attn_tui.core.limits import gib, trace_bytes
+from attn_tui.core.limits import gib
 from attn_tui.core.scenario import Scenario
+from attn_tui.core.scenario_io import resolve
 from attn_tui.report import summary
 
 RNG = np.random.default_rng(5)
@@ -87,12 +88,14 @@ def test_full_prints_every_matrix_and_refuses_beyond_its_limit(tmp_path, capsys)
     assert "Matrix(600x600)" in capsys.readouterr().out
     n = summary.FULL_MAX + 1
     p = save(tmp_path, n, Q=np.ones((n, 2)), K=np.ones((n, 2)))
-    assert main(["report", "--full", "--scenario", str(p)]) == 2
-    err = capsys.readouterr().err
-    assert err == (
-        f"attn-tui: --full: {n} tokens; every matrix is printed up to {summary.FULL_MAX} tokens (the full trace here "
-        f"would need {gib(trace_bytes(n, n))}); leave out --full for the summary\n"
-    )
+    for flags, what in (([], "--full"), (["--json"], "--full --json")):
+        assert main(["report", "--full", *flags, "--scenario", str(p)]) == 2
+        err = capsys.readouterr().err
+        need = gib(summary.full_bytes(resolve(str(p), large=True), as_json=bool(flags)))
+        assert err == (
+            f"attn-tui: --full: {n} tokens; every matrix is printed up to {summary.FULL_MAX} tokens ({what} here "
+            f"would need about {need} of memory); leave out --full for the summary\n"
+        )
 
 
 def test_progress_is_one_rewritten_line_cleared_at_the_end():

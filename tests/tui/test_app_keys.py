@@ -214,10 +214,11 @@ async def test_palette_runs_an_action(make_app, settle):
 async def test_clicking_a_cell_or_a_row_label_selects_the_row(make_app):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.click("#grid-S", offset=(2, 4))  # label column, row t4
+        # offsets within the grid's region: its top border is y = 0, the column header y = 1, row t1 y = 2
+        await pilot.click("#grid-S", offset=(2, 5))  # label column, row t4
         await pilot.pause()
         assert app.state.row == 3 and app.state.cursor == ("S", 3, 0)
-        await pilot.click("#grid-A", offset=(9 + 6 * 2 + 2, 2))  # row t2, column t3
+        await pilot.click("#grid-A", offset=(9 + 6 * 2 + 2, 3))  # row t2, column t3
         await pilot.pause()
         assert app.state.row == 1 and app.state.cursor == ("A", 1, 2)
 

@@ -89,3 +89,18 @@ async def test_withdrawn_notes_leave_no_holder_and_the_next_toast_is_on_screen()
         assert len(rack.query(ToastHolder)) == 1
         (toast,) = rack.query(Toast)
         assert 0 <= toast.region.y and toast.region.bottom <= 24, toast.region
+
+
+async def test_all_screens_holds_every_modes_screen():
+    """framework.all_screens: the training screen is found from another mode (the session's exit note)."""
+    from attn_tui.tui.screens.pipeline import PipelineScreen
+    from attn_tui.tui.screens.train import TrainScreen
+
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("T")
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        kinds = {type(s) for s in framework.all_screens(app)}
+        assert isinstance(app.screen, PipelineScreen) and TrainScreen in kinds

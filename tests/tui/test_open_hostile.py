@@ -41,6 +41,22 @@ SAMPLE = (
     "file over the size limit",
     "NUL byte",
     "ESC and newline in the file name",
+    # issue 34: crashes that lost the session, tracebacks, bombs, label text
+    "safetensors dtype a list",
+    "safetensors dtype an object",
+    "npz 2**40 labels",
+    "npz encrypted members",
+    "npz compression method 99",
+    "npz tokens inflate to 10**7",
+    "npz title of 5 M characters",
+    "npz padding of 10**6 ones",
+    "safetensors Q twice",
+    "safetensors Q tensor and metadata",
+    "dotted key of 20000 parts",
+    "bidi override in a label",
+    "npz bidi label",
+    "zero-width label",
+    "combining marks only",
 )
 
 
@@ -95,3 +111,27 @@ async def test_a_typed_path_is_refused_too(sample, name):
         assert app.is_running and app.state.scenario is before
         assert isinstance(app.screen, OpenScreen) and str(case.path) in app.screen.message
         assert all(w in app.screen.message for w in case.words)
+
+
+async def test_an_unforeseen_exception_keeps_the_session_and_names_the_file(tmp_path, monkeypatch):
+    """The backstop (issue 34): whatever a reader raises (MemoryError, TypeError ...), the dialog
+    shows one line naming the file and the app keeps its scenario; it used to exit 1."""
+    from attn_tui.core import scenario_io
+
+    p = tmp_path / "s.npz"
+    p.write_bytes(b"not read")
+
+    def boom(*args, **kwargs):
+        raise MemoryError("Unable to allocate 4.00 TiB for an array with shape (1099511627776,) and data type <U1")
+
+    monkeypatch.setattr(scenario_io, "resolve", boom)
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        before = app.state.scenario
+        await open_path(app, pilot, str(p))
+        assert app.is_running and app.state.scenario is before
+        assert isinstance(app.screen, OpenScreen)
+        assert app.screen.message == (
+            f"{p}: cannot be opened (MemoryError: Unable to allocate 4.00 TiB for an array with shape "
+            "(1099511627776,) and...)"
+        )

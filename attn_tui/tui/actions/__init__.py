@@ -23,14 +23,18 @@ def action(fn: Callable) -> Callable:
     return fn
 
 
-def commit(app, scenario, note: str | None = None) -> None:
-    """Make ``scenario`` current, keeping the row and cell cursor in range."""
+def commit(app, scenario, note: str | None = None) -> str | None:
+    """Make ``scenario`` current, keeping the row and cell cursor in range; None when done, else
+    the one line of the admission that refused it (app.set_state), the state unchanged."""
     st = app.state
     row = min(st.row, scenario.T - 1)
-    app.set_state(st.with_(scenario=scenario, row=row, cursor=clamp_cursor(scenario, st.cursor)))
+    why = app.set_state(st.with_(scenario=scenario, row=row, cursor=clamp_cursor(scenario, st.cursor)))
+    if why:
+        return why
     app.notes.drop("refusal")  # an earlier refusal is stale once a change went through
     if note:
         app.notes.note(note, "change", timeout=5)
+    return None
 
 
 def attempt(app, fn: Callable, *args, note: str | None = None) -> str | None:
@@ -41,8 +45,7 @@ def attempt(app, fn: Callable, *args, note: str | None = None) -> str | None:
     except (EditError, ValueError) as exc:
         return str(exc).splitlines()[0]
     new, extra = out if isinstance(out, tuple) else (out, None)
-    commit(app, new, note or extra)
-    return None
+    return commit(app, new, note or extra)
 
 
 def refuse(app, reason: str | None) -> None:

@@ -6,14 +6,17 @@ overwriting, or the one-line reason shown in the dialog.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from ...core import scenario_io as io
+from ...core.atomic import file_stamp
 from ...core.builtins import BUILTINS
 from ...core.export import export as export_matrices
+from ...core.limits import printable, unexpected
 from ...core.matrices import INPUTS
 from ..screens.files import ExportScreen, OpenScreen, SaveScreen
 from ..served_root import rooted
@@ -26,6 +29,17 @@ class FilePaths:
 
     save: str = ""
     export: str = "attn-export"
+    stamps: dict = field(default_factory=dict)  # real path -> file_stamp when this explorer opened or saved it
+
+    def remember(self, path, stamp) -> None:
+        """Record ``path``'s stamp as this explorer last read or wrote it."""
+        if stamp is not None:
+            self.stamps[os.path.realpath(path)] = stamp
+
+    def changed(self, path) -> bool:
+        """Was ``path`` written by someone else since this explorer opened or saved it?"""
+        known = self.stamps.get(os.path.realpath(path))
+        return known is not None and file_stamp(path) != known
 
 
 @action
@@ -38,18 +52,31 @@ def _apply_open(app, name: str) -> str | None:
     if not name:
         return "type a path to a scenario file (.toml, .npz, .safetensors), or pick a built-in below"
     try:
-        s = io.resolve(name if name in BUILTINS else str(_expand(name)), large=True)  # T up to 16384
-    except (io.ScenarioError, ValueError, RuntimeError) as exc:
-        msg = str(exc).splitlines()[0]
+        path = name if name in BUILTINS else str(_expand(name))
+        stamp = None if name in BUILTINS else file_stamp(path)  # before reading: a write meanwhile shows
+        s = io.resolve(path, large=True)  # T up to 16384
+    except Exception as exc:  # noqa: BLE001  (a refusal, or anything unforeseen: the session is kept)
+        msg = _refusal(name, exc)
         app.notes.note(msg, "refusal", title="Not opened; the current scenario stays", severity="error", timeout=8)
         return msg
-    commit(app, s, note=f"opened {name}: {s.title}")
+    why = commit(app, s, note=f"opened {name}: {s.title}")
+    if why:  # the same admission as the file door: only if the two disagree
+        return why
+    app.paths.remember(path, stamp)
     if s.focus_row:
         app.set_state(app.state.with_(row=s.focus_row - 1))  # the row the file opens on
     # Save offers what is on screen: the .toml opened, a built-in's name in the current folder, or
     # the default (it offered the last .toml opened, and `y` overwrote it with another scenario).
     app.paths.save = name if Path(name).suffix == ".toml" else f"{name}.toml" if name in BUILTINS else ""
     return None
+
+
+def _refusal(name: str, exc: Exception) -> str:
+    """The one line the open dialog shows: the core's refusal (it names the file), or, for an
+    exception no check foresaw (the backstop), its type and words, naming the file."""
+    if isinstance(exc, (io.ScenarioError, ValueError, RuntimeError)) and str(exc):
+        return str(exc).splitlines()[0]
+    return f"{printable(name)}: cannot be opened ({unexpected(exc)})"
 
 
 @action
@@ -71,9 +98,10 @@ def _apply_save(app, path: str, overwrite: bool) -> str | None:
         p = _expand(path)
         if p.is_dir():
             return f"{p}: is a folder; type a file name inside it"
-        if p.exists() and not overwrite:
-            return SaveScreen.EXISTS
+        if p.exists() and not overwrite:  # another explorer's save since ours is said, not overwritten
+            return SaveScreen.CHANGED if app.paths.changed(p) else SaveScreen.EXISTS
         io.save(_to_save(app.state), p, overwrite=True)
+        app.paths.remember(p, file_stamp(p))
         back = io.load(p)
     except (OSError, ValueError, io.ScenarioError) as exc:
         return f"{path}: not saved ({getattr(exc, 'strerror', None) or exc})"

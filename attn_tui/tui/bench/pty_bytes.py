@@ -18,9 +18,11 @@ import fcntl
 import os
 import re
 import select
+import shutil
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 import time
 
@@ -102,6 +104,10 @@ class PtyApp:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
         env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TEXTUAL_THEME", "CI")}
         env.update(TERM="xterm-256color", COLORTERM="truecolor")
+        # A state folder of its own: a run never offers a kept session (its keys would answer the offer)
+        # and never keeps one in the user's (tui/session.py).
+        self.state_home = tempfile.mkdtemp(prefix="attn-bench-state-")
+        env["XDG_STATE_HOME"] = self.state_home
         self.proc = subprocess.Popen(
             cmd or [sys.executable, "-m", "attn_tui", *args],
             stdin=slave,
@@ -167,6 +173,7 @@ class PtyApp:
             self.proc.kill()
             self.proc.wait()
         os.close(self.fd)
+        shutil.rmtree(self.state_home, ignore_errors=True)
 
 
 def measure(args=(), presses: int = 5, rows: int = 5, keys=("+", "jk", "nochange")) -> dict:

@@ -19,6 +19,7 @@ from textual.widgets import Input, Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from ...core import experiments
+from ...core.numparse import parse_int
 from ...report import sweep_svg as sweep_export
 from .. import keys
 from ..served_root import rooted
@@ -45,14 +46,10 @@ def parse_settings(texts: dict) -> tuple[dict | None, str | None]:
     """{'d_k': '128', 'n': '5000', 'seed': '8'} -> (ints, None) or (None, one-line error)."""
     out = {}
     for key, (lo, hi) in LIMITS.items():
-        raw = texts.get(key, "").strip()
         try:
-            v = int(raw)
-        except ValueError:
-            return None, f"{key}: {raw!r} is not a whole number"
-        if not lo <= v <= hi:
-            return None, f"{key}: {v} is outside {lo}..{hi:,}"
-        out[key] = v
+            out[key] = parse_int(texts.get(key, ""), key, lo, hi)
+        except ValueError as exc:
+            return None, str(exc)
     biggest = max(max(experiments.DKS), out["d_k"])
     if out["n"] * biggest > MAX_WORK:
         return None, f"n: n × d_k = {out['n'] * biggest:,} exceeds {MAX_WORK:,}; lower n or d_k"

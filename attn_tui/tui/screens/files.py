@@ -86,6 +86,11 @@ class SaveScreen(_PathDialog):
     HINT = "enter: save (atomic; asks before overwriting) · escape: cancel"
     EXISTS = "exists"
     QUESTION = "{path} exists. Overwrite it?"
+    CHANGED = "changed"  # the file was written by another program since this explorer opened or saved it
+    CHANGED_QUESTION = (
+        "{path} changed on disk since this explorer opened or saved it (another explorer or program "
+        "wrote it). Overwrite those changes?"
+    )
 
     def title_text(self) -> str:
         return "Save the scenario as TOML"
@@ -94,9 +99,10 @@ class SaveScreen(_PathDialog):
         event.stop()
         path = event.value.strip()
         reason = self.apply(path, False)
-        if reason == self.EXISTS:
+        if reason in (self.EXISTS, self.CHANGED):
+            question = self.QUESTION if reason == self.EXISTS else self.CHANGED_QUESTION
             self.app.push_screen(
-                ConfirmScreen(self.QUESTION.format(path=path)),
+                ConfirmScreen(question.format(path=path)),
                 lambda yes: self.show(self.apply(path, True)) if yes else None,
             )
             return

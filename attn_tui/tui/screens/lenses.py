@@ -144,7 +144,9 @@ class LensesScreen(Screen):
                 f"{a} and {b} are already zero in this scenario; nothing to restore.", severity="warning", timeout=3
             )
             return
-        self.app.set_state(new)  # the state watcher redraws the panels
+        why = self.app.set_state(new)  # the state watcher redraws the panels
+        if why:
+            self.notify(why, severity="warning", timeout=5)
 
     def show_lens(self, panel_id: str) -> None:
         """Scroll the panel ``panel_id`` (e.g. "lens-cost") into view."""

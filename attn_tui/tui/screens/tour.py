@@ -140,7 +140,10 @@ class TourScreen(Screen):
         if tr.row is not None:
             state = state.with_(row=min(tr.row, state.scenario.T - 1))
         if state is not self.app.state:  # the cost lens reads the scenario as it is
-            self.app.set_state(state)
+            why = self.app.set_state(state)
+            if why:  # the exercise's change does not compute in this scenario: stay here
+                self.notify(why, severity="warning", timeout=8)
+                return
         await self.app.switch_mode(tr.mode)
         show = getattr(self.app.screen, "show_lens", None)
         if tr.mode == "lenses" and show:

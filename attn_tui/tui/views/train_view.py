@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core.numparse import parse_float, parse_int
 from ...core.train.run import Config
 from ...core.train.task import symbol_name
 from ...report.train_text import compare_table
@@ -51,11 +52,11 @@ def parse_controls(texts: dict) -> tuple[dict | None, str | None]:
     """{'lr': '0.5', 'd_k': '16', 'steps': '300', 'seed': '0'} -> (values, None) or (None, one line)."""
     out = {}
     for key in CONTROLS:
-        raw = str(texts.get(key, "")).strip()
-        try:
-            out[key] = float(raw) if key == "lr" else int(raw)
-        except ValueError:
-            return None, f"{key}: {raw!r} is not {'a number' if key == 'lr' else 'a whole number'}"
+        raw = texts.get(key, "")
+        try:  # ASCII only (numparse); Config checks the ranges
+            out[key] = parse_float(raw, key, example="0.5") if key == "lr" else parse_int(raw, key)
+        except ValueError as exc:
+            return None, str(exc)
     try:
         Config(**out)
     except ValueError as e:

@@ -66,8 +66,9 @@ class GridSizing:
 
     def on_click(self, event: events.Click) -> None:
         sx, sy = self.scroll_offset
-        if event.y < 1:
+        y = event.screen_y - self.content_region.y  # the header row is 0 (event.y counts the border too)
+        if y < 1:
             return
         # A click on a row label keeps the cursor's column (and so selects that query row).
         col = self.cursor[1] if event.x < self._lw else (sx + event.x - self._lw) // (self._w + 1)
-        self.move_cursor(sy + event.y - 1, col)
+        self.move_cursor(sy + y - 1, col)

@@ -17,6 +17,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.dom import DOMNode
 
+from ...core.labeltext import cut, last_cluster
 from ...core.numfmt import fmt  # noqa: F401  (the grids' number format, shared with the inspector)
 
 VIRIDIS = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725")
@@ -169,7 +170,7 @@ LABEL_MAX = 8  # longer row labels end in "…" (the full label is in the inspec
 
 def fit_label(label: str, width: int = LABEL_MAX) -> str:
     """``label`` in at most ``width`` cells: "t1 verylongword" -> "t1 very…"."""
-    return label if len(label) <= width else label[: width - 1] + "…"
+    return label if len(label) <= width else cut(label, width - 1) + "…"  # never inside an emoji
 
 
 def headers(labels, width: int) -> list[str]:
@@ -201,8 +202,12 @@ def header_width(labels: tuple, width: int, cap: int = 8) -> int:
 
 
 def _abbrev(label: str, width: int) -> str:
-    """Fit ``label`` in ``width``, keeping its last character ("spare1" -> "spar1")."""
-    return label if len(label) <= width else label[: width - 1] + label[-1]
+    """Fit ``label`` in ``width``, keeping its last character ("spare1" -> "spar1"); cut between
+    grapheme clusters (core.labeltext), so an emoji is whole or gone."""
+    if len(label) <= width:
+        return label
+    tail = last_cluster(label)
+    return cut(label, width - len(tail)) + tail if len(tail) < width else cut(label, width - 1) + "…"
 
 
 def cell_width(values: np.ndarray) -> int:

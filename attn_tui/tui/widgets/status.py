@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from ...core.labeltext import cut
 from .text_lines import TextLines
 
 
@@ -56,7 +57,7 @@ def status_text(view, width: int | None = None) -> Text:
     room = None if width is None else width - t.cell_len - 4
     if title and (room is None or room >= 12):  # the title, cut to what is left (whole in the help screen)
         if room is not None and len(title) > room:
-            title = title[: room - 1] + "…"
+            title = cut(title, room - 1) + "…"  # between grapheme clusters (core.labeltext)
         t.append(" · ")
         t.append(title, "dim")
     t.append(" ")

@@ -1,0 +1,27 @@
+"""The door of the heads command and screen: a multi-head built-in by name, or a file by path."""
+
+from __future__ import annotations
+
+from ..limits import printable
+from .demo import HEAD_BUILTINS
+from .multihead_io import open_file
+from .source import HeadSource
+
+
+def open_heads(name_or_path, tokens: str | None = None) -> HeadSource:
+    """A HeadSource: a built-in model (HEAD_BUILTINS, run on ``tokens`` when given) or a multi-head
+    file (its Q, K, V are fixed, so ``tokens`` is refused). ValueError: one line naming the problem."""
+    name = str(name_or_path)
+    if name in HEAD_BUILTINS:
+        return HEAD_BUILTINS[name](tokens)
+    if tokens is not None:
+        raise ValueError(
+            f"--tokens: {printable(name)} holds fixed Q, K, V; only a built-in model "
+            f"({', '.join(HEAD_BUILTINS)}) recomputes its heads on new tokens"
+        )
+    if not name.lower().endswith((".npz", ".safetensors")):
+        raise ValueError(
+            f"{printable(name)}: not a multi-head built-in ({', '.join(HEAD_BUILTINS)}) "
+            "or a multi-head file (.safetensors, .npz)"
+        )
+    return open_file(name_or_path)

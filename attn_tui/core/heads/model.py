@@ -1,0 +1,157 @@
+"""The induction demo: a two-layer, attention-only transformer over the letters a..z, in NumPy.
+
+    x⁰ = E[tokens] + P[:T]                                   (T, d_model)
+    xˡ⁺¹ = xˡ + Σ_h softmax(Q_h K_hᵀ / √d_k + M) V_h W_O^(h)  Q_h = xˡ W_Q^(h), K_h = xˡ W_K^(h), V_h = xˡ W_V^(h)
+    logits = x^L W_U                                          (T, vocab)
+
+M is the causal mask (-1e9 above the diagonal, the lesson's fill). No layer norm, no MLP, no
+biases: every number a learner sees is one of these products. The weights are trained by
+scripts/train_induction_demo.py (torch, seeded) on sequences whose second half repeats the
+first (``repeated_sequences``), and ship as induction_demo.npz beside this file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from ..attention import softmax
+
+VOCAB = tuple("abcdefghijklmnopqrstuvwxyz")
+WEIGHTS = Path(__file__).with_name("induction_demo.npz")
+FILL = -1e9  # the lesson's finite stand-in for -inf
+WEIGHT_NAMES = ("E", "P", "W_Q", "W_K", "W_V", "W_O", "W_U")
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """Weights, float64 copies of what ships (float32).
+
+    E (vocab, d_model), P (n_ctx, d_model), W_Q, W_K, W_V (L, H, d_model, d_k),
+    W_O (L, H, d_k, d_model), W_U (d_model, vocab)."""
+
+    E: np.ndarray
+    P: np.ndarray
+    W_Q: np.ndarray
+    W_K: np.ndarray
+    W_V: np.ndarray
+    W_O: np.ndarray
+    W_U: np.ndarray
+    vocab: tuple = VOCAB
+
+    @property
+    def n_layers(self) -> int:
+        return self.W_Q.shape[0]
+
+    @property
+    def n_heads(self) -> int:
+        return self.W_Q.shape[1]
+
+    @property
+    def d_k(self) -> int:
+        return self.W_Q.shape[3]
+
+    @property
+    def n_ctx(self) -> int:
+        return self.P.shape[0]
+
+    @property
+    def scale(self) -> float:
+        return 1.0 / np.sqrt(self.d_k)
+
+
+@dataclass(frozen=True, eq=False)
+class Forward:
+    """Every intermediate of one forward pass over T tokens.
+
+    Q, K, V, O (L, H, T, d_k); A (L, H, T, T); resid (L + 1, T, d_model), the residual stream
+    before each layer and after the last; logits (T, vocab)."""
+
+    ids: np.ndarray
+    Q: np.ndarray
+    K: np.ndarray
+    V: np.ndarray
+    A: np.ndarray
+    O: np.ndarray
+    resid: np.ndarray
+    logits: np.ndarray
+
+
+def load_model(path=WEIGHTS) -> Model:
+    """The model whose weights are in the .npz ``path`` (the shipped one by default)."""
+    with np.load(path, allow_pickle=False) as z:
+        arrays = {k: np.asarray(z[k], dtype=np.float64) for k in WEIGHT_NAMES}
+        vocab = tuple(z["vocab"].tolist()) if "vocab" in z.files else VOCAB
+    for a in arrays.values():
+        a.setflags(write=False)
+    return Model(**arrays, vocab=vocab)
+
+
+@cache
+def shipped_model() -> Model:
+    """The shipped induction-demo model, loaded once."""
+    return load_model()
+
+
+def encode(model: Model, text: str) -> np.ndarray:
+    """Token ids (T,) of space-separated tokens of the model's vocabulary; ValueError naming
+    the first unknown token (counted from 1) or a sequence longer than the model's positions."""
+    words = text.split()
+    if not words:
+        raise ValueError('--tokens: no tokens; give letters a..z separated by spaces, e.g. "q w e r q w e r"')
+    index = {w: i for i, w in enumerate(model.vocab)}
+    for t, w in enumerate(words, 1):
+        if w not in index:
+            raise ValueError(
+                f"--tokens: token {t} is {w!r}, not in the model's vocabulary "
+                f"({model.vocab[0]}..{model.vocab[-1]}, one letter each, separated by spaces)"
+            )
+    if len(words) > model.n_ctx:
+        raise ValueError(f"--tokens: {len(words)} tokens; the model has {model.n_ctx} positions")
+    return np.array([index[w] for w in words])
+
+
+def causal_fill(T: int) -> np.ndarray:
+    """M (T, T): 0 on and below the diagonal, FILL above (the lesson's mask)."""
+    return np.triu(np.full((T, T), FILL), k=1)
+
+
+def forward(model: Model, ids) -> Forward:
+    """The forward pass over token ids (T,), every head of every layer kept."""
+    ids = np.asarray(ids)
+    T, L = len(ids), model.n_layers
+    x = model.E[ids] + model.P[:T]  # (T, d_model)
+    M = causal_fill(T)
+    Qs, Ks, Vs, As, Os, resid = [], [], [], [], [], [x]
+    for layer in range(L):
+        Q = np.einsum("td,hdk->htk", x, model.W_Q[layer])  # (H, T, d_k)
+        K = np.einsum("td,hdk->htk", x, model.W_K[layer])
+        V = np.einsum("td,hdk->htk", x, model.W_V[layer])
+        A = softmax(Q @ K.transpose(0, 2, 1) * model.scale + M)  # (H, T, T)
+        O = A @ V  # (H, T, d_k)
+        x = x + np.einsum("htk,hkd->td", O, model.W_O[layer])  # Σ_h O_h W_O^(h)
+        for store, a in zip((Qs, Ks, Vs, As, Os, resid), (Q, K, V, A, O, x)):
+            store.append(a)
+    Q, K, V, A, O = (np.stack(s) for s in (Qs, Ks, Vs, As, Os))
+    return Forward(ids, Q, K, V, A, O, np.stack(resid), x @ model.W_U)
+
+
+def repeated_sequences(rng, batch: int, n_ctx: int, vocab: int = len(VOCAB), n_min: int = 4, n_max: int | None = None):
+    """The task: (ids (B, n_ctx), n (B,)). Row b holds n[b] distinct random letters, the same
+    n[b] letters again, then random letters to fill n_ctx (a causal model never reads them
+    when predicting inside the repeat). n is uniform in n_min..n_max (default n_ctx // 2).
+
+    The predictable targets are the repeat's: position t (0-based) in n..2n-2 predicts
+    ids[t + 1] = ids[t + 1 - n]."""
+    n_max = n_ctx // 2 if n_max is None else n_max
+    n = rng.integers(n_min, n_max + 1, size=batch)
+    first = np.argsort(rng.random((batch, vocab)), axis=1)  # a random order of the letters per row
+    ids = rng.integers(0, vocab, size=(batch, n_ctx))
+    for b in range(batch):
+        k = int(n[b])
+        ids[b, :k] = first[b, :k]
+        ids[b, k : 2 * k] = first[b, :k]
+    return ids, n

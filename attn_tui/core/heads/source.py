@@ -1,0 +1,184 @@
+"""HeadSource: L layers x H heads of one sequence, each head's Q, K, V read only when asked for.
+
+A source is backed by a reader: ``read(name, layer, head=None)`` returns one contiguous slice of
+an [L, H, ...] array (the model's forward pass in memory, or a file read lazily by
+multihead_io). Layers and heads count from 0; token positions inside a head count from 1.
+
+Shapes: Q (L, H, T, d_k); K (L, H_kv, T', d_k); V (L, H_kv, T', d_v); head h reads K/V head
+kv_head[h]; optional W_O (L, H·d_v, d_model), own A (L, H, T, T'), additive masks (L, T, T').
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..attention import DTYPES, MASKS, softmax
+from ..scenario import Scenario
+from .readings import Readings, head_readings
+
+SEEN = -1e4  # an additive mask entry at or below this blocks its key (for the entropy ceiling)
+
+
+@dataclass(frozen=True, eq=False)
+class HeadSource:
+    """What a heads screen asks: sizes and labels at once, one head's numbers on demand.
+
+    masks: per layer ("causal" | "none" | "window" | "additive", window width or None).
+    ids: the query tokens compared for the induction score; tokens: their labels on screen."""
+
+    title: str
+    source: str
+    tokens: tuple
+    ids: tuple
+    key_tokens: tuple
+    shapes: dict  # name -> shape of the whole [L, H, ...] array
+    kv_head: tuple  # (H,) head h -> its K/V head
+    scales: tuple  # (L,) the number S is multiplied by, per layer
+    masks: tuple  # (L,) (kind, window)
+    dtype: str  # the float dtype a head's Scenario computes in
+    read: object = field(repr=False)  # read(name, layer, head=None) -> np.ndarray
+
+    @property
+    def n_layers(self) -> int:
+        return self.shapes["Q"][0]
+
+    @property
+    def n_heads(self) -> int:
+        return self.shapes["Q"][1]
+
+    @property
+    def n_kv_heads(self) -> int:
+        return self.shapes["K"][1]
+
+    @property
+    def T(self) -> int:
+        return self.shapes["Q"][2]
+
+    @property
+    def T_k(self) -> int:
+        return self.shapes["K"][2]
+
+    @property
+    def d_k(self) -> int:
+        return self.shapes["Q"][3]
+
+    def has(self, name: str) -> bool:
+        return name in self.shapes
+
+    def qkv(self, layer: int, head: int):
+        """(Q (T, d_k), K (T', d_k), V (T', d_v)) of one head, as stored."""
+        check_head(self, layer, head)
+        kv = self.kv_head[head]
+        return self.read("Q", layer, head), self.read("K", layer, kv), self.read("V", layer, kv)
+
+    def blocked_rows(self, layer: int, r0: int, r1: int) -> np.ndarray:
+        """(r1 - r0, T') True where query rows r0..r1-1 may not see a key (core.attention.blocked_cells)."""
+        kind, w = self.masks[layer]
+        if kind == "additive":
+            return self.read("M", layer)[r0:r1] <= SEEN
+        t = np.arange(r0, r1)[:, None]
+        i = np.arange(self.T_k)[None, :]
+        if kind == "causal":
+            return i > t
+        if kind == "window":
+            return (i > t) | (i <= t - w)
+        return np.zeros((r1 - r0, self.T_k), dtype=bool)
+
+    def weights_block(self, layer: int, head: int, qkv=None):
+        """A function (r0, r1) -> (A rows r0..r1-1 (r1 - r0, T') in float64, seen keys (r1 - r0, T'))."""
+        Q, K, _ = self.qkv(layer, head) if qkv is None else qkv
+        Q, K = np.asarray(Q, np.float64), np.asarray(K, np.float64)
+        scale = self.scales[layer]
+        M_layer = self.read("M", layer) if self.masks[layer][0] == "additive" else None  # (T, T'), read once
+
+        def block(r0, r1):
+            S = Q[r0:r1] @ K.T * scale  # (r1 - r0, T')
+            if M_layer is not None:
+                M = M_layer[r0:r1]
+                return softmax(S + M), M > SEEN
+            blocked = self.blocked_rows(layer, r0, r1)
+            return softmax(S + np.where(blocked, -1e9, 0.0)), ~blocked
+
+        return block
+
+
+def check_head(src: HeadSource, layer, head=None) -> None:
+    """ValueError naming a layer or head outside the source (both count from 0)."""
+    if isinstance(layer, bool) or not isinstance(layer, (int, np.integer)) or not 0 <= layer < src.n_layers:
+        raise ValueError(f"--layer: {layer!r} is not a layer; this source has layers 0..{src.n_layers - 1}")
+    bad = isinstance(head, bool) or not isinstance(head, (int, np.integer)) or not 0 <= head < src.n_heads
+    if head is not None and bad:
+        raise ValueError(f"--head: {head!r} is not a head; this source has heads 0..{src.n_heads - 1} per layer")
+
+
+def head_readings_of(src: HeadSource, layer: int, head: int) -> Readings:
+    """The readings (readings.py) of one head, its rows in blocks."""
+    check_head(src, layer, head)
+    return head_readings(src.weights_block(layer, head), src.T, src.T_k, src.ids, layer, head)
+
+
+def layer_readings(src: HeadSource, layer: int) -> list[Readings]:
+    """One Readings per head of ``layer``, head 0 first."""
+    check_head(src, layer)
+    return [head_readings_of(src, layer, h) for h in range(src.n_heads)]
+
+
+def all_readings(src: HeadSource, layer: int | None = None) -> list[Readings]:
+    """Every head's readings, layer by layer (or one layer's)."""
+    layers = range(src.n_layers) if layer is None else [layer]
+    return [r for ly in layers for r in layer_readings(src, ly)]
+
+
+def own_weights_diff(src: HeadSource, layer: int, head: int) -> float | None:
+    """max |A computed - A the model reported| over the head (None when the source holds no A)."""
+    if not src.has("A"):
+        return None
+    block, own, worst = src.weights_block(layer, head), src.read("A", layer, head), 0.0
+    for r0 in range(0, src.T, 256):
+        A, _ = block(r0, min(src.T, r0 + 256))
+        worst = max(worst, float(np.nanmax(np.abs(A - own[r0 : r0 + 256]), initial=0.0)))
+    return worst
+
+
+def _scenario_mask(src: HeadSource, layer: int):
+    """(mask, window) a Scenario can hold; an additive mask only when it is 0 / blocked in a causal
+    or no-mask pattern (else ValueError: the heads table reads it, a single head cannot)."""
+    kind, w = src.masks[layer]
+    if kind in MASKS:
+        return kind, w
+    M = np.asarray(src.read("M", layer))
+    blocked = M <= SEEN
+    if np.all(M[~blocked] == 0):
+        causal = np.arange(src.T_k)[None, :] > np.arange(src.T)[:, None]
+        if np.array_equal(blocked, causal):
+            return "causal", None
+        if not blocked.any():
+            return "none", None
+    raise ValueError(
+        f"mask: layer {layer} has an explicit additive mask that is not causal or none; "
+        "`attn-tui heads` reads it, a single head takes causal, none or window"
+    )
+
+
+def head_scenario(src: HeadSource, layer: int, head: int) -> Scenario:
+    """The Scenario of one head: its Q, K, V, the layer's mask and scale (c = scale·√d_k), so
+    every pane and the report work on it unchanged."""
+    check_head(src, layer, head)
+    Q, K, V = src.qkv(layer, head)
+    mask, window = _scenario_mask(src, layer)
+    labels = {} if src.T_k == src.T and not src.key_tokens else {"key_tokens": src.key_tokens}
+    return Scenario(
+        title=f"{src.title[:150]}: layer {layer}, head {head} (counted from 0)",  # titles are at most 200
+        tokens=src.tokens,
+        Q=Q,
+        K=K,
+        V=V,
+        mask=mask,
+        window=window,
+        c=float(src.scales[layer] * np.sqrt(src.d_k)),
+        scaled=True,
+        dtype=src.dtype if src.dtype in DTYPES else "float64",
+        **labels,
+    )

@@ -1,0 +1,61 @@
+"""`attn-tui heads NAME|FILE [--layer L] [--tokens "..."] [--json]`: every head's reading, headless.
+
+Kept out of cli.py so the subcommand lives in one place; cli.py calls add_parser() and run().
+Bad input (an unknown token, too many tokens, a malformed multi-head file, a layer that is not
+there) is a ValueError: one line, exit 2 (cli.main).
+"""
+
+from __future__ import annotations
+
+
+def add_parser(sub) -> None:
+    h = sub.add_parser(
+        "heads",
+        help="every head of a multi-head scenario: entropy against log2 t, previous-token, first, self, induction",
+        description="The readings of every head (layers and heads counted from 0) of the built-in induction-demo "
+        "(a trained two-layer model over a..z) or of a multi-head .safetensors / .npz file (README: Many heads).",
+    )
+    h.add_argument("source", metavar="NAME|FILE", help="induction-demo, or a multi-head .safetensors / .npz file")
+    h.add_argument("--layer", type=int, metavar="L", help="one layer's heads only (counted from 0)")
+    h.add_argument(
+        "--tokens",
+        metavar='"q w e r q w e r"',
+        help="run the built-in model on these tokens (letters a..z separated by spaces)",
+    )
+    h.add_argument("--json", action="store_true", help='JSON: {"heads": [{layer, head, mean_entropy_bits, ...}]}')
+
+
+def run(args) -> str:
+    from .core.heads.door import open_heads
+    from .core.heads.source import check_head
+    from .report.heads_text import heads_json, heads_text
+
+    src = open_heads(args.source, args.tokens)
+    if args.layer is not None:
+        check_head(src, args.layer)
+    return heads_json(src, args.layer) if args.json else heads_text(src, args.layer)
+
+
+def report_scenario(args):
+    """For `report --scenario NAME|FILE --layer L --head H`: that head's Scenario through the door's
+    limits (limits.admit, the report's sizes), or None when the scenario is a single head (then
+    --layer / --head are refused). A multi-head scenario without both is refused."""
+    from .core.heads.demo import HEAD_BUILTINS
+    from .core.heads.door import open_heads
+    from .core.heads.multihead_io import is_heads_file
+    from .core.heads.source import head_scenario
+    from .core.limits import admit
+
+    name, picked = args.scenario, (args.layer, args.head)
+    multi = name is not None and (name in HEAD_BUILTINS or is_heads_file(name))
+    if not multi:
+        if picked != (None, None):
+            raise ValueError("--layer/--head: pick a head of a multi-head scenario (induction-demo, a multi-head file)")
+        return None
+    if None in picked:
+        raise ValueError(
+            f"{name}: a multi-head scenario; give --layer L --head H (from 0), or list every head with `attn-tui heads`"
+        )
+    src = open_heads(name)
+    s = head_scenario(src, *picked)
+    return admit(s, large=True)

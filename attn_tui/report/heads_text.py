@@ -1,0 +1,125 @@
+"""`attn-tui heads`: every head's reading as a table (text) or JSON, from core.heads.
+
+Layers and heads count from 0 (as transformers and BertViz number them); token positions in a
+head's reading count from 1, as the lesson's t1..tT. A score that is not defined is "-" in the
+text and null in the JSON (induction when no token repeats)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from ..core.heads.combine import combine
+from ..core.heads.readings import FIELDS
+from ..core.heads.source import HeadSource, all_readings, own_weights_diff
+
+COLUMNS = ("layer", "head", "H mean", "log2 ceil", "prev", "first", "self", "induction")
+
+
+def _num(x, width=9):
+    return f"{'-':>{width}}" if x is None else f"{x:>{width}.3f}"
+
+
+def _mask(kind, w):
+    return f"window {w}" if kind == "window" else kind
+
+
+def heads_data(src: HeadSource, layer: int | None = None) -> dict:
+    """What the command prints: the source, every head's readings (a dict each), the combines."""
+    readings = all_readings(src, layer)
+    rows = [r.as_dict() for r in readings]
+    if src.has("A"):
+        for row in rows:
+            row["own_A_max_abs_diff"] = own_weights_diff(src, row["layer"], row["head"])
+    layers = range(src.n_layers) if layer is None else [layer]
+    combines = [c for c in (combine(src, ly) for ly in layers) if c is not None]
+    return {
+        "title": src.title,
+        "source": src.source,
+        "tokens": list(src.tokens),
+        "n_layers": src.n_layers,
+        "n_heads": src.n_heads,
+        "n_kv_heads": src.n_kv_heads,
+        "kv_head": list(src.kv_head),
+        "T": src.T,
+        "T_k": src.T_k,
+        "d_k": src.d_k,
+        "scale": list(src.scales),
+        "mask": [_mask(*m) for m in src.masks],
+        "heads": rows,
+        "combine": [
+            {"layer": c.layer, "max_abs_diff": c.max_abs_diff, "tolerance": c.tolerance, "holds": c.holds}
+            for c in combines
+        ],
+    }
+
+
+def _finite(x):
+    """x with every non-finite float (a head whose rows are all NaN) as None: JSON's null."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_finite(v) for v in x]
+    return x
+
+
+def heads_json(src: HeadSource, layer: int | None = None) -> str:
+    return json.dumps(_finite(heads_data(src, layer)), indent=1, allow_nan=False) + "\n"
+
+
+def _best(rows, field):
+    scored = [r for r in rows if r[field] is not None]
+    return max(scored, key=lambda r: r[field]) if scored else None
+
+
+def _per_layer(values) -> str:
+    """One value for every layer, or each layer's in order (layer 0 first)."""
+    return values[0] if len(set(values)) == 1 else "by layer " + " | ".join(values)
+
+
+def heads_text(src: HeadSource, layer: int | None = None) -> str:
+    d = heads_data(src, layer)
+    out = [
+        d["title"],
+        f"{d['n_layers']} layers x {d['n_heads']} heads ({d['n_kv_heads']} K/V heads), T = {d['T']} query tokens, "
+        f"T' = {d['T_k']} keys, d_k = {d['d_k']}; layers and heads counted from 0, positions from 1",
+    ]
+    if d["source"]:
+        out.append(f"source: {d['source']}")
+    out.append(f"mask: {_per_layer(d['mask'])}; scale: {_per_layer([f'{s:.6g}' for s in d['scale']])}")
+    out += [
+        "",
+        "H mean: mean row entropy H(A_t) in bits; log2 ceil: mean log2 of the keys each row sees (a uniform row).",
+        "prev = mean A[t, t-1], first = mean A[t, 1], self = mean A[t, t] over t = 2..T; induction = mean weight",
+        "on the token that followed the previous occurrence of token t (- when no token repeats).",
+        "",
+        " ".join(f"{c:>9}" for c in COLUMNS),
+    ]
+    for r in d["heads"]:
+        out.append(f"{r['layer']:>9} {r['head']:>9} " + " ".join(_num(r[f]) for f in FIELDS))
+    out += _verdicts(d)
+    return "\n".join(out) + "\n"
+
+
+def _verdicts(d) -> list:
+    out = [""]
+    ceiling = "log2 t: the uniform row" if set(d["mask"]) == {"causal"} else "log2 of the keys each row sees"
+    for field, what in (("prev_token", "previous-token"), ("induction", "induction")):
+        best = _best(d["heads"], field)
+        if best is not None:
+            out.append(
+                f"strongest {what} head: layer {best['layer']}, head {best['head']} ({field} = {best[field]:.3f}); "
+                f"its mean entropy {best['mean_entropy_bits']:.2f} bits of a {best['mean_ceiling_bits']:.2f}-bit "
+                f"ceiling ({ceiling})"
+            )
+    if any("own_A_max_abs_diff" in r for r in d["heads"]):
+        worst = max(r["own_A_max_abs_diff"] for r in d["heads"])
+        out.append(f"A recomputed from Q, K against the model's own A: max |difference| = {worst:.3g}")
+    for c in d["combine"]:
+        out.append(
+            f"layer {c['layer']}: concat(O_1..O_H) W_O = sum_h O_h W_O^(h), max |difference| = {c['max_abs_diff']:.3g} "
+            f"({'within' if c['holds'] else 'BEYOND'} the float64 rounding bound {c['tolerance']:.3g})"
+        )
+    return out

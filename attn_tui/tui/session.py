@@ -1,0 +1,197 @@
+"""The explorer's session outlives its process: kept on quit, on SIGHUP/SIGTERM/SIGQUIT/SIGINT and
+after a crash, offered back at the next launch (core/session_store.py writes and reads the files).
+
+``SessionKeeper`` is built by cli.run (the tests build one too) and handed to AttentionApp; an app
+without one (the tests' default, ``attn-tui serve``'s tabs) keeps nothing. Signals are handled on
+the event loop (``loop.add_signal_handler``): the session is written first, then ``app.exit`` with
+128 + the signal's number, so Textual leaves the alternate screen, shows the cursor and resets the
+mouse and keyboard modes as on any exit. A resume after SIGTSTP/``fg`` (Textual's driver suspends
+and resumes) repaints the whole screen at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..core import scenario_io as io
+from ..core import session_store as store
+from ..core.limits import MAX_DIM
+from ..core.scenario import Scenario
+from .framework import all_screens
+from .history import clamp_cursor, same_scenario
+from .state import State
+
+SIGNALS = ("SIGHUP", "SIGTERM", "SIGQUIT", "SIGINT")
+
+
+def _same(a: Scenario, b: Scenario) -> bool:
+    """The same scenario, the row it opens on aside (a save writes the row selected then)."""
+    return same_scenario(a.with_(focus_row=None), b.with_(focus_row=None))
+
+
+class SessionKeeper:
+    """Where this session is kept, what was opened, and the kept session offered at launch."""
+
+    def __init__(self, folder: Path, opened: Scenario, source: str, resume: bool = False, fresh: bool = False):
+        self.folder = folder
+        self.opened = opened  # the scenario the launch opened: a session equal to it has nothing to keep
+        self.source = source  # the --scenario given, or the default built-in's name
+        self.resume = resume
+        self.offer: store.Kept | None = None  # the newest kept session, when it differs from `opened`
+        self.offer_path: Path | None = None
+        self.problems: list[str] = []  # one line per state file ignored
+        self.restored_from: Path | None = None  # replaced by this session's own file when it is written
+        self.written: Path | None = None
+        self.message: str | None = None  # the line said on exit
+        if not fresh:
+            kept, path, self.problems = store.newest(folder)
+            if kept is not None and not _same(kept.scenario, opened):
+                self.offer, self.offer_path = kept, path
+
+    # -- keeping ----------------------------------------------------------------------
+    def has_edits(self, app) -> bool:
+        h, st = app.history, app.state
+        return bool(h.past or h.future or st.pin is not None or not _same(st.scenario, self.opened))
+
+    def snapshot(self, app, why: str) -> store.Kept:
+        """What is kept of the app now; undo steps and a pin above 512 tokens are left out (no TOML holds them)."""
+        st, h = app.state, app.history
+        pin = (st.pin.scenario, st.pin.row) if st.pin is not None and _savable(st.pin.scenario) else None
+        return store.Kept(
+            scenario=st.scenario,
+            row=st.row,
+            cursor=st.cursor,
+            pin=pin,
+            past=tuple(s.scenario for s in h.past if _savable(s.scenario)),
+            future=tuple(s.scenario for s in h.future if _savable(s.scenario)),
+            why=why,
+            source=self.source,
+        )
+
+    def keep(self, app, why: str) -> str | None:
+        """Write the session (nothing when it holds no edit); the one line to say on exit."""
+        if getattr(app, "state", None) is None:  # a stand-in app (tests/report/test_cli.py)
+            return None
+        if not self.has_edits(app):
+            self.message = _train_note(app).strip() or None
+            return self.message
+        k = self.snapshot(app, why)
+        try:
+            io.check_savable(k.scenario)
+            self.written = store.write(self.folder, k, replaces=self.written or self.restored_from)
+        except (OSError, ValueError) as exc:
+            self.message = f"attn-tui: the session was NOT kept ({getattr(exc, 'strerror', None) or exc})"
+            return self.message
+        n = k.edits
+        self.message = (
+            f"attn-tui{'' if why == 'quit' else ': ' + why}: your session ({n} edit{'' if n == 1 else 's'}, "
+            f"c = {k.scenario.c:.4g}) is kept in {self.written}; the next launch offers it back "
+            "(--resume restores it, --fresh starts clean)"
+        ) + _train_note(app)
+        return self.message
+
+    # -- restoring ----------------------------------------------------------------------
+    def restore(self, app, k: store.Kept) -> None:
+        """Make ``k`` the app's state and undo history (not itself an undo step)."""
+        s = k.scenario
+        pin = None
+        if k.pin is not None:
+            pin = State(k.pin[0], row=min(k.pin[1], k.pin[0].T - 1))
+        app.history.past[:] = [State(x) for x in k.past]
+        app.history.future[:] = [State(x) for x in k.future]
+        app.state = State(s, row=min(k.row, s.T - 1), cursor=clamp_cursor(s, k.cursor), pin=pin)
+        self.restored_from = self.offer_path
+        self.offer = None
+        app.notes.note(f"restored {k.describe()}; ctrl+z undoes its edits", "change", timeout=6)
+
+    def start(self, app) -> None:
+        """On mount: say what was ignored, then restore (--resume) or offer the kept session."""
+        for line in self.problems[:3]:
+            app.notify(line, title="A kept session was ignored", severity="warning", timeout=8)
+        if self.offer is None:
+            if self.resume:
+                app.notify("no kept session to resume: starting clean", severity="warning", timeout=6)
+            return
+        if self.resume:  # after the first frame's focus has put the cell cursor on the focused grid
+            kept = self.offer
+            app.call_after_refresh(self.restore, app, kept)
+        else:
+            kept = self.offer
+            origin = f"\nfirst opened from {kept.source}" if kept.source else ""
+            offer = OfferScreen(f"{kept.scenario.title!r}\n{kept.summary()}{origin}", self.folder)
+            app.push_screen(offer, lambda yes: yes and self.restore(app, kept))
+
+
+def _savable(s: Scenario) -> bool:
+    return max(s.T, s.T_k) <= MAX_DIM
+
+
+def _train_note(app) -> str:
+    """On exit: the training screen's run is not kept; say so when one was started."""
+    from .screens.train import TrainScreen
+
+    for screen in all_screens(app):
+        if isinstance(screen, TrainScreen) and screen.trainer.step_count:
+            tr = screen.trainer
+            return f"\nattn-tui: the training run (step {tr.step_count} of {tr.config.steps}) is not kept"
+    return ""
+
+
+class OfferScreen(ModalScreen[bool]):
+    """The first screen's question: Enter restores the kept session, any other key starts clean."""
+
+    def __init__(self, what: str, folder: Path) -> None:
+        super().__init__(id="session-offer")
+        self.what, self.folder = what, folder
+        self.answered = False  # a second key before the screen is gone must not dismiss it twice
+
+    def compose(self) -> ComposeResult:
+        text = Static(
+            f"{self.what}\n\nEnter restores it; any other key starts clean "
+            f"(it stays in {self.folder} for the next launch).",
+            id="session-offer-text",
+            markup=False,
+        )
+        text.border_title = "A kept session"
+        yield text
+
+    def on_key(self, event) -> None:
+        event.stop()
+        event.prevent_default()
+        if not self.answered:
+            self.answered = True
+            self.dismiss(event.key == "enter")
+
+
+# -- signals ------------------------------------------------------------------------------
+def install_signals(app) -> None:
+    """SIGHUP, SIGTERM, SIGQUIT, SIGINT: keep the session, then exit 128 + the signal through Textual's
+    own shutdown (the terminal left as found). SIGCONT (after SIGTSTP, `fg`): repaint at once."""
+    loop = asyncio.get_running_loop()
+    for name in SIGNALS:
+        sig = getattr(signal, name, None)
+        try:
+            if sig is not None:
+                loop.add_signal_handler(sig, _on_signal, app, sig)
+        except (NotImplementedError, RuntimeError, ValueError):  # Windows' loop; not the main thread
+            return
+    app.app_resume_signal.subscribe(app, _repaint)
+
+
+def _on_signal(app, sig: int) -> None:
+    name = signal.Signals(sig).name
+    keeper = getattr(app, "session", None)
+    if keeper is not None:
+        keeper.keep(app, name)
+    app.exit(return_code=128 + sig)
+
+
+def _repaint(app) -> None:
+    app.refresh(layout=True)
+    app.screen.refresh(layout=True)
