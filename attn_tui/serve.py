@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .core.builtins import BUILTINS
+from .core.numparse import parse_int
 from .serve_guard import default_max_sessions, new_token, origin_key
 
 LOOPBACK = "127.0.0.1"
@@ -36,21 +37,20 @@ NO_TOKEN = (
 )
 
 
-def _port(text: str) -> int:
+def _whole(text: str, lo: int | None = None, hi: int | None = None) -> int:
+    """ASCII digits only, as every number field (int() would read '８０８０' as 8080)."""
     try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is outside 1..65535")
-    return port
+        return parse_int(text, "n", lo, hi)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("n: ")) from None
+
+
+def _port(text: str) -> int:
+    return _whole(text, 1, 65535)
 
 
 def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    n = _whole(text)
     if n < 1:
         raise argparse.ArgumentTypeError(f"{n} is below 1")
     return n

@@ -88,8 +88,10 @@ def test_two_tabs_two_explorers():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--port", "0"], "argument --port: 0 is outside 1..65535"),
-        (["--port", "65536"], "argument --port: 65536 is outside 1..65535"),
+        (["--port", "0"], "argument --port: 0 must be a whole number from 1 to 65,535"),
+        (["--port", "65536"], "argument --port: 65536 must be a whole number from 1 to 65,535"),
+        (["--port", "８０８０"], "argument --port: '８０８０' is not a whole number (digits 0-9 only)"),
+        (["--max-sessions", "２"], "argument --max-sessions: '２' is not a whole number (digits 0-9 only)"),
         (["--port", "http"], "argument --port: 'http' is not a whole number"),
         (["--scenario", "no-such"], "no-such: no such file, and no built-in of that name"),
         (["--theme", "no-such"], "--theme 'no-such': no such theme (themes: "),
