@@ -12,6 +12,7 @@ from __future__ import annotations
 import hmac
 import json
 import os
+import re
 import secrets
 import socket
 from urllib.parse import urlsplit
@@ -79,6 +80,30 @@ def origin_refusal(origin: str | None, allowed: frozenset) -> str | None:
     return None
 
 
+HOST_CHARS = re.compile(r"^[A-Za-z0-9.\-\[\]:]+$")
+
+
+def host_refusal(host: str | None, allowed: frozenset) -> str | None:
+    """None when a request's Host header names this server (one of its own origins' host and port);
+    else the one-line reason. A DNS-rebinding page (evil.example resolving to 127.0.0.1) is same-origin
+    with itself in the browser: its requests say ``Host: evil.example:PORT``, refused here on every
+    route. The Host carries no scheme: a port-less one stands for 80 or 443 (a proxy's --public-url)."""
+    if not host:
+        return "no Host header"
+    bad = f"Host {host[:100]!r} is not this server's"
+    if not HOST_CHARS.match(host):
+        return bad
+    try:
+        u = urlsplit("//" + host)
+        name, port = u.hostname, u.port
+    except ValueError:
+        return bad
+    ports = {port} if port is not None else set(DEFAULT_PORTS.values())
+    if not name or not any((name.lower(), p) in {(h, q) for _, h, q in allowed} for p in ports):
+        return bad
+    return None
+
+
 def _size(value, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadMessage(f"resize: {name} {str(value)[:40]!r} is not a whole number")
@@ -99,6 +124,8 @@ def parse_message(text: str) -> tuple:
         envelope = json.loads(text)
     except ValueError:
         raise BadMessage("not JSON") from None
+    except RecursionError:  # '[' * 100000: the parser's depth, not the session's end
+        raise BadMessage("JSON nested too deeply") from None
     if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
         raise BadMessage("not a [type, data] list")
     kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import signal
 import sys
 
@@ -20,13 +19,21 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
-from .serve_guard import BadMessage, allowed_origins, clamp_size, origin_key, origin_refusal, parse_message, token_ok
+from .serve_guard import (
+    BadMessage,
+    allowed_origins,
+    clamp_size,
+    host_refusal,
+    origin_key,
+    origin_refusal,
+    parse_message,
+    token_ok,
+)
 
 log = logging.getLogger("attn-tui.serve")
 HEARTBEAT = 15.0  # s between protocol pings: a socket whose browser vanished closes after ~1.5 of them
 STOP_WAIT = 10.0  # s a tab gets to quit when asked before it is killed
 MAX_BAD = 50  # malformed messages a session may send before it is closed
-HOST_CHARS = re.compile(r"^[A-Za-z0-9.\-\[\]:]+$")
 
 
 class GuardedServer(Server):
@@ -76,6 +83,19 @@ class GuardedServer(Server):
             shutdown_timeout=STOP_WAIT,
         )
 
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        app.middlewares.append(self._host_guard)
+        return app
+
+    @web.middleware
+    async def _host_guard(self, request: web.Request, handler) -> web.StreamResponse:
+        """Every route (page, websocket, downloads, static files) only under the server's own names:
+        a DNS-rebinding page's requests (Host: evil.example:PORT) are refused before any handler."""
+        if reason := host_refusal(request.headers.get("Host"), self.origins):
+            return self._refuse(request, 421, reason)
+        return await handler(request)
+
     def start_url(self) -> str:
         return f"{self.public_url.rstrip('/')}/" + (f"?token={self.token}" if self.token else "")
 
@@ -120,7 +140,7 @@ class GuardedServer(Server):
         """The page's URLs on the host the browser used when it is one of ours (the cookie is that
         host's: http://localhost:8000 through a tunnel), else on --public-url."""
         base = f"http://{request.host}"
-        if not HOST_CHARS.match(request.host) or origin_key(base) not in self.origins:
+        if host_refusal(request.host, self.origins) or origin_key(base) not in self.origins:
             base = self.public_url.rstrip("/")
         ws = ("wss:" if base.startswith("https:") else "ws:") + base.split(":", 1)[1] + "/ws"
         return {

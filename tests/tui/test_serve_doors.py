@@ -274,7 +274,8 @@ def test_a_served_save_beyond_the_root_is_refused(tmp_path):
 
 def test_page_names_the_host_the_browser_used_when_it_is_ours():
     """Through `ssh -L` a browser opens http://localhost:PORT: the page's websocket must go there too
-    (the cookie is that host's); a Host that is not the server's (DNS rebinding) gets the public URL."""
+    (the cookie is that host's); a Host that is not the server's (DNS rebinding) is refused."""
+    import urllib.error
     import urllib.request
 
     def page(host: str) -> str:
@@ -283,5 +284,26 @@ def test_page_names_the_host_the_browser_used_when_it_is_ours():
 
     with served() as s:
         assert f'data-session-websocket-url="ws://localhost:{s.port}/ws"' in page(f"localhost:{s.port}")
-        assert f'data-session-websocket-url="ws://127.0.0.1:{s.port}/ws"' in page(f"evil.example:{s.port}")
-        assert f'data-session-websocket-url="ws://127.0.0.1:{s.port}/ws"' in page('localhost:1/"><script>')
+        for host in (f"evil.example:{s.port}", 'localhost:1/"><script>'):  # DNS rebinding, an injected Host
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                page(host)
+            assert refused.value.code == 421, host
+        s.wait_output("is not this server's")
+
+
+def test_rebinding_host_refused_on_every_route():
+    """A page on evil.example (resolved to 127.0.0.1) sends Host and Origin evil.example:PORT: same-origin
+    in the browser's view. Page, websocket, downloads and static files refuse it, even with the token."""
+    import urllib.error
+    import urllib.request
+
+    with served() as s:
+        evil = f"evil.example:{s.port}"
+        for path in (f"/?token={s.token}", "/static/", "/download/x"):
+            request = urllib.request.Request(f"http://127.0.0.1:{s.port}{path}", headers={"Host": evil})
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=30)
+            assert refused.value.code == 421, path
+        headers = {"Host": evil, "Origin": f"http://{evil}"}
+        assert run(handshake_status(s.ws_url(), headers)) == 421
+        assert s.tabs() == []

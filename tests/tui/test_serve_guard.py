@@ -90,3 +90,24 @@ def test_first_size_clamped():
 def test_default_sessions_from_memory():
     n = g.default_max_sessions()
     assert 1 <= n <= 256
+
+
+def test_host_header_names_this_server_or_is_refused():
+    """DNS rebinding: a page on evil.example resolved to 127.0.0.1 is same-origin with itself, so
+    its requests carry Host (and Origin) evil.example:PORT; only the server's own names pass."""
+    own = g.allowed_origins("127.0.0.1", 8000, None)
+    for host in ("127.0.0.1:8000", "localhost:8000", "LOCALHOST:8000", "[::1]:8000"):
+        assert g.host_refusal(host, own) is None, host
+    for host in ("evil.example:8000", "127.0.0.1.:8000", "localhost.:8000", "127.0.0.1:8001", "127.0.0.1",
+                 "127.0.0.1:8000.", "127.0.0.1:99999", 'localhost:1/"><script>', "a@127.0.0.1:8000", "", None,
+                 "127.0.0.1:8000 evil.example", "0x7f.1:8000", "2130706433:8000"):  # fmt: skip
+        assert g.host_refusal(host, own) is not None, host
+    proxied = g.allowed_origins("127.0.0.1", 8000, "https://class.example.org")
+    assert g.host_refusal("class.example.org", proxied) is None  # a proxy passes the public Host, no port
+    assert g.host_refusal("class.example.org:8443", proxied) is not None
+
+
+def test_deeply_nested_json_is_one_dropped_message():
+    """A '[' * 100000 frame raised RecursionError past parse_message and ended the session."""
+    with pytest.raises(g.BadMessage, match="nested too deeply"):
+        g.parse_message("[" * 100_000 + "]" * 100_000)
