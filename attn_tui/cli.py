@@ -82,8 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="every matrix even above 512 tokens (up to 2048); without it a large scenario gets a summary",
     )
-    r.add_argument("--layer", type=int, metavar="L", help="with a multi-head scenario: the layer (from 0)")
-    r.add_argument("--head", type=int, metavar="H", help="with a multi-head scenario: the head (from 0)")
+    whole = train_cli.number_type  # ASCII digits only: type=int read '١' as 1
+    r.add_argument("--layer", type=whole(int, "L"), metavar="L", help="with a multi-head scenario: the layer (from 0)")
+    r.add_argument("--head", type=whole(int, "H"), metavar="H", help="with a multi-head scenario: the head (from 0)")
     train_cli.add_parser(sub)
     heads_cli.add_parser(sub)
     serve.add_parser(sub, SCENARIO_HELP)

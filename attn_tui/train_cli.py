@@ -18,6 +18,8 @@ DEFAULTS = Config()
 
 
 def _number(kind, name):
+    """An argparse type reading ASCII digits only (core.numparse): int() took '١' as 1."""
+
     def parse(text):
         try:  # ASCII only, bounded (core.numparse); Config checks the ranges
             return parse_float(text, name) if kind is float else parse_int(text, name)
@@ -26,6 +28,9 @@ def _number(kind, name):
 
     parse.__name__ = name  # argparse names the option in its message
     return parse
+
+
+number_type = _number  # for every whole-number option (report and heads --layer, --head)
 
 
 def add_parser(sub) -> None:

@@ -81,6 +81,23 @@ def test_train_options_refuse_non_ascii_digits_in_one_line():
     assert cli.main(["train", "--steps", "١٠"]) == 2
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["heads", "induction-demo", "--layer", "١"],
+        ["report", "--scenario", "induction-demo", "--layer", "１", "--head", "0"],
+        ["report", "--scenario", "induction-demo", "--layer", "0", "--head", "٠"],
+    ],
+)
+def test_layer_and_head_options_refuse_non_ascii_digits(argv, capsys):
+    """type=int read '١' as layer 1 and printed that layer's heads (exit 0)."""
+    from attn_tui import cli
+
+    assert cli.main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "digits 0-9 only" in err and len(err.strip().splitlines()) == 1
+
+
 def test_without_a_range_the_message_asks_for_digits():
     assert str(pytest.raises(ValueError, parse_int, "１２", "steps").value) == (
         "steps: '１２' is not a whole number (digits 0-9 only)"
