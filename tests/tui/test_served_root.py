@@ -109,3 +109,27 @@ def test_sweep_export_and_learned_head_save_refuse_outside(root):
     out = "is outside the served folder"
     assert ExperimentsScreen._apply_export(None, "../sweep", False) == f"not exported: ../sweep {out}"
     assert TrainScreen._save_and_open(None, "/tmp/h.toml", False) == f"not saved: /tmp/h.toml {out}"
+
+
+async def test_a_symlink_planted_after_the_check_is_not_written_through(root, tmp_path, monkeypatch):
+    """The race: rooted() resolves a name below the root, then (before the write) someone with write
+    access to the root puts a symlink to a file outside at that name. The save followed it
+    (write_atomic writes a symlink's target) and replaced the outside file; now it is refused."""
+    from attn_tui.tui.actions import files
+
+    victim = tmp_path / "outside" / "victim.txt"
+    victim.write_text("keep me\n")
+
+    def rooted_then_planted(path):
+        checked = rooted(path)
+        checked.symlink_to(victim)  # after the check, before the write
+        return checked
+
+    monkeypatch.setattr(files, "rooted", rooted_then_planted)
+    app = AttentionApp()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.pause()
+        reason = files._apply_save(app, "race.toml", True)  # as after "overwrite?" was answered
+    assert victim.read_text() == "keep me\n"
+    assert "became a symlink after it was checked" in reason, reason
+    assert (root / "race.toml").is_symlink()  # left as planted; nothing written through it

@@ -19,7 +19,7 @@ from ...core.export import export as export_matrices
 from ...core.limits import printable, unexpected
 from ...core.matrices import INPUTS
 from ..screens.files import ExportScreen, OpenScreen, SaveScreen
-from ..served_root import rooted
+from ..served_root import rooted, served_root
 from . import action, commit, refuse
 
 
@@ -100,7 +100,7 @@ def _apply_save(app, path: str, overwrite: bool) -> str | None:
             return f"{p}: is a folder; type a file name inside it"
         if p.exists() and not overwrite:  # another explorer's save since ours is said, not overwritten
             return SaveScreen.CHANGED if app.paths.changed(p) else SaveScreen.EXISTS
-        io.save(_to_save(app.state), p, overwrite=True)
+        io.save(_to_save(app.state), p, overwrite=True, within=served_root())  # served: lands below it
         app.paths.remember(p, file_stamp(p))
         back = io.load(p)
     except (OSError, ValueError, io.ScenarioError) as exc:

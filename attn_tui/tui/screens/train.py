@@ -24,7 +24,7 @@ from ...core.train.run import Config, Trainer
 from ...core.train.scenario import learned_scenario
 from .. import keys
 from ..actions import commit
-from ..served_root import rooted
+from ..served_root import rooted, served_root
 from ..views import train_view as tv
 from ..widgets.exp_panels import StatusLine
 from ..widgets.key_bar import KeyBar
@@ -261,7 +261,7 @@ class TrainScreen(Screen):
         if p.exists() and not overwrite:
             return SaveScreen.EXISTS
         try:
-            io.save(learned_scenario(self.trainer), p, overwrite=True)
+            io.save(learned_scenario(self.trainer), p, overwrite=True, within=served_root())
             scenario = io.load(p)
         except (OSError, ValueError, io.ScenarioError) as exc:
             return f"{path}: not saved ({getattr(exc, 'strerror', None) or exc})"
