@@ -15,7 +15,7 @@ from . import __version__, heads_cli, serve, train_cli
 from .core.builtins import BUILTINS
 from .core.limits import printable, unexpected
 from .core.scenario_io import ScenarioError, resolve
-from .output import OutputError, emit, fail, finish
+from .output import OutputError, emit, fail, finish, say
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 SCENARIO_HELP = f"a built-in ({', '.join(BUILTINS)}) or a scenario file (.toml, .npz, .safetensors)"
@@ -107,7 +107,7 @@ def report(args) -> str:
         return as_json.lesson_json() if args.json else text.lesson_text()
     if summary.is_large(scenario):
         if not args.full:
-            f = summary.summarise(scenario, progress=summary.progress_to(sys.stderr) if sys.stderr.isatty() else None)
+            f = summary.summarise(scenario, progress=_progress(summary))
             return (
                 as_json.dumps(summary.summary_dict(scenario, args.scenario, f))
                 if args.json
@@ -160,10 +160,13 @@ def _kept(app, code: int) -> None:
     if keeper.written is None:
         keeper.keep(app, "crash" if code else "exit")
     if keeper.message:
-        try:
-            print(keeper.message, file=sys.stderr)
-        except OSError:  # SIGHUP: the terminal is gone; the file is written
-            pass
+        say(keeper.message)  # nothing if the terminal is gone (SIGHUP): the file is written
+
+
+def _progress(summary):
+    """The summary's progress lines on a terminal's stderr; none when stderr is not one or is closed
+    (``2>&-``: sys.stderr is None, and .isatty() raised before any output)."""
+    return summary.progress_to(sys.stderr) if sys.stderr is not None and sys.stderr.isatty() else None
 
 
 def main(argv=None) -> int:
@@ -176,8 +179,7 @@ def main(argv=None) -> int:
             emit(train_cli.run(args))
             return EXIT_OK
         if args.command == "heads":
-            sys.stdout.write(heads_cli.run(args))
-            sys.stdout.flush()
+            emit(heads_cli.run(args))  # checked, as report's and train's (a bare write raised a traceback)
             return EXIT_OK
         if args.command == "report":
             if args.run_scenario is not None and args.scenario is None:
@@ -186,15 +188,15 @@ def main(argv=None) -> int:
             return EXIT_OK
         return run(args)
     except (UsageError, ScenarioError) as exc:
-        print(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, file=sys.stderr)
+        say(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         return EXIT_BAD_INPUT
     except ValueError as exc:  # the core's refusals (a built-in with a bad setting, say)
-        print(f"attn-tui: {str(exc).splitlines()[0]}", file=sys.stderr)
+        say(f"attn-tui: {str(exc).splitlines()[0]}")
         return EXIT_BAD_INPUT
     except (OverflowError, MemoryError, RecursionError) as exc:  # a backstop: the core's limits come first
         name = getattr(args, "scenario", None) or getattr(args, "run_scenario", None)
         what = f"{printable(name)}: " if name else ""
-        print(f"attn-tui: {what}cannot compute this scenario ({unexpected(exc)})", file=sys.stderr)
+        say(f"attn-tui: {what}cannot compute this scenario ({unexpected(exc)})")
         return EXIT_BAD_INPUT
     except OutputError as exc:  # a full disk, /dev/full, a closed pipe or stdout: not finished
         return fail(exc)

@@ -67,12 +67,22 @@ def finish() -> None:
         raise OutputError(_reason(exc)) from None
 
 
+def say(line: str) -> None:
+    """One line on stderr, or nothing when stderr is closed or cannot be written (the exit status
+    still says what happened). print(file=sys.stderr) with fd 2 closed wrote to stdout (file=None),
+    into the data a pipe reads; with ``2>/dev/full`` it raised, and bad input exited 1, not 2."""
+    err = sys.stderr
+    if err is None:
+        return
+    try:
+        print(line, file=err, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
 def fail(exc: OutputError) -> int:
     """One line on stderr, stdout silenced for the exit-time flush; the exit status."""
-    try:
-        print(f"attn-tui: output incomplete: {exc}", file=sys.stderr, flush=True)
-    except (OSError, AttributeError, ValueError):  # stderr is gone too: the status says it
-        pass
+    say(f"attn-tui: output incomplete: {exc}")
     silence_stdout()
     return EXIT_OUTPUT
 

@@ -19,6 +19,7 @@ COMMANDS = [
     ["--version"],
     ["--help"],
     ["report", "--help"],
+    ["heads", "induction-demo"],  # a bare sys.stdout.write: a traceback, or AttributeError on a closed stdout
 ]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
 
@@ -51,7 +52,9 @@ def test_a_closed_pipe(args):
     one_line_and_failed(res, "closed pipe")
 
 
-@pytest.mark.parametrize("args", [["report", "--json"], ["--version"]], ids=" ".join)
+@pytest.mark.parametrize(
+    "args", [["report", "--json"], ["--version"], ["heads", "induction-demo", "--json"]], ids=" ".join
+)
 def test_a_closed_stdout(args):
     one_line_and_failed(attn(args, stdout=None, preexec_fn=lambda: os.close(1)), "standard output is closed")
 
@@ -91,3 +94,36 @@ def test_a_write_of_zero_bytes_is_a_failure_not_a_loop(monkeypatch, tmp_path, ca
         monkeypatch.setattr(sys, "stdout", f)
         assert cli.main(["--version"]) == output.EXIT_OUTPUT
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def _code(args):
+    return f"import sys\nfrom attn_tui.cli import main\nsys.exit(main({args!r}))"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["report", "--bogus"], ["report", "--scenario", "no-such"], ["heads", "induction-demo", "--layer", "9"]],
+    ids=" ".join,
+)
+def test_bad_input_is_exit_2_when_stderr_is_full_or_closed(args):
+    """The one line could not be written (2>/dev/full: print raised and the exit was 1 with a
+    traceback) or had nowhere to go (2>&-: print(file=None) wrote it into stdout, the data)."""
+    with open("/dev/full", "w") as full:
+        res = subprocess.run([sys.executable, "-c", _code(args)], stdout=subprocess.PIPE, stderr=full, env=ENV,
+                             timeout=120)  # fmt: skip
+    assert res.returncode == 2 and res.stdout == b""
+    res = subprocess.run([sys.executable, "-c", _code(args)], stdout=subprocess.PIPE, env=ENV, timeout=120,
+                         preexec_fn=lambda: os.close(2))  # fmt: skip
+    assert res.returncode == 2 and res.stdout == b""
+
+
+def test_a_large_report_with_stderr_closed_is_written(tmp_path):
+    """sys.stderr is None under 2>&-: the large summary asked it .isatty() and crashed (exit 1, no output)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    f = tmp_path / "big.npz"
+    np.savez(f, Q=rng.standard_normal((600, 4)), K=rng.standard_normal((600, 4)), V=rng.standard_normal((600, 4)))
+    res = subprocess.run([sys.executable, "-c", _code(["report", "--scenario", str(f)])], stdout=subprocess.PIPE,
+                         env=ENV, timeout=120, preexec_fn=lambda: os.close(2))  # fmt: skip
+    assert res.returncode == 0 and b"Summary: 600 tokens" in res.stdout
