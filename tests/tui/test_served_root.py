@@ -133,3 +133,25 @@ async def test_a_symlink_planted_after_the_check_is_not_written_through(root, tm
     assert victim.read_text() == "keep me\n"
     assert "became a symlink after it was checked" in reason, reason
     assert (root / "race.toml").is_symlink()  # left as planted; nothing written through it
+
+
+async def test_served_svg_export_of_the_root_or_a_suffixed_symlink_stays_below(root, tmp_path):
+    """The SVG export added '.svg' after the check: '.' (the root itself) became ROOT.svg in the root's
+    parent, and 'a' became a.svg, a symlink out of the root, which the screenshot followed."""
+    from attn_tui.tui.actions.files import _apply_export
+
+    (root / "a.svg").symlink_to(tmp_path / "outside" / "a.svg")
+    app = AttentionApp()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.pause()
+        for path in (".", "sub/..", str(root)):
+            assert _apply_export(app, path, "svg", True).endswith("is a folder; type a file name ending in .svg")
+        assert _apply_export(app, "a", "svg", True).endswith("a.svg is outside the served folder)")
+        await pilot.pause()
+        await pilot.pause()
+        assert _apply_export(app, "shot", "svg", False) is None
+        await pilot.pause()
+        await pilot.pause()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["outside", "root"]  # no root.svg beside the root
+    assert list((tmp_path / "outside").iterdir()) == []
+    assert (root / "shot.svg").read_text().startswith("<svg")

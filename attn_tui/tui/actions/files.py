@@ -141,7 +141,10 @@ def _apply_export(app, path: str, fmt: str, overwrite: bool) -> str | None:
 
 
 def _export_svg(app, p: Path, overwrite: bool) -> str | None:
-    p = p if p.suffix == ".svg" else p.with_suffix(".svg")
+    if p.is_dir():  # '.' (the served root) became ROOT.svg beside it, outside the served folder
+        return f"{p}: is a folder; type a file name ending in .svg"
+    if p.suffix != ".svg":
+        p = _expand(str(p.with_suffix(".svg")))  # the name written is checked, not only the name typed
     if p.exists() and not overwrite:
         return SaveScreen.EXISTS
     if not p.parent.is_dir():
