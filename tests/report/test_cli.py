@@ -126,9 +126,15 @@ def test_console_script_is_installed():
 
 def test_report_into_a_closed_pipe_is_quiet():
     """`attn-tui report | head`: the reader is gone before the first write (EPIPE)."""
-    code = "import sys, time\nfrom attn_tui.cli import main\ntime.sleep(0.5)\nsys.exit(main(['report', '--json']))"
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # The child writes only after reading EOF on stdin, which the test sends after closing the
+    # pipe's only read end: the first write meets EPIPE on every run, however loaded the machine
+    # (a sleep instead could let the report finish writing before the close).
+    code = "import sys\nfrom attn_tui.cli import main\nsys.stdin.read()\nsys.exit(main(['report', '--json']))"
+    p = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     p.stdout.close()
+    p.stdin.close()
     err = p.stderr.read().decode()
     assert p.wait(timeout=60) == 0 and "Traceback" not in err
 
