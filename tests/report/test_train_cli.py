@@ -189,6 +189,7 @@ def test_spread_counts_never_after_every_step():
     assert spread([1.0, 2.0]) == {"median": 1.5, "min": 1.0, "max": 2.0}
     assert spread([None, 10, None]) == {"median": None, "min": 10, "max": None}  # "never" is the larger
     assert spread([None, 10, 20]) == {"median": 20, "min": 10, "max": None}
+    assert spread([80, 90]) == {"median": 80, "min": 80, "max": 90}  # a logged step, printable as one
 
 
 def test_compare_seeds_is_the_runs_of_each_seed(capsys):

@@ -20,9 +20,11 @@ FIGURES = ("steps_to_target", "initial_mean_row_entropy_bits", "mean_p_one_minus
 
 def spread(values: list) -> dict:
     """{'median', 'min', 'max'} of ``values``; None (a target never reached) counts as +∞ and is
-    given back as None, so "never" sorts after every number of steps."""
+    given back as None, so "never" sorts after every number of steps. Whole numbers (steps) take the
+    lower median, a step that was logged, never a half-way 85.0 between 80 and 90."""
     xs = [math.inf if v is None else v for v in values]
-    med = statistics.median_low(xs) if any(v is None for v in values) else statistics.median(xs)
+    steps = all(v is None or isinstance(v, int) for v in values)
+    med = statistics.median_low(xs) if steps else statistics.median(xs)
     return {k: None if x == math.inf else x for k, x in (("median", med), ("min", min(xs)), ("max", max(xs)))}
 
 
