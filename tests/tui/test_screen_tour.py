@@ -58,6 +58,7 @@ def test_pages_follow_the_lesson_order_and_each_exercise_has_a_try_it():
     assert all(p.try_it is not None for p in EXERCISES)
 
 
+@pytest.mark.slow  # walks every page of the tour
 async def test_space_n_and_b_walk_every_page():
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -120,6 +121,7 @@ async def test_try_it_on_a_non_exercise_page_changes_nothing():
 
 
 @pytest.mark.parametrize("key", ["ex1", "ex2", "ex3", "ex4", "ex5"])
+@pytest.mark.slow  # one exercise per page, each a full setup
 async def test_try_it_sets_up_each_exercise(key):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
