@@ -137,7 +137,10 @@ def test_mask_and_softmax_pages_compute_what_they_claim():
     assert np.isneginf(fill_value("-1e9", np.float16)) and "overflow float16 (it becomes −∞)" in text
     assert "For a causal mask that is a convenience, not a necessity" in text
     A = hand_trace().A
-    assert "largest upper-triangle entry is 0" in text and A[np.triu_indices(5, 1)].max() == 0
+    assert "largest upper-triangle entry" not in text  # the question of the page: answered after a prediction
+    from attn_tui.tui.views import readings
+
+    assert "largest upper-triangle entry is 0" in readings.mask_reveal() and A[np.triu_indices(5, 1)].max() == 0
     soft = teaching.softmax_page()
     assert "S̃ = S + M" in soft and np.allclose(A.sum(axis=1), 1) and A[0, 0] == 1
     assert "every row sums to 1" in soft and "A(1,1) = 1" in soft
@@ -155,7 +158,10 @@ def test_exercise3_counts_the_cross_attention_scores():
     s = builtin("cross-attention")
     tr = s.run()
     assert tr.S.size == 15 and tr.S.shape == (s.T, s.T_k) == (5, 3)
-    assert "S has 5×3 = 15 entries" in teaching.ex3()
+    assert "5×3" not in teaching.ex3()  # the shapes are the exercise's answer: after a prediction
+    from attn_tui.tui.views import reveals
+
+    assert "S and A 5×3 (15 entries)" in reveals.ex3_shapes_reveal()
 
 
 # -- the texts are computed when drawn, not typed in ----------------------------------------

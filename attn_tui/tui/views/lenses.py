@@ -198,6 +198,27 @@ def rank(state) -> Text:
     )
 
 
+def rank_reading(state) -> Group:
+    """The rank lens's numbers for the state now, and the lesson's reading of them."""
+    info = state.rank
+    tr = state.trace
+    rank_a = int(np.linalg.matrix_rank(np.nan_to_num(np.asarray(tr.A, dtype=np.float64)))) if not state.large else None
+    return Group(rank(state), Text(rank_words(info, rank_a), style="italic"))
+
+
+def rank_words(info: dict, rank_a: int | None) -> str:
+    """The lesson's reading of rank S: how many questions, the d_k budget, A's own rank."""
+    rs = info["S"]
+    if rs is None:
+        return "S is not finite: no rank to read."
+    a = "" if rank_a is None else f" Here rank A = {rank_a} while rank S = {rs}:"
+    return (
+        f"The queries ask only {rs} independent question{'s' if rs != 1 else ''}; a head with d_k = {info['d_k']} "
+        "dimensions can pose at most d_k, so a single head cannot realise an arbitrary T×T pattern. Mask and "
+        f"softmax act after S, so A itself is generally full rank.{a} the budget is on the scores."
+    )
+
+
 def gradient(state, scales=(0.5, 1, 2, 4, 8, 16)) -> Group:
     """p(1−p) of the row now, and as the multiplier c grows."""
     s, tr, t = state.scenario, state.trace, state.row
