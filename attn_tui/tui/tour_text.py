@@ -87,7 +87,7 @@ PAGES: tuple[Page, ...] = (
         "ex2",
         "Exercise 2 — drop the mask",
         T.ex2,
-        ("M", "A"),
+        ("M", "A", "check"),
         TryIt(
             "the hand-crafted Q, K pinned with the causal mask, then no mask: ΔA, row 1",
             "lesson-handcrafted",

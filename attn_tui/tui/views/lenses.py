@@ -233,7 +233,23 @@ def gradient(state, scales=(0.5, 1, 2, 4, 8, 16)) -> Group:
         Text(f"p       {fmt_vec(p)}"),
         Text(f"p(1−p)  {fmt_vec(lenses.jacobian_diag(p))}"),
         tab,
-        Text("As p → 1 every p(1−p) → 0: a saturated row passes no gradient.", style="italic"),
+        Text(gradient_words(base, ~np.asarray(tr.blocked[t])), style="italic"),
+    )
+
+
+def gradient_words(scores, visible) -> str:
+    """Where p(1−p) goes as c grows: to 0 when one key leads; to (1/k)(1 − 1/k) on k tied keys."""
+    v = np.asarray(scores, dtype=np.float64)[np.asarray(visible, dtype=bool)]
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return "No visible finite score: no gradient to read."
+    k = int(np.sum(v == v.max()))
+    if k == 1:
+        return "As c grows the leading p → 1 and every p(1−p) → 0: a saturated row passes no gradient."
+    return (
+        f"This row ties {k} keys at its top score: as c grows each of them goes to p → 1/{k} and keeps "
+        f"p(1−p) = {fmt(lenses.jacobian_diag(1 / k))}; only the other keys' p(1−p) → 0. A row saturates "
+        "toward one key only when one key leads."
     )
 
 
@@ -259,7 +275,8 @@ PANELS = {
     "lens-gradient": (
         gradient,
         "Gradient  ∂p_i/∂s_i = p_i(1 − p_i)",
-        "The softmax Jacobian's diagonal goes to 0 as p → 1: a saturated row passes no gradient.",
+        "The softmax Jacobian's diagonal p(1−p) goes to 0 as p → 0 or 1; a row whose top k keys tie keeps "
+        "p(1−p) = (1/k)(1 − 1/k) on them as c grows.",
     ),
     "lens-cost": (
         cost,
