@@ -97,7 +97,8 @@ SCREEN_KEYS: list[Key] = [
         "s",
         "explore",
         "Open in explorer",
-        "save the learned W_Q, W_K, W_V with the probe sequence as a TOML scenario and open it on the pipeline",
+        "save the learned W_Q, W_K (and the fixed W_V = I) with the probe sequence as a TOML scenario and open it "
+        "on the pipeline",
         scope="train",
     ),
     Key(

@@ -155,3 +155,18 @@ async def test_the_question_is_visible_at_80x24_without_scrolling(settle):
             assert visible >= 3, page.key
             left = screen.query_one("#tour-left")
             assert left.border_title == f"Tour {screen.index + 1}/{len(PAGES)}" and left.region.y == 0
+
+
+async def test_the_training_page_measures_the_stall_off_the_event_loop(settle):
+    from attn_tui.core.train import compare
+
+    compare._MEASURED.clear()
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tour(pilot)
+        await goto(pilot, screen, "train")
+        assert "(measuring the unscaled runs" in page_text(screen)  # drawn at once, measured in a worker
+        await screen.workers.wait_for_complete()
+        await settle(pilot)
+        lo = compare.measured(64)
+        assert f"median H {lo['wrong_rows_median_H_bits']:.2f} bits" in page_text(screen)

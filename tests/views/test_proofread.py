@@ -91,3 +91,16 @@ async def test_the_lens_panels_show_their_help_sentences(settle):
         rank = app.screen.query_one(RankPanel)
         shown = " ".join(text(rank.query_one("#rank-text").content).split())
         assert RankPanel.HELP in shown and "the budget is on the scores" in shown
+
+
+def test_the_cost_lens_says_which_variant_attacks_what():
+    from attn_tui.core import lenses
+    from attn_tui.tui.views.cost_lens import cost
+
+    s = builtin("lesson-pipeline")
+    out = " ".join(text(cost(State(s))).split())
+    assert "FlashAttention still does all 2T²d_k multiply-adds (QKᵀ and AV)" in out
+    assert "removes the T² memory and traffic (tiles, online softmax)" in out
+    assert "sliding window of w keys makes the work O(T·w); linear attention O(T·d²)" in out
+    c = lenses.score_cost(8, 4)  # 2T²d_k multiply-adds = FLOPs of S and O together / 2 (d_v = d_k)
+    assert (c["flops_S"] + c["flops_O"]) // 2 == 2 * 8 * 8 * 4

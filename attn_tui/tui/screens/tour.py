@@ -18,6 +18,7 @@ from textual.widgets import Input, Static
 
 from ...core.builtins import builtin
 from ...core.matrices import MATRICES
+from ...core.train import compare
 from .. import keys
 from ..quiz import ALLOWED, grade, parse_prediction
 from ..tour_text import PAGES, Page
@@ -127,6 +128,18 @@ class TourScreen(Screen):
         await pane.remove_children()
         await pane.mount_all([make_pane(name) for name in panes(p, self.results)])
         self.show_state()
+        if p.key == "train" and any(compare.measured(d) is None for d in compare.STALL_DKS):
+            self.run_worker(self._measure_stall, thread=True, exclusive=True, group="stall")
+
+    def _measure_stall(self) -> None:
+        """The unscaled runs the training page reads (seconds): off the event loop, then redraw."""
+        for d_k in compare.STALL_DKS:
+            compare.unscaled_stall(d_k)
+        self.app.call_from_thread(self._stall_measured)
+
+    def _stall_measured(self) -> None:
+        if self.page.key == "train":
+            self.show_text()
 
     def show_text(self) -> None:
         """The page's text, its question and the box, or its answers; the try-it and keys line."""

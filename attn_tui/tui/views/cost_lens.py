@@ -67,8 +67,9 @@ def cost(state) -> Group:
     lines.append(tab)
     lines.append(
         Text(
-            "Doubling T quadruples S: the O(T²) bottleneck that FlashAttention, "
-            "sliding windows and linear attention attack. Parameters do not grow with T.",
+            "Doubling T quadruples S. FlashAttention still does all 2T²d_k multiply-adds (QKᵀ and AV); it "
+            "removes the T² memory and traffic (tiles, online softmax). A sliding window of w keys makes the "
+            "work O(T·w); linear attention O(T·d²). Parameters do not grow with T.",
             style="italic",
         )
     )
