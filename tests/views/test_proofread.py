@@ -104,3 +104,17 @@ def test_the_cost_lens_says_which_variant_attacks_what():
     assert "sliding window of w keys makes the work O(T·w); linear attention O(T·d²)" in out
     c = lenses.score_cost(8, 4)  # 2T²d_k multiply-adds = FLOPs of S and O together / 2 (d_v = d_k)
     assert (c["flops_S"] + c["flops_O"]) // 2 == 2 * 8 * 8 * 4
+
+
+def test_the_scale_sweep_widens_its_axis_instead_of_clipping():
+    """The lesson's ylim([-3, 6]) clips key t6 at c >= 1.5 (and t1/t8 near c = 3): the app widens it."""
+    from attn_tui.core import experiments
+    from attn_tui.report import sweep_svg
+
+    frames = experiments.scale_sweep()
+    lo, hi = experiments.sweep_ylim(frames)
+    everything = np.concatenate([f["scores"] for f in frames])
+    assert everything.min() < -3 and lo <= everything.min() and hi >= everything.max()
+    assert (lo, hi) == (np.floor(everything.min()), max(6.0, np.ceil(everything.max())))
+    svg = sweep_svg.frame_svg(frames[-1], [f"t{i}" for i in range(1, 9)], (lo, hi))
+    assert f">{lo:g}</text>" in svg and f">{hi:g}</text>" in svg
