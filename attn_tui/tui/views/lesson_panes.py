@@ -160,9 +160,9 @@ def hand_qk(_state=None) -> Group:
     s, tr = teaching.hand()
     tab = Table(box=None, pad_edge=False, padding=(0, 1), header_style="bold")
     tab.add_column("token", justify="left", no_wrap=True)
-    for name in ("q", "k"):
+    for name in ("Q", "K"):
         for j in range(s.d_k):
-            tab.add_column(f"{name}{j + 1}", justify="right", no_wrap=True)
+            tab.add_column(f"{name} d{j + 1}", justify="right", no_wrap=True)
     for t in range(s.T):
         tab.add_row(s.tokens[t], *(fmt(x) for x in tr.Q[t]), *(fmt(x) for x in tr.K[t]))
-    return Group(Text("the lesson's hand-crafted Q (q1…q4) and K (k1…k4)"), tab)
+    return Group(Text("the lesson's hand-crafted Q and K, both over the same d1…d4 (q·k pairs d_j with d_j)"), tab)
