@@ -40,9 +40,9 @@ class Question:
     def how_to_answer(self) -> str:
         """The line under the question: what to type, and the tolerance it is checked with."""
         if self.is_choice:
-            return f"Type 1–{len(self.options)} and press Enter (s skips and shows the answer)."
-        within = "only if exact" if self.tol == 0 else f"if within ±{num(self.tol)}{self.unit}"
-        return f"Type a number and press Enter; right {within} (s skips and shows the answer)."
+            return f"Type 1–{len(self.options)}, enter. s skips (shows the answer)."
+        within = "only if exact" if self.tol == 0 else f"within ±{num(self.tol)}{self.unit}"
+        return f"Type a number, enter: right {within}. s skips (shows the answer)."
 
 
 @dataclass(frozen=True)

@@ -86,7 +86,8 @@ def test_after_a_prediction_the_page_shows_answer_prediction_and_why():
     assert f"Your prediction 1.2 bits · answer {h:.3g} bits" in text
     assert page.questions[0].reveal() in text and "Why: u" in text
     assert open_index(page, results) == 1 and page.questions[1].text in text
-    assert text.index("▶ Predict (2 of 2)") < text.index("Q1.")  # the open question stays on top
+    assert text.startswith("Q1: Your prediction 1.2 bits")  # the answer just given stays in sight
+    assert text.index("▶ Predict (2 of 2)") < text.index("Q1.")  # then the open question, then the reveal
 
 
 def test_skip_says_so_and_lists_on_the_last_page():

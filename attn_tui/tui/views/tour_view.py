@@ -29,7 +29,9 @@ def _question_block(page, i: int) -> str:
     q = page.questions[i]
     n = len(page.questions)
     head = f"▶ Predict{f' ({i + 1} of {n})' if n > 1 else ''}: {q.text}"
-    choices = "".join(f"\n   {k}  {c}" for k, c in enumerate(q.options, 1))
+    opts = [f"{k} {c}" for k, c in enumerate(q.options, 1)]
+    one_line = "   " + " · ".join(opts)
+    choices = ("\n" + one_line) if opts and len(one_line) <= 72 else "".join(f"\n   {o}" for o in opts)
     return f"{head}{choices}\n{q.how_to_answer()}"
 
 
@@ -44,9 +46,12 @@ def page_text(page, results: Mapping) -> str:
         return results_text(results)
     blocks = []
     k = open_index(page, results)
+    done = [i for i in range(len(page.questions)) if (page.key, i) in results]
+    if k is not None and done:  # the answer just given stays in sight above the next question
+        last = done[-1]
+        blocks.append(f"Q{last + 1}: {result_line(page.questions[last], results[(page.key, last)])} (why: below)")
     if k is not None:
         blocks.append(_question_block(page, k))
-    done = [i for i in range(len(page.questions)) if (page.key, i) in results]
     blocks += [_answered_block(page, i, results[(page.key, i)]) for i in reversed(done)]
     if k is not None or not page.intro:
         blocks.append(page.text)
