@@ -11,10 +11,23 @@ import numpy as np
 
 from ..core import lenses
 from ..core.builtins import builtin
+from ..core.train import compare
 from .quiz import Question
 from .views import readings as L
 from .views import reveals as R
 from .views import teaching as T
+from .views import train_view
+
+STALL_CHOICES = (
+    "one-hot: more than 0.99 on one wrong key",
+    "spread: the weight shared among several wrong keys, the right key's p ≈ 0",
+)
+
+
+def _stall_shape() -> float:
+    """1 (one-hot) or 2 (spread): what most wrong rows of the unscaled d_k = 64 run look like, measured."""
+    u = compare.unscaled_stall(compare.STALL_DKS[0])
+    return 1.0 if (u["wrong_rows_one_hot_share"] or 0.0) >= 0.5 else 2.0
 
 
 def _pipe_keys() -> tuple:
@@ -187,6 +200,18 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
             R.ex5_reveal,
             "l: the cost lens tabulates S for T = 5 … 32768",
             unit="×",
+        ),
+    ),
+    "train": (
+        Question(
+            lambda: (
+                f"Unscaled at d_k = {compare.STALL_DKS[0]}, training stalls with rows still wrong after "
+                f"{compare.COMPARE_STEPS} steps. What do those wrong rows look like at the end?"
+            ),
+            _stall_shape,
+            train_view.stall_paragraph,
+            "T, then c: the comparison's verdict for each d_k",
+            choices=STALL_CHOICES,
         ),
     ),
 }

@@ -110,7 +110,7 @@ PAGES: tuple[Page, ...] = (
         T.ex4,
         ("equation",),
         TryIt("open the cost lens", mode="lenses"),
-        after=("cost",),
+        after=("params",),
     ),
     Page(
         "ex5",

@@ -48,21 +48,26 @@ def test_the_verdict_says_spread_at_64_and_one_hot_at_256(runs):
     assert "not one-hot" not in v256
 
 
-def test_the_tour_page_quotes_the_measured_stall_and_says_w_v_is_fixed(runs):
+def test_the_tour_asks_then_quotes_the_measured_stall_and_says_w_v_is_fixed(runs):
+    from attn_tui.tui.tour_questions import QUESTIONS, STALL_CHOICES
     from attn_tui.tui.views import train_view
 
     compare._MEASURED.clear()
-    waiting = train_view.tour_page()
-    assert "(measuring the unscaled runs at d_k = 64 and 256" in waiting
-    assert "W_V is fixed to the identity" in waiting and "W_Q, W_K, W_V are learned" not in waiting
+    assert "(measuring the unscaled runs at d_k = 64 and 256" in train_view.stall_paragraph()
+    page = train_view.tour_page()
+    assert "W_V is fixed to the identity" in page and "W_Q, W_K, W_V are learned" not in page
+    assert "median H" not in page and "wrong rows put more" not in page  # the question's answer: after a prediction
+    (q,) = QUESTIONS["train"]
+    lo, hi = runs[64].stuck(), runs[256].stuck()
+    assert q.answer() == 2.0 and STALL_CHOICES[1].startswith("spread")  # measured: spread at d_k = 64
+    assert lo["wrong_rows_one_hot_share"] < 0.5
     for d in compare.STALL_DKS:
         compare.unscaled_stall(d)
-    page = train_view.tour_page()
-    lo, hi = runs[64].stuck(), runs[256].stuck()
-    assert f"median H {lo['wrong_rows_median_H_bits']:.2f} bits" in page
-    assert f"median largest weight {lo['wrong_rows_median_max_weight']:.2f}" in page
-    assert f"{hi['wrong_rows_one_hot_share']:.0%} of its {hi['wrong_rows']} wrong rows" in page
-    assert "the right key's p → 0 (the p → 0 end of p(1−p))" in page
+    reveal = q.reveal()
+    assert f"median H {lo['wrong_rows_median_H_bits']:.2f} bits" in reveal
+    assert f"median largest weight {lo['wrong_rows_median_max_weight']:.2f}" in reveal
+    assert f"{hi['wrong_rows_one_hot_share']:.0%} of its {hi['wrong_rows']} wrong rows" in reveal
+    assert "the right key's p → 0 (the p → 0 end of p(1−p))" in reveal
 
 
 def test_the_save_key_says_w_v_is_fixed():

@@ -97,7 +97,8 @@ async def test_no_exercise_shows_its_answer_before_a_prediction(settle):
         assert "98,304" not in page_text(screen)  # Q2 not answered yet
         await pilot.press("s")
         await settle(pilot)
-        assert "98,304" in page_text(screen) and screen.query_one("#tour-cost")
+        assert "98,304" in page_text(screen) and screen.query_one("#tour-params")
+        assert "16,777,216" not in screen_text(app)  # exercise 5's table stays off exercise 4's page
 
 
 async def test_the_last_page_lists_the_session_and_contents_jump(settle):
@@ -165,8 +166,10 @@ async def test_the_training_page_measures_the_stall_off_the_event_loop(settle):
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_tour(pilot)
         await goto(pilot, screen, "train")
-        assert "(measuring the unscaled runs" in page_text(screen)  # drawn at once, measured in a worker
-        await screen.workers.wait_for_complete()
+        assert "▶ Predict" in page_text(screen) and "median H" not in page_text(screen)
+        await screen.workers.wait_for_complete()  # the two runs, measured off the event loop
+        await settle(pilot)
+        await pilot.press("2", "enter")
         await settle(pilot)
         lo = compare.measured(64)
         assert f"median H {lo['wrong_rows_median_H_bits']:.2f} bits" in page_text(screen)

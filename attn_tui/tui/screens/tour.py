@@ -37,6 +37,7 @@ LENS_PANES = {
     "nw": (lens_text.nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ"),
     "memory": (lens_text.memory, "Associative memory  probe → address → content"),
     "cost": (lens_text.cost, "Cost  parameters and S's size"),
+    "params": (lambda state: lens_text.cost(state, scores=False), "Cost  parameters (independent of T)"),
     "corr": (lesson_panes.correlation, lesson_panes.RECEIVER_TITLE),
     "equation": (lesson_panes.equation, "Attn(Q, K, V) now, and the shapes on every edge"),
     "handA": (lesson_panes.handcrafted, "The hand-crafted A, entry by entry, and H(A_t)"),

@@ -25,8 +25,9 @@ def _bytes(n: int) -> str:
     return f"{n} B"
 
 
-def cost(state) -> Group:
-    """Parameters (independent of T) and S's size and FLOPs (growing as T²)."""
+def cost(state, scores: bool = True) -> Group:
+    """Parameters (independent of T) and S's size and FLOPs (growing as T²); scores=False: the
+    parameters only (the tour's exercise 4, which must not show exercise 5's answer)."""
     s = state.scenario
     lines = []
     if s.projected:
@@ -48,6 +49,8 @@ def cost(state) -> Group:
             (fmt(n4o), "bold"),
         )
     )
+    if not scores:
+        return Group(*lines)
     now = lenses.score_cost(s.T, s.d_k, s.d_v, T_k=s.T_k)
     lines.append(
         Text(

@@ -180,7 +180,7 @@ def tour_page() -> str:
         "diag(p) − ppᵀ, whose diagonal p(1−p) goes to 0 as p goes to 0 or 1.\n\n"
         "W_Q and W_K start with N(0, 1) entries, so q and k have unit-variance components and a raw q·k has "
         f"standard deviation √d_k ({sds} at d_k = {', '.join(map(str, DKS))}); 1/√d_k brings the scores back to "
-        "about unit variance.\n\n" + stall_paragraph() + "\n\n"
+        "about unit variance.\n\n"
         "Try it trains the head scaled and unscaled at each of those d_k, with the same seed, initialisation, "
         "batches and learning rate, and shows what was measured: the steps to the target loss, the mean row "
         "entropy and mean p(1−p) at step 0, the final accuracy, and why each unscaled run stalls."
