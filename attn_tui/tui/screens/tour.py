@@ -156,8 +156,8 @@ class TourScreen(Screen):
         elif self.focused is box:
             self.set_focus(None)  # letters and digits are keys again
         hint = f"[y] try it: {p.try_it.label}" if p.try_it and k is None else ""
-        ask = "enter: check · s: skip · esc: leave the box" if k is not None else ""
-        nav = f"{ask} · n next · b back · t contents" if ask else "n next · b back · t contents · tab, ↑/↓: scroll"
+        ask = "enter check · s skip · esc leave the box" if k is not None else ""
+        nav = f"{ask} · n next · b back · t contents" if ask else "n next · b back · t contents · tab ↑↓ scroll"
         self.query_one("#tour-try", Static).update(f"{hint}\n{nav}" if hint else nav)
 
     def show_state(self) -> None:
