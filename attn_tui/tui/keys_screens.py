@@ -14,8 +14,9 @@ SCREEN_KEYS: list[Key] = [
         "z",
         "zero_qk",
         "Box kernel",
-        "box-kernel switch: set W_Q = W_K = 0 (Q = K = 0) and see A = W_avg "
-        "exactly (up to rounding in float32/float16); press again to restore",
+        "box-kernel switch: set W_Q = W_K = 0 (Q = K = 0): under the causal mask in self-attention A = W_avg "
+        "exactly (up to rounding in float32/float16), in other modes each row uniform over the keys it may read; "
+        "press again to restore",
         scope="lenses",
     ),
     Key(

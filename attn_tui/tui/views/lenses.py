@@ -265,7 +265,8 @@ PANELS = {
     "lens-box": (
         box_kernel,
         "Box kernel  W_Q = W_K = 0 ⇒ A = W_avg",
-        "Lesson 07 is the special case κ ≡ 1: zero projections give the prefix average back, exactly.",
+        "Lesson 07 is the special case κ ≡ 1: under the causal mask in self-attention, zero projections give "
+        "the prefix average back, exactly.",
     ),
     "lens-memory": (
         memory,
