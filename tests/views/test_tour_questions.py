@@ -145,3 +145,11 @@ def test_contents_lists_every_page_by_title_and_marks_the_exercises():
     for (_, text, _), page in zip(rows, PAGES):
         assert page.title in text and (("exercise" in text) == page.exercise)
     assert "[exercise · 1/2 answered]" in rows[[p.key for p in PAGES].index("ex1")][1]
+
+
+def test_the_doubled_reveal_says_a_tied_row_keeps_log2_k_bits():
+    text = reveals.doubled_reveal()
+    big = run("lesson-handcrafted", c=64.0).H[4]  # row 5 ties t1, t2, t4: the limit is log2 3
+    assert big == pytest.approx(np.log2(3), abs=1e-6)
+    assert "the hand-crafted row 5 ties 3 keys" in text and f"{np.log2(3):.2f} bits" in text
+    assert f"{run('lesson-handcrafted').H[3]:.2f} → {run('exercise1-doubled').H[3]:.2f} bits" in text

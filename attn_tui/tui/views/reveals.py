@@ -55,12 +55,17 @@ def ex1_reveal() -> str:
 
 
 def doubled_reveal() -> str:
-    _, tr = hand()
+    s, tr = hand()
     d = builtin("exercise1-doubled").run()
+    t = s.T - 1  # the last row: its half-and-half query ties keys
+    row = tr.S[t][~tr.blocked[t]]
+    k = int(np.sum(row == row.max()))
     return (
         f"Row 4: H = {f2(tr.H[3])} → {f2(d.H[3])} bits with the diagonal doubled. Larger scores make softmax "
-        "sharper: H(A_t) falls toward 0 (one key takes the row), and with it p(1−p), the gradient softmax "
-        "passes (the gradient lens, l)."
+        "sharper: as they grow, H(A_t) falls toward 0 when one key leads (one key takes the row), and with it "
+        "p(1−p), the gradient softmax passes (the gradient lens, l). A row whose top k keys tie falls only to "
+        f"log₂k: the hand-crafted row {t + 1} ties {k} keys, so turning c up (+) leaves it {f2(np.log2(k))} bits "
+        "however large its scores."
     )
 
 
