@@ -36,8 +36,9 @@ APP_KEYS: list[Key] = [
         "u",
         "knob('toggle_scaled')",
         "Scale on/off",
-        "toggle the 1/√d_k scaling: off shows raw QKᵀ, √d_k times larger: sharper rows, "
-        "saturated only when d_k is large",
+        "toggle the 1/√d_k scaling: off shows raw QKᵀ, √d_k times larger: sharper rows. They saturate "
+        "when the scores are large: at large d_k for zero-mean unit-variance q, k, and already in the "
+        "opening pipeline, whose hand-built q, k give large raw scores",
         bar="Scale",
     ),
     Key(

@@ -14,8 +14,9 @@ SCREEN_KEYS: list[Key] = [
         "z",
         "zero_qk",
         "Box kernel",
-        "box-kernel switch: set W_Q = W_K = 0 (Q = K = 0) and see A = W_avg "
-        "exactly (up to rounding in float32/float16); press again to restore",
+        "box-kernel switch: set W_Q = W_K = 0 (Q = K = 0): under the causal mask in self-attention A = W_avg "
+        "exactly (up to rounding in float32/float16), in other modes each row uniform over the keys it may read; "
+        "press again to restore",
         scope="lenses",
     ),
     Key(
@@ -97,7 +98,8 @@ SCREEN_KEYS: list[Key] = [
         "s",
         "explore",
         "Open in explorer",
-        "save the learned W_Q, W_K, W_V with the probe sequence as a TOML scenario and open it on the pipeline",
+        "save the learned W_Q, W_K (and the fixed W_V = I) with the probe sequence as a TOML scenario and open it "
+        "on the pipeline",
         scope="train",
     ),
     Key(
@@ -115,10 +117,26 @@ SCREEN_KEYS: list[Key] = [
     Key("pagedown", "scroll_panels(1)", "Page ↓", "scroll the live panes down a page", scope="tour", show=False),
     Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the live panes up a page", scope="tour", show=False),
     Key(
+        "s",
+        "skip",
+        "Skip",
+        "skip the page's question: the answer is shown without a prediction (listed as skipped on the last page)",
+        scope="tour",
+    ),
+    Key("t", "contents", "Contents", "the tour's pages by title, exercises marked: enter jumps to one", scope="tour"),
+    Key(
+        "escape",
+        "leave_input",
+        "Leave box",
+        "leave the prediction box so digits are keys again (enter checks a prediction, s skips)",
+        scope="tour",
+        show=False,
+    ),
+    Key(
         "y,enter",
         "try_it",
         "Try it",
-        "on an exercise page: set up the scenario and screen it needs",
+        "on an exercise page, once you have predicted: set up the scenario and screen it needs",
         scope="tour",
         display="y",
     ),

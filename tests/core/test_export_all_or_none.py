@@ -101,11 +101,11 @@ def test_the_sweep_export_is_all_or_none_too(tmp_path, monkeypatch):
     before = files()
     real, made = sweep_svg.frame_svg, []
 
-    def frame_svg(fr, labels):  # the third frame fails (a full disk, say): two are done by then
+    def frame_svg(fr, labels, *ylim):  # the third frame fails (a full disk, say): two are done by then
         made.append(1)
         if len(made) == 3:
             raise OSError(errno.ENOSPC, "No space left on device")
-        return real(fr, labels)
+        return real(fr, labels, *ylim)
 
     monkeypatch.setattr(sweep_svg, "frame_svg", frame_svg)
     with pytest.raises(OSError):

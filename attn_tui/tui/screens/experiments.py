@@ -190,7 +190,8 @@ class ExperimentsScreen(Screen):
         self.query_one("#sweep-status", StatusLine).update(
             f"frame {self.frame + 1}/{len(self.frames)}  c = {fr['c']:.2f}  H = {fr['H']:.2f} bits  {state}"
         )
-        self.query_one(SweepCharts).show(fr, self.labels, math.log2(len(self.labels)))
+        ylim = experiments.sweep_ylim(self.frames)
+        self.query_one(SweepCharts).show(fr, self.labels, math.log2(len(self.labels)), ylim)
 
     def action_step(self, delta: int) -> None:
         self.frame = (self.frame + delta) % len(self.frames)

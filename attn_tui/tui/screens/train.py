@@ -3,8 +3,8 @@
 space runs or pauses (a thread worker takes the steps; the screen draws snapshots, so the
 UI and the other screens keep answering), n takes one step, r resets with the typed
 controls, u flips scaled/unscaled, c runs the scaled-vs-unscaled comparison at d_k = 4, 64,
-256 (another worker), v shows W_Q·W_Kᵀ or the comparison, s saves the learned head with the
-probe sequence as a TOML scenario and opens it on the pipeline.
+256 (another worker), v shows W_Q·W_Kᵀ or the comparison, s saves the learned head (W_Q, W_K;
+W_V = I is fixed) with the probe sequence as a TOML scenario and opens it on the pipeline.
 """
 
 from __future__ import annotations
