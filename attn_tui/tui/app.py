@@ -21,6 +21,7 @@ from . import keys, session
 from .actions import ACTIONS
 from .actions import edit as edit_actions
 from .actions.files import FilePaths
+from .heads_nav import HeadRef
 from .history import History
 from .messages import CellCursorMoved, EditRequested, RowSelected
 from .notes import Notes
@@ -44,7 +45,9 @@ class AttentionApp(App):
     # repaint=False: the panes repaint what changed, the whole screen need not.
     state: reactive[State] = reactive(None, always_update=True, init=False, repaint=False)
 
-    def __init__(self, scenario: Scenario | None = None, session: SessionKeeper | None = None) -> None:
+    def __init__(
+        self, scenario: Scenario | None = None, session: SessionKeeper | None = None, head: HeadRef | None = None
+    ) -> None:
         super().__init__()
         self.session = session  # keeps the session on quit, signals, a crash (tui/session.py); None: nothing kept
         # Parses app.tcss once before the first frame, not three times (themes.py says why).
@@ -54,7 +57,8 @@ class AttentionApp(App):
         self.paths = FilePaths()  # what the open/save/export dialogs offer next
         self.last_random: dict | None = None  # the random form's last values (its next seed follows)
         self.first_screen = True  # the status line's "new here?" hint, until the first key of the session
-        self.set_reactive(AttentionApp.state, State.opening(scenario if scenario is not None else builtin(DEFAULT)))
+        opened = scenario if scenario is not None else builtin(DEFAULT)
+        self.set_reactive(AttentionApp.state, State.opening(opened, head))  # head: of a multi-head source
 
     def on_mount(self) -> None:
         if not self.is_headless:  # a real terminal: SIGHUP, SIGTERM... keep the session and exit cleanly

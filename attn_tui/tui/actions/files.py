@@ -14,8 +14,10 @@ import numpy as np
 from ...core import scenario_io as io
 from ...core.builtins import BUILTINS
 from ...core.export import export as export_matrices
+from ...core.heads.demo import HEAD_BUILTINS
 from ...core.limits import printable, unexpected
 from ...core.matrices import INPUTS
+from ..heads_nav import is_multi, open_ref
 from ..screens.files import ExportScreen, OpenScreen, SaveScreen
 from . import action, commit, refuse
 
@@ -38,12 +40,13 @@ def _apply_open(app, name: str) -> str | None:
     if not name:
         return "type a path to a scenario file (.toml, .npz, .safetensors), or pick a built-in below"
     try:
-        s = io.resolve(name if name in BUILTINS else str(_expand(name)), large=True)  # T up to 16384
+        path = name if name in BUILTINS or name in HEAD_BUILTINS else str(_expand(name))
+        s, head = open_ref(path) if is_multi(path) else (io.resolve(path, large=True), None)  # T up to 16384
     except Exception as exc:  # noqa: BLE001  (a refusal, or anything unforeseen: the session is kept)
         msg = _refusal(name, exc)
         app.notes.note(msg, "refusal", title="Not opened; the current scenario stays", severity="error", timeout=8)
         return msg
-    commit(app, s, note=f"opened {name}: {s.title}")
+    commit(app, s, note=f"opened {name}: {s.title}", head=head)
     if s.focus_row:
         app.set_state(app.state.with_(row=s.focus_row - 1))  # the row the file opens on
     # Save offers what is on screen: the .toml opened, a built-in's name in the current folder, or
