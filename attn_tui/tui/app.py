@@ -21,6 +21,7 @@ from . import keys, session
 from .actions import ACTIONS
 from .actions import edit as edit_actions
 from .actions.files import FilePaths
+from .heads_commands import HeadCommands
 from .heads_nav import HeadRef
 from .history import History
 from .messages import CellCursorMoved, EditRequested, RowSelected
@@ -37,7 +38,7 @@ class AttentionApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "attn-tui"
     BINDINGS = keys.bindings("app")
-    COMMANDS = App.COMMANDS | {keys.KeyCommands}
+    COMMANDS = App.COMMANDS | {keys.KeyCommands, HeadCommands}
     MODES = {name: entry.factory() for name, entry in SCREENS.items()}
     DEFAULT_MODE = HOME
 

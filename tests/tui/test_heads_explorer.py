@@ -169,3 +169,19 @@ async def test_opening_a_single_head_file_forgets_the_head(settle):
         assert _apply_open(app, "induction-demo") is None  # the open dialog takes the multi-head built-in
         await settle(pilot)
         assert (app.state.head.layer, app.state.head.head) == (0, 0)
+
+
+async def test_the_palette_goes_to_l_dot_h(settle):
+    from attn_tui.tui.heads_commands import HeadCommands
+
+    s, ref = open_ref("induction-demo")
+    app = AttentionApp(scenario=s, head=ref)
+    async with app.run_test(size=SIZE) as pilot:
+        provider = HeadCommands(app.screen)
+        hits = [h async for h in provider.search("1.2")]
+        assert [str(h.text) for h in hits] == ["Go to head 1.2  · layer 1 · head 2 of 4"]
+        assert [h async for h in provider.search("7.7")] == []  # not a head: nothing offered
+        assert len([h async for h in provider.search("head")]) == 4  # the current layer's heads
+        hits[0].command()
+        await settle(pilot)
+        assert (app.state.head.layer, app.state.head.head) == (1, 2)
