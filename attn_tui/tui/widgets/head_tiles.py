@@ -1,0 +1,132 @@
+"""HeadTiles: one layer's heads side by side, each a bordered tile with its pooled A and its
+readings (views/heads_view.py makes the tiles and the layout), drawn with the Line API.
+
+A picture cell is a shade glyph (" ", ░, ▒, ▓, █) by weight, coloured with the viridis bucket of
+the grids (MatrixGrid's component classes ``matrix-grid--seq-*``, so a theme restyles it): with
+NO_COLOR the glyphs alone still draw the pattern. A click on a tile posts HeadPicked.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from . import palette as P
+
+SHADES = (" ", "░", "▒", "▓", "█")  # by weight: < 0.05, < 0.25, < 0.5, < 0.75, else
+STEPS = np.array([0.05, 0.25, 0.5, 0.75])
+
+
+class HeadPicked(Message):
+    """The learner clicked the tile of head ``head`` of layer ``layer`` (both from 0)."""
+
+    def __init__(self, layer: int, head: int) -> None:
+        super().__init__()
+        self.layer, self.head = layer, head
+
+
+def shade(values: np.ndarray) -> list[str]:
+    """The glyph of each weight (NaN: '?')."""
+    idx = np.searchsorted(STEPS, np.nan_to_num(values, nan=0.0), side="right")
+    return ["?" if np.isnan(v) else SHADES[i] for v, i in zip(values.tolist(), idx.tolist())]
+
+
+class TilesResized(Message):
+    """The tiles' widget has a new size: the screen lays the tiles out again."""
+
+
+class HeadTiles(ScrollView, can_focus=True):
+    """Draws the tiles it is given (:meth:`show`); scrolls when they are taller than the widget."""
+
+    COMPONENT_CLASSES = frozenset({"head-tiles--border", "head-tiles--current", "head-tiles--hot"})
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.tiles: list = []
+        self.lay = None  # views.heads_view.Layout
+        self._cache: dict[int, Strip] = {}
+
+    def show(self, tiles: list, lay) -> None:
+        self.tiles, self.lay = tiles, lay
+        rows = -(-len(tiles) // lay.per_row) if tiles else 0
+        self.virtual_size = Size(lay.per_row * lay.tile_w, rows * lay.tile_h)
+        self._cache.clear()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._cache.clear()
+
+    def _look(self):
+        get = partial(self.get_component_rich_style, partial=True)
+        grid = P.shared_styles(self)  # the grids' viridis buckets, as the theme styles them
+        colours = tuple(Style(color=grid[f"matrix-grid--{n}"].background.rich_color) for n in P.SEQ)
+        return colours, get("head-tiles--border"), get("head-tiles--current"), get("head-tiles--hot")
+
+    def render_line(self, y: int) -> Strip:
+        sy = int(self.scroll_offset.y) + y
+        width = self.size.width
+        if self.lay is None or sy >= self.virtual_size.height:
+            return Strip.blank(width)
+        if sy not in self._cache:
+            self._cache[sy] = self._line(sy)
+        return self._cache[sy].crop(int(self.scroll_offset.x), int(self.scroll_offset.x) + width)
+
+    def _line(self, sy: int) -> Strip:
+        lay = self.lay
+        row, ty = divmod(sy, lay.tile_h)
+        segs: list[Segment] = []
+        for tile in self.tiles[row * lay.per_row : (row + 1) * lay.per_row]:
+            segs += self._tile_line(tile, ty)
+        return Strip(segs)
+
+    def _tile_line(self, tile, ty: int) -> list[Segment]:
+        lay = self.lay
+        colours, border, current, hot = self._look()
+        edge = current if tile.current else border
+        inner = lay.tile_w - 2
+        if ty == 0:
+            title = f" {tile.title} "[: inner - 1]
+            return [
+                Segment("┌─", edge),
+                Segment(title, edge + Style(bold=True)),
+                Segment("─" * (inner - 1 - len(title)) + "┐", edge),
+            ]
+        if ty == lay.tile_h - 1:
+            return [Segment("└" + "─" * inner + "┘", edge)]
+        r = ty - 1
+        segs = [Segment("│", edge)]
+        thumb = tile.thumb
+        pic_w = (thumb.shape[1] if thumb is not None else lay.n) * lay.cw
+        if thumb is not None and r < thumb.shape[0]:
+            vals = thumb[r]
+            codes = P.buckets(vals, "seq")
+            for g, code in zip(shade(vals), codes.tolist()):
+                segs.append(Segment(g * lay.cw, colours[code] if code >= 0 else Style()))
+        else:
+            segs.append(Segment(" " * pic_w))
+        text = tile.lines[r] if r < len(tile.lines) else ""
+        room = inner - pic_w - 1
+        segs.append(Segment(" "))
+        segs.append(Segment(text[:room].ljust(room), hot if r == tile.hot else Style()))
+        segs.append(Segment("│", edge))
+        return segs
+
+    def on_resize(self) -> None:
+        self.post_message(TilesResized())
+
+    def on_click(self, event: events.Click) -> None:
+        if self.lay is None:
+            return
+        x, y = event.x + int(self.scroll_offset.x), event.y + int(self.scroll_offset.y)
+        i = (y // self.lay.tile_h) * self.lay.per_row + x // self.lay.tile_w
+        if x // self.lay.tile_w < self.lay.per_row and 0 <= i < len(self.tiles):
+            self.post_message(HeadPicked(self.tiles[i].layer, self.tiles[i].head))
