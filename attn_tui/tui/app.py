@@ -9,6 +9,7 @@ editing, mode and file actions from attn_tui/tui/actions (a key's ``do('name')``
 from __future__ import annotations
 
 import os
+from functools import partial
 from pathlib import Path
 
 from textual.app import App
@@ -22,7 +23,7 @@ from .actions import ACTIONS
 from .actions import edit as edit_actions
 from .actions.files import FilePaths
 from .heads_commands import HeadCommands
-from .heads_nav import HeadRef
+from .heads_nav import HeadRef, prefetch
 from .history import History
 from .messages import CellCursorMoved, EditRequested, RowSelected
 from .notes import Notes
@@ -62,6 +63,8 @@ class AttentionApp(App):
         self.set_reactive(AttentionApp.state, State.opening(opened, head))  # head: of a multi-head source
 
     def on_mount(self) -> None:
+        if self.state.head is not None:  # the heads next to the one opened, ready for `>` / `<`
+            self.run_worker(partial(prefetch, self.state.head), thread=True, exclusive=True, group="heads-prefetch")
         if not self.is_headless:  # a real terminal: SIGHUP, SIGTERM... keep the session and exit cleanly
             session.install_signals(self)
         if self.session is not None:
@@ -80,6 +83,8 @@ class AttentionApp(App):
 
     def watch_state(self, old: State | None, new: State) -> None:
         self.notes.state_changed(old, new)
+        if new.head is not None and (old is None or old.head is not new.head):  # the next `>` / `<`: ready
+            self.run_worker(partial(prefetch, new.head), thread=True, exclusive=True, group="heads-prefetch")
 
     def get_system_commands(self, screen):
         """Textual's palette commands, less its own Quit: the key table's "Quit · key q" says the key."""

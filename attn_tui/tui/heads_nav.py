@@ -9,6 +9,8 @@ compared with the next one. No Textual here: the State and its tests use it alon
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..core.heads import HeadSource, head_scenario, open_heads
@@ -48,11 +50,34 @@ def is_multi(name: str) -> bool:
     return name in HEAD_BUILTINS or is_heads_file(name)
 
 
+# The Scenarios of the heads next to the one shown, made by the app's worker after each move
+# (prefetch), so `>` / `<` cost only the trace, as `+` does. Keyed by the source's identity.
+_READY: OrderedDict = OrderedDict()  # (id(source), layer, head) -> (source, Scenario)
+KEEP = 8
+_LOCK = threading.Lock()
+
+
 def scenario_of(ref: HeadRef):
-    """The Scenario of ``ref``'s head through the explorer's door (ValueError: one line). The whole
-    door (limits.admit) for the first head and for float16; for another head of a float32/64
-    source its Q, K, V values only: the labels are the first head's, and with |x| <= 1e6 and
-    d_k <= 512 no product can overflow, so a move costs no second trace (issue 28: <= a `+`)."""
+    """The Scenario of ``ref``'s head through the explorer's door (ValueError: one line), made
+    once (a prefetched neighbour is taken as made). The whole door (limits.admit) for the first
+    head and for float16; for another head of a float32/64 source its Q, K, V values only: the
+    labels are the first head's, and with |x| <= 1e6 and d_k <= 512 no product can overflow, so
+    a move costs no second trace."""
+    key = (id(ref.source), ref.layer, ref.head)
+    with _LOCK:
+        hit = _READY.get(key)
+    if hit is not None and hit[0] is ref.source and ref.labels:
+        return hit[1]
+    s = _admitted(ref)
+    if ref.labels:
+        with _LOCK:
+            _READY[key] = (ref.source, s)
+            while len(_READY) > KEEP:
+                _READY.popitem(last=False)
+    return s
+
+
+def _admitted(ref: HeadRef):
     s = head_scenario(ref.source, ref.layer, ref.head)
     if not ref.labels or s.dtype == "float16":
         return admit(s, large=True)
@@ -61,6 +86,15 @@ def scenario_of(ref: HeadRef):
     tokens, key_tokens = ref.labels
     title = clean_label(s.title, "title", ValueError, MAX_TITLE, "title")
     return s.with_(title=title, tokens=tokens, key_tokens=key_tokens)
+
+
+def prefetch(ref: HeadRef) -> None:
+    """Make the Scenarios of the next and previous heads (a worker calls this after each move)."""
+    for near in (stepped(ref, d_head=1), stepped(ref, d_head=-1)):
+        try:
+            scenario_of(near)
+        except ValueError:
+            pass  # refused when moved to, with its line
 
 
 def open_ref(name: str, tokens: str | None = None, layer: int = 0, head: int = 0):

@@ -22,6 +22,7 @@ from textual.strip import Strip
 from . import palette as P
 
 SHADES = (" ", "░", "▒", "▓", "█")  # by weight: < 0.05, < 0.25, < 0.5, < 0.75, else
+PLAIN = Style()
 STEPS = np.array([0.05, 0.25, 0.5, 0.75])
 
 
@@ -53,6 +54,7 @@ class HeadTiles(ScrollView, can_focus=True):
         self.tiles: list = []
         self.lay = None  # views.heads_view.Layout
         self._cache: dict[int, Strip] = {}
+        self._styles_read = None  # (colours, border, current, hot), read once per style update
 
     def show(self, tiles: list, lay) -> None:
         self.tiles, self.lay = tiles, lay
@@ -64,8 +66,14 @@ class HeadTiles(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._cache.clear()
+        self._styles_read = None
 
     def _look(self):
+        if self._styles_read is None:
+            self._styles_read = self._read_look()
+        return self._styles_read
+
+    def _read_look(self):
         get = partial(self.get_component_rich_style, partial=True)
         grid = P.shared_styles(self)  # the grids' viridis buckets, as the theme styles them
         colours = tuple(Style(color=grid[f"matrix-grid--{n}"].background.rich_color) for n in P.SEQ)
@@ -75,7 +83,7 @@ class HeadTiles(ScrollView, can_focus=True):
         sy = int(self.scroll_offset.y) + y
         width = self.size.width
         if self.lay is None or sy >= self.virtual_size.height:
-            return Strip.blank(width)
+            return Strip.blank(width, PLAIN)  # a style: NO_COLOR's filter fails on None
         if sy not in self._cache:
             self._cache[sy] = self._line(sy)
         return self._cache[sy].crop(int(self.scroll_offset.x), int(self.scroll_offset.x) + width)
@@ -110,13 +118,13 @@ class HeadTiles(ScrollView, can_focus=True):
             vals = thumb[r]
             codes = P.buckets(vals, "seq")
             for g, code in zip(shade(vals), codes.tolist()):
-                segs.append(Segment(g * lay.cw, colours[code] if code >= 0 else Style()))
+                segs.append(Segment(g * lay.cw, colours[code] if code >= 0 else PLAIN))
         else:
-            segs.append(Segment(" " * pic_w))
+            segs.append(Segment(" " * pic_w, PLAIN))
         text = tile.lines[r] if r < len(tile.lines) else ""
         room = inner - pic_w - 1
-        segs.append(Segment(" "))
-        segs.append(Segment(text[:room].ljust(room), hot if r == tile.hot else Style()))
+        segs.append(Segment(" ", PLAIN))
+        segs.append(Segment(text[:room].ljust(room), hot if r == tile.hot else PLAIN))
         segs.append(Segment("│", edge))
         return segs
 
