@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .views import heads_tour, train_view
 from .views import teaching as T
-from .views import train_view
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,13 @@ PAGES: tuple[Page, ...] = (
         train_view.tour_page,
         (),
         TryIt("run the scaled-vs-unscaled comparison on the training screen", mode="train"),
+    ),
+    Page(
+        "heads",
+        "What's next: many heads, each measured",
+        heads_tour.heads_page,
+        (),
+        TryIt("the heads screen on induction-demo, a sequence that repeats", mode="heads"),
     ),
 )
 

@@ -29,6 +29,7 @@ ORDER = [
     "ex4",
     "ex5",
     "train",
+    "heads",
 ]
 
 

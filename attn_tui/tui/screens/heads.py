@@ -20,8 +20,10 @@ from textual.worker import get_current_worker
 from ...core.heads import combine
 from ...core.heads.layer_view import layer_view
 from .. import keys
+from ..heads_nav import open_ref
 from ..state import Refused, State
 from ..views import heads_view as hv
+from ..views.heads_tour import TOUR_TOKENS
 from ..views.status import status_view
 from ..widgets.head_tiles import HeadPicked, HeadTiles, TilesResized  # noqa: F401
 from ..widgets.key_bar import KeyBar
@@ -147,6 +149,15 @@ class HeadsScreen(Screen):
     def action_open(self) -> None:
         if self.app.state.head is not None:
             self.app.switch_mode("pipeline")
+
+    def try_it(self) -> None:
+        """The tour's try-it (tour_text: the "heads" page): induction-demo on a repeated sequence,
+        layer 1 sorted by the induction score; a source already open is kept."""
+        if self.app.state.head is None:
+            s, ref = open_ref("induction-demo", TOUR_TOKENS, layer=1)
+            self.app.set_state(self.app.state.with_(scenario=s, head=ref, row=0, cursor=None, pin=None))
+            self.sort, self.descending = "induction", True
+            self.show(self.app.state)
 
     def on_head_picked(self, message: HeadPicked) -> None:
         self._go(message.layer, message.head)

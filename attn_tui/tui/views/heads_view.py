@@ -49,15 +49,15 @@ def layout(n_heads: int, T: int, width: int, height: int) -> Layout:
         tile_w = width // per_row
         n_h = height // rows - 2
         for cw in (2, 1):
-            n = min(T, n_h, (tile_w - 3 - READ_W) // cw)
+            n = min(T, n_h, (tile_w - 4 - READ_W) // cw)
             score = (n * n * cw, cw)
             if n >= MIN_N and (best is None or score > best[0]):
                 best = (score, Layout(per_row, tile_w, max(n, 6) + 2, n, cw))
     if best is not None:
         return best[1]
-    per_row = max(1, min(n_heads, width // (MIN_N + 3 + READ_W)))
+    per_row = max(1, min(n_heads, width // (MIN_N + 4 + READ_W)))
     n = min(T, MIN_N)
-    return Layout(per_row, max(width // per_row, n + 3 + READ_W), max(n, 6) + 2, n, 1)
+    return Layout(per_row, max(width // per_row, n + 4 + READ_W), max(n, 6) + 2, n, 1)
 
 
 @dataclass(frozen=True, eq=False)

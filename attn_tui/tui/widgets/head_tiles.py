@@ -111,7 +111,7 @@ class HeadTiles(ScrollView, can_focus=True):
         if ty == lay.tile_h - 1:
             return [Segment("└" + "─" * inner + "┘", edge)]
         r = ty - 1
-        segs = [Segment("│", edge)]
+        segs = [Segment("│", edge), Segment(" ", PLAIN)]  # a gap: a block glyph never touches the border
         thumb = tile.thumb
         pic_w = (thumb.shape[1] if thumb is not None else lay.n) * lay.cw
         if thumb is not None and r < thumb.shape[0]:
@@ -120,11 +120,13 @@ class HeadTiles(ScrollView, can_focus=True):
             for g, code in zip(shade(vals), codes.tolist()):
                 segs.append(Segment(g * lay.cw, colours[code] if code >= 0 else PLAIN))
         else:
-            segs.append(Segment(" " * pic_w, PLAIN))
+            segs.append(Segment(" " * pic_w, colours[0]))  # not PLAIN: merged with the text, an SVG drops it
         text = tile.lines[r] if r < len(tile.lines) else ""
-        room = inner - pic_w - 1
+        room = inner - pic_w - 2
         segs.append(Segment(" ", PLAIN))
-        segs.append(Segment(text[:room].ljust(room), hot if r == tile.hot else PLAIN))
+        shown = text[:room]
+        segs.append(Segment(shown, hot if r == tile.hot else PLAIN))
+        segs.append(Segment(" " * (room - len(shown)), colours[0]))
         segs.append(Segment("│", edge))
         return segs
 
