@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..core.heads import HeadSource, head_scenario, open_heads
 from ..core.heads.demo import HEAD_BUILTINS
 from ..core.heads.multihead_io import is_heads_file
+from ..core.heads.readings import previous_occurrence
 from ..core.limits import MAX_TITLE, admit, check_values, clean_label
 
 
@@ -104,7 +105,16 @@ def open_ref(name: str, tokens: str | None = None, layer: int = 0, head: int = 0
     src = open_heads(name, tokens)
     first = scenario_of(moved(HeadRef(src, 0, 0, name), layer, head))
     ref = HeadRef(src, layer, head, name, (first.tokens, first.key_tokens))
-    return first, ref
+    return first.with_(focus_row=repeat_row(src)), ref
+
+
+def repeat_row(src: HeadSource) -> int | None:
+    """The first query row (from 1) whose token occurred before: where an induction head shows
+    what it does (the explorer opens there); None when no token repeats or keys are another sequence."""
+    if src.T_k != src.T:
+        return None
+    earlier = previous_occurrence(src.ids)
+    return next((t + 1 for t, j in enumerate(earlier) if j >= 0), None)
 
 
 def moved(ref: HeadRef, layer: int, head: int) -> HeadRef:

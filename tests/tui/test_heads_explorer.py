@@ -185,3 +185,42 @@ async def test_the_palette_goes_to_l_dot_h(settle):
         hits[0].command()
         await settle(pilot)
         assert (app.state.head.layer, app.state.head.head) == (1, 2)
+
+
+def test_a_prefetched_neighbour_is_the_scenario_the_move_takes():
+    from attn_tui.tui import heads_nav
+
+    s, ref = open_ref("induction-demo")
+    heads_nav._READY.clear()
+    heads_nav.prefetch(ref)
+    nxt, prev = stepped(ref, d_head=1), stepped(ref, d_head=-1)
+    ready = {k[1:]: v[1] for k, v in heads_nav._READY.items()}
+    assert set(ready) == {(0, 1), (1, 3)}
+    st = State.opening(s, ref)
+    assert st.step_head(1).scenario is ready[(nxt.layer, nxt.head)]
+    assert st.step_head(-1).scenario is ready[(prev.layer, prev.head)]
+    np.testing.assert_array_equal(ready[(0, 1)].Q, head_scenario(open_heads("induction-demo"), 0, 1).Q)
+
+
+async def test_tokens_on_a_file_are_refused_in_one_line(tmp_path, settle):
+    from attn_tui.tui.actions.heads import apply_tokens
+
+    rng = np.random.default_rng(2)
+    Q, K, V = (rng.standard_normal((1, 2, 4, 3)) for _ in range(3))
+    path = tmp_path / "f.npz"
+    save_heads(str(path), Q, K, V, mask="causal")
+    s, ref = open_ref(str(path))
+    app = AttentionApp(scenario=s, head=ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        before = app.state
+        why = apply_tokens(app, "a b c d")
+        assert "--tokens" in why and "fixed Q, K, V" in why and "\n" not in why
+        assert app.state is before
+
+
+def test_the_explorer_opens_on_the_first_repeated_token():
+    s, _ = open_ref("induction-demo", "a b c d b c")
+    st = State.opening(s, _)
+    assert st.row == 4 and s.tokens[st.row] == "b"  # the second b: the first token seen before
+    assert open_ref("induction-demo", "a b c")[0].focus_row is None

@@ -155,7 +155,8 @@ class HeadsScreen(Screen):
         layer 1 sorted by the induction score; a source already open is kept."""
         if self.app.state.head is None:
             s, ref = open_ref("induction-demo", TOUR_TOKENS, layer=1)
-            self.app.set_state(self.app.state.with_(scenario=s, head=ref, row=0, cursor=None, pin=None))
+            row = (s.focus_row or 1) - 1  # the first repeated token
+            self.app.set_state(self.app.state.with_(scenario=s, head=ref, row=row, cursor=None, pin=None))
             self.sort, self.descending = "induction", True
             self.show(self.app.state)
 
