@@ -215,7 +215,7 @@ async def test_tokens_on_a_file_are_refused_in_one_line(tmp_path, settle):
         await settle(pilot)
         before = app.state
         why = apply_tokens(app, "a b c d")
-        assert "--tokens" in why and "fixed Q, K, V" in why and "\n" not in why
+        assert why.startswith("tokens: ") and "fixed Q, K, V" in why and "\n" not in why
         assert app.state is before
 
 

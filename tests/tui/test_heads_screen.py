@@ -156,3 +156,17 @@ async def test_twelve_heads_show_at_once_or_scroll(tmp_path, settle, size):
             assert tiles.virtual_size.height <= tiles.size.height
             assert all(f"L0.H{h}" in _tile_text(screen) for h in range(12))
         assert "no W_O" in screen.query_one("#heads-foot").plain
+
+
+async def test_a_click_on_a_tile_picks_its_head(settle):
+    app = _app(REPEAT)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _heads(pilot, settle)
+        tiles = screen.query_one("#head-tiles")
+        lay = tiles.lay
+        target = screen.shown_tiles[3]  # second line of tiles when two a line, else the fourth
+        col, row = 3 % lay.per_row, 3 // lay.per_row
+        await pilot.click("#head-tiles", offset=(col * lay.tile_w + 3, row * lay.tile_h + 2))
+        await settle(pilot)
+        assert (app.state.head.layer, app.state.head.head) == (target.layer, target.head)
+        assert isinstance(app.screen, HeadsScreen)  # a click picks; enter opens

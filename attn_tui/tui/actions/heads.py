@@ -49,6 +49,6 @@ def apply_tokens(app, text: str) -> str | None:
     try:
         s, new = open_ref(ref.name, text, ref.layer, ref.head)
     except ValueError as exc:
-        return str(exc).splitlines()[0]
+        return "tokens: " + str(exc).splitlines()[0].removeprefix("--tokens: ")  # the form's field, not a flag
     commit(app, s, note=f"every head recomputed on {' '.join(new.source.tokens)!r}", head=new)
     return None

@@ -37,6 +37,11 @@ NO_HEADS = (
 
 
 class HeadsScreen(Screen):
+    HELP = (
+        "Every head of one layer, side by side: its attention weights A and how far its rows sit below "
+        "log₂ t, and which position it reads (the previous token, the first, itself, the token after the "
+        "last occurrence); the layer's heads combined by W_O."
+    )
     name_for_keys = "heads"
     CSS_PATH = "heads.tcss"
     BINDINGS = keys.bindings("heads")

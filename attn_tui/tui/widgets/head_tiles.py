@@ -47,6 +47,8 @@ class TilesResized(Message):
 class HeadTiles(ScrollView, can_focus=True):
     """Draws the tiles it is given (:meth:`show`); scrolls when they are taller than the widget."""
 
+    HELP = "Each tile: a head's A (rows t, keys i; pooled to fit) and its readings; a click picks the head."
+
     COMPONENT_CLASSES = frozenset({"head-tiles--border", "head-tiles--current", "head-tiles--hot"})
 
     def __init__(self, **kw) -> None:
