@@ -44,3 +44,13 @@ def test_pipeline_on_a_head_120x40(snap_compare, settle):
     assert snap_compare(
         _app(), terminal_size=(120, 40), run_before=keys(settle, "greater_than_sign", "greater_than_sign")
     )
+
+
+def test_heads_screen_light_120x40(snap_compare, settle):
+    """textual-light: the pictures' viridis reversed (heavy weights dark on the light ground)."""
+
+    async def run_before(pilot):
+        pilot.app.theme = "textual-light"
+        await keys(settle, "h", "v", "v", "v")(pilot)
+
+    assert snap_compare(_app(), terminal_size=(120, 40), run_before=run_before)

@@ -2,8 +2,9 @@
 readings (views/heads_view.py makes the tiles and the layout), drawn with the Line API.
 
 A picture cell is a shade glyph (" ", ░, ▒, ▓, █) by weight, coloured with the viridis bucket of
-the grids (MatrixGrid's component classes ``matrix-grid--seq-*``, so a theme restyles it): with
-NO_COLOR the glyphs alone still draw the pattern. A click on a tile posts HeadPicked.
+the grids (MatrixGrid's component classes ``matrix-grid--seq-*``, so a theme restyles it; reversed
+in a light theme, so the heavy weights are the dark ones there): with NO_COLOR the glyphs alone
+still draw the pattern. A click on a tile posts HeadPicked.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from textual.strip import Strip
 from . import palette as P
 
 SHADES = (" ", "░", "▒", "▓", "█")  # by weight: < 0.05, < 0.25, < 0.5, < 0.75, else
-PLAIN = Style()
 STEPS = np.array([0.05, 0.25, 0.5, 0.75])
 
 
@@ -76,16 +76,22 @@ class HeadTiles(ScrollView, can_focus=True):
         return self._styles_read
 
     def _read_look(self):
+        """(base, colours, border, current, hot): every Style on the widget's own background (a Line
+        API strip is drawn as given: a segment without a background shows the terminal's)."""
         get = partial(self.get_component_rich_style, partial=True)
+        base = self.rich_style
         grid = P.shared_styles(self)  # the grids' viridis buckets, as the theme styles them
-        colours = tuple(Style(color=grid[f"matrix-grid--{n}"].background.rich_color) for n in P.SEQ)
-        return colours, get("head-tiles--border"), get("head-tiles--current"), get("head-tiles--hot")
+        colours = tuple(base + Style(color=grid[f"matrix-grid--{n}"].background.rich_color) for n in P.SEQ)
+        if not self.app.current_theme.dark:  # on a light ground the heavy weights go dark (viridis reversed)
+            colours = colours[::-1]
+        parts = (get("head-tiles--border"), get("head-tiles--current"), get("head-tiles--hot"))
+        return (base, colours, *(base + p for p in parts))
 
     def render_line(self, y: int) -> Strip:
         sy = int(self.scroll_offset.y) + y
         width = self.size.width
         if self.lay is None or sy >= self.virtual_size.height:
-            return Strip.blank(width, PLAIN)  # a style: NO_COLOR's filter fails on None
+            return Strip.blank(width, self._look()[0])  # a style: NO_COLOR's filter fails on None
         if sy not in self._cache:
             self._cache[sy] = self._line(sy)
         return self._cache[sy].crop(int(self.scroll_offset.x), int(self.scroll_offset.x) + width)
@@ -100,7 +106,7 @@ class HeadTiles(ScrollView, can_focus=True):
 
     def _tile_line(self, tile, ty: int) -> list[Segment]:
         lay = self.lay
-        colours, border, current, hot = self._look()
+        plain, colours, border, current, hot = self._look()
         edge = current if tile.current else border
         inner = lay.tile_w - 2
         if ty == 0:
@@ -113,21 +119,21 @@ class HeadTiles(ScrollView, can_focus=True):
         if ty == lay.tile_h - 1:
             return [Segment("└" + "─" * inner + "┘", edge)]
         r = ty - 1
-        segs = [Segment("│", edge), Segment(" ", PLAIN)]  # a gap: a block glyph never touches the border
+        segs = [Segment("│", edge), Segment(" ", plain)]  # a gap: a block glyph never touches the border
         thumb = tile.thumb
         pic_w = (thumb.shape[1] if thumb is not None else lay.n) * lay.cw
         if thumb is not None and r < thumb.shape[0]:
             vals = thumb[r]
             codes = P.buckets(vals, "seq")
             for g, code in zip(shade(vals), codes.tolist()):
-                segs.append(Segment(g * lay.cw, colours[code] if code >= 0 else PLAIN))
+                segs.append(Segment(g * lay.cw, colours[code] if code >= 0 else plain))
         else:
-            segs.append(Segment(" " * pic_w, colours[0]))  # not PLAIN: merged with the text, an SVG drops it
+            segs.append(Segment(" " * pic_w, colours[0]))  # not plain: merged with the text, an SVG drops it
         text = tile.lines[r] if r < len(tile.lines) else ""
         room = inner - pic_w - 2
-        segs.append(Segment(" ", PLAIN))
+        segs.append(Segment(" ", plain))
         shown = text[:room]
-        segs.append(Segment(shown, hot if r == tile.hot else PLAIN))
+        segs.append(Segment(shown, hot if r == tile.hot else plain))
         segs.append(Segment(" " * (room - len(shown)), colours[0]))
         segs.append(Segment("│", edge))
         return segs
