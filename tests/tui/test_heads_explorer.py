@@ -224,3 +224,17 @@ def test_the_explorer_opens_on_the_first_repeated_token():
     st = State.opening(s, _)
     assert st.row == 4 and s.tokens[st.row] == "b"  # the second b: the first token seen before
     assert open_ref("induction-demo", "a b c")[0].focus_row is None
+
+
+async def test_too_many_tokens_in_the_app_one_line_state_kept(settle):
+    from attn_tui.tui.actions.heads import apply_tokens
+
+    s, ref = open_ref("induction-demo")
+    app = AttentionApp(scenario=s, head=ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        before = app.state
+        why = apply_tokens(app, " ".join("abcdefghijklmnopqrstuvwxyzabcdefg"))  # 33 letters, 32 positions
+        assert why == "tokens: 33 tokens; the model has 32 positions"
+        assert app.state is before
+        assert apply_tokens(app, "a b a b") is None and app.state.head.source.T == 4
