@@ -106,11 +106,18 @@ def report(args) -> str:
 def _load_run(args):
     """(scenario or None, HeadRef or None) the explorer opens on: a multi-head source's head 0.0
     (tui/heads_nav.py), else a single-head scenario; --tokens only with a multi-head built-in."""
-    from .tui.heads_nav import is_multi, open_ref  # no textual: the State's helpers
+    from .core.heads import head_scenario, open_heads
+    from .core.heads.demo import HEAD_BUILTINS
+    from .core.heads.multihead_io import is_heads_file
+    from .core.limits import admit
 
     name = args.run_scenario
-    if name is not None and is_multi(name):
-        return open_ref(name, args.run_tokens)
+    if name is not None and (name in HEAD_BUILTINS or is_heads_file(name)):
+        src = open_heads(name, args.run_tokens)  # refused here, before any UI module is imported
+        first = admit(head_scenario(src, 0, 0), large=True)
+        from .tui.heads_nav import first_head
+
+        return first_head(src, name, admitted=first)
     if args.run_tokens is not None:
         raise UsageError("attn-tui: --tokens goes with a multi-head built-in: --scenario induction-demo --tokens ...")
     return _load(name), None

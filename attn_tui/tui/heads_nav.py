@@ -47,7 +47,8 @@ ONE_HEAD = "one head here: heads come with induction-demo or a multi-head file (
 
 
 def is_multi(name: str) -> bool:
-    """True when ``name`` is a multi-head built-in or a multi-head array file (headers only)."""
+    """True when ``name`` is a multi-head built-in or a multi-head array file (headers only; a file
+    whose headers do not read as one is not, and the single-head door refuses it with its line)."""
     return name in HEAD_BUILTINS or is_heads_file(name)
 
 
@@ -102,8 +103,13 @@ def open_ref(name: str, tokens: str | None = None, layer: int = 0, head: int = 0
     """(Scenario, HeadRef) of head ``layer.head`` of the multi-head ``name``, run on ``tokens``
     when given (a built-in model only). ValueError with one line: an unknown token, too many
     tokens, a bad file, a layer or head that is not there."""
-    src = open_heads(name, tokens)
-    first = scenario_of(moved(HeadRef(src, 0, 0, name), layer, head))
+    return first_head(open_heads(name, tokens), name, layer, head)
+
+
+def first_head(src: HeadSource, name: str, layer: int = 0, head: int = 0, admitted=None):
+    """(Scenario, HeadRef) of head ``layer.head`` of ``src`` opened as ``name``; ``admitted``: that
+    head's Scenario when a door (cli.py) has already admitted it."""
+    first = admitted if admitted is not None else scenario_of(moved(HeadRef(src, 0, 0, name), layer, head))
     ref = HeadRef(src, layer, head, name, (first.tokens, first.key_tokens))
     return first.with_(focus_row=repeat_row(src)), ref
 
