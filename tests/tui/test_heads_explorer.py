@@ -238,3 +238,24 @@ async def test_too_many_tokens_in_the_app_one_line_state_kept(settle):
         assert why == "tokens: 33 tokens; the model has 32 positions"
         assert app.state is before
         assert apply_tokens(app, "a b a b") is None and app.state.head.source.T == 4
+
+
+async def test_moving_between_heads_is_no_edit_to_keep(settle, state_home):
+    from attn_tui.core import session_store as store
+    from attn_tui.tui.session import SessionKeeper
+
+    s, ref = open_ref("induction-demo")
+    keeper = SessionKeeper(store.state_folder(), s, "induction-demo", fresh=True)
+    app = AttentionApp(scenario=s, head=ref, session=keeper)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("greater_than_sign", "right_curly_bracket")
+        await settle(pilot)
+        assert (app.state.head.layer, app.state.head.head) == (1, 1)
+        assert not keeper.has_edits(app)  # a quit keeps nothing, the next launch offers nothing
+        await pilot.press("plus")  # c changed on this head: an edit
+        await settle(pilot)
+        assert keeper.has_edits(app)
+        await pilot.press("greater_than_sign")  # on to another head: the edit is in the undo history
+        await settle(pilot)
+        assert keeper.has_edits(app)
