@@ -30,6 +30,7 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.status import StatusLine
 from ..widgets.text_lines import TextLines
 
+PENDING = object()  # the combine of the layer shown is still being computed
 NO_HEADS = (
     "One head here: this screen shows every head of a layer of a multi-head source. "
     "Open induction-demo (o, then pick it; or attn-tui --scenario induction-demo) or a multi-head file."
@@ -50,7 +51,8 @@ class HeadsScreen(Screen):
     def __init__(self, *args, **kw) -> None:
         super().__init__(*args, **kw)
         self.sort, self.descending = "head", False  # the tiles' order (views/heads_view.SORTS)
-        self._done: dict = {}  # (id(source), layer, n) -> (source, [HeadView], Combine | None)
+        self._done: dict = {}  # (id(source), layer, n) -> (source, [HeadView])
+        self._combines: dict = {}  # (id(source), layer) -> (source, Combine | None: no W_O)
         self.computed = None  # the key of the last layer drawn (tests wait on it)
         self._stale = False
 
@@ -96,28 +98,40 @@ class HeadsScreen(Screen):
         self._draw(state, done, lay, key)
 
     def _draw(self, state: State, done, lay, key) -> None:
-        src, views, comb = done
+        src, views = done
+        comb = self._combines.get((id(src), state.head.layer), (None, PENDING))[1]
         ref = state.head
         tiles = hv.tiles(views, self.sort, self.descending, (ref.layer, ref.head))
         self.shown_tiles = tiles
         self.query_one(HeadTiles).show(tiles, lay)
         head = hv.header(src, ref.layer, self.sort, self.descending, lay.n)
         self.query_one("#heads-header", TextLines).set_text(Text(f"{head}\n{hv.tokens_line(src)}"))
-        self.query_one("#heads-foot", TextLines).set_text(Text(f"{hv.LEGEND}\n{hv.combine_line(comb, src)}"))
+        line = "combine: computing …" if comb is PENDING else hv.combine_line(comb, src)
+        self.query_one("#heads-foot", TextLines).set_text(Text(f"{hv.LEGEND}\n{line}"))
         self.computed = key
 
     @work(thread=True, exclusive=True, group="heads")
     def _compute(self, src, layer: int, n: int, key) -> None:
-        """The layer's tiles and combine off the event loop; a result for another source or layer
-        than the State's (the learner moved on) is kept for later but not drawn."""
+        """The layer's tiles, then its combine (drawn as each is ready), off the event loop; a result
+        for another source or layer than the State's (the learner moved on) is kept but not drawn."""
+        worker = get_current_worker()
         views = layer_view(src, layer, bins=n)
-        comb = combine(src, layer)
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._computed, key, (src, views, comb))
+        if worker.is_cancelled:
+            return
+        self.app.call_from_thread(self._computed, key, (src, views))
+        if (id(src), layer) not in self._combines:
+            comb = combine(src, layer)
+            if not worker.is_cancelled:
+                self.app.call_from_thread(self._combined, (id(src), layer), (src, comb))
 
     def _computed(self, key, done) -> None:
         self._done = {k: v for k, v in self._done.items() if v[0] is done[0]}  # only the current source's
         self._done[key] = done
+        self.show(self.app.state)
+
+    def _combined(self, key, done) -> None:
+        self._combines = {k: v for k, v in self._combines.items() if v[0] is done[0]}
+        self._combines[key] = done
         self.show(self.app.state)
 
     # -- keys (keys_screens.py, scope "heads") ----------------------------------
