@@ -53,11 +53,12 @@ class HeadsScreen(Screen):
         self.sort, self.descending = "head", False  # the tiles' order (views/heads_view.SORTS)
         self._done: dict = {}  # (id(source), layer, n) -> (source, [HeadView])
         self._combines: dict = {}  # (id(source), layer) -> (source, Combine | None: no W_O)
+        self._pending = None  # the key a worker is computing now
         self.computed = None  # the key of the last layer drawn (tests wait on it)
         self._stale = False
 
     def compose(self) -> ComposeResult:
-        yield TextLines(id="heads-header", wrap=True)
+        yield TextLines(id="heads-header", wrap=False)  # fixed heights: a new text never resizes the tiles
         yield HeadTiles(id="head-tiles")
         yield TextLines(id="heads-foot", wrap=True)
         yield StatusLine(id="status")
@@ -92,7 +93,10 @@ class HeadsScreen(Screen):
         key = (id(ref.source), ref.layer, lay.n)
         done = self._done.get(key)
         if done is None or done[0] is not ref.source:
-            header.set_text(Text(f"computing layer {ref.layer}'s {ref.source.n_heads} heads … (keys still work)"))
+            if self._pending == key:  # its worker is running: a second would compute the same again
+                return
+            self._pending = key
+            header.set_text(Text(f"computing layer {ref.layer}'s {ref.source.n_heads} heads … (keys still work)\n"))
             self._compute(ref.source, ref.layer, lay.n, key)
             return
         self._draw(state, done, lay, key)
@@ -107,7 +111,7 @@ class HeadsScreen(Screen):
         head = hv.header(src, ref.layer, self.sort, self.descending, lay.n)
         self.query_one("#heads-header", TextLines).set_text(Text(f"{head}\n{hv.tokens_line(src)}"))
         line = "combine: computing …" if comb is PENDING else hv.combine_line(comb, src)
-        self.query_one("#heads-foot", TextLines).set_text(Text(f"{hv.LEGEND}\n{line}"))
+        self.query_one("#heads-foot", TextLines).set_text(Text(f"{line}\n{hv.LEGEND}"))
         self.computed = key
 
     @work(thread=True, exclusive=True, group="heads")
@@ -125,6 +129,7 @@ class HeadsScreen(Screen):
                 self.app.call_from_thread(self._combined, (id(src), layer), (src, comb))
 
     def _computed(self, key, done) -> None:
+        self._pending = None if self._pending == key else self._pending
         self._done = {k: v for k, v in self._done.items() if v[0] is done[0]}  # only the current source's
         self._done[key] = done
         self.show(self.app.state)

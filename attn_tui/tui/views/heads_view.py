@@ -108,11 +108,11 @@ def sort_words(sort: str, descending: bool) -> str:
 
 
 def header(src, layer: int, sort: str, descending: bool, n: int | None) -> str:
-    """'layer 0 of 2 · 4 heads · T = 20 · sorted by induction score, highest first · A pooled to 16×16'."""
-    pooled = "" if n is None else f" · each picture: A, {'as is' if n >= src.T else f'pooled to {n}×{n}'}"
+    """'sorted by induction score, highest first · layer 0 of 0..1 · 4 heads · T = 20 · A pooled to 16×16'."""
+    pooled = "" if n is None else f" · A {'as is' if n >= src.T else f'pooled to {n}×{n}'}"
     return (
-        f"layer {layer} (layers 0..{src.n_layers - 1}) · {src.n_heads} heads · T = {src.T} · "
-        f"sorted by {sort_words(sort, descending)}{pooled}"
+        f"sorted by {sort_words(sort, descending)} · layer {layer} of 0..{src.n_layers - 1} · "
+        f"{src.n_heads} heads · T = {src.T}{pooled}"
     )
 
 
@@ -133,6 +133,6 @@ def combine_line(c, src) -> str:
 
 
 LEGEND = (
-    "H: row entropy, bits · log₂t: its ceiling · prev A[t,t−1] · first A[t,1] · self A[t,t] · "
-    "ind: on the token after t's last occurrence"
+    "H: row entropy (bits) · log₂t: its ceiling · prev A[t,t−1] · first A[t,1] · self A[t,t] · "
+    "ind: after t's last occurrence"
 )
