@@ -259,3 +259,28 @@ async def test_moving_between_heads_is_no_edit_to_keep(settle, state_home):
         await pilot.press("greater_than_sign")  # on to another head: the edit is in the undo history
         await settle(pilot)
         assert keeper.has_edits(app)
+
+
+async def test_lenses_mask_and_inspector_work_on_a_head(settle):
+    from attn_tui.tui.screens.lenses import LensesScreen
+
+    s, ref = open_ref("induction-demo", "q w e r q w e r")
+    app = AttentionApp(scenario=s, head=ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("greater_than_sign", "m")  # head 0.1, causal mask off
+        await settle(pilot)
+        assert app.state.scenario.mask == "none" and app.state.head.head == 1
+        want = head_scenario(open_heads("induction-demo", "q w e r q w e r"), 0, 1).with_(mask="none").run().A
+        np.testing.assert_allclose(app.state.trace.A, want)
+        assert "A[" in app.screen.query_one("#inspector").render_line(0).text + "".join(
+            app.screen.query_one("#inspector").render_line(y).text for y in range(4)
+        )
+        await pilot.press("l")
+        await settle(pilot)
+        assert isinstance(app.screen, LensesScreen)
+        from attn_tui.tui.widgets.lens_panels import RankPanel
+
+        rank = str(app.screen.query_one(RankPanel).shown)
+        r = app.state.rank  # the head's own rank lens, drawn
+        assert f"rank S = {r['S']}" in rank and f"d_k = {app.state.scenario.d_k}" in rank and "d_k = 8" in rank
