@@ -133,7 +133,8 @@ def run(args) -> int:
     # One BLAS thread: the explorer's products are small (16 query rows x 2048 keys at T = 16384),
     # and a second thread made A's row statistics 3-4x slower on a busy 2-core machine (7 -> 25 ms).
     threadpool_limits(1, user_api="blas")
-    app = AttentionApp(scenario=scenario, session=_keeper(args, scenario), head=head)
+    heads = {} if head is None else {"head": head}  # a single-head scenario: the call as before
+    app = AttentionApp(scenario=scenario, session=_keeper(args, scenario), **heads)
     if args.theme is not None:
         app.theme = check_theme(args.theme)  # ValueError listing the themes: one line, exit 2
     app.run()
