@@ -23,12 +23,18 @@ def action(fn: Callable) -> Callable:
     return fn
 
 
-def commit(app, scenario, note: str | None = None) -> str | None:
+KEEP = object()  # commit's head: the scenario is an edit of the current one (of the same head)
+
+
+def commit(app, scenario, note: str | None = None, head=KEEP) -> str | None:
     """Make ``scenario`` current, keeping the row and cell cursor in range; None when done, else
-    the one line of the admission that refused it (app.set_state), the state unchanged."""
+    the one line of the admission that refused it (app.set_state), the state unchanged. ``head``:
+    a new scenario's head of a multi-head source (heads_nav.HeadRef), None for a single-head one;
+    an edit keeps the current one."""
     st = app.state
     row = min(st.row, scenario.T - 1)
-    why = app.set_state(st.with_(scenario=scenario, row=row, cursor=clamp_cursor(scenario, st.cursor)))
+    head = st.head if head is KEEP else head
+    why = app.set_state(st.with_(scenario=scenario, row=row, cursor=clamp_cursor(scenario, st.cursor), head=head))
     if why:
         return why
     app.notes.drop("refusal")  # an earlier refusal is stale once a change went through
@@ -54,4 +60,4 @@ def refuse(app, reason: str | None) -> None:
         app.notes.note(reason, "refusal", severity="warning", timeout=5)
 
 
-from . import edit, files, go, modes, undo  # noqa: E402,F401  (each registers its actions)
+from . import edit, files, go, heads, modes, undo  # noqa: E402,F401  (each registers its actions)

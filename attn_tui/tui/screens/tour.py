@@ -238,7 +238,7 @@ class TourScreen(Screen):
             return
         state = self.app.state
         if tr.builtin:
-            state = state.with_(scenario=builtin(tr.builtin), row=0, cursor=None)
+            state = state.with_(scenario=builtin(tr.builtin), row=0, cursor=None, head=None)
         if tr.pin:
             state = state.with_(pin=None).toggle_pin()  # the difference the exercise asks about
         if tr.changes:
