@@ -11,13 +11,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from textual import events
 from textual.app import App
+from textual.geometry import Size
 from textual.reactive import reactive
 
 from ..core.builtins import DEFAULT, builtin
 from ..core.matrices import ROW_LINKED
 from ..core.scenario import Scenario
-from . import keys, session
+from . import framework, keys, session
 from .actions import ACTIONS
 from .actions import edit as edit_actions
 from .actions.files import FilePaths
@@ -61,6 +63,14 @@ class AttentionApp(App):
             session.install_signals(self)
         if self.session is not None:
             self.session.start(self)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A Resize older than the size the driver reports (the web driver's start size, handled
+        after the browser's first resize) is followed by one of the reported size, so the first
+        layout is for the window the browser has (framework.reported_size says why)."""
+        reported = framework.reported_size(self)
+        if reported is not None and reported != tuple(event.size):
+            self.post_message(events.Resize(Size(*reported), Size(*reported)))
 
     async def action_quit(self) -> None:
         """q, ctrl+q: keep a session with edits for the next launch (cli says where on exit), then quit."""

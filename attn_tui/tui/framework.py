@@ -85,3 +85,12 @@ def all_screens(app: App) -> list:
     """Every screen the app holds, in every mode's stack (Textual has no public list of the other
     modes' screens; the session's exit note asks whether the training screen ran)."""
     return [screen for stack in app._screen_stacks.values() for screen in stack]
+
+
+def reported_size(app: App) -> tuple[int, int] | None:
+    """The size the driver last reported (the terminal's, or the browser's under `attn-tui serve`).
+    Textual's web driver posts its start size (COLUMNS×ROWS, 80×24 from textual-serve) from the loop
+    while its input thread posts the browser's first resize directly, so the stale start size can
+    arrive last and stay: the app's size until the browser is resized."""
+    driver = app._driver
+    return None if driver is None or driver._size is None else tuple(driver._size)

@@ -104,3 +104,9 @@ async def test_all_screens_holds_every_modes_screen():
         await pilot.pause()
         kinds = {type(s) for s in framework.all_screens(app)}
         assert isinstance(app.screen, PipelineScreen) and TrainScreen in kinds
+
+
+async def test_reported_size_is_the_drivers():
+    app = AttentionApp()
+    async with app.run_test(size=(100, 30)):
+        assert framework.reported_size(app) == (100, 30)
