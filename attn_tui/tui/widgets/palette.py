@@ -22,8 +22,10 @@ from ...core.numfmt import fmt  # noqa: F401  (the grids' number format, shared 
 
 VIRIDIS = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725")
 # Diverging around a dark neutral (the terminal's background), so zeros stay quiet: blue for
-# negative, red for positive, lightness and chroma rising with |value| (a blue-black-red map).
-RDBU = ("#4a9cff", "#497cc3", "#425d8b", "#364156", "#262626", "#5a352c", "#8f4332", "#c64f38", "#ff5a3d")
+# negative, red for positive, lightness and chroma rising with |value| (a blue-black-red map)
+# in truecolor and after the downgrade to xterm's 256 colours (each channel a multiple of ~17
+# that rounds into the cube step it is meant for; tests/tui/test_palette_contrast.py).
+RDBU = ("#00aaff", "#4499dd", "#2288aa", "#225577", "#262626", "#772222", "#aa2222", "#ee2255", "#ff6622")
 # The colours themselves live in app.tcss as MatrixGrid component classes (a theme or a
 # user's CSS restyles them); VIRIDIS and RDBU above set how many buckets there are.
 
