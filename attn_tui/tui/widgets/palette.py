@@ -273,5 +273,21 @@ def legend_segments(kind: str, scale: float, width: int, look: Look) -> list[Seg
         return [Segment(" " * width, look.label)]
     lo, buckets, hi = bar
     ramp = look.seq if kind == "seq" else look.div
-    cells = [Segment(" ", Style(bgcolor=ramp[b].bgcolor)) for b in buckets]  # grounds, as the cells'
+    # grounds as the cells', each with a bar as tall as its |value|, in the cell's own text colour: the
+    # legend reads as a colour bar, not as two stray numbers, in 16 colours and under NO_COLOR too
+    cells = [Segment(ramp_glyph(kind, b), Style(color=ramp[b].color, bgcolor=ramp[b].bgcolor)) for b in buckets]
     return [Segment(lo, look.label), *cells, Segment(hi + " ", look.label)]
+
+
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def ramp_glyph(kind: str, bucket: int) -> str:
+    """The legend's glyph for ``bucket``: a bar as tall as the bucket's |value| (weights: the value;
+    signed values: its distance from 0, so the bar dips to the middle)."""
+    if kind == "seq":
+        frac = bucket / (len(VIRIDIS) - 1)
+    else:
+        mid = (len(RDBU) - 1) / 2
+        frac = abs(bucket - mid) / mid
+    return BARS[round(frac * (len(BARS) - 1))]
