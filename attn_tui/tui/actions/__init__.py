@@ -23,12 +23,21 @@ def action(fn: Callable) -> Callable:
     return fn
 
 
-def commit(app, scenario, note: str | None = None) -> None:
-    """Make ``scenario`` current, keeping the row and cell cursor in range."""
+PIN_DROPPED = "the pin was of the previous scenario: dropped (P pins this one)"
+
+
+def commit(app, scenario, note: str | None = None, fresh: bool = False) -> None:
+    """Make ``scenario`` current, keeping the row and cell cursor in range. ``fresh``: another
+    scenario (opened, random, learned), not an edit of this one: a pin of the one before is dropped
+    and the note says so (ΔA against another scenario's A compares nothing the learner changed)."""
     st = app.state
     row = min(st.row, scenario.T - 1)
-    app.set_state(st.with_(scenario=scenario, row=row, cursor=clamp_cursor(scenario, st.cursor)))
+    dropped = fresh and st.pin is not None
+    new = st.with_(scenario=scenario, row=row, cursor=clamp_cursor(scenario, st.cursor))
+    app.set_state(new.with_(pin=None) if dropped else new)
     app.notes.drop("refusal")  # an earlier refusal is stale once a change went through
+    if dropped:
+        note = f"{note}; {PIN_DROPPED}" if note else PIN_DROPPED
     if note:
         app.notes.note(note, "change", timeout=5)
 

@@ -43,7 +43,7 @@ def _apply_open(app, name: str) -> str | None:
         msg = _refusal(name, exc)
         app.notes.note(msg, "refusal", title="Not opened; the current scenario stays", severity="error", timeout=8)
         return msg
-    commit(app, s, note=f"opened {name}: {s.title}")
+    commit(app, s, note=f"opened {name}: {s.title}", fresh=True)
     if s.focus_row:
         app.set_state(app.state.with_(row=s.focus_row - 1))  # the row the file opens on
     # Save offers what is on screen: the .toml opened, a built-in's name in the current folder, or

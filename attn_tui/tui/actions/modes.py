@@ -79,7 +79,7 @@ def _apply_random(app, values: dict) -> str | None:
         p = check_params(**values)
     except EditError as exc:
         return str(exc)
-    commit(app, random_scenario(**p), note=f"random scenario, seed {p['seed']}")
+    commit(app, random_scenario(**p), note=f"random scenario, seed {p['seed']}", fresh=True)
     app.last_random = p
     return None
 

@@ -264,7 +264,7 @@ class TrainScreen(Screen):
         except (OSError, ValueError, io.ScenarioError) as exc:
             return f"{path}: not saved ({getattr(exc, 'strerror', None) or exc})"
         self.app.paths.save = path
-        commit(self.app, scenario, note=f"opened the learned head from {p}")
+        commit(self.app, scenario, note=f"opened the learned head from {p}", fresh=True)
         self.app.set_state(self.app.state.with_(row=0))
         self.app.call_later(self.app.switch_mode, "pipeline")
         return None
