@@ -26,7 +26,8 @@ async def test_the_target_line_lies_between_0_1_and_0_01(size, settle):
         await settle(pilot)
         plot = app.screen.query_one("#train-loss")
         lines = [plot.render_line(y).text for y in range(plot.size.height)]
-    labelled = {line.split("┤")[0].strip(): y for y, line in enumerate(lines) if "┤" in line and line.split("┤")[0].strip()}
+    heads = [(line.split("┤")[0].strip() if "┤" in line else "", y) for y, line in enumerate(lines)]
+    labelled = {head: y for head, y in heads if head}
     target = [y for y, line in enumerate(lines) if "├" in line and "┤" in line and not line.split("├")[0].strip()]
     assert {"1", "0.1", "0.01"} <= set(labelled), "\n".join(lines)
     assert target and labelled["0.1"] < target[0] < labelled["0.01"], "\n".join(lines)
