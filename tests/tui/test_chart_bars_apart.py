@@ -12,9 +12,9 @@ from attn_tui.tui.widgets.bar_plot import BARS
 
 
 def owners(lines: list[str]) -> list[int | None]:
-    """The key (its label line) each line belongs to: the nearest label line, the upper on a tie."""
+    """The key (its label line) each line belongs to: the nearest label line, the lower on a tie."""
     labels = [i for i, line in enumerate(lines) if i and line[:1].strip()]
-    return [min(labels, key=lambda j: (abs(i - j), j > i)) if labels else None for i in range(len(lines))]
+    return [min(labels, key=lambda j: (abs(i - j), j < i)) if labels else None for i in range(len(lines))]
 
 
 @pytest.mark.parametrize("size", [(120, 40), (200, 60)])

@@ -40,13 +40,14 @@ def separate(lines: list[str]) -> list[str]:
     """Keep bars of different keys apart: plotext fills every line of a bar, so a bar directly
     under another (t2, t3, t4 at 0.043 over t1's 0.870) merged into one block, an 'L' read as one
     tall bar. A bar line under another key's bar line is drawn a quarter lower (GAP). A line
-    belongs to the key whose label line (text in the first column) is nearest, the upper on a tie."""
+    belongs to the key whose label line (text in the first column) is nearest, the lower on a tie
+    (plotext draws a bar of two lines on its label line and the one above)."""
     labels = [i for i, line in enumerate(lines) if i and line[:1].strip()]
     if not labels:
         return lines
 
     def owner(i: int) -> int:
-        return min(labels, key=lambda j: (abs(i - j), j > i))
+        return min(labels, key=lambda j: (abs(i - j), j < i))
 
     out = list(lines)
     for i in range(1, len(lines)):
