@@ -104,9 +104,10 @@ class AttentionApp(App):
         self.notify(f"screenshot saved: {saved}", title="Screenshot")
         return saved
 
-    def notify(self, message: str, *, markup: bool = False, **kw) -> None:
-        """Notifications carry user text (labels, paths, typed values): never parse it as markup."""
-        super().notify(message, markup=False, **kw)
+    def notify(self, message: str, *, markup: bool = False, title: str = "", **kw) -> None:
+        """Notifications carry user text (labels, paths, typed values): never parse it as markup.
+        The title leads the message's line (a title line made each notice taller: app.tcss)."""
+        super().notify(f"{title}: {message}" if title else message, markup=False, **kw)
 
     # -- actions (keys.py names them) -----------------------------------------
     def check_action(self, action: str, parameters) -> bool | None:

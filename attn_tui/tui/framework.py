@@ -19,8 +19,9 @@ from textual.widgets._toast import ToastHolder, ToastRack
 
 def post_notification(app: App, message: str, title: str, severity: str, timeout: float) -> Notification:
     """Show a notification (never markup) at once, and return it so it can be withdrawn later
-    (App.notify posts a message: a note withdrawn before that message is handled would stay)."""
-    n = Notification(message, title, severity, timeout, markup=False)
+    (App.notify posts a message: a note withdrawn before that message is handled would stay).
+    The title leads the message's line: a toast's title line made every notice a line taller."""
+    n = Notification(f"{title}: {message}" if title else message, "", severity, timeout, markup=False)
     app._notifications.add(n)
     app._refresh_notifications()
     return n

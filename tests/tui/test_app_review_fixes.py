@@ -215,3 +215,20 @@ async def test_text_cut_by_the_pane_height_ends_in_an_ellipsis():
         w.set_text(Text("one\ntwo"))  # it all fits: no mark
         await pilot.pause()
         assert [w.render_line(y).text.rstrip() for y in range(2)] == ["one", "two"]
+
+
+async def test_a_notice_on_the_training_screen_leaves_the_probe_and_the_curves_in_view(settle):
+    """A notice covered the probe's A header for seconds (issue 31): notices are a line or two at
+    the top of the screen, over the inputs' frame, never over the probe's grid or the curves."""
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("T")
+        await settle(pilot)
+        app.screen.notify("This run is done: r resets it (with the controls' values).", timeout=30)  # train.py's
+        await settle(pilot)
+        toasts = [t.region for t in app.screen.query("Toast")]
+        assert toasts
+        for pane in ("#train-probe", "#train-curves"):
+            region = app.screen.query_one(pane).region
+            assert not any(t.overlaps(region) for t in toasts), (pane, region, toasts)
