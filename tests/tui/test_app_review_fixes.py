@@ -91,7 +91,7 @@ async def test_every_bar_is_labelled_and_equally_thick_when_the_chart_has_room_t
     app = AttentionApp(scenario=builtin("cross-attention"))  # 3 keys in a 10-line stacked chart
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        lines = [ln for ln in chart_lines(app, "probs") if "█" in ln]
+        lines = [ln for ln in chart_lines(app, "probs") if "█" in ln or "▆" in ln]  # ▆: a bar under another key's
         labelled = [ln for ln in lines if ln.lstrip().startswith(("y1", "y2", "y3"))]
         assert sorted(ln.split()[0] for ln in labelled) == ["y1", "y2", "y3"]  # each key once, on its bar
         assert len(lines) % 3 == 0 and len(lines) // 3 == 2  # 8 free lines: every bar 2 lines thick
@@ -105,8 +105,8 @@ async def test_a_space_between_every_label_and_its_bar(settle, chart_lines):
         await settle(pilot)
         for which in ("scores", "probs"):
             for ln in chart_lines(app, which):
-                if "█" in ln and ln.lstrip().startswith("t"):
-                    label = ln.lstrip().split("█")[0]
+                if ("█" in ln or "▆" in ln) and ln.lstrip().startswith("t"):
+                    label = ln.lstrip().replace("▆", "█").split("█")[0]
                     assert label.endswith(" "), (which, ln)
 
 

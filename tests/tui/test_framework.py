@@ -15,7 +15,7 @@ async def test_a_notification_is_posted_listed_and_withdrawn():
         n = framework.post_notification(app, "hello [b]x[/b]", "title", "information", 30)
         await pilot.pause()
         assert n in framework.shown_notifications(app)
-        assert str(framework.shown_notifications(app)[-1].message) == "title: hello [b]x[/b]"  # not markup; the title leads
+        assert str(framework.shown_notifications(app)[-1].message) == "title: hello [b]x[/b]"  # not markup
         framework.withdraw_notification(app, n)
         await pilot.pause()
         assert n not in framework.shown_notifications(app)
