@@ -27,6 +27,15 @@ def finite_list(values, lo: float = -1e6, hi: float = 1e6) -> list[float]:
     return np.clip(v, lo, hi).tolist()
 
 
+LOSS_FRAME = 5  # lines of the loss chart that are not the plot: the title, the frame, the x ticks and labels
+LOSS_LINES = (10, 26)  # the loss chart's least and most lines
+
+
+def loss_height(lo: int, hi: int) -> int:
+    """Lines the loss chart needs for log10 values lo..hi: two a decade and one, and its frame."""
+    return max(LOSS_LINES[0], min(LOSS_LINES[1], 2 * max(1, hi - lo) + 1 + LOSS_FRAME))
+
+
 def decade_axis(lo: int, hi: int, rows: int) -> tuple[float, list[int]]:
     """(the axis's bottom, the labelled powers of ten) for log10 values lo..hi in ``rows`` lines.
     Each decade gets the same whole number of lines (at least 2), the bottom moved down to make
@@ -74,7 +83,10 @@ class TrainCurves(Vertical):
             plt.plot(c.steps, log10s(c.loss), marker="hd")
         plt.hline(math.log10(max(FLOOR, c.target)), "red")
         plt.xlim(0, c.max_step)
-        bottom, ticks = decade_axis(lo, hi, loss.size.height - 5)  # the title, the frame, the x labels: 5
+        height = loss_height(lo, hi)
+        if loss.styles.height is None or loss.styles.height.value != height:
+            loss.styles.height = height  # on_resize shows the curves again at the new height
+        bottom, ticks = decade_axis(lo, hi, loss.size.height - LOSS_FRAME)
         plt.ylim(bottom, hi)
         plt.yticks(ticks, [f"{10.0**k:g}" for k in ticks])
         loss.refresh()
