@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from functools import partial
 
+from textual import events
 from textual.app import App
+from textual.geometry import Size
 from textual.reactive import reactive
 
 from ..core.builtins import DEFAULT, builtin
 from ..core.limits import refusal
 from ..core.matrices import ROW_LINKED
 from ..core.scenario import Scenario
-from . import keys, session
+from . import framework, keys, session
 from .actions import ACTIONS
 from .actions import edit as edit_actions
 from .actions.files import FilePaths
@@ -70,6 +72,14 @@ class AttentionApp(App):
         if self.session is not None:
             self.session.start(self)
 
+    def on_resize(self, event: events.Resize) -> None:
+        """A Resize older than the size the driver reports (the web driver's start size, handled
+        after the browser's first resize) is followed by one of the reported size, so the first
+        layout is for the window the browser has (framework.reported_size says why)."""
+        reported = framework.reported_size(self)
+        if reported is not None and reported != tuple(event.size):
+            self.post_message(events.Resize(Size(*reported), Size(*reported)))
+
     async def action_quit(self) -> None:
         """q, ctrl+q: keep a session with edits for the next launch (cli says where on exit), then quit."""
         if self.session is not None:
@@ -115,9 +125,10 @@ class AttentionApp(App):
         self.notify(f"screenshot saved: {saved}", title="Screenshot")
         return saved
 
-    def notify(self, message: str, *, markup: bool = False, **kw) -> None:
-        """Notifications carry user text (labels, paths, typed values): never parse it as markup."""
-        super().notify(message, markup=False, **kw)
+    def notify(self, message: str, *, markup: bool = False, title: str = "", **kw) -> None:
+        """Notifications carry user text (labels, paths, typed values): never parse it as markup.
+        The title leads the message's line (a title line made each notice taller: app.tcss)."""
+        super().notify(f"{title}: {message}" if title else message, markup=False, **kw)
 
     # -- actions (keys.py names them) -----------------------------------------
     def check_action(self, action: str, parameters) -> bool | None:

@@ -21,7 +21,7 @@ APP_KEYS: list[Key] = [
         "c×1.1",
         f"multiply the scale multiplier c by {C_STEP}: sharper rows, lower entropy",
         display="+",
-        bar=f"c ×÷{C_STEP}",
+        bar=f"multiplier ×÷{C_STEP}",
     ),
     Key(
         "minus,underscore",
@@ -29,7 +29,7 @@ APP_KEYS: list[Key] = [
         "c÷1.1",
         f"divide c by {C_STEP}: flatter rows, higher entropy",
         display="-",
-        bar=f"c ×÷{C_STEP}",
+        bar=f"multiplier ×÷{C_STEP}",
     ),
     Key("0", "knob('reset_scale')", "c=1", "reset c to 1: the 1/√d_k operating point"),
     Key(

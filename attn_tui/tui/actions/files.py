@@ -61,7 +61,7 @@ def _apply_open(app, name: str) -> str | None:
         msg = _refusal(name, exc)
         app.notes.note(msg, "refusal", title="Not opened; the current scenario stays", severity="error", timeout=8)
         return msg
-    why = commit(app, s, note=f"opened {name}: {s.title}", head=head)
+    why = commit(app, s, note=f"opened {name}: {s.title}", head=head, fresh=True)
     if why:  # the same admission as the file door: only if the two disagree
         return why
     app.paths.remember(path, stamp)

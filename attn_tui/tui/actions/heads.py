@@ -50,5 +50,5 @@ def apply_tokens(app, text: str) -> str | None:
         s, new = open_ref(ref.name, text, ref.layer, ref.head)
     except ValueError as exc:
         return "tokens: " + str(exc).splitlines()[0].removeprefix("--tokens: ")  # the form's field, not a flag
-    commit(app, s, note=f"every head recomputed on {' '.join(new.source.tokens)!r}", head=new)
-    return None
+    # another sequence: a pin of the old one would compare A of different tokens (fresh drops it)
+    return commit(app, s, note=f"every head recomputed on {' '.join(new.source.tokens)!r}", head=new, fresh=True)
