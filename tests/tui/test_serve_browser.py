@@ -108,6 +108,9 @@ async def devtools_screenshots(url: str, profile: Path, want: set[str], seconds:
         shot, seen = await shots(call, lambda: True)
         if reloaded is not None and seen == want:
             await call("Page.reload")
+            # no screenshot while the reload loads: Chromium then never answered one (seen here)
+            while not reloaded() and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)  # a poll interval
             shot, seen = await shots(call, reloaded)
         return shot, seen
 
