@@ -36,11 +36,19 @@ STOP_WAIT = 10.0  # s a tab gets to quit when asked before it is killed
 MAX_BAD = 50  # malformed messages a session may send before it is closed
 
 
+def _logged_path(request: web.Request) -> str:
+    """The path for a log line, a route's secret segments named, not written: /ws/{token},
+    /download/{key} (the log is read by whoever runs the server, but tokens belong in no log)."""
+    resource = request.match_info.route.resource
+    if isinstance(resource, web.DynamicResource):
+        return resource.canonical
+    return request.path
+
+
 class GuardedServer(Server):
     def __init__(self, command: str, *, host: str, port: int, public_url: str, token: str | None, limits) -> None:
         super().__init__(command, host=host, port=port, title="attn-tui", public_url=public_url)
         self.token = token  # None: --no-token
-        self.cookie = f"attn_tui_token_{port}"  # cookies ignore ports: one name per server
         self.origins = allowed_origins(host, port, public_url)
         self.max_sessions, self.idle_timeout = limits
         self.sessions: dict[object, web.WebSocketResponse] = {}  # the live ones, counted against the limit
@@ -85,6 +93,9 @@ class GuardedServer(Server):
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
+        # The page's socket: the token in the path, as textual-serve's JS appends "?width=...&height=..."
+        # to the page's websocket URL with a bare "?" (a query token would become "token=T?width=80").
+        app.router.add_get("/ws/{token}", self.handle_websocket, name="websocket-token")
         app.middlewares.append(self._host_guard)
         return app
 
@@ -101,18 +112,17 @@ class GuardedServer(Server):
 
     # -- the doors ------------------------------------------------------------------------
     def _has_token(self, request: web.Request) -> bool:
-        """The token in the query, or in the cookie on a request this server's own page (or the user,
-        typing or reloading) made: cookies ignore ports, so a page on another port of this host would
-        send it too (in an iframe, a window.open); browsers say who asked in Sec-Fetch-Site."""
+        """The token in the URL: the page's query (``/?token=``, the printed URL; a reload keeps it),
+        the page's websocket path (``/ws/<token>``) or a non-browser client's ``/ws?token=``. Never a
+        cookie: cookies ignore ports, so one would reach any server another user runs on another port
+        of this host the browser visits, and carry the token there."""
         if self.token is None:
             return True
-        if token_ok(request.query.get("token"), self.token):
-            return True
-        own = request.headers.get("Sec-Fetch-Site", "none") in ("none", "same-origin")
-        return own and token_ok(request.cookies.get(self.cookie), self.token)
+        given = request.match_info.get("token", request.query.get("token"))
+        return token_ok(given, self.token)
 
     def _refuse(self, request: web.Request, status: int, reason: str) -> web.Response:
-        log.warning("refused %s %s from %s: %s", request.method, request.path, request.remote, reason)
+        log.warning("refused %s %s from %s: %s", request.method, _logged_path(request), request.remote, reason)
         return web.Response(status=status, text=f"{status}: {reason}\n")
 
     def _ws_refusal(self, request: web.Request) -> tuple[int, str] | None:
@@ -128,8 +138,6 @@ class GuardedServer(Server):
         if not self._has_token(request):
             return self._refuse(request, 403, "no token: open the URL attn-tui serve printed (it ends in ?token=...)")
         response = aiohttp_jinja2.render_template("app_index.html", request, self._page(request))
-        if self.token is not None and token_ok(request.query.get("token"), self.token):
-            response.set_cookie(self.cookie, self.token, httponly=True, samesite="Strict", path="/")
         response.headers["Referrer-Policy"] = "no-referrer"  # the URL's token stays on this server
         response.headers["Cache-Control"] = "no-store"
         response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"  # no page frames it (clickjacking)
@@ -137,12 +145,15 @@ class GuardedServer(Server):
         return response
 
     def _page(self, request: web.Request) -> dict:
-        """The page's URLs on the host the browser used when it is one of ours (the cookie is that
-        host's: http://localhost:8000 through a tunnel), else on --public-url."""
+        """The page's URLs on the host the browser used when it is one of ours (http://localhost:8000
+        through a tunnel), else on --public-url. Its websocket URL carries the token in its path
+        (/ws/<token>): the page holds the token already (its own URL), and no cookie is set."""
         base = f"http://{request.host}"
         if host_refusal(request.host, self.origins) or origin_key(base) not in self.origins:
             base = self.public_url.rstrip("/")
         ws = ("wss:" if base.startswith("https:") else "ws:") + base.split(":", 1)[1] + "/ws"
+        if self.token is not None:
+            ws += f"/{self.token}"  # token_urlsafe: only [A-Za-z0-9_-], nothing to quote
         return {
             "font_size": min(max(to_int(request.query.get("fontsize", "16"), 16), 6), 64),
             "app_websocket_url": ws,
@@ -151,8 +162,11 @@ class GuardedServer(Server):
         }
 
     async def handle_download(self, request: web.Request) -> web.StreamResponse:
-        if not self._has_token(request):
-            return self._refuse(request, 403, "no token")
+        """A download by its key alone, as textual-serve serves it (an unknown key: 404). The page's JS
+        opens /download/<key> with window.open and cannot add the token (no cookie carries it any
+        more). The key is Textual's uuid4().hex, 122 random bits, sent only over the tab's own
+        websocket (which needed the token and this server's Origin) and forgotten once the file is
+        delivered: knowing it is as good a proof as the token."""
         return await super().handle_download(request)
 
     # -- a session ---------------------------------------------------------------------

@@ -64,7 +64,7 @@ def test_served_page_and_explorer_numbers(scenario):
     with served("--scenario", scenario) as s:
         assert s.url == f"http://127.0.0.1:{s.port}/?token={s.token}" and len(s.token) >= 40
         page = urllib.request.urlopen(s.url, timeout=30).read().decode()
-        assert f'data-session-websocket-url="ws://127.0.0.1:{s.port}/ws"' in page
+        assert f'data-session-websocket-url="ws://127.0.0.1:{s.port}/ws/{s.token}"' in page
         want = expected_cells(scenario)
         text = receive(s, want)
         missing = sorted(w for w in want if w not in text)

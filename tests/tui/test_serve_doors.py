@@ -1,6 +1,7 @@
 """`attn-tui serve`'s doors (issue 33, issue 34 item 11), against the real server in a subprocess:
 a handshake from another origin or without the token is refused (403) before any explorer process
-starts; the token reaches the websocket as a browser's does (the cookie the printed URL sets);
+starts; the token reaches the websocket as a browser's does (in the path of the page's websocket
+URL; no cookie, which would reach other ports of the host);
 sessions past --max-sessions are refused; a closed or silent tab's process is reaped; malformed
 browser messages are dropped with one log line and sizes are bounded; tabs die with the server."""
 
@@ -8,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import time
 
 import aiohttp
 import pytest
+from aiohttp import web
 from serving import served
 from test_serve import ANSI, expected_cells
 
@@ -79,14 +82,25 @@ def test_tokenless_page_and_socket_refused():
 
     with served() as s:
         base = f"http://127.0.0.1:{s.port}"
-        for url in (f"{base}/", f"{base}/?token=wrong", f"{base}/download/some-key"):
-            with pytest.raises(urllib.error.HTTPError) as refused:
+        for url, code in ((f"{base}/", 403), (f"{base}/?token=wrong", 403), (f"{base}/download/some-key", 404)):
+            with pytest.raises(urllib.error.HTTPError) as refused:  # a download by an unknown key: 404
                 urllib.request.urlopen(url, timeout=30)
-            assert refused.value.code == 403, url
+            assert refused.value.code == code, url
         plain = f"ws://127.0.0.1:{s.port}/ws?width=80&height=24"
         assert run(handshake_status(plain, {"Origin": s.origin})) == 403
         assert run(handshake_status(plain.replace("?", "?token=wrong&"), {"Origin": s.origin})) == 403
         s.wait_output("refused GET /ws from 127.0.0.1: no token")
+        for wrong in ("wrong", s.token[:-1], s.token + "x"):  # the path token, as the page sends it
+            wrong_url = f"ws://127.0.0.1:{s.port}/ws/{wrong}?width=80&height=24"
+            assert run(handshake_status(wrong_url, {"Origin": s.origin})) == 403
+        s.wait_output("refused GET /ws/{token} from 127.0.0.1: no token")
+        # the right path token from another origin: the Origin check holds, and the log does not write the token
+        right = f"ws://127.0.0.1:{s.port}/ws/{s.token}?width=80&height=24"
+        assert run(handshake_status(right, {"Origin": f"http://127.0.0.1:{s.port + 1}"})) == 403
+        assert run(handshake_status(right, {})) == 403
+        s.wait_output(f"refused GET /ws/{{token}} from 127.0.0.1: Origin 'http://127.0.0.1:{s.port + 1}' is not")
+        s.wait_output("refused GET /ws/{token} from 127.0.0.1: no Origin header")
+        assert s.output().count(s.token) == 1  # only in the printed URL
         assert s.tabs() == []
 
 
@@ -96,33 +110,66 @@ def test_no_token_asks_none_but_still_checks_the_origin():
     with served("--no-token") as s:
         assert s.url == f"http://127.0.0.1:{s.port}/" and s.token is None
         assert "warning: --no-token: no token asked" in s.output()
-        assert urllib.request.urlopen(s.url, timeout=30).status == 200
+        page = urllib.request.urlopen(s.url, timeout=30).read().decode()
+        assert f'data-session-websocket-url="ws://127.0.0.1:{s.port}/ws"' in page
         assert run(handshake_status(s.ws_url(), {"Origin": "http://evil.example"})) == 403
         assert run(handshake_status(s.ws_url(), {"Origin": s.origin})) == 101
 
 
-def test_printed_url_cookie_carries_the_token_to_the_websocket():
-    """As a browser does: the printed URL sets the cookie; the page's websocket (no ?token) then works."""
+async def other_port_server(seen: list):
+    """A server on another port of 127.0.0.1 (another local user's, say): records each request's headers."""
+
+    async def record(request: web.Request) -> web.Response:
+        seen.append(dict(request.headers))
+        return web.Response(text="hello")
+
+    app = web.Application()
+    app.router.add_get("/{tail:.*}", record)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    return runner, runner.addresses[0][1]
+
+
+def test_printed_url_sets_no_cookie_and_its_page_socket_carries_the_token():
+    """As a browser does, keeping every cookie: opening the printed URL leaves no cookie holding the token
+    (cookies ignore ports: a server on another port of 127.0.0.1 would receive it, and drive an explorer
+    with it); the page's own websocket URL carries the token in its path, and works end to end."""
 
     async def browser(s):
         jar = aiohttp.CookieJar(unsafe=True)  # unsafe: keep cookies of an IP-address host
-        async with aiohttp.ClientSession(cookie_jar=jar) as session:
-            async with session.get(s.url) as page:
-                assert page.status == 200 and "HttpOnly" in page.headers["Set-Cookie"]
-                assert "SameSite=Strict" in page.headers["Set-Cookie"]
-            async with session.get(f"http://127.0.0.1:{s.port}/") as again:
-                assert again.status == 200  # the cookie alone opens the page now
-                assert again.headers["Content-Security-Policy"] == "frame-ancestors 'none'"
-            for site in ("same-site", "cross-site"):  # a page on another port or site framing or opening it
-                async with session.get(f"http://127.0.0.1:{s.port}/", headers={"Sec-Fetch-Site": site}) as framed:
-                    assert framed.status == 403, site
-            ws_url = f"ws://127.0.0.1:{s.port}/ws?width=120&height=40"
-            async with session.ws_connect(ws_url, headers={"Origin": s.origin}) as ws:
-                return await read_until(ws, CELLS, time.monotonic() + BOUND)
+        seen: list[dict] = []
+        runner, other = await other_port_server(seen)
+        try:
+            async with aiohttp.ClientSession(cookie_jar=jar) as session:
+                async with session.get(s.url) as page:
+                    assert page.status == 200
+                    headers, html = page.headers, await page.text()
+                for path in ("/x", "/x"):  # a visit and a reload
+                    async with session.get(f"http://127.0.0.1:{other}{path}") as r:
+                        assert r.status == 200
+                assert len(seen) == 2 and all(s.token not in str(h) for h in seen), seen  # failed: Cookie: ...
+                assert all("Cookie" not in h for h in seen), seen
+                assert [c.value for c in jar if s.token in c.value] == []  # the jar is empty of it
+                assert "Set-Cookie" not in headers
+                assert headers["Referrer-Policy"] == "no-referrer" and headers["Cache-Control"] == "no-store"
+                assert headers["Content-Security-Policy"] == "frame-ancestors 'none'"
+                assert headers["X-Frame-Options"] == "DENY"
+                async with session.get(f"http://127.0.0.1:{s.port}/") as bare:
+                    assert bare.status == 403  # the page without ?token: nothing else carries it
+                ws_url = re.search(r'data-session-websocket-url="([^"]+)"', html).group(1)
+                assert ws_url == f"ws://127.0.0.1:{s.port}/ws/{s.token}"
+                # textual-serve's JS appends "?width=" + cols + "&height=" + rows to it
+                async with session.ws_connect(f"{ws_url}?width=120&height=40", headers={"Origin": s.origin}) as ws:
+                    return await read_until(ws, CELLS, time.monotonic() + BOUND)
+        finally:
+            await runner.cleanup()
 
     with served() as s:
         text = run(browser(s))
         assert all(c in text for c in CELLS), sorted(c for c in CELLS if c not in text)
+        s.wait_output("session opened for 127.0.0.1")
 
 
 def test_sessions_past_the_limit_refused_and_closed_tabs_reaped():
@@ -274,7 +321,8 @@ def test_a_served_save_beyond_the_root_is_refused(tmp_path):
 
 def test_page_names_the_host_the_browser_used_when_it_is_ours():
     """Through `ssh -L` a browser opens http://localhost:PORT: the page's websocket must go there too
-    (the cookie is that host's); a Host that is not the server's (DNS rebinding) is refused."""
+    (the origin the page's socket sends is that host's); a Host that is not the server's (DNS rebinding)
+    is refused."""
     import urllib.error
     import urllib.request
 
@@ -283,7 +331,7 @@ def test_page_names_the_host_the_browser_used_when_it_is_ours():
         return urllib.request.urlopen(request, timeout=30).read().decode()
 
     with served() as s:
-        assert f'data-session-websocket-url="ws://localhost:{s.port}/ws"' in page(f"localhost:{s.port}")
+        assert f'data-session-websocket-url="ws://localhost:{s.port}/ws/{s.token}"' in page(f"localhost:{s.port}")
         for host in (f"evil.example:{s.port}", 'localhost:1/"><script>'):  # DNS rebinding, an injected Host
             with pytest.raises(urllib.error.HTTPError) as refused:
                 page(host)
