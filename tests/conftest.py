@@ -27,6 +27,11 @@ if _os.environ.get("PYTEST_XDIST_WORKER"):
     from threadpoolctl import threadpool_limits as _threadpool_limits
 
     _threadpool_limits(1)
+    # execnet starts each worker with COLUMNS=80 LINES=24 in its environment; a terminal does not. Every
+    # explorer a test starts in a pty inherits them, and Textual's driver reads its size from them first
+    # (shutil.get_terminal_size): an 80x24 layout in a 120x40 pty, so clicks hit other cells.
+    for _var in ("COLUMNS", "LINES"):
+        _os.environ.pop(_var, None)
 
 
 @pytest.fixture(autouse=True)

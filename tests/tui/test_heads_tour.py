@@ -22,7 +22,7 @@ def test_the_page_names_the_heads_the_core_measures():
     assert f"log₂ t = {fmt(ind.mean_ceiling_bits, 4)}" in text
     assert ind.mean_entropy_bits < ind.mean_ceiling_bits / 2 and prev.prev_token > 0.5 and ind.induction > 0.9
     assert fmt(combine(src, 1).max_abs_diff, 7) in text
-    assert [p.key for p in PAGES][-1] == "heads"
+    assert [p.key for p in PAGES][-2:] == ["heads", "results"]  # what's next, then the learner's own results
 
 
 async def test_try_it_opens_the_heads_screen_on_the_repeat(settle):
