@@ -194,7 +194,7 @@ def main(argv=None) -> int:
         say(f"attn-tui: {str(exc).splitlines()[0]}")
         return EXIT_BAD_INPUT
     except (OverflowError, MemoryError, RecursionError) as exc:  # a backstop: the core's limits come first
-        name = getattr(args, "scenario", None) or getattr(args, "run_scenario", None)
+        name = getattr(args, "scenario", None) or getattr(args, "run_scenario", None) or getattr(args, "source", None)
         what = f"{printable(name)}: " if name else ""
         say(f"attn-tui: {what}cannot compute this scenario ({unexpected(exc)})")
         return EXIT_BAD_INPUT

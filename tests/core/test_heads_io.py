@@ -179,7 +179,7 @@ def test_refuses_a_folder_a_fifo_and_a_zip_that_is_not_npz(tmp_path):
     z = tmp_path / "z.npz"
     with zipfile.ZipFile(z, "w") as zf:
         zf.writestr("notes.txt", "hello")
-    with pytest.raises(ValueError, match="not one NumPy array"):
+    with pytest.raises(ValueError, match="'notes.txt': not a NumPy array"):  # npz_members' words
         open_file(z)
     assert not is_heads_file(z) and not is_heads_file(fifo)
 
