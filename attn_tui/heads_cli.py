@@ -38,7 +38,7 @@ def _backstop(name, fn, *args):
     except ValueError:
         raise
     except Exception as exc:  # noqa: BLE001  (the backstop: one line, never a traceback)
-        raise ValueError(f"{printable(name)}: cannot be read ({unexpected(exc)})") from None
+        raise ValueError(f"{printable(name)}: cannot be read or computed ({unexpected(exc)})") from None
 
 
 def run(args) -> str:

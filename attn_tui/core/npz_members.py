@@ -95,10 +95,21 @@ def check_entry(key: str, info: zipfile.ZipInfo) -> None:
         )
 
 
+def _check_header_length(first: bytes) -> None:
+    """The .npy header's length from its first 12 bytes (magic, version, 2- or 4-byte length),
+    refused over MAX_NPY_HEADER before numpy reads that many bytes (version 2 and 3 allow 4 GiB)."""
+    if len(first) >= 10 and first[:6] == b"\x93NUMPY":
+        n = int.from_bytes(first[8:10], "little") if first[6] == 1 else int.from_bytes(first[8:12], "little")
+        if n > MAX_NPY_HEADER:
+            raise ValueError(f"its .npy header claims {n:,} bytes; at most {MAX_NPY_HEADER:,}")
+
+
 def _npy_header(zf: zipfile.ZipFile, key: str, info: zipfile.ZipInfo) -> tuple[tuple, np.dtype, int, bool]:
     """(shape, dtype, header bytes, Fortran order) of one member: only its first bytes are inflated."""
     try:
         with zf.open(info) as f:
+            _check_header_length(f.read(12))  # numpy reads (inflates) the whole header before its own bound
+            f.seek(0)
             version = np.lib.format.read_magic(f)
             read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
             shape, fortran, dtype = read(f, max_header_size=MAX_NPY_HEADER)
