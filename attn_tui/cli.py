@@ -19,6 +19,7 @@ from .output import OutputError, emit, fail, finish, say
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 SCENARIO_HELP = f"a built-in ({', '.join(BUILTINS)}) or a scenario file (.toml, .npz, .safetensors)"
+RUN_HELP = f"{SCENARIO_HELP}, or a multi-head one (induction-demo, a multi-head file: its heads, > and < move)"
 
 
 class UsageError(Exception):
@@ -62,7 +63,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--scenario",
         dest="run_scenario",
         metavar="NAME|FILE",
-        help=f"open the explorer on {SCENARIO_HELP} (default: lesson-pipeline)",
+        help=f"open the explorer on {RUN_HELP} (default: lesson-pipeline)",
+    )
+    p.add_argument(
+        "--tokens",
+        dest="run_tokens",
+        metavar='"q w e r q w e r"',
+        help="with --scenario induction-demo: run the model on these tokens (letters a..z, space-separated)",
     )
     p.add_argument("--theme", metavar="NAME", help="a Textual theme, e.g. textual-light (default textual-dark)")
     kept = p.add_mutually_exclusive_group()
@@ -119,8 +126,25 @@ def report(args) -> str:
     return text.scenario_text(scenario, args.scenario)
 
 
+def _load_run(args):
+    """(scenario or None, HeadRef or None) the explorer opens on: a multi-head source's head 0.0
+    (tui/heads_nav.py), else a single-head scenario; --tokens only with a multi-head built-in."""
+    from .core.heads.demo import HEAD_BUILTINS
+    from .core.heads.multihead_io import is_heads_file
+
+    name = args.run_scenario
+    if name is not None and (name in HEAD_BUILTINS or is_heads_file(name)):
+        src, first = heads_cli.open_first(name, args.run_tokens)  # refused here, before any UI module is imported
+        from .tui.heads_nav import first_head
+
+        return first_head(src, name, admitted=first)
+    if args.run_tokens is not None:
+        raise UsageError("attn-tui: --tokens goes with a multi-head built-in: --scenario induction-demo --tokens ...")
+    return _load(name), None
+
+
 def run(args) -> int:
-    scenario = _load(args.run_scenario)  # refuse a bad file before any UI starts
+    scenario, head = _load_run(args)  # refuse a bad file before any UI starts
     from threadpoolctl import threadpool_limits
 
     from .tui.app import AttentionApp  # textual only on this path
@@ -129,7 +153,8 @@ def run(args) -> int:
     # One BLAS thread: the explorer's products are small (16 query rows x 2048 keys at T = 16384),
     # and a second thread made A's row statistics 3-4x slower on a busy 2-core machine (7 -> 25 ms).
     threadpool_limits(1, user_api="blas")
-    app = AttentionApp(scenario=scenario, session=_keeper(args, scenario))
+    heads = {} if head is None else {"head": head}  # a single-head scenario: the call as before
+    app = AttentionApp(scenario=scenario, session=_keeper(args, scenario), **heads)
     if args.theme is not None:
         app.theme = check_theme(args.theme)  # ValueError listing the themes: one line, exit 2
     app.run()

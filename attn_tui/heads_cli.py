@@ -45,6 +45,21 @@ def run(args) -> str:
     return _backstop(args.source, _run, args)
 
 
+def open_first(name, tokens):
+    """(HeadSource, its head 0.0's admitted Scenario) for `attn-tui --scenario NAME|FILE`: the
+    explorer's multi-head door, its refusals and the backstop's one line naming the file."""
+    return _backstop(name, _open_first, name, tokens)
+
+
+def _open_first(name, tokens):
+    from .core.heads.door import open_heads
+    from .core.heads.source import head_scenario
+    from .core.limits import admit
+
+    src = open_heads(name, tokens)
+    return src, admit(head_scenario(src, 0, 0), large=True)
+
+
 def _run(args) -> str:
     from .core.heads.door import open_heads
     from .core.heads.source import check_head

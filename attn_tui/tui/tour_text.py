@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .tour_questions import QUESTIONS
+from .views import heads_tour, train_view
 from .views import readings as L
 from .views import teaching as T
-from .views import train_view
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,13 @@ PAGES: tuple[Page, ...] = (
         TryIt("run the scaled-vs-unscaled comparison on the training screen", mode="train"),
     ),
     Page("takeaways", "Key takeaways", L.takeaways, ("equation",)),
+    Page(
+        "heads",
+        "What's next: many heads, each measured",
+        heads_tour.heads_page,
+        (),
+        TryIt("the heads screen on induction-demo, a sequence that repeats", mode="heads"),
+    ),
     Page("results", "Your predictions", lambda: "", ()),
 )
 

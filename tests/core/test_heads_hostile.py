@@ -198,11 +198,11 @@ def test_is_heads_file_never_raises(tmp_path, monkeypatch):
     assert multihead_io.is_heads_file(good) is False
 
 
-@pytest.mark.parametrize("where", ["headers", "slice", "readings"])
+@pytest.mark.parametrize("where", ["headers", "slice", "readings", "head scenario"])
 def test_the_backstop_covers_the_multi_head_doors(tmp_path, monkeypatch, capsys, where):
     """A TypeError or MemoryError no check foresaw, in the headers, in one head's read or in the
-    readings: `heads`, `heads --json`, `report --layer 0 --head 0` say one line naming the file,
-    exit 2."""
+    readings: `heads`, `heads --json`, `report --layer 0 --head 0` and `--scenario` (the explorer's
+    multi-head door, cli._load_run) say one line naming the file, exit 2."""
     from attn_tui.cli import main
     from attn_tui.core.heads import multihead_io, source
 
@@ -216,14 +216,23 @@ def test_the_backstop_covers_the_multi_head_doors(tmp_path, monkeypatch, capsys,
         monkeypatch.setattr(multihead_io, "npz_headers", boom)
     elif where == "slice":
         monkeypatch.setattr(multihead_io, "read_slice", boom)
-    else:
+    elif where == "readings":
         monkeypatch.setattr(source, "head_readings_of", boom)
+        monkeypatch.setattr(source, "head_scenario", boom)
+    else:  # a TypeError making one head's Scenario: past the reader's own backstop
         monkeypatch.setattr(source, "head_scenario", boom)
     argvs = [
         ["heads", str(p)],
         ["heads", "--json", str(p)],
         ["report", "--scenario", str(p), "--layer", "0", "--head", "0"],
     ]
+    if where != "headers":  # (headers that cannot be judged: is_heads_file is False, the single-head door says it)
+        argvs.append(["--scenario", str(p)])  # the explorer's multi-head door: refused before any UI
+    stub = type(sys)("attn_tui.tui.app")
+    stub.AttentionApp = lambda *a, **k: pytest.fail("the UI started")
+    monkeypatch.setitem(sys.modules, "attn_tui.tui.app", stub)
+    if where == "head scenario":  # `heads` makes no Scenario
+        argvs = argvs[2:]
     for argv in argvs:
         assert main(argv) == 2, argv
         out = capsys.readouterr()

@@ -130,8 +130,8 @@ def fake_app(monkeypatch):
     calls = []
 
     class AttentionApp:
-        def __init__(self, scenario=None, session=None):
-            calls.append(("init", scenario))
+        def __init__(self, scenario=None, session=None, head=None):
+            calls.append(("init", scenario) if head is None else ("init", scenario, head))
             self.session = session
 
         def run(self):
@@ -150,6 +150,9 @@ def test_run_default_and_with_scenario(fake_app):
     assert s.cross and s.T_k == 3
     fake_app.clear()
     assert cli.main(["--scenario", "no-such"]) == 2 and fake_app == []
+    assert cli.main(["--scenario", "induction-demo", "--tokens", "a b a b"]) == 0  # a multi-head built-in
+    (_, s, head), _ = fake_app
+    assert (head.layer, head.head, s.tokens) == (0, 0, ("a", "b", "a", "b"))
 
 
 def test_resume_and_fresh_reach_the_keeper_and_exclude_each_other(fake_app, monkeypatch):

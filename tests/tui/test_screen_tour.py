@@ -33,6 +33,7 @@ ORDER = [
     "ex5",
     "train",
     "takeaways",
+    "heads",
     "results",
 ]
 

@@ -16,8 +16,10 @@ from ...core import scenario_io as io
 from ...core.atomic import file_stamp
 from ...core.builtins import BUILTINS
 from ...core.export import export as export_matrices
+from ...core.heads.demo import HEAD_BUILTINS
 from ...core.limits import printable, unexpected
 from ...core.matrices import INPUTS
+from ..heads_nav import is_multi, open_ref
 from ..screens.files import ExportScreen, OpenScreen, SaveScreen
 from ..served_root import rooted, served_root
 from . import action, commit, refuse
@@ -52,14 +54,14 @@ def _apply_open(app, name: str) -> str | None:
     if not name:
         return "type a path to a scenario file (.toml, .npz, .safetensors), or pick a built-in below"
     try:
-        path = name if name in BUILTINS else str(_expand(name))
-        stamp = None if name in BUILTINS else file_stamp(path)  # before reading: a write meanwhile shows
-        s = io.resolve(path, large=True)  # T up to 16384
+        path = name if name in BUILTINS or name in HEAD_BUILTINS else str(_expand(name))
+        stamp = None if name in BUILTINS or name in HEAD_BUILTINS else file_stamp(path)  # before reading
+        s, head = open_ref(path) if is_multi(path) else (io.resolve(path, large=True), None)  # T up to 16384
     except Exception as exc:  # noqa: BLE001  (a refusal, or anything unforeseen: the session is kept)
         msg = _refusal(name, exc)
         app.notes.note(msg, "refusal", title="Not opened; the current scenario stays", severity="error", timeout=8)
         return msg
-    why = commit(app, s, note=f"opened {name}: {s.title}")
+    why = commit(app, s, note=f"opened {name}: {s.title}", head=head, fresh=True)
     if why:  # the same admission as the file door: only if the two disagree
         return why
     app.paths.remember(path, stamp)

@@ -80,7 +80,7 @@ def _apply_random(app, values: dict) -> str | None:
         p = check_params(**values)
     except EditError as exc:
         return str(exc)
-    why = commit(app, random_scenario(**p), note=f"random scenario, seed {p['seed']}")
+    why = commit(app, random_scenario(**p), note=f"random scenario, seed {p['seed']}", head=None, fresh=True)
     if why:
         return why
     app.last_random = p

@@ -65,6 +65,7 @@ class ExperimentsScreen(Screen):
     )
     AUTO_FOCUS = ""  # letters are keys here until the learner tabs into an input
     name_for_keys = "experiments"
+    shows_state = False  # its sweep has a c of its own: `+` here would change the pipeline's c unseen
     BINDINGS = keys.bindings("experiments")
     CSS_PATH = "lessons.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # lessons.tcss: one column when narrow

@@ -18,6 +18,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.builtins import BUILTINS
+from ...core.heads.demo import HEAD_BUILTINS
 from .dialog import AnswerDialog
 
 CSS_PATH = "dialogs.tcss"
@@ -66,7 +67,7 @@ class OpenScreen(_PathDialog):
         yield OptionList(
             *(
                 Option(f"{name}: {fn.__doc__.splitlines()[0] if fn.__doc__ else ''}", id=name)
-                for name, fn in BUILTINS.items()
+                for name, fn in {**BUILTINS, **HEAD_BUILTINS}.items()
             ),
             id="builtins",
         )

@@ -20,6 +20,7 @@ from ...core.builtins import builtin
 from ...core.matrices import MATRICES
 from ...core.train import compare
 from .. import keys
+from ..actions import PIN_DROPPED
 from ..quiz import ALLOWED, grade, parse_prediction
 from ..tour_text import PAGES, Page
 from ..views import lenses as lens_text
@@ -237,8 +238,10 @@ class TourScreen(Screen):
             self.notify("This page has no exercise: space/n for the next page.", timeout=3)
             return
         state = self.app.state
-        if tr.builtin:
-            state = state.with_(scenario=builtin(tr.builtin), row=0, cursor=None)
+        if tr.builtin and state.pin is not None and not tr.pin:
+            self.app.notes.note(PIN_DROPPED, "change", timeout=5)
+        if tr.builtin:  # another scenario: a pin of the one before would compare nothing changed
+            state = state.with_(scenario=builtin(tr.builtin), row=0, cursor=None, head=None, pin=None)
         if tr.pin:
             state = state.with_(pin=None).toggle_pin()  # the difference the exercise asks about
         if tr.changes:

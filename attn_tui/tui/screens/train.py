@@ -266,7 +266,7 @@ class TrainScreen(Screen):
         except (OSError, ValueError, io.ScenarioError) as exc:
             return f"{path}: not saved ({getattr(exc, 'strerror', None) or exc})"
         self.app.paths.save = path
-        why = commit(self.app, scenario, note=f"opened the learned head from {p}")
+        why = commit(self.app, scenario, note=f"opened the learned head from {p}", head=None, fresh=True)
         if why:
             return why
         self.app.set_state(self.app.state.with_(row=0))

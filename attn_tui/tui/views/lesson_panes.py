@@ -114,7 +114,7 @@ def equation(state) -> Text:
         ]
     else:
         lines.append(f"Q ({T}×{dk}) and K ({Tk}×{dk}) given; V ({Tk}×{dv})")
-    lines += [f"S = {scores} ({T}×{Tk});  S̃ = S + M ({T}×{Tk})", f"A = softmax(S̃) ({T}×{Tk});  O = A V ({T}×{dv})"]
+    lines += [f"S = {scores} ({T}×{Tk});  S + M ({T}×{Tk})", f"A = softmax(S + M) ({T}×{Tk});  O = A V ({T}×{dv})"]
     return Text("\n".join(lines))
 
 
