@@ -129,15 +129,12 @@ def report(args) -> str:
 def _load_run(args):
     """(scenario or None, HeadRef or None) the explorer opens on: a multi-head source's head 0.0
     (tui/heads_nav.py), else a single-head scenario; --tokens only with a multi-head built-in."""
-    from .core.heads import head_scenario, open_heads
     from .core.heads.demo import HEAD_BUILTINS
     from .core.heads.multihead_io import is_heads_file
-    from .core.limits import admit
 
     name = args.run_scenario
     if name is not None and (name in HEAD_BUILTINS or is_heads_file(name)):
-        src = open_heads(name, args.run_tokens)  # refused here, before any UI module is imported
-        first = admit(head_scenario(src, 0, 0), large=True)
+        src, first = heads_cli.open_first(name, args.run_tokens)  # refused here, before any UI module is imported
         from .tui.heads_nav import first_head
 
         return first_head(src, name, admitted=first)
@@ -222,7 +219,7 @@ def main(argv=None) -> int:
         say(f"attn-tui: {str(exc).splitlines()[0]}")
         return EXIT_BAD_INPUT
     except (OverflowError, MemoryError, RecursionError) as exc:  # a backstop: the core's limits come first
-        name = getattr(args, "scenario", None) or getattr(args, "run_scenario", None)
+        name = getattr(args, "scenario", None) or getattr(args, "run_scenario", None) or getattr(args, "source", None)
         what = f"{printable(name)}: " if name else ""
         say(f"attn-tui: {what}cannot compute this scenario ({unexpected(exc)})")
         return EXIT_BAD_INPUT

@@ -2,7 +2,9 @@
 
 Kept out of cli.py so the subcommand lives in one place; cli.py calls add_parser() and run().
 Bad input (an unknown token, too many tokens, a malformed multi-head file, a layer that is not
-there) is a ValueError: one line, exit 2 (cli.main).
+there) is a ValueError: one line, exit 2 (cli.main). An exception no check foresaw (a TypeError
+from a hostile file, a MemoryError) is the backstop's one line naming the file, as at the
+single-head door (scenario_io.load): never a traceback.
 """
 
 from __future__ import annotations
@@ -27,7 +29,38 @@ def add_parser(sub) -> None:
     h.add_argument("--json", action="store_true", help='JSON: {"heads": [{layer, head, mean_entropy_bits, ...}]}')
 
 
+def _backstop(name, fn, *args):
+    """fn(*args); anything but a ValueError (the doors' refusals) becomes one naming ``name``."""
+    from .core.limits import printable, unexpected
+
+    try:
+        return fn(*args)
+    except ValueError:
+        raise
+    except Exception as exc:  # noqa: BLE001  (the backstop: one line, never a traceback)
+        raise ValueError(f"{printable(name)}: cannot be read or computed ({unexpected(exc)})") from None
+
+
 def run(args) -> str:
+    return _backstop(args.source, _run, args)
+
+
+def open_first(name, tokens):
+    """(HeadSource, its head 0.0's admitted Scenario) for `attn-tui --scenario NAME|FILE`: the
+    explorer's multi-head door, its refusals and the backstop's one line naming the file."""
+    return _backstop(name, _open_first, name, tokens)
+
+
+def _open_first(name, tokens):
+    from .core.heads.door import open_heads
+    from .core.heads.source import head_scenario
+    from .core.limits import admit
+
+    src = open_heads(name, tokens)
+    return src, admit(head_scenario(src, 0, 0), large=True)
+
+
+def _run(args) -> str:
     from .core.heads.door import open_heads
     from .core.heads.source import check_head
     from .report.heads_text import heads_json, heads_text
@@ -41,22 +74,31 @@ def run(args) -> str:
 def report_scenario(args):
     """For `report --scenario NAME|FILE --layer L --head H`: that head's Scenario through the door's
     limits (limits.admit, the report's sizes), or None when the scenario is a single head (then
-    --layer / --head are refused). A multi-head scenario without both is refused."""
+    --layer / --head are refused). A multi-head scenario without both is refused. An array file
+    given with --layer/--head goes through the multi-head door, which names it when it refuses."""
+    return _backstop(args.scenario, _report_scenario, args)
+
+
+def _report_scenario(args):
+    from .core.arrays_io import is_arrays_file
     from .core.heads.demo import HEAD_BUILTINS
     from .core.heads.door import open_heads
     from .core.heads.multihead_io import is_heads_file
     from .core.heads.source import head_scenario
-    from .core.limits import admit
+    from .core.limits import admit, printable
 
     name, picked = args.scenario, (args.layer, args.head)
     multi = name is not None and (name in HEAD_BUILTINS or is_heads_file(name))
     if not multi:
         if picked != (None, None):
+            if name is not None and is_arrays_file(name):
+                open_heads(name)  # the multi-head door's refusal, naming the file and what is wrong
             raise ValueError("--layer/--head: pick a head of a multi-head scenario (induction-demo, a multi-head file)")
         return None
     if None in picked:
         raise ValueError(
-            f"{name}: a multi-head scenario; give --layer L --head H (from 0), or list every head with `attn-tui heads`"
+            f"{printable(name)}: a multi-head scenario; give --layer L --head H (from 0), "
+            "or list every head with `attn-tui heads`"
         )
     src = open_heads(name)
     s = head_scenario(src, *picked)

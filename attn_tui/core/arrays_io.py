@@ -154,16 +154,21 @@ def _pairs(pairs: list) -> dict:
     return out
 
 
-def _st_header(raw: bytes) -> dict:
-    """The JSON header of safetensors bytes (8-byte little-endian length, then JSON), bounded
-    before json parses it: at most MAX_HEADER bytes and MAX_HEADER_COMMAS commas (so at most
-    that many values however small), no name twice in any object."""
-    if len(raw) < 8:
-        raise ValueError(f"{len(raw)} bytes, too short for a safetensors header (8 bytes of length, then JSON)")
-    n = int.from_bytes(raw[:8], "little")
-    if n > min(MAX_HEADER, len(raw) - 8):
-        raise ValueError(f"its header claims {n:,} bytes, the file holds {len(raw) - 8:,} after the length")
-    text = raw[8 : 8 + n]
+def st_header_length(first8: bytes, size: int) -> int:
+    """The JSON header's length from a safetensors file's first 8 bytes (little-endian), ``size``
+    the file's bytes: at most MAX_HEADER and no more than the file holds after the length."""
+    if size < 8 or len(first8) < 8:
+        raise ValueError(f"{size} bytes, too short for a safetensors header (8 bytes of length, then JSON)")
+    n = int.from_bytes(first8[:8], "little")
+    if n > min(MAX_HEADER, size - 8):
+        raise ValueError(f"its header claims {n:,} bytes, the file holds {size - 8:,} after the length")
+    return n
+
+
+def st_parse_header(text: bytes) -> dict:
+    """The JSON header (the bytes after the length), bounded before json parses it: at most
+    MAX_HEADER_COMMAS commas (so at most that many values however small), no name twice in any
+    object (json.loads would keep the last), a JSON object."""
     if text.count(b",") > MAX_HEADER_COMMAS:
         raise ValueError(f"its header holds more than {MAX_HEADER_COMMAS:,} commas; far more than a scenario has")
     try:
@@ -177,7 +182,27 @@ def _st_header(raw: bytes) -> dict:
     return header
 
 
-def _st_shapes(header: dict) -> dict:
+def _st_header(raw: bytes) -> dict:
+    """The JSON header of safetensors bytes (8-byte little-endian length, then JSON)."""
+    n = st_header_length(raw[:8], len(raw))
+    return st_parse_header(raw[8 : 8 + n])
+
+
+def st_split(header: dict) -> tuple[dict, dict]:
+    """(tensors, metadata) of a parsed header: the metadata a JSON object, at most MAX_MEMBERS
+    tensors, no name both a tensor and a metadata entry."""
+    meta = header.pop("__metadata__", None) or {}
+    if not isinstance(meta, dict):
+        raise ValueError("__metadata__: must be a JSON object of strings")  # noqa: TRY004
+    if len(header) > MAX_MEMBERS:
+        raise ValueError(f"{len(header)} arrays; a scenario has at most {MAX_MEMBERS}")
+    both = next((k for k in meta if k in header), None)
+    if both is not None:
+        raise ValueError(f"{printable(both)}: both a tensor and a metadata entry; give it once")
+    return header, meta
+
+
+def st_shapes(header: dict) -> dict:
     """{name: shape} of the tensors, each dtype a known string and each shape a list of sizes."""
     shapes = {}
     for key, info in header.items():
@@ -206,16 +231,8 @@ def _meta_value(key: str, text):
 
 def read_safetensors(raw: bytes, large: bool = False) -> dict:
     """The scenario dict of the .safetensors bytes ``raw`` (module doc); ValueError names the key."""
-    header = _st_header(raw)
-    meta = header.pop("__metadata__", None) or {}
-    if not isinstance(meta, dict):
-        raise ValueError("__metadata__: must be a JSON object of strings")  # noqa: TRY004
-    if len(header) > MAX_MEMBERS:
-        raise ValueError(f"{len(header)} arrays; a scenario has at most {MAX_MEMBERS}")
-    shapes = _st_shapes(header)
-    both = next((k for k in meta if k in shapes), None)
-    if both is not None:
-        raise ValueError(f"{printable(both)}: both a tensor and a metadata entry; give it once")
+    tensors, meta = st_split(_st_header(raw))
+    shapes = st_shapes(tensors)
     data = {k: _meta_value(k, v) for k, v in meta.items()}
     _check_names([*shapes, *data])
     if any(k not in MATRICES for k in shapes):

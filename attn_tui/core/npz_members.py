@@ -8,6 +8,10 @@ and dtype need. arrays_io then checks every shape against the scenario's limits 
 limits.check_tokens; labels, padding, settings: check_kinds below) and only then reads the
 data, member by member, each read bounded by its declared size. A 390 KB .npz whose labels
 inflate to 10^8 entries is refused from 100 bytes of header, not after 1.5 GiB.
+
+Both .npz doors use these checks: the single-head one (arrays_io, on the file's bytes) and the
+multi-head one (heads/file_headers, by path: only the zip's tail, its central directory and the
+.npy headers are read at open; open_zip_at checks the tail's end record before zipfile parses).
 """
 
 from __future__ import annotations
@@ -38,12 +42,17 @@ class Member:
     shape: tuple
     dtype: np.dtype
     at: int  # bytes of the .npy header: the data starts there
+    fortran: bool = False  # stored in Fortran order (the multi-head reader slices C order only)
 
 
-def _check_directory(raw: bytes) -> None:
+TAIL = 22 + 65535  # the end-of-central-directory record and the longest zip comment after it
+
+
+def check_directory(raw: bytes) -> None:
     """Refuse, from the end-of-central-directory record, a directory zipfile would spend memory on:
     it builds one ZipInfo per entry for as many bytes as the record declares (a 128 MiB file of
-    empty entries is ~3 million of them), before MAX_MEMBERS could be counted."""
+    empty entries is ~3 million of them), before MAX_MEMBERS could be counted. ``raw``: the
+    file's bytes, or its last TAIL bytes (the record is there)."""
     at = raw.rfind(b"PK\x05\x06", max(0, len(raw) - 22 - 65535))
     if at == -1 or len(raw) < at + 22:
         return  # not a zip: zipfile says so
@@ -56,14 +65,26 @@ def _check_directory(raw: bytes) -> None:
 
 
 def open_zip(raw: bytes) -> zipfile.ZipFile:
-    _check_directory(raw)
+    """The zip of an .npz's bytes, its directory checked first (check_directory)."""
+    check_directory(raw)
+    return _zip(io.BytesIO(raw))
+
+
+def open_zip_at(path, tail: bytes) -> zipfile.ZipFile:
+    """The zip of the .npz at ``path`` (a regular file), read lazily by zipfile; ``tail``: the file's
+    last TAIL bytes, whose end record is checked first (check_directory), as open_zip does."""
+    check_directory(tail)
+    return _zip(path)
+
+
+def _zip(file) -> zipfile.ZipFile:
     try:
-        return zipfile.ZipFile(io.BytesIO(raw))
+        return zipfile.ZipFile(file)
     except Exception:  # noqa: BLE001  (BadZipFile, and whatever a hostile central directory raises)
         raise ValueError("not a valid .npz (zip) file; write one with numpy.savez") from None
 
 
-def _check_entry(key: str, info: zipfile.ZipInfo) -> None:
+def check_entry(key: str, info: zipfile.ZipInfo) -> None:
     """Refuse, from the central directory, what zipfile would raise on (or inflate without end)."""
     if info.flag_bits & 0x1:
         raise ValueError(f"{key}: encrypted (password-protected) inside the .npz; write it with numpy.savez")
@@ -74,14 +95,25 @@ def _check_entry(key: str, info: zipfile.ZipInfo) -> None:
         )
 
 
-def _npy_header(zf: zipfile.ZipFile, key: str, info: zipfile.ZipInfo) -> tuple[tuple, np.dtype, int]:
-    """(shape, dtype, header bytes) of one member: only its first bytes are inflated."""
+def _check_header_length(first: bytes) -> None:
+    """The .npy header's length from its first 12 bytes (magic, version, 2- or 4-byte length),
+    refused over MAX_NPY_HEADER before numpy reads that many bytes (version 2 and 3 allow 4 GiB)."""
+    if len(first) >= 10 and first[:6] == b"\x93NUMPY":
+        n = int.from_bytes(first[8:10], "little") if first[6] == 1 else int.from_bytes(first[8:12], "little")
+        if n > MAX_NPY_HEADER:
+            raise ValueError(f"its .npy header claims {n:,} bytes; at most {MAX_NPY_HEADER:,}")
+
+
+def _npy_header(zf: zipfile.ZipFile, key: str, info: zipfile.ZipInfo) -> tuple[tuple, np.dtype, int, bool]:
+    """(shape, dtype, header bytes, Fortran order) of one member: only its first bytes are inflated."""
     try:
         with zf.open(info) as f:
+            _check_header_length(f.read(12))  # numpy reads (inflates) the whole header before its own bound
+            f.seek(0)
             version = np.lib.format.read_magic(f)
             read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
-            shape, _, dtype = read(f, max_header_size=MAX_NPY_HEADER)
-            return shape, np.dtype(dtype), f.tell()
+            shape, fortran, dtype = read(f, max_header_size=MAX_NPY_HEADER)
+            return shape, np.dtype(dtype), f.tell(), bool(fortran)
     except Exception as exc:  # noqa: BLE001  (ValueError, EOFError, zlib.error, BadZipFile, SyntaxError, ...)
         raise ValueError(f"{key}: not a readable .npy array ({shown(str(exc), 80)})") from None
 
@@ -105,17 +137,18 @@ def headers(zf: zipfile.ZipFile) -> dict[str, Member]:
             raise ValueError(f"{key}: given twice")
         if not info.filename.endswith(".npy"):
             raise ValueError(f"{shown(info.filename)}: not a NumPy array (.npy) inside the .npz")
-        _check_entry(key, info)
-        shape, dtype, at = _npy_header(zf, key, info)
+        check_entry(key, info)
+        shape, dtype, at, fortran = _npy_header(zf, key, info)
         if dtype.hasobject:
             raise ValueError(
                 f"{key}: an object array (pickled Python objects); only numeric arrays are read, never pickles"
             )
-        heads[key] = Member(key, info, tuple(shape), dtype, at)
+        heads[key] = Member(key, info, tuple(shape), dtype, at, fortran)
     return heads
 
 
-def _label_kind(m: Member, most: int) -> None:
+def label_kind(m: Member, most: int) -> None:
+    """A label list from its header: 1-D strings, at most ``most`` of them, each not too wide."""
     if len(m.shape) != 1:
         raise ValueError(f"{m.key}: a {len(m.shape)}-D array; give a 1-D array (one entry per position)")
     if m.dtype.kind != "U":
@@ -137,7 +170,8 @@ def _padding_kind(m: Member, T_k: int) -> None:
         raise ValueError(f"padding: {m.shape[0]:,} entries for T' = {T_k} keys; each key position at most once")
 
 
-def _setting_kind(m: Member) -> None:
+def setting_kind(m: Member) -> None:
+    """A 0-d setting from its header: one value, a word or a number (check_setting_chars)."""
     if len(m.shape) != 0:
         raise ValueError(f"{m.key}: a {len(m.shape)}-D array of shape {m.shape}; a setting is one value (a 0-d array)")
     check_setting_chars(m.key, m.dtype.itemsize // 4 if m.dtype.kind == "U" else m.dtype.itemsize)
@@ -160,16 +194,16 @@ def check_kinds(heads: dict[str, Member], matrices, labels, T_k: int, most: int)
         if key in matrices:
             continue
         if key in labels:
-            _label_kind(m, most)
+            label_kind(m, most)
         elif key == "padding":
             _padding_kind(m, T_k)
         else:
-            _setting_kind(m)
+            setting_kind(m)
 
 
-def read_members(zf: zipfile.ZipFile, heads: dict[str, Member]) -> dict[str, np.ndarray]:
-    """The arrays, each read from its own member (never pickles), once every header has passed
-    and each member's declared size is the bytes its header needs (so no read goes past it)."""
+def check_sizes(heads: dict[str, Member]) -> None:
+    """Each member's declared (uncompressed) size is its .npy header plus the bytes its shape and
+    dtype need: no read of it goes past them, and a slice at an offset is inside it."""
     for key, m in heads.items():
         need, holds = _need(m.shape, m.dtype), m.info.file_size - m.at
         if holds != need:
@@ -177,6 +211,16 @@ def read_members(zf: zipfile.ZipFile, heads: dict[str, Member]) -> dict[str, np.
                 f"{key}: not a readable .npy array (its header, shape {m.shape} of {m.dtype.name}, needs "
                 f"{need:,} bytes of data; the member holds {holds:,})"
             )
+        if m.info.compress_type == zipfile.ZIP_STORED and m.info.compress_size != m.info.file_size:
+            raise ValueError(
+                f"{key}: a broken zip entry (stored, {m.info.compress_size:,} bytes for {m.info.file_size:,})"
+            )
+
+
+def read_members(zf: zipfile.ZipFile, heads: dict[str, Member]) -> dict[str, np.ndarray]:
+    """The arrays, each read from its own member (never pickles), once every header has passed
+    and each member's declared size is the bytes its header needs (check_sizes)."""
+    check_sizes(heads)
     out = {}
     for key, m in heads.items():
         try:

@@ -179,7 +179,7 @@ def test_refuses_a_folder_a_fifo_and_a_zip_that_is_not_npz(tmp_path):
     z = tmp_path / "z.npz"
     with zipfile.ZipFile(z, "w") as zf:
         zf.writestr("notes.txt", "hello")
-    with pytest.raises(ValueError, match="not one NumPy array"):
+    with pytest.raises(ValueError, match="'notes.txt': not a NumPy array"):  # npz_members' words
         open_file(z)
     assert not is_heads_file(z) and not is_heads_file(fifo)
 
@@ -219,3 +219,21 @@ def test_combine_and_own_weights_against_each_head_scenario(tmp_path):
     assert c.holds and c.max_abs_diff <= c.tolerance
     assert own_weights_diff(src, 1, 0) <= 16 * eps
     assert own_weights_diff(src, 1, 2) == pytest.approx(0.25, abs=16 * eps)
+
+
+@pytest.mark.parametrize(
+    ("setting", "words"),
+    [
+        (np.zeros(2000, int), "kv_head: 2,000 values; one per layer or head, at most 1024"),
+        (np.array(["causal" * 1000]), "kv_head: a value of 6,000 characters"),
+    ],
+    ids=["2000 entries", "a 6000-character entry"],
+)
+def test_npz_settings_are_judged_from_their_headers_before_they_are_read(tmp_path, setting, words, monkeypatch):
+    """A settings member (kv_head, scale, mask) is one value or one per layer or head, each a word or
+    a number, refused from its .npy header: npz_members.read_members never runs."""
+    from attn_tui.core import npz_members
+
+    monkeypatch.setattr(npz_members, "read_members", lambda *a: pytest.fail("a settings member was read"))
+    with pytest.raises(ValueError, match=words):
+        open_file(npz(tmp_path, **arrays(), kv_head=setting))

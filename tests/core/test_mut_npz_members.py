@@ -132,3 +132,19 @@ def test_the_directory_holds_at_most_max_members_entries():
     over = npz({"Q.npy": npy(EYE), "K.npy": npy(EYE), **{f"z{i}.npy": npy(EYE) for i in range(63)}})
     assert refused(over).startswith("its zip directory declares 65 entries in ")
     assert npz_members.MAX_DIRECTORY == 64 * 1024
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_the_npy_header_length_is_judged_before_numpy_reads_the_header(version):
+    """numpy reads (inflates) a whole header before its max_header_size: the length field is
+    judged first, at MAX_NPY_HEADER exactly (a v1 length is 2 bytes, a v2 one 4)."""
+    n = npz_members.MAX_NPY_HEADER
+    width = 2 if version == 1 else 4
+    for length, ok in ((n, True), (n + 1, False)):
+        first = b"\x93NUMPY" + bytes([version, 0]) + length.to_bytes(width, "little") + b"  "
+        if ok:
+            npz_members._check_header_length(first)  # numpy then judges the header itself
+        else:
+            with pytest.raises(ValueError, match=f"its .npy header claims {n + 1:,} bytes; at most {n:,}"):
+                npz_members._check_header_length(first)
+    npz_members._check_header_length(b"not npy")  # not an .npy: numpy says so

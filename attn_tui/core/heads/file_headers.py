@@ -7,11 +7,15 @@ array): a ``pread`` at its offset for safetensors and uncompressed .npz members 
 seek inside the member for a compressed one (np.savez_compressed; slower, still one head).
 Pickles are never loaded; the file must stay a regular file (a FIFO or device is refused from
 its stat, before it is opened).
+
+The headers are judged by the single-head doors' own checks, shared, not copied: the safetensors
+length, comma bound, duplicate names, metadata and dtype/shape checks of core.arrays_io, and the
+zip end-record, encryption, compression method, .npy header size and declared-size checks of
+core.npz_members; they work on header bytes and ZipInfo objects, so this reader stays lazy.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import stat
@@ -21,12 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import arrays_io, npz_members
 from ..arrays_io import ST_DTYPES
 from ..limits import printable, shown
-
-MAX_HEADER = 64 * 2**20  # a safetensors JSON header: labels of 16,384 tokens and per-layer settings fit
-MAX_MEMBERS = 64
-SETTING_BYTES = 4 * 2**20  # an .npz settings array (tokens, kv_head, scale, mask) is read whole: at most this
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class Entry:
     shape: tuple
     dtype: np.dtype
     offset: int | None  # absolute byte offset of element 0 (None: inside a compressed .npz member)
-    member: str | None = None  # the .npz member, for a compressed one
+    member: zipfile.ZipInfo | None = None  # the .npz member, for a compressed one
     header_len: int = 0  # bytes of the .npy header inside the member
 
 
@@ -73,61 +74,35 @@ def read_at(path, offset: int, n: int) -> bytes:
 
 
 # -- safetensors ---------------------------------------------------------------------------
-def _st_entry(key, info, base: int, data_len: int) -> Entry:
-    if not isinstance(info, dict) or not isinstance(info.get("dtype"), str) or info["dtype"] not in ST_DTYPES:
-        what = info.get("dtype") if isinstance(info, dict) else info
-        raise ValueError(f"{printable(key)}: dtype {shown(what)}; arrays hold F16, F32, F64 or integers")
-    shape, offs = info.get("shape"), info.get("data_offsets")
-    if not isinstance(shape, list) or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in shape):
-        raise ValueError(f"{printable(key)}: shape {shown(shape)} is not a list of sizes")
-    if not (isinstance(offs, list) and len(offs) == 2 and all(isinstance(x, int) and x >= 0 for x in offs)):
+def _st_entry(key: str, info: dict, shape: tuple, base: int, data_len: int) -> Entry:
+    """An Entry of a tensor whose dtype and shape passed arrays_io.st_shapes: its data_offsets
+    (which the single-head door leaves to the safetensors library, reading the whole file) hold
+    exactly what its shape needs, inside the file."""
+    offs = info.get("data_offsets")
+    if not (isinstance(offs, list) and len(offs) == 2 and all(type(x) is int and x >= 0 for x in offs)):
         raise ValueError(f"{printable(key)}: data_offsets {shown(offs)} is not [begin, end]")
     dtype = np.dtype(ST_DTYPES[info["dtype"]]).newbyteorder("<")
     need = math.prod(shape) * dtype.itemsize
     if offs[1] - offs[0] != need or offs[1] > data_len:
         raise ValueError(
-            f"{printable(key)}: data_offsets {offs} hold {offs[1] - offs[0]:,} bytes, its shape {tuple(shape)} needs "
+            f"{printable(key)}: data_offsets {offs} hold {offs[1] - offs[0]:,} bytes, its shape {shape} needs "
             f"{need:,} (and the file's data holds {data_len:,}): truncated or inconsistent"
         )
-    return Entry(str(key), tuple(shape), dtype, base + offs[0])
+    return Entry(str(key), shape, dtype, base + offs[0])
 
 
 def safetensors_headers(path, size: int):
-    """({name: Entry}, metadata {str: str}) of a .safetensors file, from its header alone."""
-    if size < 8:
-        raise ValueError(f"{size} bytes, too short for a safetensors header (8 bytes of length, then JSON)")
-    n = int.from_bytes(read_at(path, 0, 8), "little")
-    if n > min(MAX_HEADER, size - 8):
-        raise ValueError(f"its header claims {n:,} bytes, the file holds {size - 8:,} after the length")
-    try:
-        header = json.loads(read_at(path, 8, n).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise ValueError("its header is not valid JSON; not a safetensors file") from None
-    if not isinstance(header, dict):
-        raise ValueError("its header is not a JSON object; not a safetensors file")  # noqa: TRY004
-    meta = header.pop("__metadata__", None) or {}
-    if not isinstance(meta, dict) or not all(isinstance(v, str) for v in meta.values()):
+    """({name: Entry}, metadata {str: str}) of a .safetensors file, from its header alone, judged by
+    arrays_io's header checks (the single-head door's)."""
+    n = arrays_io.st_header_length(read_at(path, 0, min(size, 8)), size)
+    tensors, meta = arrays_io.st_split(arrays_io.st_parse_header(read_at(path, 8, n)))
+    if not all(isinstance(v, str) for v in meta.values()):
         raise ValueError("__metadata__: must be a JSON object of strings (JSON texts)")
-    if len(header) > MAX_MEMBERS:
-        raise ValueError(f"{len(header)} arrays; a multi-head file has a few (Q, K, V, W_O, A, M)")
-    return {str(k): _st_entry(k, v, 8 + n, size - 8 - n) for k, v in header.items()}, meta
+    shapes = arrays_io.st_shapes(tensors)
+    return {str(k): _st_entry(k, tensors[k], shapes[k], 8 + n, size - 8 - n) for k in tensors}, meta
 
 
 # -- .npz ------------------------------------------------------------------------------------
-def _npy_header(f, key):
-    try:
-        version = np.lib.format.read_magic(f)
-        read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
-        shape, fortran, dtype = read(f)
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile, SyntaxError) as exc:
-        raise ValueError(f"{printable(key)}: not a readable .npy array ({shown(str(exc), 80)})") from None
-    if dtype.hasobject:
-        raise ValueError(f"{printable(key)}: an object array (pickled Python objects); pickles are never read")
-    if fortran and len(shape) > 1:
-        raise ValueError(f"{printable(key)}: stored in Fortran order; save it C-ordered (np.ascontiguousarray)")
-    return tuple(shape), dtype, f.tell()
-
-
 def _member_offset(path, info: zipfile.ZipInfo) -> int:
     """Where a stored member's bytes start: after its local header (30 bytes, name, extra)."""
     local = read_at(path, info.header_offset, 30)
@@ -137,32 +112,40 @@ def _member_offset(path, info: zipfile.ZipInfo) -> int:
     return info.header_offset + 30 + n_name + n_extra
 
 
-def npz_headers(path):
-    """({name: Entry}, {setting: np.ndarray}) of an .npz: array headers; 0-d and 1-D settings read whole."""
-    try:
-        zf = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError):
-        raise ValueError("not a valid .npz (zip) file; write one with numpy.savez") from None
-    with zf:
-        if len(zf.infolist()) > MAX_MEMBERS:
-            raise ValueError(f"{len(zf.infolist())} arrays; a multi-head file has a few (Q, K, V, W_O, A, M)")
+def open_npz(path, size: int) -> zipfile.ZipFile:
+    """The zip of the .npz at ``path``: its end record checked from the file's tail first
+    (npz_members.open_zip_at), so zipfile never builds a directory of millions of entries."""
+    tail = min(size, npz_members.TAIL)
+    return npz_members.open_zip_at(path, read_at(path, size - tail, tail))
+
+
+def npz_headers(path, size: int):
+    """({name: Entry} of the arrays of 2 or more axes, {name: npz_members.Member} of the 0-d and
+    1-D settings, not read yet: read_settings reads them once their headers are judged). Every
+    member passes npz_members' checks: directory, entry, .npy header, declared size."""
+    with open_npz(path, size) as zf:
+        members = npz_members.headers(zf)
+        npz_members.check_sizes({k: m for k, m in members.items() if len(m.shape) > 1})  # settings': when read
         entries, settings = {}, {}
-        for info in zf.infolist():
-            key = info.filename.removesuffix(".npy")
-            if not info.filename.endswith(".npy") or key in entries or key in settings:
-                raise ValueError(f"{shown(info.filename)}: not one NumPy array (.npy) of its own inside the .npz")
-            with zf.open(info) as f:
-                shape, dtype, hlen = _npy_header(f, key)
-                if len(shape) <= 1:
-                    if math.prod(shape) * dtype.itemsize > SETTING_BYTES:
-                        raise ValueError(f"{printable(key)}: {shape} entries; a setting or label list is smaller")
-                    f.seek(0)
-                    settings[key] = np.lib.format.read_array(f, allow_pickle=False)
-                    continue
-            stored = info.compress_type == zipfile.ZIP_STORED
-            offset = _member_offset(path, info) + hlen if stored else None
-            entries[key] = Entry(key, shape, dtype, offset, None if stored else info.filename, hlen)
+        for key, m in members.items():
+            if len(m.shape) <= 1:
+                settings[key] = m
+                continue
+            if m.fortran:
+                raise ValueError(f"{key}: stored in Fortran order; save it C-ordered (np.ascontiguousarray)")
+            stored = m.info.compress_type == zipfile.ZIP_STORED
+            offset = _member_offset(path, m.info) + m.at if stored else None
+            entries[key] = Entry(key, m.shape, m.dtype, offset, None if stored else m.info, m.at)
     return entries, settings
+
+
+def read_settings(path, size: int, settings: dict) -> dict:
+    """{name: np.ndarray} of the settings members (npz_headers), each read whole (never a pickle),
+    bounded by its declared size (npz_members.read_members)."""
+    if not settings:
+        return {}
+    with open_npz(path, size) as zf:
+        return npz_members.read_members(zf, settings)
 
 
 def read_slice(path, e: Entry, index: tuple) -> np.ndarray:
@@ -176,8 +159,8 @@ def read_slice(path, e: Entry, index: tuple) -> np.ndarray:
     nbytes = count * e.dtype.itemsize
     if e.offset is not None:
         raw = read_at(path, e.offset + start * e.dtype.itemsize, nbytes)
-    else:
-        with zipfile.ZipFile(path) as zf, zf.open(e.member) as f:
+    else:  # e.member: the ZipInfo judged at open (method, size), reopened with the same tail check
+        with open_npz(path, check_regular(path)) as zf, zf.open(e.member) as f:
             f.seek(e.header_len + start * e.dtype.itemsize)
             raw = f.read(nbytes)
         if len(raw) != nbytes:

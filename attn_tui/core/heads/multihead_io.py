@@ -25,8 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..limits import BOUND, MAX_TITLE, check_tokens, dim_limit, printable, shown
-from .file_headers import check_regular, npz_headers, read_slice, safetensors_headers
+from .. import npz_members
+from ..limits import BOUND, MAX_TITLE, check_tokens, dim_limit, printable, shown, unexpected
+from .file_headers import check_regular, npz_headers, read_settings, read_slice, safetensors_headers
 from .source import HeadSource
 
 ARRAYS = {"Q": 4, "K": 4, "V": 4, "W_O": 3, "A": 4, "M": 3}  # name -> number of axes
@@ -46,9 +47,11 @@ class FileReader:
         try:
             return self._read(name, layer, head)
         except ValueError as exc:
-            raise ValueError(f"{printable(self.path)}: {exc}") from None
+            raise ValueError(f"{printable(self.path)}: {printable(exc)}") from None
         except OSError as exc:  # the file went away or became unreadable after it was opened
             raise ValueError(f"{printable(self.path)}: cannot read {name} ({exc.strerror})") from None
+        except Exception as exc:  # noqa: BLE001  (the backstop, as the single-head door's: one line naming the file)
+            raise ValueError(f"{printable(self.path)}: cannot read {name} ({unexpected(exc)})") from None
 
     def _read(self, name, layer, head):
         e = self.entries[name]
@@ -176,11 +179,36 @@ def _kv_head(value, H, H_kv):
     return tuple(value)
 
 
-def build(path, entries: dict, settings: dict) -> HeadSource:
-    """A HeadSource over ``entries`` (file_headers.Entry by name) and ``settings`` (Python values)."""
-    unknown = [k for k in settings if k not in SETTINGS]
+def _unknown(keys) -> None:
+    unknown = [k for k in keys if k not in SETTINGS]
     if unknown:
         raise ValueError(f"{printable(unknown[0])}: unknown setting; known: {', '.join(SETTINGS)}")
+
+
+def _judge_settings(small: dict, entries: dict) -> None:
+    """The .npz settings members from their headers, before one is read: labels by
+    npz_members.label_kind (at most the largest side of any array, each not too wide), title and
+    source by npz_members.setting_kind (0-d, a word), kv_head, scale, mask one value or one per
+    layer or head (at most MAX_LAYERS, each a word or a number)."""
+    for key, m in small.items():
+        if key in ARRAYS:
+            raise ValueError(f"{key}: a {len(m.shape)}-D array; {key} is {_AXES[key]}")
+    _unknown(small)
+    most = max((n for e in entries.values() for n in e.shape), default=0)
+    for key, m in small.items():
+        if key in ("tokens", "key_tokens"):
+            npz_members.label_kind(m, most)
+        elif key in ("title", "source") or len(m.shape) == 0:
+            npz_members.setting_kind(m)
+        elif m.shape[0] > MAX_LAYERS:
+            raise ValueError(f"{key}: {m.shape[0]:,} values; one per layer or head, at most {MAX_LAYERS}")
+        else:
+            npz_members.check_setting_chars(key, m.dtype.itemsize // 4 if m.dtype.kind == "U" else m.dtype.itemsize)
+
+
+def build(path, entries: dict, settings: dict) -> HeadSource:
+    """A HeadSource over ``entries`` (file_headers.Entry by name) and ``settings`` (Python values)."""
+    _unknown(settings)
     for key, e in entries.items():
         if not (e.dtype.kind in "iu" or e.dtype.name in ("float16", "float32", "float64")):
             raise ValueError(
@@ -233,27 +261,30 @@ def open_file(path) -> HeadSource:
             entries, meta = safetensors_headers(path, size)
             settings = {k: _json_setting(k, v) for k, v in meta.items()}
         elif suffix == ".npz":
-            entries, small = npz_headers(path)
-            for key in small:
-                if key in ARRAYS:
-                    raise ValueError(f"{key}: a {small[key].ndim}-D array; {key} is {_AXES[key]}")
-            settings = {k: _npz_setting(k, a) for k, a in small.items()}
+            entries, small = npz_headers(path, size)
+            _judge_settings(small, entries)
+            settings = {k: _npz_setting(k, a) for k, a in read_settings(path, size, small).items()}
         else:
             raise ValueError("a multi-head file is .safetensors or .npz")
         return build(path, entries, settings)
     except ValueError as exc:
         raise ValueError(f"{name}: {printable(exc)}") from None
+    except Exception as exc:  # noqa: BLE001  (the backstop, as the single-head door's: one line naming the file)
+        raise ValueError(f"{name}: cannot be read ({unexpected(exc)})") from None
 
 
 def is_heads_file(path) -> bool:
-    """True when ``path`` is an array file whose Q has 4 axes [L, H, T, d_k] (headers only)."""
+    """True when ``path`` is an array file whose Q has 4 axes [L, H, T, d_k] (headers only). Never
+    raises: a file whose headers are refused (or that is not a regular file) is False, and the
+    single-head door (scenario_io.resolve) refuses it in one line, in the same words (the header
+    checks are the same functions: arrays_io, npz_members)."""
     if not str(path).lower().endswith((".npz", ".safetensors")):
         return False
     try:
         size = check_regular(path)
         entries = (
-            safetensors_headers(path, size) if str(path).lower().endswith(".safetensors") else npz_headers(path)
+            safetensors_headers(path, size) if str(path).lower().endswith(".safetensors") else npz_headers(path, size)
         )[0]
-    except Exception:  # noqa: BLE001  (a probe: any unreadable header, an encrypted zip member, is "not a heads file";
-        return False  # the single-head door then refuses the file with its one line)
+    except Exception:  # noqa: BLE001  (any refusal or unforeseen error: the single-head door says it)
+        return False
     return "Q" in entries and len(entries["Q"].shape) == 4
