@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__, heads_cli, serve, train_cli
+from . import __version__, capture_cli, heads_cli, serve, train_cli
 from .core.builtins import BUILTINS
 from .core.limits import printable, unexpected
 from .core.scenario_io import ScenarioError, resolve
@@ -64,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--head", type=int, metavar="H", help="with a multi-head scenario: the head (from 0)")
     train_cli.add_parser(sub)
     heads_cli.add_parser(sub)
+    capture_cli.add_parser(sub)
     serve.add_parser(sub, SCENARIO_HELP)
     return p
 
@@ -98,6 +99,13 @@ def report(args) -> str:
 
 def run(args) -> int:
     scenario = _load(args.run_scenario)  # refuse a bad file before any UI starts
+    return run_scenario(scenario, args.theme, args)
+
+
+def run_scenario(scenario, theme=None, args=None) -> int:
+    """The explorer on ``scenario`` (None: the default); ``args`` for the kept session's flags."""
+    if args is None:
+        args = argparse.Namespace(run_scenario=None, resume=False, fresh=True)
     from threadpoolctl import threadpool_limits
 
     from .tui.app import AttentionApp  # textual only on this path
@@ -107,8 +115,8 @@ def run(args) -> int:
     # and a second thread made A's row statistics 3-4x slower on a busy 2-core machine (7 -> 25 ms).
     threadpool_limits(1, user_api="blas")
     app = AttentionApp(scenario=scenario, session=_keeper(args, scenario))
-    if args.theme is not None:
-        app.theme = check_theme(args.theme)  # ValueError listing the themes: one line, exit 2
+    if theme is not None:
+        app.theme = check_theme(theme)  # ValueError listing the themes: one line, exit 2
     app.run()
     code = getattr(app, "return_code", None) or EXIT_OK  # non-zero when Textual caught a crash or a signal
     _kept(app, code)
@@ -153,6 +161,8 @@ def main(argv=None) -> int:
             sys.stdout.write(train_cli.run(args))
             sys.stdout.flush()
             return EXIT_OK
+        if args.command == "capture":
+            return capture_cli.run(args)
         if args.command == "heads":
             sys.stdout.write(heads_cli.run(args))
             sys.stdout.flush()
