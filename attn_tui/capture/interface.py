@@ -28,7 +28,7 @@ NAME = "attn_tui_capture"
 UNSUPPORTED_KWARGS = ("softcap", "s_aux", "sinks", "attention_sinks", "alibi", "position_bias")
 
 
-class Unsupported(Exception):
+class Unsupported(ValueError):
     """The model's attention is something the multi-head file cannot hold; str(): one line."""
 
 

@@ -9,8 +9,8 @@ import threading
 import time
 
 import torch
-import transformers
-from transformers import AutoConfig, AutoModel, AutoTokenizer
+from transformers import MODEL_MAPPING, AutoConfig, AutoModel, AutoTokenizer
+from transformers.utils import logging as hf_logging
 
 from . import interface
 from .interface import Unsupported
@@ -49,7 +49,8 @@ class _Progress:
         print(f"attn-tui capture: loading {self.what} …", file=sys.stderr, flush=True)
 
     def __enter__(self):
-        self.timer.start()
+        if sys.stderr.isatty():  # a person watching; a pipe or a log gets only the outcome
+            self.timer.start()
         return self
 
     def __exit__(self, *exc):
@@ -59,10 +60,10 @@ class _Progress:
         return False
 
 
-def load(model_id: str, *, dtype="float32", device="cpu", revision=None, trust_remote_code=False):
-    """(model, tokenizer) ready for run.capture; CaptureError or Unsupported: one line."""
+def prepare(model_id: str, *, dtype="float32", device="cpu", revision=None, trust_remote_code=False):
+    """(config, tokenizer) of ``model_id``: what the checks before the weights need (no download of
+    the weights yet, no progress bar before a refusal). CaptureError or Unsupported: one line."""
     check_options(dtype, device)
-    interface.register()
     kw = {"revision": revision, "trust_remote_code": trust_remote_code}
     with _Progress(model_id):
         try:
@@ -72,7 +73,7 @@ def load(model_id: str, *, dtype="float32", device="cpu", revision=None, trust_r
         if getattr(config, "is_encoder_decoder", False):
             raise Unsupported(f"{type(config).__name__}: an encoder-decoder; capture supports {SUPPORTED}")
         try:
-            cls = transformers.models.auto.modeling_auto.MODEL_MAPPING[type(config)]
+            cls = MODEL_MAPPING[type(config)]  # the AutoModel class of this config
         except KeyError:
             cls = None
         if cls is not None and not cls.is_backend_compatible():
@@ -81,6 +82,16 @@ def load(model_id: str, *, dtype="float32", device="cpu", revision=None, trust_r
             tokenizer = AutoTokenizer.from_pretrained(model_id, **kw)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise CaptureError(f"{model_id}: cannot load its tokenizer ({_first_line(exc)})") from None
+    return config, tokenizer
+
+
+def load_model(model_id: str, config, *, dtype="float32", device="cpu", revision=None, trust_remote_code=False):
+    """The model (AutoModel: no task head), eval mode, on ``device``, attention through the capture."""
+    interface.register()
+    if not sys.stderr.isatty():  # transformers' bars are for a person watching; a pipe or a log gets one line
+        hf_logging.disable_progress_bar()
+    kw = {"revision": revision, "trust_remote_code": trust_remote_code}
+    with _Progress(model_id):
         try:
             model = AutoModel.from_pretrained(
                 model_id, config=config, dtype=DTYPES[dtype], attn_implementation=interface.NAME, **kw
@@ -90,4 +101,4 @@ def load(model_id: str, *, dtype="float32", device="cpu", revision=None, trust_r
             if "attn_implementation" in text or "attention implementation" in text.lower():
                 raise Unsupported(f"{type(config).__name__}: {text}; capture supports {SUPPORTED}") from None
             raise CaptureError(f"{model_id}: cannot load the model ({text})") from None
-    return model.to(device).eval(), tokenizer
+    return model.to(device).eval()

@@ -7,8 +7,8 @@ import transformers
 
 from .. import __version__
 from ..core.limits import printable
-from .load import load
-from .run import CaptureError, capture, check, write_checked
+from .load import load_model, prepare
+from .run import CaptureError, capture, check, tokenize, write_checked
 
 
 def provenance(model, model_id: str, revision, dtype: str, device: str, layers, result) -> dict:
@@ -35,10 +35,11 @@ def capture_to_file(
 ):
     """(path written, HeadsCheck). CaptureError when a head's A is past what ``dtype`` allows:
     no file is written then."""
-    model, tokenizer = load(
-        model_id, dtype=dtype, device=device, revision=revision, trust_remote_code=trust_remote_code
-    )
-    c = capture(model, tokenizer, text, layers=layers, model_id=model_id, device=device)
+    kw = {"dtype": dtype, "device": device, "revision": revision, "trust_remote_code": trust_remote_code}
+    config, tokenizer = prepare(model_id, **kw)
+    enc = tokenize(tokenizer, config, text, layers=layers, model_id=model_id)
+    model = load_model(model_id, config, **kw)
+    c = capture(model, tokenizer, enc, layers=layers, device=device)
     result = check(c)
     if not result.holds:
         layer, head, diff, allowed = result.failed[0]

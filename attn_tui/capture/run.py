@@ -63,19 +63,30 @@ def _layer_mask(layer: interface.Layer, T: int, T_k: int) -> str:
     return "none" if layer.mask is None else mask_kind(layer.mask)
 
 
-def capture(model, tokenizer, text: str, *, layers=None, model_id: str = "", device: str = "cpu") -> Captured:
-    """The forward pass of ``model`` (loaded with attn_implementation=interface.NAME, .eval()) on
-    ``text``, every (or the chosen) layer's heads kept. CaptureError: one line."""
+def tokenize(tokenizer, config, text: str, *, layers=None, model_id: str = ""):
+    """The encoded text (batch of one), checked against the model's context and layers before any
+    weight is loaded. CaptureError: one line."""
     enc = tokenizer(text, return_tensors="pt")
-    ids = enc["input_ids"]
-    T = int(ids.shape[1])
+    T = int(enc["input_ids"].shape[1])
+    name = model_id or "the model"
     if T == 0:
         raise CaptureError("TEXT: the tokenizer made no tokens of it")
-    n_ctx = _context(model.config)
+    n_ctx = _context(config)
     if n_ctx is not None and T > n_ctx:
-        raise CaptureError(f"TEXT: {T} tokens; {model_id or 'the model'} takes at most {n_ctx}")
+        raise CaptureError(f"TEXT: {T} tokens; {name} takes at most {n_ctx}")
     if T > MAX_CAPTURE_T:
         raise CaptureError(f"TEXT: {T} tokens; a capture keeps the model's A, at most {MAX_CAPTURE_T} tokens")
+    n_layers = getattr(config, "num_hidden_layers", None)
+    for ly in layers or ():
+        if n_layers is not None and not 0 <= ly < n_layers:
+            raise CaptureError(f"--layers: {ly} is not a layer; {name} has layers 0..{n_layers - 1}")
+    return enc
+
+
+def capture(model, tokenizer, enc, *, layers=None, device: str = "cpu") -> Captured:
+    """The forward pass of ``model`` (loaded with attn_implementation=interface.NAME, .eval()) on
+    the encoded text, every (or the chosen) layer's heads kept. Unsupported: one line."""
+    ids = enc["input_ids"]
     with interface.recording() as rec, torch.inference_mode():
         model(**{k: v.to(device) for k, v in enc.items()})
     n_layers = getattr(model.config, "num_hidden_layers", None) or len(rec.layers)
@@ -84,9 +95,6 @@ def capture(model, tokenizer, text: str, *, layers=None, model_id: str = "", dev
     if not rec.layers or sorted(rec.layers) != list(range(n_layers)):
         raise Unsupported(f"{len(rec.layers)} of {n_layers} layers went through transformers' AttentionInterface")
     chosen = tuple(range(n_layers)) if layers is None else tuple(layers)
-    for ly in chosen:
-        if not 0 <= ly < n_layers:
-            raise CaptureError(f"--layers: {ly} is not a layer; {model_id or 'the model'} has layers 0..{n_layers - 1}")
     recs = [rec.layers[ly] for ly in chosen]
     raw = [str(t) for t in tokenizer.convert_ids_to_tokens(ids[0].tolist())]
     return _assemble(model, recs, raw, ids[0].tolist(), chosen)

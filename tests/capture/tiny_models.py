@@ -3,6 +3,25 @@ here (tokenizers), so the capture tests never touch a model hub."""
 
 from __future__ import annotations
 
+import importlib
+import os
+
+import pytest
+
+NEEDED = ("torch", "transformers", "tokenizers")
+
+
+def require_models():
+    """Skip (saying which extra) without torch, transformers, tokenizers; with ATTN_REQUIRE_MODELS=1
+    (.ci/run's models lane) a missing one is an ImportError instead, so a broken install cannot
+    pass as a skip."""
+    for name in NEEDED:
+        if os.environ.get("ATTN_REQUIRE_MODELS") == "1":
+            importlib.import_module(name)
+        else:
+            pytest.importorskip(name, reason=f"{name} is not installed: pip install -e '.[test,models]'")
+
+
 CORPUS = [
     "the cat sat on the mat and the dog sat on the log",
     "attention is all you need, said the paper; the heads attend",
