@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from threadpoolctl import threadpool_limits
 
 from ..core.heads.capture_check import HeadsCheck, check_heads, mask_kind, token_label
 from ..core.heads.multihead_io import _mask_kind, open_file
@@ -139,7 +140,7 @@ def memory_source(c: Captured, title: str = "capture") -> HeadSource:
 
     def read(name, layer, head=None):
         x = a[name][layer] if head is None else a[name][layer, head]
-        return np.asarray(x, dtype=np.float64)
+        return x if name == "A" else np.asarray(x, dtype=np.float64)  # A is only subtracted from: no copy
 
     floats = [a[k].dtype for k in "QKV"]
     return HeadSource(
@@ -158,8 +159,12 @@ def memory_source(c: Captured, title: str = "capture") -> HeadSource:
 
 
 def check(c: Captured) -> HeadsCheck:
-    """Every head recomputed by the core against the model's A (capture_check.check_heads)."""
-    return check_heads(memory_source(c), c.dtype)
+    """Every head recomputed by the core against the model's A (capture_check.check_heads).
+
+    On one BLAS thread: right after torch's forward pass its OpenMP threads still spin, and
+    OpenBLAS's second thread fighting them made each head's Q Kᵀ 3x slower on 2 cores."""
+    with threadpool_limits(1, user_api="blas"):
+        return check_heads(memory_source(c), c.dtype)
 
 
 def write_checked(c: Captured, out, *, title: str, source: str, provenance: dict, result: HeadsCheck) -> Path:
