@@ -121,3 +121,71 @@ def test_layers_picks_layers_and_keeps_their_numbers(tiny_folders, tmp_path):
     _, out = captured(tiny_folders, tmp_path, "llama", "--layers", "1")
     src = open_heads(str(out))
     assert src.n_layers == 1 and src.provenance["layers"] == [1]
+
+
+U = {"float16": 2.0**-11, "bfloat16": 2.0**-8}
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("family", ["gpt2", "llama", "bert"])
+def test_half_precision_heads_are_the_models(tiny_folders, tmp_path, family, dtype, capsys):
+    """float16 / bfloat16: the model's scores are rounded to the dtype (its unit roundoff u) after a
+    float32-accumulated product, so a score is off by up to 2u·B + d_k·eps32·B (B = scale·max‖q‖·max‖k‖),
+    a weight by up to expm1(2 × that); the softmax's float32 sum and the final rounding of A to the
+    dtype add (T' + 4)·eps32 + u. The test allows that bound against a separate eager run in the dtype."""
+    require_models()
+    import torch
+    from transformers import AutoModel, AutoTokenizer
+
+    folder, out = captured(tiny_folders, tmp_path, family, "--dtype", dtype)
+    tok = AutoTokenizer.from_pretrained(folder)
+    model = AutoModel.from_pretrained(folder, attn_implementation="eager", dtype=getattr(torch, dtype)).eval()
+    with torch.no_grad():
+        own = [
+            a[0].double().numpy() for a in model(**tok(TEXT, return_tensors="pt"), output_attentions=True).attentions
+        ]
+    src = open_heads(str(out))
+    assert src.provenance["dtype"] == dtype and dtype in src.title
+    assert src.dtype == ("float16" if dtype == "float16" else "float32")  # bfloat16 kept exactly as float32
+    u = U[dtype]
+    for layer in range(2):
+        for head in range(4):
+            Q, K, _ = src.qkv(layer, head)
+            A, _ = src.weights_block(layer, head)(0, src.T)
+            B = src.scales[layer] * np.linalg.norm(Q, axis=1).max() * np.linalg.norm(K, axis=1).max()
+            tol = np.expm1(2 * (2 * u + src.d_k * EPS32) * B) + (src.T_k + 4) * EPS32 + u
+            assert np.abs(A - own[layer][head]).max() <= tol, (layer, head)
+
+
+@pytest.mark.parametrize("family", ["bert", "llama"])
+def test_a_padding_mask_is_kept_as_the_explicit_additive_mask(tiny_folders, tmp_path, family):
+    """With a padded token (attention_mask 0) the model passes a mask that is neither causal nor none:
+    the file keeps it as M (mask "additive"), and every head still matches the model's eager A."""
+    require_models()
+    import torch
+    from transformers import AutoModel, AutoTokenizer
+
+    from attn_tui.capture import run
+    from attn_tui.capture.load import load_model
+
+    folder = tiny_folders(family, initializer_range=0.3)
+    tok = AutoTokenizer.from_pretrained(folder)
+    enc = tok(TEXT, return_tensors="pt")
+    enc["attention_mask"][0, 2] = 0  # the third token is padding
+    model = load_model(str(folder), AutoModel.from_pretrained(folder).config)
+    c = run.capture(model, tok, enc)
+    assert c.settings["mask"] == ["additive", "additive"]
+    result = run.check(c)
+    assert result.holds
+    out = run.write_checked(c, tmp_path / "pad.safetensors", title="pad", source="", provenance={}, result=result)
+    src = open_heads(str(out))
+    eager = AutoModel.from_pretrained(folder, attn_implementation="eager").eval()
+    with torch.no_grad():
+        own = eager(**enc, output_attentions=True).attentions
+    blocked = src.read("M", 0) <= -1e4
+    assert blocked[:, 2].all()  # nobody sees the padding
+    for layer in range(2):
+        for head in range(4):
+            A, _ = src.weights_block(layer, head)(0, src.T)
+            assert A[:, 2].max() == 0.0
+            assert np.abs(A - own[layer][0, head].double().numpy()).max() < 1e-5  # float32: the bound above, ~1e-6 here
