@@ -104,7 +104,8 @@ def run(args) -> int:
 
 
 def open_explorer(path) -> int:
-    """The explorer on the captured file: its layer 0, head 0, the check in the title."""
+    """The explorer on the captured file: its layer 0, head 0, with the check in the title, which
+    the status line shows from the start."""
     from . import cli
     from .core.heads.door import open_heads
     from .core.heads.source import head_scenario
@@ -113,4 +114,6 @@ def open_explorer(path) -> int:
     scenario = admit(head_scenario(open_heads(str(path)), 0, 0), large=True)
     import argparse
 
-    return cli.run_scenario(scenario, None, argparse.Namespace(run_scenario=str(path), resume=False, fresh=True))
+    return cli.run_scenario(
+        scenario, None, argparse.Namespace(run_scenario=str(path), resume=False, fresh=True), hint=False
+    )

@@ -102,8 +102,9 @@ def run(args) -> int:
     return run_scenario(scenario, args.theme, args)
 
 
-def run_scenario(scenario, theme=None, args=None) -> int:
-    """The explorer on ``scenario`` (None: the default); ``args`` for the kept session's flags."""
+def run_scenario(scenario, theme=None, args=None, hint: bool = True) -> int:
+    """The explorer on ``scenario`` (None: the default); ``args`` for the kept session's flags;
+    ``hint`` False: the status line shows the scenario's title at once, not the "new here?" hint."""
     if args is None:
         args = argparse.Namespace(run_scenario=None, resume=False, fresh=True)
     from threadpoolctl import threadpool_limits
@@ -115,6 +116,7 @@ def run_scenario(scenario, theme=None, args=None) -> int:
     # and a second thread made A's row statistics 3-4x slower on a busy 2-core machine (7 -> 25 ms).
     threadpool_limits(1, user_api="blas")
     app = AttentionApp(scenario=scenario, session=_keeper(args, scenario))
+    app.first_screen = hint
     if theme is not None:
         app.theme = check_theme(theme)  # ValueError listing the themes: one line, exit 2
     app.run()

@@ -48,8 +48,8 @@ def capture_to_file(
             f"model's by {diff:.2g} (allowed {allowed:.2g} in {dtype}); no file written"
         )
     name = printable(model_id)[:80]
-    heads = f"{result.n_layers} × {result.n_heads} heads"
-    title = f"{name} ({dtype}): max |ΔA| {result.max_abs_diff:.1g} vs the model over {heads}"
+    # the check first: the explorer's status line ends in the title, cut to the room left
+    title = f"max |ΔA| {result.max_abs_diff:.1g} vs the model · {name} {dtype}"
     prov = provenance(model, model_id, revision, dtype, device, c.layers, result)
     prov.update(c.provenance)
     return write_checked(c, out, title=title, source=name, provenance=prov, result=result), result
