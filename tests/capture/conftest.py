@@ -15,7 +15,7 @@ def tiny_folders(tmp_path_factory):
     made = {}
 
     def get(family, **over):
-        key = (family, tuple(sorted(over.items())))
+        key = (family, repr(sorted(over.items())))
         if key not in made:
             made[key] = save_tiny(tmp_path_factory.mktemp(family), family, **over)
         return made[key]

@@ -189,3 +189,33 @@ def test_a_padding_mask_is_kept_as_the_explicit_additive_mask(tiny_folders, tmp_
             A, _ = src.weights_block(layer, head)(0, src.T)
             assert A[:, 2].max() == 0.0
             assert np.abs(A - own[layer][0, head].double().numpy()).max() < 1e-5  # float32: the bound above, ~1e-6 here
+
+
+def test_per_layer_scale_and_per_layer_windows(tiny_folders, tmp_path):
+    """GPT-2 scaled by 1/(layer + 1) (scale_attn_by_inverse_layer_idx), and Qwen2 with a sliding
+    layer before a full one (layer_types): each layer keeps its own scale and mask, and every head
+    still matches the eager model."""
+    require_models()
+    gpt2 = tiny_folders("gpt2", initializer_range=0.3, scale_attn_by_inverse_layer_idx=True)
+    out = tmp_path / "g.safetensors"
+    assert main(["capture", str(gpt2), TEXT, "--out", str(out)]) == 0
+    src = open_heads(str(out))
+    assert src.scales == pytest.approx((8**-0.5, 8**-0.5 / 2), rel=1e-15)
+    qwen = tiny_folders(
+        "qwen2",
+        initializer_range=0.3,
+        use_sliding_window=True,
+        sliding_window=3,
+        layer_types=["sliding_attention", "full_attention"],
+    )
+    out = tmp_path / "q.safetensors"
+    assert main(["capture", str(qwen), TEXT, "--out", str(out)]) == 0
+    src = open_heads(str(out))
+    assert src.masks == (("window", 3), ("causal", None))
+    for folder, path in ((gpt2, tmp_path / "g.safetensors"), (qwen, out)):
+        _, own, _, _ = eager_attentions(folder, TEXT)
+        src = open_heads(str(path))
+        for layer in range(2):
+            for head in range(4):
+                A, _ = src.weights_block(layer, head)(0, src.T)
+                assert np.abs(A - own[layer][head]).max() < 1e-5  # float32 (the bound of the first test: ~2e-5 here)
