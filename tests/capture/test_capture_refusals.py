@@ -107,14 +107,17 @@ def test_an_architecture_without_the_interface_is_named(tmp_path, capsys, monkey
     assert leftovers(tmp_path) == ["t5"]
 
 
-def test_a_capture_that_is_not_the_model_is_refused(tiny_folders, tmp_path, capsys, monkeypatch):
-    """Drop the causal mask from the capture (a wrong capture): the check sees it and writes nothing."""
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_a_capture_that_is_not_the_model_is_refused(tiny_folders, tmp_path, capsys, monkeypatch, dtype):
+    """Drop the causal mask from the capture (a wrong capture): the check sees it and writes nothing,
+    in every dtype (bfloat16's allowance is wide, a missing mask is wider)."""
     require_models()
     from attn_tui.capture import run
 
     monkeypatch.setattr(run, "_layer_mask", lambda layer, T, T_k: "none")
     out = tmp_path / "wrong.safetensors"
-    line = refused(capsys, ["capture", str(tiny_folders("llama", initializer_range=0.3)), TEXT, "--out", str(out)])
+    folder = str(tiny_folders("llama", initializer_range=0.3))
+    line = refused(capsys, ["capture", folder, TEXT, "--out", str(out), "--dtype", dtype])
     assert "differs from the model's by" in line and "no file written" in line
     assert leftovers(tmp_path) == []
 

@@ -14,6 +14,7 @@ from attn_tui.core.heads.capture_check import (
     check_heads,
     implied_mask,
     mask_kind,
+    score_max,
     token_label,
 )
 from attn_tui.core.heads.model import forward, shipped_model
@@ -92,6 +93,15 @@ def test_allowed_diff_grows_with_roundoff_and_scores():
     u = UNIT_ROUNDOFF["float32"]
     assert f32 == pytest.approx(math.expm1(2 * (64 * u / (1 - 64 * u) + 2 * u) * 10) + 517 * u, rel=1e-12)
     assert allowed_diff("bfloat16", 128, 512, 1e4) == 1.0  # capped: a weight is in [0, 1]
+    # the dtype's rounding of S is relative to |S|: a head whose scores are small gets a tighter allowance
+    assert allowed_diff("bfloat16", 64, 512, 10.0, score_max=2.0) < allowed_diff("bfloat16", 64, 512, 10.0)
+    assert allowed_diff("float32", 64, 512, 10.0, score_max=10.0) == f32
+
+
+def test_score_max_is_the_largest_scaled_score():
+    rng = np.random.default_rng(1)
+    Q, K = rng.standard_normal((600, 8)), rng.standard_normal((300, 8))
+    assert score_max(Q, K, 0.5, rows=256) == pytest.approx(0.5 * np.abs(Q @ K.T).max(), rel=1e-15)
 
 
 def demo_source(plant=None, scale_factor=1.0):

@@ -76,21 +76,26 @@ def token_label(raw: str) -> str:
     return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
 
 
-def allowed_diff(dtype: str, d_k: int, T_k: int, bound: float) -> float:
+def allowed_diff(dtype: str, d_k: int, T_k: int, bound: float, score_max: float | None = None) -> float:
     """The largest |A_core - A_model| rounding can explain for one head, A's entries in [0, 1].
 
     The model computes S = scale·Q Kᵀ in ``dtype``: each dot product of d_k terms accumulated in
     float32 or wider (what CPU and CUDA kernels do for float16/bfloat16 too) is off by at most
-    γ_{d_k}(u32)·bound, and rounding the product and the scaling to ``dtype`` adds 2u·bound, where
-    bound ≥ scale·Σ_k |q_k||k_k| for every query and key (Cauchy-Schwarz: scale·max‖q‖·max‖k‖).
-    An error δ in a row's scores moves each weight by a factor at most e^{2δ}, so by at most
-    expm1(2δ). The softmax itself sums T' terms in float32 or wider ((T' + 4)·u32: exp, sum,
-    divide) and the weights are rounded to ``dtype`` once (u). The core's float64 recompute adds
-    nothing that shows at these sizes."""
+    γ_{d_k}(u32)·bound, where bound ≥ scale·Σ_k |q_k||k_k| for every query and key
+    (Cauchy-Schwarz: scale·max‖q‖·max‖k‖); rounding the product and the scaling to ``dtype`` adds
+    2u·|S| ≤ 2u·score_max (``score_max``: max |S| of the head, else bound). An error δ in a row's
+    scores moves each weight by a factor at most e^{2δ}, so by at most expm1(2δ). The softmax
+    itself sums T' terms in float32 or wider ((T' + 4)·u32: exp, sum, divide) and the weights are
+    rounded to ``dtype`` once (u). The core's float64 recompute adds nothing that shows here."""
     u, u32 = UNIT_ROUNDOFF[dtype], UNIT_ROUNDOFF["float32"]
     gamma = d_k * u32 / (1 - d_k * u32)
-    delta = (gamma + 2 * u) * bound
+    delta = gamma * bound + 2 * u * (bound if score_max is None else score_max)
     return min(1.0, math.expm1(2 * delta) + (T_k + 4) * u32 + u)
+
+
+def score_max(Q: np.ndarray, K: np.ndarray, scale: float, rows: int = 256) -> float:
+    """max |scale·Q Kᵀ| of one head (Q (T, d_k), K (T', d_k)), in row blocks."""
+    return max(float(np.abs(Q[r : r + rows] @ K.T).max()) for r in range(0, len(Q), rows)) * scale
 
 
 @dataclass(frozen=True)
@@ -127,7 +132,9 @@ def check_heads(src: HeadSource, dtype: str) -> HeadsCheck:
         for head in range(src.n_heads):
             Q, K, _ = src.qkv(layer, head)
             bound = src.scales[layer] * float(np.linalg.norm(Q, axis=1).max()) * float(np.linalg.norm(K, axis=1).max())
-            allowed = allowed_diff(dtype, src.d_k, src.T_k, bound)
+            # a half dtype's rounding of S is relative to |S|: worth one more product for a tighter bound
+            top = score_max(Q, K, src.scales[layer]) if UNIT_ROUNDOFF[dtype] > UNIT_ROUNDOFF["float32"] else None
+            allowed = allowed_diff(dtype, src.d_k, src.T_k, bound, top)
             diff = own_weights_diff(src, layer, head)
             if not diff <= allowed:  # NaN fails too
                 failed.append((layer, head, diff, allowed))
