@@ -8,7 +8,9 @@ AutoModel, as capture loads it) on 512 tokens, on the CPU, float32:
 
 Medians of ROUNDS interleaved runs after one warm-up (min-max beside them); the ratio capture /
 forward is taken round by round (each capture against the forward just before it) and its
-median printed, so a busy moment of a shared machine weighs on both sides of one ratio.
+median printed, so a busy moment of a shared machine weighs on both sides of one ratio; the
+same ratio of CPU time (time.process_time, every thread of the process) is printed too, which
+other processes on the machine move less than wall time.
 Needs the models extra: python scripts/bench_capture.py [--threads N] [--tokens T] [--rounds R]
 """
 
@@ -61,13 +63,14 @@ def main() -> None:
         return c, result, time.perf_counter() - t
 
     forward(), captured()  # warm-up
-    f, c_all, chk, w = [], [], [], []
+    f, c_all, chk, w, cpu = [], [], [], [], []
     for _ in range(a.rounds):
-        t0 = time.perf_counter()
+        t0, p0 = time.perf_counter(), time.process_time()
         forward()
-        t1 = time.perf_counter()
+        t1, p1 = time.perf_counter(), time.process_time()
         c, result, t_check = captured()
-        t2 = time.perf_counter()
+        t2, p2 = time.perf_counter(), time.process_time()
+        cpu.append((p2 - p1) / (p1 - p0))
         write_checked(c, out, title="bench", source="bench", provenance={}, result=result)
         t3 = time.perf_counter()
         f.append(t1 - t0), c_all.append(t2 - t1), chk.append(t_check), w.append(t3 - t2)
@@ -83,6 +86,7 @@ def main() -> None:
         f"capture / forward, paired by round: median {med(r):.2f} ({min(r):.2f}-{max(r):.2f}); "
         f"with the file written {med(rw):.2f} ({min(rw):.2f}-{max(rw):.2f})"
     )
+    print(f"CPU time (all threads) capture / forward, paired: median {med(cpu):.2f} ({min(cpu):.2f}-{max(cpu):.2f})")
     print(result.line())
     out.unlink()
 
