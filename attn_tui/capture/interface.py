@@ -25,6 +25,7 @@ from transformers.masking_utils import eager_mask
 NAME = "attn_tui_capture"
 # Keyword arguments that change the attention's arithmetic in ways a softmax(scale·QKᵀ + M)
 # cannot hold: a layer that passes one is refused, naming it.
+SUPPORTED = "GPT-2, Llama/Mistral/Qwen2 and BERT families (models whose attention goes through AttentionInterface)"
 UNSUPPORTED_KWARGS = ("softcap", "s_aux", "sinks", "attention_sinks", "alibi", "position_bias")
 
 
@@ -111,7 +112,10 @@ def attn_tui_capture(module, query, key, value, attention_mask, scaling=None, dr
         ["softcapping"] if getattr(module, "attn_logit_softcapping", None) else []
     )
     if bad:
-        raise Unsupported(f"{type(module).__name__} passes {bad[0]}, which softmax(scale·QKᵀ + M) cannot hold")
+        raise Unsupported(
+            f"{type(module).__name__} passes {bad[0]}, which softmax(scale·QKᵀ + M) cannot hold; "
+            f"capture supports {SUPPORTED}"
+        )
     if query.shape[0] != 1:
         raise Unsupported(f"batch of {query.shape[0]}; capture takes one sequence")
     out, weights = eager(module, query, key, value, attention_mask, scaling=scaling, dropout=dropout, **kwargs)

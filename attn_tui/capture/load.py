@@ -13,12 +13,11 @@ from transformers import MODEL_MAPPING, AutoConfig, AutoModel, AutoTokenizer
 from transformers.utils import logging as hf_logging
 
 from . import interface
-from .interface import Unsupported
+from .interface import SUPPORTED, Unsupported
 from .run import CaptureError
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 DEVICES = ("cpu", "cuda")
-SUPPORTED = "GPT-2, Llama/Mistral/Qwen2 and BERT families (models whose attention goes through AttentionInterface)"
 
 
 def _first_line(exc) -> str:

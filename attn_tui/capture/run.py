@@ -92,9 +92,12 @@ def capture(model, tokenizer, enc, *, layers=None, device: str = "cpu") -> Captu
         model(**{k: v.to(device) for k, v in enc.items()})
     n_layers = getattr(model.config, "num_hidden_layers", None) or len(rec.layers)
     if rec.problem:
-        raise Unsupported(rec.problem)
+        raise Unsupported(f"{rec.problem}; capture supports {interface.SUPPORTED}")
     if not rec.layers or sorted(rec.layers) != list(range(n_layers)):
-        raise Unsupported(f"{len(rec.layers)} of {n_layers} layers went through transformers' AttentionInterface")
+        raise Unsupported(
+            f"{type(model).__name__}: {len(rec.layers)} of {n_layers} layers went through transformers' "
+            f"AttentionInterface; capture supports {interface.SUPPORTED}"
+        )
     chosen = tuple(range(n_layers)) if layers is None else tuple(layers)
     recs = [rec.layers[ly] for ly in chosen]
     raw = [str(t) for t in tokenizer.convert_ids_to_tokens(ids[0].tolist())]

@@ -217,5 +217,35 @@ def test_layers_that_skip_the_interface_are_refused(tiny_folders, tmp_path, caps
 
     monkeypatch.setattr(interface.Recorder, "record", lambda self, *a: None)
     monkeypatch.chdir(tmp_path)
-    refused(capsys, ["capture", str(tiny_folders("gpt2")), TEXT], "0 of 2 layers went through")
+    refused(capsys, ["capture", str(tiny_folders("gpt2")), TEXT], "GPT2Model: 0 of 2 layers went through", "supports")
     assert leftovers(tmp_path) == []
+
+
+def test_soft_capping_is_named(tmp_path, capsys, monkeypatch):
+    """Gemma 2 passes softcap (tanh-capped scores): not a softmax(scale·QKᵀ + M), refused by name."""
+    require_models()
+    import torch
+    from tiny_models import byte_level_tokenizer
+    from transformers import AutoModel, Gemma2Config
+
+    tok = byte_level_tokenizer()
+    folder = tmp_path / "gemma2"
+    torch.manual_seed(0)
+    cfg = Gemma2Config(
+        vocab_size=len(tok),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        head_dim=8,
+        max_position_embeddings=64,
+        bos_token_id=0,
+        eos_token_id=0,
+        pad_token_id=0,
+    )
+    AutoModel.from_config(cfg).save_pretrained(folder)
+    tok.save_pretrained(folder)
+    monkeypatch.chdir(tmp_path)
+    refused(capsys, ["capture", str(folder), TEXT], "Gemma2Attention passes softcap", "capture supports GPT-2")
+    assert leftovers(tmp_path) == ["gemma2"]
