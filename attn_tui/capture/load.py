@@ -9,6 +9,7 @@ import threading
 import time
 
 import torch
+from huggingface_hub.utils import logging as hub_logging
 from transformers import MODEL_MAPPING, AutoConfig, AutoModel, AutoTokenizer
 from transformers.utils import logging as hf_logging
 
@@ -32,6 +33,13 @@ def check_options(dtype: str, device: str) -> None:
         raise CaptureError(f"--device: {device!r}; use {' or '.join(DEVICES)}")
     if device == "cuda" and not torch.cuda.is_available():
         raise CaptureError("--device cuda: torch sees no CUDA device here; use --device cpu")
+
+
+def quiet() -> None:
+    """Errors only from transformers' and huggingface_hub's loggers: their retry notices and config
+    warnings would bury the one line a failure gets (a download's bars still show on a terminal)."""
+    hf_logging.set_verbosity_error()
+    hub_logging.set_verbosity_error()
 
 
 class _Progress:
@@ -63,6 +71,7 @@ def prepare(model_id: str, *, dtype="float32", device="cpu", revision=None, trus
     """(config, tokenizer) of ``model_id``: what the checks before the weights need (no download of
     the weights yet, no progress bar before a refusal). CaptureError or Unsupported: one line."""
     check_options(dtype, device)
+    quiet()
     kw = {"revision": revision, "trust_remote_code": trust_remote_code}
     with _Progress(model_id):
         try:
