@@ -1,9 +1,23 @@
-"""Fixtures of the capture tests: tiny model folders, made once per session (tiny_models.py)."""
+"""Fixtures of the capture tests: tiny model folders, made once per session (tiny_models.py), and
+the models lane's rule that a skip fails."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from tiny_models import require_models
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Under ATTN_REQUIRE_MODELS=1 (.ci/run's models lane) a skipped capture test is a failure:
+    the lane exists to run them, and a skip would hide a missing package."""
+    outcome = yield
+    rep = outcome.get_result()
+    if rep.skipped and os.environ.get("ATTN_REQUIRE_MODELS") == "1":
+        rep.outcome = "failed"
+        rep.longrepr = f"skipped under ATTN_REQUIRE_MODELS=1: {rep.longrepr}"
 
 
 @pytest.fixture(scope="session")

@@ -46,14 +46,40 @@ def test_bad_options(tiny_folders, tmp_path, capsys, monkeypatch, extra, needle)
     assert leftovers(tmp_path) == []
 
 
-def test_no_cuda_here(tiny_folders, tmp_path, capsys, monkeypatch):
+def test_cuda_without_cuda_is_refused_and_with_it_captures(tiny_folders, tmp_path, capsys, monkeypatch):
     require_models()
     import torch
 
-    if torch.cuda.is_available():
-        pytest.skip("this machine has CUDA: the refusal is for machines without it")
     monkeypatch.chdir(tmp_path)
-    refused(capsys, ["capture", str(tiny_folders("gpt2")), TEXT, "--device", "cuda"], "torch sees no CUDA device")
+    argv = ["capture", str(tiny_folders("gpt2")), TEXT, "--device", "cuda", "--out", "c.safetensors"]
+    if torch.cuda.is_available():  # a machine with a GPU: the capture runs there and passes its check
+        capsys.readouterr()
+        assert main(argv) == 0, capsys.readouterr().err
+        assert "checked against the model" in capsys.readouterr().out
+    else:
+        refused(capsys, argv, "--device cuda: torch sees no CUDA device here; use --device cpu")
+        assert leftovers(tmp_path) == []
+
+
+def test_remote_code_runs_only_when_asked(tiny_folders, tmp_path, monkeypatch):
+    """trust_remote_code reaches from_pretrained as False unless --trust-remote-code is given."""
+    require_models()
+    from attn_tui.capture import load
+
+    seen = []
+    real = load.AutoConfig.from_pretrained
+
+    def spy(*a, **k):
+        seen.append(k["trust_remote_code"])
+        return real(*a, **k)
+
+    monkeypatch.setattr(load.AutoConfig, "from_pretrained", spy)
+    folder = str(tiny_folders("gpt2"))
+    assert main(["capture", folder, TEXT, "--out", str(tmp_path / "a.safetensors")]) == 0
+    assert seen and not any(seen)  # every config load of the run (transformers loads it again inside)
+    seen.clear()
+    assert main(["capture", folder, TEXT, "--out", str(tmp_path / "b.safetensors"), "--trust-remote-code"]) == 0
+    assert seen and all(seen)
 
 
 @pytest.mark.parametrize("text", ["", "   \n\t"])
