@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-EXTRA = "pip install 'attn-tui[models]'"
+EXTRA = "pip install 'attn-tui[models]' (in a checkout: pip install -e '.[models]')"
 MAX_TEXT_BYTES = 4 * 2**20
 
 

@@ -78,7 +78,11 @@ def tokenize(tokenizer, config, text: str, *, layers=None, model_id: str = ""):
     if T > MAX_CAPTURE_T:
         raise CaptureError(f"TEXT: {T} tokens; a capture keeps the model's A, at most {MAX_CAPTURE_T} tokens")
     n_layers = getattr(config, "num_hidden_layers", None)
+    seen = set()
     for ly in layers or ():
+        if ly in seen:
+            raise CaptureError(f"--layers: layer {ly} is given twice")
+        seen.add(ly)
         if n_layers is not None and not 0 <= ly < n_layers:
             raise CaptureError(f"--layers: {ly} is not a layer; {name} has layers 0..{n_layers - 1}")
     return enc

@@ -36,6 +36,8 @@ def leftovers(folder):
         (["--dtype", "float64"], "--dtype: 'float64'; use float32, float16, bfloat16"),
         (["--device", "tpu"], "--device: 'tpu'; use cpu or cuda"),
         (["--layers", "2"], "--layers: 2 is not a layer"),
+        (["--layers", "-1"], "--layers: -1 is not a layer"),
+        (["--layers", "1", "1"], "--layers: layer 1 is given twice"),
         (["--out", "x.npz"], "a capture is written as .safetensors"),
     ],
 )
@@ -194,7 +196,8 @@ def test_without_torch_the_extra_is_named(tmp_path):
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert p.returncode == 2, p.stderr
     assert p.stderr.strip() == (
-        "attn-tui: capture needs torch and transformers (torch is not installed): pip install 'attn-tui[models]'"
+        "attn-tui: capture needs torch and transformers (torch is not installed): pip install 'attn-tui[models]' "
+        "(in a checkout: pip install -e '.[models]')"
     )
     assert list(tmp_path.iterdir()) == []
 
