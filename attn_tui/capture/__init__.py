@@ -9,4 +9,5 @@ the report and the UI from importing it.
                   computation to the model's own eager function
     load.py       model and tokenizer from an id or a folder; every failure one line
     run.py        one forward pass, the multi-head file written, its heads checked by the core
+    pipeline.py   the command's steps in order, and the file's provenance
 """

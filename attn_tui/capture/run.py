@@ -183,6 +183,9 @@ def write_checked(c: Captured, out, *, title: str, source: str, provenance: dict
     try:
         save_heads(tmp, **c.arrays, **c.settings, title=title, source=source, provenance=provenance)
         open_file(tmp)  # the headers and settings read back as every reader reads them
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # a new file's usual mode, not mkstemp's 0600
         os.replace(tmp, out)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -219,3 +219,14 @@ def test_per_layer_scale_and_per_layer_windows(tiny_folders, tmp_path):
             for head in range(4):
                 A, _ = src.weights_block(layer, head)(0, src.T)
                 assert np.abs(A - own[layer][head]).max() < 1e-5  # float32 (the bound of the first test: ~2e-5 here)
+
+
+def test_the_file_gets_a_new_files_usual_mode(tiny_folders, tmp_path):
+    require_models()
+    import os
+
+    _, out = captured(tiny_folders, tmp_path, "gpt2")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~mask
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]  # no temporary file left beside it
