@@ -104,16 +104,14 @@ def run(args) -> int:
 
 
 def open_explorer(path) -> int:
-    """The explorer on the captured file: its layer 0, head 0, with the check in the title, which
-    the status line shows from the start."""
-    from . import cli
-    from .core.heads.door import open_heads
-    from .core.heads.source import head_scenario
-    from .core.limits import admit
-
-    scenario = admit(head_scenario(open_heads(str(path)), 0, 0), large=True)
+    """The explorer on the captured file as on any multi-head file (`attn-tui --scenario FILE`): its
+    layer 0, head 0, every head a key away and the heads screen on h; the status line shows the
+    file's title, with the check's figure, from the first frame."""
     import argparse
 
-    return cli.run_scenario(
-        scenario, None, argparse.Namespace(run_scenario=str(path), resume=False, fresh=True), hint=False
+    from . import cli
+
+    args = argparse.Namespace(
+        run_scenario=str(path), run_tokens=None, theme=None, resume=False, fresh=True, title_first=True
     )
+    return cli.run(args)

@@ -15,9 +15,11 @@ from . import __version__, capture_cli, heads_cli, serve, train_cli
 from .core.builtins import BUILTINS
 from .core.limits import printable, unexpected
 from .core.scenario_io import ScenarioError, resolve
+from .output import OutputError, emit, fail, finish, say
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 SCENARIO_HELP = f"a built-in ({', '.join(BUILTINS)}) or a scenario file (.toml, .npz, .safetensors)"
+RUN_HELP = f"{SCENARIO_HELP}, or a multi-head one (induction-demo, a multi-head file: its heads, > and < move)"
 
 
 class UsageError(Exception):
@@ -28,6 +30,27 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, no usage dump; main() turns it into exit 2
         raise UsageError(f"{self.prog}: {message} (see {self.prog.split()[0]} --help)")
 
+    def print_help(self, file=None):  # --help: a checked write (output.emit), not argparse's unchecked one
+        if file is None:
+            emit(self.format_help())
+        else:
+            super().print_help(file)
+
+    def exit(self, status=0, message=None):
+        finish()  # OutputError if what was printed could not be written
+        super().exit(status, message)
+
+
+class Version(argparse.Action):
+    """--version through output.emit: argparse's own write ignores a failed one."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        emit(f"attn-tui {__version__}\n")
+        parser.exit()
+
 
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(
@@ -35,12 +58,18 @@ def build_parser() -> argparse.ArgumentParser:
         description="Take scaled dot-product attention apart, live, in a terminal "
         "(Lesson 08). Without a command: the explorer.",
     )
-    p.add_argument("--version", action="version", version=f"attn-tui {__version__}")
+    p.add_argument("--version", action=Version, help="show the version and exit")
     p.add_argument(
         "--scenario",
         dest="run_scenario",
         metavar="NAME|FILE",
-        help=f"open the explorer on {SCENARIO_HELP} (default: lesson-pipeline)",
+        help=f"open the explorer on {RUN_HELP} (default: lesson-pipeline)",
+    )
+    p.add_argument(
+        "--tokens",
+        dest="run_tokens",
+        metavar='"q w e r q w e r"',
+        help="with --scenario induction-demo: run the model on these tokens (letters a..z, space-separated)",
     )
     p.add_argument("--theme", metavar="NAME", help="a Textual theme, e.g. textual-light (default textual-dark)")
     kept = p.add_mutually_exclusive_group()
@@ -60,8 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="every matrix even above 512 tokens (up to 2048); without it a large scenario gets a summary",
     )
-    r.add_argument("--layer", type=int, metavar="L", help="with a multi-head scenario: the layer (from 0)")
-    r.add_argument("--head", type=int, metavar="H", help="with a multi-head scenario: the head (from 0)")
+    whole = train_cli.number_type  # ASCII digits only: type=int read '١' as 1
+    r.add_argument("--layer", type=whole(int, "L"), metavar="L", help="with a multi-head scenario: the layer (from 0)")
+    r.add_argument("--head", type=whole(int, "H"), metavar="H", help="with a multi-head scenario: the head (from 0)")
     train_cli.add_parser(sub)
     heads_cli.add_parser(sub)
     capture_cli.add_parser(sub)
@@ -85,7 +115,7 @@ def report(args) -> str:
         return as_json.lesson_json() if args.json else text.lesson_text()
     if summary.is_large(scenario):
         if not args.full:
-            f = summary.summarise(scenario, progress=summary.progress_to(sys.stderr) if sys.stderr.isatty() else None)
+            f = summary.summarise(scenario, progress=_progress(summary))
             return (
                 as_json.dumps(summary.summary_dict(scenario, args.scenario, f))
                 if args.json
@@ -97,16 +127,28 @@ def report(args) -> str:
     return text.scenario_text(scenario, args.scenario)
 
 
+def _load_run(args):
+    """(scenario or None, HeadRef or None) the explorer opens on: a multi-head source's head 0.0
+    (tui/heads_nav.py), else a single-head scenario; --tokens only with a multi-head built-in."""
+    from .core.heads import head_scenario, open_heads
+    from .core.heads.demo import HEAD_BUILTINS
+    from .core.heads.multihead_io import is_heads_file
+    from .core.limits import admit
+
+    name = args.run_scenario
+    if name is not None and (name in HEAD_BUILTINS or is_heads_file(name)):
+        src = open_heads(name, args.run_tokens)  # refused here, before any UI module is imported
+        first = admit(head_scenario(src, 0, 0), large=True)
+        from .tui.heads_nav import first_head
+
+        return first_head(src, name, admitted=first)
+    if args.run_tokens is not None:
+        raise UsageError("attn-tui: --tokens goes with a multi-head built-in: --scenario induction-demo --tokens ...")
+    return _load(name), None
+
+
 def run(args) -> int:
-    scenario = _load(args.run_scenario)  # refuse a bad file before any UI starts
-    return run_scenario(scenario, args.theme, args)
-
-
-def run_scenario(scenario, theme=None, args=None, hint: bool = True) -> int:
-    """The explorer on ``scenario`` (None: the default); ``args`` for the kept session's flags;
-    ``hint`` False: the status line shows the scenario's title at once, not the "new here?" hint."""
-    if args is None:
-        args = argparse.Namespace(run_scenario=None, resume=False, fresh=True)
+    scenario, head = _load_run(args)  # refuse a bad file before any UI starts
     from threadpoolctl import threadpool_limits
 
     from .tui.app import AttentionApp  # textual only on this path
@@ -115,10 +157,12 @@ def run_scenario(scenario, theme=None, args=None, hint: bool = True) -> int:
     # One BLAS thread: the explorer's products are small (16 query rows x 2048 keys at T = 16384),
     # and a second thread made A's row statistics 3-4x slower on a busy 2-core machine (7 -> 25 ms).
     threadpool_limits(1, user_api="blas")
-    app = AttentionApp(scenario=scenario, session=_keeper(args, scenario))
-    app.first_screen = hint
-    if theme is not None:
-        app.theme = check_theme(theme)  # ValueError listing the themes: one line, exit 2
+    heads = {} if head is None else {"head": head}  # a single-head scenario: the call as before
+    app = AttentionApp(scenario=scenario, session=_keeper(args, scenario), **heads)
+    if getattr(args, "title_first", False):  # `capture --open`: the title (the check's figure), not the hint
+        app.first_screen = False
+    if args.theme is not None:
+        app.theme = check_theme(args.theme)  # ValueError listing the themes: one line, exit 2
     app.run()
     code = getattr(app, "return_code", None) or EXIT_OK  # non-zero when Textual caught a crash or a signal
     _kept(app, code)
@@ -147,10 +191,13 @@ def _kept(app, code: int) -> None:
     if keeper.written is None:
         keeper.keep(app, "crash" if code else "exit")
     if keeper.message:
-        try:
-            print(keeper.message, file=sys.stderr)
-        except OSError:  # SIGHUP: the terminal is gone; the file is written
-            pass
+        say(keeper.message)  # nothing if the terminal is gone (SIGHUP): the file is written
+
+
+def _progress(summary):
+    """The summary's progress lines on a terminal's stderr; none when stderr is not one or is closed
+    (``2>&-``: sys.stderr is None, and .isatty() raised before any output)."""
+    return summary.progress_to(sys.stderr) if sys.stderr is not None and sys.stderr.isatty() else None
 
 
 def main(argv=None) -> int:
@@ -160,48 +207,36 @@ def main(argv=None) -> int:
         if args.command == "serve":
             return serve.run(args, _load)  # the explorer's own door (its sizes)
         if args.command == "train":
-            sys.stdout.write(train_cli.run(args))
-            sys.stdout.flush()
+            emit(train_cli.run(args))
             return EXIT_OK
         if args.command == "capture":
             return capture_cli.run(args)
         if args.command == "heads":
-            sys.stdout.write(heads_cli.run(args))
-            sys.stdout.flush()
+            emit(heads_cli.run(args))  # checked, as report's and train's (a bare write raised a traceback)
             return EXIT_OK
         if args.command == "report":
             if args.run_scenario is not None and args.scenario is None:
                 args.scenario = args.run_scenario  # `attn-tui --scenario F report` means the same
-            sys.stdout.write(report(args))
-            sys.stdout.flush()
+            emit(report(args))
             return EXIT_OK
         return run(args)
     except (UsageError, ScenarioError) as exc:
-        print(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, file=sys.stderr)
+        say(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         return EXIT_BAD_INPUT
     except ValueError as exc:  # the core's refusals (a built-in with a bad setting, say)
-        print(f"attn-tui: {str(exc).splitlines()[0]}", file=sys.stderr)
+        say(f"attn-tui: {str(exc).splitlines()[0]}")
         return EXIT_BAD_INPUT
     except (OverflowError, MemoryError, RecursionError) as exc:  # a backstop: the core's limits come first
         name = getattr(args, "scenario", None) or getattr(args, "run_scenario", None)
         what = f"{printable(name)}: " if name else ""
-        print(f"attn-tui: {what}cannot compute this scenario ({unexpected(exc)})", file=sys.stderr)
+        say(f"attn-tui: {what}cannot compute this scenario ({unexpected(exc)})")
         return EXIT_BAD_INPUT
-    except BrokenPipeError:  # `attn-tui report | head`: the reader left; not an error
-        _silence_stdout()
-        return EXIT_OK
+    except OutputError as exc:  # a full disk, /dev/full, a closed pipe or stdout: not finished
+        return fail(exc)
+    except BrokenPipeError:  # a write outside output.emit (a progress line) met a closed pipe
+        return fail(OutputError("the reader went away (a closed pipe)"))
     except KeyboardInterrupt:
         return 130
-
-
-def _silence_stdout():
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 def entry() -> None:

@@ -7,6 +7,8 @@ there) is a ValueError: one line, exit 2 (cli.main).
 
 from __future__ import annotations
 
+from .train_cli import number_type
+
 
 def add_parser(sub) -> None:
     h = sub.add_parser(
@@ -16,7 +18,7 @@ def add_parser(sub) -> None:
         "(a trained two-layer model over a..z) or of a multi-head .safetensors / .npz file (README: Many heads).",
     )
     h.add_argument("source", metavar="NAME|FILE", help="induction-demo, or a multi-head .safetensors / .npz file")
-    h.add_argument("--layer", type=int, metavar="L", help="one layer's heads only (counted from 0)")
+    h.add_argument("--layer", type=number_type(int, "L"), metavar="L", help="one layer's heads only (counted from 0)")
     h.add_argument(
         "--tokens",
         metavar='"q w e r q w e r"',

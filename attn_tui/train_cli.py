@@ -8,24 +8,30 @@ from __future__ import annotations
 
 import argparse
 
+from .core.numparse import parse_float, parse_int
 from .core.train.compare import COMPARE_STEPS, DKS
 from .core.train.optim import OPTIMIZERS
 from .core.train.run import Config
 from .core.train.task import TASKS
 
 DEFAULTS = Config()
+MAX_SEEDS = 1000
 
 
 def _number(kind, name):
+    """An argparse type reading ASCII digits only (core.numparse): int() took '١' as 1."""
+
     def parse(text):
-        try:
-            return kind(text)
-        except ValueError:
-            what = "a whole number" if kind is int else "a number"
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        try:  # ASCII only, bounded (core.numparse); Config checks the ranges
+            return parse_float(text, name) if kind is float else parse_int(text, name)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
 
     parse.__name__ = name  # argparse names the option in its message
     return parse
+
+
+number_type = _number  # for every whole-number option (report and heads --layer, --head)
 
 
 def add_parser(sub) -> None:
@@ -66,6 +72,13 @@ def add_parser(sub) -> None:
         action="store_true",
         help=f"scaled vs unscaled at --d-k (without --d-k: at d_k = {', '.join(map(str, DKS))})",
     )
+    t.add_argument(
+        "--seeds",
+        type=_number(int, "seeds"),
+        default=None,
+        metavar="N",
+        help="with --compare: N seeds from --seed on, each figure as median (min–max) (the README's table: 9)",
+    )
     t.add_argument("--json", action="store_true", help="JSON instead of text")
 
 
@@ -92,10 +105,19 @@ def run(args) -> str:
         cfg = config(args)
     except ValueError as e:  # cli.main prints it on one line, exit 2
         raise ValueError(f"train --{str(e).replace('_', '-', 1)}") from None
+    if args.seeds is not None and not args.compare:
+        raise ValueError("train --seeds: only with --compare")
     if not args.compare:
         result = train_run.run(cfg)
         return train_text.as_json(result) if args.json else train_text.run_text(result)
     dks = (cfg.d_k,) if args.d_k is not None else DKS
+    if args.seeds is not None:
+        if not 1 <= args.seeds <= MAX_SEEDS:
+            raise ValueError(f"train --seeds: {args.seeds} must be a whole number from 1 to {MAX_SEEDS}")
+        from .core.train import seeds
+
+        rows = seeds.compare_seeds(cfg, range(cfg.seed, cfg.seed + args.seeds), dks)
+        return train_text.as_json(rows) if args.json else train_text.compare_seeds_text(rows)
     rows = compare.compare_all(cfg, dks)
     if args.json:
         if len(rows) == 1:

@@ -11,12 +11,22 @@ sleeps; a test of the throttle itself sets the interval back.
 
 from __future__ import annotations
 
+import os as _os
+
 import pytest
 
 from attn_tui.core.builtins import DEFAULT, builtin
 from attn_tui.core.scenario import Scenario
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.widgets.softmax_chart import SoftmaxChart
+
+# Under pytest-xdist (-n auto: a worker per core) each worker's BLAS gets one thread: two workers with
+# two OpenBLAS threads each would be four busy threads on two cores. (The explorer itself runs its
+# BLAS on one thread too, cli.run.) A test that needs more threads sets them itself.
+if _os.environ.get("PYTEST_XDIST_WORKER"):
+    from threadpoolctl import threadpool_limits as _threadpool_limits
+
+    _threadpool_limits(1)
 
 
 @pytest.fixture(autouse=True)
@@ -144,13 +154,24 @@ def on_screen():
     return on_screen
 
 
+# -- .ci/run's oracle step: with torch installed, a torch test that skips is a failure ---------
+# ATTN_REQUIRE_TORCH=1 (set by .ci/run only after the README's command passed without torch and
+# torch was installed on top): a skip whose reason names torch fails the run, so the oracle cannot
+# silently not run. Without the variable (a newcomer, the README's command) those tests skip.
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and _os.environ.get("ATTN_REQUIRE_TORCH") and "torch" in str(report.longrepr).lower():
+        report.outcome = "failed"
+        report.longrepr = f"ATTN_REQUIRE_TORCH is set but the test skipped: {report.longrepr}"
+
+
 # -- hypothesis: deterministic in CI ----------------------------------------------------
 # CI (the CI variable set) runs the "ci" profile: derandomised (the same examples every run,
 # no example database), no deadline, no too_slow health check on a busy 2-core machine.
 # Every input hypothesis ever found is an explicit @example beside its test.
 # Elsewhere the default profile keeps exploring; HYPOTHESIS_PROFILE=ci reproduces CI.
-import os as _os
-
 from hypothesis import HealthCheck as _HealthCheck
 from hypothesis import Phase as _Phase
 from hypothesis import settings as _hyp_settings

@@ -1,10 +1,10 @@
 """How one cell of the pipeline was computed, with its numbers: the cell inspector's text.
 
-    S[t,i] = c·q_t·k_i/√d_k;  A[t,i] = exp(S̃[t,i] − max) / Σ_j exp(S̃[t,j] − max);
+    S[t,i] = c·q_t·k_i/√d_k;  A[t,i] = exp((S+M)[t,i] − max) / Σ_j exp((S+M)[t,j] − max);
     O[t,:] = Σ_i A[t,i] v_i;  Q = X W_Q (and K, V);  H(A_t) = −Σ_i A[t,i] log₂ A[t,i].
 
 ``derivation(s, trace, name, r, c)`` is the one place these lines are written; it reads
-the trace (Q, K, V, S, M, S̃, A, O, H, blocked) and recomputes only the sums it shows.
+the trace (Q, K, V, S, M, S + M, A, O, H, blocked) and recomputes only the sums it shows.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def _mask(s, tr, r, c, head) -> list[str]:
     why = f"blocked: {block_reason(s, r, c)}" if tr.blocked[r, c] else "open: query may see this key"
     if tr.blocked[r, c] and s.fill == "-1e9" and np.isinf(tr.M[r, c]):
         why += f" (the -1e9 fill is -inf in {s.dtype})"
-    return [f"M[{r + 1},{c + 1}] ({head}) = {n(tr.M[r, c])}", why, f"S̃ = S + M = {n(tr.S_masked[r, c])}"]
+    return [f"M[{r + 1},{c + 1}] ({head}) = {n(tr.M[r, c])}", why, f"S + M = {n(tr.S_masked[r, c])}"]
 
 
 def small(x) -> str:
@@ -111,10 +111,10 @@ def _weight(tr, r, c, head) -> list[str]:
         mx = np.max(x)
         e = np.exp(x - mx)
     huge = np.isfinite(mx) and abs(mx) >= 1e6  # −1e9 ± a score: "-1e9 − -1e9" would hide the difference
-    arg = f"S̃ − max = {n(x[c] - mx)}" if huge else f"{n(x[c])} − {n(mx)}"
+    arg = f"(S+M) − max = {n(x[c] - mx)}" if huge else f"{n(x[c])} − {n(mx)}"
     return [
         f"A[{r + 1},{c + 1}] ({head})",
-        "= exp(S̃[t,i] − max_j S̃[t,j]) / Σ_j exp(S̃[t,j] − max)",
+        "= exp((S+M)[t,i] − max_j (S+M)[t,j]) / Σ_j exp((S+M)[t,j] − max)",
         f"= exp({arg}) / {n(e.sum())}",
         f"= {small(e[c])} / {n(e.sum())} = {small(tr.A[r, c])}",
         _weight_note(tr, r, c),
@@ -129,7 +129,7 @@ def _weight_note(tr, r, c) -> str:
     if tr.A[r, c] == 0:
         return "masked: exp(−huge) = 0"
     if np.all(tr.blocked[r]):
-        return "masked, yet not 0: every key of this row is masked, so S̃ − max is small (a −∞ fill gives NaN)"
+        return "masked, yet not 0: every key of this row is masked, so (S+M) − max is small (a −∞ fill gives NaN)"
     return "masked, yet not 0: the fill does not outweigh these scores"
 
 

@@ -11,12 +11,12 @@ or Q (T, d_k), K (T', d_k), V (T', d_v).
 
 from __future__ import annotations
 
-import math
 import re
 
 import numpy as np
 
 from .limits import BOUND, MAX_DIM, MAX_LABEL, clean_label, compute_problem
+from .numparse import parse_float
 from .scenario import Scenario
 
 # BOUND (|cell| <= 1e6), MAX_DIM (512) and MAX_LABEL (24) live in core.limits: every door applies them
@@ -33,28 +33,16 @@ def cell_name(name, row, col):
 
 
 def parse_value(text: str, where: str = "value") -> float:
-    """The float a learner typed, or EditError.
+    """The float a learner typed, or EditError: ASCII float syntax (``2``, ``-0.5``, ``1e-3``,
+    `` 3 ``) through :func:`core.numparse.parse_float`, finite and |x| <= BOUND.
 
-    Accepts exactly what Python's float() accepts (``2``, ``-0.5``, ``1e-3``, `` 3 ``)
-    when it is finite and |x| <= BOUND: the text itself goes to float(), so a
-    character that str.strip() removes but float() refuses (the separators
-    ``\x1c``-``\x1f``) is refused. Refuses empty text, ``abc``, ``1e``, ``--1``,
-    ``nan``, ``inf`` and ``1e400`` (which float() turns into inf).
+    Refuses empty text, ``abc``, ``1e``, ``--1``, ``nan``, ``inf``, ``1e400``, ``1_000``, the
+    separators ``\x1c``-``\x1f`` (str.strip() drops them) and non-ASCII digits (``١``, ``１２``).
     """
-    raw = text.strip()  # for the messages only
-    if not raw:
-        raise EditError(f"{where}: empty; type a number such as 0.5 (escape keeps the old value)")
-    try:
-        x = float(text)
-    except ValueError:
-        raise EditError(f"{where}: {raw!r} is not a number; try e.g. 2, -0.5 or 1e-3") from None
-    if math.isnan(x):
-        raise EditError(f"{where}: NaN is not allowed; entries must be finite numbers")
-    if math.isinf(x):
-        raise EditError(f"{where}: {raw!r} is infinite (beyond float64); entries must be finite")
+    x = parse_float(text, where, EditError)
     if abs(x) > BOUND:
-        raise EditError(f"{where}: {raw} is too large; entries must satisfy |x| <= {BOUND:g}")
-    return x + 0.0  # -0.0 -> 0.0
+        raise EditError(f"{where}: {str(text).strip()} is too large; entries must satisfy |x| <= {BOUND:g}")
+    return x
 
 
 def overflow(s: Scenario) -> str | None:

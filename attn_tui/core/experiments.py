@@ -72,6 +72,22 @@ def scale_sweep(scales=SWEEP, T=8, d_k=16, seed=16):
     return out
 
 
+LESSON_YLIM = (-3.0, 6.0)  # the lesson's ylim([-3, 6]) for the scores panel
+
+
+def sweep_ylim(frames, lesson=LESSON_YLIM) -> tuple[float, float]:
+    """The scores panel's y range: the lesson's [-3, 6], widened to whole numbers so that no bar of
+    any frame is clipped (its t6 reaches -6.1 and t1 6.0 at c = 3); one range for the whole sweep,
+    so the bars visibly stretch as c grows.
+
+    >>> sweep_ylim([{"scores": np.array([-6.1, 6.01])}])
+    (-7.0, 7.0)
+    """
+    scores = [v for f in frames for v in np.ravel(f["scores"]) if np.isfinite(v)]
+    lo, hi = min([lesson[0], *scores]), max([lesson[1], *scores])
+    return float(np.floor(lo)), float(np.ceil(hi))
+
+
 def entropies_at(cs=(0.1, 1.0, 3.0), T=8, d_k=16, seed=16):
     """H(softmax(c·s)) in bits at each exact multiplier c (the lesson's c = 0.1, 1, 3 line).
 

@@ -3,8 +3,8 @@
 Inputs (X, W_Q, W_K, W_V, Y or Q, K, V) and the trace (Q, K, V, S, M, S_masked, A,
 O) are written as computed, in the scenario's dtype. CSV cells use repr(float),
 which reads back bit for bit (``-inf`` and ``nan`` included); the first row holds
-the column labels and the first column the row labels. Each file is written to a
-temporary name and renamed (atomic).
+the column labels and the first column the row labels. All files are written or none
+(core.atomic_folder: staged in a temporary folder, then renamed into place).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .atomic import write_atomic
+from .atomic_folder import write_all_or_none
 from .limits import MAX_DIM, gib
 from .scenario import Scenario
 
@@ -89,12 +89,15 @@ def export(s: Scenario, trace, folder, fmt="csv", overwrite=False) -> list[Path]
         for p in paths:
             if p.exists():
                 raise FileExistsError(f"{p}: already exists")
-    folder.mkdir(parents=True, exist_ok=True)
-    for p, (a, rows, cols) in zip(paths, mats.values()):
-        if fmt == "csv":
-            write_atomic(p, csv_text(a, rows, cols).encode("utf-8"))
-        else:
-            buf = io.BytesIO()
-            np.save(buf, np.asarray(a), allow_pickle=False)
-            write_atomic(p, buf.getvalue())
+    items = ((p.name, file_bytes(fmt, *m)) for p, m in zip(paths, mats.values()))  # one file in memory at a time
+    write_all_or_none(folder, items)
     return paths
+
+
+def file_bytes(fmt: str, a, rows, cols) -> bytes:
+    """The bytes of one exported matrix: CSV with labels, or .npy."""
+    if fmt == "csv":
+        return csv_text(a, rows, cols).encode("utf-8")
+    buf = io.BytesIO()
+    np.save(buf, np.asarray(a), allow_pickle=False)
+    return buf.getvalue()

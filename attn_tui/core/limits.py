@@ -148,6 +148,8 @@ def check_c(c, error=ValueError) -> None:
 def check_values(name: str, a, error=ValueError) -> None:
     """Refuse the first cell of input matrix ``name`` with |x| > BOUND, naming its row and column."""
     a = np.asarray(a, dtype=np.float64)
+    if a.size and np.abs(a).max() <= BOUND:  # NaN fails this too; the usual case scans once
+        return
     bad = np.argwhere(~(np.abs(a) <= BOUND))
     if len(bad):
         r, c = (int(v) for v in bad[0])
@@ -170,15 +172,16 @@ def _inputs(s, comp: str, r: int, c: int) -> str:
     return f"{row_of} row {r + 1} and W_{comp} column {c + 1}"
 
 
-def compute_problem(s):
+def compute_problem(s, trace=None):
     """None if the trace of ``s`` computes in its dtype; else (computed, inputs, dtype, largest):
     the first matrix (Q, K, V, S, O) with ±inf/NaN where the inputs were finite, and the input
     cells it came from. A NaN row of A from a fully masked row is not a problem (the lesson's
-    point); neither is a -1e9 fill that overflows in float16 (it lives in M)."""
+    point); neither is a -1e9 fill that overflows in float16 (it lives in M). ``trace``: s.run()
+    when the caller has it already (the explorer computes it for its panes anyway)."""
     if max(s.T, s.T_k) > MAX_DIM:
         return _streamed_problem(s)  # no T x T' matrix (core.stream)
     with np.errstate(all="ignore"):  # no RuntimeWarning line: the overflow is reported here
-        tr = s.run()
+        tr = s.run() if trace is None else trace
     top = float(np.finfo(DTYPES[s.dtype]).max)
     for name in ("Q", "K", "V", "S", "O"):
         a = getattr(tr, name)
@@ -213,13 +216,21 @@ def _clean_labels(s, error):
         changes["title"] = title
     for key in ("tokens", "features", "key_tokens"):
         labels = getattr(s, key)
+        if any(labels is known for known in _CLEAN):
+            continue  # a knob's new scenario shares its labels: 16384 of them are not checked per `+`
         clean = tuple(clean_label(x, f"{key}: label {i}", error) for i, x in enumerate(labels, 1))
         if clean != labels:
             changes[key] = clean
+        else:
+            _CLEAN[:] = [labels, *_CLEAN[: _KEEP_CLEAN - 1]]
     return changes
 
 
-def admit(s, error=ValueError, large: bool = False):
+_CLEAN: list = []  # the last label tuples found clean (held, so `is` is safe); tuples are immutable
+_KEEP_CLEAN = 6
+
+
+def admit(s, error=ValueError, large: bool = False, trace=None):
     """``s`` if every door may accept it (labels with whitespace runs collapsed), else ``error``
     with one line: sizes, input values (|x| <= BOUND), c, window, labels, then the trace computes.
     ``large``: the report's door, T up to MAX_T, the trace checked in row blocks (core.stream)."""
@@ -234,10 +245,21 @@ def admit(s, error=ValueError, large: bool = False):
     changes = _clean_labels(s, error)
     if changes:
         s = s.with_(**changes)
-    problem = compute_problem(s)
+    problem = compute_problem(s, trace if not changes else None)
     if problem:
         raise error(overflow_message(problem))
     return s
+
+
+def refusal(s, trace=None) -> str | None:
+    """The one line the explorer's file door (admit, T up to MAX_T) would refuse ``s`` with, else
+    None. Every change of the explorer's scenario (an edit, dtype, fill, c, mask, padding, tokens,
+    dimensions, a random one) passes it, so what the explorer shows and saves, a file door opens."""
+    try:
+        admit(s, large=True, trace=trace)
+    except ValueError as exc:
+        return printable(str(exc).splitlines()[0])
+    return None
 
 
 def _streamed_problem(s):

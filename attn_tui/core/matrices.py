@@ -29,9 +29,11 @@ MATRICES: dict[str, Matrix] = {
     for m in (
         Matrix("X", "tokens", "features", "always", True, ""),
         Matrix("Y", "keys", "features", "always", False, ""),
-        Matrix("W_Q", "features", "q", "always", False, ""),
-        Matrix("W_K", "features", "k", "always", False, ""),
-        Matrix("W_V", "features", "v", "always", False, ""),
+        # A product carries its right factor's column names: Q = X·W_Q and K = X·W_K share W_Q's and
+        # W_K's d1..d_k (q·k pairs dimension j with dimension j), V = X·W_V has W_V's value features.
+        Matrix("W_Q", "features", "d", "always", False, ""),
+        Matrix("W_K", "features", "d", "always", False, ""),
+        Matrix("W_V", "features", "value_features", "always", False, ""),
         Matrix("Q", "tokens", "d", "direct", True, "Q = X·W_Q: edit X or W_Q"),
         Matrix("K", "keys", "d", "direct", False, "K = {src}·W_K: edit {src} or W_K"),
         Matrix("V", "keys", "value_features", "direct", False, "V = {src}·W_V: edit {src} or W_V"),

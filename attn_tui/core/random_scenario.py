@@ -11,9 +11,11 @@ import numpy as np
 
 from .edit import EditError
 from .limits import MAX_DIM, admit, shown
+from .numparse import parse_int
 from .scenario import Scenario
 
-LIMITS = {"T": (1, MAX_DIM), "d_model": (1, 256), "d_k": (1, 256), "d_v": (1, 256), "seed": (0, 2**32 - 1)}
+LIMITS = {"T": (1, MAX_DIM), "d_model": (1, MAX_DIM), "d_k": (1, MAX_DIM), "d_v": (1, MAX_DIM), "seed": (0, 2**32 - 1)}
+# d_model, d_k, d_v up to 512 as in a file (README: Limits): the lesson's d_k = 512 case can be rebuilt
 DEFAULTS = {"T": 8, "d_model": 8, "d_k": 4, "d_v": 4, "seed": 0}
 
 
@@ -25,10 +27,7 @@ def check_params(**params) -> dict:
             raise EditError(f"{shown(key)}: unknown parameter; use {', '.join(LIMITS)}")
         lo, hi = LIMITS[key]
         if isinstance(value, str):
-            try:
-                value = int(value.strip())
-            except ValueError:
-                raise EditError(f"{key}: {shown(value.strip())} is not a whole number") from None
+            value = parse_int(value, key, lo, hi, EditError)  # ASCII digits only, bounded length
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
             raise EditError(f"{key}: {shown(value)} must be a whole number from {lo} to {hi}")
         out[key] = int(value)

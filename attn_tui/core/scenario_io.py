@@ -285,10 +285,11 @@ def check_savable(s: Scenario) -> None:
         )
 
 
-def save(s: Scenario, path, overwrite=False):
-    """Write ``s`` to ``path`` atomically. FileExistsError unless ``overwrite``."""
+def save(s: Scenario, path, overwrite=False, within=None):
+    """Write ``s`` to ``path`` atomically. FileExistsError unless ``overwrite``. ``within``: the served
+    folder ``path`` was checked against; the write lands below it (write_atomic)."""
     path = Path(path)
     check_savable(s)
     if path.exists() and not overwrite:
         raise FileExistsError(f"{path}: already exists")
-    return write_atomic(path, dumps(s).encode("utf-8"))
+    return write_atomic(path, dumps(s).encode("utf-8"), within=within)

@@ -2,7 +2,8 @@
 
 One animated SVG (SMIL, plays in any browser: one frame every 1/fps seconds,
 looping) and, beside it, one static SVG per frame. Each frame draws the two
-bar charts of the lesson: the scores c·q·k/√d_k (y from -3 to 6) and the
+bar charts of the lesson: the scores c·q·k/√d_k (the lesson's y from -3 to 6, widened so no
+bar of the sweep is clipped) and the
 softmax row (y from 0 to 1), titled with c and H(A_t) in bits.
 No UI imports: frames come from ``core.experiments.scale_sweep``.
 """
@@ -12,6 +13,9 @@ from __future__ import annotations
 import math
 from pathlib import Path
 from xml.sax.saxutils import escape
+
+from ..core.atomic_folder import write_all_or_none
+from ..core.experiments import LESSON_YLIM, sweep_ylim
 
 W, H = 780, 290  # canvas, px
 PANEL_W, PANEL_H, TOP, LEFT = 320, 200, 50, 40
@@ -50,11 +54,13 @@ def _axes(x0, lo, hi, labels, title):
     return out
 
 
-def frame_body(frame, labels, uniform_bits):
-    """The SVG elements of one frame: {c, H, row, scores} from scale_sweep."""
+def frame_body(frame, labels, uniform_bits, ylim=LESSON_YLIM):
+    """The SVG elements of one frame: {c, H, row, scores} from scale_sweep; ylim: the scores' y range
+    (sweep_ylim: the lesson's -3..6 widened so no bar is clipped)."""
     c, h = frame["c"], frame["H"]
-    left = _axes(LEFT, -3, 6, labels, f"scores  c·q·k/√d_k,   c = {c:.2f}")
-    left += _bars(list(frame["scores"]), LEFT, -3, 6, "#3b528b")
+    lo, hi = ylim
+    left = _axes(LEFT, lo, hi, labels, f"scores  c·q·k/√d_k,   c = {c:.2f}")
+    left += _bars(list(frame["scores"]), LEFT, lo, hi, "#3b528b")
     x1 = LEFT + PANEL_W + 50
     right = _axes(x1, 0, 1, labels, f"softmax row:  H(A_t) = {h:.2f} bits  (uniform = {uniform_bits:.2f})")
     right += _bars(list(frame["row"]), x1, 0, 1, "#21918c")
@@ -84,14 +90,14 @@ def animated_svg(frames, labels, fps: float = 6.0) -> str:
             f'<animate attributeName="opacity" values="{values}" keyTimes="{times}" '
             f'dur="{dur:.3f}s" calcMode="discrete" repeatCount="indefinite"/>'
         )
-        body += frame_body(fr, labels, uniform)
+        body += frame_body(fr, labels, uniform, sweep_ylim(frames))
         body.append("</g>")
     return _svg(body)
 
 
-def frame_svg(frame, labels) -> str:
+def frame_svg(frame, labels, ylim=LESSON_YLIM) -> str:
     """A static SVG of one frame."""
-    return _svg(frame_body(frame, labels, math.log2(len(labels)) if labels else 0.0))
+    return _svg(frame_body(frame, labels, math.log2(len(labels)) if labels else 0.0, ylim))
 
 
 def existing(directory, stem: str = "softmax_sharpening") -> list[Path]:
@@ -103,14 +109,13 @@ def existing(directory, stem: str = "softmax_sharpening") -> list[Path]:
 def export(frames, labels, directory, stem: str = "softmax_sharpening", fps: float = 6.0) -> Path:
     """Write <stem>.svg (animated) and <stem>_frames/frame_NN.svg; return the animated file's path.
 
-    Raises OSError (with the path) when the directory cannot be written.
+    Raises OSError (with the path) when the directory cannot be written; then every file there is
+    as it was (core.atomic_folder: all files or none).
     """
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{stem}.svg"
-    path.write_text(animated_svg(frames, labels, fps), encoding="utf-8")
-    fdir = directory / f"{stem}_frames"
-    fdir.mkdir(exist_ok=True)
+    ylim = sweep_ylim(frames)  # one range for every frame, as the animation's
+    files = [(f"{stem}.svg", lambda: animated_svg(frames, labels, fps))]
     for k, fr in enumerate(frames):
-        (fdir / f"frame_{k + 1:02d}.svg").write_text(frame_svg(fr, labels), encoding="utf-8")
-    return path
+        files.append((f"{stem}_frames/frame_{k + 1:02d}.svg", lambda fr=fr: frame_svg(fr, labels, ylim)))
+    write_all_or_none(directory, ((name, make().encode("utf-8")) for name, make in files))
+    return directory / f"{stem}.svg"

@@ -35,7 +35,8 @@ def task_line(cfg: dict) -> str:
     t = Task(cfg["task"])
     return (
         f"task {t.name}: {t.n_keys} keys from {t.n_symbols} one-hot symbols, {t.n_queries} queries each repeating "
-        f"one key; the head must put its weight on the matching key (seed {cfg['seed']})"
+        "one key; the head must put its weight on the matching key"
+        + (f" (seed {cfg['seed']})" if "seed" in cfg else "")
     )
 
 
@@ -94,6 +95,53 @@ def compare_rows_text(rows: list[dict]) -> str:
         compare_table(rows),
         f"same task, initialisation, batches and learning rate ({cfg['optimizer']} lr {cfg['lr']:g}, "
         f"{cfg['steps']} steps, seed {cfg['seed']}); target loss {rows[0]['scaled']['target_loss']:g}; "
+        f"H in bits (of log₂ {n} = {math.log2(n):g})",
+        "",
+    ]
+    lines += [row["verdict"] for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _spread(x: dict, fmt: str) -> str:
+    a, b, c = ("never" if v is None else format(v, fmt) for v in (x["median"], x["min"], x["max"]))
+    return f"{a} ({b}–{c})"
+
+
+SEED_COLUMNS = (
+    ("steps to target", "steps_to_target", "d", 19),
+    ("H at step 0", "initial_mean_row_entropy_bits", ".3f", 19),
+    ("p(1−p) at 0", "mean_p_one_minus_p", ".4f", 22),
+    ("final acc", "final_accuracy", ".3f", 19),
+    ("final loss", "final_loss", ".5f", 25),
+)
+
+
+def compare_seeds_table(rows: list[dict]) -> str:
+    """rows: core.train.seeds.compare_seeds(); each cell the median (min–max) over the seeds."""
+    lines = [f"{'d_k':<5}{'scores':<10}" + "  ".join(f"{title:>{w}}" for title, _k, _f, w in SEED_COLUMNS)]
+    for row in rows:
+        for name in ("scaled", "unscaled"):
+            r = row[name]
+            cells = "  ".join(f"{_spread(r[key], fmt):>{w}}" for _t, key, fmt, w in SEED_COLUMNS)
+            lines.append(f"{row['d_k']:<5}{name:<10}{cells}")
+    return "\n".join(lines) + "\n"
+
+
+def seeds_line(seeds: list[int]) -> str:
+    run = seeds == list(range(seeds[0], seeds[0] + len(seeds)))
+    named = f"{seeds[0]}–{seeds[-1]}" if run and len(seeds) > 1 else ", ".join(map(str, seeds))
+    return f"median (min–max) over {len(seeds)} seed{'s' * (len(seeds) > 1)} ({named})"
+
+
+def compare_seeds_text(rows: list[dict]) -> str:
+    """rows: core.train.seeds.compare_seeds(); the table, what its cells are, each d_k's verdict."""
+    cfg, n = rows[0]["config"], Task(rows[0]["config"]["task"]).n_keys
+    lines = [
+        task_line(cfg),
+        "",
+        compare_seeds_table(rows),
+        f"{seeds_line(rows[0]['seeds'])}; the same task, batches and learning rate for both columns per seed "
+        f"({cfg['optimizer']} lr {cfg['lr']:g}, {cfg['steps']} steps); target loss {cfg['target_loss']:g}; "
         f"H in bits (of log₂ {n} = {math.log2(n):g})",
         "",
     ]

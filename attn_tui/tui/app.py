@@ -8,23 +8,28 @@ editing, mode and file actions from attn_tui/tui/actions (a key's ``do('name')``
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+from functools import partial
 
+from textual import events
 from textual.app import App
+from textual.geometry import Size
 from textual.reactive import reactive
 
 from ..core.builtins import DEFAULT, builtin
+from ..core.limits import refusal
 from ..core.matrices import ROW_LINKED
 from ..core.scenario import Scenario
-from . import keys, session
+from . import framework, keys, session
 from .actions import ACTIONS
 from .actions import edit as edit_actions
 from .actions.files import FilePaths
+from .heads_commands import HeadCommands
+from .heads_nav import HeadRef, prefetch
 from .history import History
 from .messages import CellCursorMoved, EditRequested, RowSelected
 from .notes import Notes
 from .screens import HOME, SCREENS
+from .served_root import default_screenshot_folder, rooted
 from .session import SessionKeeper
 from .state import Refused, State
 from .themes import ParseOnceStylesheet
@@ -36,7 +41,7 @@ class AttentionApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "attn-tui"
     BINDINGS = keys.bindings("app")
-    COMMANDS = App.COMMANDS | {keys.KeyCommands}
+    COMMANDS = App.COMMANDS | {keys.KeyCommands, HeadCommands}
     MODES = {name: entry.factory() for name, entry in SCREENS.items()}
     DEFAULT_MODE = HOME
 
@@ -44,7 +49,9 @@ class AttentionApp(App):
     # repaint=False: the panes repaint what changed, the whole screen need not.
     state: reactive[State] = reactive(None, always_update=True, init=False, repaint=False)
 
-    def __init__(self, scenario: Scenario | None = None, session: SessionKeeper | None = None) -> None:
+    def __init__(
+        self, scenario: Scenario | None = None, session: SessionKeeper | None = None, head: HeadRef | None = None
+    ) -> None:
         super().__init__()
         self.session = session  # keeps the session on quit, signals, a crash (tui/session.py); None: nothing kept
         # Parses app.tcss once before the first frame, not three times (themes.py says why).
@@ -54,13 +61,24 @@ class AttentionApp(App):
         self.paths = FilePaths()  # what the open/save/export dialogs offer next
         self.last_random: dict | None = None  # the random form's last values (its next seed follows)
         self.first_screen = True  # the status line's "new here?" hint, until the first key of the session
-        self.set_reactive(AttentionApp.state, State.opening(scenario if scenario is not None else builtin(DEFAULT)))
+        opened = scenario if scenario is not None else builtin(DEFAULT)
+        self.set_reactive(AttentionApp.state, State.opening(opened, head))  # head: of a multi-head source
 
     def on_mount(self) -> None:
+        if self.state.head is not None:  # the heads next to the one opened, ready for `>` / `<`
+            self.run_worker(partial(prefetch, self.state.head), thread=True, exclusive=True, group="heads-prefetch")
         if not self.is_headless:  # a real terminal: SIGHUP, SIGTERM... keep the session and exit cleanly
             session.install_signals(self)
         if self.session is not None:
             self.session.start(self)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A Resize older than the size the driver reports (the web driver's start size, handled
+        after the browser's first resize) is followed by one of the reported size, so the first
+        layout is for the window the browser has (framework.reported_size says why)."""
+        reported = framework.reported_size(self)
+        if reported is not None and reported != tuple(event.size):
+            self.post_message(events.Resize(Size(*reported), Size(*reported)))
 
     async def action_quit(self) -> None:
         """q, ctrl+q: keep a session with edits for the next launch (cli says where on exit), then quit."""
@@ -68,13 +86,22 @@ class AttentionApp(App):
             self.session.keep(self, "quit")
         self.exit()
 
-    def set_state(self, new_state: State) -> None:
-        """The one door for changes (the history records every scenario change)."""
+    def set_state(self, new_state: State) -> str | None:
+        """The one door for changes (the history records every scenario change). A new scenario
+        passes the admission a file passes (core.limits.refusal); refused, the state stays and the
+        one line comes back (None when the change was made)."""
+        if new_state.scenario is not self.state.scenario:
+            why = refusal(new_state.scenario, None if new_state.large else new_state.trace)
+            if why:
+                return f"not applied: {why}"
         self.history.record(self.state, new_state)
         self.state = new_state
+        return None
 
     def watch_state(self, old: State | None, new: State) -> None:
         self.notes.state_changed(old, new)
+        if new.head is not None and (old is None or old.head is not new.head):  # the next `>` / `<`: ready
+            self.run_worker(partial(prefetch, new.head), thread=True, exclusive=True, group="heads-prefetch")
 
     def get_system_commands(self, screen):
         """Textual's palette commands, less its own Quit: the key table's "Quit · key q" says the key."""
@@ -82,10 +109,14 @@ class AttentionApp(App):
 
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None, time_format=None):
         """The palette's Screenshot: an SVG in ``path``, else ~/Downloads when it exists, else the
-        current folder, saved here and now; the notice names the file, or why it could not be written
-        (Textual's own saved to a ~/Downloads that may not exist and said only "Failed")."""
-        downloads = Path("~/Downloads").expanduser()
-        folder = path or (str(downloads) if downloads.is_dir() else os.getcwd())
+        current folder (served: only below the root), saved here and now; the notice names the file,
+        or why it could not be written (Textual's own saved to a ~/Downloads that may not exist and
+        said only "Failed")."""
+        try:
+            folder = str(rooted(path) if path else default_screenshot_folder())  # served: below the root
+        except (ValueError, RuntimeError) as exc:
+            self.notify(f"screenshot not saved: {exc}", severity="error")
+            return None
         try:
             saved = self.save_screenshot(filename, folder, time_format)
         except OSError as exc:
@@ -94,9 +125,10 @@ class AttentionApp(App):
         self.notify(f"screenshot saved: {saved}", title="Screenshot")
         return saved
 
-    def notify(self, message: str, *, markup: bool = False, **kw) -> None:
-        """Notifications carry user text (labels, paths, typed values): never parse it as markup."""
-        super().notify(message, markup=False, **kw)
+    def notify(self, message: str, *, markup: bool = False, title: str = "", **kw) -> None:
+        """Notifications carry user text (labels, paths, typed values): never parse it as markup.
+        The title leads the message's line (a title line made each notice taller: app.tcss)."""
+        super().notify(f"{title}: {message}" if title else message, markup=False, **kw)
 
     # -- actions (keys.py names them) -----------------------------------------
     def check_action(self, action: str, parameters) -> bool | None:
@@ -115,7 +147,9 @@ class AttentionApp(App):
             self.notes.note(str(exc), "refusal", severity="warning", timeout=8)  # held `+`: one, not a pile
             return
         if new is not self.state:  # `j` on the last row changes nothing: nothing to redraw
-            self.set_state(new)
+            why = self.set_state(new)
+            if why:
+                self.notes.note(why, "refusal", severity="warning", timeout=8)
 
     def action_do(self, name: str) -> None:
         """Run the editing, mode or file action ``name`` (attn_tui/tui/actions)."""

@@ -19,8 +19,9 @@ from textual.widgets._toast import ToastHolder, ToastRack
 
 def post_notification(app: App, message: str, title: str, severity: str, timeout: float) -> Notification:
     """Show a notification (never markup) at once, and return it so it can be withdrawn later
-    (App.notify posts a message: a note withdrawn before that message is handled would stay)."""
-    n = Notification(message, title, severity, timeout, markup=False)
+    (App.notify posts a message: a note withdrawn before that message is handled would stay).
+    The title leads the message's line: a toast's title line made every notice a line taller."""
+    n = Notification(f"{title}: {message}" if title else message, "", severity, timeout, markup=False)
     app._notifications.add(n)
     app._refresh_notifications()
     return n
@@ -85,3 +86,12 @@ def all_screens(app: App) -> list:
     """Every screen the app holds, in every mode's stack (Textual has no public list of the other
     modes' screens; the session's exit note asks whether the training screen ran)."""
     return [screen for stack in app._screen_stacks.values() for screen in stack]
+
+
+def reported_size(app: App) -> tuple[int, int] | None:
+    """The size the driver last reported (the terminal's, or the browser's under `attn-tui serve`).
+    Textual's web driver posts its start size (COLUMNS×ROWS, 80×24 from textual-serve) from the loop
+    while its input thread posts the browser's first resize directly, so the stale start size can
+    arrive last and stay: the app's size until the browser is resized."""
+    driver = app._driver
+    return None if driver is None or driver._size is None else tuple(driver._size)

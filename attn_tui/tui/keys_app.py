@@ -21,7 +21,7 @@ APP_KEYS: list[Key] = [
         "c×1.1",
         f"multiply the scale multiplier c by {C_STEP}: sharper rows, lower entropy",
         display="+",
-        bar=f"c ×÷{C_STEP}",
+        bar=f"multiplier ×÷{C_STEP}",
     ),
     Key(
         "minus,underscore",
@@ -29,15 +29,16 @@ APP_KEYS: list[Key] = [
         "c÷1.1",
         f"divide c by {C_STEP}: flatter rows, higher entropy",
         display="-",
-        bar=f"c ×÷{C_STEP}",
+        bar=f"multiplier ×÷{C_STEP}",
     ),
     Key("0", "knob('reset_scale')", "c=1", "reset c to 1: the 1/√d_k operating point"),
     Key(
         "u",
         "knob('toggle_scaled')",
         "Scale on/off",
-        "toggle the 1/√d_k scaling: off shows raw QKᵀ, √d_k times larger: sharper rows, "
-        "saturated only when d_k is large",
+        "toggle the 1/√d_k scaling: off shows raw QKᵀ, √d_k times larger: sharper rows. They saturate "
+        "when the scores are large: at large d_k for zero-mean unit-variance q, k, and already in the "
+        "opening pipeline, whose hand-built q, k give large raw scores",
         bar="Scale",
     ),
     Key(
@@ -68,6 +69,47 @@ APP_KEYS: list[Key] = [
         display="j/]",
         bar="row",
     ),
+    # A multi-head source (induction-demo, a multi-head file): the pipeline shows one head.
+    Key(
+        "greater_than_sign",
+        "knob('step_head', 1)",
+        "Next head",
+        "show the next head of the layer (after its last head, the next layer's first); row and pin kept",
+        display=">",
+        show=False,
+    ),
+    Key(
+        "less_than_sign",
+        "knob('step_head', -1)",
+        "Prev head",
+        "show the previous head (before a layer's first, the previous layer's last)",
+        display="<",
+        show=False,
+    ),
+    Key(
+        "right_curly_bracket",
+        "knob('step_layer', 1)",
+        "Next layer",
+        "show the same head number in the next layer (round the layers)",
+        display="}",
+        show=False,
+    ),
+    Key(
+        "left_curly_bracket",
+        "knob('step_layer', -1)",
+        "Prev layer",
+        "show the same head number in the previous layer",
+        display="{",
+        show=False,
+    ),
+    Key(
+        "i",
+        "do('tokens')",
+        "Tokens",
+        "type your own tokens: every head of the built-in model recomputed on them (e.g. a sequence that repeats)",
+        show=False,
+    ),
+    Key("H", "do('go_head')", "Go to head", "show head L.H of a multi-head source: type e.g. 1.3 (from 0)", show=False),
     Key("tab", "focus_next", "Next pane", "move the focus to the next pane", show=False),
     Key("shift+tab", "focus_previous", "Prev pane", "move the focus to the previous pane", show=False),
     # While a grid has focus: a cell cursor.

@@ -14,8 +14,9 @@ SCREEN_KEYS: list[Key] = [
         "z",
         "zero_qk",
         "Box kernel",
-        "box-kernel switch: set W_Q = W_K = 0 (Q = K = 0) and see A = W_avg "
-        "exactly (up to rounding in float32/float16); press again to restore",
+        "box-kernel switch: set W_Q = W_K = 0 (Q = K = 0): under the causal mask in self-attention A = W_avg "
+        "exactly (up to rounding in float32/float16), in other modes each row uniform over the keys it may read; "
+        "press again to restore",
         scope="lenses",
     ),
     Key(
@@ -97,7 +98,8 @@ SCREEN_KEYS: list[Key] = [
         "s",
         "explore",
         "Open in explorer",
-        "save the learned W_Q, W_K, W_V with the probe sequence as a TOML scenario and open it on the pipeline",
+        "save the learned W_Q, W_K (and the fixed W_V = I) with the probe sequence as a TOML scenario and open it "
+        "on the pipeline",
         scope="train",
     ),
     Key(
@@ -115,11 +117,69 @@ SCREEN_KEYS: list[Key] = [
     Key("pagedown", "scroll_panels(1)", "Page ↓", "scroll the live panes down a page", scope="tour", show=False),
     Key("pageup", "scroll_panels(-1)", "Page ↑", "scroll the live panes up a page", scope="tour", show=False),
     Key(
+        "s",
+        "skip",
+        "Skip",
+        "skip the page's question: the answer is shown without a prediction (listed as skipped on the last page)",
+        scope="tour",
+    ),
+    Key("t", "contents", "Contents", "the tour's pages by title, exercises marked: enter jumps to one", scope="tour"),
+    Key(
+        "escape",
+        "leave_input",
+        "Leave box",
+        "leave the prediction box so digits are keys again (enter checks a prediction, s skips)",
+        scope="tour",
+        show=False,
+    ),
+    Key(
         "y,enter",
         "try_it",
         "Try it",
-        "on an exercise page: set up the scenario and screen it needs",
+        "on an exercise page, once you have predicted: set up the scenario and screen it needs",
         scope="tour",
         display="y",
+    ),
+    # The heads screen (attn_tui/tui/screens/heads.py).
+    Key("right", "move(1)", "Next tile", "pick the next head in the order shown", scope="heads", show=False),
+    Key("left", "move(-1)", "Prev tile", "pick the previous head in the order shown", scope="heads", show=False),
+    Key("down", "move(2)", "Tile ↓", "pick the head a line of tiles down", scope="heads", show=False),
+    Key("up", "move(-2)", "Tile ↑", "pick the head a line of tiles up", scope="heads", show=False),
+    Key(
+        "enter",
+        "open",
+        "Open head",
+        "show the picked head on the pipeline (every pane, the knob, the pin work on it)",
+        scope="heads",
+        display="⏎",
+    ),
+    Key(
+        "v",
+        "sort(1)",
+        "Sort",
+        "order the tiles by the next column: head, H, log₂t, prev, first, self, ind (highest first)",
+        scope="heads",
+    ),
+    Key("V", "flip", "Flip order", "highest first or lowest first", scope="heads"),
+    # The app's head keys, shown in this screen's key bar (the palette has them from the app's rows).
+    Key("i", "app.do('tokens')", "Tokens", "type your own tokens: every head recomputed", scope="heads", palette=False),
+    Key(
+        "right_curly_bracket",
+        "app.knob('step_layer', 1)",
+        "Layer",
+        "the next layer",
+        scope="heads",
+        display="}",
+        palette=False,
+    ),
+    Key(
+        "left_curly_bracket",
+        "app.knob('step_layer', -1)",
+        "Layer",
+        "the previous layer",
+        scope="heads",
+        display="{",
+        palette=False,
+        show=False,
     ),
 ]

@@ -44,7 +44,8 @@ class Notes:
         return [str(n.message) for n in shown_notifications(self._app)]
 
     def titles(self) -> list[str]:
-        return [n.title for n in shown_notifications(self._app)]
+        """The titles of the notes on screen: what leads a message up to ": " (post_notification)."""
+        return [str(n.message).split(": ", 1)[0] for n in shown_notifications(self._app) if ": " in str(n.message)]
 
     def state_changed(self, old: State | None, new: State) -> None:
         """A new scenario: the last change's note and the last refusal are stale ("c is at its largest

@@ -24,6 +24,7 @@ from ..core import session_store as store
 from ..core.limits import MAX_DIM
 from ..core.scenario import Scenario
 from .framework import all_screens
+from .heads_nav import scenario_of
 from .history import clamp_cursor, same_scenario
 from .state import State
 
@@ -57,6 +58,8 @@ class SessionKeeper:
     # -- keeping ----------------------------------------------------------------------
     def has_edits(self, app) -> bool:
         h, st = app.history, app.state
+        if st.head is not None:  # a multi-head source: moving between its heads is no edit
+            return st.pin is not None or not all(_as_computed(x) for x in (*h.past, *h.future, st))
         return bool(h.past or h.future or st.pin is not None or not _same(st.scenario, self.opened))
 
     def snapshot(self, app, why: str) -> store.Kept:
@@ -126,6 +129,14 @@ class SessionKeeper:
             origin = f"\nfirst opened from {kept.source}" if kept.source else ""
             offer = OfferScreen(f"{kept.scenario.title!r}\n{kept.summary()}{origin}", self.folder)
             app.push_screen(offer, lambda yes: yes and self.restore(app, kept))
+
+
+def _as_computed(st: State) -> bool:
+    """True when ``st`` shows a head of a multi-head source as the model computes it (not edited)."""
+    try:
+        return st.head is not None and _same(st.scenario, scenario_of(st.head))
+    except ValueError:
+        return False
 
 
 def _savable(s: Scenario) -> bool:

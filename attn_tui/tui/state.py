@@ -19,6 +19,7 @@ from ..core.lenses import rank_info
 from ..core.limits import C_MAX, C_MIN, MAX_DIM  # the knob's range, the same as a file's
 from ..core.modes import causal_allowed, explanations, explanations_large
 from ..core.scenario import Scenario
+from .heads_nav import ONE_HEAD, HeadRef, scenario_of, stepped
 
 C_STEP = 1.1  # `+`/`-` multiply/divide the scale multiplier c by this
 # The traces of the last few scenarios, shared by their states: a state that only moves the row or
@@ -55,17 +56,20 @@ class State:
     row: the selected query row t (0-based). cursor: (matrix name, row, col) of the
     cell cursor, or None. pin: a state the learner pinned to compare against (A and the
     entropy table show the difference, the charts a ghost of its row), or None.
+    head: which head of a multi-head source the scenario is (heads_nav.HeadRef), or None for a
+    scenario of one head (every knob works the same on both).
     """
 
     scenario: Scenario
     row: int = 0
     cursor: tuple | None = None
     pin: State | None = None
+    head: HeadRef | None = None
 
     @classmethod
-    def opening(cls, scenario: Scenario) -> State:
+    def opening(cls, scenario: Scenario, head: HeadRef | None = None) -> State:
         """The state a scenario opens on: its focus_row (the row the lesson reads), else row 1."""
-        return cls(scenario, row=(scenario.focus_row or 1) - 1)
+        return cls(scenario, row=(scenario.focus_row or 1) - 1, head=head)
 
     @cached_property
     def large(self) -> bool:
@@ -176,6 +180,30 @@ class State:
             if not ok:
                 raise Refused(f"causal mask not offered: {why}")
         return self.with_scenario(mask="none" if s.mask != "none" else "causal")
+
+    # -- heads of a multi-head source (heads_nav) ------------------------------
+    def on_head(self, ref: HeadRef) -> State:
+        """Head ``ref`` (its Scenario as the model computes it: its own c, mask); the row, cell
+        cursor and pin kept, so a head pinned is compared with this one. Refused: one line."""
+        from .history import clamp_cursor  # history imports this module
+
+        try:
+            s = scenario_of(ref)
+        except ValueError as exc:
+            raise Refused(str(exc).splitlines()[0]) from exc
+        return replace(self, scenario=s, head=ref, row=min(self.row, s.T - 1), cursor=clamp_cursor(s, self.cursor))
+
+    def step_head(self, delta: int) -> State:
+        """The next (1) or previous (-1) head, on into the next layer after its last head."""
+        if self.head is None:
+            raise Refused(ONE_HEAD)
+        return self.on_head(stepped(self.head, d_head=delta))
+
+    def step_layer(self, delta: int) -> State:
+        """The same head number in the next (1) or previous (-1) layer, round the layers."""
+        if self.head is None:
+            raise Refused(ONE_HEAD)
+        return self.on_head(stepped(self.head, d_layer=delta))
 
 
 class Refused(ValueError):

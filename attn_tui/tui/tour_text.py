@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .tour_questions import QUESTIONS
+from .views import heads_tour, train_view
+from .views import readings as L
 from .views import teaching as T
-from .views import train_view
 
 
 @dataclass(frozen=True)
@@ -34,30 +36,46 @@ class Page:
     body: Callable[[], str]  # the text, built when the page is drawn (views/teaching.py)
     panes: tuple  # names of live panes: grids "X", "Q", …, "chart", and the tour's LENS_PANES
     try_it: TryIt | None = None
+    after: tuple | None = None  # the panes once every question is answered (None: the same); they hold answers
+    intro: bool = False  # the text only leads to the question: once answered, the reveals replace it
 
     @property
     def text(self) -> str:
-        """The page's text, its numbers computed by the core now."""
+        """The page's text (no answer in it), its numbers computed by the core now."""
         return self.body()
+
+    @property
+    def questions(self) -> tuple:
+        """Predict, then reveal: the page's questions, asked in order (tour_questions.py)."""
+        return QUESTIONS.get(self.key, ())
+
+    @property
+    def exercise(self) -> bool:
+        return self.key.startswith("ex")
 
 
 PAGES: tuple[Page, ...] = (
     Page("objectives", "Learning objectives", T.objectives, ("equation",)),
     Page("qkv", "Queries, keys, values", T.qkv, ("X", "Q", "K", "V")),
-    Page("scores", "The score matrix S", T.scores, ("Q", "K", "S")),
+    Page("scores", "The score matrix S", L.scores_intro, ("Q", "K"), after=("Q", "K", "S"), intro=True),
     Page("scale", "Why divide by √d_k", T.scale, ("chart", "H")),
-    Page("mask", "The causal mask", T.mask, ("M", "A")),
-    Page("softmax", "Row-wise softmax: attention weights", T.softmax_page, ("A", "H")),
+    Page("mask", "The causal mask", T.mask, ("M",), after=("M", "A", "check")),
+    Page("softmax", "Row-wise softmax: attention weights", T.softmax_page, ("A",), after=("A", "H")),
     Page(
         "readA",
         "Reading the hand-crafted A",
-        T.read_a,
-        ("handA",),
+        L.read_a_intro,
+        ("handQK",),
         TryIt("load the hand-crafted Q, K in the explorer, row 4", "lesson-handcrafted", row=3),
+        after=("handA",),
+        intro=True,
     ),
-    Page("output", "The output O = A V", T.output, ("A", "V", "O")),
+    Page("output", "The output O = A V", L.output_intro, ("A", "V"), after=("A", "V", "O"), intro=True),
+    Page("rows", "The pipeline's other rows", L.rows_intro, ("Q", "K"), after=("A", "H"), intro=True),
     Page("receiver", "Lens: correlation receiver", T.receiver, ("corr", "S")),
     Page("lenses", "Lenses: kernel smoother, associative memory", T.lenses_page, ("nw", "memory")),
+    Page("more", "Adaptive filter, the model, the KV cache", L.more_page, ("H",)),
+    Page("rank", "Rank: how many questions the queries ask", L.rank_intro, ("Q", "K"), after=("S", "rank"), intro=True),
     Page(
         "ex1",
         "Exercise 1 — the scale matters",
@@ -69,7 +87,7 @@ PAGES: tuple[Page, ...] = (
         "ex2",
         "Exercise 2 — drop the mask",
         T.ex2,
-        ("M", "A"),
+        ("M", "A", "check"),
         TryIt(
             "the hand-crafted Q, K pinned with the causal mask, then no mask: ΔA, row 1",
             "lesson-handcrafted",
@@ -82,11 +100,26 @@ PAGES: tuple[Page, ...] = (
         "ex3",
         "Exercise 3 — self vs. cross",
         T.ex3,
-        ("equation", "K", "S"),
+        ("equation",),
         TryIt("load the cross-attention scenario (keys and values from Y)", "cross-attention", row=0),
+        after=("equation", "K", "S"),
     ),
-    Page("ex4", "Exercise 4 — parameter counting", T.ex4, ("cost",), TryIt("open the cost lens", mode="lenses")),
-    Page("ex5", "Exercise 5 — complexity", T.ex5, ("cost",), TryIt("open the cost lens", mode="lenses")),
+    Page(
+        "ex4",
+        "Exercise 4 — parameter counting",
+        T.ex4,
+        ("equation",),
+        TryIt("open the cost lens", mode="lenses"),
+        after=("params",),
+    ),
+    Page(
+        "ex5",
+        "Exercise 5 — complexity",
+        T.ex5,
+        ("equation",),
+        TryIt("open the cost lens", mode="lenses"),
+        after=("cost",),
+    ),
     Page(
         "train",
         "Watch attention learn: why 1/√d_k matters for gradients",
@@ -94,6 +127,15 @@ PAGES: tuple[Page, ...] = (
         (),
         TryIt("run the scaled-vs-unscaled comparison on the training screen", mode="train"),
     ),
+    Page("takeaways", "Key takeaways", L.takeaways, ("equation",)),
+    Page(
+        "heads",
+        "What's next: many heads, each measured",
+        heads_tour.heads_page,
+        (),
+        TryIt("the heads screen on induction-demo, a sequence that repeats", mode="heads"),
+    ),
+    Page("results", "Your predictions", lambda: "", ()),
 )
 
-EXERCISES = tuple(p for p in PAGES if p.key.startswith("ex"))
+EXERCISES = tuple(p for p in PAGES if p.exercise)

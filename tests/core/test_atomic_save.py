@@ -124,3 +124,31 @@ def test_a_failing_fsync_leaves_the_old_file_and_no_temporary(tmp_path, monkeypa
     assert f.read_text(encoding="utf-8") == dumps(HAND) and listing(tmp_path) == ["mine.toml"]
     monkeypatch.undo()
     assert load(f).title == HAND.title
+
+
+def test_within_a_root_the_write_lands_below_it(tmp_path):
+    """write_atomic(..., within=root) (a served tab's save): a new file and a replaced one land in the
+    folder opened; a symlink at the name (to a file outside) is refused, not followed; a folder that
+    is now a symlink out of the root is refused; permissions are kept; no temporary file remains."""
+    import os
+
+    from attn_tui.core.atomic import write_atomic
+
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    (root / "sub").mkdir(parents=True)
+    outside.mkdir()
+    victim = outside / "victim"
+    victim.write_bytes(b"keep")
+    write_atomic(root / "sub" / "a.toml", b"one", within=root)
+    (root / "sub" / "a.toml").chmod(0o640)
+    write_atomic(root / "sub" / "a.toml", b"two", within=root)
+    assert (root / "sub" / "a.toml").read_bytes() == b"two"
+    assert (root / "sub" / "a.toml").stat().st_mode & 0o777 == 0o640
+    (root / "sub" / "link").symlink_to(victim)
+    with pytest.raises(OSError, match="became a symlink"):
+        write_atomic(root / "sub" / "link", b"evil", within=root)
+    (root / "moved").symlink_to(outside)  # a folder swapped for a symlink out
+    with pytest.raises(OSError, match="no longer below the served folder"):
+        write_atomic(root / "moved" / "victim", b"evil", within=root)
+    assert victim.read_bytes() == b"keep"
+    assert sorted(os.listdir(root / "sub")) == ["a.toml", "link"] and os.listdir(outside) == ["victim"]

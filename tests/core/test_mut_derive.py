@@ -88,7 +88,7 @@ def expected(s, tr, name, r, c):
         why = f"blocked: {reasons(s, r, c)}" if tr.blocked[r, c] else "open: query may see this key"
         if tr.blocked[r, c] and s.fill == "-1e9" and tr.M[r, c] == -math.inf:
             why += f" (the -1e9 fill is -inf in {s.dtype})"
-        return [f"M[{r + 1},{c + 1}] ({head}) = {num(tr.M[r, c])}", why, f"S̃ = S + M = {num(tr.S_masked[r, c])}"]
+        return [f"M[{r + 1},{c + 1}] ({head}) = {num(tr.M[r, c])}", why, f"S + M = {num(tr.S_masked[r, c])}"]
     if name == "A":
         x = [float(v) for v in tr.S_masked[r]]
         mx = math.nan if any(map(math.isnan, x)) else max(x)  # NumPy's max: NaN wins
@@ -106,15 +106,15 @@ def expected(s, tr, name, r, c):
         elif tr.A[r, c] == 0:
             last = "masked: exp(−huge) = 0"
         elif all(tr.blocked[r]):
-            last = "masked, yet not 0: every key of this row is masked, so S̃ − max is small (a −∞ fill gives NaN)"
+            last = "masked, yet not 0: every key of this row is masked, so (S+M) − max is small (a −∞ fill gives NaN)"
         else:
             last = "masked, yet not 0: the fill does not outweigh these scores"
         three = lambda v: f"{v:.3g}".replace("e-0", "e-") if 0 < abs(v) < 0.1 else num(v)  # noqa: E731
         near = math.isfinite(mx) and abs(mx) >= 1e6
-        arg = f"S̃ − max = {num(x[c] - mx)}" if near else f"{num(x[c])} − {num(mx)}"
+        arg = f"(S+M) − max = {num(x[c] - mx)}" if near else f"{num(x[c])} − {num(mx)}"
         return [
             f"A[{r + 1},{c + 1}] ({head})",
-            "= exp(S̃[t,i] − max_j S̃[t,j]) / Σ_j exp(S̃[t,j] − max)",
+            "= exp((S+M)[t,i] − max_j (S+M)[t,j]) / Σ_j exp((S+M)[t,j] − max)",
             f"= exp({arg}) / {num(total)}",
             f"= {three(e[c])} / {num(total)} = {three(float(tr.A[r, c]))}",
             last,
@@ -251,7 +251,7 @@ def test_a_fully_masked_row_with_a_finite_fill_says_its_weights_are_not_0():
     lines = derivation(s, tr, "A", 0, 0)
     assert tr.blocked[0].all() and 0 < tr.A[0, 0] < 1
     x = tr.S_masked[0]
-    assert lines[2].startswith(f"= exp(S̃ − max = {fmt(float(x[0] - x.max()), 10)}) / ")
+    assert lines[2].startswith(f"= exp((S+M) − max = {fmt(float(x[0] - x.max()), 10)}) / ")
     assert lines[-1].startswith("masked, yet not 0: every key of this row is masked")
     e = np.exp(x - x.max())
     assert e[0] >= 0.1 and tr.A[0, 0] >= 0.1  # uniform: 1 / 5 = 0.2, written as the other weights

@@ -21,7 +21,7 @@ def num(x) -> str:
 def exp_line(tr, r, c, huge):
     x = tr.S_masked[r].astype(np.float64)
     mx, total = x.max(), np.exp(x - x.max()).sum()
-    arg = f"S̃ − max = {num(x[c] - mx)}" if huge else f"{num(x[c])} − {num(mx)}"
+    arg = f"(S+M) − max = {num(x[c] - mx)}" if huge else f"{num(x[c])} − {num(mx)}"
     return f"= exp({arg}) / {num(total)}"
 
 
@@ -47,7 +47,7 @@ def test_a_weight_of_exactly_0_1_is_not_below_0_1():
 
 
 def test_a_masked_cell_whose_score_beats_the_fill_says_the_fill_does_not_outweigh_it():
-    # causal, fill -1e9: row 1's key 2 is masked, but its score 1e9 cancels the fill: S̃ = [0, 0]
+    # causal, fill -1e9: row 1's key 2 is masked, but its score 1e9 cancels the fill: S + M = [0, 0]
     s = Scenario(Q=np.array([[1e5], [1.0]]), K=np.array([[0.0], [1e4]]), mask="causal")
     tr = s.run()
     assert tr.blocked[0, 1] and not tr.blocked[0, 0] and tr.A[0, 1] == 0.5

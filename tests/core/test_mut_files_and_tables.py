@@ -127,7 +127,7 @@ def test_check_params_refusals():
     assert check_params(T=" 12 ")["T"] == 12
     for kw, message in [
         ({"wings": 1}, "'wings': unknown parameter; use T, d_model, d_k, d_v, seed"),
-        ({"T": "x"}, "T: 'x' is not a whole number"),
+        ({"T": "x"}, "T: 'x' is not a whole number; type one from 1 to 512"),
         ({"T": True}, "T: True must be a whole number from 1 to 512"),
     ]:
         with pytest.raises(EditError) as e:

@@ -124,23 +124,14 @@ def test_console_script_is_installed():
     assert res.returncode == 0 and res.stdout.startswith("Lesson 08: hand-crafted Q and K")
 
 
-def test_report_into_a_closed_pipe_is_quiet():
-    """`attn-tui report | head`: the reader is gone before the first write (EPIPE)."""
-    code = "import sys, time\nfrom attn_tui.cli import main\ntime.sleep(0.5)\nsys.exit(main(['report', '--json']))"
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    p.stdout.close()
-    err = p.stderr.read().decode()
-    assert p.wait(timeout=60) == 0 and "Traceback" not in err
-
-
 # -- the run path, in process, with a stand-in explorer -----------------------------------
 @pytest.fixture
 def fake_app(monkeypatch):
     calls = []
 
     class AttentionApp:
-        def __init__(self, scenario=None, session=None):
-            calls.append(("init", scenario))
+        def __init__(self, scenario=None, session=None, head=None):
+            calls.append(("init", scenario) if head is None else ("init", scenario, head))
             self.session = session
 
         def run(self):
@@ -159,6 +150,9 @@ def test_run_default_and_with_scenario(fake_app):
     assert s.cross and s.T_k == 3
     fake_app.clear()
     assert cli.main(["--scenario", "no-such"]) == 2 and fake_app == []
+    assert cli.main(["--scenario", "induction-demo", "--tokens", "a b a b"]) == 0  # a multi-head built-in
+    (_, s, head), _ = fake_app
+    assert (head.layer, head.head, s.tokens) == (0, 0, ("a", "b", "a", "b"))
 
 
 def test_resume_and_fresh_reach_the_keeper_and_exclude_each_other(fake_app, monkeypatch):

@@ -47,6 +47,7 @@ def test_snapshot_tour_output_page(snap_compare, settle):
             await pilot.press("n")
             await pilot.pause()
         pilot.app.set_state(pilot.app.state.with_(row=3))
+        await pilot.press("0", ".", "8", "enter")  # a prediction: the page reveals O and its reading
         await settle(pilot)
 
     assert snap_compare(AttentionApp(), terminal_size=SIZE, run_before=setup)

@@ -91,7 +91,7 @@ async def test_every_bar_is_labelled_and_equally_thick_when_the_chart_has_room_t
     app = AttentionApp(scenario=builtin("cross-attention"))  # 3 keys in a 10-line stacked chart
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        lines = [ln for ln in chart_lines(app, "probs") if "█" in ln]
+        lines = [ln for ln in chart_lines(app, "probs") if "█" in ln or "▆" in ln]  # ▆: a bar under another key's
         labelled = [ln for ln in lines if ln.lstrip().startswith(("y1", "y2", "y3"))]
         assert sorted(ln.split()[0] for ln in labelled) == ["y1", "y2", "y3"]  # each key once, on its bar
         assert len(lines) % 3 == 0 and len(lines) // 3 == 2  # 8 free lines: every bar 2 lines thick
@@ -105,8 +105,8 @@ async def test_a_space_between_every_label_and_its_bar(settle, chart_lines):
         await settle(pilot)
         for which in ("scores", "probs"):
             for ln in chart_lines(app, which):
-                if "█" in ln and ln.lstrip().startswith("t"):
-                    label = ln.lstrip().split("█")[0]
+                if ("█" in ln or "▆" in ln) and ln.lstrip().startswith("t"):
+                    label = ln.lstrip().replace("▆", "█").split("█")[0]
                     assert label.endswith(" "), (which, ln)
 
 
@@ -215,3 +215,20 @@ async def test_text_cut_by_the_pane_height_ends_in_an_ellipsis():
         w.set_text(Text("one\ntwo"))  # it all fits: no mark
         await pilot.pause()
         assert [w.render_line(y).text.rstrip() for y in range(2)] == ["one", "two"]
+
+
+async def test_a_notice_on_the_training_screen_leaves_the_probe_and_the_curves_in_view(settle):
+    """A notice covered the probe's A header for seconds (issue 31): notices are a line or two at
+    the top of the screen, over the inputs' frame, never over the probe's grid or the curves."""
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("T")
+        await settle(pilot)
+        app.screen.notify("This run is done: r resets it (with the controls' values).", timeout=30)  # train.py's
+        await settle(pilot)
+        toasts = [t.region for t in app.screen.query("Toast")]
+        assert toasts
+        for pane in ("#train-probe", "#train-curves"):
+            region = app.screen.query_one(pane).region
+            assert not any(t.overlaps(region) for t in toasts), (pane, region, toasts)

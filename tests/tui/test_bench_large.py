@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from attn_tui.core.scenario_io import load
 from attn_tui.tui.bench import large
@@ -20,6 +21,7 @@ def test_write_npz_opens_through_the_apps_door(tmp_path):
     np.testing.assert_array_equal(s.Q, Q)
 
 
+@pytest.mark.slow  # the large bench's smoke run (600 tokens, a pty)
 def test_large_bench_reports_every_figure():
     r = large.run(sizes=(8, 600), presses=2, repeats=1, torch_T=128)
     assert [s["T"] for s in r["sizes"]] == [8, 600]

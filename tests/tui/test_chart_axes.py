@@ -5,7 +5,7 @@ import re
 
 from attn_tui.tui.app import AttentionApp
 
-BAR = re.compile(r"[█▉▊▋▌▍▎▏]+")
+BAR = re.compile(r"[█▆▉▊▋▌▍▎▏]+")
 
 
 def bar_length(lines: list[str], label: str) -> int:
@@ -49,7 +49,7 @@ async def test_a_large_screen_grows_the_chart_and_thickens_the_bars(settle, char
         async with app.run_test(size=size) as pilot:
             await settle(pilot)
             chart = app.screen.query_one("#chart")
-            lines = [x for x in chart_lines(app, "probs") if "█" in x]
+            lines = [x for x in chart_lines(app, "probs") if BAR.search(x)]
             if thick:  # more lines and columns than the CSS's 8 × 76, and bars more than a line tall
                 assert chart.outer_size.height > 8 and chart.outer_size.width > 76 and len(lines) > 5
             else:  # the design size keeps the CSS sizes: one line a bar

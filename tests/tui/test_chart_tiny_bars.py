@@ -18,7 +18,7 @@ def bar_lines(app, selector: str) -> dict[str, str]:
     for y in range(plot.size.height):
         text = plot.render_line(y).text
         if text[:2] in ("t1", "t2", "t3", "t4", "t5"):
-            out[text[:2]] = text[2:].replace("×", "").strip()
+            out[text[:2]] = text[2:].replace("×", "").replace("▆", "█").strip()  # ▆: a bar under another key's
     return out
 
 

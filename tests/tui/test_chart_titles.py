@@ -47,13 +47,13 @@ async def test_a_title_too_long_for_the_plot_keeps_c_before_dropping_to_the_shor
         text = plot_text(app, "#chart-probs")
         h = f"{float(app.state.trace.H[3]):.2f}"
         assert "A_t c=10.83 H=0.00/log₂4=2.00" not in text  # the full form does not fit here
-        assert f"A_t c=10.83 H={h}/log₂4 " in text, text
+        assert f"A_t c=10.83 H={h} of 2.00 " in text and "/log₂4 " not in text, text  # no form reads as cut
 
 
 def test_the_title_forms_go_from_longest_to_shortest():
     from attn_tui.tui.widgets.softmax_chart import fitting_title
 
-    forms = ("A_t c=10.83 H=0.00/log₂4", "A_t c=10.83 H=0.00", "A_t H=0.00")
+    forms = ("A_t c=10.83 H=0.00 of 2.00", "A_t c=10.83 H=0.00", "A_t H=0.00")
     labels = ["t1 "]
     full = "A_t c=10.83 H=0.00/log₂4=2.00"
     assert fitting_title(full, forms, len(full) + 7, labels) == full
@@ -75,3 +75,15 @@ async def test_the_scores_title_says_how_much_wider_its_axis_is(settle):
         text = plot_text(app, "#chart-scores")
         assert "c·q·k/√d_k axis 32× wider" in text.split("\n")[0], text
         assert chart_view(app.state).scores_plain == "c·q·k/√d_k"
+
+
+async def test_the_tour_charts_title_is_whole(settle):
+    """Tour page 4's chart (34 columns at 120×40) was titled "A_t c=1.00 H=0.76/log₂4", read as cut."""
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("t", "n", "n", "n")
+        await settle(pilot)
+        title = app.screen.query_one("#chart-probs").render_line(0).text.strip()
+    assert title.startswith("A_t") and "/log₂" not in title.replace("/log₂4=2.00", ""), title
+    assert title.endswith("=2.00") or title.endswith("of 2.00"), title

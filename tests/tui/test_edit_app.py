@@ -29,9 +29,9 @@ async def replace_value(app, pilot, text):
 async def test_edit_good_value_recomputes_everything():
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
-        ed = await open_editor(app, pilot, "W_Q", downs=3)  # W_Q[pron, q1] = 2 (the column header of W_Q)
+        ed = await open_editor(app, pilot, "W_Q", downs=3)  # W_Q[pron, d1] = 2 (the column header of W_Q and Q)
         assert ed.query_one("#editor-input").value == "2.0"
-        assert "W_Q[pron, q1]" in ed.title_text and "row 4, column 1" in ed.title_text
+        assert "W_Q[pron, d1]" in ed.title_text and "row 4, column 1" in ed.title_text
         await replace_value(app, pilot, "0")
         assert not isinstance(app.screen, CellEditor)
         assert app.state.scenario.W_Q[3, 0] == 0.0

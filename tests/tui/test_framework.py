@@ -15,7 +15,7 @@ async def test_a_notification_is_posted_listed_and_withdrawn():
         n = framework.post_notification(app, "hello [b]x[/b]", "title", "information", 30)
         await pilot.pause()
         assert n in framework.shown_notifications(app)
-        assert str(framework.shown_notifications(app)[-1].message) == "hello [b]x[/b]"  # not markup
+        assert str(framework.shown_notifications(app)[-1].message) == "title: hello [b]x[/b]"  # not markup
         framework.withdraw_notification(app, n)
         await pilot.pause()
         assert n not in framework.shown_notifications(app)
@@ -104,3 +104,9 @@ async def test_all_screens_holds_every_modes_screen():
         await pilot.pause()
         kinds = {type(s) for s in framework.all_screens(app)}
         assert isinstance(app.screen, PipelineScreen) and TrainScreen in kinds
+
+
+async def test_reported_size_is_the_drivers():
+    app = AttentionApp()
+    async with app.run_test(size=(100, 30)):
+        assert framework.reported_size(app) == (100, 30)

@@ -44,11 +44,11 @@ async def test_a_row_out_of_range_is_refused_in_the_form_and_nothing_moves(settl
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, FormScreen)
-        assert app.screen.message == f"row t: {T + 1} is out of range; it goes from 1 to {T}"
+        assert app.screen.message == f"row t: {T + 1} must be a whole number from 1 to {T}"
         await type_into(pilot, "")
         await pilot.press("enter")
         await settle(pilot)
-        assert app.screen.message == f"row t: '' is not a whole number; type one from 1 to {T}"
+        assert app.screen.message == f"row t: empty; type a whole number from 1 to {T}"
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, FormScreen) and app.state is before

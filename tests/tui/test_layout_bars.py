@@ -7,6 +7,7 @@ import pytest
 from attn_tui.core.builtins import builtin
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.state import State
+from attn_tui.tui.tour_text import PAGES
 from attn_tui.tui.views.status import status_view
 from attn_tui.tui.widgets.key_bar import priority
 from attn_tui.tui.widgets.status import status_text
@@ -71,10 +72,10 @@ async def test_tour_nav_hint_is_visible_at_80x24_on_every_page(settle):
         await pilot.press("t")
         await settle(pilot)
         screen = app.screen
-        for _ in range(13):
+        for _ in range(len(PAGES)):
             nav = screen.query_one("#tour-try")
             box = screen.query_one("#tour-left").region
-            assert "space/n next" in str(nav.render())
+            assert "n next · b back · t contents" in str(nav.render())  # the question pages add enter, s, esc
             assert nav.region.height >= 1 and box.contains_region(nav.region), (nav.region, box)
             assert nav.region.bottom <= 23
             await pilot.press("n")
@@ -105,7 +106,7 @@ async def test_the_training_screen_neither_offers_nor_runs_the_explorer_knobs(se
         await pilot.press("T")
         await settle(pilot)
         bar = app.screen.query_one("#keybar").render_line(0).text
-        assert "c ×÷1.1" not in bar and " Pin" not in bar and "Mask" not in bar and " row" not in bar, bar
+        assert "×÷1.1" not in bar and " Pin" not in bar and "Mask" not in bar and " row" not in bar, bar
         assert " n Step" in bar and " p Pipeline" in bar, bar
         before = app.state
         await pilot.press("plus", "m", "j", "P")
@@ -114,7 +115,50 @@ async def test_the_training_screen_neither_offers_nor_runs_the_explorer_knobs(se
         await pilot.press("p")
         await settle(pilot)
         bar = app.screen.query_one("#keybar").render_line(0).text
-        assert "c ×÷1.1" in bar, bar  # back in the explorer, the knobs are there again
+        assert "×÷1.1" in bar, bar  # back in the explorer, the knobs are there again
         await pilot.press("plus")
         await settle(pilot)
         assert app.state.scenario.c == pytest.approx(1.1)
+
+
+async def _bar(app, pilot, settle, key: str = "") -> str:
+    if key:
+        await pilot.press(key)
+    await settle(pilot)
+    return app.screen.query_one("#keybar").render_line(0).text
+
+
+async def test_no_hint_names_a_key(settle):
+    """The knob's hint was `+/- c ×÷1.1` and `c` is a key (cross-attention): no word of a hint is a key."""
+    from attn_tui.tui.keys import all_keys
+    from attn_tui.tui.keys_app import C_STEP
+
+    single = {k for row in all_keys() for k in row.key.split(",") if len(k) == 1}
+    app = AttentionApp()
+    async with app.run_test(size=(200, 30)) as pilot:
+        assert f"+/- multiplier ×÷{C_STEP}" in await _bar(app, pilot, settle)  # the step from its constant
+    hints = {w for k in all_keys() if k.show for w in (k.bar or k.description).split()}
+    assert not single & hints, sorted(single & hints)
+
+
+@pytest.mark.parametrize("width", [80, 155, 200])
+async def test_each_bar_keeps_its_own_keys_and_not_the_shown_screens(width, settle):
+    app = AttentionApp()
+    async with app.run_test(size=(width, 30)) as pilot:
+        bar = await _bar(app, pilot, settle)
+        assert "p Pipeline" not in bar, bar  # the screen already shown
+        lenses = await _bar(app, pilot, settle, "l")
+        assert "z Box kernel" in lenses and "l Lenses" not in lenses, lenses
+        experiments = await _bar(app, pilot, settle, "x")
+        assert "r Run" in experiments and "x Experiments" not in experiments, experiments
+
+
+async def test_plus_on_the_experiments_screen_leaves_c(settle, open_experiments):
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_experiments(pilot)
+        c = app.state.scenario.c
+        await pilot.press("plus", "minus", "plus")
+        await settle(pilot)
+        assert app.state.scenario.c == c
+        assert "×÷" not in app.screen.query_one("#keybar").render_line(0).text  # nor offered there

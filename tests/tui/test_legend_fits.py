@@ -9,7 +9,7 @@ import pytest
 
 from attn_tui.core import builtin
 from attn_tui.tui.app import AttentionApp
-from attn_tui.tui.widgets.palette import legend, span, value_range
+from attn_tui.tui.widgets.palette import BARS, legend, span, value_range
 
 
 def true_to_its_digits(printed: str, m: float) -> bool:
@@ -48,4 +48,4 @@ async def test_one_plus_keeps_the_legend_of_s(grid_text, settle):
         await settle(pilot)
         assert np.isclose(app.state.scenario.c, 1.1)
         head = grid_text(app, "S").split("\n")[0]
-        assert head.startswith("-3 ") and "3 " in head[3:9], head  # max |S| = 3.3, to one digit
+        assert head.startswith("-3") and head[2] in BARS and "3 " in head[3:9], head  # max |S| = 3.3, to one digit

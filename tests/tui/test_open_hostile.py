@@ -82,6 +82,7 @@ async def open_path(app, pilot, path: str, type_it: bool = False) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow  # every bad file of the corpus through the dialog
 async def test_open_refuses_each_bad_file_and_keeps_the_scenario(sample):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from attn_tui.tui.app import AttentionApp
-from attn_tui.tui.widgets.palette import DIV, SEQ
+from attn_tui.tui.widgets.palette import BARS, DIV, SEQ
 
 
 def lab(rgb) -> tuple[float, float]:
@@ -74,5 +74,6 @@ async def test_each_coloured_grid_shows_its_legend(grid_text):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         heads = {n: grid_text(app, n).split("\n")[0] for n in ("S", "A", "M", "H")}
-        assert heads["S"].startswith("-3") and heads["A"].startswith("0") and " 1 " in heads["A"][:9]
+        assert heads["S"].startswith("-3") and heads["A"].startswith("0") and "1 " in heads["A"][:9]
+        assert heads["A"][1] in BARS
         assert heads["M"][:8].strip() == "" and heads["H"][:8].strip() == ""  # no colour scale, no legend

@@ -83,3 +83,25 @@ async def test_a_key_masked_now_keeps_its_pinned_score_tick(settle, monkeypatch)
         assert app.state.trace.blocked[1, 0] and not app.state.pin.trace.blocked[1, 0]
         ghost = drawn["#chart-scores"]
         assert ghost[0] == float(pinned[0]) == 3.0
+
+
+async def test_opening_another_scenario_drops_the_pin_and_says_so(settle):
+    """A pin of the lesson pipeline compared with the hand-crafted scenario (same shape) as if the
+    learner had changed one thing (issue 31): opening another scenario drops the pin, with a note."""
+    from attn_tui.tui import framework
+    from attn_tui.tui.actions.files import _apply_open
+
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("P")
+        await settle(pilot)
+        assert app.state.pin is not None
+        assert _apply_open(app, "lesson-handcrafted") is None
+        await settle(pilot)
+        assert app.state.scenario.title == builtin("lesson-handcrafted").title
+        assert app.state.pin is None and app.state.compared is None
+        notes = " ".join(str(n.message) for n in framework.shown_notifications(app))
+        assert "pin" in notes and "dropped" in notes, notes
+        await pilot.press("P", "u")  # a pin of this scenario compares as before
+        await settle(pilot)
+        assert app.state.compared is not None

@@ -28,13 +28,18 @@ def expected_cells(name: str) -> set[str]:
     return {fmt(float(x), 5) for x in builtin(name).run().weights.ravel()}
 
 
-async def screen_text(port: int, want: set[str], deadline: float, raw: bool = False) -> str:
-    """What the explorer writes down the websocket, escapes removed, until every string of
-    ``want`` has arrived (or the deadline; closing may take aiohttp's 10 s close timeout more)."""
+async def screen_text(s, want: set[str], deadline: float, raw: bool = False, keys: str = "") -> str:
+    """What the explorer writes down the websocket (from the server's own origin, with its token),
+    escapes removed, until every string of ``want`` has arrived (or the deadline; closing may take
+    aiohttp's 10 s close timeout more). ``keys``: typed once the first of ``want`` has arrived."""
     seen = ""
     async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(f"ws://127.0.0.1:{port}/ws?width=120&height=40") as ws:
+        async with session.ws_connect(s.ws_url(), headers={"Origin": s.origin}) as ws:
             while not all(w in seen for w in want) and time.monotonic() < deadline:
+                if keys and any(w in seen for w in want):
+                    for key in keys.split("|"):
+                        await ws.send_json(["stdin", key])
+                    keys = ""
                 try:
                     msg = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
                 except TimeoutError:
@@ -47,19 +52,21 @@ async def screen_text(port: int, want: set[str], deadline: float, raw: bool = Fa
     return seen
 
 
-def receive(port: int, want: set[str], seconds: float = 90, raw: bool = False) -> str:
+def receive(s, want: set[str], seconds: float = 90, raw: bool = False, keys: str = "") -> str:
     """screen_text, bounded: the test fails rather than hangs."""
-    coro = screen_text(port, want, time.monotonic() + seconds, raw)
+    coro = screen_text(s, want, time.monotonic() + seconds, raw, keys)
     return asyncio.run(asyncio.wait_for(coro, seconds + 30))
 
 
 @pytest.mark.parametrize("scenario", ["lesson-pipeline", "box-kernel"])
 def test_served_page_and_explorer_numbers(scenario):
-    with served("--scenario", scenario) as port:
-        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30).read().decode()
-        assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws"' in page
+    """The printed URL end to end: its page names the websocket, which carries every A cell."""
+    with served("--scenario", scenario) as s:
+        assert s.url == f"http://127.0.0.1:{s.port}/?token={s.token}" and len(s.token) >= 40
+        page = urllib.request.urlopen(s.url, timeout=30).read().decode()
+        assert f'data-session-websocket-url="ws://127.0.0.1:{s.port}/ws/{s.token}"' in page
         want = expected_cells(scenario)
-        text = receive(port, want)
+        text = receive(s, want)
         missing = sorted(w for w in want if w not in text)
         assert not missing, f"not in the served explorer's output: {missing}"
 
@@ -68,24 +75,31 @@ def test_two_tabs_two_explorers():
     """Each websocket runs its own explorer: two connections, two streams with the numbers."""
     want = expected_cells("lesson-pipeline")
 
-    async def both(port):
+    async def both(s):
         deadline = time.monotonic() + 120
-        tabs = asyncio.gather(screen_text(port, want, deadline), screen_text(port, want, deadline))
+        tabs = asyncio.gather(screen_text(s, want, deadline), screen_text(s, want, deadline))
         return await asyncio.wait_for(tabs, 150)
 
-    with served() as port:
-        for text in asyncio.run(both(port)):
+    with served() as s:
+        for text in asyncio.run(both(s)):
             assert all(w in text for w in want)
 
 
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--port", "0"], "argument --port: 0 is outside 1..65535"),
-        (["--port", "65536"], "argument --port: 65536 is outside 1..65535"),
+        (["--port", "0"], "argument --port: 0 must be a whole number from 1 to 65,535"),
+        (["--port", "65536"], "argument --port: 65536 must be a whole number from 1 to 65,535"),
+        (["--port", "８０８０"], "argument --port: '８０８０' is not a whole number (digits 0-9 only)"),
+        (["--max-sessions", "２"], "argument --max-sessions: '２' is not a whole number (digits 0-9 only)"),
         (["--port", "http"], "argument --port: 'http' is not a whole number"),
         (["--scenario", "no-such"], "no-such: no such file, and no built-in of that name"),
         (["--theme", "no-such"], "--theme 'no-such': no such theme (themes: "),
+        (["--max-sessions", "0"], "argument --max-sessions: 0 is below 1"),
+        (["--idle-timeout", "soon"], "argument --idle-timeout: 'soon' is not a whole number"),
+        (["--root", "/no/such/folder"], "argument --root: '/no/such/folder' is not a folder"),
+        (["--public-url", "name:8000"], "argument --public-url: 'name:8000' is not http(s)://HOST[:PORT]"),
+        (["--public-url", "http://name/app"], "argument --public-url: 'http://name/app' is not http(s)://HOST[:PORT]"),
     ],
 )
 def test_refused_before_listening(args, message):
@@ -117,16 +131,11 @@ def test_command_per_tab(tmp_path, monkeypatch):
     f = tmp_path / "my s.toml"
     f.write_text("")
     monkeypatch.chdir(tmp_path)
-    argv = shlex.split(serve.command("my s.toml", "textual-light"))
-    assert argv == [sys.executable, "-m", "attn_tui", "--scenario", str(f), "--theme", "textual-light"]
+    argv = shlex.split(serve.command("my s.toml", "textual-light", ".", 42))
+    tab = ["exec", sys.executable, "-m", "attn_tui.serve_tab", str(tmp_path), "42"]  # exec: the server is its parent
+    assert argv == [*tab, "--scenario", str(f), "--theme", "textual-light"]
     (tmp_path / "box-kernel").write_text("")  # a file named like a built-in: the built-in, as resolve() does
-    assert shlex.split(serve.command("box-kernel", None)) == [
-        sys.executable,
-        "-m",
-        "attn_tui",
-        "--scenario",
-        "box-kernel",
-    ]
+    assert shlex.split(serve.command("box-kernel", None, ".", 42)) == [*tab, "--scenario", "box-kernel"]
 
 
 def test_help_says_what_another_host_exposes():
@@ -136,7 +145,7 @@ def test_help_says_what_another_host_exposes():
     text = " ".join(r.stdout.split())
     assert r.returncode == 0
     assert "default 127.0.0.1, this machine only" in text
-    assert "no authentication" in text and "reads and writes files as you" in text
+    assert "token" in text and "reads and writes files as you below --root" in text
     assert "ssh -L 8000:localhost:8000 host" in text
 
 
@@ -159,5 +168,5 @@ def test_served_theme():
     app.theme = "textual-light"
     r, g, b = Color.parse(app.get_css_variables()["background"]).rgb
     ground = f"48;2;{r};{g};{b}m"
-    with served("--theme", "textual-light") as port:
-        assert ground in receive(port, {ground}, raw=True)
+    with served("--theme", "textual-light") as s:
+        assert ground in receive(s, {ground}, raw=True)

@@ -1,7 +1,9 @@
 """`attn-tui serve` in a real browser: headless Chromium (driven over its DevTools protocol with
-aiohttp, textual-serve's own dependency) opens the served page, and its screenshot must show A's
-viridis cells, the colours of the buckets of A computed here from the core. Skipped, saying so,
-where Chromium is not installed."""
+aiohttp, textual-serve's own dependency) opens the URL serve printed (its token; the page's
+websocket URL carries it in its path, to which textual-serve's JS appends ?width=&height=), and its
+screenshot must show A's viridis cells, the colours of the buckets of A computed here from the core;
+then a reload (the same URL: no cookie is needed) opens a second session that draws them again.
+Skipped, saying so, where Chromium is not installed."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import os
 import shutil
 import subprocess
 import time
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
@@ -49,14 +52,14 @@ def colours_present(pixels: np.ndarray, hexes) -> set[str]:
     return {x for x in hexes if tuple(int(x[i : i + 2], 16) for i in (1, 3, 5)) in flat}
 
 
-async def devtools_screenshots(port: int, profile: Path, want: set[str], seconds: float) -> tuple[bytes, set[str]]:
-    """Open the served page in headless Chromium; screenshot until every colour of ``want`` shows."""
+@asynccontextmanager
+async def devtools(profile: Path, deadline: float):
+    """Headless Chromium with its own profile; yields ``call(method, **params)`` on its first page."""
     proc = subprocess.Popen(
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-port=0",
          f"--user-data-dir={profile}", "--window-size=1400,900", "about:blank"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    deadline = time.monotonic() + seconds
     try:
         active = profile / "DevToolsActivePort"
         while not active.exists() or not active.read_text().strip():
@@ -78,25 +81,48 @@ async def devtools_screenshots(port: int, profile: Path, want: set[str], seconds
                             return reply.get("result", {})
                     raise AssertionError("DevTools closed")
 
-                await call("Page.navigate", url=f"http://127.0.0.1:{port}/")
-                shot, seen = b"", set()
-                while seen != want and time.monotonic() < deadline:
-                    data = (await call("Page.captureScreenshot", format="png")).get("data")
-                    if data is None:  # refused while the page loads: ask again
-                        continue
-                    shot = base64.b64decode(data)
-                    seen = colours_present(png_pixels(shot), want)
-                return shot, seen
+                yield call
     finally:
         proc.kill()
         proc.wait()
 
 
+async def devtools_screenshots(url: str, profile: Path, want: set[str], seconds: float, reloaded=None):
+    """Open ``url`` (the one serve printed) in headless Chromium; screenshot until every colour of
+    ``want`` shows. With ``reloaded`` (a predicate: the reload's session is open), reload the page
+    then, and screenshot again until that holds and the colours show. Returns (png, colours seen)."""
+    deadline = time.monotonic() + seconds
+
+    async def shots(call, ready) -> tuple[bytes, set[str]]:
+        shot, seen = b"", set()
+        while not (seen == want and ready()) and time.monotonic() < deadline:
+            data = (await call("Page.captureScreenshot", format="png")).get("data")
+            if data is None:  # refused while the page loads: ask again
+                continue
+            shot = base64.b64decode(data)
+            seen = colours_present(png_pixels(shot), want)
+        return shot, seen
+
+    async with devtools(profile, deadline) as call:
+        await call("Page.navigate", url=url)
+        shot, seen = await shots(call, lambda: True)
+        if reloaded is not None and seen == want:
+            await call("Page.reload")
+            # no screenshot while the reload loads: Chromium then never answered one (seen here)
+            while not reloaded() and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)  # a poll interval
+            shot, seen = await shots(call, reloaded)
+        return shot, seen
+
+
 def test_served_page_in_chromium_shows_the_explorer(tmp_path):
     A = builtin("lesson-pipeline").run().weights
     want = {VIRIDIS[b] for b in np.unique(buckets(A, "seq"))}  # app.tcss gives seq-i VIRIDIS[i]'s ground
-    with served() as port:
+    with served() as s:
         # waits on the screenshot's colours; the bound only stops a browser that never draws
-        shot, seen = asyncio.run(devtools_screenshots(port, tmp_path / "profile", want, 300))
+        second = lambda: s.output().count("session opened") >= 2  # noqa: E731  (the reloaded page's socket)
+        shot, seen = asyncio.run(devtools_screenshots(s.url, tmp_path / "profile", want, 300, second))
+        assert second(), s.output()  # the reloaded page (same URL, no cookie) opened its own session
+        assert "refused" not in s.output(), s.output()
     (tmp_path / "served.png").write_bytes(shot)
     assert seen == want, f"A's colours missing from the browser's screenshot: {sorted(want - seen)}"

@@ -37,6 +37,10 @@ async def test_tour_reads_the_hand_crafted_a_whatever_the_app_shows(settle):
             await pilot.pause()
         A = builtin("lesson-handcrafted").run().A
         page = str(screen.query_one("#tour-text").render())
+        assert f"Row 4 puts {A[3, 0]:.2f} on t1" not in page  # not before a prediction
+        await pilot.press("0", ".", "4", "enter")
+        await settle(pilot)
+        page = str(screen.query_one("#tour-text").render())
         assert f"Row 4 puts {A[3, 0]:.2f} on t1" in page
         pane = text(screen.query_one("#tour-handA").shown)
         assert f"{A[4, 0]:.3f}" in pane and f"{A[1, 0]:.3f}" in pane

@@ -191,6 +191,7 @@ async def test_the_tour_page_runs_the_comparison(monkeypatch):
 
     monkeypatch.setattr(compare, "DKS", (4,))
     monkeypatch.setattr(compare, "COMPARE_STEPS", 20)
+    monkeypatch.setattr(compare, "_MEASURED", {})  # the page's 20-step runs stay out of the real cache
     page = next(p for p in PAGES if p.key == "train")
     assert "√d_k (2, 8, 16 at d_k = 4, 64, 256)" not in page.text  # built from DKS when drawn
     app = AttentionApp()
@@ -201,7 +202,11 @@ async def test_the_tour_page_runs_the_comparison(monkeypatch):
         while tour.page.key != "train":
             await pilot.press("n")
             await pilot.pause()
-        await pilot.press("y")
+        await pilot.press("y")  # the page asks first: try-it waits
+        await pilot.pause()
+        assert app.screen is tour
+        await tour.workers.wait_for_complete()
+        await pilot.press("s", "y")
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, TrainScreen)
@@ -245,6 +250,7 @@ async def test_reset_while_training_drops_the_old_run(monkeypatch):
 
 
 @pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.slow  # a key monkey
 async def test_random_keys_on_the_training_screen_never_crash(seed, tmp_path, monkeypatch):
     """A seeded key monkey on this screen (the app's monkey never presses T): runs, steps, resets,
     toggles, comparisons, typed controls and resizes; nothing crashes and the run stays consistent."""

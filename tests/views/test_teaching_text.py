@@ -44,15 +44,30 @@ def test_exercise1_answer_quotes_the_core_entropies_with_and_without_the_scale()
     assert "0.00/0.84/1.41/1.87/2.28 → 0.00/0.53/0.96/1.51/2.19" in chart  # the issue's reading
     assert raw[-1] > 0.9 * np.log2(5)  # row 5 keeps most of its log2 5 bits: no saturation at d_k = 4
     assert "×2" in chart and s.d_k == 4 and np.sqrt(s.d_k) == 2
-    assert "saturation at d_k = 512" in chart
+    assert "as in the lesson's d_k = 512 row" in chart
     assert "rows saturate" not in chart
 
 
-def test_the_u_key_no_longer_says_the_rows_saturate():
+def test_saturation_follows_the_size_of_the_scores_said_with_the_pipelines_rows():
+    """Issue 30, 1: d_k sets the scores' size only for unit-variance q, k; the pipeline saturates at d_k = 4."""
+    chart = help_text.chart()
+    tr = builtin("lesson-pipeline").with_(scaled=False).run()
+    assert "Saturation follows the size of the scores; d_k sets that size only for q, k with zero-mean" in chart
+    assert np.allclose([tr.H[1], tr.H[3]], [0.025, 0.075], atol=5e-4)  # the issue's measurement
+    p1p = max(float(np.max(tr.A[t] * (1 - tr.A[t]))) for t in (1, 2, 3))
+    assert p1p < 0.0074 and tr.H[4] > 0.1  # row 5 ties two keys: not saturated
+    want = f"rows 2–4 reach H = {tr.H[1]:.3f}–{tr.H[3]:.3f} bits, max p(1−p) ≤ {p1p:.4f}"
+    assert want in chart and "at d_k = 4 saturate unscaled" in chart
+    assert "the chart shows only the heaviest keys" in chart and "it shows the heaviest" not in chart
+
+
+def test_the_u_key_says_saturation_follows_the_scores_not_d_k_alone():
     from attn_tui.tui.keys import KEYS
 
     u = next(k for k in KEYS if k.key == "u")
     assert "saturated rows" not in u.help and "√d_k times larger" in u.help
+    assert "saturated only when d_k is large" not in u.help
+    assert "zero-mean unit-variance q, k" in u.help and "opening pipeline" in u.help
 
 
 def test_a_tie_keeps_log2_k_bits_as_c_grows():
@@ -137,7 +152,10 @@ def test_mask_and_softmax_pages_compute_what_they_claim():
     assert np.isneginf(fill_value("-1e9", np.float16)) and "overflow float16 (it becomes −∞)" in text
     assert "For a causal mask that is a convenience, not a necessity" in text
     A = hand_trace().A
-    assert "largest upper-triangle entry is 0" in text and A[np.triu_indices(5, 1)].max() == 0
+    assert "largest upper-triangle entry" not in text  # the question of the page: answered after a prediction
+    from attn_tui.tui.views import readings
+
+    assert "largest upper-triangle entry is 0" in readings.mask_reveal() and A[np.triu_indices(5, 1)].max() == 0
     soft = teaching.softmax_page()
     assert "S̃ = S + M" in soft and np.allclose(A.sum(axis=1), 1) and A[0, 0] == 1
     assert "every row sums to 1" in soft and "A(1,1) = 1" in soft
@@ -155,7 +173,10 @@ def test_exercise3_counts_the_cross_attention_scores():
     s = builtin("cross-attention")
     tr = s.run()
     assert tr.S.size == 15 and tr.S.shape == (s.T, s.T_k) == (5, 3)
-    assert "S has 5×3 = 15 entries" in teaching.ex3()
+    assert "5×3" not in teaching.ex3()  # the shapes are the exercise's answer: after a prediction
+    from attn_tui.tui.views import reveals
+
+    assert "S and A 5×3 (15 entries)" in reveals.ex3_shapes_reveal()
 
 
 # -- the texts are computed when drawn, not typed in ----------------------------------------

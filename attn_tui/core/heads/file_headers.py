@@ -74,7 +74,7 @@ def read_at(path, offset: int, n: int) -> bytes:
 
 # -- safetensors ---------------------------------------------------------------------------
 def _st_entry(key, info, base: int, data_len: int) -> Entry:
-    if not isinstance(info, dict) or info.get("dtype") not in ST_DTYPES:
+    if not isinstance(info, dict) or not isinstance(info.get("dtype"), str) or info["dtype"] not in ST_DTYPES:
         what = info.get("dtype") if isinstance(info, dict) else info
         raise ValueError(f"{printable(key)}: dtype {shown(what)}; arrays hold F16, F32, F64 or integers")
     shape, offs = info.get("shape"), info.get("data_offsets")

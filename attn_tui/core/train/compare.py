@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from .run import STARVED, Config, run
+from .run import ONE_HOT, STARVED, Config, run
 
 DKS = (4, 64, 256)
 COMPARE_STEPS = 1000  # enough for the scaled runs to finish learning and the stalls to show
@@ -41,7 +41,7 @@ def verdict(d_k: int, scaled: dict, unscaled: dict) -> str:
             f"final accuracy {unscaled['final_accuracy']:.2f} vs {scaled['final_accuracy']:.2f}. Unscaled, the "
             f"{start}. At the end {unscaled['wrong_rows_starved']} of its {unscaled['wrong_rows']} wrong rows give the "
             f"right key p < {STARVED:g}, so its p(1−p) ≈ 0 (mean {unscaled['wrong_rows_target_p_one_minus_p']:.1e}): "
-            f"no gradient reaches that score, and training stalls."
+            f"no gradient reaches that score, and training stalls. {stall_words(unscaled)}"
         )
     if su is None and ss is None:
         return f"d_k = {d_k}: neither run reached loss ≤ {target:g} in {n} steps; more steps or a larger lr."
@@ -62,6 +62,24 @@ def verdict(d_k: int, scaled: dict, unscaled: dict) -> str:
     )
 
 
+def stall_words(u: dict) -> str:
+    """Whether the wrong rows are one-hot (the lesson's saturation) or spread, from the measured figures."""
+    share, med_h, med_max = (u.get(k) for k in ("wrong_rows_one_hot_share", "wrong_rows_median_H_bits",
+                                                  "wrong_rows_median_max_weight"))  # fmt: skip
+    if share is None or med_h is None or med_max is None:
+        return ""
+    if share >= 0.5:
+        return (
+            f"{share:.0%} of those rows put more than {ONE_HOT:g} on one wrong key: one-hot rows, the lesson's "
+            "saturation, p(1−p) ≈ 0 on every key."
+        )
+    return (
+        f"Those rows are not one-hot (median H {med_h:.2f} bits, median largest weight {med_max:.2f}, "
+        f"{share:.0%} above {ONE_HOT:g}): the stall is the right key's p → 0 (the p → 0 end of p(1−p)) plus "
+        "gradients that cancel among the wrong keys the row ties."
+    )
+
+
 def compare_all(config: Config, dks=DKS, progress=None) -> list[dict]:
     """[{d_k, scaled, unscaled, verdict}] for each d_k, the same seed and learning rate."""
     rows = []
@@ -69,3 +87,19 @@ def compare_all(config: Config, dks=DKS, progress=None) -> list[dict]:
         pair = compare(config.with_(d_k=d_k), progress and (lambda name, s, n, d_k=d_k: progress(d_k, name, s, n)))
         rows.append({"d_k": d_k, **pair, "verdict": verdict(d_k, pair["scaled"], pair["unscaled"])})
     return rows
+
+
+STALL_DKS = (64, 256)  # the d_k whose unscaled stall the tour reads: spread rows, then one-hot rows
+_MEASURED: dict[int, dict] = {}  # d_k -> run() of the unscaled default run (a few seconds each): kept
+
+
+def unscaled_stall(d_k: int) -> dict:
+    """run() of the default head, unscaled, for COMPARE_STEPS steps at ``d_k`` (measured once)."""
+    if d_k not in _MEASURED:
+        _MEASURED[d_k] = run(Config(d_k=d_k, scaled=False, steps=COMPARE_STEPS))
+    return _MEASURED[d_k]
+
+
+def measured(d_k: int) -> dict | None:
+    """unscaled_stall(d_k) if it has been measured, else None (never trains)."""
+    return _MEASURED.get(d_k)

@@ -14,10 +14,12 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 
 from ..attention import attention
+from ..info import row_entropies_bits
 from . import head, optim
 from .task import Task
 
 STARVED = 1e-3  # a right key with less weight than this gets (almost) no gradient
+ONE_HOT = 0.99  # a row with more than this on one key is counted one-hot
 LIMITS = {"d_k": (1, 512), "steps": (1, 100_000), "batch": (1, 4096), "log_every": (1, 100_000)}
 
 
@@ -102,10 +104,14 @@ class Trainer:
         A, target = self._eval_A(), self.eval_set[2]
         wrong = np.argmax(A, axis=-1) != target  # (n, T)
         p = np.take_along_axis(A, target[..., None], axis=-1)[..., 0][wrong]  # (k,): weight on the right key
+        rows = A[wrong]  # (k, T'): the wrong rows, to say whether they are one-hot or spread
         return {
             "wrong_rows": int(wrong.sum()),
             "wrong_rows_starved": int(np.sum(p < STARVED)),
             "wrong_rows_target_p_one_minus_p": float(np.mean(p * (1 - p))) if p.size else None,
+            "wrong_rows_median_H_bits": float(np.median(row_entropies_bits(rows))) if p.size else None,
+            "wrong_rows_median_max_weight": float(np.median(rows.max(axis=-1))) if p.size else None,
+            "wrong_rows_one_hot_share": float(np.mean(rows.max(axis=-1) > ONE_HOT)) if p.size else None,
         }
 
     def probe_trace(self):

@@ -23,14 +23,31 @@ def action(fn: Callable) -> Callable:
     return fn
 
 
-def commit(app, scenario, note: str | None = None) -> None:
-    """Make ``scenario`` current, keeping the row and cell cursor in range."""
+KEEP = object()  # commit's head: the scenario is an edit of the current one (of the same head)
+PIN_DROPPED = "the pin was of the previous scenario: dropped (P pins this one)"
+
+
+def commit(app, scenario, note: str | None = None, head=KEEP, fresh: bool = False) -> str | None:
+    """Make ``scenario`` current, keeping the row and cell cursor in range; None when done, else
+    the one line of the admission that refused it (app.set_state), the state unchanged. ``head``:
+    a new scenario's head of a multi-head source (heads_nav.HeadRef), None for a single-head one;
+    an edit keeps the current one. ``fresh``: another scenario (opened, random, learned), not an
+    edit of this one nor another head of the same source: a pin of the one before is dropped and
+    the note says so (ΔA against another scenario's A compares nothing the learner changed)."""
     st = app.state
     row = min(st.row, scenario.T - 1)
-    app.set_state(st.with_(scenario=scenario, row=row, cursor=clamp_cursor(scenario, st.cursor)))
+    head = st.head if head is KEEP else head
+    dropped = fresh and st.pin is not None
+    new = st.with_(scenario=scenario, row=row, cursor=clamp_cursor(scenario, st.cursor), head=head)
+    why = app.set_state(new.with_(pin=None) if dropped else new)
+    if why:
+        return why
     app.notes.drop("refusal")  # an earlier refusal is stale once a change went through
+    if dropped:
+        note = f"{note}; {PIN_DROPPED}" if note else PIN_DROPPED
     if note:
         app.notes.note(note, "change", timeout=5)
+    return None
 
 
 def attempt(app, fn: Callable, *args, note: str | None = None) -> str | None:
@@ -41,8 +58,7 @@ def attempt(app, fn: Callable, *args, note: str | None = None) -> str | None:
     except (EditError, ValueError) as exc:
         return str(exc).splitlines()[0]
     new, extra = out if isinstance(out, tuple) else (out, None)
-    commit(app, new, note or extra)
-    return None
+    return commit(app, new, note or extra)
 
 
 def refuse(app, reason: str | None) -> None:
@@ -51,4 +67,4 @@ def refuse(app, reason: str | None) -> None:
         app.notes.note(reason, "refusal", severity="warning", timeout=5)
 
 
-from . import edit, files, go, modes, undo  # noqa: E402,F401  (each registers its actions)
+from . import edit, files, go, heads, modes, undo  # noqa: E402,F401  (each registers its actions)

@@ -9,6 +9,7 @@ from textual.worker import get_current_worker
 from ...core import edit as E
 from ...core.limits import MAX_DIM
 from ...core.matrices import MATRICES, axis_labels, computed_hint
+from ...core.numparse import parse_int
 from ..screens.editor import CellEditor, FormScreen
 from ..widgets.matrix_grid import MatrixGrid
 from . import action, attempt, commit, refuse
@@ -77,10 +78,7 @@ def _edit_done(app, s, out, cell) -> None:
         _edit_in_worker(app, *cell)
         return
     app.notes.drop("change")
-    if reason:
-        refuse(app, reason)
-    else:
-        commit(app, new)
+    refuse(app, reason or commit(app, new))
 
 
 def _cursor(app) -> tuple:
@@ -178,11 +176,9 @@ def _apply_dims(app, values: dict) -> str | None:
     s = app.state.scenario
     try:
         for dim, text in values.items():
-            n = int(text) if text.strip().lstrip("-").isdigit() else text
+            n = parse_int(text, dim, 1, MAX_DIM, E.EditError)  # ASCII digits only (numparse)
             if n != getattr(s, dim):
                 s = E.set_dim(s, dim, n)
     except E.EditError as exc:
         return str(exc)
-    if s is not app.state.scenario:
-        commit(app, s)
-    return None
+    return commit(app, s) if s is not app.state.scenario else None

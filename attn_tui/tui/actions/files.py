@@ -6,17 +6,22 @@ overwriting, or the one-line reason shown in the dialog.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from ...core import scenario_io as io
+from ...core.atomic import file_stamp
 from ...core.builtins import BUILTINS
 from ...core.export import export as export_matrices
+from ...core.heads.demo import HEAD_BUILTINS
 from ...core.limits import printable, unexpected
 from ...core.matrices import INPUTS
+from ..heads_nav import is_multi, open_ref
 from ..screens.files import ExportScreen, OpenScreen, SaveScreen
+from ..served_root import rooted, served_root
 from . import action, commit, refuse
 
 
@@ -26,6 +31,17 @@ class FilePaths:
 
     save: str = ""
     export: str = "attn-export"
+    stamps: dict = field(default_factory=dict)  # real path -> file_stamp when this explorer opened or saved it
+
+    def remember(self, path, stamp) -> None:
+        """Record ``path``'s stamp as this explorer last read or wrote it."""
+        if stamp is not None:
+            self.stamps[os.path.realpath(path)] = stamp
+
+    def changed(self, path) -> bool:
+        """Was ``path`` written by someone else since this explorer opened or saved it?"""
+        known = self.stamps.get(os.path.realpath(path))
+        return known is not None and file_stamp(path) != known
 
 
 @action
@@ -38,12 +54,17 @@ def _apply_open(app, name: str) -> str | None:
     if not name:
         return "type a path to a scenario file (.toml, .npz, .safetensors), or pick a built-in below"
     try:
-        s = io.resolve(name if name in BUILTINS else str(_expand(name)), large=True)  # T up to 16384
+        path = name if name in BUILTINS or name in HEAD_BUILTINS else str(_expand(name))
+        stamp = None if name in BUILTINS or name in HEAD_BUILTINS else file_stamp(path)  # before reading
+        s, head = open_ref(path) if is_multi(path) else (io.resolve(path, large=True), None)  # T up to 16384
     except Exception as exc:  # noqa: BLE001  (a refusal, or anything unforeseen: the session is kept)
         msg = _refusal(name, exc)
         app.notes.note(msg, "refusal", title="Not opened; the current scenario stays", severity="error", timeout=8)
         return msg
-    commit(app, s, note=f"opened {name}: {s.title}")
+    why = commit(app, s, note=f"opened {name}: {s.title}", head=head, fresh=True)
+    if why:  # the same admission as the file door: only if the two disagree
+        return why
+    app.paths.remember(path, stamp)
     if s.focus_row:
         app.set_state(app.state.with_(row=s.focus_row - 1))  # the row the file opens on
     # Save offers what is on screen: the .toml opened, a built-in's name in the current folder, or
@@ -79,9 +100,10 @@ def _apply_save(app, path: str, overwrite: bool) -> str | None:
         p = _expand(path)
         if p.is_dir():
             return f"{p}: is a folder; type a file name inside it"
-        if p.exists() and not overwrite:
-            return SaveScreen.EXISTS
-        io.save(_to_save(app.state), p, overwrite=True)
+        if p.exists() and not overwrite:  # another explorer's save since ours is said, not overwritten
+            return SaveScreen.CHANGED if app.paths.changed(p) else SaveScreen.EXISTS
+        io.save(_to_save(app.state), p, overwrite=True, within=served_root())  # served: lands below it
+        app.paths.remember(p, file_stamp(p))
         back = io.load(p)
     except (OSError, ValueError, io.ScenarioError) as exc:
         return f"{path}: not saved ({getattr(exc, 'strerror', None) or exc})"
@@ -121,7 +143,10 @@ def _apply_export(app, path: str, fmt: str, overwrite: bool) -> str | None:
 
 
 def _export_svg(app, p: Path, overwrite: bool) -> str | None:
-    p = p if p.suffix == ".svg" else p.with_suffix(".svg")
+    if p.is_dir():  # '.' (the served root) became ROOT.svg beside it, outside the served folder
+        return f"{p}: is a folder; type a file name ending in .svg"
+    if p.suffix != ".svg":
+        p = _expand(str(p.with_suffix(".svg")))  # the name written is checked, not only the name typed
     if p.exists() and not overwrite:
         return SaveScreen.EXISTS
     if not p.parent.is_dir():
@@ -136,9 +161,10 @@ def _save_svg(app, p: Path) -> None:
 
 
 def _expand(path: str) -> Path:
-    """``path`` with ~ expanded; RuntimeError (an unknown ~user) becomes a one-line ValueError."""
+    """``path`` with ~ expanded, kept under the served folder when served (served_root); RuntimeError
+    (an unknown ~user) becomes a one-line ValueError."""
     try:
-        return Path(path).expanduser()
+        return rooted(path)
     except RuntimeError:
         raise ValueError(f"{path}: no such user's home folder (~user)") from None
 

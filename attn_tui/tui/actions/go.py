@@ -3,6 +3,7 @@ not thousands of presses of j)."""
 
 from __future__ import annotations
 
+from ...core.numparse import parse_int
 from ..screens.editor import FormScreen
 from ..widgets.matrix_grid import MatrixGrid
 from . import action
@@ -10,12 +11,10 @@ from . import action
 
 def _number(text: str, what: str, n: int) -> int | str:
     """``text`` as a position from 1 to ``n``, or the refusal naming ``what`` and the range."""
-    text = text.strip()
     try:
-        k = int(text)
-    except ValueError:
-        return f"{what}: {text!r} is not a whole number; type one from 1 to {n}"
-    return k if 1 <= k <= n else f"{what}: {k} is out of range; it goes from 1 to {n}"
+        return parse_int(text, what, 1, n)
+    except ValueError as exc:
+        return str(exc)
 
 
 @action

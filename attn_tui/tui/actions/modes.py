@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...core import modes as Mo
 from ...core.edit import EditError
+from ...core.numparse import parse_int
 from ...core.random_scenario import DEFAULTS, check_params, random_scenario
 from ..screens.editor import FormScreen
 from ..screens.modes import DTYPE_OPTIONS, FILL_OPTIONS, ChoiceScreen, PaddingScreen, mask_options
@@ -23,7 +24,7 @@ def _picked_mask(app, kind) -> None:
             FormScreen(
                 "Sliding window: token t reads the last w tokens",
                 [("w", "width w", w)],
-                lambda v: attempt(app, Mo.set_mask, "window", _int(v["w"])),
+                lambda v: attempt(app, _window, v["w"]),
             )
         )
     elif kind:
@@ -79,13 +80,13 @@ def _apply_random(app, values: dict) -> str | None:
         p = check_params(**values)
     except EditError as exc:
         return str(exc)
-    commit(app, random_scenario(**p), note=f"random scenario, seed {p['seed']}")
+    why = commit(app, random_scenario(**p), note=f"random scenario, seed {p['seed']}", head=None, fresh=True)
+    if why:
+        return why
     app.last_random = p
     return None
 
 
-def _int(text: str):
-    try:
-        return int(text.strip())
-    except ValueError:
-        return text.strip()
+def _window(s, text: str):
+    """``s`` with a sliding window of the width typed (ASCII digits, 1..T')."""
+    return Mo.set_mask(s, "window", parse_int(text, "window width", 1, max(1, s.T_k), EditError))

@@ -10,8 +10,8 @@ def _replay(app, st, nothing: str, done: str) -> None:
     if st is None:
         app.notes.note(nothing, "refusal", severity="warning", timeout=3)
         return
-    app.set_state(st)
-    app.notes.note(done, "change", timeout=2)
+    why = app.set_state(st)
+    app.notes.note(why or done, "refusal" if why else "change", timeout=5 if why else 2)
 
 
 @action

@@ -71,5 +71,14 @@ SCREENS: dict[str, ScreenEntry] = {
         "train one head on associative recall and watch it learn; compare scaled and unscaled scores",
         footer=False,  # the key bars of the other screens stay as they were
     ),
+    "heads": ScreenEntry(
+        "heads",
+        "h",
+        "Heads",
+        "attn_tui.tui.screens.heads:HeadsScreen",
+        "every head of a layer side by side: A pooled, entropy against log₂ t, previous-token, first, self and "
+        "induction scores, sortable; enter opens a head (induction-demo or a multi-head file)",
+        footer=False,  # the other screens' key bars stay as they were
+    ),
 }
 HOME = "pipeline"

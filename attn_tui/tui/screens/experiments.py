@@ -19,8 +19,10 @@ from textual.widgets import Input, Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from ...core import experiments
+from ...core.numparse import parse_int
 from ...report import sweep_svg as sweep_export
 from .. import keys
+from ..served_root import rooted
 from ..views.exp_notes import LESSON_PRINTED, rng_note, sweep_compare
 from ..widgets.exp_panels import (
     DotHistogram,
@@ -44,14 +46,10 @@ def parse_settings(texts: dict) -> tuple[dict | None, str | None]:
     """{'d_k': '128', 'n': '5000', 'seed': '8'} -> (ints, None) or (None, one-line error)."""
     out = {}
     for key, (lo, hi) in LIMITS.items():
-        raw = texts.get(key, "").strip()
         try:
-            v = int(raw)
-        except ValueError:
-            return None, f"{key}: {raw!r} is not a whole number"
-        if not lo <= v <= hi:
-            return None, f"{key}: {v} is outside {lo}..{hi:,}"
-        out[key] = v
+            out[key] = parse_int(texts.get(key, ""), key, lo, hi)
+        except ValueError as exc:
+            return None, str(exc)
     biggest = max(max(experiments.DKS), out["d_k"])
     if out["n"] * biggest > MAX_WORK:
         return None, f"n: n × d_k = {out['n'] * biggest:,} exceeds {MAX_WORK:,}; lower n or d_k"
@@ -67,6 +65,7 @@ class ExperimentsScreen(Screen):
     )
     AUTO_FOCUS = ""  # letters are keys here until the learner tabs into an input
     name_for_keys = "experiments"
+    shows_state = False  # its sweep has a c of its own: `+` here would change the pipeline's c unseen
     BINDINGS = keys.bindings("experiments")
     CSS_PATH = "lessons.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # lessons.tcss: one column when narrow
@@ -192,7 +191,8 @@ class ExperimentsScreen(Screen):
         self.query_one("#sweep-status", StatusLine).update(
             f"frame {self.frame + 1}/{len(self.frames)}  c = {fr['c']:.2f}  H = {fr['H']:.2f} bits  {state}"
         )
-        self.query_one(SweepCharts).show(fr, self.labels, math.log2(len(self.labels)))
+        ylim = experiments.sweep_ylim(self.frames)
+        self.query_one(SweepCharts).show(fr, self.labels, math.log2(len(self.labels)), ylim)
 
     def action_step(self, delta: int) -> None:
         self.frame = (self.frame + delta) % len(self.frames)
@@ -229,7 +229,10 @@ class ExperimentsScreen(Screen):
         """None when written, SaveScreen.EXISTS to ask first, or the one-line reason."""
         if not path:
             return f"type a folder, e.g. {EXPORT_DEFAULT}"
-        directory = Path(path).expanduser()
+        try:
+            directory = rooted(path)  # served: below the root
+        except (ValueError, RuntimeError) as exc:
+            return f"not exported: {exc}"
         if directory.exists() and not directory.is_dir():
             return f"{directory}: is a file; type a folder"
         if not overwrite and sweep_export.existing(directory):

@@ -18,6 +18,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.builtins import BUILTINS
+from ...core.heads.demo import HEAD_BUILTINS
 from .dialog import AnswerDialog
 
 CSS_PATH = "dialogs.tcss"
@@ -66,7 +67,7 @@ class OpenScreen(_PathDialog):
         yield OptionList(
             *(
                 Option(f"{name}: {fn.__doc__.splitlines()[0] if fn.__doc__ else ''}", id=name)
-                for name, fn in BUILTINS.items()
+                for name, fn in {**BUILTINS, **HEAD_BUILTINS}.items()
             ),
             id="builtins",
         )
@@ -86,6 +87,11 @@ class SaveScreen(_PathDialog):
     HINT = "enter: save (atomic; asks before overwriting) · escape: cancel"
     EXISTS = "exists"
     QUESTION = "{path} exists. Overwrite it?"
+    CHANGED = "changed"  # the file was written by another program since this explorer opened or saved it
+    CHANGED_QUESTION = (
+        "{path} changed on disk since this explorer opened or saved it (another explorer or program "
+        "wrote it). Overwrite those changes?"
+    )
 
     def title_text(self) -> str:
         return "Save the scenario as TOML"
@@ -94,9 +100,10 @@ class SaveScreen(_PathDialog):
         event.stop()
         path = event.value.strip()
         reason = self.apply(path, False)
-        if reason == self.EXISTS:
+        if reason in (self.EXISTS, self.CHANGED):
+            question = self.QUESTION if reason == self.EXISTS else self.CHANGED_QUESTION
             self.app.push_screen(
-                ConfirmScreen(self.QUESTION.format(path=path)),
+                ConfirmScreen(question.format(path=path)),
                 lambda yes: self.show(self.apply(path, True)) if yes else None,
             )
             return

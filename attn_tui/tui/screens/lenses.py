@@ -18,6 +18,7 @@ from textual.worker import get_current_worker
 from .. import keys
 from ..fmt import knob
 from ..views import lenses as lens_text
+from ..views.box_note import zero_scores_words
 from ..views.lenses import PANELS, RANK_TITLE
 from ..widgets.key_bar import KeyBar
 from ..widgets.lens_panels import LensPanel, RankPanel
@@ -76,7 +77,7 @@ class LensesScreen(Screen):
             self.workers.cancel_group(self, "lenses")
             for pid, (build, _title, _help) in PANELS.items():
                 self.query_one(f"#{pid}", LensPanel).show(build(state))
-            self.query_one(RankPanel).show(lens_text.rank(state), state.rank["singular_values"])
+            self.query_one(RankPanel).show(lens_text.rank_reading(state), state.rank["singular_values"])
             return
         total = len(PANELS) + 1
         for pid in PANELS:
@@ -92,7 +93,7 @@ class LensesScreen(Screen):
             if worker.is_cancelled:
                 return
             self.app.call_from_thread(self._show_panel, state, pid, view)
-        text, sv = lens_text.rank(state), state.rank["singular_values"]
+        text, sv = lens_text.rank_reading(state), state.rank["singular_values"]
         if not worker.is_cancelled:
             self.app.call_from_thread(self._show_rank, state, text, sv)
 
@@ -125,8 +126,8 @@ class LensesScreen(Screen):
             zero = np.zeros_like(getattr(s, a))
             new = state.with_scenario(**{a: zero, b: np.zeros_like(getattr(s, b))})
             self.notify(
-                f"{a} = {b} = 0 set in the scenario (the pipeline shows it too): every score is 0, "
-                f"A is the prefix average. z again or ctrl+z restores {a} and {b}.",
+                f"{a} = {b} = 0 set in the scenario (the pipeline shows it too): {zero_scores_words(s)}. "
+                f"z again or ctrl+z restores {a} and {b}.",
                 title="Scenario changed",
                 timeout=8,
             )
@@ -144,7 +145,9 @@ class LensesScreen(Screen):
                 f"{a} and {b} are already zero in this scenario; nothing to restore.", severity="warning", timeout=3
             )
             return
-        self.app.set_state(new)  # the state watcher redraws the panels
+        why = self.app.set_state(new)  # the state watcher redraws the panels
+        if why:
+            self.notify(why, severity="warning", timeout=5)
 
     def show_lens(self, panel_id: str) -> None:
         """Scroll the panel ``panel_id`` (e.g. "lens-cost") into view."""

@@ -34,7 +34,7 @@ from ..widgets.softmax_chart import SoftmaxChart
 from ..widgets.status import StatusLine
 from . import warm
 from .pane_lines import Page, screen_lines
-from .pipeline_layout import PaneSize, Sizes, fit_cap, plan_row, title_width
+from .pipeline_layout import PaneSize, Sizes, extra_cell, fit_cap, plan_row, title_width
 
 ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
 GRID_MIN_HEIGHT = 7  # the least height worth capping a grid pane to: title, header, rows, scrollbar
@@ -194,6 +194,8 @@ class PipelineScreen(Screen):
         rows = [(row, shown) for row, shown in rows if shown]
         avail = width - self.sizes.scrollbar  # the container's scrollbar, when it has one
         plans, cap = self._plan_rows(rows, avail, budget, width, height)
+        if self._widen_cells(rows, plans, avail, width):
+            return  # the grids were handed wider cells and fitted again
         self.row_modes = {row: plan.mode for (row, _shown), plan in zip(rows, plans)}
         for (_row, shown), plan in zip(rows, plans):
             self._apply_plan(shown, plan, cap)
@@ -203,6 +205,22 @@ class PipelineScreen(Screen):
         page.set_class(stacked, "chart-stacked")
         used = sum(min(cap, h) for (_row, shown), p in zip(rows, plans) for h in self._line_heights(shown, p, cap))
         self._grow_chart_row(0 if stacked else budget - used - self.sizes.chart_row_height, width, height)
+
+    def _widen_cells(self, rows, plans, avail: int, width: int) -> bool:
+        """Beyond DESIGN_SIZE's width, wider cells (pipeline_layout.extra_cell); True when the cells
+        changed and the rows were fitted again (at 200 columns the lesson's grids left 80 empty)."""
+        bar, grids = self.sizes.scrollbar, self.grids
+        sizes = [[(grids[n].natural_width(bar) - grids[n].extra_cell * grids[n].values.shape[1],
+                   grids[n].values.shape[1]) for n in shown] for _row, shown in rows]  # fmt: skip
+        extra = extra_cell(sizes, avail) if width > DESIGN_SIZE[0] and all(p.mode == "line" for p in plans) else 0
+        if all(g.extra_cell == extra for g in grids.values()):
+            return False
+        for g in grids.values():
+            g.extra_cell = extra
+        self._grids_state = None  # every grid is handed its view again, at the new cell width
+        self._show_grids(self.app.state)
+        self._stack_rows()
+        return True
 
     def _grow_chart_row(self, spare: int, width: int, height: int) -> None:
         """On a screen larger than DESIGN_SIZE, the chart and the inspector take the lines and

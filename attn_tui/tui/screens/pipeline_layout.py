@@ -85,6 +85,16 @@ def plan_row(sizes: list[PaneSize], avail: int) -> RowPlan:
     return RowPlan("stacked", tuple(widths), tuple(w >= s.full for w, s in zip(widths, sizes)))
 
 
+MAX_EXTRA_CELL = 3  # columns a wide screen may add to each cell
+
+
+def extra_cell(rows: list[list[tuple[int, int]]], avail: int) -> int:
+    """Columns to add to every cell so that the fullest row still fits ``avail``: rows of panes as
+    (natural width at the data's cell width, columns); 0 to MAX_EXTRA_CELL."""
+    slack = [(avail - sum(w + MARGIN for w, _ in row)) // max(1, sum(c for _, c in row)) for row in rows if row]
+    return max(0, min(MAX_EXTRA_CELL, *slack)) if slack else 0
+
+
 def fit_cap(line_heights: list[int], room: int, lo: int, hi: int) -> int | None:
     """The largest grid max-height in [lo, hi] with which lines of these natural heights fit
     in ``room`` lines (a line is as tall as its tallest pane, at most the cap), or None."""

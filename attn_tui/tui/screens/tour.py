@@ -1,8 +1,12 @@
 """The tour (`t`): the lesson page by page, each text beside the live panes it names.
 
-`space`/`n` next page, `b` back, `y`/`enter` "try it" on an exercise page: set up
-the scenario and screen the exercise needs (through app.set_state) and go there.
+`space`/`n` next page, `b` back, `t` the contents, `y`/`enter` "try it" on an exercise page:
+set up the scenario and screen the exercise needs (through app.set_state) and go there.
 The panes are the explorer's own widgets, read-only, following the app's state.
+
+Predict, then reveal: a page with questions (tour_questions.py) asks first. The learner types
+a prediction in the box under the text and presses Enter (`s` skips); only then does the page
+show the answer, the prediction beside it and the panes that hold the answer (views/tour_view.py).
 """
 
 from __future__ import annotations
@@ -10,29 +14,50 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from ...core.builtins import builtin
 from ...core.matrices import MATRICES
+from ...core.train import compare
 from .. import keys
+from ..actions import PIN_DROPPED
+from ..quiz import ALLOWED, grade, parse_prediction
 from ..tour_text import PAGES, Page
 from ..views import lenses as lens_text
 from ..views import lesson_panes
 from ..views.chart import chart_view
 from ..views.grids import grid_view
+from ..views.tour_view import contents, open_index, page_text, panes
 from ..widgets.key_bar import KeyBar
 from ..widgets.lens_panels import LensPanel
 from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.softmax_chart import SoftmaxChart
+from .modes import ChoiceScreen
 
 LENS_PANES = {
     "nw": (lens_text.nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ"),
     "memory": (lens_text.memory, "Associative memory  probe → address → content"),
     "cost": (lens_text.cost, "Cost  parameters and S's size"),
+    "params": (lambda state: lens_text.cost(state, scores=False), "Cost  parameters (independent of T)"),
     "corr": (lesson_panes.correlation, lesson_panes.RECEIVER_TITLE),
     "equation": (lesson_panes.equation, "Attn(Q, K, V) now, and the shapes on every edge"),
     "handA": (lesson_panes.handcrafted, "The hand-crafted A, entry by entry, and H(A_t)"),
+    "handQK": (lesson_panes.hand_qk, "The hand-crafted Q and K"),
+    "check": (lesson_panes.causal_check, "Objective 4, now: is A lower-triangular?"),
+    "rank": (lens_text.rank_reading, "Rank  rank S ≤ min(rank Q, rank K) ≤ d_k"),
 }
+
+
+class PredictionInput(Input):
+    """The prediction box. A key that cannot be part of a prediction (n, b, s, t, y, …) is not
+    typed: it stays with the tour's bindings, so the page can be left or skipped from the box."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return character is not None and character in ALLOWED
+
+    async def _on_key(self, event) -> None:
+        if event.is_printable and event.character not in ALLOWED:
+            event.prevent_default()  # Input's own handler does not type it; the key bubbles on
 
 
 def make_pane(name: str):
@@ -44,6 +69,9 @@ def make_pane(name: str):
     if name == "chart":
         return SoftmaxChart(classes="tour-chart")
     return LensPanel(LENS_PANES[name][1], classes="tour-lens", id=f"tour-{name}")
+
+
+TOC_HINT = "up/down: choose · enter: go to the page · escape: stay"
 
 
 class TourScreen(Screen):
@@ -59,6 +87,10 @@ class TourScreen(Screen):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self.index = 0
+        # (page key, question index) -> quiz.Result. The tour's own state, kept here and not in the
+        # app's State: no other screen reads it, it is not part of the scenario, and undo, redo
+        # and the saved session must not bring a prediction back or take one away.
+        self.results: dict = {}
 
     @property
     def page(self) -> Page:
@@ -70,6 +102,8 @@ class TourScreen(Screen):
                 with VerticalScroll(id="tour-scroll"):  # tab, then ↑/↓: the text scrolls from the keyboard
                     yield Static(id="tour-title", markup=False)
                     yield Static(id="tour-text", markup=False)
+                yield PredictionInput(placeholder="your prediction", id="tour-predict", compact=True)
+                yield Static(id="tour-msg", markup=False)
                 yield Static(id="tour-try", markup=False)
             yield VerticalScroll(id="tour-pane", can_focus=False)
         yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
@@ -81,20 +115,51 @@ class TourScreen(Screen):
     def on_screen_resume(self) -> None:
         self.show_state()
 
+    @property
+    def open_question(self) -> int | None:
+        return open_index(self.page, self.results)
+
     async def show_page(self) -> None:
         """Draw the text of the current page and mount its live panes."""
         p = self.page
         self.query_one("#tour-left").border_title = f"Tour {self.index + 1}/{len(PAGES)}"
         self.query_one("#tour-title", Static).update(p.title)
-        self.query_one("#tour-text", Static).update(p.text)
+        self.show_text()
         self.query_one("#tour-scroll").scroll_home(animate=False)
-        hint = f"[y] try it: {p.try_it.label}" if p.try_it else ""
-        nav = "space/n next · b back · tab: the text, ↑/↓ scroll it"
-        self.query_one("#tour-try", Static).update(f"{hint}\n{nav}" if hint else nav)
         pane = self.query_one("#tour-pane")
         await pane.remove_children()
-        await pane.mount_all([make_pane(name) for name in p.panes])
+        await pane.mount_all([make_pane(name) for name in panes(p, self.results)])
         self.show_state()
+        if p.key == "train" and any(compare.measured(d) is None for d in compare.STALL_DKS):
+            self.run_worker(self._measure_stall, thread=True, exclusive=True, group="stall")
+
+    def _measure_stall(self) -> None:
+        """The unscaled runs the training page reads (seconds): off the event loop, then redraw."""
+        for d_k in compare.STALL_DKS:
+            compare.unscaled_stall(d_k)
+        self.app.call_from_thread(self._stall_measured)
+
+    def _stall_measured(self) -> None:
+        if self.page.key == "train":
+            self.show_text()
+
+    def show_text(self) -> None:
+        """The page's text, its question and the box, or its answers; the try-it and keys line."""
+        p, k = self.page, self.open_question
+        self.query_one("#tour-text", Static).update(page_text(p, self.results))
+        box = self.query_one("#tour-predict", PredictionInput)
+        box.display = k is not None
+        self.query_one("#tour-msg", Static).update("")
+        if k is not None:
+            box.clear()
+            box.placeholder = "your choice: 1, 2, …" if p.questions[k].is_choice else "your prediction: a number"
+            box.focus()
+        elif self.focused is box:
+            self.set_focus(None)  # letters and digits are keys again
+        hint = f"[y] try it: {p.try_it.label}" if p.try_it and k is None else ""
+        ask = "enter check · s skip · esc leave the box" if k is not None else ""
+        nav = f"{ask} · n next · b back · t contents" if ask else "n next · b back · t contents · tab ↑↓ scroll"
+        self.query_one("#tour-try", Static).update(f"{hint}\n{nav}" if hint else nav)
 
     def show_state(self) -> None:
         """Redraw the live panes from ``app.state``."""
@@ -124,15 +189,59 @@ class TourScreen(Screen):
             self.index = new
             await self.show_page()
 
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        k = self.open_question
+        if k is None:
+            return
+        q = self.page.questions[k]
+        value, error = parse_prediction(event.value, q)
+        if error:
+            self.query_one("#tour-msg", Static).update(error)  # one line; the page stays as it was
+            return
+        await self.commit(k, value)
+
+    async def action_skip(self) -> None:
+        k = self.open_question
+        if k is None:
+            self.notify("Nothing to skip on this page: n for the next page.", timeout=3)
+            return
+        await self.commit(k, None)
+
+    async def commit(self, k: int, value: float | None) -> None:
+        """Record the prediction (None: skipped) against the core's answer now, and reveal."""
+        self.results[(self.page.key, k)] = grade(self.page.questions[k], value)
+        await self.show_page()
+
+    def action_leave_input(self) -> None:
+        self.set_focus(None)
+
+    def action_contents(self) -> None:
+        def jump(index) -> None:
+            if index is not None:
+                self.run_worker(self.go_to(int(index)), exclusive=True)
+
+        self.app.push_screen(ChoiceScreen("Tour contents", contents(PAGES, self.results), self.index, TOC_HINT), jump)
+
+    async def go_to(self, index: int) -> None:
+        self.index = max(0, min(len(PAGES) - 1, index))
+        await self.show_page()
+
     async def action_try_it(self) -> None:
         """Set up the page's exercise (scenario, settings, row) and switch to its screen."""
         tr = self.page.try_it
+        if self.open_question is not None:
+            self.query_one("#tour-predict", PredictionInput).focus()
+            self.notify("Predict first: type your answer and press enter (s skips).", timeout=3)
+            return
         if tr is None:
             self.notify("This page has no exercise: space/n for the next page.", timeout=3)
             return
         state = self.app.state
-        if tr.builtin:
-            state = state.with_(scenario=builtin(tr.builtin), row=0, cursor=None)
+        if tr.builtin and state.pin is not None and not tr.pin:
+            self.app.notes.note(PIN_DROPPED, "change", timeout=5)
+        if tr.builtin:  # another scenario: a pin of the one before would compare nothing changed
+            state = state.with_(scenario=builtin(tr.builtin), row=0, cursor=None, head=None, pin=None)
         if tr.pin:
             state = state.with_(pin=None).toggle_pin()  # the difference the exercise asks about
         if tr.changes:
@@ -140,7 +249,10 @@ class TourScreen(Screen):
         if tr.row is not None:
             state = state.with_(row=min(tr.row, state.scenario.T - 1))
         if state is not self.app.state:  # the cost lens reads the scenario as it is
-            self.app.set_state(state)
+            why = self.app.set_state(state)
+            if why:  # the exercise's change does not compute in this scenario: stay here
+                self.notify(why, severity="warning", timeout=8)
+                return
         await self.app.switch_mode(tr.mode)
         show = getattr(self.app.screen, "show_lens", None)
         if tr.mode == "lenses" and show:

@@ -3,8 +3,8 @@
 space runs or pauses (a thread worker takes the steps; the screen draws snapshots, so the
 UI and the other screens keep answering), n takes one step, r resets with the typed
 controls, u flips scaled/unscaled, c runs the scaled-vs-unscaled comparison at d_k = 4, 64,
-256 (another worker), v shows W_Q·W_Kᵀ or the comparison, s saves the learned head with the
-probe sequence as a TOML scenario and opens it on the pipeline.
+256 (another worker), v shows W_Q·W_Kᵀ or the comparison, s saves the learned head (W_Q, W_K;
+W_V = I is fixed) with the probe sequence as a TOML scenario and opens it on the pipeline.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from ...core.train.run import Config, Trainer
 from ...core.train.scenario import learned_scenario
 from .. import keys
 from ..actions import commit
+from ..served_root import rooted, served_root
 from ..views import train_view as tv
 from ..widgets.exp_panels import StatusLine
 from ..widgets.key_bar import KeyBar
@@ -251,20 +252,23 @@ class TrainScreen(Screen):
         """Save the learned head (TOML), load it back and open it on the pipeline."""
         if not path:
             return f"type a file name, e.g. {SAVE_DEFAULT}"
-        from pathlib import Path
-
-        p = Path(path).expanduser()
+        try:
+            p = rooted(path)  # served: below the root
+        except (ValueError, RuntimeError) as exc:
+            return f"not saved: {exc}"
         if p.is_dir():
             return f"{p}: is a folder; type a file name inside it"
         if p.exists() and not overwrite:
             return SaveScreen.EXISTS
         try:
-            io.save(learned_scenario(self.trainer), p, overwrite=True)
+            io.save(learned_scenario(self.trainer), p, overwrite=True, within=served_root())
             scenario = io.load(p)
         except (OSError, ValueError, io.ScenarioError) as exc:
             return f"{path}: not saved ({getattr(exc, 'strerror', None) or exc})"
         self.app.paths.save = path
-        commit(self.app, scenario, note=f"opened the learned head from {p}")
+        why = commit(self.app, scenario, note=f"opened the learned head from {p}", head=None, fresh=True)
+        if why:
+            return why
         self.app.set_state(self.app.state.with_(row=0))
         self.app.call_later(self.app.switch_mode, "pipeline")
         return None

@@ -67,10 +67,10 @@ def entropy_text(state: State) -> tuple[str, str]:
 
 
 def shorter_titles(c: float, h: str, ceiling: str) -> tuple[str, str, str]:
-    """The A_t title's shorter forms, longest first: "log₂4=2.00" loses its value, then the ceiling
-    goes, then c (the border title says both)."""
-    top = ceiling.split("=")[0]  # "log₂4" (or "—" for a row that sees no key)
-    return f"A_t c={knob(c, 2)} H={h}/{top}", f"A_t c={knob(c, 2)} H={h}", f"A_t H={h}"
+    """The A_t title's shorter forms, longest first: "log₂4=2.00" loses its name ("H=0.76 of 2.00":
+    "H=0.76/log₂4" read as a title cut short), then the ceiling goes, then c (the border title says both)."""
+    top = ceiling.split("=")[-1]  # "2.00" (or "—" for a row that sees no key)
+    return f"A_t c={knob(c, 2)} H={h} of {top}", f"A_t c={knob(c, 2)} H={h}", f"A_t H={h}"
 
 
 def score_axis(state: State) -> tuple[float, float, int]:

@@ -25,8 +25,9 @@ def _bytes(n: int) -> str:
     return f"{n} B"
 
 
-def cost(state) -> Group:
-    """Parameters (independent of T) and S's size and FLOPs (growing as T²)."""
+def cost(state, scores: bool = True) -> Group:
+    """Parameters (independent of T) and S's size and FLOPs (growing as T²); scores=False: the
+    parameters only (the tour's exercise 4, which must not show exercise 5's answer)."""
     s = state.scenario
     lines = []
     if s.projected:
@@ -48,6 +49,8 @@ def cost(state) -> Group:
             (fmt(n4o), "bold"),
         )
     )
+    if not scores:
+        return Group(*lines)
     now = lenses.score_cost(s.T, s.d_k, s.d_v, T_k=s.T_k)
     lines.append(
         Text(
@@ -67,8 +70,9 @@ def cost(state) -> Group:
     lines.append(tab)
     lines.append(
         Text(
-            "Doubling T quadruples S: the O(T²) bottleneck that FlashAttention, "
-            "sliding windows and linear attention attack. Parameters do not grow with T.",
+            "Doubling T quadruples S. FlashAttention still does all 2T²d_k multiply-adds (QKᵀ and AV); it "
+            "removes the T² memory and traffic (tiles, online softmax). A sliding window of w keys makes the "
+            "work O(T·w); linear attention O(T·d²). Parameters do not grow with T.",
             style="italic",
         )
     )

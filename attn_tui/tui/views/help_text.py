@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...core import experiments, lenses
 from ...core.info import row_entropies_bits
-from . import teaching
+from . import reveals, teaching
 
 INSPECTOR = "Cell inspector: how the cell under the cursor was computed, with the numbers."
 
@@ -67,7 +67,22 @@ def chart() -> str:
         "entropy knob: turn c up (+) and the row sharpens toward its largest score (H → 0 when one score "
         f"leads{tie_words}); turn it down (-) and it flattens toward uniform (H → log₂t). Remove the "
         f"scale (u) and the scores grow √d_k times. At d_k = {s.d_k} that is only ×{teaching.g(s.d_k**0.5)}: "
-        f"the hand-crafted rows' H goes {'/'.join(before)} → {'/'.join(after)} bits. The lesson shows "
-        f"saturation at d_k = {experiments.DKS[-1]} (the experiments screen, x). With many keys it shows "
-        "the heaviest."
+        f"the hand-crafted rows' H goes {'/'.join(before)} → {'/'.join(after)} bits. {saturation()} "
+        "With many keys the chart shows only the heaviest keys."
+    )
+
+
+def saturation() -> str:
+    """Saturation follows the size of the scores, said with the pipeline's own unscaled rows."""
+    rows, hs, worst = reveals.saturation_rows()
+    pipe = (
+        f"the opening pipeline's hand-built q, k at d_k = {teaching.pipe()[0].d_k} saturate unscaled: rows "
+        f"{rows[0] + 1}–{rows[-1] + 1} reach H = {min(hs):.3f}–{max(hs):.3f} bits, max p(1−p) ≤ {worst:.4f}"
+        if rows
+        else "the opening pipeline does not saturate unscaled"
+    )
+    return (
+        "Saturation follows the size of the scores; d_k sets that size only for q, k with zero-mean "
+        f"unit-variance components, as in the lesson's d_k = {experiments.DKS[-1]} row (the experiments "
+        f"screen, x). Scores can be large at any d_k: {pipe}."
     )

@@ -198,6 +198,27 @@ def rank(state) -> Text:
     )
 
 
+def rank_reading(state) -> Group:
+    """The rank lens's numbers for the state now, and the lesson's reading of them."""
+    info = state.rank
+    tr = state.trace
+    rank_a = int(np.linalg.matrix_rank(np.nan_to_num(np.asarray(tr.A, dtype=np.float64)))) if not state.large else None
+    return Group(rank(state), Text(rank_words(info, rank_a), style="italic"))
+
+
+def rank_words(info: dict, rank_a: int | None) -> str:
+    """The lesson's reading of rank S: how many questions, the d_k budget, A's own rank."""
+    rs = info["S"]
+    if rs is None:
+        return "S is not finite: no rank to read."
+    a = "" if rank_a is None else f" Here rank A = {rank_a} while rank S = {rs}:"
+    return (
+        f"The queries ask only {rs} independent question{'s' if rs != 1 else ''}; a head with d_k = {info['d_k']} "
+        "dimensions can pose at most d_k, so a single head cannot realise an arbitrary T×T pattern. Mask and "
+        f"softmax act after S, so A itself is generally full rank.{a} the budget is on the scores."
+    )
+
+
 def gradient(state, scales=(0.5, 1, 2, 4, 8, 16)) -> Group:
     """p(1−p) of the row now, and as the multiplier c grows."""
     s, tr, t = state.scenario, state.trace, state.row
@@ -212,7 +233,23 @@ def gradient(state, scales=(0.5, 1, 2, 4, 8, 16)) -> Group:
         Text(f"p       {fmt_vec(p)}"),
         Text(f"p(1−p)  {fmt_vec(lenses.jacobian_diag(p))}"),
         tab,
-        Text("As p → 1 every p(1−p) → 0: a saturated row passes no gradient.", style="italic"),
+        Text(gradient_words(base, ~np.asarray(tr.blocked[t])), style="italic"),
+    )
+
+
+def gradient_words(scores, visible) -> str:
+    """Where p(1−p) goes as c grows: to 0 when one key leads; to (1/k)(1 − 1/k) on k tied keys."""
+    v = np.asarray(scores, dtype=np.float64)[np.asarray(visible, dtype=bool)]
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return "No visible finite score: no gradient to read."
+    k = int(np.sum(v == v.max()))
+    if k == 1:
+        return "As c grows the leading p → 1 and every p(1−p) → 0: a saturated row passes no gradient."
+    return (
+        f"This row ties {k} keys at its top score: as c grows each of them goes to p → 1/{k} and keeps "
+        f"p(1−p) = {fmt(lenses.jacobian_diag(1 / k))}; only the other keys' p(1−p) → 0. A row saturates "
+        "toward one key only when one key leads."
     )
 
 
@@ -228,7 +265,8 @@ PANELS = {
     "lens-box": (
         box_kernel,
         "Box kernel  W_Q = W_K = 0 ⇒ A = W_avg",
-        "Lesson 07 is the special case κ ≡ 1: zero projections give the prefix average back, exactly.",
+        "Lesson 07 is the special case κ ≡ 1: under the causal mask in self-attention, zero projections give "
+        "the prefix average back, exactly.",
     ),
     "lens-memory": (
         memory,
@@ -238,7 +276,8 @@ PANELS = {
     "lens-gradient": (
         gradient,
         "Gradient  ∂p_i/∂s_i = p_i(1 − p_i)",
-        "The softmax Jacobian's diagonal goes to 0 as p → 1: a saturated row passes no gradient.",
+        "The softmax Jacobian's diagonal p(1−p) goes to 0 as p → 0 or 1; a row whose top k keys tie keeps "
+        "p(1−p) = (1/k)(1 − 1/k) on them as c grows.",
     ),
     "lens-cost": (
         cost,

@@ -8,6 +8,7 @@ so everything is Text, never markup.
 
 from __future__ import annotations
 
+import numpy as np
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -113,7 +114,7 @@ def equation(state) -> Text:
         ]
     else:
         lines.append(f"Q ({T}×{dk}) and K ({Tk}×{dk}) given; V ({Tk}×{dv})")
-    lines += [f"S = {scores} ({T}×{Tk});  S̃ = S + M ({T}×{Tk})", f"A = softmax(S̃) ({T}×{Tk});  O = A V ({T}×{dv})"]
+    lines += [f"S = {scores} ({T}×{Tk});  S + M ({T}×{Tk})", f"A = softmax(S + M) ({T}×{Tk});  O = A V ({T}×{dv})"]
     return Text("\n".join(lines))
 
 
@@ -129,3 +130,39 @@ def handcrafted(_state=None) -> Group:
         cells = ["·" if tr.blocked[t, i] else f"{tr.A[t, i]:.3f}" for i in range(s.T_k)]
         tab.add_row(s.tokens[t], *cells, f"{tr.H[t]:.2f}")
     return Group(Text("the lesson's hand-crafted Q, K (built-in lesson-handcrafted); · is masked"), tab)
+
+
+def causal_check(state) -> Group:
+    """Objective 4, live: the largest entry above A's diagonal and the row sums, for the state now."""
+    s, tr = state.scenario, state.trace
+    A = np.asarray(tr.A, dtype=np.float64)
+    n = min(A.shape)
+    upper = A[np.triu_indices(A.shape[0], 1, A.shape[1])] if n else np.zeros(0)
+    top = float(np.nanmax(upper)) if upper.size and not np.all(np.isnan(upper)) else 0.0
+    sums = A.sum(axis=1)
+    shown = " ".join(fmt(x, 6) for x in sums[:8]) + (" …" if sums.size > 8 else "")
+    if s.mask == "causal" and not s.padding and not s.cross:
+        verdict = "lower-triangular ✓" if top == 0 else "not lower-triangular"
+    else:
+        verdict = (
+            f"mask {s.mask}{', padding' if s.padding else ''}{', cross-attention' if s.cross else ''}: no causal check"
+        )
+    return Group(
+        Text(f"now: {s.title}"),
+        Text.assemble("largest entry above the diagonal of A = ", (fmt(top), "bold"), f"   {verdict}"),
+        Text(f"row sums = {shown}"),
+        Text(f"A(1,1) = {fmt(A[0, 0])}" if A.size else "A is empty"),
+    )
+
+
+def hand_qk(_state=None) -> Group:
+    """The lesson's hand-crafted Q and K (A is kept for after the prediction)."""
+    s, tr = teaching.hand()
+    tab = Table(box=None, pad_edge=False, padding=(0, 1), header_style="bold")
+    tab.add_column("token", justify="left", no_wrap=True)
+    for name in ("Q", "K"):
+        for j in range(s.d_k):
+            tab.add_column(f"{name} d{j + 1}", justify="right", no_wrap=True)
+    for t in range(s.T):
+        tab.add_row(s.tokens[t], *(fmt(x) for x in tr.Q[t]), *(fmt(x) for x in tr.K[t]))
+    return Group(Text("the lesson's hand-crafted Q and K, both over the same d1…d4 (q·k pairs d_j with d_j)"), tab)

@@ -27,6 +27,8 @@ class Part:
 def status_parts(state: State) -> list[Part]:
     s = state.scenario
     parts = [Part(f"row {s.tokens[state.row]}", f"row {s.tokens[state.row]}", "bold", 0)]
+    if state.head is not None:  # which head of a multi-head source (heads_nav.HeadRef)
+        parts.append(Part(state.head.label(), state.head.short(), "bold", 0))
     if state.pin is not None:
         ok = state.compared is not None
         parts.append(

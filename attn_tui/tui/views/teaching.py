@@ -101,10 +101,8 @@ def scale() -> str:
 
 
 def mask() -> str:
-    s, tr = hand()
     under = softmax(np.array([0.0, -1e9]))[1]
     f16 = fill_value("-1e9", np.float16)
-    upper = max([0.0, *tr.A[np.triu_indices(s.T, 1)]])
     return (
         "Token t must not see tokens at positions i > t: M is 0 where i ≤ t and −∞ where i > t. In code "
         "the mask is a large finite negative number (−10⁹) rather than literal −∞. For a causal mask "
@@ -116,8 +114,7 @@ def mask() -> str:
         'mask in the tensor\'s own dtype, and a finite "very negative" constant chosen per dtype works '
         "for float and integer masks alike — −10⁹ would itself overflow float16 (it becomes "
         f"{'−∞' if np.isneginf(f16) else g(f16)}).\n\n"
-        f"m toggles the mask. With it on, A is lower-triangular: in the lesson's hand-crafted A the "
-        f"largest upper-triangle entry is {g(upper)}."
+        "m toggles the mask. With it on, A should be lower-triangular: verify it."
     )
 
 
@@ -223,21 +220,19 @@ def ex1() -> str:
 def ex2() -> str:
     return (
         "Disable the causal mask. Confirm that token 1 now attends to future tokens. Why does this "
-        "break language-model training? (The model would read the very token it must predict.)\n\n"
-        "y pins the hand-crafted Q, K with the causal mask, then drops the mask: A shows ΔA, and row 1 "
-        "gives weight away from its own key to keys 2..5 it must not see. m puts the mask back."
+        "break language-model training?\n\n"
+        "y pins the hand-crafted Q, K with the causal mask, then drops the mask: A shows ΔA against the pin. "
+        "m puts the mask back."
     )
 
 
 def ex3() -> str:
     s = builtin("cross-attention")
-    n = lenses.score_cost(s.T, s.d_k, s.d_v, T_k=s.T_k)["entries"]
     return (
-        "Let the keys and values come from a different sequence Y (T′×d_model) — cross-attention — "
-        "while queries still come from X. Which shapes change in the pipeline diagram? K = Y W_K and "
-        "V = Y W_V become T′×d_k and T′×d_v, S and A become T×T′. Does a causal mask still make "
-        f"sense, and when?\n\nThe built-in cross-attention scenario has T = {s.T}, T′ = {s.T_k}: "
-        f"S has {s.T}×{s.T_k} = {n} entries."
+        "Let the keys and values come from a different sequence Y (T′×d_model) — cross-attention — while "
+        "queries still come from X. Which shapes change in the pipeline diagram? Does a causal mask still "
+        f"make sense, and when?\n\nThe built-in cross-attention scenario has T = {s.T} queries and "
+        f"T′ = {s.T_k} keys; the equation pane shows the shapes of the scenario loaded now."
     )
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core.numparse import parse_float, parse_int
 from ...core.train.run import Config
 from ...core.train.task import symbol_name
 from ...report.train_text import compare_table
@@ -51,11 +52,11 @@ def parse_controls(texts: dict) -> tuple[dict | None, str | None]:
     """{'lr': '0.5', 'd_k': '16', 'steps': '300', 'seed': '0'} -> (values, None) or (None, one line)."""
     out = {}
     for key in CONTROLS:
-        raw = str(texts.get(key, "")).strip()
-        try:
-            out[key] = float(raw) if key == "lr" else int(raw)
-        except ValueError:
-            return None, f"{key}: {raw!r} is not {'a number' if key == 'lr' else 'a whole number'}"
+        raw = texts.get(key, "")
+        try:  # ASCII only (numparse); Config checks the ranges
+            out[key] = parse_float(raw, key, example="0.5") if key == "lr" else parse_int(raw, key)
+        except ValueError as exc:
+            return None, str(exc)
     try:
         Config(**out)
     except ValueError as e:
@@ -171,17 +172,41 @@ def tour_page() -> str:
     t = Task()
     sds = ", ".join(f"{math.sqrt(d):g}" for d in DKS)
     return (
-        "The lesson says W_Q, W_K, W_V are learned by gradient descent. The training screen (T) trains one head "
-        f"on associative recall: {t.n_keys} keys (one-hot symbols), {t.n_queries} queries, each repeating one "
-        "key. The right A puts each query's weight on its matching key, and W_Q·W_Kᵀ learns a leading diagonal.\n\n"
+        "The lesson says the projections are learned by gradient descent. The training screen (T) trains W_Q and "
+        "W_K of one head on associative recall; W_V is fixed to the identity (a key's value is the token itself), "
+        f"so it is not learned. The task: {t.n_keys} keys (one-hot symbols), {t.n_queries} queries, each repeating "
+        "one key. The right A puts each query's weight on its matching key, and W_Q·W_Kᵀ learns a leading "
+        "diagonal.\n\n"
         "The loss reaches the scores only through A = softmax(S), so its gradient passes the softmax Jacobian "
-        "diag(p) − ppᵀ, whose diagonal p(1−p) goes to 0 as p goes to 0 or 1: a saturated row passes almost no "
-        "gradient.\n\n"
+        "diag(p) − ppᵀ, whose diagonal p(1−p) goes to 0 as p goes to 0 or 1.\n\n"
         "W_Q and W_K start with N(0, 1) entries, so q and k have unit-variance components and a raw q·k has "
         f"standard deviation √d_k ({sds} at d_k = {', '.join(map(str, DKS))}); 1/√d_k brings the scores back to "
         "about unit variance.\n\n"
         "Try it trains the head scaled and unscaled at each of those d_k, with the same seed, initialisation, "
         "batches and learning rate, and shows what was measured: the steps to the target loss, the mean row "
-        "entropy and mean p(1−p) at step 0, the final accuracy. Read them against the lesson: large scores "
-        "saturate softmax, and p(1−p) → 0 kills the gradient."
+        "entropy and mean p(1−p) at step 0, the final accuracy, and why each unscaled run stalls."
+    )
+
+
+def stall_paragraph() -> str:
+    """What the unscaled runs' wrong rows look like at the end, measured (or 'measuring …')."""
+    from ...core.train.compare import COMPARE_STEPS, STALL_DKS, measured
+
+    runs = [measured(d) for d in STALL_DKS]
+    if any(r is None or r["wrong_rows"] == 0 for r in runs):
+        done = all(r is not None for r in runs)
+        return (
+            "Unscaled, every run ended with no wrong rows."
+            if done
+            else f"(measuring the unscaled runs at d_k = {' and '.join(map(str, STALL_DKS))}, {COMPARE_STEPS} steps …)"
+        )
+    lo, hi = runs
+    return (
+        f"What the unscaled stall looks like, measured now ({COMPARE_STEPS} steps, seed 0): at d_k = {STALL_DKS[0]} "
+        f"the {lo['wrong_rows']} rows that end wrong are not one-hot — median H {lo['wrong_rows_median_H_bits']:.2f} "
+        f"bits, median largest weight {lo['wrong_rows_median_max_weight']:.2f}, "
+        f"{lo['wrong_rows_one_hot_share']:.0%} above 0.99. The stall there is the right key's p → 0 (the p → 0 end "
+        "of p(1−p)) plus gradients that cancel among the wrong keys a row ties. At d_k = "
+        f"{STALL_DKS[1]} the lesson's one-hot picture holds: {hi['wrong_rows_one_hot_share']:.0%} of its "
+        f"{hi['wrong_rows']} wrong rows put more than 0.99 on one wrong key, where p(1−p) ≈ 0 on every key."
     )

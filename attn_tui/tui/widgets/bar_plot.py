@@ -17,7 +17,8 @@ from textual_plotext import PlotextPlot
 from ..framework import set_plot_size
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-BARS = re.compile(r"([█▉▊▋▌▍▎▏▐▄▀▗▖▝▘▙▟▛▜]+)")
+BARS = re.compile(r"([█▆▉▊▋▌▍▎▏▐▄▀▗▖▝▘▙▟▛▜]+)")
+GAP = "▆"  # a full block lowered by a quarter: the line above it shows through as a gap
 
 
 NEG_ZERO = re.compile(r"(?<![\w.])-(0(?:\.0*)?)(?![\w.])")  # a tick label "-0.0": a tick just below 0
@@ -33,6 +34,26 @@ def plot_lines(plot, width: int, height: int) -> list[str]:
     if axis is not None:
         lines[axis] = NEG_ZERO.sub(r" \1", lines[axis])
     return lines
+
+
+def separate(lines: list[str]) -> list[str]:
+    """Keep bars of different keys apart: plotext fills every line of a bar, so a bar directly
+    under another (t2, t3, t4 at 0.043 over t1's 0.870) merged into one block, an 'L' read as one
+    tall bar. A bar line under another key's bar line is drawn a quarter lower (GAP). A line
+    belongs to the key whose label line (text in the first column) is nearest, the lower on a tie
+    (plotext draws a bar of two lines on its label line and the one above)."""
+    labels = [i for i, line in enumerate(lines) if i and line[:1].strip()]
+    if not labels:
+        return lines
+
+    def owner(i: int) -> int:
+        return min(labels, key=lambda j: (abs(i - j), j < i))
+
+    out = list(lines)
+    for i in range(1, len(lines)):
+        if "█" in lines[i] and BARS.search(lines[i - 1]) and owner(i) != owner(i - 1):
+            out[i] = lines[i].replace("█", GAP)
+    return out
 
 
 class BarPlot(PlotextPlot):
@@ -77,7 +98,7 @@ class BarPlot(PlotextPlot):
     def _build(self) -> list[Strip]:
         w, h = self.size.width, self.size.height
         # plotext spreads n bars unevenly over other heights: give it title + k·n + axis.
-        lines = plot_lines(self.plt, w, min(h, self.bars * self.bar_lines + 2) if self.bars else h)[:h]
+        lines = separate(plot_lines(self.plt, w, min(h, self.bars * self.bar_lines + 2) if self.bars else h)[:h])
         if self._looks is None:  # once per CSS or theme change: rich_style walks the DOM
             parts = (self.get_component_rich_style(f"bar-plot--{n}", partial=True) for n in ("bar", "text", "pad"))
             self._looks, self._built = (self.rich_style, *parts), {}

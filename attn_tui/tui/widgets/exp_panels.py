@@ -102,7 +102,7 @@ def saturation_words(res) -> Text:
 
 
 class SweepCharts(Horizontal):
-    """The lesson's animation frame: scores c·s (y -3..6) and softmax(c·s) (y 0..1)."""
+    """The lesson's animation frame: scores c·s (the lesson's y -3..6, widened to fit) and softmax(c·s) (y 0..1)."""
 
     HELP = (
         "The scale is an entropy knob: as c grows the scores stretch and the row sharpens toward its largest "
@@ -113,11 +113,13 @@ class SweepCharts(Horizontal):
         yield PlotextPlot(id="sweep-scores")
         yield PlotextPlot(id="sweep-row")
 
-    def show(self, frame, labels, uniform_bits: float) -> None:
+    def show(self, frame, labels, uniform_bits: float, ylim=(-3, 6)) -> None:
+        """ylim: the scores' y range for the whole sweep (core.experiments.sweep_ylim: no bar clipped)."""
         left = self.query_one("#sweep-scores", PlotextPlot)
         right = self.query_one("#sweep-row", PlotextPlot)
+        widened = "" if tuple(ylim) == (-3, 6) else f" · y {ylim[0]:g}…{ylim[1]:g}, widened"
         for plot, values, lim, title in (
-            (left, frame["scores"], (-3, 6), f"scores c·q·k/√d_k, c = {frame['c']:.2f}"),
+            (left, frame["scores"], tuple(ylim), f"scores c·q·k/√d_k, c = {frame['c']:.2f}{widened}"),
             (right, frame["row"], (0, 1), f"softmax: H = {frame['H']:.2f} bits (uniform {uniform_bits:.2f})"),
         ):
             plt = plot.plt

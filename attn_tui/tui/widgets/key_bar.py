@@ -34,13 +34,19 @@ PRIORITY = (
 )
 
 
-def priority(action: str, current_mode: str | None = None) -> float:
-    """How long the hint for ``action`` stays on a narrow key bar (0: always)."""
+SHOWN = 99  # the key of the screen already shown: never on its own bar
+OWN = 0.7  # a screen's own keys (z Box kernel on the lenses): after Help and the way home
+
+
+def priority(action: str, current_mode: str | None = None, own: bool = False) -> float:
+    """How long the hint for ``action`` stays on a narrow key bar (0: always). ``own``: the
+    binding is the shown screen's, not the app's (its main keys stay before the app's knobs)."""
     if current_mode and action.removeprefix("app.") == f"switch_mode('{current_mode}')":
-        return 7  # the key of the screen already shown
+        return SHOWN
     if current_mode and current_mode != "pipeline" and action.removeprefix("app.") == "switch_mode('pipeline')":
         return 0.5  # the way home: after Help, before every other hint
-    return next((p for prefix, p in PRIORITY if action.startswith(prefix)), 4)
+    rank = next((p for prefix, p in PRIORITY if action.startswith(prefix)), 4)
+    return min(rank, OWN) if own and rank else rank
 
 
 class KeyBar(TextLines):
@@ -70,19 +76,23 @@ class KeyBar(TextLines):
 
     def _rebuild(self, *_) -> None:
         text, spans, seen = Text(no_wrap=True, overflow="ellipsis"), [], set()
-        entries = []  # [group, [keys], description, action, namespace, enabled]
+        entries = []  # [group, [keys], description, action, namespace, enabled, the screen's own]
         for namespace, binding, enabled, _tip in self.screen.active_bindings.values():
             if not binding.show or binding.action in seen:
+                continue
+            if priority(binding.action, getattr(self.app, "current_mode", None)) >= SHOWN:
                 continue
             seen.add(binding.action)
             key, group = self.app.get_key_display(binding), bar_label(binding.action)
             if group is not None and entries and entries[-1][0] == group:
-                entries[-1][1].append(key)  # "+/- c ×÷1.1", "k/j row"
+                entries[-1][1].append(key)  # "+/- multiplier ×÷1.1", "k/j row"
                 continue
-            entries.append([group, [key], group or binding.description, binding.action, namespace, enabled])
+            own = namespace is self.screen
+            entries.append([group, [key], group or binding.description, binding.action, namespace, enabled, own])
+        entries.sort(key=lambda e: 0 if e[3] == "help" else 1 if e[6] else 2)  # the screen's own keys first
         entries = self._fit(entries)
         key_style = self.get_component_rich_style("key-bar--key", partial=True)
-        for _group, keys_, desc, action, namespace, enabled in entries:
+        for _group, keys_, desc, action, namespace, enabled, _own in entries:
             start = len(text)
             label = _label(keys_)
             text.append(f" {label}", key_style if enabled else "dim")
@@ -103,12 +113,13 @@ class KeyBar(TextLines):
             return sum(len(f" {_label(e[1])} {e[2]}") for e in es) + len(" ^p palette")
 
         mode = getattr(self.app, "current_mode", None)
-        ranked = sorted(range(len(entries)), key=lambda i: (priority(entries[i][3], mode), i), reverse=True)
+        ranks = [priority(e[3], mode, e[6]) for e in entries]
+        ranked = sorted(range(len(entries)), key=lambda i: (ranks[i], i), reverse=True)
         keep = set(range(len(entries)))
         for i in ranked:
             if length([entries[j] for j in sorted(keep)]) <= width:
                 break
-            if priority(entries[i][3], mode) > 0:
+            if ranks[i] > 0:
                 keep.discard(i)
         return [entries[j] for j in sorted(keep)]
 

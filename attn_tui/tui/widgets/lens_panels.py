@@ -7,6 +7,8 @@ values of S as a plotext bar chart.
 from __future__ import annotations
 
 import numpy as np
+from rich.console import Group
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
@@ -14,6 +16,11 @@ from textual_plotext import PlotextPlot
 
 from ..fmt import finite
 from .softmax_chart import score_bars
+
+
+def with_help(help: str, renderable):
+    """The panel's HELP sentence (what it shows, in the lesson's words) above what it shows."""
+    return Group(Text(help, style="italic"), renderable) if help else renderable
 
 
 class LensPanel(Static):
@@ -28,7 +35,7 @@ class LensPanel(Static):
 
     def show(self, renderable) -> None:
         self.shown = renderable  # kept so tests can read what is on screen
-        self.update(renderable)
+        self.update(with_help(self.HELP, renderable))
 
 
 class RankPanel(Vertical):
@@ -42,7 +49,7 @@ class RankPanel(Vertical):
 
     def show(self, text, singular_values) -> None:
         self.shown = text
-        self.query_one("#rank-text", Static).update(text)
+        self.query_one("#rank-text", Static).update(with_help(self.HELP, text))
         sv = finite(singular_values)
         scaled, power = score_bars(sv, np.zeros(len(sv), dtype=bool))  # plotext overflows on 1e308
         sv = np.asarray(scaled)

@@ -44,12 +44,11 @@ from .palette import LABEL_MAX, fit_label, headers
 
 
 class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
-    """A (rows × cols) matrix with row and column labels.
+    """A (rows × cols) matrix with row and column labels. ``matrix`` names the matrix (e.g. "A");
+    ``editable`` makes `enter` post EditRequested(matrix, row, col). Data comes in through :meth:`show`;
+    ``extra_cell`` (set before it) widens every cell by that many columns (a wide screen's spare width)."""
 
-    ``matrix`` names the matrix (e.g. "A"); ``editable`` makes `enter` post
-    EditRequested(matrix, row, col). Data comes in through :meth:`show`.
-    """
-
+    extra_cell = 0
     BINDINGS = keys.bindings("grid")
     COMPONENT_CLASSES: frozenset = frozenset()  # P.COMPONENTS, applied once per app and theme, not per grid
 
@@ -118,7 +117,7 @@ class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
             values = np.asarray(values)
             lo, hi = P.value_range(values)
         rows, cols = tuple(row_labels), tuple(col_labels)
-        w = P.header_width(cols, P.width_for(lo, hi, by_sign))  # wider when a header would lose a digit
+        w = P.header_width(cols, P.width_for(lo, hi, by_sign)) + self.extra_cell  # wider: a header's digits
         lw = self._lw if rows == self.row_labels else min(LABEL_MAX, max(map(len, rows), default=0)) + 1  # cached
         same_shape = (
             tuple(values.shape) == tuple(self.values.shape)

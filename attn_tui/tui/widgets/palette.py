@@ -22,8 +22,10 @@ from ...core.numfmt import fmt  # noqa: F401  (the grids' number format, shared 
 
 VIRIDIS = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725")
 # Diverging around a dark neutral (the terminal's background), so zeros stay quiet: blue for
-# negative, red for positive, lightness and chroma rising with |value| (a blue-black-red map).
-RDBU = ("#4a9cff", "#497cc3", "#425d8b", "#364156", "#262626", "#5a352c", "#8f4332", "#c64f38", "#ff5a3d")
+# negative, red for positive, lightness and chroma rising with |value| (a blue-black-red map)
+# in truecolor and after the downgrade to xterm's 256 colours (each channel a multiple of ~17
+# that rounds into the cube step it is meant for; tests/tui/test_palette_contrast.py).
+RDBU = ("#00aaff", "#4499dd", "#2288aa", "#225577", "#262626", "#772222", "#aa2222", "#ee2255", "#ff6622")
 # The colours themselves live in app.tcss as MatrixGrid component classes (a theme or a
 # user's CSS restyles them); VIRIDIS and RDBU above set how many buckets there are.
 
@@ -271,5 +273,21 @@ def legend_segments(kind: str, scale: float, width: int, look: Look) -> list[Seg
         return [Segment(" " * width, look.label)]
     lo, buckets, hi = bar
     ramp = look.seq if kind == "seq" else look.div
-    cells = [Segment(" ", Style(bgcolor=ramp[b].bgcolor)) for b in buckets]  # grounds, as the cells'
+    # grounds as the cells', each with a bar as tall as its |value|, in the cell's own text colour: the
+    # legend reads as a colour bar, not as two stray numbers, in 16 colours and under NO_COLOR too
+    cells = [Segment(ramp_glyph(kind, b), Style(color=ramp[b].color, bgcolor=ramp[b].bgcolor)) for b in buckets]
     return [Segment(lo, look.label), *cells, Segment(hi + " ", look.label)]
+
+
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def ramp_glyph(kind: str, bucket: int) -> str:
+    """The legend's glyph for ``bucket``: a bar as tall as the bucket's |value| (weights: the value;
+    signed values: its distance from 0, so the bar dips to the middle)."""
+    if kind == "seq":
+        frac = bucket / (len(VIRIDIS) - 1)
+    else:
+        mid = (len(RDBU) - 1) / 2
+        frac = abs(bucket - mid) / mid
+    return BARS[round(frac * (len(BARS) - 1))]

@@ -27,6 +27,28 @@ def finite_list(values, lo: float = -1e6, hi: float = 1e6) -> list[float]:
     return np.clip(v, lo, hi).tolist()
 
 
+LOSS_FRAME = 5  # lines of the loss chart that are not the plot: the title, the frame, the x ticks and labels
+LOSS_LINES = (10, 26)  # the loss chart's least and most lines
+
+
+def loss_height(lo: int, hi: int) -> int:
+    """Lines the loss chart needs for log10 values lo..hi: two a decade and one, and its frame."""
+    return max(LOSS_LINES[0], min(LOSS_LINES[1], 2 * max(1, hi - lo) + 1 + LOSS_FRAME))
+
+
+def decade_axis(lo: int, hi: int, rows: int) -> tuple[float, list[int]]:
+    """(the axis's bottom, the labelled powers of ten) for log10 values lo..hi in ``rows`` lines.
+    Each decade gets the same whole number of lines (at least 2), the bottom moved down to make
+    it so: every label sits on its own line, and a value between two powers of ten (the target
+    0.05) on a line between theirs, not on the line labelled 0.01 (4 lines over 3 decades did)."""
+    span = max(1, hi - lo)
+    per = (rows - 1) // span
+    if per >= 2:
+        return hi - (rows - 1) / per, list(range(hi, lo - 1, -1))
+    step = max(1, math.ceil((span + 1) / max(1, rows)))  # too few lines: one power of ten per line at most
+    return lo, list(range(hi, lo - 1, -step))
+
+
 class TrainCurves(Vertical):
     """Two plots. show(curves): curves is views.train_view.Curves (steps, series, limits, titles)."""
 
@@ -35,11 +57,22 @@ class TrainCurves(Vertical):
         "entropy as a share of log₂T' bits and the mean p(1−p) of the weights, the softmax Jacobian's diagonal."
     )
 
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self._curves = None  # the curves last shown: drawn again at the plot's new size
+
     def compose(self) -> ComposeResult:
         yield PlotextPlot(id="train-loss")
         yield PlotextPlot(id="train-rows")
 
+    def on_resize(self) -> None:
+        """The loss axis's labels depend on its height (decade_axis): a first show before the
+        layout (height 0) labelled one decade only; show again once the plots have their size."""
+        if self._curves is not None:
+            self.call_after_refresh(self.show, self._curves)
+
     def show(self, c) -> None:
+        self._curves = c
         loss = self.query_one("#train-loss", PlotextPlot)
         plt = loss.plt
         plt.clear_data()
@@ -50,10 +83,11 @@ class TrainCurves(Vertical):
             plt.plot(c.steps, log10s(c.loss), marker="hd")
         plt.hline(math.log10(max(FLOOR, c.target)), "red")
         plt.xlim(0, c.max_step)
-        plt.ylim(lo, hi)
-        rows = max(1, loss.size.height - 5)  # the title, the frame and the x labels take 5 lines
-        step = max(1, math.ceil((hi - lo + 1) / rows))  # one power of ten per line at most
-        ticks = list(range(hi, lo - 1, -step))
+        height = loss_height(lo, hi)
+        if loss.styles.height is None or loss.styles.height.value != height:
+            loss.styles.height = height  # on_resize shows the curves again at the new height
+        bottom, ticks = decade_axis(lo, hi, loss.size.height - LOSS_FRAME)
+        plt.ylim(bottom, hi)
         plt.yticks(ticks, [f"{10.0**k:g}" for k in ticks])
         loss.refresh()
         rows = self.query_one("#train-rows", PlotextPlot)

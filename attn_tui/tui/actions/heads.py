@@ -1,0 +1,54 @@
+"""Head actions of a multi-head source: go to head L.H by number, and run the built-in model on
+the learner's own tokens (every head recomputed; the layer and head shown are kept)."""
+
+from __future__ import annotations
+
+from ..heads_nav import ONE_HEAD, open_ref, parse_head
+from ..screens.editor import FormScreen
+from ..state import Refused
+from . import action, commit, refuse
+
+
+@action
+def go_head(app) -> None:
+    ref = app.state.head
+    if ref is None:
+        refuse(app, ONE_HEAD)
+        return
+    src = ref.source
+    title = f"Go to head LAYER.HEAD: layers 0..{src.n_layers - 1}, heads 0..{src.n_heads - 1}"
+    app.push_screen(FormScreen(title, [("head", "layer.head", f"{ref.layer}.{ref.head}")], lambda v: _go(app, v)))
+
+
+def _go(app, values: dict) -> str | None:
+    """Show the head typed; the one-line refusal (the form stays) otherwise."""
+    try:
+        app.set_state(app.state.on_head(parse_head(values["head"], app.state.head)))
+    except (ValueError, Refused) as exc:
+        return str(exc).splitlines()[0]
+    return None
+
+
+@action
+def tokens(app) -> None:
+    ref = app.state.head
+    if ref is None:
+        refuse(app, ONE_HEAD)
+        return
+    now = " ".join(ref.source.tokens)
+    title = "Tokens, separated by spaces: every head runs on them (a built-in model's letters)"
+    app.push_screen(FormScreen(title, [("tokens", "tokens", now)], lambda v: apply_tokens(app, v["tokens"])))
+
+
+def apply_tokens(app, text: str) -> str | None:
+    """Every head of the built-in model recomputed on ``text``, the same layer and head shown;
+    None when done, else the one line naming the unknown token or the length (nothing changes)."""
+    ref = app.state.head
+    if ref is None:
+        return ONE_HEAD
+    try:
+        s, new = open_ref(ref.name, text, ref.layer, ref.head)
+    except ValueError as exc:
+        return "tokens: " + str(exc).splitlines()[0].removeprefix("--tokens: ")  # the form's field, not a flag
+    # another sequence: a pin of the old one would compare A of different tokens (fresh drops it)
+    return commit(app, s, note=f"every head recomputed on {' '.join(new.source.tokens)!r}", head=new, fresh=True)

@@ -1,0 +1,188 @@
+"""The heads screen (key `h`): every head of one layer side by side, BertViz's head view in a
+terminal. Each tile is the head's A pooled to fit and its readings (entropy against log₂ t,
+previous-token, first-token, self, induction); `v` sorts by the next column, `V` flips the order,
+arrows pick a head, enter opens it on the pipeline; the layer's multi-head combine is checked
+below. The readings and pictures are computed once per (source, layer, size) in a thread worker
+(12 heads of T = 512: one pass over each head's A), the keys answered meanwhile.
+
+The head picked is the app State's head (heads_nav.HeadRef): `>`/`<`, `}`/`{` and the palette
+move it here as on the pipeline, and the layer shown is its layer.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.worker import get_current_worker
+
+from ...core.heads import combine
+from ...core.heads.layer_view import layer_view
+from .. import keys
+from ..heads_nav import open_ref
+from ..state import Refused, State
+from ..views import heads_view as hv
+from ..views.heads_tour import TOUR_TOKENS
+from ..views.status import status_view
+from ..widgets.head_tiles import HeadPicked, HeadTiles, TilesResized  # noqa: F401
+from ..widgets.key_bar import KeyBar
+from ..widgets.status import StatusLine
+from ..widgets.text_lines import TextLines
+
+PENDING = object()  # the combine of the layer shown is still being computed
+NO_HEADS = (
+    "One head here: this screen shows every head of a layer of a multi-head source. "
+    "Open induction-demo (o, then pick it; or attn-tui --scenario induction-demo) or a multi-head file."
+)
+
+
+class HeadsScreen(Screen):
+    HELP = (
+        "Every head of one layer, side by side: its attention weights A and how far its rows sit below "
+        "log₂ t, and which position it reads (the previous token, the first, itself, the token after the "
+        "last occurrence); the layer's heads combined by W_O."
+    )
+    name_for_keys = "heads"
+    CSS_PATH = "heads.tcss"
+    BINDINGS = keys.bindings("heads")
+    AUTO_FOCUS = "#head-tiles"
+
+    def __init__(self, *args, **kw) -> None:
+        super().__init__(*args, **kw)
+        self.sort, self.descending = "head", False  # the tiles' order (views/heads_view.SORTS)
+        self._done: dict = {}  # (id(source), layer, n) -> (source, [HeadView])
+        self._combines: dict = {}  # (id(source), layer) -> (source, Combine | None: no W_O)
+        self._pending = None  # the key a worker is computing now
+        self.computed = None  # the key of the last layer drawn (tests wait on it)
+        self._stale = False
+
+    def compose(self) -> ComposeResult:
+        yield TextLines(id="heads-header", wrap=False)  # fixed heights: a new text never resizes the tiles
+        yield HeadTiles(id="head-tiles")
+        yield TextLines(id="heads-foot", wrap=True)
+        yield StatusLine(id="status")
+        yield KeyBar(id="keybar")
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "state", self.show, init=False)
+        self.call_after_refresh(self.show, self.app.state)
+
+    def on_screen_resume(self) -> None:
+        self.show(self.app.state)
+
+    def on_tiles_resized(self) -> None:
+        self.show(self.app.state)
+
+    def _lay(self, src) -> hv.Layout:
+        size = self.query_one(HeadTiles).size
+        return hv.layout(src.n_heads, src.T, max(size.width, 20), max(size.height, 8))
+
+    def show(self, state: State) -> None:
+        if state is None or not self.is_current:
+            return
+        self.query_one("#status", StatusLine).show(status_view(state))
+        ref = state.head
+        header, foot = self.query_one("#heads-header", TextLines), self.query_one("#heads-foot", TextLines)
+        if ref is None:
+            header.set_text(Text(NO_HEADS))
+            foot.set_text(Text(""))
+            self.query_one(HeadTiles).show([], hv.Layout(1, 20, 8, 4, 1))
+            return
+        lay = self._lay(ref.source)
+        key = (id(ref.source), ref.layer, lay.n)
+        done = self._done.get(key)
+        if done is None or done[0] is not ref.source:
+            if self._pending == key:  # its worker is running: a second would compute the same again
+                return
+            self._pending = key
+            header.set_text(Text(f"computing layer {ref.layer}'s {ref.source.n_heads} heads … (keys still work)\n"))
+            self._compute(ref.source, ref.layer, lay.n, key)
+            return
+        self._draw(state, done, lay, key)
+
+    def _draw(self, state: State, done, lay, key) -> None:
+        src, views = done
+        comb = self._combines.get((id(src), state.head.layer), (None, PENDING))[1]
+        ref = state.head
+        tiles = hv.tiles(views, self.sort, self.descending, (ref.layer, ref.head))
+        self.shown_tiles = tiles
+        self.query_one(HeadTiles).show(tiles, lay)
+        head = hv.header(src, ref.layer, self.sort, self.descending, lay.n)
+        self.query_one("#heads-header", TextLines).set_text(Text(f"{head}\n{hv.tokens_line(src)}"))
+        line = "combine: computing …" if comb is PENDING else hv.combine_line(comb, src)
+        self.query_one("#heads-foot", TextLines).set_text(Text(f"{line}\n{hv.LEGEND}"))
+        self.computed = key
+
+    @work(thread=True, exclusive=True, group="heads")
+    def _compute(self, src, layer: int, n: int, key) -> None:
+        """The layer's tiles, then its combine (drawn as each is ready), off the event loop; a result
+        for another source or layer than the State's (the learner moved on) is kept but not drawn."""
+        worker = get_current_worker()
+        views = layer_view(src, layer, bins=n)
+        if worker.is_cancelled:
+            return
+        self.app.call_from_thread(self._computed, key, (src, views))
+        if (id(src), layer) not in self._combines:
+            comb = combine(src, layer)
+            if not worker.is_cancelled:
+                self.app.call_from_thread(self._combined, (id(src), layer), (src, comb))
+
+    def _computed(self, key, done) -> None:
+        self._pending = None if self._pending == key else self._pending
+        self._done = {k: v for k, v in self._done.items() if v[0] is done[0]}  # only the current source's
+        self._done[key] = done
+        self.show(self.app.state)
+
+    def _combined(self, key, done) -> None:
+        self._combines = {k: v for k, v in self._combines.items() if v[0] is done[0]}
+        self._combines[key] = done
+        self.show(self.app.state)
+
+    # -- keys (keys_screens.py, scope "heads") ----------------------------------
+    def _go(self, layer: int, head: int) -> None:
+        ref = self.app.state.head
+        if ref is None or (layer, head) == (ref.layer, ref.head):
+            return
+        try:
+            self.app.set_state(self.app.state.on_head(ref.__class__(ref.source, layer, head, ref.name, ref.labels)))
+        except Refused as exc:
+            self.app.notes.note(str(exc), "refusal", severity="warning", timeout=6)
+
+    def action_move(self, step: int) -> None:
+        """The next / previous tile in the order shown (±1), or a line of tiles down / up."""
+        tiles, ref = getattr(self, "shown_tiles", []), self.app.state.head
+        if not tiles or ref is None:
+            return
+        per_row = self.query_one(HeadTiles).lay.per_row
+        step = step if abs(step) == 1 else (per_row if step > 0 else -per_row)
+        at = next((i for i, t in enumerate(tiles) if (t.layer, t.head) == (ref.layer, ref.head)), 0)
+        t = tiles[max(0, min(len(tiles) - 1, at + step))]
+        self._go(t.layer, t.head)
+
+    def action_sort(self, step: int) -> None:
+        """`v`: sort by the next column (head order, H, log₂t, prev, first, self, ind); high first."""
+        i = (hv.SORTS.index(self.sort) + step) % len(hv.SORTS)
+        self.sort, self.descending = hv.SORTS[i], hv.SORTS[i] != "head"
+        self.show(self.app.state)
+
+    def action_flip(self) -> None:
+        self.descending = not self.descending
+        self.show(self.app.state)
+
+    def action_open(self) -> None:
+        if self.app.state.head is not None:
+            self.app.switch_mode("pipeline")
+
+    def try_it(self) -> None:
+        """The tour's try-it (tour_text: the "heads" page): induction-demo on a repeated sequence,
+        layer 1 sorted by the induction score; a source already open is kept."""
+        if self.app.state.head is None:
+            s, ref = open_ref("induction-demo", TOUR_TOKENS, layer=1)
+            row = (s.focus_row or 1) - 1  # the first repeated token
+            self.app.set_state(self.app.state.with_(scenario=s, head=ref, row=row, cursor=None, pin=None))
+            self.sort, self.descending = "induction", True
+            self.show(self.app.state)
+
+    def on_head_picked(self, message: HeadPicked) -> None:
+        self._go(message.layer, message.head)

@@ -1,0 +1,150 @@
+"""HeadTiles: one layer's heads side by side, each a bordered tile with its pooled A and its
+readings (views/heads_view.py makes the tiles and the layout), drawn with the Line API.
+
+A picture cell is a shade glyph (" ", ░, ▒, ▓, █) by weight, coloured with the viridis bucket of
+the grids (MatrixGrid's component classes ``matrix-grid--seq-*``, so a theme restyles it; reversed
+in a light theme, so the heavy weights are the dark ones there): with NO_COLOR the glyphs alone
+still draw the pattern. A click on a tile posts HeadPicked.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from . import palette as P
+
+SHADES = (" ", "░", "▒", "▓", "█")  # by weight: < 0.05, < 0.25, < 0.5, < 0.75, else
+STEPS = np.array([0.05, 0.25, 0.5, 0.75])
+
+
+class HeadPicked(Message):
+    """The learner clicked the tile of head ``head`` of layer ``layer`` (both from 0)."""
+
+    def __init__(self, layer: int, head: int) -> None:
+        super().__init__()
+        self.layer, self.head = layer, head
+
+
+def shade(values: np.ndarray) -> list[str]:
+    """The glyph of each weight (NaN: '?')."""
+    idx = np.searchsorted(STEPS, np.nan_to_num(values, nan=0.0), side="right")
+    return ["?" if np.isnan(v) else SHADES[i] for v, i in zip(values.tolist(), idx.tolist())]
+
+
+class TilesResized(Message):
+    """The tiles' widget has a new size: the screen lays the tiles out again."""
+
+
+class HeadTiles(ScrollView, can_focus=True):
+    """Draws the tiles it is given (:meth:`show`); scrolls when they are taller than the widget."""
+
+    HELP = "Each tile: a head's A (rows t, keys i; pooled to fit) and its readings; a click picks the head."
+
+    COMPONENT_CLASSES = frozenset({"head-tiles--border", "head-tiles--current", "head-tiles--hot"})
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.tiles: list = []
+        self.lay = None  # views.heads_view.Layout
+        self._cache: dict[int, Strip] = {}
+        self._styles_read = None  # (colours, border, current, hot), read once per style update
+
+    def show(self, tiles: list, lay) -> None:
+        self.tiles, self.lay = tiles, lay
+        rows = -(-len(tiles) // lay.per_row) if tiles else 0
+        self.virtual_size = Size(lay.per_row * lay.tile_w, rows * lay.tile_h)
+        self._cache.clear()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._cache.clear()
+        self._styles_read = None
+
+    def _look(self):
+        if self._styles_read is None:
+            self._styles_read = self._read_look()
+        return self._styles_read
+
+    def _read_look(self):
+        """(base, colours, border, current, hot): every Style on the widget's own background (a Line
+        API strip is drawn as given: a segment without a background shows the terminal's)."""
+        get = partial(self.get_component_rich_style, partial=True)
+        base = self.rich_style
+        grid = P.shared_styles(self)  # the grids' viridis buckets, as the theme styles them
+        colours = tuple(base + Style(color=grid[f"matrix-grid--{n}"].background.rich_color) for n in P.SEQ)
+        if not self.app.current_theme.dark:  # on a light ground the heavy weights go dark (viridis reversed)
+            colours = colours[::-1]
+        parts = (get("head-tiles--border"), get("head-tiles--current"), get("head-tiles--hot"))
+        return (base, colours, *(base + p for p in parts))
+
+    def render_line(self, y: int) -> Strip:
+        sy = int(self.scroll_offset.y) + y
+        width = self.size.width
+        if self.lay is None or sy >= self.virtual_size.height:
+            return Strip.blank(width, self._look()[0])  # a style: NO_COLOR's filter fails on None
+        if sy not in self._cache:
+            self._cache[sy] = self._line(sy)
+        return self._cache[sy].crop(int(self.scroll_offset.x), int(self.scroll_offset.x) + width)
+
+    def _line(self, sy: int) -> Strip:
+        lay = self.lay
+        row, ty = divmod(sy, lay.tile_h)
+        segs: list[Segment] = []
+        for tile in self.tiles[row * lay.per_row : (row + 1) * lay.per_row]:
+            segs += self._tile_line(tile, ty)
+        return Strip(segs)
+
+    def _tile_line(self, tile, ty: int) -> list[Segment]:
+        lay = self.lay
+        plain, colours, border, current, hot = self._look()
+        edge = current if tile.current else border
+        inner = lay.tile_w - 2
+        if ty == 0:
+            title = f" {tile.title} "[: inner - 1]
+            return [
+                Segment("┌─", edge),
+                Segment(title, edge + Style(bold=True)),
+                Segment("─" * (inner - 1 - len(title)) + "┐", edge),
+            ]
+        if ty == lay.tile_h - 1:
+            return [Segment("└" + "─" * inner + "┘", edge)]
+        r = ty - 1
+        segs = [Segment("│", edge), Segment(" ", plain)]  # a gap: a block glyph never touches the border
+        thumb = tile.thumb
+        pic_w = (thumb.shape[1] if thumb is not None else lay.n) * lay.cw
+        if thumb is not None and r < thumb.shape[0]:
+            vals = thumb[r]
+            codes = P.buckets(vals, "seq")
+            for g, code in zip(shade(vals), codes.tolist()):
+                segs.append(Segment(g * lay.cw, colours[code] if code >= 0 else plain))
+        else:
+            segs.append(Segment(" " * pic_w, colours[0]))  # not plain: merged with the text, an SVG drops it
+        text = tile.lines[r] if r < len(tile.lines) else ""
+        room = inner - pic_w - 2
+        segs.append(Segment(" ", plain))
+        shown = text[:room]
+        segs.append(Segment(shown, hot if r == tile.hot else plain))
+        segs.append(Segment(" " * (room - len(shown)), colours[0]))
+        segs.append(Segment("│", edge))
+        return segs
+
+    def on_resize(self) -> None:
+        self.post_message(TilesResized())
+
+    def on_click(self, event: events.Click) -> None:
+        if self.lay is None:
+            return
+        x, y = event.x + int(self.scroll_offset.x), event.y + int(self.scroll_offset.y)
+        i = (y // self.lay.tile_h) * self.lay.per_row + x // self.lay.tile_w
+        if x // self.lay.tile_w < self.lay.per_row and 0 <= i < len(self.tiles):
+            self.post_message(HeadPicked(self.tiles[i].layer, self.tiles[i].head))

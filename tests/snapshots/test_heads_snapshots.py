@@ -1,0 +1,56 @@
+"""Snapshots of the heads UI (each looked at as PNG): the heads screen of induction-demo on a
+repeated sequence at 120x40 and 80x24, in NO_COLOR, and the pipeline on one of its heads."""
+
+from __future__ import annotations
+
+from attn_tui.tui.app import AttentionApp
+from attn_tui.tui.heads_nav import open_ref
+
+REPEAT = "q w e r t y q w e r t y"
+
+
+def _app() -> AttentionApp:
+    s, ref = open_ref("induction-demo", REPEAT, layer=1)
+    return AttentionApp(scenario=s, head=ref)
+
+
+def keys(settle, *pressed):
+    async def run_before(pilot):
+        await settle(pilot)
+        for key in pressed:
+            await pilot.press(key)
+            await settle(pilot)
+        await settle(pilot)
+
+    return run_before
+
+
+def test_heads_screen_120x40(snap_compare, settle):
+    """Layer 1 sorted by the induction score (v six times: head, H, log2t, prev, first, self, ind)."""
+    assert snap_compare(_app(), terminal_size=(120, 40), run_before=keys(settle, "h", *"vvvvvv"))
+
+
+def test_heads_screen_80x24(snap_compare, settle):
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=keys(settle, "h"))
+
+
+def test_heads_screen_no_color_120x40(snap_compare, settle, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(_app(), terminal_size=(120, 40), run_before=keys(settle, "h", "right_curly_bracket"))
+
+
+def test_pipeline_on_a_head_120x40(snap_compare, settle):
+    """Layer 1, head 2 (> twice): the status line says which head; A is that head's."""
+    assert snap_compare(
+        _app(), terminal_size=(120, 40), run_before=keys(settle, "greater_than_sign", "greater_than_sign")
+    )
+
+
+def test_heads_screen_light_120x40(snap_compare, settle):
+    """textual-light: the pictures' viridis reversed (heavy weights dark on the light ground)."""
+
+    async def run_before(pilot):
+        pilot.app.theme = "textual-light"
+        await keys(settle, "h", "v", "v", "v")(pilot)
+
+    assert snap_compare(_app(), terminal_size=(120, 40), run_before=run_before)

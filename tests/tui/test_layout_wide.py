@@ -1,0 +1,40 @@
+"""A screen wider than the design size gives the grids its spare columns: at 200×60 the lesson's
+grids stayed 108-120 columns wide with 80 empty (issue 31). Every cell widens by the spare columns
+of the fullest row (up to 3), only when every row stays one line, so nothing shrinks or wraps."""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_tui.core.random_scenario import random_scenario
+from attn_tui.tui.app import AttentionApp
+from attn_tui.tui.screens.pipeline_layout import MAX_EXTRA_CELL, extra_cell
+
+
+def test_extra_cell_is_what_the_fullest_row_leaves():
+    assert extra_cell([[(40, 6), (30, 4)], [(20, 2)]], 100) == min(MAX_EXTRA_CELL, (100 - 72) // 10)
+    assert extra_cell([[(110, 6)]], 100) == 0  # a row that does not fit: no wider cells
+
+
+def used(app) -> int:
+    return max(g.region.right for g in app.screen.grids.values() if g.display)
+
+
+@pytest.mark.parametrize("size", [(200, 60), (155, 45)])
+async def test_the_lesson_uses_a_wide_screen(size, settle):
+    app = AttentionApp()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        grids = app.screen.grids
+        assert all(g.extra_cell > 0 for g in grids.values()), {n: g.extra_cell for n, g in grids.items()}
+        assert set(app.screen.row_modes.values()) == {"line"}
+        assert used(app) >= size[0] - 60, used(app)  # it stopped at ~120 of 200
+        assert all(g.size.width >= g.virtual_size.width for g in grids.values() if g.display)  # none scrolls
+
+
+async def test_the_design_size_and_a_full_scenario_keep_their_cells(settle):
+    full = AttentionApp(scenario=random_scenario(T=16, d_model=16))
+    for app, size in ((AttentionApp(), (120, 40)), (full, (200, 60))):
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            assert all(g.extra_cell == 0 for g in app.screen.grids.values())
