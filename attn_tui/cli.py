@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__, heads_cli, serve, train_cli
+from . import __version__, capture_cli, heads_cli, serve, train_cli
 from .core.builtins import BUILTINS
 from .core.limits import printable, unexpected
 from .core.scenario_io import ScenarioError, resolve
@@ -94,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--head", type=whole(int, "H"), metavar="H", help="with a multi-head scenario: the head (from 0)")
     train_cli.add_parser(sub)
     heads_cli.add_parser(sub)
+    capture_cli.add_parser(sub)
     serve.add_parser(sub, SCENARIO_HELP)
     return p
 
@@ -155,6 +156,8 @@ def run(args) -> int:
     threadpool_limits(1, user_api="blas")
     heads = {} if head is None else {"head": head}  # a single-head scenario: the call as before
     app = AttentionApp(scenario=scenario, session=_keeper(args, scenario), **heads)
+    if getattr(args, "title_first", False):  # `capture --open`: the title (the check's figure), not the hint
+        app.first_screen = False
     if args.theme is not None:
         app.theme = check_theme(args.theme)  # ValueError listing the themes: one line, exit 2
     app.run()
@@ -203,6 +206,8 @@ def main(argv=None) -> int:
         if args.command == "train":
             emit(train_cli.run(args))
             return EXIT_OK
+        if args.command == "capture":
+            return capture_cli.run(args)
         if args.command == "heads":
             emit(heads_cli.run(args))  # checked, as report's and train's (a bare write raised a traceback)
             return EXIT_OK

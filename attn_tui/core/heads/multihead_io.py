@@ -10,7 +10,8 @@ Settings (safetensors: JSON texts in the metadata; .npz: 0-d / 1-D arrays), all 
     tokens (T labels), key_tokens (T'), kv_head (H: head h reads K/V head kv_head[h]; default
     h // (H / H_kv), transformers' repeat_kv), scale (one number or one per layer; default 1/√d_k),
     mask (one kind or one per layer: "causal" | "none" | "window:W" | "additive"; default causal),
-    source, title.
+    source, title; from `attn-tui capture`: raw_tokens (T: the tokenizer's own tokens, markers such
+    as Ġ kept) and provenance (a JSON object: model, revision, dtype, versions, the check).
 
 Opening reads the headers only and checks every shape against the others and the settings
 (layer count, head map, token labels); one head's Q, K, V are read when it is asked for
@@ -31,7 +32,7 @@ from .file_headers import check_regular, npz_headers, read_settings, read_slice,
 from .source import HeadSource
 
 ARRAYS = {"Q": 4, "K": 4, "V": 4, "W_O": 3, "A": 4, "M": 3}  # name -> number of axes
-SETTINGS = ("title", "source", "tokens", "key_tokens", "kv_head", "scale", "mask")
+SETTINGS = ("title", "source", "tokens", "key_tokens", "kv_head", "scale", "mask", "raw_tokens", "provenance")
 MAX_LAYERS = MAX_HEADS = 1024
 MAX_CELLS = 2**24  # T x T' of a stored A or M per head or layer (128 MiB in float64)
 MAX_FILE = 64 * 2**30  # read lazily: only the headers and one head at a time
@@ -228,6 +229,12 @@ def build(path, entries: dict, settings: dict) -> HeadSource:
     scales = tuple(_scale(x, ly) for ly, x in enumerate(_per_layer("scale", settings.get("scale", d_k**-0.5), L)))
     tokens = _strings("tokens", settings["tokens"], T, "query tokens (T)") if "tokens" in settings else None
     keys = _strings("key_tokens", settings["key_tokens"], T_k, "key tokens (T')") if "key_tokens" in settings else ()
+    raw = _strings("raw_tokens", settings["raw_tokens"], T, "query tokens (T)") if "raw_tokens" in settings else ()
+    provenance = settings.get("provenance", {})
+    if isinstance(provenance, str):  # an .npz keeps it as a JSON text
+        provenance = _json_setting("provenance", provenance)
+    if not isinstance(provenance, dict):
+        raise ValueError("provenance: must be a JSON object")
     floats = [e.dtype for k, e in entries.items() if k in "QKV" and e.dtype.kind == "f"]
     title = settings.get("title", Path(path).name)
     source = settings.get("source", "")
@@ -246,6 +253,8 @@ def build(path, entries: dict, settings: dict) -> HeadSource:
         masks=masks,
         dtype=np.result_type(*floats).name if floats else "float64",
         read=FileReader(path, entries),
+        raw_tokens=raw,
+        provenance=provenance,
     )
 
 

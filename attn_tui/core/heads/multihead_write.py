@@ -28,7 +28,7 @@ def save_heads(path, Q, K, V, *, W_O=None, A=None, M=None, compressed=False, **s
         meta = {k: v if k in ("title", "source") else json.dumps(v) for k, v in settings.items()}
         save_file(arrays, str(path), metadata=meta)
     else:
-        small = {k: np.array(v) for k, v in settings.items()}
+        small = {k: np.array(json.dumps(v) if isinstance(v, dict) else v) for k, v in settings.items()}  # no pickles
         (np.savez_compressed if compressed else np.savez)(path, **arrays, **small)
     return path
 
@@ -59,5 +59,7 @@ def save_source(src: HeadSource, path, **kw) -> Path:
         mask=[_mask_text(*m) for m in src.masks],
         source=src.source or None,
         title=src.title,
+        raw_tokens=list(src.raw_tokens) or None,
+        provenance=src.provenance or None,
         **kw,
     )

@@ -39,6 +39,8 @@ class HeadSource:
     masks: tuple  # (L,) (kind, window)
     dtype: str  # the float dtype a head's Scenario computes in
     read: object = field(repr=False)  # read(name, layer, head=None) -> np.ndarray
+    raw_tokens: tuple = ()  # the tokenizer's own tokens (Ġ kept), when captured from a model
+    provenance: dict = field(default_factory=dict)  # model, revision, dtype, versions, the check (capture)
 
     @property
     def n_layers(self) -> int:

@@ -1,0 +1,145 @@
+"""The attention function registered with transformers' AttentionInterface as "attn_tui_capture".
+
+transformers calls it in every attention layer with what the layer's attention receives:
+
+    query (B, H, T, d_k)  after the projections and rotary positions (RoPE) where the model has them
+    key, value (B, H_kv, T', d)  not repeated for grouped heads (H_kv <= H)
+    attention_mask  the additive mask (0 / dtype min) or None, scaling, and keyword arguments
+
+It copies them out (batch 0) and hands the call on, unchanged, to the eager attention function
+of the model's own modeling module (``eager_attention_forward``), so the model's outputs are the
+model's. The matching mask function is transformers' own ``eager_mask`` (registered under the
+same name with AttentionMaskInterface), so the layers get the masks their eager path gets.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+from transformers import AttentionInterface, AttentionMaskInterface
+from transformers.masking_utils import eager_mask
+
+NAME = "attn_tui_capture"
+# Keyword arguments that change the attention's arithmetic in ways a softmax(scale·QKᵀ + M)
+# cannot hold: a layer that passes one is refused, naming it.
+SUPPORTED = "GPT-2, Llama/Mistral/Qwen2 and BERT families (models whose attention goes through AttentionInterface)"
+UNSUPPORTED_KWARGS = ("softcap", "s_aux", "sinks", "attention_sinks", "alibi", "position_bias")
+
+
+class Unsupported(ValueError):
+    """The model's attention is something the multi-head file cannot hold; str(): one line."""
+
+
+@dataclass
+class Layer:
+    """What one layer's attention received and returned (batch 0), as NumPy arrays."""
+
+    Q: np.ndarray  # (H, T, d_k)
+    K: np.ndarray  # (H_kv, T', d_k)
+    V: np.ndarray  # (H_kv, T', d_v)
+    A: np.ndarray  # (H, T, T') the model's own weights
+    scale: float
+    mask: np.ndarray | None  # (T, T') the additive mask, None when the layer got none
+    is_causal: bool
+    sliding_window: int | None
+    module: object = field(repr=False)
+
+
+def to_numpy(t: torch.Tensor) -> np.ndarray:
+    """A tensor as a NumPy array on the CPU; bfloat16 (which NumPy lacks) as float32, exactly."""
+    t = t.detach()
+    if t.dtype == torch.bfloat16:
+        t = t.float()
+    return t.cpu().numpy()
+
+
+class Recorder:
+    """Collects one Layer per attention call of a forward pass, by the module's layer_idx."""
+
+    def __init__(self):
+        self.layers: dict[int, Layer] = {}
+        self.calls = 0
+        self.problem: str | None = None
+
+    def record(self, module, query, key, value, attention_mask, scaling, kwargs, attn_weights):
+        self.calls += 1
+        idx = getattr(module, "layer_idx", None)
+        if idx is None or idx in self.layers:
+            what = "no layer_idx" if idx is None else f"a second attention call in layer {idx} (cross-attention)"
+            self.problem = self.problem or f"{type(module).__name__} has {what}"
+            return
+        mask = None
+        if attention_mask is not None:
+            m = attention_mask[0]
+            if m.dim() == 3:  # (1 or H, T, T'): one mask for every head is all a layer holds here
+                if m.shape[0] != 1 and not bool((m == m[:1]).all()):
+                    self.problem = self.problem or f"layer {idx} has a different mask per head"
+                m = m[0]
+            if m.dtype == torch.bool:  # True = attend (transformers' boolean masks)
+                m = torch.where(m, 0.0, torch.finfo(torch.float32).min)
+            mask = to_numpy(m).astype(np.float64)
+            mask[np.isneginf(mask)] = np.finfo(np.float32).min  # finite: the file holds numbers
+        self.layers[idx] = Layer(
+            Q=to_numpy(query[0]),
+            K=to_numpy(key[0]),
+            V=to_numpy(value[0]),
+            A=to_numpy(attn_weights[0]),
+            scale=float(query.shape[-1] ** -0.5 if scaling is None else scaling),
+            mask=mask,
+            is_causal=bool(getattr(module, "is_causal", False)),
+            sliding_window=kwargs.get("sliding_window"),
+            module=module,
+        )
+
+
+_current: list[Recorder] = []  # the recorder of the forward pass running now (capture runs one at a time)
+
+
+def eager_of(module):
+    """The eager attention function of ``module``'s own modeling file, or None."""
+    return getattr(sys.modules.get(type(module).__module__), "eager_attention_forward", None)
+
+
+def attn_tui_capture(module, query, key, value, attention_mask, scaling=None, dropout=0.0, **kwargs):
+    """The registered function: record, then the model's own eager attention (its outputs)."""
+    eager = eager_of(module)
+    if eager is None:
+        raise Unsupported(f"{type(module).__name__} has no eager attention function to hand the call to")
+    bad = [k for k in UNSUPPORTED_KWARGS if kwargs.get(k) is not None] + (
+        ["softcapping"] if getattr(module, "attn_logit_softcapping", None) else []
+    )
+    if bad:
+        raise Unsupported(
+            f"{type(module).__name__} passes {bad[0]}, which softmax(scale·QKᵀ + M) cannot hold; "
+            f"capture supports {SUPPORTED}"
+        )
+    if query.shape[0] != 1:
+        raise Unsupported(f"batch of {query.shape[0]}; capture takes one sequence")
+    out, weights = eager(module, query, key, value, attention_mask, scaling=scaling, dropout=dropout, **kwargs)
+    if _current and weights is not None:
+        _current[-1].record(module, query, key, value, attention_mask, scaling, kwargs, weights)
+    elif _current:
+        _current[-1].problem = f"{type(module).__name__}'s eager attention returned no weights"
+    return out, weights
+
+
+def register() -> None:
+    """Register the function and its mask under NAME (idempotent)."""
+    AttentionInterface.register(NAME, attn_tui_capture)
+    AttentionMaskInterface.register(NAME, eager_mask)
+
+
+class recording:
+    """``with recording() as rec:`` the forward passes inside are recorded into rec."""
+
+    def __enter__(self) -> Recorder:
+        register()
+        _current.append(Recorder())
+        return _current[-1]
+
+    def __exit__(self, *exc):
+        _current.pop()
+        return False

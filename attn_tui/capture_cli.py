@@ -1,0 +1,117 @@
+"""`attn-tui capture MODEL TEXT [--out FILE.safetensors] [--layers L …] [--device cpu|cuda]
+[--dtype float32|float16|bfloat16] [--revision R] [--trust-remote-code] [--open]` (or --file PATH
+for the text): a real model's heads as a multi-head file, checked against the model.
+
+torch and transformers (the ``models`` extra) are imported only when the command runs; without
+them the command names the extra to install. Bad input is a ValueError: one line, exit 2 (cli.main).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+EXTRA = "pip install 'attn-tui[models]' (in a checkout: pip install -e '.[models]')"
+MAX_TEXT_BYTES = 4 * 2**20
+
+
+def add_parser(sub) -> None:
+    c = sub.add_parser(
+        "capture",
+        help="a real model's heads (Hugging Face id or folder) as a multi-head file, checked against the model",
+        description="Run MODEL on TEXT once; write every layer's and head's Q, K, V as its attention received them, "
+        "the scale, the mask, the tokens, W_O and the model's own A, after checking every head's A recomputed by "
+        f"attn-tui's core against the model's (README: Capture a real model). Needs the models extra: {EXTRA}.",
+    )
+    c.add_argument("model", metavar="MODEL", help="a Hugging Face model id or a local folder (from_pretrained's)")
+    c.add_argument("text", metavar="TEXT", nargs="?", help="the text to run (or --file PATH)")
+    c.add_argument("--file", metavar="PATH", help="read the text from this UTF-8 file")
+    c.add_argument("--out", metavar="FILE.safetensors", help="where to write (default: MODEL's name.safetensors)")
+    c.add_argument("--layers", metavar="L", type=int, nargs="+", help="only these layers (counted from 0)")
+    c.add_argument("--device", default="cpu", help="cpu (default) or cuda")
+    c.add_argument("--dtype", default="float32", help="float32 (default), float16 or bfloat16")
+    c.add_argument("--revision", metavar="R", help="a branch, tag or commit of the model's repository")
+    c.add_argument(
+        "--trust-remote-code", action="store_true", help="run the model repository's own code (off unless given)"
+    )
+    c.add_argument("--open", action="store_true", help="open the explorer on the file when written")
+
+
+def _text(args) -> str:
+    if (args.text is None) == (args.file is None):
+        raise ValueError("capture: give TEXT or --file PATH (one of them)")
+    if args.file is not None:
+        try:
+            data = Path(args.file).read_bytes()[: MAX_TEXT_BYTES + 1]
+        except OSError as exc:
+            raise ValueError(f"--file {args.file}: cannot read ({exc.strerror})") from None
+        if len(data) > MAX_TEXT_BYTES:
+            raise ValueError(f"--file {args.file}: larger than {MAX_TEXT_BYTES // 2**20} MiB")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"--file {args.file}: not UTF-8 text (byte {exc.start + 1})") from None
+    else:
+        text = args.text
+    if not text.strip():
+        raise ValueError("TEXT: empty; give the text to run the model on")
+    return text
+
+
+def _out(args) -> Path:
+    out = Path(args.out) if args.out else Path(Path(args.model.rstrip("/")).name + ".safetensors")
+    if out.suffix.lower() != ".safetensors":
+        raise ValueError(f"--out {args.out}: a capture is written as .safetensors")
+    if out.is_dir():
+        raise ValueError(f"--out {out}: is a folder; give a file name")
+    if not out.parent.is_dir():
+        raise ValueError(f"--out {out}: the folder {out.parent} does not exist")
+    return out
+
+
+def _imports():
+    try:
+        import torch  # noqa: F401
+        import transformers  # noqa: F401
+    except ImportError as exc:
+        raise ValueError(f"capture needs torch and transformers ({exc.name} is not installed): {EXTRA}") from None
+    from .capture import pipeline
+
+    return pipeline
+
+
+def run(args) -> int:
+    """The command; returns the exit code. Prints the check line, then where the file is."""
+    text = _text(args)
+    out = _out(args)
+    pipeline = _imports()
+    path, result = pipeline.capture_to_file(
+        args.model,
+        text,
+        out,
+        layers=args.layers,
+        dtype=args.dtype,
+        device=args.device,
+        revision=args.revision,
+        trust_remote_code=args.trust_remote_code,
+    )
+    print(result.line())
+    print(f"wrote {path} (attn-tui heads {path}; attn-tui report --scenario {path} --layer L --head H)")
+    sys.stdout.flush()
+    if args.open:
+        return open_explorer(path)
+    return 0
+
+
+def open_explorer(path) -> int:
+    """The explorer on the captured file as on any multi-head file (`attn-tui --scenario FILE`): its
+    layer 0, head 0, every head a key away and the heads screen on h; the status line shows the
+    file's title, with the check's figure, from the first frame."""
+    import argparse
+
+    from . import cli
+
+    args = argparse.Namespace(
+        run_scenario=str(path), run_tokens=None, theme=None, resume=False, fresh=True, title_first=True
+    )
+    return cli.run(args)

@@ -1,0 +1,143 @@
+"""What a captured model's heads need from the core, in NumPy: the mask kind of a model's mask,
+readable token labels, and the check of every head's A against the model's own.
+
+The check recomputes each head's A with the core (source.weights_block, float64) from the
+captured Q, K, the layer's scale and mask, and compares it with the attention weights the model
+itself returned for that head. The difference allowed is derived from the model's dtype (module
+``allowed_diff``), so a capture whose heads are not the model's (a wrong mask, scale or head map)
+is refused while float rounding is not.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .source import HeadSource, own_weights_diff
+
+# Unit roundoff u of the dtype a model computes in (half the gap between 1 and the next number).
+UNIT_ROUNDOFF = {"float64": 2.0**-53, "float32": 2.0**-24, "float16": 2.0**-11, "bfloat16": 2.0**-8}
+BLOCKED = -1e4  # an additive mask entry at or below this blocks its key (source.SEEN)
+
+
+def mask_kind(M: np.ndarray) -> str:
+    """The kind of a model's additive mask M (T, T') for one sequence: "causal", "none",
+    "window:W" (causal, each query sees itself and the W - 1 keys before it) or "additive" (any
+    other pattern, or allowed entries that are not 0: kept as the explicit M)."""
+    M = np.asarray(M)
+    blocked = M <= BLOCKED
+    if np.any(M[~blocked] != 0):
+        return "additive"
+    if not blocked.any():
+        return "none"
+    T, T_k = blocked.shape
+    t, i = np.arange(T)[:, None], np.arange(T_k)[None, :]
+    if T == T_k:
+        future = i > t
+        if np.array_equal(blocked, future):
+            return "causal"
+        W = int((~blocked[-1]).sum())  # the last row sees its window whole
+        if W >= 1 and np.array_equal(blocked, future | (i <= t - W)):
+            return f"window:{W}"
+    return "additive"
+
+
+def implied_mask(kind: str, T: int, T_k: int) -> np.ndarray:
+    """The blocked cells (T, T') of a mask kind (mask_kind's names), True where a key is hidden."""
+    t, i = np.arange(T)[:, None], np.arange(T_k)[None, :]
+    if kind == "none":
+        return np.zeros((T, T_k), dtype=bool)
+    if kind == "causal":
+        return i > t
+    if kind.startswith("window:"):
+        return (i > t) | (i <= t - int(kind[7:]))
+    raise ValueError(f"mask: {kind!r} has no implied pattern")
+
+
+# Byte-level BPE (GPT-2, Llama 3, Qwen) writes each byte as a printable character; these are the
+# ones that stand for whitespace. SentencePiece writes a space as U+2581.
+_SHOWN = {"Ġ": " ", "▁": " ", "Ċ": "\n", "ĉ": "\t", "č": "\r"}
+_VISIBLE = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"}
+MAX_LABEL = 24  # limits.MAX_LABEL: grids keep their columns
+
+
+def token_label(raw: str) -> str:
+    """A token's label on screen: byte-level markers as the whitespace they stand for (a leading
+    space stays a space), a token of whitespace only as visible signs (␣ ↵ ⇥), control characters
+    and newlines inside a token as signs, at most MAX_LABEL characters (… when cut)."""
+    text = "".join(_SHOWN.get(ch, ch) for ch in str(raw))
+    if not text.strip():
+        text = "".join(_VISIBLE.get(ch, "␣") for ch in text) or "∅"
+    else:
+        text = "".join(_VISIBLE[ch] if ch in "\n\t\r" else ch for ch in text)
+        text = "".join(ch if ch.isprintable() or ch == " " else "�" for ch in text)
+    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
+
+
+def allowed_diff(dtype: str, d_k: int, T_k: int, bound: float, score_max: float | None = None) -> float:
+    """The largest |A_core - A_model| rounding can explain for one head, A's entries in [0, 1].
+
+    The model computes S = scale·Q Kᵀ in ``dtype``: each dot product of d_k terms accumulated in
+    float32 or wider (what CPU and CUDA kernels do for float16/bfloat16 too) is off by at most
+    γ_{d_k}(u32)·bound, where bound ≥ scale·Σ_k |q_k||k_k| for every query and key
+    (Cauchy-Schwarz: scale·max‖q‖·max‖k‖); rounding the product and the scaling to ``dtype`` adds
+    2u·|S| ≤ 2u·score_max (``score_max``: max |S| of the head, else bound). An error δ in a row's
+    scores moves each weight by a factor at most e^{2δ}, so by at most expm1(2δ). The softmax
+    itself sums T' terms in float32 or wider ((T' + 4)·u32: exp, sum, divide) and the weights are
+    rounded to ``dtype`` once (u). The core's float64 recompute adds nothing that shows here."""
+    u, u32 = UNIT_ROUNDOFF[dtype], UNIT_ROUNDOFF["float32"]
+    gamma = d_k * u32 / (1 - d_k * u32)
+    delta = gamma * bound + 2 * u * (bound if score_max is None else score_max)
+    return min(1.0, math.expm1(2 * delta) + (T_k + 4) * u32 + u)
+
+
+def score_max(Q: np.ndarray, K: np.ndarray, scale: float, rows: int = 256) -> float:
+    """max |scale·Q Kᵀ| of one head (Q (T, d_k), K (T', d_k)), in row blocks."""
+    return max(float(np.abs(Q[r : r + rows] @ K.T).max()) for r in range(0, len(Q), rows)) * scale
+
+
+@dataclass(frozen=True)
+class HeadsCheck:
+    """Every head's A recomputed by the core against the model's own: the worst difference,
+    where it is, and whether each head is within its own allowed_diff."""
+
+    max_abs_diff: float
+    worst: tuple  # (layer, head) of max_abs_diff, from 0
+    allowed_at_worst: float
+    n_layers: int
+    n_heads: int
+    failed: tuple  # ((layer, head, diff, allowed), ...) of heads past their allowance
+
+    @property
+    def holds(self) -> bool:
+        return not self.failed
+
+    def line(self) -> str:
+        """checked against the model: max |ΔA| 4e-08 over 12 × 12 heads (allowed 3.1e-05 there)."""
+        return (
+            f"checked against the model: max |ΔA| {self.max_abs_diff:.1g} over {self.n_layers} × {self.n_heads} heads"
+            f" (allowed {self.allowed_at_worst:.2g} at layer {self.worst[0]}, head {self.worst[1]})"
+        )
+
+
+def check_heads(src: HeadSource, dtype: str) -> HeadsCheck:
+    """Every head of ``src`` (which holds the model's own A) recomputed by the core and compared
+    with A; the allowance of each head from ``dtype``, the dtype the model computed in."""
+    if not src.has("A"):
+        raise ValueError("A: missing; the check compares the model's own attention weights")
+    worst, where, allowed_worst, failed = -1.0, (0, 0), 0.0, []
+    for layer in range(src.n_layers):
+        for head in range(src.n_heads):
+            Q, K, _ = src.qkv(layer, head)
+            bound = src.scales[layer] * float(np.linalg.norm(Q, axis=1).max()) * float(np.linalg.norm(K, axis=1).max())
+            # a half dtype's rounding of S is relative to |S|: worth one more product for a tighter bound
+            top = score_max(Q, K, src.scales[layer]) if UNIT_ROUNDOFF[dtype] > UNIT_ROUNDOFF["float32"] else None
+            allowed = allowed_diff(dtype, src.d_k, src.T_k, bound, top)
+            diff = own_weights_diff(src, layer, head)
+            if not diff <= allowed:  # NaN fails too
+                failed.append((layer, head, diff, allowed))
+            if diff > worst or math.isnan(diff):
+                worst, where, allowed_worst = diff, (layer, head), allowed
+    return HeadsCheck(worst, where, allowed_worst, src.n_layers, src.n_heads, tuple(failed))

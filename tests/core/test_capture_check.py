@@ -1,0 +1,179 @@
+"""The NumPy side of `attn-tui capture` (core/heads/capture_check.py), without torch: the kind of
+a model's mask, token labels, the dtype-derived allowance and the check of every head."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from attn_tui.core.heads.capture_check import (
+    UNIT_ROUNDOFF,
+    allowed_diff,
+    check_heads,
+    implied_mask,
+    mask_kind,
+    score_max,
+    token_label,
+)
+from attn_tui.core.heads.model import forward, shipped_model
+from attn_tui.core.heads.source import HeadSource
+
+MIN32 = float(np.finfo(np.float32).min)  # transformers' eager masks: 0 where seen, the dtype's min where not
+
+
+def additive(blocked):
+    return np.where(blocked, MIN32, 0.0)
+
+
+@pytest.mark.parametrize("kind", ["causal", "none", "window:1", "window:3", "window:5"])
+def test_mask_kind_reads_back_each_pattern(kind):
+    assert mask_kind(additive(implied_mask(kind, 6, 6))) == kind
+
+
+@pytest.mark.parametrize("W", [6, 9])
+def test_a_window_as_wide_as_the_text_is_causal(W):
+    assert mask_kind(additive(implied_mask(f"window:{W}", 6, 6))) == "causal"
+
+
+def test_other_masks_are_additive():
+    blocked = implied_mask("causal", 6, 6)
+    pad = blocked.copy()
+    pad[:, 2] = True  # a padded key
+    assert mask_kind(additive(pad)) == "additive"
+    bias = additive(blocked)
+    bias[3, 1] = -0.5  # a finite bias where a key is seen (ALiBi-like): the kind cannot hold it
+    assert mask_kind(bias) == "additive"
+    assert mask_kind(np.full((2, 3), -np.inf)) == "additive"  # every key blocked: no kind of ours
+    assert mask_kind(additive(np.ones((6, 6), bool) & ~np.eye(6, dtype=bool))) == "window:1"  # itself only
+    anti = np.arange(6)[None, :] < np.arange(6)[:, None]  # each query sees itself and the keys after it
+    assert mask_kind(additive(anti)) == "additive"
+
+
+def test_window_pattern_is_transformers_sliding_window():
+    """transformers: key kv visible to query q when kv <= q and kv > q - W (W keys, itself included)."""
+    W, T = 3, 7
+    want = np.array([[not (kv <= q and kv > q - W) for kv in range(T)] for q in range(T)])
+    np.testing.assert_array_equal(implied_mask(f"window:{W}", T, T), want)
+
+
+@pytest.mark.parametrize(
+    ("raw", "label"),
+    [
+        ("Ġthe", " the"),
+        ("the", "the"),
+        ("Ġ", "␣"),
+        ("ĠĠ", "␣␣"),
+        ("Ċ", "↵"),
+        ("ĊĊ", "↵↵"),
+        ("ĉ", "⇥"),
+        ("▁world", " world"),
+        ("##ing", "##ing"),
+        ("[CLS]", "[CLS]"),
+        ("a\x1bb", "a�b"),
+        ("Ġ" + "x" * 40, " " + "x" * 22 + "…"),
+    ],
+)
+def test_token_label(raw, label):
+    assert token_label(raw) == label
+
+
+def test_token_labels_are_never_blank():
+    for raw in ["", " ", "Ġ", "\u2581", "Ċ"]:
+        assert token_label(raw).strip()
+
+
+def test_allowed_diff_grows_with_roundoff_and_scores():
+    f32, f16, bf16 = (allowed_diff(d, 64, 512, 10.0) for d in ("float32", "float16", "bfloat16"))
+    assert f32 < f16 < bf16 <= 1.0
+    assert allowed_diff("float32", 64, 512, 100.0) > f32
+    assert allowed_diff("float32", 64, 4096, 10.0) > f32
+    # float32, d_k 64, T' 512, bound 10: expm1(2 (64 u/(1 - 64 u) + 2u) 10) + 516 u + u, u = 2^-24
+    u = UNIT_ROUNDOFF["float32"]
+    assert f32 == pytest.approx(math.expm1(2 * (64 * u / (1 - 64 * u) + 2 * u) * 10) + 517 * u, rel=1e-12)
+    assert allowed_diff("bfloat16", 128, 512, 1e4) == 1.0  # capped: a weight is in [0, 1]
+    # the dtype's rounding of S is relative to |S|: a head whose scores are small gets a tighter allowance
+    assert allowed_diff("bfloat16", 64, 512, 10.0, score_max=2.0) < allowed_diff("bfloat16", 64, 512, 10.0)
+    assert allowed_diff("float32", 64, 512, 10.0, score_max=10.0) == f32
+
+
+def test_score_max_is_the_largest_scaled_score():
+    rng = np.random.default_rng(1)
+    Q, K = rng.standard_normal((600, 8)), rng.standard_normal((300, 8))
+    assert score_max(Q, K, 0.5, rows=256) == pytest.approx(0.5 * np.abs(Q @ K.T).max(), rel=1e-15)
+
+
+def demo_source(plant=None, scale_factor=1.0):
+    """The induction demo's forward as a HeadSource holding its own A (optionally with an error planted)."""
+    f = forward(shipped_model(), [0, 1, 2, 3, 0, 1, 2, 3])
+    A = f.A.astype(np.float32).copy()
+    if plant is not None:
+        A[plant] += 1e-3
+    arrays = {"Q": f.Q.astype(np.float32), "K": f.K.astype(np.float32), "V": f.V.astype(np.float32), "A": A}
+    L, H, T, d = f.Q.shape
+
+    def read(name, layer, head=None):
+        x = arrays[name][layer] if head is None else arrays[name][layer, head]
+        return np.asarray(x, np.float64)
+
+    return HeadSource(
+        title="demo",
+        source="",
+        tokens=tuple("abcdabcd"),
+        ids=tuple("abcdabcd"),
+        key_tokens=(),
+        shapes={k: v.shape for k, v in arrays.items()},
+        kv_head=tuple(range(H)),
+        scales=(d**-0.5 * scale_factor,) * L,
+        masks=(("causal", None),) * L,
+        dtype="float32",
+        read=read,
+    )
+
+
+def test_check_heads_passes_the_models_own_weights():
+    r = check_heads(demo_source(), "float32")
+    assert r.holds and (r.n_layers, r.n_heads) == (2, 4)
+    assert 0 <= r.max_abs_diff <= r.allowed_at_worst
+    assert r.line().startswith("checked against the model: max |ΔA| ") and "over 2 × 4 heads" in r.line()
+
+
+def test_check_heads_finds_a_planted_error_and_names_the_head():
+    r = check_heads(demo_source(plant=(1, 2, 5, 3)), "float32")
+    assert not r.holds
+    assert [(ly, h) for ly, h, _, _ in r.failed] == [(1, 2)]
+    assert r.worst == (1, 2) and r.max_abs_diff == pytest.approx(1e-3, rel=1e-3)
+
+
+def test_check_heads_finds_a_wrong_scale():
+    assert not check_heads(demo_source(scale_factor=1.01), "float32").holds
+
+
+def test_check_heads_needs_the_models_a():
+    src = demo_source()
+    shapes = {k: v for k, v in src.shapes.items() if k != "A"}
+    bare = HeadSource(**{**src.__dict__, "shapes": shapes})
+    with pytest.raises(ValueError, match="A: missing"):
+        check_heads(bare, "float32")
+
+
+def test_a_file_keeps_raw_tokens_and_provenance(tmp_path):
+    from attn_tui.core.heads.multihead_io import open_file
+    from attn_tui.core.heads.multihead_write import save_heads, save_source
+
+    rng = np.random.default_rng(0)
+    Q, K, V = (rng.standard_normal((1, 2, 3, 4)).astype(np.float32) for _ in range(3))
+    raw = ["Ġthe", "Ċ", "cat"]
+    prov = {"model": "tiny", "max_abs_dA": 4e-8, "layers": [0]}
+    path = save_heads(
+        tmp_path / "c.safetensors", Q, K, V, tokens=[token_label(t) for t in raw], raw_tokens=raw, provenance=prov
+    )
+    src = open_file(path)
+    assert src.raw_tokens == tuple(raw) and src.tokens == (" the", "↵", "cat") and src.provenance == prov
+    again = open_file(save_source(src, tmp_path / "again.npz"))
+    assert again.raw_tokens == tuple(raw) and again.provenance == prov
+    with pytest.raises(ValueError, match="raw_tokens: 2 labels for 3 query tokens"):
+        open_file(save_heads(tmp_path / "bad.safetensors", Q, K, V, raw_tokens=raw[:2]))
+    with pytest.raises(ValueError, match="provenance: must be a JSON object"):
+        open_file(save_heads(tmp_path / "bad2.safetensors", Q, K, V, provenance=[1, 2]))
