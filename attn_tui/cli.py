@@ -127,6 +127,18 @@ def report(args) -> str:
     return text.scenario_text(scenario, args.scenario)
 
 
+def _check_served(name) -> None:
+    """What `serve --scenario NAME|FILE` checks before listening: the door the tab's explorer opens it
+    by (a multi-head built-in or file through the heads door, else a scenario); one line, exit 2."""
+    from .core.heads.demo import HEAD_BUILTINS
+    from .core.heads.multihead_io import is_heads_file
+
+    if name in HEAD_BUILTINS or is_heads_file(name):
+        heads_cli.open_first(name, None)
+    else:
+        _load(name)
+
+
 def _load_run(args):
     """(scenario or None, HeadRef or None) the explorer opens on: a multi-head source's head 0.0
     (tui/heads_nav.py), else a single-head scenario; --tokens only with a multi-head built-in."""
@@ -202,7 +214,7 @@ def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if args.command == "serve":
-            return serve.run(args, _load)  # the explorer's own door (its sizes)
+            return serve.run(args, _check_served)  # the explorer's own doors (its sizes, multi-head sources)
         if args.command == "train":
             emit(train_cli.run(args))
             return EXIT_OK

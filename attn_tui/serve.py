@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .core.builtins import BUILTINS
+from .core.heads.demo import HEAD_BUILTINS
 from .core.numparse import parse_int
 from .serve_guard import default_max_sessions, new_token, origin_key
 
@@ -131,7 +132,7 @@ def command(scenario: str | None, theme: str | None, root: str = ".", parent: in
     argv = [sys.executable, "-m", "attn_tui.serve_tab", str(Path(root).resolve()), str(parent or os.getpid())]
     if scenario is not None:
         p = Path(scenario)
-        is_file = scenario not in BUILTINS and p.exists()  # a built-in's name wins, as in resolve()
+        is_file = scenario not in BUILTINS and scenario not in HEAD_BUILTINS and p.exists()  # a built-in's name wins
         argv += ["--scenario", str(p.resolve()) if is_file else scenario]  # a file from any cwd
     if theme is not None:
         argv += ["--theme", theme]

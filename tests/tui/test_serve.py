@@ -170,3 +170,13 @@ def test_served_theme():
     ground = f"48;2;{r};{g};{b}m"
     with served("--theme", "textual-light") as s:
         assert ground in receive(s, {ground}, raw=True)
+
+
+def test_a_multi_head_built_in_is_served():
+    """`serve --scenario induction-demo` opens the trained model's first head in every tab (it was
+    refused before listening: serve checked the name with the single-head door only)."""
+    want = {"layer 0 · head 0 of 4", "k/j row"}  # the status line names the head; the key bar is drawn
+    with served("--scenario", "induction-demo") as s:
+        text = receive(s, want, seconds=60)
+    missing = sorted(w for w in want if w not in text)
+    assert not missing, f"not in the served explorer's output: {missing}"
