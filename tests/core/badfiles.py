@@ -302,3 +302,24 @@ CLASSES = (
     "toml bombs",
     "format characters",
 )
+
+
+def run_driver(driver: str, paths, folder) -> dict:
+    """Run ``driver`` (a Python script taking a JSON list of file paths) in a fresh interpreter over
+    ``paths``; what it printed as JSON. The doors run there, so an import or a crash of one is seen."""
+    import json
+    import subprocess
+    import sys
+
+    listing = folder / "files.json"
+    listing.write_text(json.dumps([str(p) for p in paths]))
+    res = subprocess.run(
+        [sys.executable, "-c", driver, str(listing)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+    assert res.returncode == 0 and res.stderr == "", res.stderr[-3000:]
+    return json.loads(res.stdout)

@@ -5,7 +5,6 @@ traceback, no NumPy RuntimeWarning, nothing that blocks, and no UI library impor
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +14,7 @@ import pytest
 from attn_tui.core.limits import printable
 
 sys.path.insert(0, str(Path(__file__).parent))
-from badfiles import CLASSES, write_corpus
+from badfiles import CLASSES, run_driver, write_corpus
 
 # Runs, in one subprocess (so that a regression that blocks on a FIFO times out instead of
 # hanging the suite), for every file: the core's resolve and load, then cli.main for
@@ -72,18 +71,7 @@ def corpus(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def outcomes(corpus, tmp_path_factory):
-    listing = tmp_path_factory.mktemp("listing") / "files.json"
-    listing.write_text(json.dumps([str(c.path) for c in corpus]))
-    res = subprocess.run(
-        [sys.executable, "-c", DRIVER, str(listing)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
-    assert res.returncode == 0 and res.stderr == "", res.stderr[-2000:]
-    return json.loads(res.stdout)
+    return run_driver(DRIVER, [c.path for c in corpus], tmp_path_factory.mktemp("listing"))
 
 
 def check_line(msg: str, case) -> list[str]:

@@ -12,8 +12,6 @@ every door."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -23,6 +21,7 @@ from attn_tui.core.limits import printable
 
 sys.path.insert(0, str(Path(__file__).parent))
 from badarrays import ARRAYS
+from badfiles import run_driver
 from badheads import HeadCase, members, qkv, write_heads
 
 DRIVER = r"""
@@ -115,18 +114,7 @@ def cases(tmp_path_factory) -> list[HeadCase]:
 
 @pytest.fixture(scope="module")
 def outcomes(cases, tmp_path_factory):
-    listing = tmp_path_factory.mktemp("listing") / "files.json"
-    listing.write_text(json.dumps([str(c.path) for c in cases]))
-    res = subprocess.run(
-        [sys.executable, "-c", DRIVER, str(listing)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
-    assert res.returncode == 0 and res.stderr == "", res.stderr[-3000:]
-    return json.loads(res.stdout)
+    return run_driver(DRIVER, [c.path for c in cases], tmp_path_factory.mktemp("listing"))
 
 
 def problems_of(r: dict, case: HeadCase, words) -> list[str]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tour_pilot import goto, open_tour
 
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.lenses import LensesScreen
-from attn_tui.tui.screens.tour import TourScreen
 from attn_tui.tui.tour_text import EXERCISES, PAGES
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
 
@@ -36,20 +36,6 @@ ORDER = [
     "heads",
     "results",
 ]
-
-
-async def open_tour(pilot) -> TourScreen:
-    await pilot.pause()
-    await pilot.press("t")
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, TourScreen)
-    return pilot.app.screen
-
-
-async def goto(pilot, screen, key: str) -> None:
-    while screen.page.key != key:
-        await pilot.press("n")
-        await pilot.pause()
 
 
 async def skip_all(pilot, screen) -> None:

@@ -3,28 +3,15 @@ bad input gets one line and keeps the page, the last page lists the session, t l
 
 from __future__ import annotations
 
+from tour_pilot import goto, open_tour
+
 from attn_tui.core.builtins import builtin
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.modes import ChoiceScreen
-from attn_tui.tui.screens.tour import TourScreen
 from attn_tui.tui.tour_text import PAGES
 from attn_tui.tui.views.tour_view import page_text as page_text_of
 
 SIZE = (120, 40)
-
-
-async def open_tour(pilot) -> TourScreen:
-    await pilot.pause()
-    await pilot.press("t")
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, TourScreen)
-    return pilot.app.screen
-
-
-async def goto(pilot, screen, key: str) -> None:
-    while screen.page.key != key:
-        await pilot.press("n")
-        await pilot.pause()
 
 
 def page_text(screen) -> str:
