@@ -103,9 +103,8 @@ def test_oracle_extra_and_its_skip_reason(monkeypatch):
     assert re.fullmatch(r"torch==[\d.]+", pin)
     assert 'grep -m1 -oE "torch==[0-9.]+" pyproject.toml' in ci  # .ci/run installs the first pin in the file:
     assert re.search(r"torch==[\d.]+", (ROOT / "pyproject.toml").read_text()).group() == pin  # the oracle's
-    monkeypatch.syspath_prepend(str(ROOT / "tests" / "core"))
     monkeypatch.delenv("ATTN_MUTATION", raising=False)
-    import test_core_oracle
+    from tests.core import test_core_oracle
 
     monkeypatch.setitem(sys.modules, "torch", None)  # import torch -> ImportError
     with pytest.raises(pytest.skip.Exception) as skipped:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from tiny_models import require_models
+
+from tests.capture.tiny_models import require_models
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -24,7 +25,7 @@ def pytest_runtest_makereport(item, call):
 def tiny_folders(tmp_path_factory):
     """family -> a folder holding a tiny random model of it and a trained tokenizer (made once)."""
     require_models()
-    from tiny_models import save_tiny
+    from tests.capture.tiny_models import save_tiny
 
     made = {}
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from tiny_models import require_models
 
 from attn_tui.cli import main
 from attn_tui.core.heads.combine import combine
 from attn_tui.core.heads.door import open_heads
+from tests.capture.tiny_models import require_models
 
 TEXT = "the cat sat on the mat. The cat sat on the log,\nthe dog sat."
 EPS32 = float(np.finfo(np.float32).eps)

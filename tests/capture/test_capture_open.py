@@ -4,11 +4,10 @@ screen a key away."""
 
 from __future__ import annotations
 
-from tiny_models import require_models
-
 from attn_tui import cli
 from attn_tui.cli import main
 from attn_tui.tui.app import AttentionApp
+from tests.capture.tiny_models import require_models
 
 TEXT = "the cat sat on the mat. The cat sat."
 

@@ -7,9 +7,9 @@ import subprocess
 import sys
 
 import pytest
-from tiny_models import require_models
 
 from attn_tui.cli import main
+from tests.capture.tiny_models import require_models
 
 TEXT = "the cat sat on the mat. The cat sat on the log."
 
@@ -120,8 +120,9 @@ def test_an_architecture_without_the_interface_is_named(tmp_path, capsys, monkey
     """An encoder-decoder (T5) and a model whose attention does not go through AttentionInterface."""
     require_models()
     import torch
-    from tiny_models import byte_level_tokenizer
     from transformers import AutoModel, T5Config
+
+    from tests.capture.tiny_models import byte_level_tokenizer
 
     tok = byte_level_tokenizer()
     folder = tmp_path / "t5"
@@ -226,8 +227,9 @@ def test_a_model_outside_the_interface_is_named(tmp_path, capsys, monkeypatch):
     """BLOOM (ALiBi biases, its own attention code) does not call AttentionInterface."""
     require_models()
     import torch
-    from tiny_models import byte_level_tokenizer
     from transformers import AutoModel, BloomConfig
+
+    from tests.capture.tiny_models import byte_level_tokenizer
 
     tok = byte_level_tokenizer()
     folder = tmp_path / "bloom"
@@ -254,8 +256,9 @@ def test_soft_capping_is_named(tmp_path, capsys, monkeypatch):
     """Gemma 2 passes softcap (tanh-capped scores): not a softmax(scale·QKᵀ + M), refused by name."""
     require_models()
     import torch
-    from tiny_models import byte_level_tokenizer
     from transformers import AutoModel, Gemma2Config
+
+    from tests.capture.tiny_models import byte_level_tokenizer
 
     tok = byte_level_tokenizer()
     folder = tmp_path / "gemma2"

@@ -13,9 +13,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from badarrays import ARRAYS, TOML  # issue 34: array files and TOML bombs
-
 from attn_tui.core.limits import MAX_FILE_BYTES
+from tests.core.badarrays import ARRAYS, TOML  # issue 34: array files and TOML bombs
 
 ESC, BEL = "\x1b", "\x07"
 QK = "Q = [[1.0, 0.0], [0.0, 1.0]]\nK = [[1.0, 0.0], [0.0, 1.0]]\n"

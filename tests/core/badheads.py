@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from badarrays import npy, npy_head, patched, safetensors
+
+from tests.core.badarrays import npy, npy_head, patched, safetensors
 
 L, H, H_KV, T, D = 2, 2, 1, 3, 2
 SHAPES = {"Q": [L, H, T, D], "K": [L, H_KV, T, D], "V": [L, H_KV, T, D]}

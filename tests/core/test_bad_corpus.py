@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from attn_tui.core.limits import printable
-
-sys.path.insert(0, str(Path(__file__).parent))
-from badfiles import CLASSES, run_driver, write_corpus
+from tests.core.badfiles import CLASSES, run_driver, write_corpus
 
 # Runs, in one subprocess (so that a regression that blocks on a FIFO times out instead of
 # hanging the suite), for every file: the core's resolve and load, then cli.main for

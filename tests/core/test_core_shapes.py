@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from reference_attention import reference
 
 from attn_tui.core import lenses
 from attn_tui.core.diagnose import ceiling_bits
 from attn_tui.core.scenario import Scenario
 from attn_tui.report import as_json, text
+from tests.core.reference_attention import reference
 
 DTYPES = ("float64", "float32", "float16")
 # how far the trace in a dtype may sit from the float64 reference (inputs are N(0, 1)-sized)

@@ -13,16 +13,13 @@ every door."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 
 from attn_tui.core.limits import printable
-
-sys.path.insert(0, str(Path(__file__).parent))
-from badarrays import ARRAYS
-from badfiles import run_driver
-from badheads import HeadCase, members, qkv, write_heads
+from tests.core.badarrays import ARRAYS
+from tests.core.badfiles import run_driver
+from tests.core.badheads import HeadCase, members, qkv, write_heads
 
 DRIVER = r"""
 import contextlib, io, json, pathlib, sys, tracemalloc, warnings

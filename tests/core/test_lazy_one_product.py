@@ -10,17 +10,12 @@ alike, so only the stand-in shows the old failure at 735 tokens; a 1-row read sh
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/core/issue34.py
-from issue34 import BLAS, EPS64, blas, dtype_tols, issue_case  # noqa: E402
-
-from attn_tui.core.lazy import LazyTrace  # noqa: E402
-from attn_tui.core.scenario import Scenario  # noqa: E402
+from attn_tui.core.lazy import LazyTrace
+from attn_tui.core.scenario import Scenario
+from tests.core.blas_standin import BLAS, EPS64, blas, dtype_tols, issue_case
 
 
 def check_rows_and_cells(s: Scenario, A_lazy, rows=None):

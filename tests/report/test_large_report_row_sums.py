@@ -8,17 +8,12 @@ agrees with the full path's within the dtype's rounding.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))  # tests/core/issue34.py
-from issue34 import BLAS, EPS64, blas, dtype_tols, issue_case  # noqa: E402
-
-from attn_tui.core.lazy import LazyTrace  # noqa: E402
-from attn_tui.report.summary import summarise, summary_text  # noqa: E402
+from attn_tui.core.lazy import LazyTrace
+from attn_tui.report.summary import summarise, summary_text
+from tests.core.blas_standin import BLAS, EPS64, blas, dtype_tols, issue_case
 
 CASES = [
     ("float16", 1.0, dict(mask="none")),

@@ -4,8 +4,6 @@ import itertools
 import json
 import math
 import re
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,9 +11,7 @@ import pytest
 from attn_tui.core import builtin, experiments
 from attn_tui.report import as_json as report_json
 from attn_tui.report import text as report
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))  # tests/core/reference_attention.py
-import reference_attention as ref
+from tests.core import reference_attention as ref
 
 # The lesson's printed output for its deterministic examples, verbatim.
 LESSON_BLOCKS = [

@@ -4,18 +4,13 @@ running with the scenario it had, and nothing blocks (a FIFO, /dev/zero)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 from textual.widgets import Input
 
 from attn_tui.core.limits import printable
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.files import OpenScreen
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
-from badfiles import write_corpus
+from tests.core.badfiles import write_corpus
 
 SIZE = (120, 40)
 SAMPLE = (

@@ -11,10 +11,10 @@ import math
 
 import pytest
 from rich.color import Color, ColorSystem
-from test_theme import THEMES, contrast
 
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.widgets.palette import DIV, ROLES, SEQ
+from tests.tui.test_theme import THEMES, contrast
 
 XTERM16 = (  # xterm's default palette (its 16 ANSI colours)
     "#000000", "#cd0000", "#00cd00", "#cdcd00", "#0000ee", "#cd00cd", "#00cdcd", "#e5e5e5",

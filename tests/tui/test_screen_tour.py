@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from tour_pilot import goto, open_tour
 
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.lenses import LensesScreen
 from attn_tui.tui.tour_text import EXERCISES, PAGES
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
+from tests.tui.tour_pilot import goto, open_tour
 
 SIZE = (120, 40)
 ORDER = [

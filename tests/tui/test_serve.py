@@ -14,11 +14,11 @@ import urllib.request
 
 import aiohttp
 import pytest
-from serving import served
 
 from attn_tui import serve
 from attn_tui.core.builtins import builtin
 from attn_tui.core.numfmt import fmt
+from tests.tui.serving import served
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
 

@@ -15,8 +15,8 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from serving import served
-from test_serve_browser import devtools, pytestmark  # noqa: F401  (the same skips)
+from tests.tui.serving import served
+from tests.tui.test_serve_browser import devtools, pytestmark  # noqa: F401  (the same skips)
 
 ATTACK = """<!doctype html><iframe src="http://127.0.0.1:%(port)d/"></iframe><script>
 const ws = new WebSocket("ws://127.0.0.1:%(port)d/ws?width=80&height=24");

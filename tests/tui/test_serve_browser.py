@@ -22,10 +22,10 @@ import aiohttp
 import numpy as np
 import pytest
 from PIL import Image
-from serving import served
 
 from attn_tui.core.builtins import builtin
 from attn_tui.tui.widgets.palette import VIRIDIS, buckets
+from tests.tui.serving import served
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [

@@ -16,8 +16,9 @@ import time
 import aiohttp
 import pytest
 from aiohttp import web
-from serving import served
-from test_serve import ANSI, expected_cells
+
+from tests.tui.serving import served
+from tests.tui.test_serve import ANSI, expected_cells
 
 CELLS = expected_cells("lesson-pipeline")
 BOUND = 90.0  # s: every wait below polls state or events and fails past this

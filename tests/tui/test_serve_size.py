@@ -12,7 +12,8 @@ import re
 import time
 
 import aiohttp
-from serving import served
+
+from tests.tui.serving import served
 
 MOVE = re.compile(r"\x1b\[(\d+);(\d+)H")  # Textual moves the cursor to each line it writes
 

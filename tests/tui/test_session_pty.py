@@ -13,10 +13,10 @@ import sys
 
 import numpy as np
 import pytest
-from ptyrun import READY, PtyApp, edit_like_the_issue
 
 from attn_tui.core import scenario_io as io
 from attn_tui.core import session_store as store
+from tests.tui.ptyrun import READY, PtyApp, edit_like_the_issue
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pty")
 

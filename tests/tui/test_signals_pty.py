@@ -10,7 +10,8 @@ import sys
 import time
 
 import pytest
-from ptyrun import DEADLINE, READY, PtyApp
+
+from tests.tui.ptyrun import DEADLINE, READY, PtyApp
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and a pty")
 

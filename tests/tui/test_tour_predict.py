@@ -3,13 +3,12 @@ bad input gets one line and keeps the page, the last page lists the session, t l
 
 from __future__ import annotations
 
-from tour_pilot import goto, open_tour
-
 from attn_tui.core.builtins import builtin
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.modes import ChoiceScreen
 from attn_tui.tui.tour_text import PAGES
 from attn_tui.tui.views.tour_view import page_text as page_text_of
+from tests.tui.tour_pilot import goto, open_tour
 
 SIZE = (120, 40)
 

@@ -14,7 +14,6 @@ import warnings
 
 import numpy as np
 import pytest
-from reference_attention import blocked as ref_blocked
 
 from attn_tui.core.builtins import BUILTINS, builtin
 from attn_tui.core.derive import block_reason, derivation
@@ -22,6 +21,7 @@ from attn_tui.core.diagnose import nan_cause
 from attn_tui.core.numfmt import fmt
 from attn_tui.core.random_scenario import random_scenario
 from attn_tui.core.scenario import Scenario
+from tests.core.reference_attention import blocked as ref_blocked
 
 
 def num(x) -> str:

@@ -5,19 +5,15 @@ valid UTF-8 whatever the file's name."""
 
 from __future__ import annotations
 
-import sys
 import tracemalloc
 import zipfile
-from pathlib import Path
 
 import pytest
 
 from attn_tui.cli import main
 from attn_tui.core import arrays_io, limits, scenario_io
 from attn_tui.core.scenario_io import ScenarioError, resolve
-
-sys.path.insert(0, str(Path(__file__).parent))
-from badarrays import ARRAYS, EYE, TOML, npy, npz, qk
+from tests.core.badarrays import ARRAYS, EYE, TOML, npy, npz, qk
 
 CASES = {name: raw for name, _, _, raw, _ in ARRAYS}
 QK = "Q = [[1.0, 0.0], [0.0, 1.0]]\nK = [[1.0, 0.0], [0.0, 1.0]]\n"

@@ -5,9 +5,7 @@ off-by-one or a dropped check fails here."""
 from __future__ import annotations
 
 import json
-import sys
 import zipfile
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,9 +13,7 @@ import pytest
 from attn_tui.core import arrays_io as aio
 from attn_tui.core import labeltext, npz_members
 from attn_tui.core.limits import MAX_LABEL, MAX_T, MAX_TITLE
-
-sys.path.insert(0, str(Path(__file__).parent))
-from badarrays import EYE, npy, npy_head, npz, patched, qk, safetensors, st_qk
+from tests.core.badarrays import EYE, npy, npy_head, npz, patched, qk, safetensors, st_qk
 
 DATA = EYE.tobytes() * 2
 

@@ -11,10 +11,10 @@ import warnings
 
 import numpy as np
 import pytest
-from reference_attention import blocked as ref_blocked
 
 from attn_tui.core import stream
 from attn_tui.core.scenario import Scenario
+from tests.core.reference_attention import blocked as ref_blocked
 
 RNG = np.random.default_rng(41)
 F16_MAX = float(np.finfo(np.float16).max)

@@ -7,18 +7,14 @@ every word and number of the summary is checked against what the test put in."""
 from __future__ import annotations
 
 import io
-import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))  # tests/core/reference_attention.py
-from reference_attention import blocked as ref_blocked  # noqa: E402
-
 from attn_tui.core.scenario import Scenario
 from attn_tui.report import summary
+from tests.core.reference_attention import blocked as ref_blocked
 
 RNG = np.random.default_rng(61)
 

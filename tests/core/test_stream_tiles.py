@@ -7,10 +7,10 @@ keys past the open tiles. Expectations from NumPy over the full matrices."""
 from __future__ import annotations
 
 import numpy as np
-from reference_attention import blocked as ref_blocked
 
 from attn_tui.core import stream
 from attn_tui.core.scenario import Scenario
+from tests.core.reference_attention import blocked as ref_blocked
 
 RNG = np.random.default_rng(43)
 
