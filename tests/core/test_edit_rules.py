@@ -6,13 +6,15 @@ by position the way the docstrings say, and every refusal's message naming the p
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
-import pytest
 
 from attn_tui.core import edit
 from attn_tui.core.edit import EditError
 from attn_tui.core.limits import MAX_DIM
 from attn_tui.core.scenario import Scenario
+from tests import refusals
 
 RNG = np.random.default_rng(5)
 
@@ -58,10 +60,7 @@ def deleted(a, at):
     return np.array(rows)
 
 
-def refuses(message, fn, *args, **kw):
-    with pytest.raises(EditError) as e:
-        fn(*args, **kw)
-    assert str(e.value) == message
+refuses = partial(refusals.refuses, EditError)
 
 
 # -- values and cells ------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 Before, row_stats took each row's max m and sum l from one product of S and a grid's tile from
 another; a BLAS that rounds the two calls differently (2.5 ulp in float32, times c = 1000) put
 a row of A at 0.925. Now every read of S cuts its cells from one product per block
-(Source.product). Each test runs on the machine's BLAS and on issue34's stand-in for a BLAS
+(Source.product). Each test runs on the machine's BLAS and on a stand-in for a BLAS (blas_standin.py)
 whose rounding depends on the call's shape (this machine's rounds 16 x 512 and 16 x 735 calls
 alike, so only the stand-in shows the old failure at 735 tokens; a 1-row read shows it on both).
 """

@@ -7,6 +7,7 @@ that keep a message on one short line. Written to kill the mutants of core/limit
 from __future__ import annotations
 
 import warnings
+from functools import partial
 
 import numpy as np
 import pytest
@@ -14,16 +15,14 @@ import pytest
 from attn_tui.core import limits
 from attn_tui.core.builtins import builtin
 from attn_tui.core.scenario import Scenario
+from tests import refusals
 
 
 class DoorError(ValueError):
     """A door's own exception class: a refusal must come as this, not as a bare ValueError."""
 
 
-def refuses(message, fn, *args, **kw):
-    with pytest.raises(DoorError) as e:
-        fn(*args, error=DoorError, **kw)
-    assert type(e.value) is DoorError and str(e.value) == message
+refuses = partial(refusals.refuses, DoorError, error=DoorError)  # the door's own class, passed to it as error=
 
 
 def test_printable_escapes_control_characters_and_lone_surrogates_only():

@@ -9,16 +9,17 @@ mutants of core/modes.py (scripts/mutation.sh).
 
 from __future__ import annotations
 
+from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 
 from attn_tui.core import modes
 from attn_tui.core.builtins import builtin
 from attn_tui.core.diagnose import nan_causes, overflows
 from attn_tui.core.edit import EditError
 from attn_tui.core.scenario import Scenario
+from tests import refusals
 
 F16_MAX = "65504"  # float16's largest finite number
 MASKED_F64 = (
@@ -37,10 +38,7 @@ SPREADS = (
 )
 
 
-def refuses(message, fn, *args):
-    with pytest.raises(EditError) as e:
-        fn(*args)
-    assert str(e.value) == message
+refuses = partial(refusals.refuses, EditError)
 
 
 def lines(s):

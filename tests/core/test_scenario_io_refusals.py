@@ -16,15 +16,14 @@ import pytest
 from attn_tui.core import scenario_io
 from attn_tui.core.builtins import BUILTINS, builtin
 from attn_tui.core.scenario_io import KEYS, ScenarioError, dumps, loads, resolve
+from tests import refusals
 
 QK = "Q = [[1.0], [2.0]]\nK = [[1.0], [2.0]]\n"
 SIZES = "sizes (T, T', d_model, d_k, d_v) are at most 512"
 
 
-def refuses(message, text, source=None):
-    with pytest.raises(ScenarioError) as e:
-        loads(text) if source is None else loads(text, source)
-    assert str(e.value) == message
+def refuses(message, text, *source):
+    refusals.refuses(ScenarioError, message, loads, text, *source)
 
 
 @pytest.mark.parametrize(
