@@ -48,6 +48,7 @@ def test_the_verdict_says_spread_at_64_and_one_hot_at_256(runs):
     assert "not one-hot" not in v256
 
 
+@pytest.mark.slow
 def test_the_tour_asks_then_quotes_the_measured_stall_and_says_w_v_is_fixed(runs):
     from attn_tui.tui.tour_questions import QUESTIONS, STALL_CHOICES
     from attn_tui.tui.views import train_view

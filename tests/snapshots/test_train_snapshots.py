@@ -10,6 +10,8 @@ from attn_tui.core.train import compare
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.train import TrainScreen
 
+pytestmark = pytest.mark.slow  # each trains first (the training screen's own tests stay in the fast lane)
+
 
 async def _trained(pilot, settle) -> None:
     await pilot.pause()

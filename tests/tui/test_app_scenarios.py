@@ -68,6 +68,7 @@ async def test_cross_attention_grids_are_T_by_T_prime(make_app):
         assert app.screen.query_one("#grid-A").values.shape == (5, 3)
 
 
+@pytest.mark.slow
 async def test_big_scenario_scrolls(make_app, grid_text):
     app = AttentionApp(scenario=random_scenario(256))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -85,6 +86,7 @@ async def test_big_scenario_scrolls(make_app, grid_text):
 
 
 @pytest.mark.parametrize("size", [(40, 12), (80, 24), (20, 6)])
+@pytest.mark.slow
 async def test_small_terminals_do_not_crash(make_app, size):
     app = make_app()
     async with app.run_test(size=size) as pilot:
@@ -94,6 +96,7 @@ async def test_small_terminals_do_not_crash(make_app, size):
         await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_resizes_while_running(make_app, grid_cell):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -132,6 +135,7 @@ async def test_palette_offers_every_app_key(make_app):
         await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_chart_shows_the_heaviest_keys_that_fit_and_redraws_on_resize(settle):
     app = AttentionApp(scenario=random_scenario(64))
     async with app.run_test(size=(120, 40)) as pilot:

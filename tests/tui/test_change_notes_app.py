@@ -120,6 +120,7 @@ def _with(m, r, c, x):
     return a
 
 
+@pytest.mark.slow
 async def test_sweep_export_asks_for_a_folder_and_before_overwriting(tmp_path, monkeypatch, open_experiments):
     monkeypatch.chdir(tmp_path)
     app = AttentionApp()
@@ -151,6 +152,7 @@ async def test_sweep_export_asks_for_a_folder_and_before_overwriting(tmp_path, m
         assert isinstance(app.screen, ExperimentsScreen)
 
 
+@pytest.mark.slow
 async def test_enter_in_an_experiment_input_runs_and_keeps_focus(open_experiments):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:

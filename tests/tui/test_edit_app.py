@@ -88,6 +88,7 @@ async def test_escape_cancels():
         assert app.state.scenario.W_K[0, 0] == 3.0 and not app.history.can_undo
 
 
+@pytest.mark.slow
 async def test_undo_redo_keys_and_knobs():
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -118,6 +119,7 @@ async def test_undo_in_palette():
         assert app.state.scenario.scaled
 
 
+@pytest.mark.slow
 async def test_add_and_remove_token(make_app):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -151,6 +153,7 @@ async def test_rename_token_and_feature(make_app):
         assert app.state.scenario.tokens[0] == "t1 mat"
 
 
+@pytest.mark.slow
 async def test_change_dimensions():
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -28,6 +28,7 @@ async def edit_cell(app, pilot, grid, value, downs=0):
     await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_save_and_reload_bit_exact(tmp_path):
     app = AttentionApp()
     path = tmp_path / "mine.toml"
@@ -115,6 +116,7 @@ async def test_open_builtin_from_list():
 
 
 @pytest.mark.parametrize("fmt", ["csv", "npy"])
+@pytest.mark.slow
 async def test_export_matrices(tmp_path, fmt):
     app = AttentionApp()
     folder = tmp_path / "out"
@@ -156,6 +158,7 @@ async def test_export_svg_screenshot(tmp_path):
         assert svg.startswith("<svg") and "Export the current" not in svg and "W_Q" in svg
 
 
+@pytest.mark.slow
 async def test_save_offers_the_scenario_on_screen_not_the_last_file_opened(tmp_path):
     """Open a .toml, then a built-in: save offers the built-in's name, not the .toml (whose `y` would
     overwrite it with another scenario)."""

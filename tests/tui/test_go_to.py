@@ -3,6 +3,8 @@ the cell cursor, and with it the selected query row, not just the view."""
 
 from __future__ import annotations
 
+import pytest
+
 from attn_tui.core.random_scenario import random_scenario
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.editor import FormScreen
@@ -33,6 +35,7 @@ async def test_colon_goes_to_the_cell_and_selects_its_row(settle):
         assert top <= 249 < top + grid.scrollable_content_region.height - 1  # row t250 is on screen
 
 
+@pytest.mark.slow
 async def test_a_row_out_of_range_is_refused_in_the_form_and_nothing_moves(settle):
     app = AttentionApp(scenario=random_scenario(T=T))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -3,6 +3,8 @@ induction-demo with a repeated sequence, layer 1 sorted by the induction score."
 
 from __future__ import annotations
 
+import pytest
+
 from attn_tui.core.heads import combine, layer_readings, open_heads, sort_readings
 from attn_tui.core.numfmt import fmt
 from attn_tui.tui.app import AttentionApp
@@ -25,6 +27,7 @@ def test_the_page_names_the_heads_the_core_measures():
     assert [p.key for p in PAGES][-2:] == ["heads", "results"]  # what's next, then the learner's own results
 
 
+@pytest.mark.slow
 async def test_try_it_opens_the_heads_screen_on_the_repeat(settle):
     app = AttentionApp()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -65,6 +65,7 @@ async def test_status_and_key_bar_at_each_size(width, height, settle, make_app):
             assert "c=1.000" in status
 
 
+@pytest.mark.slow
 async def test_tour_nav_hint_is_visible_at_80x24_on_every_page(settle):
     app = AttentionApp()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -85,6 +86,7 @@ async def test_tour_nav_hint_is_visible_at_80x24_on_every_page(settle):
 
 
 @pytest.mark.parametrize("key,wide_id", [("l", "#lenses-grid"), ("x", "#exp-left")])
+@pytest.mark.slow
 async def test_lens_and_experiment_tables_scroll_sideways_at_40x12(key, wide_id, settle):
     """Below 60 columns the tables keep their width (numbers, not "3.9…") and scroll; resizing is safe."""
     app = AttentionApp()
@@ -142,6 +144,7 @@ async def test_no_hint_names_a_key(settle):
 
 
 @pytest.mark.parametrize("width", [80, 155, 200])
+@pytest.mark.slow
 async def test_each_bar_keeps_its_own_keys_and_not_the_shown_screens(width, settle):
     app = AttentionApp()
     async with app.run_test(size=(width, 30)) as pilot:

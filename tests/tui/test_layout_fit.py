@@ -4,11 +4,14 @@ and the chart pushed off screen by the explanation line."""
 
 from __future__ import annotations
 
+import pytest
+
 from attn_tui.core.builtins import builtin
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.views.inspector import inspector_lines as explain
 
 
+@pytest.mark.slow
 async def test_up_down_select_the_row_with_the_chart_focused_on_a_scrolling_page(settle):
     for scenario, size in ((None, (40, 12)), ("cross-attention", (120, 40))):
         app = AttentionApp(scenario=builtin(scenario or "lesson-pipeline").with_(focus_row=1))
@@ -73,6 +76,7 @@ async def test_the_cursor_row_stays_in_view_when_the_explanation_leaves_little_r
             assert page.y <= y < page.bottom, (row, y, page)
 
 
+@pytest.mark.slow
 async def test_the_inspector_keeps_every_line_after_resizes(settle):
     app = AttentionApp(scenario=builtin("float16-overflow"))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -166,6 +170,7 @@ def test_the_entropy_inspector_of_a_nan_row_has_no_empty_equation():
     assert all(x.strip() != "=" for x in lines), lines
 
 
+@pytest.mark.slow
 async def test_help_is_one_text_not_a_widget_per_table_cell(settle):
     """Textual's Markdown made a widget per cell of the keys table (`?` took ~1.7 s)."""
     from attn_tui.tui import keys

@@ -138,6 +138,7 @@ async def test_every_builtin_has_titles_that_fit_at_120x40(name, settle, on_scre
         assert on_screen(app, "A")
 
 
+@pytest.mark.slow
 async def test_grids_show_numbers_at_40x12_and_resizing_does_not_crash(settle, make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -171,6 +172,7 @@ async def test_a_resize_keeps_the_focused_pane_in_view_and_enlarging_goes_back_t
         assert page.scroll_y == 0 and on_screen(app, "X") and on_screen(app, "A")
 
 
+@pytest.mark.slow
 async def test_capped_grids_keep_the_selected_row_in_view(settle, on_screen):
     """T = 64 at 120×40: every row-linked grid scrolls to the selected row (none hides it
     behind its horizontal scrollbar)."""

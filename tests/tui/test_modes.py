@@ -46,6 +46,7 @@ async def test_mask_none_and_window():
         assert "mask window 2" in status_text(status_view(app.state)).plain
 
 
+@pytest.mark.slow
 async def test_padding_with_inf_fill_gives_nan_and_explanation():
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -77,6 +78,7 @@ async def test_float16_fill_overflow_shown():
         assert explain(app) == "" and app.state.trace.A.dtype == np.float32
 
 
+@pytest.mark.slow
 async def test_cross_attention_shapes_and_causal_rule():
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -183,6 +185,7 @@ def test_every_edit_key_has_an_action_and_a_palette_entry():
         assert not any(part.startswith(("f1", "ctrl+1")) for part in k.key.split(","))
 
 
+@pytest.mark.slow
 async def test_cross_edit_y_and_rename_key():
     app = AttentionApp(builtin("cross-attention"))
     async with app.run_test(size=SIZE) as pilot:

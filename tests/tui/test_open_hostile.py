@@ -109,6 +109,7 @@ async def test_a_typed_path_is_refused_too(sample, name):
         assert all(w in app.screen.message for w in case.words)
 
 
+@pytest.mark.slow
 async def test_an_unforeseen_exception_keeps_the_session_and_names_the_file(tmp_path, monkeypatch):
     """The backstop (issue 34): whatever a reader raises (MemoryError, TypeError ...), the dialog
     shows one line naming the file and the app keeps its scenario; it used to exit 1."""

@@ -61,6 +61,7 @@ async def _styles(theme: str, settle) -> dict:
 
 
 @pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.slow
 async def test_every_digit_reads_in_every_colour_system(theme, settle):
     styles = await _styles(theme, settle)
     low = []

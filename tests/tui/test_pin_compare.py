@@ -2,6 +2,7 @@
 and the charts draw the pinned row as ┃ ticks (the lesson's exercises 1 and 2)."""
 
 import numpy as np
+import pytest
 
 from attn_tui.core import builtin
 from attn_tui.tui.app import AttentionApp
@@ -60,6 +61,7 @@ async def test_p_pins_undo_keeps_the_pin_and_the_chart_draws_ghosts(settle, char
         assert app.state.pin is None and app.screen.query_one("#grid-A").border_title.startswith("A")
 
 
+@pytest.mark.slow
 async def test_a_key_masked_now_keeps_its_pinned_score_tick(settle, monkeypatch):
     """Pin, then pad key 1: row t2 may no longer see t1, but the pin could, with S(2,1) = 3. The ghost
     tick sits at the pin's score, under the pin's own mask (it was zeroed with today's mask and drawn at 0)."""

@@ -11,6 +11,8 @@ from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.files import ConfirmScreen, SaveScreen
 from tests.tui.test_files import submit_path
 
+pytestmark = pytest.mark.slow  # two explorers, each through the save dialog
+
 SIZE = (120, 40)
 OTHER = builtin("lesson-handcrafted")  # what the other explorer saves
 

@@ -26,6 +26,7 @@ async def set_inputs(pilot, screen, **values):
     await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_variance_ratio_is_one_within_ten_percent(open_experiments):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -55,6 +56,7 @@ async def test_custom_dk_n_and_seed_rerun(open_experiments):
         assert len(screen.dots[256]) == 3000
 
 
+@pytest.mark.slow
 async def test_the_ui_keeps_answering_while_the_worker_runs(open_experiments, monkeypatch):
     """The variance is held inside its computation (a gate the test opens) while a key is
     pressed: the key is handled, so the work runs in a worker, not on the event loop. The test
@@ -126,6 +128,7 @@ async def test_saturation_unscaled_is_one_hot_scaled_spreads(open_experiments):
         assert res["log2_T"] == 3.0
 
 
+@pytest.mark.slow
 async def test_sweep_steps_plays_and_pauses(open_experiments):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -161,6 +164,7 @@ async def test_export_writes_where_the_notification_says(tmp_path, open_experime
         assert any(str(path) in m for m in app.notes.messages())
 
 
+@pytest.mark.slow
 async def test_export_to_an_unwritable_place_is_one_line_not_a_crash(tmp_path, open_experiments):
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
@@ -193,6 +197,7 @@ async def test_d_cycles_the_histogram_through_every_d_k(open_experiments):
         assert all(n == 5000 for _, n in shown)
 
 
+@pytest.mark.slow
 async def test_pages_scroll_on_a_small_terminal(open_experiments):
     app = AttentionApp()
     async with app.run_test(size=(80, 24)) as pilot:

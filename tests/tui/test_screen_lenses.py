@@ -53,6 +53,7 @@ async def test_l_opens_lenses_on_the_selected_row():
         assert app.current_mode == "pipeline"
 
 
+@pytest.mark.slow
 async def test_panels_follow_row_and_scale_keys():
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -112,6 +113,7 @@ async def test_every_builtin_draws_without_error(name):
         assert isinstance(app.screen, LensesScreen)
 
 
+@pytest.mark.slow
 async def test_cross_attention_says_why_no_w_avg():
     app = AttentionApp(scenario=builtin("cross-attention"))
     async with app.run_test(size=SIZE) as pilot:

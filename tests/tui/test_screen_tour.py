@@ -79,6 +79,7 @@ async def test_space_n_and_b_walk_every_page():
         assert screen.page.key == "objectives"
 
 
+@pytest.mark.slow
 async def test_each_page_mounts_its_live_panes():
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:

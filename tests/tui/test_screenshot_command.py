@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from attn_tui.tui.app import AttentionApp
 
 
+@pytest.mark.slow
 async def test_screenshot_goes_to_the_current_folder_without_downloads(tmp_path, monkeypatch, settle):
     monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no ~/Downloads
     monkeypatch.chdir(tmp_path)

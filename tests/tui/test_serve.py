@@ -59,6 +59,7 @@ def receive(s, want: set[str], seconds: float = 90, raw: bool = False, keys: str
 
 
 @pytest.mark.parametrize("scenario", ["lesson-pipeline", "box-kernel"])
+@pytest.mark.slow
 def test_served_page_and_explorer_numbers(scenario):
     """The printed URL end to end: its page names the websocket, which carries every A cell."""
     with served("--scenario", scenario) as s:
@@ -71,6 +72,7 @@ def test_served_page_and_explorer_numbers(scenario):
         assert not missing, f"not in the served explorer's output: {missing}"
 
 
+@pytest.mark.slow
 def test_two_tabs_two_explorers():
     """Each websocket runs its own explorer: two connections, two streams with the numbers."""
     want = expected_cells("lesson-pipeline")
@@ -159,6 +161,7 @@ def test_page_urls_name_a_reachable_host():
     assert serve._url_host("127.0.0.1") == "127.0.0.1"
 
 
+@pytest.mark.slow
 def test_served_theme():
     """--theme reaches every tab: the explorer paints textual-light's background (truecolor escapes)."""
     from textual.app import App
@@ -172,6 +175,7 @@ def test_served_theme():
         assert ground in receive(s, {ground}, raw=True)
 
 
+@pytest.mark.slow
 def test_a_multi_head_built_in_is_served():
     """`serve --scenario induction-demo` opens the trained model's first head in every tab (it was
     refused before listening: serve checked the name with the single-head door only)."""

@@ -133,6 +133,7 @@ async def other_port_server(seen: list):
     return runner, runner.addresses[0][1]
 
 
+@pytest.mark.slow
 def test_printed_url_sets_no_cookie_and_its_page_socket_carries_the_token():
     """As a browser does, keeping every cookie: opening the printed URL leaves no cookie holding the token
     (cookies ignore ports: a server on another port of 127.0.0.1 would receive it, and drive an explorer
@@ -173,6 +174,7 @@ def test_printed_url_sets_no_cookie_and_its_page_socket_carries_the_token():
         s.wait_output("session opened for 127.0.0.1")
 
 
+@pytest.mark.slow
 def test_sessions_past_the_limit_refused_and_closed_tabs_reaped():
     async def scenario(s):
         async with aiohttp.ClientSession() as session:
@@ -190,6 +192,7 @@ def test_sessions_past_the_limit_refused_and_closed_tabs_reaped():
         s.wait_output("session closed for 127.0.0.1: the tab closed")
 
 
+@pytest.mark.slow
 def test_a_silent_session_is_ended_and_reaped():
     async def silent(s):
         async with aiohttp.ClientSession() as session:
@@ -209,6 +212,7 @@ def vm_hwm_mib(pid: int) -> float:
         return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) / 1024
 
 
+@pytest.mark.slow
 def test_malformed_messages_are_dropped_with_one_line_and_sizes_bounded():
     bad = [
         '["resize", {"width": -5, "height": 24}]',
@@ -274,6 +278,7 @@ def test_tabs_die_with_the_server():
         poll(gone, f"the tab {tab} ended with its server", seconds=30)
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_the_tabs_and_the_server_cleanly():
     async def open_tab(s):
         async with aiohttp.ClientSession() as session:
@@ -293,6 +298,7 @@ def test_ctrl_c_ends_the_tabs_and_the_server_cleanly():
         assert "Traceback" not in s.output()
 
 
+@pytest.mark.slow
 def test_a_served_save_beyond_the_root_is_refused(tmp_path):
     """The issue's attack, typed by an allowed tab: `s`, a path out of the root, enter (the dialog's
     default name is selected: typing replaces it)."""

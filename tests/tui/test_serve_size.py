@@ -12,8 +12,11 @@ import re
 import time
 
 import aiohttp
+import pytest
 
 from tests.tui.serving import served
+
+pytestmark = pytest.mark.slow  # a server, a browser's websocket and an explorer behind it
 
 MOVE = re.compile(r"\x1b\[(\d+);(\d+)H")  # Textual moves the cursor to each line it writes
 

@@ -50,6 +50,7 @@ async def make_edits(app, pilot, settle) -> None:
     assert app.history.future and app.state.cursor == ("W_Q", 1, 0)
 
 
+@pytest.mark.slow
 async def test_q_keeps_everything_and_the_offer_restores_it_equal(state_home, settle):
     app = AttentionApp(session=keeper(state_home))
     async with app.run_test(size=SIZE) as pilot:
@@ -108,6 +109,7 @@ async def test_resume_restores_without_asking_and_fresh_offers_nothing(state_hom
         assert not isinstance(fresh.screen, OfferScreen) and fresh.state.scenario.c == 1.0
 
 
+@pytest.mark.slow
 async def test_a_session_equal_to_the_file_opened_is_not_offered(state_home, settle, tmp_path):
     """The kept scenario saved to a file and that file opened: nothing differs, nothing is asked."""
     first = AttentionApp(session=keeper(state_home))
@@ -170,6 +172,7 @@ async def test_a_bad_state_file_is_one_line_on_the_first_screen(state_home, sett
         assert any("from another version of attn-tui (format 0" in m and "\n" not in m for m in said), said
 
 
+@pytest.mark.slow
 async def test_a_crash_keeps_the_session_and_says_so(state_home, settle, monkeypatch, capsys):
     """An uncaught exception in an action: Textual exits 1; cli keeps the session after it."""
     from attn_tui import cli

@@ -18,7 +18,10 @@ from attn_tui.core import scenario_io as io
 from attn_tui.core import session_store as store
 from tests.tui.ptyrun import READY, PtyApp, edit_like_the_issue
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pty")
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pty"),
+    pytest.mark.slow,  # each starts the explorer in a pty, some twice (test_signals_pty.py stays in the fast lane)
+]
 
 
 def kept_files(state_home):

@@ -67,6 +67,7 @@ async def test_every_grid_colour_reads(theme, settle):
 
 
 @pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.slow
 async def test_charts_and_warnings_read(theme, settle):
     app = AttentionApp()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -83,6 +84,7 @@ async def test_charts_and_warnings_read(theme, settle):
 
 
 @pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.slow
 async def test_orange_lines_read(theme, settle):
     """The lines in the warning colour: the tour's try-it, the help's scenario, the training's scale line."""
     app = AttentionApp()

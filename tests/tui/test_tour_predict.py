@@ -3,6 +3,8 @@ bad input gets one line and keeps the page, the last page lists the session, t l
 
 from __future__ import annotations
 
+import pytest
+
 from attn_tui.core.builtins import builtin
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.modes import ChoiceScreen
@@ -21,6 +23,7 @@ def screen_text(app) -> str:
     return app.export_screenshot()
 
 
+@pytest.mark.slow
 async def test_exercise_1_predict_then_reveal(settle):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -42,6 +45,7 @@ async def test_exercise_1_predict_then_reveal(settle):
         assert app.focused is not box  # digits and letters are keys again
 
 
+@pytest.mark.slow
 async def test_bad_input_gets_one_line_and_the_page_is_kept(settle):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -87,6 +91,7 @@ async def test_no_exercise_shows_its_answer_before_a_prediction(settle):
         assert "16,777,216" not in screen_text(app)  # exercise 5's table stays off exercise 4's page
 
 
+@pytest.mark.slow
 async def test_the_last_page_lists_the_session_and_contents_jump(settle):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -108,6 +113,7 @@ async def test_the_last_page_lists_the_session_and_contents_jump(settle):
         assert "The score matrix S, Q1: Your prediction 3 · answer 3 · off by ±0" in text
 
 
+@pytest.mark.slow
 async def test_try_it_waits_for_a_prediction(settle):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -124,6 +130,7 @@ async def test_try_it_waits_for_a_prediction(settle):
         assert app.current_mode == "pipeline" and app.state.scenario.mask == "none"
 
 
+@pytest.mark.slow
 async def test_the_question_is_visible_at_80x24_without_scrolling(settle):
     app = AttentionApp()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -144,6 +151,7 @@ async def test_the_question_is_visible_at_80x24_without_scrolling(settle):
             assert left.border_title == f"Tour {screen.index + 1}/{len(PAGES)}" and left.region.y == 0
 
 
+@pytest.mark.slow
 async def test_the_training_page_measures_the_stall_off_the_event_loop(settle):
     from attn_tui.core.train import compare
 

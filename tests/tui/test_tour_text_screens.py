@@ -7,6 +7,7 @@ to exercise 1, each checked against the core's numbers.
 
 from __future__ import annotations
 
+import pytest
 from rich.console import Console
 
 from attn_tui.core import experiments
@@ -51,6 +52,7 @@ async def test_tour_reads_the_hand_crafted_a_whatever_the_app_shows(settle):
         assert (app.state.trace.A == A).all()
 
 
+@pytest.mark.slow
 async def test_the_scale_page_keys_work_where_it_says(settle):
     """The entropy-knob page: ↓ picks a later row, + then lowers its H (row 1 stays at 0)."""
     app = AttentionApp()
@@ -96,6 +98,7 @@ async def test_the_receiver_page_and_the_lenses_screen_show_one_text(settle):
         assert text(tour.query_one("#tour-corr").shown) == lens
 
 
+@pytest.mark.slow
 async def test_experiments_show_the_rng_note_and_the_lessons_figures(open_experiments):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -41,6 +41,7 @@ def test_the_key_the_palette_and_the_help_name_it():
     assert {"run", "step", "reset", "toggle_scaled", "compare", "explore", "toggle_view"} <= train
 
 
+@pytest.mark.slow
 async def test_the_palette_command_train_opens_it(settle):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -89,6 +90,7 @@ async def test_step_reset_and_scaled_toggle():
         assert "d_k" in str(screen.query_one("#train-status").render())
 
 
+@pytest.mark.slow
 async def test_the_ui_answers_while_the_worker_trains(monkeypatch):
     """A step is held inside the worker (a gate the test opens); keys on this screen and on the
     pipeline are handled meanwhile. Waits on events, never on time (60 s bounds a broken build)."""
@@ -138,6 +140,7 @@ async def test_compare_shows_what_was_measured(monkeypatch):
         assert want[1]["verdict"][:60] in text.replace("\n", " ")
 
 
+@pytest.mark.slow
 async def test_save_opens_the_learned_head_on_the_pipeline(tmp_path):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -186,6 +189,7 @@ def test_curves_are_shares_of_their_maxima():
     assert all(0 <= x <= 1 for x in c.entropy_share + c.p1p_share)
 
 
+@pytest.mark.slow
 async def test_the_tour_page_runs_the_comparison(monkeypatch):
     from attn_tui.tui.tour_text import PAGES
 
@@ -282,6 +286,7 @@ async def test_random_keys_on_the_training_screen_never_crash(seed, tmp_path, mo
         assert tr.config == screen.config
 
 
+@pytest.mark.slow
 async def test_pause_then_run_again_keeps_training(monkeypatch):
     """space, space, space: the first worker's "stopped" must not stop the run started after it."""
     app = AttentionApp()
