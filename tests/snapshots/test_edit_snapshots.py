@@ -1,5 +1,6 @@
 """SVG snapshots of the editing UI: the inline editor (prefilled and refusing a value),
-the NaN explanation, float16's overflowing fill, and cross-attention (T×T')."""
+float16's overflowing fill, and cross-attention (T×T'). The NaN explanation of padding-nan at
+120×40 is test_snapshots.py's test_explorer_padding_nan_120x40 (the same picture)."""
 
 import pytest
 from textual.widgets import Input
@@ -43,10 +44,6 @@ def test_snapshot_editor_open(snap_compare):
 
 def test_snapshot_editor_refuses(snap_compare):
     assert snap_compare(AttentionApp(), terminal_size=SIZE, run_before=_editor("1e400"))
-
-
-def test_snapshot_nan_explanation(snap_compare):
-    assert snap_compare(AttentionApp(builtin("padding-nan")), terminal_size=SIZE)
 
 
 def test_snapshot_float16_fill(snap_compare):
