@@ -18,6 +18,7 @@ import numpy as np
 
 from .attention import DTYPES, fill_value, matmul
 from .lazy_matrix import COLS, ROWS  # the blocks of S's products are the explorer's tiles
+from .matrices import INPUTS
 
 TILE = 2048  # keys per tile: a (core.stream.BLOCK, TILE) float64 tile is 4 MiB
 
@@ -38,8 +39,7 @@ def _qkv(s, dt):
 
 
 def _qkv_locked(s, dt):
-    names = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
-    inputs = tuple(getattr(s, n) for n in names)
+    inputs = tuple(getattr(s, n) for n in INPUTS)
     key = (tuple(id(a) for a in inputs), dt.name)
     if key in _QKV:
         _QKV.move_to_end(key)

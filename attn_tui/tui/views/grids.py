@@ -13,7 +13,7 @@ import numpy as np
 
 from ...core.lazy import LazyMatrix
 from ...core.lenses import param_count
-from ...core.matrices import MATRICES, axis_labels
+from ...core.matrices import INPUTS, MATRICES, PROJECTION_INPUTS, PROJECTIONS, axis_labels
 from ...core.scenario import Scenario
 from ...core.stream import facts
 from ..state import State
@@ -80,7 +80,7 @@ class GridView:
 
 def grid_view(name: str, state: State) -> GridView | None:
     s, tr = state.scenario, state.trace
-    if name in ("X", "W_Q", "W_K", "W_V", "Y") and getattr(s, name) is None:
+    if name in PROJECTION_INPUTS and getattr(s, name) is None:
         return None
     rows, cols = axis_labels(s, name)
     values, title, short, blocked, kind = _PARTS[name](s, tr, state)
@@ -109,7 +109,7 @@ def grid_view(name: str, state: State) -> GridView | None:
     )
 
 
-C_FREE = frozenset(("X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "V", "M"))  # the views c does not change
+C_FREE = frozenset((*INPUTS, "M"))  # the views c does not change: the inputs, Q, K, V and the mask
 _NOT_C = tuple(f.name for f in fields(Scenario) if f.name != "c")
 
 
@@ -249,8 +249,8 @@ def _entropy(s, tr, state):
 
 
 _PARTS = {
-    **{n: _inputs(n) for n in ("X", "Y", "W_Q", "W_K", "W_V")},
-    **{n: _projected(n) for n in ("Q", "K", "V")},
+    **{n: _inputs(n) for n in PROJECTION_INPUTS},
+    **{n: _projected(n) for n in PROJECTIONS},
     "S": _scores,
     "M": lambda s, tr, st: (tr.M, f"M {s.mask}, fill {s.fill} {{shape}}", f"M {s.mask} {{shape}}", tr.blocked, "mask"),
     "A": lambda s, tr, st: _weights(s, tr, st),
