@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .attention import DTYPES, fill_value, matmul
+from .finite import finite_range
 from .lazy_matrix import COLS, ROWS  # the blocks of S's products are the explorer's tiles
 from .matrices import INPUTS
 
@@ -70,8 +71,7 @@ def _facts_locked(a):
     if key in _FACTS and _FACTS[key][0] is a:
         return _FACTS[key][1]
     v = np.asarray(a, dtype=np.float64)
-    f = v[np.isfinite(v)]
-    lo, hi = (float(f.min()), float(f.max())) if f.size else (float("nan"), float("nan"))
+    lo, hi = finite_range(v)
     with np.errstate(over="ignore"):  # a row norm past float64's max is inf, as it should be
         out = (lo, hi, float(np.linalg.norm(v, axis=1).max()) if v.size else 0.0)
     _FACTS[key] = (a, out)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 from textual.app import App
 
+from attn_tui.core.finite import finite_range
 from attn_tui.tui.widgets import palette as P
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
 
@@ -44,7 +45,7 @@ async def test_a_lazy_matrix_is_read_only_where_drawn():
     a = big()
     values, blocked = Lazy(a), Lazy(a > 0.4)
     labels = [f"token{i}" for i in range(1, a.shape[0] + 1)]  # a label column wide enough for the legend
-    lo, hi = P.value_range(a)
+    lo, hi = finite_range(a)
     app = GridApp()
     async with app.run_test(size=(80, 12)) as pilot:
         grid = app.query_one(MatrixGrid)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from ...core.finite import finite_range
 from ...core.lazy import LazyMatrix
 from ...core.lenses import param_count
 from ...core.matrices import INPUTS, MATRICES, PROJECTION_INPUTS, PROJECTIONS, axis_labels
@@ -154,13 +155,6 @@ def entropy_range(lo: float, hi: float, state: State) -> tuple[float, float]:
     if not np.isfinite(lo):
         return b_lo, b_hi
     return min(lo, b_lo), max(hi, b_hi)
-
-
-def finite_range(values: np.ndarray) -> tuple[float, float]:
-    """(lo, hi): the finite min and max of ``values``, (NaN, NaN) when none is finite."""
-    v = np.asarray(values, dtype=np.float64)
-    f = v[np.isfinite(v)]
-    return (float(f.min()), float(f.max())) if f.size else (float("nan"), float("nan"))
 
 
 def _no_ceiling(state, pin, r0, r1, c0, c1):

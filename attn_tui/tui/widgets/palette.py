@@ -17,6 +17,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.dom import DOMNode
 
+from ...core.finite import finite_range  # (lo, hi) of a whole ndarray when the view gave none
 from ...core.labeltext import cut, last_cluster
 from ...core.numfmt import fmt  # noqa: F401  (the grids' number format, shared with the inspector)
 
@@ -129,14 +130,6 @@ class SharedStyles:
         return super().get_component_styles(*names)
 
 
-def value_range(values) -> tuple[float, float]:
-    """(lo, hi): the finite min and max of a whole ndarray, NaN when no value is finite (what a
-    grid view hands the grid with the values; a view of a large lazy matrix streams them)."""
-    v = np.asarray(values, dtype=np.float64)
-    f = v[np.isfinite(v)]
-    return (float(f.min()), float(f.max())) if f.size else (float("nan"), float("nan"))
-
-
 def span(lo: float, hi: float) -> float:
     """max |finite value| from the range (lo, hi); 0 when there is none."""
     m = max(abs(lo), abs(hi))
@@ -159,7 +152,7 @@ def buckets(values: np.ndarray, kind: str, scale: float | None = None) -> np.nda
         out[finite] = np.clip((v[finite] * n).astype(np.int64), 0, n - 1)
     elif kind == "div":
         n = len(RDBU)
-        m = span(*value_range(v)) if scale is None else scale
+        m = span(*finite_range(v)) if scale is None else scale
         scaled = v[finite] / m if m > 0 else np.zeros(int(finite.sum()))
         out[finite] = np.clip(np.rint((scaled + 1) / 2 * (n - 1)).astype(np.int64), 0, n - 1)
     else:
@@ -214,7 +207,7 @@ def _abbrev(label: str, width: int) -> str:
 
 def cell_width(values: np.ndarray) -> int:
     """The cell width for an ndarray's values (see :func:`width_for`)."""
-    return width_for(*value_range(values))
+    return width_for(*finite_range(values))
 
 
 def width_for(lo: float, hi: float, by_sign: bool = False) -> int:
@@ -236,7 +229,7 @@ def legend(kind: str, values, width: int, scale: float | None = None) -> tuple[s
     if kind == "seq":
         lo, hi, n = "0", "1", len(VIRIDIS)
     elif kind == "div":
-        m = span(*value_range(values)) if scale is None else scale
+        m = span(*finite_range(values)) if scale is None else scale
         if m == 0:
             return None
         # The most precise form that fits: "2.9" in a wide label column, "3" in the 8 cells of "t1 mat"
