@@ -14,13 +14,13 @@ import numpy as np
 from .attention import blocked_cells
 from .diagnose import NO_CEILING, ceiling_bits, dtype_max, nan_cause
 from .matrices import PROJECTION_INPUTS, PROJECTIONS
-from .numfmt import fmt
+from .numfmt import fit_number
 
 MAX_TERMS = 6
 
 
 def n(x) -> str:
-    return fmt(float(x), 10)
+    return fit_number(float(x), 10)
 
 
 def vec(a) -> str:

@@ -21,14 +21,14 @@ from textual.widget import Widget
 
 
 @dataclass(frozen=True)
-class Part:
+class Painted:
     """What one widget painted: the screen region it covered and its lines there, top to bottom."""
 
     region: Region
     lines: tuple[Strip, ...]
 
 
-async def capture(make, size: tuple[int, int]) -> list[Part]:
+async def capture(make, size: tuple[int, int]) -> list[Painted]:
     """The parts of ``make()``'s screen, headless at ``size``, once it has settled: one per
     visible widget (the screen left out), parents before their children (fewer ancestors
     first), so that a child replayed after its parent paints over it, as on the screen."""
@@ -41,7 +41,7 @@ async def capture(make, size: tuple[int, int]) -> list[Part]:
                 continue
             shown = region.intersection(clip)
             crop = Region(shown.x - region.x, shown.y - region.y, shown.width, shown.height)
-            found.append((len(widget.ancestors), Part(shown, tuple(widget.render_lines(crop)))))
+            found.append((len(widget.ancestors), Painted(shown, tuple(widget.render_lines(crop)))))
     found.sort(key=lambda depth_part: depth_part[0])  # stable: siblings keep the compositor's order
     return [part for _, part in found]
 
@@ -51,7 +51,7 @@ class Replay(Widget):
 
     DEFAULT_CSS = "Replay { position: absolute; }"
 
-    def __init__(self, part: Part) -> None:
+    def __init__(self, part: Painted) -> None:
         super().__init__()
         self.lines = part.lines
         self.styles.offset = (part.region.x, part.region.y)
@@ -61,7 +61,7 @@ class Replay(Widget):
         return self.lines[y] if y < len(self.lines) else Strip.blank(self.size.width)
 
 
-def replay_app(parts: list[Part]) -> type[App]:
+def replay_app(parts: list[Painted]) -> type[App]:
     """An app class that composes one :class:`Replay` per part, in the order given."""
 
     class ReplayApp(App):

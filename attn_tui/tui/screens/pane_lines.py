@@ -1,6 +1,6 @@
 """PaneLines: the pipeline page's layout, its panes in lines, with no container per line.
 
-The page (:class:`Page`) holds the grids, the chart and the inspector as its own children. The screen's fit
+The scrolling column (:class:`PaneColumn`) holds the grids, the chart and the inspector as its own children. The fit
 (pipeline_layout.py) decides which panes share a screen line: a row of three on one line, or
 wrapped (the first two, then the third), or stacked (one a line); the chart and the inspector
 side by side or stacked. Each line is laid out left to right exactly as Textual's horizontal
@@ -46,7 +46,7 @@ class PaneLines(Layout):
         return placements
 
 
-class Page(VerticalScroll, inherit_bindings=False):
+class PaneColumn(VerticalScroll, inherit_bindings=False):
     """The scrolling column of panes. Its arrow keys are not bound: up/down select the query
     row wherever the focus is (a focused grid moves its cursor and the page follows it);
     page up/down, home and end still scroll the page."""

@@ -19,7 +19,7 @@ from textual.dom import DOMNode
 
 from ...core.finite import finite_range  # (lo, hi) of a whole ndarray when the view gave none
 from ...core.labeltext import cut, last_cluster
-from ...core.numfmt import fmt  # noqa: F401  (the grids' number format, shared with the inspector)
+from ...core.numfmt import fit_number
 
 VIRIDIS = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725")
 # Diverging around a dark neutral (the terminal's background), so zeros stay quiet: blue for
@@ -234,7 +234,7 @@ def legend(kind: str, values, width: int, scale: float | None = None) -> tuple[s
             return None
         # The most precise form that fits: "2.9" in a wide label column, "3" in the 8 cells of "t1 mat"
         # (2.9 to one digit), "12", ".5", "1e3"; each is max |value| to the digits it shows.
-        first = f"{m:.2g}" if 1e-2 <= m < 100 else fmt(m, 4) if m >= 100 else compact(m, 2)  # "1e9", "5e-3"
+        first = f"{m:.2g}" if 1e-2 <= m < 100 else fit_number(m, 4) if m >= 100 else compact(m, 2)  # "1e9", "5e-3"
         forms = (first, compact(m, 2), compact(m, 1))
         his = [hi[1:] if hi.startswith("0.") else hi for hi in forms]  # ".87": the legend has few cells
         hi = next((h for h in his if width - 2 - 2 * len(h) >= 2), None)
