@@ -19,6 +19,8 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ..framework import visible_widgets
+
 
 @dataclass(frozen=True)
 class Painted:
@@ -36,7 +38,7 @@ async def capture(make, size: tuple[int, int]) -> list[Painted]:
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         found = []
-        for widget, (region, clip) in app.screen._compositor.visible_widgets.items():
+        for widget, (region, clip) in visible_widgets(app.screen).items():
             if widget is app.screen:
                 continue
             shown = region.intersection(clip)

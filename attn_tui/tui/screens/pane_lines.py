@@ -18,6 +18,8 @@ from textual.geometry import Offset
 from textual.layout import Layout, WidgetPlacement
 from textual.layouts.horizontal import HorizontalLayout
 
+from ..framework import clear_arrangement_cache
+
 _ROW = HorizontalLayout()
 
 
@@ -72,7 +74,7 @@ class PaneColumn(VerticalScroll, inherit_bindings=False):
         lines = tuple(tuple(line) for line in lines)
         if lines != self.pane_lines.lines:
             self.pane_lines.lines = lines
-            self._clear_arrangement_cache()
+            clear_arrangement_cache(self)
             self.refresh(layout=True)
 
 

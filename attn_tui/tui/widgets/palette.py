@@ -20,6 +20,7 @@ from textual.dom import DOMNode
 from ...core.finite import finite_range  # (lo, hi) of a whole ndarray when the view gave none
 from ...core.labeltext import cut, last_cluster
 from ...core.numfmt import fit_number
+from ..framework import component_class_styles, use_component_styles
 
 VIRIDIS = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725")
 # Diverging around a dark neutral (the terminal's background), so zeros stay quiet: blue for
@@ -94,10 +95,7 @@ def _sheet(node: DOMNode) -> _Sheet:
     if sheet is None or sheet.rules is not rules or sheet.classes != classes:
         styles = {}
         for name in sorted(COMPONENTS):  # what Textual does for each component class of each node
-            virtual = DOMNode(classes=name)
-            virtual._attach(node)
-            app.stylesheet.apply(virtual)
-            styles[name] = virtual.styles
+            styles[name] = component_class_styles(node, name)
         sheet = _SHEETS[app] = _Sheet(rules, classes, styles)
     return sheet
 
@@ -123,10 +121,7 @@ class SharedStyles:
     (the widget declares no COMPONENT_CLASSES: Textual applies none of them to it)."""
 
     def get_component_styles(self, *names: str):
-        styles = shared_styles(self)
-        if self._component_styles is not styles:
-            self._component_styles = styles
-            self._rich_style_cache.clear()
+        use_component_styles(self, shared_styles(self))
         return super().get_component_styles(*names)
 
 
