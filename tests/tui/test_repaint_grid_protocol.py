@@ -77,4 +77,4 @@ async def test_colours_come_from_the_whole_matrix_range():
         await pilot.pause()
         _, codes = grid._row_cells(0, 0, 3)
         assert set(codes) == {int(P.buckets(np.array([0.1, 10, -10]), "div")[0])}
-        assert set(codes) == {len(P.RDBU) // 2}  # 0.1 of a ±10 scale: the neutral bucket
+        assert set(codes) == {P.DIV_BUCKETS // 2}  # 0.1 of a ±10 scale: the neutral bucket
