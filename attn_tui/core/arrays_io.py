@@ -23,10 +23,9 @@ import numpy as np
 
 from . import npz_members
 from .limits import MAX_DIM, MAX_T, check_tokens, dim_limit, printable, shown
+from .matrices import INPUTS, TOKEN_ROWS  # the one table: the matrices a file holds, those with a row per token
 from .npz_members import MAX_MEMBERS
 
-MATRICES = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
-TOKEN_ROWS = ("X", "Y", "Q", "K", "V")  # matrices with one row per token
 LABELS = ("tokens", "features", "key_tokens")
 MAX_HEADER = 16 * 2**20  # a safetensors JSON header (labels of 16384 tokens fit)
 MAX_HEADER_COMMAS = 4 * MAX_T + 1024  # token, key and feature labels, padding, 8 tensors' entries
@@ -66,7 +65,7 @@ def check_dtype(key: str, dtype) -> None:
         raise ValueError(
             f"{key}: an object array (pickled Python objects); only numeric arrays are read, never pickles"
         )
-    if key in MATRICES and not (dtype.kind in "iu" or dtype.name in ("float16", "float32", "float64")):
+    if key in INPUTS and not (dtype.kind in "iu" or dtype.name in ("float16", "float32", "float64")):
         raise ValueError(f"{key}: {dtype.name} entries; a matrix holds float16, float32, float64 or integers")
 
 
@@ -97,12 +96,12 @@ def _setting(key: str, a: np.ndarray):
 
 
 def _widest(arrays: dict):
-    floats = [a.dtype for k, a in arrays.items() if k in MATRICES and a.dtype.kind == "f"]
+    floats = [a.dtype for k, a in arrays.items() if k in INPUTS and a.dtype.kind == "f"]
     return np.result_type(*floats).name if floats else "float64"
 
 
 def _check_names(keys) -> None:
-    known = ("title", *LABELS, *MATRICES, *SETTINGS[1:])  # scenario_io.KEYS's order: the same refusal
+    known = ("title", *LABELS, *INPUTS, *SETTINGS[1:])  # scenario_io.KEYS's order: the same refusal
     unknown = [k for k in keys if k not in known]
     if unknown:
         raise ValueError(f"{printable(unknown[0])}: unknown key; known keys: {', '.join(known)}")
@@ -132,12 +131,12 @@ def read_npz(raw: bytes, large: bool = False) -> dict:
     for key, m in heads.items():
         check_dtype(key, m.dtype)
     _check_names(heads)
-    shapes = {k: m.shape for k, m in heads.items() if k in MATRICES}
+    shapes = {k: m.shape for k, m in heads.items() if k in INPUTS}
     check_shapes(shapes, large)
-    npz_members.check_kinds(heads, MATRICES, LABELS, *_dims(shapes))
+    npz_members.check_kinds(heads, INPUTS, LABELS, *_dims(shapes))
     loaded = npz_members.read_members(zf, heads)
-    data = {k: _setting(k, a) for k, a in loaded.items() if k not in MATRICES}
-    return _finish(data, {k: a for k, a in loaded.items() if k in MATRICES})
+    data = {k: _setting(k, a) for k, a in loaded.items() if k not in INPUTS}
+    return _finish(data, {k: a for k, a in loaded.items() if k in INPUTS})
 
 
 # -- .safetensors -----------------------------------------------------------------------
@@ -235,8 +234,8 @@ def read_safetensors(raw: bytes, large: bool = False) -> dict:
     shapes = st_shapes(tensors)
     data = {k: _meta_value(k, v) for k, v in meta.items()}
     _check_names([*shapes, *data])
-    if any(k not in MATRICES for k in shapes):
-        raise ValueError(f"{next(k for k in shapes if k not in MATRICES)}: labels and settings go in the metadata")
+    if any(k not in INPUTS for k in shapes):
+        raise ValueError(f"{next(k for k in shapes if k not in INPUTS)}: labels and settings go in the metadata")
     check_shapes(shapes, large)
     from safetensors.numpy import load  # imported here: only this door needs it
 

@@ -13,13 +13,14 @@ import numpy as np
 
 from .attention import blocked_cells
 from .diagnose import NO_CEILING, ceiling_bits, dtype_max, nan_cause
-from .numfmt import fmt
+from .matrices import PROJECTION_INPUTS, PROJECTIONS
+from .numfmt import fit_number
 
 MAX_TERMS = 6
 
 
 def n(x) -> str:
-    return fmt(float(x), 10)
+    return fit_number(float(x), 10)
 
 
 def vec(a) -> str:
@@ -49,7 +50,7 @@ def block_reason(s, r: int, c: int) -> str:
 
 
 def _input(s, tr, name, r, c) -> list[str]:
-    a = getattr(tr, name) if name in ("Q", "K", "V") else getattr(s, name)
+    a = getattr(tr, name) if name in PROJECTIONS else getattr(s, name)
     typed = name != "V" or s.V is not None
     return [
         f"{name}[{r + 1},{c + 1}] = {n(a[r, c])}",
@@ -179,9 +180,9 @@ def _entropy(s, tr, r) -> list[str]:
 def derivation(s, tr, name: str, r: int, c: int) -> list[str]:
     """The lines that show how cell (r, c) (0-based) of matrix ``name`` was computed
     (empty lines are left for the caller to drop)."""
-    if name in ("X", "Y", "W_Q", "W_K", "W_V") or (name in ("Q", "K", "V") and not s.projected):
+    if name in PROJECTION_INPUTS or (name in PROJECTIONS and not s.projected):
         return _input(s, tr, name, r, c)
-    if name in ("Q", "K", "V"):
+    if name in PROJECTIONS:
         return _projection(s, tr, name, r, c)
     head = f"row {s.tokens[r]}, key {s.keys[c]}" if name in ("S", "M", "A") else ""  # c is a key there only
     if name == "S":

@@ -16,11 +16,11 @@ import re
 import numpy as np
 
 from .limits import BOUND, MAX_DIM, MAX_LABEL, clean_label, compute_problem
+from .matrices import INPUTS  # the matrices the learner edits (when the scenario has them)
 from .numparse import parse_float
 from .scenario import Scenario
 
 # BOUND (|cell| <= 1e6), MAX_DIM (512) and MAX_LABEL (24) live in core.limits: every door applies them
-EDITABLE = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
 
 
 class EditError(ValueError):
@@ -53,7 +53,7 @@ def overflow(s: Scenario) -> str | None:
 
 def matrix_of(s, name):
     """The current values of editable matrix ``name`` (an implicit V is the identity)."""
-    m = getattr(s, name, None) if name in EDITABLE else None
+    m = getattr(s, name, None) if name in INPUTS else None
     if name == "V" and m is None and not s.projected:
         m = np.eye(s.T_k)  # the implicit identity V (O = A) becomes explicit when edited
     if m is None:

@@ -27,13 +27,14 @@ class Matrix:
 MATRICES: dict[str, Matrix] = {
     m.name: m
     for m in (
+        # The inputs in file order (a scenario file's keys, the Scenario's fields): INPUTS below.
         Matrix("X", "tokens", "features", "always", True, ""),
-        Matrix("Y", "keys", "features", "always", False, ""),
         # A product carries its right factor's column names: Q = X·W_Q and K = X·W_K share W_Q's and
         # W_K's d1..d_k (q·k pairs dimension j with dimension j), V = X·W_V has W_V's value features.
         Matrix("W_Q", "features", "d", "always", False, ""),
         Matrix("W_K", "features", "d", "always", False, ""),
         Matrix("W_V", "features", "value_features", "always", False, ""),
+        Matrix("Y", "keys", "features", "always", False, ""),
         Matrix("Q", "tokens", "d", "direct", True, "Q = X·W_Q: edit X or W_Q"),
         Matrix("K", "keys", "d", "direct", False, "K = {src}·W_K: edit {src} or W_K"),
         Matrix("V", "keys", "value_features", "direct", False, "V = {src}·W_V: edit {src} or W_V"),
@@ -57,8 +58,14 @@ MATRICES: dict[str, Matrix] = {
     )
 }
 
-#: The matrices a Scenario stores (its inputs), in file order.
+#: The matrices a Scenario stores (its inputs), in file order: X, W_Q, W_K, W_V, Y, Q, K, V.
 INPUTS = tuple(n for n, m in MATRICES.items() if m.typed != "never")
+#: The inputs of a projected scenario, always typed in: X, W_Q, W_K, W_V (and Y for cross-attention).
+PROJECTION_INPUTS = tuple(n for n, m in MATRICES.items() if m.typed == "always")
+#: Q, K, V: typed in a Q/K scenario, computed from X (or Y) in a projected one.
+PROJECTIONS = tuple(n for n, m in MATRICES.items() if m.typed == "direct")
+#: The inputs with one row per token (query or key): their row count may pass the matrix size cap.
+TOKEN_ROWS = tuple(n for n in INPUTS if MATRICES[n].rows in ("tokens", "keys"))
 #: Names whose rows are the query tokens.
 ROW_LINKED = frozenset(n for n, m in MATRICES.items() if m.row_linked)
 ENTROPY_COLUMNS = ("log₂t", "H", "2^H")

@@ -1,6 +1,8 @@
 """Numbers as the explorer prints them: at most ``width`` characters, never a cut-off, wrong number.
 
-Used by the grids, the cell inspector (core.derive) and the lenses alike.
+Used by the grids (widgets/grid_cells.py, the legend in widgets/palette.py), the cell inspector
+(core.derive) and the heads screen (views/heads_view.py, views/heads_tour.py). The lenses, experiments
+and tour panes print numbers to a number of decimals instead, with tui/fmt.py's ``fmt``.
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from __future__ import annotations
 import math
 
 
-def fmt(x: float, width: int) -> str:
+def fit_number(x: float, width: int) -> str:
     """``x`` in at most ``width`` characters, 3 decimals where they fit.
 
     NaN -> "NaN", ±inf -> "inf"/"-inf"; large numbers go to short e-notation ("-1e9",

@@ -15,8 +15,7 @@ import numpy as np
 from .attention import DTYPES, FILLS, MASKS, Trace, additive_mask, attention, blocked_cells
 from .checks import check_matrix
 from .limits import MAX_T, shown
-
-MATRICES = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
+from .matrices import INPUTS
 
 
 def _frozen(a):
@@ -53,7 +52,7 @@ class Scenario:
     focus_row: int | None = None  # the query row the explorer opens on, counted from 1 (None: row 1)
 
     def __post_init__(self):
-        for name in MATRICES:
+        for name in INPUTS:
             object.__setattr__(self, name, _frozen(getattr(self, name)))
         for name in ("tokens", "features", "key_tokens", "padding"):
             object.__setattr__(self, name, tuple(getattr(self, name)))

@@ -21,11 +21,12 @@ from . import arrays_io, labeltext
 from .atomic import write_atomic
 from .builtins import BUILTINS, builtin
 from .limits import MAX_ARRAY_FILE_BYTES, MAX_DIM, MAX_TITLE, admit, check_dim, printable, shown, unexpected
+from .matrices import INPUTS
 from .safe_read import read_capped, structure_problem
-from .scenario import MATRICES, Scenario
+from .scenario import Scenario
 
 LABELS = ("tokens", "features", "key_tokens")
-KEYS = ("title", *LABELS, *MATRICES, "mask", "padding", "window", "fill", "c", "scaled", "dtype", "focus_row")
+KEYS = ("title", *LABELS, *INPUTS, "mask", "padding", "window", "fill", "c", "scaled", "dtype", "focus_row")
 
 
 class ScenarioError(ValueError):
@@ -88,7 +89,7 @@ def from_dict(data: dict) -> Scenario:
         raise ValueError(f"{unknown[0]}: unknown key; known keys: {', '.join(KEYS)}")
     kw = {}
     for key, value in data.items():
-        if key in MATRICES:
+        if key in INPUTS:
             kw[key] = _matrix(key, value)
         elif key in LABELS:
             kw[key] = _labels(key, value)
@@ -268,7 +269,7 @@ def dumps(s: Scenario) -> str:
     if s.focus_row is not None:
         settings["focus_row"] = s.focus_row
     lines += [f"{k} = {_toml_value(v)}" for k, v in settings.items()]
-    for key in MATRICES:
+    for key in INPUTS:
         m = getattr(s, key)
         if m is not None:
             rows = ",\n".join("  " + _toml_value([float(x) for x in row]) for row in m)

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .attention import DTYPES, fill_value, matmul
+from .finite import finite_range
 from .lazy_matrix import COLS, ROWS  # the blocks of S's products are the explorer's tiles
+from .matrices import INPUTS
 
 TILE = 2048  # keys per tile: a (core.stream.BLOCK, TILE) float64 tile is 4 MiB
 
@@ -38,8 +40,7 @@ def _qkv(s, dt):
 
 
 def _qkv_locked(s, dt):
-    names = ("X", "W_Q", "W_K", "W_V", "Y", "Q", "K", "V")
-    inputs = tuple(getattr(s, n) for n in names)
+    inputs = tuple(getattr(s, n) for n in INPUTS)
     key = (tuple(id(a) for a in inputs), dt.name)
     if key in _QKV:
         _QKV.move_to_end(key)
@@ -70,8 +71,7 @@ def _facts_locked(a):
     if key in _FACTS and _FACTS[key][0] is a:
         return _FACTS[key][1]
     v = np.asarray(a, dtype=np.float64)
-    f = v[np.isfinite(v)]
-    lo, hi = (float(f.min()), float(f.max())) if f.size else (float("nan"), float("nan"))
+    lo, hi = finite_range(v)
     with np.errstate(over="ignore"):  # a row norm past float64's max is inf, as it should be
         out = (lo, hi, float(np.linalg.norm(v, axis=1).max()) if v.size else 0.0)
     _FACTS[key] = (a, out)

@@ -17,6 +17,7 @@ import numpy as np
 from ..core import lenses
 from ..core.diagnose import ceiling_bits, nan_causes, overflows
 from ..core.limits import printable
+from ..core.matrices import PROJECTION_INPUTS
 from ..core.scenario import Scenario
 from .text import RNG_NOTE, SWEEP_POINTS, lesson_numbers, params_qkv, settings
 
@@ -70,7 +71,7 @@ def scenario_dict(s: Scenario, name: str = "", trace=None) -> dict:
         "settings": settings(s),
     }
     if s.projected:
-        out["inputs"] = {k: getattr(s, k) for k in ("X", "W_Q", "W_K", "W_V", "Y") if getattr(s, k) is not None}
+        out["inputs"] = {k: getattr(s, k) for k in PROJECTION_INPUTS if getattr(s, k) is not None}
     out.update(
         {
             "Q": tr.Q,

@@ -65,7 +65,8 @@ def fmt_vector(v) -> str:
     return f"[1×{v.size}]  " + "  ".join(fmt_cell(x) for x in v)
 
 
-def fmt(x) -> str:
+def fmt_part(x) -> str:
+    """One part of rprint: a string as is, a matrix, a vector or a number in rustlab's form."""
     if isinstance(x, str):
         return x
     if isinstance(x, np.ndarray) and x.ndim == 2:
@@ -77,7 +78,7 @@ def fmt(x) -> str:
 
 def rprint(*parts) -> str:
     """rustlab's print(a, b, ...): the parts joined by a single space."""
-    return " ".join(fmt(p) for p in parts)
+    return " ".join(fmt_part(p) for p in parts)
 
 
 # -- the lesson's numbers -------------------------------------------------------

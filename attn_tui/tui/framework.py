@@ -1,10 +1,12 @@
 """The one adapter for framework internals: private names of Textual and plotext live here only.
 
 Textual has no public call to withdraw one notification (only ``clear_notifications``), no
-public list of the notifications shown, and no hook for the first frame; plotext's figure
-needs its private ``_set_size`` for a build at an exact size, and has no public figure class.
-tests/tui/test_framework.py checks each of these still works, so a framework release that
-renames one fails there, not all over the app.
+public list of the notifications shown, and no hook for the first frame; none to style a component
+class once for many widgets, to lay a container out again at the same size, or to list the widgets
+a screen shows with their regions; plotext's figure needs its private ``_set_size`` for a build at
+an exact size, and has no public figure class. tests/tui/test_framework.py checks each of these
+still works, so a framework release that renames one fails there, not all over the app; it also
+checks that no other module of the package reads a private Textual or Rich name.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from collections.abc import Callable
 
 from textual.app import App, ScreenStackError
 from textual.css.query import NoMatches
+from textual.dom import DOMNode
+from textual.geometry import Region
 from textual.notifications import Notification
 from textual.widgets._toast import ToastHolder, ToastRack
 
@@ -95,3 +99,33 @@ def reported_size(app: App) -> tuple[int, int] | None:
     arrive last and stay: the app's size until the browser is resized."""
     driver = app._driver
     return None if driver is None or driver._size is None else tuple(driver._size)
+
+
+def component_class_styles(node: DOMNode, name: str):
+    """The styles ``node``'s app's style sheet gives component class ``name`` under ``node``: what
+    Textual computes for each component class of each widget, done once (widgets/palette.py shares
+    the result between every grid of the app)."""
+    virtual = DOMNode(classes=name)
+    virtual._attach(node)
+    node.app.stylesheet.apply(virtual)
+    return virtual.styles
+
+
+def use_component_styles(widget, styles: dict) -> None:
+    """Make ``widget`` read its component classes' styles from ``styles`` ({class: styles}, shared
+    by many widgets), dropping the Rich styles it derived from any others."""
+    if widget._component_styles is not styles:
+        widget._component_styles = styles
+        widget._rich_style_cache.clear()
+
+
+def clear_arrangement_cache(widget) -> None:
+    """Forget ``widget``'s cached arrangement of its children: a container whose layout changed at
+    the same size is laid out again on its next ``refresh(layout=True)`` (a refresh clears only the
+    caches of its ancestors)."""
+    widget._clear_arrangement_cache()
+
+
+def visible_widgets(screen) -> dict[object, tuple[Region, Region]]:
+    """{widget: (its region, its clip)} for each widget ``screen`` shows now, in compositor order."""
+    return dict(screen._compositor.visible_widgets)

@@ -6,6 +6,7 @@ the footer's, the palette's and the help screen's.
 
 from __future__ import annotations
 
+from ..core.matrices import INPUTS
 from .key_row import Key
 from .state import C_STEP
 
@@ -133,7 +134,7 @@ APP_KEYS: list[Key] = [
         "enter",
         "edit",
         "Edit",
-        "edit the cell under the cursor (X, W_Q, W_K, W_V, Y, Q, K, V)",
+        f"edit the cell under the cursor ({', '.join(INPUTS)})",
         scope="grid",
         palette=False,
     ),

@@ -14,6 +14,7 @@ from functools import cached_property
 import numpy as np
 
 from ..core.diagnose import ceiling_bits
+from ..core.finite import finite_range
 from ..core.lazy import LazyTrace
 from ..core.lenses import rank_info
 from ..core.limits import C_MAX, C_MIN, MAX_DIM  # the knob's range, the same as a file's
@@ -124,9 +125,7 @@ class State:
         for a large scenario a bound from the factors (LazyTrace.bounds), no whole-matrix pass."""
         if self.large:
             return self.trace.bounds(name)
-        v = np.asarray(getattr(self.trace, name), dtype=np.float64)
-        f = v[np.isfinite(v)]
-        return (float(f.min()), float(f.max())) if f.size else (float("nan"), float("nan"))
+        return finite_range(getattr(self.trace, name))
 
     @property
     def compared(self) -> State | None:

@@ -3,7 +3,7 @@ here from the lesson's formulas: the sums recomputed from the inputs (math.fsum)
 read from the trace, the masks' reasons from the mask rules (tests/core/reference_attention).
 
 Written to kill the mutants of core/derive.py (scripts/mutation.sh): a wrong index, label,
-formula, filter or sentence fails. Numbers are written with core.numfmt.fmt (tested on its own
+formula, filter or sentence fails. Numbers are written with core.numfmt.fit_number (tested on its own
 in test_numfmt.py and test_numfmt_rules.py).
 """
 
@@ -18,14 +18,14 @@ import pytest
 from attn_tui.core.builtins import BUILTINS, builtin
 from attn_tui.core.derive import block_reason, derivation
 from attn_tui.core.diagnose import nan_cause
-from attn_tui.core.numfmt import fmt
+from attn_tui.core.numfmt import fit_number
 from attn_tui.core.random_scenario import random_scenario
 from attn_tui.core.scenario import Scenario
 from tests.core.reference_attention import blocked as ref_blocked
 
 
 def num(x) -> str:
-    return fmt(float(x), 10)
+    return fit_number(float(x), 10)
 
 
 def sum_text(pairs) -> str:
@@ -251,11 +251,14 @@ def test_a_fully_masked_row_with_a_finite_fill_says_its_weights_are_not_0():
     lines = derivation(s, tr, "A", 0, 0)
     assert tr.blocked[0].all() and 0 < tr.A[0, 0] < 1
     x = tr.S_masked[0]
-    assert lines[2].startswith(f"= exp((S+M) − max = {fmt(float(x[0] - x.max()), 10)}) / ")
+    assert lines[2].startswith(f"= exp((S+M) − max = {fit_number(float(x[0] - x.max()), 10)}) / ")
     assert lines[-1].startswith("masked, yet not 0: every key of this row is masked")
     e = np.exp(x - x.max())
     assert e[0] >= 0.1 and tr.A[0, 0] >= 0.1  # uniform: 1 / 5 = 0.2, written as the other weights
-    assert lines[3] == f"= {fmt(float(e[0]), 10)} / {fmt(float(e.sum()), 10)} = {fmt(float(tr.A[0, 0]), 10)}"
+    assert (
+        lines[3]
+        == f"= {fit_number(float(e[0]), 10)} / {fit_number(float(e.sum()), 10)} = {fit_number(float(tr.A[0, 0]), 10)}"
+    )
 
 
 def test_a_small_weight_keeps_three_significant_digits_so_the_quotient_checks():

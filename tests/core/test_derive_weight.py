@@ -3,19 +3,19 @@ written to kill the mutants of 4a4ffeb's and ee140e3's code (scripts/mutation.sh
 a row max of exactly 1e6 is "huge" (the difference is written, not "1e6 − 1e6"), a weight of
 exactly 0.1 is not "below 0.1" (written as every other number), and a masked cell whose score
 beats the -1e9 fill while the row still sees a key says so. Expected lines are built from the
-trace with core.numfmt.fmt, as in test_derive.py."""
+trace with core.numfmt.fit_number, as in test_derive.py."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from attn_tui.core.derive import derivation
-from attn_tui.core.numfmt import fmt
+from attn_tui.core.numfmt import fit_number
 from attn_tui.core.scenario import Scenario
 
 
 def num(x) -> str:
-    return fmt(float(x), 10)
+    return fit_number(float(x), 10)
 
 
 def exp_line(tr, r, c, huge):

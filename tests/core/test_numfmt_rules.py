@@ -1,4 +1,4 @@
-"""core.numfmt.fmt on each of its rules, one case per rule, the expected text worked out from
+"""core.numfmt.fit_number on each of its rules, one case per rule, the expected text worked out from
 the rule (written to kill the mutants of core/numfmt.py, scripts/mutation.sh):
 
 3 decimals where they fit, else 2, 1, 0; a "-0." start may drop its 0; a rounded -0 loses its
@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 
-from attn_tui.core.numfmt import fmt
+from attn_tui.core.numfmt import fit_number
 
 BIG = float(np.finfo(np.float64).max)  # 1.7976931348623157e308
 
@@ -62,7 +62,7 @@ CASES = [
 
 @pytest.mark.parametrize("x, width, want", CASES)
 def test_each_rule(x, width, want):
-    assert fmt(x, width) == want
+    assert fit_number(x, width) == want
 
 
 @pytest.mark.parametrize("width", range(3, 12))
@@ -70,7 +70,7 @@ def test_each_rule(x, width, want):
 def test_never_wider_and_never_a_wrong_number(x, width):
     """Whatever the width: at most that many characters, and the number printed (when it is
     one) is x to the precision printed: its relative error is under one unit of its last digit."""
-    text = fmt(x, width)
+    text = fit_number(x, width)
     assert len(text) <= width
     if text.lstrip("-") in ("big", "~0", "bi", "~", "b"):
         return

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from attn_tui.core import BUILTINS, Scenario, builtin
-from attn_tui.core.scenario import MATRICES
+from attn_tui.core.matrices import INPUTS
 from attn_tui.core.scenario_io import ScenarioError, dumps, load, loads, resolve, save
 
 ANY_FLOAT = st.floats(allow_nan=False, allow_infinity=False, allow_subnormal=True)
@@ -18,7 +18,7 @@ TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=12)
 
 def same(a: Scenario, b: Scenario):
     """Bit-exact equality of every matrix and setting."""
-    for name in MATRICES:
+    for name in INPUTS:
         x, y = getattr(a, name), getattr(b, name)
         assert (x is None) == (y is None), name
         if x is not None:

@@ -50,9 +50,10 @@ def test_fmt_cell_matrix_vector_and_rprint():
     assert report.fmt_matrix([[1, 2], [3, 4.5]]) == "Matrix(2x2)\n  [1.000000, 2.000000]\n  [3.000000, 4.500000]"
     assert report.fmt_matrix(np.zeros((1, 3))) == "Matrix(1x3)\n  [0.000000, 0.000000, 0.000000]"
     assert report.fmt_vector(np.array([[1.0], [2e15]])) == "[1×2]  1.000000  2.000000e+15"
-    assert report.fmt("text") == "text" and report.fmt(np.eye(1)) == "Matrix(1x1)\n  [1.000000]"
-    assert report.fmt([1, 2]) == report.fmt((1, 2)) == report.fmt(np.array([1, 2])) == "[1×2]  1.000000  2.000000"
-    assert report.fmt(3.0) == "3" and report.rprint() == "" and report.rprint("a", "b") == "a b"
+    assert report.fmt_part("text") == "text" and report.fmt_part(np.eye(1)) == "Matrix(1x1)\n  [1.000000]"
+    part = report.fmt_part
+    assert part([1, 2]) == part((1, 2)) == part(np.array([1, 2])) == "[1×2]  1.000000  2.000000"
+    assert report.fmt_part(3.0) == "3" and report.rprint() == "" and report.rprint("a", "b") == "a b"
     assert report.rprint("x =", 0.5, "  y =", np.float64(2)) == "x = 0.5   y = 2"
 
 

@@ -9,10 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from attn_tui.core.numfmt import fit_number
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
-from attn_tui.tui.widgets.palette import RDBU, VIRIDIS, buckets, cell_width, fmt, width_for
+from attn_tui.tui.widgets.palette import DIV_BUCKETS, SEQ_BUCKETS, buckets, cell_width, width_for
 
 
 @pytest.mark.parametrize(
@@ -33,13 +34,13 @@ from attn_tui.tui.widgets.palette import RDBU, VIRIDIS, buckets, cell_width, fmt
     ],
 )
 def test_fmt(x, width, want):
-    assert fmt(x, width) == want
-    assert len(fmt(x, width)) <= width
+    assert fit_number(x, width) == want
+    assert len(fit_number(x, width)) <= width
 
 
 @pytest.mark.parametrize("x", [1e-300, -3.14159, 42.0, 1e6, -1e12, 7e300])
 def test_fmt_never_lies_about_magnitude(x):
-    s = fmt(x, 6)
+    s = fit_number(x, 6)
     if s not in ("big", "-big"):
         assert math.isclose(float(s), x, rel_tol=0.05, abs_tol=5e-4)
 
@@ -62,10 +63,10 @@ def test_width_by_sign_ignores_the_size_of_values_that_are_not_negative(lo, hi, 
 
 def test_buckets():
     a = np.array([[0.0, 0.5, 1.0, np.nan]])
-    assert buckets(a, "seq").tolist() == [[0, len(VIRIDIS) // 2, len(VIRIDIS) - 1, -1]]
+    assert buckets(a, "seq").tolist() == [[0, SEQ_BUCKETS // 2, SEQ_BUCKETS - 1, -1]]
     s = np.array([[-2.0, 0.0, 2.0, -np.inf]])
-    assert buckets(s, "div").tolist() == [[0, len(RDBU) // 2, len(RDBU) - 1, -1]]
-    assert buckets(np.zeros((2, 2)), "div").tolist() == [[len(RDBU) // 2] * 2] * 2
+    assert buckets(s, "div").tolist() == [[0, DIV_BUCKETS // 2, DIV_BUCKETS - 1, -1]]
+    assert buckets(np.zeros((2, 2)), "div").tolist() == [[DIV_BUCKETS // 2] * 2] * 2
 
 
 # -- colours from the theme: the grids, charts and key bar read their component classes ------

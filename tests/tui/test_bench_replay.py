@@ -69,7 +69,7 @@ def _fake_measures(monkeypatch, parts):
 
 def test_run_measures_the_replay_of_one_capture_in_every_round(monkeypatch):
     region = Region(3, 4, 5, 1)
-    parts = [replay.Part(region, (Strip.blank(5),)), replay.Part(region, (Strip.blank(5),) * 2)]
+    parts = [replay.Painted(region, (Strip.blank(5),)), replay.Painted(region, (Strip.blank(5),) * 2)]
     seen, frames = _fake_measures(monkeypatch, parts)
     out = cpu.run(presses=1, repeats=3)
     assert seen["capture"] == [(AttentionApp, SIZE)]  # once, before the rounds

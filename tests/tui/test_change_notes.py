@@ -11,10 +11,11 @@ from attn_tui.core.builtins import builtin
 from attn_tui.core.edit import EditError, add_token, remove_token, renumber, set_cell
 from attn_tui.core.matrices import computed_hint
 from attn_tui.core.modes import set_cross_keeping_padding as cross_keeping_padding
+from attn_tui.core.numfmt import fit_number
 from attn_tui.core.scenario_io import ScenarioError, dumps, loads
 from attn_tui.tui.history import History, same_scenario
 from attn_tui.tui.state import State
-from attn_tui.tui.widgets.palette import cell_width, fmt
+from attn_tui.tui.widgets.palette import cell_width
 
 
 def test_identical_scenario_records_no_undo_step():
@@ -80,7 +81,7 @@ def test_cross_drops_only_what_cannot_be_kept():
     [(-1.23e-5, 6, "-1e-5"), (-1.23e-5, 5, "-1e-5"), (1.23e-5, 6, "1.2e-5"), (3e-9, 5, "3e-9"), (0.0, 5, "0.000")],
 )
 def test_tiny_numbers_keep_sign_and_magnitude(x, width, want):
-    assert fmt(x, width) == want and len(fmt(x, width)) <= width
+    assert fit_number(x, width) == want and len(fit_number(x, width)) <= width
 
 
 def test_tiny_numbers_fit_the_cell_width():
@@ -88,7 +89,7 @@ def test_tiny_numbers_fit_the_cell_width():
 
     for v in (np.array([[0.0, 1e-7, 9.9]]), np.array([[-1.23e-5, 0.5]]), np.array([[1e-100, 2.0]])):
         w = cell_width(v)
-        assert all(len(fmt(float(x), w)) <= w for x in v.ravel())
+        assert all(len(fit_number(float(x), w)) <= w for x in v.ravel())
 
 
 def test_key_tokens_without_y_is_refused_naming_the_key():

@@ -10,8 +10,9 @@ from attn_tui.core.builtins import builtin
 from attn_tui.core.diagnose import NO_CEILING
 from attn_tui.core.random_scenario import random_scenario
 from attn_tui.tui.app import AttentionApp
+from attn_tui.tui.bar_values import score_bars
 from attn_tui.tui.state import Refused, State
-from attn_tui.tui.widgets.softmax_chart import key_labels, score_bars
+from attn_tui.tui.views.chart import key_labels
 
 
 def test_toggle_mask_refuses_causal_over_another_sequence():

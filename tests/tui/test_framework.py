@@ -3,6 +3,9 @@ installed Textual and plotext: a release that renames a private name fails here.
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 from textual.app import App
 
 from attn_tui.tui import framework
@@ -110,3 +113,146 @@ async def test_reported_size_is_the_drivers():
     app = AttentionApp()
     async with app.run_test(size=(100, 30)):
         assert framework.reported_size(app) == (100, 30)
+
+
+async def test_a_component_class_is_styled_once_and_shared():
+    """component_class_styles: the style sheet applied to a component class under a node;
+    use_component_styles: a widget then reads that class from the shared styles, and a new set
+    replaces the Rich styles it derived from the old one."""
+    from textual.widgets import Static
+
+    class Styled(App):
+        CSS = "Static > .demo--hot { color: #ff0000; } Static > .demo--cold { color: #0000ff; }"
+
+        def compose(self):
+            yield Static("x")
+
+    app = Styled()
+    async with app.run_test():
+        widget = app.query_one(Static)
+        hot, cold = (framework.component_class_styles(widget, f"demo--{n}") for n in ("hot", "cold"))
+        assert hot.color.rgb == (255, 0, 0) and cold.color.rgb == (0, 0, 255)
+        framework.use_component_styles(widget, {"demo--x": hot})
+        assert widget.get_component_rich_style("demo--x").color.triplet == (255, 0, 0)
+        framework.use_component_styles(widget, {"demo--x": cold})  # not the cached red
+        assert widget.get_component_rich_style("demo--x").color.triplet == (0, 0, 255)
+
+
+async def test_a_container_is_laid_out_again_at_the_same_size():
+    """clear_arrangement_cache (through PaneColumn.set_lines): two panes side by side, then stacked,
+    at the same size; without it the page kept its cached arrangement."""
+    from textual.widgets import Static
+
+    from attn_tui.tui.screens.pane_lines import PaneColumn
+
+    class Lines(App):
+        CSS = "Static { width: 10; height: 3; }"
+
+        def compose(self):
+            with PaneColumn(id="page"):
+                yield Static("a", id="a")
+                yield Static("b", id="b")
+
+    app = Lines()
+    async with app.run_test(size=(40, 12)) as pilot:
+        page = app.query_one(PaneColumn)
+        page.set_lines([("a", "b")])
+        await pilot.pause()
+        a, b = app.query_one("#a"), app.query_one("#b")
+        assert a.region.y == b.region.y and b.region.x == a.region.right
+        page.set_lines([("a",), ("b",)])
+        await pilot.pause()
+        assert b.region.y == a.region.bottom and b.region.x == a.region.x
+
+
+async def test_visible_widgets_are_listed_with_their_regions():
+    from textual.widgets import Static
+
+    class One(App):
+        def compose(self):
+            yield Static("hello", id="one")
+
+    app = One()
+    async with app.run_test(size=(30, 5)):
+        shown = framework.visible_widgets(app.screen)
+        region, clip = shown[app.query_one("#one")]
+        assert region == app.query_one("#one").region and clip.contains_region(region)
+
+
+FRAMEWORKS = ("textual", "rich")
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _targets(node):
+    return node.targets if isinstance(node, ast.Assign) else [node.target]
+
+
+def _framework_privates() -> set[str]:
+    """Every private name Textual and Rich define: functions, classes, attributes set, module names."""
+    import importlib
+
+    found = set()
+    for package in FRAMEWORKS:
+        for path in Path(importlib.import_module(package).__file__).parent.rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    found.add(node.name)
+                elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                    found.add(node.attr)
+                elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                    found |= {t.id for t in _targets(node) if isinstance(t, ast.Name)}
+    return {name for name in found if _private(name)}
+
+
+def _our_privates(trees) -> set[str]:
+    """The private names the package declares itself: methods, classes, module and class variables,
+    and attributes set in an ``__init__`` (what an object keeps is declared there)."""
+    found = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                found.add(node.name)
+            if isinstance(node, (ast.Module, ast.ClassDef)):
+                for stmt in node.body:
+                    if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                        found |= {t.id for t in _targets(stmt) if isinstance(t, ast.Name)}
+            if isinstance(node, ast.FunctionDef) and node.name == "__init__":
+                found |= {
+                    n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
+                }
+    return {name for name in found if _private(name)}
+
+
+def _other_modules(tree) -> set[str]:
+    """Names bound to modules that are not a framework's (``os`` in ``os._exit``)."""
+    return {
+        (alias.asname or alias.name).split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+        if alias.name.split(".")[0] not in FRAMEWORKS
+    }
+
+
+def test_no_module_but_framework_py_reads_a_private_textual_or_rich_name():
+    import attn_tui
+
+    root = Path(attn_tui.__file__).parent
+    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in sorted(root.rglob("*.py"))}
+    theirs = _framework_privates() - _our_privates(trees.values())
+    found = []
+    for path, tree in trees.items():
+        if path.name == "framework.py":
+            continue
+        others = _other_modules(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in theirs:
+                if not (isinstance(node.value, ast.Name) and node.value.id in others):
+                    found.append(f"{path.relative_to(root)}:{node.lineno} .{node.attr}")
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in FRAMEWORKS:
+                if any(_private(part) for part in node.module.split(".")):
+                    found.append(f"{path.relative_to(root)}:{node.lineno} {node.module}")
+    assert not found, f"private framework names outside tui/framework.py (add a function there): {found}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from attn_tui.core.heads import combine, layer_readings, open_heads, sort_readings
-from attn_tui.core.numfmt import fmt
+from attn_tui.core.numfmt import fit_number
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.heads_nav import open_ref
 from attn_tui.tui.screens.heads import HeadsScreen
@@ -43,9 +43,9 @@ async def test_every_heads_readings_are_the_cores(settle):
         want = layer_readings(open_heads("induction-demo", REPEAT), 0)
         assert [(t.layer, t.head) for t in screen.shown_tiles] == [(0, h) for h in range(4)]
         for r, tile in zip(want, screen.shown_tiles):
-            assert tile.lines[0] == f"H     {fmt(r.mean_entropy_bits, 4)}"
-            assert tile.lines[2] == f"prev  {fmt(r.prev_token, 4)}"
-            assert tile.lines[5] == f"ind   {fmt(r.induction, 4)}"
+            assert tile.lines[0] == f"H     {fit_number(r.mean_entropy_bits, 4)}"
+            assert tile.lines[2] == f"prev  {fit_number(r.prev_token, 4)}"
+            assert tile.lines[5] == f"ind   {fit_number(r.induction, 4)}"
             assert f"L0.H{r.head}" in text and tile.lines[2] in text
 
 
@@ -113,7 +113,7 @@ async def test_the_learners_tokens_recompute_every_head(settle):
         assert (app.state.head.layer, app.state.head.head) == (1, 0)
         assert "tokens: m a t h m a t h" in screen.query_one("#heads-header").plain
         want = layer_readings(open_heads("induction-demo", "m a t h m a t h"), 1)
-        assert [t.lines[5] for t in screen.shown_tiles] == [f"ind   {fmt(r.induction, 4)}" for r in want]
+        assert [t.lines[5] for t in screen.shown_tiles] == [f"ind   {fit_number(r.induction, 4)}" for r in want]
 
 
 async def test_the_combine_line_is_the_cores(settle):
@@ -122,7 +122,7 @@ async def test_the_combine_line_is_the_cores(settle):
         screen = await _heads(pilot, settle)
         c = combine(open_heads("induction-demo", REPEAT), 0)
         foot = screen.query_one("#heads-foot").plain
-        assert f"max |diff| {fmt(c.max_abs_diff, 7)} ≤ {fmt(c.tolerance, 7)}" in foot
+        assert f"max |diff| {fit_number(c.max_abs_diff, 7)} ≤ {fit_number(c.tolerance, 7)}" in foot
         assert "holds" in foot and c.holds
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from attn_tui.core.heads import combine, layer_readings, open_heads, sort_readings
-from attn_tui.core.numfmt import fmt
+from attn_tui.core.numfmt import fit_number
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.heads import HeadsScreen
 from attn_tui.tui.screens.tour import TourScreen
@@ -19,11 +19,13 @@ def test_the_page_names_the_heads_the_core_measures():
     src = open_heads("induction-demo", TOUR_TOKENS)
     prev = sort_readings(layer_readings(src, 0), "prev_token")[0]
     ind = sort_readings(layer_readings(src, 1), "induction")[0]
-    assert f"layer 0, head {prev.head} is a previous-token head: mean A[t, t−1] = {fmt(prev.prev_token, 4)}" in text
-    assert f"layer 1, head {ind.head} is an induction head" in text and fmt(ind.induction, 4) in text
-    assert f"log₂ t = {fmt(ind.mean_ceiling_bits, 4)}" in text
+    assert (
+        f"layer 0, head {prev.head} is a previous-token head: mean A[t, t−1] = {fit_number(prev.prev_token, 4)}" in text
+    )
+    assert f"layer 1, head {ind.head} is an induction head" in text and fit_number(ind.induction, 4) in text
+    assert f"log₂ t = {fit_number(ind.mean_ceiling_bits, 4)}" in text
     assert ind.mean_entropy_bits < ind.mean_ceiling_bits / 2 and prev.prev_token > 0.5 and ind.induction > 0.9
-    assert fmt(combine(src, 1).max_abs_diff, 7) in text
+    assert fit_number(combine(src, 1).max_abs_diff, 7) in text
     assert [p.key for p in PAGES][-2:] == ["heads", "results"]  # what's next, then the learner's own results
 
 

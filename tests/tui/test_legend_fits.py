@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from attn_tui.core import builtin
+from attn_tui.core.finite import finite_range
 from attn_tui.tui.app import AttentionApp
-from attn_tui.tui.widgets.palette import BARS, legend, span, value_range
+from attn_tui.tui.widgets.palette import BARS, legend, span
 
 
 def true_to_its_digits(printed: str, m: float) -> bool:
@@ -30,7 +31,7 @@ def test_the_legend_of_s_fits_at_every_c(width, lo, hi):
     s = builtin("lesson-pipeline")
     for c in CS:
         S = s.with_(c=c).run().S
-        m = span(*value_range(S))
+        m = span(*finite_range(S))
         bar = legend("div", S, width)
         assert bar is not None, (width, c, m)
         if lo <= m < hi:

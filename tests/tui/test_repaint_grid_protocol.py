@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 from textual.app import App
 
+from attn_tui.core.finite import finite_range
 from attn_tui.tui.widgets import palette as P
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
 
@@ -44,7 +45,7 @@ async def test_a_lazy_matrix_is_read_only_where_drawn():
     a = big()
     values, blocked = Lazy(a), Lazy(a > 0.4)
     labels = [f"token{i}" for i in range(1, a.shape[0] + 1)]  # a label column wide enough for the legend
-    lo, hi = P.value_range(a)
+    lo, hi = finite_range(a)
     app = GridApp()
     async with app.run_test(size=(80, 12)) as pilot:
         grid = app.query_one(MatrixGrid)
@@ -76,4 +77,4 @@ async def test_colours_come_from_the_whole_matrix_range():
         await pilot.pause()
         _, codes = grid._row_cells(0, 0, 3)
         assert set(codes) == {int(P.buckets(np.array([0.1, 10, -10]), "div")[0])}
-        assert set(codes) == {len(P.RDBU) // 2}  # 0.1 of a ±10 scale: the neutral bucket
+        assert set(codes) == {P.DIV_BUCKETS // 2}  # 0.1 of a ±10 scale: the neutral bucket

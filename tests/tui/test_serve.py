@@ -17,7 +17,7 @@ import pytest
 
 from attn_tui import serve
 from attn_tui.core.builtins import builtin
-from attn_tui.core.numfmt import fmt
+from attn_tui.core.numfmt import fit_number
 from tests.tui.serving import served
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
@@ -25,7 +25,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
 
 def expected_cells(name: str) -> set[str]:
     """Every cell of A as the explorer prints it (5 characters for weights in [0, 1])."""
-    return {fmt(float(x), 5) for x in builtin(name).run().weights.ravel()}
+    return {fit_number(float(x), 5) for x in builtin(name).run().weights.ravel()}
 
 
 async def screen_text(s, want: set[str], deadline: float, raw: bool = False, keys: str = "") -> str:

@@ -12,6 +12,7 @@ import base64
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -23,9 +24,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from attn_tui import tui
 from attn_tui.core.builtins import builtin
-from attn_tui.tui.widgets.palette import VIRIDIS, buckets
+from attn_tui.tui.widgets.palette import buckets
 from tests.tui.serving import served
+
+CSS = (Path(tui.__file__).parent / "app.tcss").read_text(encoding="utf-8")  # the grids' colours are defined there
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [
@@ -117,7 +121,8 @@ async def devtools_screenshots(url: str, profile: Path, want: set[str], seconds:
 
 def test_served_page_in_chromium_shows_the_explorer(tmp_path):
     A = builtin("lesson-pipeline").run().weights
-    want = {VIRIDIS[b] for b in np.unique(buckets(A, "seq"))}  # app.tcss gives seq-i VIRIDIS[i]'s ground
+    ground = dict(re.findall(r"^MatrixGrid > \.matrix-grid--seq-(\d+) \{[^}]*background: (#[0-9a-f]{6})", CSS, re.M))
+    want = {ground[str(b)] for b in np.unique(buckets(A, "seq"))}  # the grounds app.tcss gives A's buckets
     with served() as s:
         # waits on the screenshot's colours; the bound only stops a browser that never draws
         second = lambda: s.output().count("session opened") >= 2  # noqa: E731  (the reloaded page's socket)

@@ -4,13 +4,16 @@ lines readable in the default dark theme and in textual-light (WCAG contrast of 
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from rich.color import Color
 
 from attn_tui.cli import main
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.themes import theme_names
-from attn_tui.tui.widgets.palette import DIV, ROLES, SEQ
+from attn_tui.tui.widgets.palette import DIV, DIV_BUCKETS, ROLES, SEQ, SEQ_BUCKETS
 
 THEMES = ["textual-dark", "textual-light"]
 TEXT, GRAPHIC = 4.5, 3.0  # WCAG AA: body text; bars and other non-text marks
@@ -104,3 +107,22 @@ def test_theme_flag_reaches_the_explorer(monkeypatch):
     assert main(["--theme", "textual-light"]) == 0
     assert main([]) == 0
     assert seen == ["textual-light", "textual-dark"]
+
+
+def test_app_tcss_defines_the_buckets_the_palette_counts():
+    """The grids' colours are defined once, in app.tcss; widgets/palette.py only counts them: the
+    dark rules style seq-0 .. seq-(SEQ_BUCKETS-1) and div-0 .. div-(DIV_BUCKETS-1), each once, and
+    the light theme restyles every div bucket."""
+    import attn_tui.tui
+
+    css = (Path(attn_tui.tui.__file__).parent / "app.tcss").read_text(encoding="utf-8")
+
+    def styled(prefix: str, ramp: str) -> list[int]:
+        return sorted(int(i) for i in re.findall(rf"^{prefix}MatrixGrid > \.matrix-grid--{ramp}-(\d+) \{{", css, re.M))
+
+    assert styled("", "seq") == list(range(SEQ_BUCKETS))
+    assert styled("", "div") == list(range(DIV_BUCKETS))
+    assert styled(r"App\.-light-mode ", "div") == list(range(DIV_BUCKETS))
+    from attn_tui.tui.widgets import palette
+
+    assert not re.search(r"#[0-9a-fA-F]{6}", Path(palette.__file__).read_text(encoding="utf-8"))  # no copy there

@@ -72,3 +72,37 @@ def test_a_float16_scenario_gets_the_axis_its_inputs_give():
     for c in [1.1**n for n in range(0, 40)]:
         a, b = score_axis(f16.with_scenario(c=c)), score_axis(f64.with_scenario(c=c))
         assert a == b, (c, a, b)
+
+
+# -- ChartView.bars: the view decides every axis; the widget draws what it is given ---------------
+
+
+def test_a_readable_row_keeps_the_fixed_axes_and_no_unit():
+    view = chart_view(State(builtin("lesson-pipeline"), row=4))
+    bars = view.bars(room=10)
+    assert bars.score_axis == view.score_axis is not None and bars.probs_axis == (0, 1)
+    assert bars.scores_titles == (f"{view.scores_title}  row {view.row}", view.scores_title, view.scores_plain)
+    assert bars.probs_titles == (view.probs_title, *view.probs_shorter)
+    assert bars.scores == [float(x) for x in view.scores] and bars.border_title == view.border_title
+    assert len(bars.labels) == len(view.keys) and len({len(label) for label in bars.labels}) == 1
+
+
+def test_huge_scores_are_drawn_over_a_power_of_ten_against_a_fitted_axis():
+    from attn_tui.core.scenario import Scenario
+
+    s = Scenario(Q=[[1e3], [1e3]], K=[[1e3], [-2e3]], mask="none")  # S = 1e6 and -2e6 (d_k = 1)
+    view = chart_view(State(s))
+    bars = view.bars(room=10)
+    assert view.score_axis is None and bars.score_axis is None  # fitted to the scaled bars
+    assert bars.scores == [1.0, -2.0] and all(t.endswith(" ×1e6") for t in bars.scores_titles[1:])
+    assert bars.probs_axis == (0, 1)
+
+
+def test_a_short_chart_gets_the_heaviest_keys_in_order_and_says_top_n_of_n():
+    st = State(builtin("lesson-pipeline"), row=4)  # causal: row t5 sees all 5 keys
+    view = chart_view(st)
+    bars = view.bars(room=2)
+    heaviest = sorted(np.argsort(-np.asarray(st.trace.A[4]), kind="stable")[:2])
+    np.testing.assert_array_equal(bars.weights, st.trace.A[4][heaviest])
+    assert [label.split()[0] for label in bars.labels] == [view.keys[i] for i in heaviest]
+    assert bars.border_title == view.border_title + " · top 2/5"

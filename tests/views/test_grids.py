@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from attn_tui.core import BUILTINS, builtin
-from attn_tui.core.matrices import MATRICES
+from attn_tui.core.matrices import INPUTS, MATRICES, PROJECTION_INPUTS
 from attn_tui.tui.state import State
 from attn_tui.tui.views.grids import grid_view
 
@@ -19,7 +19,7 @@ def test_every_view_has_one_label_per_row_and_column_and_its_shape_in_the_title(
             continue  # not a pane
         v = grid_view(m, st)
         if v is None:
-            assert m in ("X", "Y", "W_Q", "W_K", "W_V")
+            assert m in PROJECTION_INPUTS and getattr(st.scenario, m) is None
             continue
         rows, cols = v.values.shape
         assert (len(v.rows), len(v.cols)) == (rows, cols)
@@ -64,3 +64,15 @@ def test_the_entropy_tables_cell_width_holds_across_c_at_T_12():
         assert v.lo <= np.nanmin(v.values) and np.nanmax(v.values) <= v.hi
     raw = {width_for(float(np.nanmin(v.values)), float(np.nanmax(v.values))) for v in views}
     assert len(raw) == 2  # the values alone would have changed it: the scenario crosses 10
+
+
+def test_the_grids_and_the_help_take_their_matrices_from_the_table():
+    """core/matrices.py is the only list: a pane for each of its matrices but S + M (drawn in A's),
+    c leaves the inputs' and the mask's views alone, and the key help names the table's inputs."""
+    from attn_tui.tui.keys import KEYS
+    from attn_tui.tui.views import grids
+
+    assert set(grids._PARTS) == set(MATRICES) - {"S_masked"}
+    assert grids.C_FREE == {*INPUTS, "M"}
+    (edit,) = [k for k in KEYS if k.key == "enter" and k.scope == "grid"]
+    assert edit.help.endswith(f"({', '.join(INPUTS)})")

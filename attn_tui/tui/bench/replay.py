@@ -19,16 +19,18 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ..framework import visible_widgets
+
 
 @dataclass(frozen=True)
-class Part:
+class Painted:
     """What one widget painted: the screen region it covered and its lines there, top to bottom."""
 
     region: Region
     lines: tuple[Strip, ...]
 
 
-async def capture(make, size: tuple[int, int]) -> list[Part]:
+async def capture(make, size: tuple[int, int]) -> list[Painted]:
     """The parts of ``make()``'s screen, headless at ``size``, once it has settled: one per
     visible widget (the screen left out), parents before their children (fewer ancestors
     first), so that a child replayed after its parent paints over it, as on the screen."""
@@ -36,12 +38,12 @@ async def capture(make, size: tuple[int, int]) -> list[Part]:
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         found = []
-        for widget, (region, clip) in app.screen._compositor.visible_widgets.items():
+        for widget, (region, clip) in visible_widgets(app.screen).items():
             if widget is app.screen:
                 continue
             shown = region.intersection(clip)
             crop = Region(shown.x - region.x, shown.y - region.y, shown.width, shown.height)
-            found.append((len(widget.ancestors), Part(shown, tuple(widget.render_lines(crop)))))
+            found.append((len(widget.ancestors), Painted(shown, tuple(widget.render_lines(crop)))))
     found.sort(key=lambda depth_part: depth_part[0])  # stable: siblings keep the compositor's order
     return [part for _, part in found]
 
@@ -51,7 +53,7 @@ class Replay(Widget):
 
     DEFAULT_CSS = "Replay { position: absolute; }"
 
-    def __init__(self, part: Part) -> None:
+    def __init__(self, part: Painted) -> None:
         super().__init__()
         self.lines = part.lines
         self.styles.offset = (part.region.x, part.region.y)
@@ -61,7 +63,7 @@ class Replay(Widget):
         return self.lines[y] if y < len(self.lines) else Strip.blank(self.size.width)
 
 
-def replay_app(parts: list[Part]) -> type[App]:
+def replay_app(parts: list[Painted]) -> type[App]:
     """An app class that composes one :class:`Replay` per part, in the order given."""
 
     class ReplayApp(App):

@@ -26,7 +26,7 @@ from ..served_root import rooted
 from ..views.exp_notes import LESSON_PRINTED, rng_note, sweep_compare
 from ..widgets.exp_panels import (
     DotHistogram,
-    StatusLine,
+    ProgressLine,
     SweepCharts,
     saturation_text,
     saturation_words,
@@ -95,7 +95,7 @@ class ExperimentsScreen(Screen):
                         yield Label("seed")
                         yield Input("8", id="in-seed")
                     yield ProgressBar(id="var-progress", show_eta=False)
-                    yield StatusLine(" ", id="var-status", markup=False)
+                    yield ProgressLine(" ", id="var-status", markup=False)
                     yield Static(id="var-table")
                     yield Static(id="var-note", classes="exp-note", markup=False)
                     yield DotHistogram(id="var-hist")
@@ -105,7 +105,7 @@ class ExperimentsScreen(Screen):
                     yield Static(id="sat-table")
                 with Vertical(id="exp-sweep", classes="exp-box") as box:
                     box.border_title = "Scale sweep  softmax(c·s), c = 0.1 … 3.0"
-                    yield StatusLine(id="sweep-status", markup=False)
+                    yield ProgressLine(id="sweep-status", markup=False)
                     yield Static(sweep_compare(), id="sweep-compare", markup=False)
                     yield SweepCharts()
         yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
@@ -126,11 +126,11 @@ class ExperimentsScreen(Screen):
         params, err = self.settings()
         if err:
             self.notify(err, severity="error", timeout=4, markup=False)
-            self.query_one("#var-status", StatusLine).update(err)
+            self.query_one("#var-status", ProgressLine).update(err)
             return
         dks = tuple(experiments.DKS) + (params["d_k"],)
         self.query_one("#var-progress", ProgressBar).update(total=len(dks), progress=0)
-        self.query_one("#var-status", StatusLine).update(f"running n = {params['n']:,}, seed = {params['seed']} …")
+        self.query_one("#var-status", ProgressLine).update(f"running n = {params['n']:,}, seed = {params['seed']} …")
         self.show_saturation(params["seed"])
         self.run_variance(dks, params["n"], params["seed"])
 
@@ -163,7 +163,7 @@ class ExperimentsScreen(Screen):
         self.var_rows, self.dots = rows, dots
         self.query_one("#var-table", Static).update(variance_table(rows, LESSON_PRINTED["variance"]))
         self.query_one("#var-note", Static).update(rng_note([r["d_k"] for r in rows], n, seed))
-        self.query_one("#var-status", StatusLine).update(f"done: n = {n:,}, seed = {seed}")
+        self.query_one("#var-status", ProgressLine).update(f"done: n = {n:,}, seed = {seed}")
         self.show_hist()
 
     def show_hist(self) -> None:
@@ -188,7 +188,7 @@ class ExperimentsScreen(Screen):
     def show_frame(self) -> None:
         fr = self.frames[self.frame]
         state = "▶ playing" if self._timer else "❚❚ paused"
-        self.query_one("#sweep-status", StatusLine).update(
+        self.query_one("#sweep-status", ProgressLine).update(
             f"frame {self.frame + 1}/{len(self.frames)}  c = {fr['c']:.2f}  H = {fr['H']:.2f} bits  {state}"
         )
         ylim = experiments.sweep_ylim(self.frames)

@@ -1,6 +1,6 @@
 """PaneLines: the pipeline page's layout, its panes in lines, with no container per line.
 
-The page (:class:`Page`) holds the grids, the chart and the inspector as its own children. The screen's fit
+The scrolling column (:class:`PaneColumn`) holds the grids, the chart and the inspector as its own children. The fit
 (pipeline_layout.py) decides which panes share a screen line: a row of three on one line, or
 wrapped (the first two, then the third), or stacked (one a line); the chart and the inspector
 side by side or stacked. Each line is laid out left to right exactly as Textual's horizontal
@@ -17,6 +17,8 @@ from textual.containers import VerticalScroll
 from textual.geometry import Offset
 from textual.layout import Layout, WidgetPlacement
 from textual.layouts.horizontal import HorizontalLayout
+
+from ..framework import clear_arrangement_cache
 
 _ROW = HorizontalLayout()
 
@@ -46,7 +48,7 @@ class PaneLines(Layout):
         return placements
 
 
-class Page(VerticalScroll, inherit_bindings=False):
+class PaneColumn(VerticalScroll, inherit_bindings=False):
     """The scrolling column of panes. Its arrow keys are not bound: up/down select the query
     row wherever the focus is (a focused grid moves its cursor and the page follows it);
     page up/down, home and end still scroll the page."""
@@ -72,7 +74,7 @@ class Page(VerticalScroll, inherit_bindings=False):
         lines = tuple(tuple(line) for line in lines)
         if lines != self.pane_lines.lines:
             self.pane_lines.lines = lines
-            self._clear_arrangement_cache()
+            clear_arrangement_cache(self)
             self.refresh(layout=True)
 
 

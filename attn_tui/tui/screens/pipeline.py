@@ -33,7 +33,7 @@ from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.softmax_chart import SoftmaxChart
 from ..widgets.status import StatusLine
 from . import warm
-from .pane_lines import Page, screen_lines
+from .pane_lines import PaneColumn, screen_lines
 from .pipeline_layout import PaneSize, Sizes, extra_cell, fit_cap, plan_row, title_width
 
 ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
@@ -68,12 +68,12 @@ class PipelineScreen(Screen):
             for n in names
         }
         self._show_grids(self.app.state)
-        with Page(id="pipeline", can_focus=False):  # the panes, in lines the fit sets (pane_lines.py)
+        with PaneColumn(id="pipeline", can_focus=False):  # the panes, in lines the fit sets (pane_lines.py)
             yield from self.grids.values()
             yield SoftmaxChart(id="chart", classes="pane")
             yield Inspector(id="inspector", classes="pane")
         # Under the panes, next to the chart: a knob repaints one region of the screen.
-        yield ExplainLine(id="explain")  # edit_actions: NaN rows, float16 fill, ...
+        yield ExplainLine(id="explain")  # State.explanations (core/modes.py): NaN rows, float16 fill, ...
         yield StatusLine(id="status")
         yield KeyBar(id="keybar")
 
@@ -200,7 +200,7 @@ class PipelineScreen(Screen):
         for (_row, shown), plan in zip(rows, plans):
             self._apply_plan(shown, plan, cap)
         stacked = self.sizes.chart_row_width > width
-        page = self.query_one("#pipeline", Page)
+        page = self.query_one("#pipeline", PaneColumn)
         page.set_lines(screen_lines(rows, plans, stacked))
         page.set_class(stacked, "chart-stacked")
         used = sum(min(cap, h) for (_row, shown), p in zip(rows, plans) for h in self._line_heights(shown, p, cap))

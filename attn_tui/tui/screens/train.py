@@ -26,7 +26,7 @@ from .. import keys
 from ..actions import commit
 from ..served_root import rooted, served_root
 from ..views import train_view as tv
-from ..widgets.exp_panels import StatusLine
+from ..widgets.exp_panels import ProgressLine
 from ..widgets.key_bar import KeyBar
 from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.train_charts import TrainCurves
@@ -72,7 +72,7 @@ class TrainScreen(Screen):
                 yield Label("seed")
                 yield Input(str(self.config.seed), id="in-seed")
                 yield Static(id="train-scale", markup=False)
-            yield StatusLine(id="train-status", markup=False)
+            yield ProgressLine(id="train-status", markup=False)
             with Horizontal(id="train-top"):
                 yield TrainCurves(id="train-curves")
                 with Vertical(id="train-right"):
@@ -81,14 +81,14 @@ class TrainScreen(Screen):
             with ContentSwitcher(initial="train-qk", id="train-bottom"):
                 yield MatrixGrid("W_Q·W_Kᵀ", id="train-qk")
                 with VerticalScroll(id="train-compare"):
-                    yield StatusLine(id="compare-status", markup=False)
+                    yield ProgressLine(id="compare-status", markup=False)
                     yield Static(id="compare-text", markup=False)
         yield KeyBar(id="keybar")
 
     def on_mount(self) -> None:
         for grid in self.query(MatrixGrid):
             grid.can_focus = False
-        self.query_one("#compare-status", StatusLine).update(
+        self.query_one("#compare-status", ProgressLine).update(
             f"c runs the comparison: scaled vs unscaled, d_k = {', '.join(map(str, compare.DKS))}"
         )
         self.draw(tv.snapshot(self.trainer))
@@ -101,7 +101,7 @@ class TrainScreen(Screen):
 
     # -- drawing ---------------------------------------------------------------
     def draw(self, s: tv.Snapshot) -> None:
-        self.query_one("#train-status", StatusLine).update(tv.status(s))
+        self.query_one("#train-status", ProgressLine).update(tv.status(s))
         self.query_one("#train-scale", Static).update(f"{tv.scale_words(s.config)}\n{tv.KEYS_HINT}")
         self.query_one(TrainCurves).show(tv.curves(s))
         probe = self.query_one("#train-probe", MatrixGrid)
@@ -174,7 +174,7 @@ class TrainScreen(Screen):
         values, err = tv.parse_controls({k: self.query_one(f"#in-{k}", Input).value for k in tv.CONTROLS})
         if err:
             self.notify(f"{err}; the current run is kept", severity="error", timeout=5)
-            self.query_one("#train-status", StatusLine).update(err)
+            self.query_one("#train-status", ProgressLine).update(err)
             return
         self.running = False
         self._wake.set()
@@ -198,7 +198,7 @@ class TrainScreen(Screen):
     def action_compare(self) -> None:
         cfg = self.config.with_(steps=compare.COMPARE_STEPS)
         self.query_one(ContentSwitcher).current = "train-compare"
-        self.query_one("#compare-status", StatusLine).update(
+        self.query_one("#compare-status", ProgressLine).update(
             f"running: scaled and unscaled at d_k = {', '.join(map(str, compare.DKS))}, "
             f"{cfg.steps} steps, lr {cfg.lr:g}, seed {cfg.seed} …"
         )
@@ -217,12 +217,12 @@ class TrainScreen(Screen):
             self.app.call_from_thread(self.show_compare, rows)
 
     def _compare_progress(self, d_k: int) -> None:
-        self.query_one("#compare-status", StatusLine).update(f"running … d_k = {d_k} done")
+        self.query_one("#compare-status", ProgressLine).update(f"running … d_k = {d_k} done")
 
     def show_compare(self, rows: list[dict]) -> None:
         self.compare_rows = rows
         cfg = rows[0]["scaled"]["config"]
-        self.query_one("#compare-status", StatusLine).update(
+        self.query_one("#compare-status", ProgressLine).update(
             f"measured, {cfg['steps']} steps each; the same task, seed {cfg['seed']}, initialisation, batches, "
             f"{cfg['optimizer']} lr {cfg['lr']:g}; target loss {cfg['target_loss']:g}"
         )

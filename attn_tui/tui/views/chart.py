@@ -1,5 +1,10 @@
 """What the softmax chart shows for the selected row: its scores and its softmax, titled
-with c and H(A_t) against the log₂t ceiling, as in the lesson's animation."""
+with c and H(A_t) against the log₂t ceiling, as in the lesson's animation.
+
+Every decision about the chart's axes is made here: the scores' axis (fixed while c and the row
+change, re-fitted by doubling), the power of ten a huge or tiny row's bars are divided by (then an
+axis fitted to the bars), and the weights' fixed (0, 1). The widget (widgets/softmax_chart.py) asks
+:meth:`ChartView.bars` for the keys that fit its height and draws what it is given."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...core.diagnose import NO_CEILING, nan_cause
+from ..bar_values import score_bars
 from ..fmt import knob
 from ..state import State
 
@@ -22,6 +28,24 @@ NAN_WORDS = {
 
 
 AXIS_RANGE = (1e-3, 1e5)  # a fixed axis inside these; beyond, the chart scales its bars by a power of ten
+PROBS_AXIS = (0, 1)  # the weights' axis: a probability, whatever the row
+MASKED_MARK = " ×"  # a blocked key in the charts: no bar, this after its label
+
+
+@dataclass(frozen=True, eq=False)
+class ChartBars:
+    """What the chart draws for the keys that fit its height: the widget only draws it."""
+
+    labels: list  # key labels ("t4 ×" masked, "t1 inf"), padded to one width
+    scores: list  # the scores chart's bars: row t of S, divided by 10**power when huge or tiny
+    score_axis: tuple | None  # (lo, hi) of the scores chart; None: fitted to the bars
+    scores_titles: tuple  # the scores chart's title and its shorter forms, longest first (unit included)
+    weights: np.ndarray  # (n,) A_t of the keys drawn
+    probs_titles: tuple  # the weights chart's title and its shorter forms, longest first
+    border_title: str  # plain text, " · top n/N" added when fewer keys than T' are drawn
+    ghost_scores: list | None = None  # the pinned row's bars in the same units, or None
+    ghost_weights: np.ndarray | None = None  # the pinned row's weights of the keys drawn
+    probs_axis: tuple = PROBS_AXIS
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,6 +67,56 @@ class ChartView:
     # ("A_t c=10.83 H=0.00/log₂4", "A_t c=10.83 H=0.00"), then "A_t H=0.00" (the border title has them all)
     probs_shorter: tuple = ()
     scores_plain: str = ""  # scores_title without the axis words: the shortest form of the scores' title
+
+    def bars(self, room: int) -> ChartBars:
+        """The bars for a chart with ``room`` lines for bars: every key if they fit, else the heaviest."""
+        keys = keys_that_fit(self.weights, room)
+        blocked = np.asarray(self.blocked)[keys]
+        labels = key_labels([self.keys[i] for i in keys], blocked, self.scores[keys])
+        scores, power = score_bars(self.scores[keys], blocked)
+        unit = f" ×1e{power}" if power else ""
+        ghost, ghost_weights = None, None
+        if self.ghost_weights is not None:  # the pin's scores under the pin's own mask
+            pinned, ghost_power = score_bars(self.ghost_scores[keys], np.asarray(self.ghost_blocked)[keys])
+            ghost = pinned if ghost_power == power else None  # the pinned row in the bars' own units
+            ghost_weights = self.ghost_weights[keys]
+        seen = int(np.count_nonzero(~np.asarray(self.blocked)))  # the keys row t may see, not T'
+        some = f" · top {min(len(keys), seen)}/{seen}" if len(keys) < len(self.keys) else ""
+        return ChartBars(
+            labels=labels,
+            scores=scores,
+            score_axis=None if power else self.score_axis,  # bars divided by 10**power: a fitted axis
+            scores_titles=(  # the border names the row: the row goes first
+                f"{self.scores_title}{unit}  row {self.row}",
+                f"{self.scores_title}{unit}",
+                f"{self.scores_plain or self.scores_title}{unit}",
+            ),
+            weights=self.weights[keys],
+            probs_titles=(self.probs_title, *self.probs_shorter),
+            border_title=self.border_title + some,
+            ghost_scores=ghost,
+            ghost_weights=ghost_weights,
+        )
+
+
+def keys_that_fit(weights, room: int) -> np.ndarray:
+    """Key indices to draw: all if they fit ``room`` lines (one bar a line), else the heaviest, in order."""
+    n = len(weights)
+    if n <= room:
+        return np.arange(n)
+    w = np.nan_to_num(np.asarray(weights, dtype=np.float64), nan=-1.0)
+    return np.sort(np.argsort(-w, kind="stable")[:room])
+
+
+def key_labels(labels, blocked, scores) -> list[str]:
+    """Bar labels: "t4 ×" for a masked key, "t1 inf" / "t1 NaN" for a score that is not a number;
+    all padded to one width, plus a space before the bar, so they line up on the left."""
+    out = []
+    for lab, b, x in zip(labels, blocked, np.asarray(scores, dtype=np.float64)):
+        mark = MASKED_MARK if b else "" if np.isfinite(x) else " NaN" if np.isnan(x) else (" inf" if x > 0 else " -inf")
+        out.append(lab + mark)
+    width = max((len(x) for x in out), default=0) + 1  # one space between a label and its bar
+    return [x.ljust(width) for x in out]  # plotext right-aligns labels: equal widths line them up
 
 
 def short(label: str) -> str:

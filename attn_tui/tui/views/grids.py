@@ -11,9 +11,10 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from ...core.finite import finite_range
 from ...core.lazy import LazyMatrix
 from ...core.lenses import param_count
-from ...core.matrices import MATRICES, axis_labels
+from ...core.matrices import INPUTS, MATRICES, PROJECTION_INPUTS, PROJECTIONS, axis_labels
 from ...core.scenario import Scenario
 from ...core.stream import facts
 from ..state import State
@@ -80,7 +81,7 @@ class GridView:
 
 def grid_view(name: str, state: State) -> GridView | None:
     s, tr = state.scenario, state.trace
-    if name in ("X", "W_Q", "W_K", "W_V", "Y") and getattr(s, name) is None:
+    if name in PROJECTION_INPUTS and getattr(s, name) is None:
         return None
     rows, cols = axis_labels(s, name)
     values, title, short, blocked, kind = _PARTS[name](s, tr, state)
@@ -109,7 +110,7 @@ def grid_view(name: str, state: State) -> GridView | None:
     )
 
 
-C_FREE = frozenset(("X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "V", "M"))  # the views c does not change
+C_FREE = frozenset((*INPUTS, "M"))  # the views c does not change: the inputs, Q, K, V and the mask
 _NOT_C = tuple(f.name for f in fields(Scenario) if f.name != "c")
 
 
@@ -154,13 +155,6 @@ def entropy_range(lo: float, hi: float, state: State) -> tuple[float, float]:
     if not np.isfinite(lo):
         return b_lo, b_hi
     return min(lo, b_lo), max(hi, b_hi)
-
-
-def finite_range(values: np.ndarray) -> tuple[float, float]:
-    """(lo, hi): the finite min and max of ``values``, (NaN, NaN) when none is finite."""
-    v = np.asarray(values, dtype=np.float64)
-    f = v[np.isfinite(v)]
-    return (float(f.min()), float(f.max())) if f.size else (float("nan"), float("nan"))
 
 
 def _no_ceiling(state, pin, r0, r1, c0, c1):
@@ -249,8 +243,8 @@ def _entropy(s, tr, state):
 
 
 _PARTS = {
-    **{n: _inputs(n) for n in ("X", "Y", "W_Q", "W_K", "W_V")},
-    **{n: _projected(n) for n in ("Q", "K", "V")},
+    **{n: _inputs(n) for n in PROJECTION_INPUTS},
+    **{n: _projected(n) for n in PROJECTIONS},
     "S": _scores,
     "M": lambda s, tr, st: (tr.M, f"M {s.mask}, fill {s.fill} {{shape}}", f"M {s.mask} {{shape}}", tr.blocked, "mask"),
     "A": lambda s, tr, st: _weights(s, tr, st),

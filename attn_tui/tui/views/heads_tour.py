@@ -6,7 +6,7 @@ each head's entropy against log₂ t. The page's try-it opens the heads screen o
 from __future__ import annotations
 
 from ...core.heads import combine, layer_readings, open_heads, sort_readings
-from ...core.numfmt import fmt
+from ...core.numfmt import fit_number
 
 TOUR_TOKENS = "q w e r t y q w e r t y"  # six letters, then the same six: the induction head's task
 
@@ -19,7 +19,8 @@ def heads_page() -> str:
     n = src.n_heads
 
     def bits(r) -> str:
-        return f"H = {fmt(r.mean_entropy_bits, 4)} bits against the ceiling log₂ t = {fmt(r.mean_ceiling_bits, 4)}"
+        h, top = fit_number(r.mean_entropy_bits, 4), fit_number(r.mean_ceiling_bits, 4)
+        return f"H = {h} bits against the ceiling log₂ t = {top}"
 
     return (
         "The lesson's \"What's next\": multi-head attention runs several heads in parallel, each with its own "
@@ -28,12 +29,14 @@ def heads_page() -> str:
         '"the measurement that says how far" each sits below log₂ t.\n\n'
         f"induction-demo is a small two-layer, attention-only model ({src.n_layers} layers of {n} heads, trained "
         f'on sequences that repeat). On "{TOUR_TOKENS}":\n'
-        f"• layer 0, head {prev.head} is a previous-token head: mean A[t, t−1] = {fmt(prev.prev_token, 4)}, "
+        f"• layer 0, head {prev.head} is a previous-token head: mean A[t, t−1] = {fit_number(prev.prev_token, 4)}, "
         f"{bits(prev)};\n"
         f"• layer 1, head {ind.head} is an induction head: on a token seen before it puts "
-        f"{fmt(ind.induction, 4)} of its weight on the token that followed that earlier occurrence, {bits(ind)}.\n"
-        f"The layer's combine checks out: max |concat W_O − Σ_h O_h W_O^(h)| = {fmt(c.max_abs_diff, 7)}, within the "
-        f"rounding bound {fmt(c.tolerance, 7)}.\n\n"
+        f"{fit_number(ind.induction, 4)} of its weight on the token that followed that earlier occurrence, "
+        f"{bits(ind)}.\n"
+        f"The layer's combine checks out: max |concat W_O − Σ_h O_h W_O^(h)| = {fit_number(c.max_abs_diff, 7)}, "
+        "within the "
+        f"rounding bound {fit_number(c.tolerance, 7)}.\n\n"
         "Try it opens the heads screen on that sequence: every head of a layer as a picture of its A with its "
         "readings. v sorts by a column (find the heads by their numbers), } and { change layer, i types your own "
         "sequence (repeat some letters and watch the induction head follow), enter opens a head on the pipeline, "

@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 
 from ...core.heads import FIELDS, sort_readings
-from ...core.numfmt import fmt
+from ...core.numfmt import fit_number
 
 # (field, the tile's label, the header's words), in the tile's order; "head" is the natural order.
 COLUMNS = (
@@ -76,7 +76,7 @@ def reading_lines(r) -> tuple:
     out = []
     for field, label, _ in COLUMNS:
         v = getattr(r, field)
-        out.append(f"{label:<6}{'—' if v is None else fmt(v, 4)}")
+        out.append(f"{label:<6}{'—' if v is None else fit_number(v, 4)}")
     return tuple(out)
 
 
@@ -127,8 +127,8 @@ def combine_line(c, src) -> str:
     verdict = "holds" if c.holds else "DOES NOT HOLD"
     shape = "" if c.output is None else f", {c.output.shape[0]}×{c.output.shape[1]}"
     return (
-        f"combine concat(O₁…O_{src.n_heads}) W_O = Σ_h O_h W_O^(h){shape}: max |diff| {fmt(c.max_abs_diff, 7)} "
-        f"≤ {fmt(c.tolerance, 7)} (rounding bound): {verdict}"
+        f"combine concat(O₁…O_{src.n_heads}) W_O = Σ_h O_h W_O^(h){shape}: max |diff| {fit_number(c.max_abs_diff, 7)} "
+        f"≤ {fit_number(c.tolerance, 7)} (rounding bound): {verdict}"
     )
 
 

@@ -131,5 +131,5 @@ class SweepCharts(Horizontal):
             plot.refresh()
 
 
-class StatusLine(Static):
+class ProgressLine(Static):
     """A one-line status (progress words, the sweep's frame counter)."""

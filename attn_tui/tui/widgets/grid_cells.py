@@ -13,6 +13,7 @@ from rich.segment import Segment
 from rich.style import Style
 
 from ...core.diagnose import NO_CEILING
+from ...core.numfmt import fit_number  # the grids' number format, shared with the inspector (core.derive)
 from . import palette as P
 
 # Style codes besides a bucket index (>= 0).
@@ -47,7 +48,7 @@ def row_cells(values, blocked, kind: str, r: int, c0: int, c1: int, w: int, scal
         elif blk is not None and blk[c] and kind == "plain":
             t = NO_CEILING  # a cell with no value (a row that sees no key)
         else:
-            t = P.fmt(x, w)
+            t = fit_number(x, w)
         texts.append(t.rjust(w))
     return tuple(texts), tuple(codes.tolist())
 

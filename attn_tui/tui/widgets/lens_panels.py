@@ -14,8 +14,8 @@ from textual.containers import Vertical
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
+from ..bar_values import score_bars
 from ..fmt import finite
-from .softmax_chart import score_bars
 
 
 def with_help(help: str, renderable):

@@ -34,6 +34,7 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ...core.finite import finite_range
 from .. import keys
 from ..messages import CellCursorMoved, EditRequested
 from . import palette as P
@@ -115,7 +116,7 @@ class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
         """
         if lo is None or hi is None:
             values = np.asarray(values)
-            lo, hi = P.value_range(values)
+            lo, hi = finite_range(values)
         rows, cols = tuple(row_labels), tuple(col_labels)
         w = P.header_width(cols, P.width_for(lo, hi, by_sign)) + self.extra_cell  # wider: a header's digits
         lw = self._lw if rows == self.row_labels else min(LABEL_MAX, max(map(len, rows), default=0)) + 1  # cached

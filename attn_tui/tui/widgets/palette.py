@@ -17,17 +17,16 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.dom import DOMNode
 
+from ...core.finite import finite_range  # (lo, hi) of a whole ndarray when the view gave none
 from ...core.labeltext import cut, last_cluster
-from ...core.numfmt import fmt  # noqa: F401  (the grids' number format, shared with the inspector)
+from ...core.numfmt import fit_number
+from ..framework import component_class_styles, use_component_styles
 
-VIRIDIS = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725")
-# Diverging around a dark neutral (the terminal's background), so zeros stay quiet: blue for
-# negative, red for positive, lightness and chroma rising with |value| (a blue-black-red map)
-# in truecolor and after the downgrade to xterm's 256 colours (each channel a multiple of ~17
-# that rounds into the cube step it is meant for; tests/tui/test_palette_contrast.py).
-RDBU = ("#00aaff", "#4499dd", "#2288aa", "#225577", "#262626", "#772222", "#aa2222", "#ee2255", "#ff6622")
-# The colours themselves live in app.tcss as MatrixGrid component classes (a theme or a
-# user's CSS restyles them); VIRIDIS and RDBU above set how many buckets there are.
+# The colours are defined in app.tcss only, as MatrixGrid component classes (a theme or a user's
+# CSS restyles them); the code counts the buckets, seq-0 .. seq-9 and div-0 .. div-8 there
+# (tests/tui/test_theme.py checks that app.tcss styles exactly these).
+SEQ_BUCKETS = 10  # weights in [0, 1]: viridis
+DIV_BUCKETS = 9  # signed values: blue (negative), the dark neutral at 0 (the middle bucket), red
 
 ROLES = (
     "plain",
@@ -42,8 +41,8 @@ ROLES = (
     "cursor",
     "gap",
 )
-SEQ = tuple(f"seq-{i}" for i in range(len(VIRIDIS)))
-DIV = tuple(f"div-{i}" for i in range(len(RDBU)))
+SEQ = tuple(f"seq-{i}" for i in range(SEQ_BUCKETS))
+DIV = tuple(f"div-{i}" for i in range(DIV_BUCKETS))
 COMPONENTS = frozenset(f"matrix-grid--{name}" for name in ROLES + SEQ + DIV)
 
 
@@ -93,10 +92,7 @@ def _sheet(node: DOMNode) -> _Sheet:
     if sheet is None or sheet.rules is not rules or sheet.classes != classes:
         styles = {}
         for name in sorted(COMPONENTS):  # what Textual does for each component class of each node
-            virtual = DOMNode(classes=name)
-            virtual._attach(node)
-            app.stylesheet.apply(virtual)
-            styles[name] = virtual.styles
+            styles[name] = component_class_styles(node, name)
         sheet = _SHEETS[app] = _Sheet(rules, classes, styles)
     return sheet
 
@@ -122,19 +118,8 @@ class SharedStyles:
     (the widget declares no COMPONENT_CLASSES: Textual applies none of them to it)."""
 
     def get_component_styles(self, *names: str):
-        styles = shared_styles(self)
-        if self._component_styles is not styles:
-            self._component_styles = styles
-            self._rich_style_cache.clear()
+        use_component_styles(self, shared_styles(self))
         return super().get_component_styles(*names)
-
-
-def value_range(values) -> tuple[float, float]:
-    """(lo, hi): the finite min and max of a whole ndarray, NaN when no value is finite (what a
-    grid view hands the grid with the values; a view of a large lazy matrix streams them)."""
-    v = np.asarray(values, dtype=np.float64)
-    f = v[np.isfinite(v)]
-    return (float(f.min()), float(f.max())) if f.size else (float("nan"), float("nan"))
 
 
 def span(lo: float, hi: float) -> float:
@@ -146,20 +131,20 @@ def span(lo: float, hi: float) -> float:
 def buckets(values: np.ndarray, kind: str, scale: float | None = None) -> np.ndarray:
     """Bucket index per cell (same shape as ``values``); -1 for NaN/inf.
 
-    kind "seq": [0, 1] split into len(VIRIDIS) bins. kind "div": symmetric around 0,
+    kind "seq": [0, 1] split into SEQ_BUCKETS bins. kind "div": symmetric around 0,
     scaled by ``scale`` = max |finite value| of the whole matrix (of ``values`` when None;
     a grid passes the span of its matrix's range and buckets only the cells it draws),
-    into len(RDBU) bins. Others: all 0.
+    into DIV_BUCKETS bins. Others: all 0.
     """
     v = np.asarray(values, dtype=np.float64)
     finite = np.isfinite(v)
     out = np.full(v.shape, -1, dtype=np.int64)
     if kind == "seq":
-        n = len(VIRIDIS)
+        n = SEQ_BUCKETS
         out[finite] = np.clip((v[finite] * n).astype(np.int64), 0, n - 1)
     elif kind == "div":
-        n = len(RDBU)
-        m = span(*value_range(v)) if scale is None else scale
+        n = DIV_BUCKETS
+        m = span(*finite_range(v)) if scale is None else scale
         scaled = v[finite] / m if m > 0 else np.zeros(int(finite.sum()))
         out[finite] = np.clip(np.rint((scaled + 1) / 2 * (n - 1)).astype(np.int64), 0, n - 1)
     else:
@@ -214,7 +199,7 @@ def _abbrev(label: str, width: int) -> str:
 
 def cell_width(values: np.ndarray) -> int:
     """The cell width for an ndarray's values (see :func:`width_for`)."""
-    return width_for(*value_range(values))
+    return width_for(*finite_range(values))
 
 
 def width_for(lo: float, hi: float, by_sign: bool = False) -> int:
@@ -234,19 +219,19 @@ def legend(kind: str, values, width: int, scale: float | None = None) -> tuple[s
     ends do not fit; None when even that does not fit in ``width`` cells (a space kept after it) or
     the grid has no colour scale."""
     if kind == "seq":
-        lo, hi, n = "0", "1", len(VIRIDIS)
+        lo, hi, n = "0", "1", SEQ_BUCKETS
     elif kind == "div":
-        m = span(*value_range(values)) if scale is None else scale
+        m = span(*finite_range(values)) if scale is None else scale
         if m == 0:
             return None
         # The most precise form that fits: "2.9" in a wide label column, "3" in the 8 cells of "t1 mat"
         # (2.9 to one digit), "12", ".5", "1e3"; each is max |value| to the digits it shows.
-        first = f"{m:.2g}" if 1e-2 <= m < 100 else fmt(m, 4) if m >= 100 else compact(m, 2)  # "1e9", "5e-3"
+        first = f"{m:.2g}" if 1e-2 <= m < 100 else fit_number(m, 4) if m >= 100 else compact(m, 2)  # "1e9", "5e-3"
         forms = (first, compact(m, 2), compact(m, 1))
         his = [hi[1:] if hi.startswith("0.") else hi for hi in forms]  # ".87": the legend has few cells
         hi = next((h for h in his if width - 2 - 2 * len(h) >= 2), None)
         lo, hi = ("-" + hi, hi) if hi else ("±" + his[-1], "")  # "±1e2" bar: no room for both ends
-        n = len(RDBU)
+        n = DIV_BUCKETS
     else:
         return None
     cells = width - 1 - len(lo) - len(hi)
@@ -286,8 +271,8 @@ def ramp_glyph(kind: str, bucket: int) -> str:
     """The legend's glyph for ``bucket``: a bar as tall as the bucket's |value| (weights: the value;
     signed values: its distance from 0, so the bar dips to the middle)."""
     if kind == "seq":
-        frac = bucket / (len(VIRIDIS) - 1)
+        frac = bucket / (SEQ_BUCKETS - 1)
     else:
-        mid = (len(RDBU) - 1) / 2
+        mid = (DIV_BUCKETS - 1) / 2
         frac = abs(bucket - mid) / mid
     return BARS[round(frac * (len(BARS) - 1))]

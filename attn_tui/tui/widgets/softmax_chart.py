@@ -9,56 +9,14 @@ from __future__ import annotations
 
 from time import monotonic
 
-import numpy as np
 from textual.containers import Horizontal
 from textual.geometry import Region
 from textual.markup import escape
 
+from ..bar_values import sanitise
 from .bar_plot import BarPlot
 
-LIMIT = 1e6
-TINY = np.finfo(np.float64).tiny  # the smallest normal float64, 2.2e-308
-
-
-def sanitise(values) -> list[float]:
-    """Finite, normal floats only: NaN -> 0, ±inf and huge -> ±LIMIT, subnormal -> 0.
-
-    plotext raises OverflowError on tick labels for a range of subnormal width
-    ([1e-310, 0]); a subnormal bar is drawn as no bar, which is what it is at any scale.
-    """
-    v = np.nan_to_num(np.asarray(values, dtype=np.float64), nan=0.0, posinf=LIMIT, neginf=-LIMIT)
-    v[np.abs(v) < TINY] = 0.0
-    return np.clip(v, -LIMIT, LIMIT).tolist()
-
-
 GHOST = "┃"  # the pinned row's value on each bar's line
-MASKED_MARK = " ×"  # a blocked key in the charts: no bar, this after its label
-
-
-def key_labels(labels, blocked, scores) -> list[str]:
-    """Bar labels: "t4 ×" for a masked key, "t1 inf" / "t1 NaN" for a score that is not a number;
-    all padded to one width, plus a space before the bar, so they line up on the left."""
-    out = []
-    for lab, b, x in zip(labels, blocked, np.asarray(scores, dtype=np.float64)):
-        mark = MASKED_MARK if b else "" if np.isfinite(x) else " NaN" if np.isnan(x) else (" inf" if x > 0 else " -inf")
-        out.append(lab + mark)
-    width = max((len(x) for x in out), default=0) + 1  # one space between a label and its bar
-    return [x.ljust(width) for x in out]  # plotext right-aligns labels: equal widths line them up
-
-
-def score_bars(scores, blocked) -> tuple[list[float], int]:
-    """Bar lengths for the scores chart and the power of ten they are divided by.
-
-    Masked keys and non-finite scores get no bar (0; their labels say why). When the
-    largest remaining |score| is 1e5 or more, or under 1e-3 but not 0, every bar is
-    divided by 10^power so the axis stays readable (1e300 -> 1 with "×1e300" in the
-    title; a subnormal 4.9e-324 -> 4.9 with "×1e-324")."""
-    v = np.asarray(scores, dtype=np.float64).copy()
-    v[np.asarray(blocked, dtype=bool) | ~np.isfinite(v)] = 0.0
-    big = float(np.max(np.abs(v))) if v.size else 0.0
-    power = int(np.floor(np.log10(big))) if big >= 1e5 or 0 < big < 1e-3 else 0
-    half = power // 2  # in two steps: 10.0**-324 is 0 and 10.0**324 is inf
-    return sanitise(v / 10.0**half / 10.0 ** (power - half)), power
 
 
 def drawn(values: list[float], axis, cells: int) -> list[float]:
@@ -77,7 +35,8 @@ def drawn(values: list[float], axis, cells: int) -> list[float]:
 
 
 class SoftmaxChart(Horizontal, can_focus=True):
-    """Two PlotextPlots; :meth:`show` redraws both from a views.chart.ChartView.
+    """Two PlotextPlots; :meth:`show` redraws both from a views.chart.ChartView, drawing what its
+    ``bars(room)`` gives for the lines the plots have (the view decides the axes and the keys).
 
     plotext costs a few ms per chart, so within a burst (changes less than ``BURST`` seconds
     apart: a held `+` repeats 25-40 times a second) redraws are throttled to one per
@@ -126,33 +85,15 @@ class SoftmaxChart(Horizontal, can_focus=True):
         if view is None:
             return
         self._last = monotonic()
-        keys = self._keys(view.weights)
-        labels = key_labels([view.keys[i] for i in keys], view.blocked[keys], view.scores[keys])
-        scores, power = score_bars(view.scores[keys], view.blocked[keys])
-        unit = f" ×1e{power}" if power else ""
-        axis = None if power else view.score_axis  # bars divided by 10**power: a fitted axis
-        ghost_scores, ghost_power = (
-            (None, None)
-            if view.ghost_weights is None  # the pin's scores under the pin's own mask
-            else score_bars(view.ghost_scores[keys], np.asarray(view.ghost_blocked)[keys])
-        )
-        ghosts = (
-            (None, None)
-            if view.ghost_weights is None
-            else (
-                ghost_scores if ghost_power == power else None,  # the pinned row in the bars' own units
-                view.ghost_weights[keys],
-            )
-        )
+        probs = self.query_one("#chart-probs")
+        bars = view.bars(max(1, probs.size.height - 2))  # one bar a line: the plot less its title and axis
+        labels = bars.labels
         width = self.query_one("#chart-scores").size.width
-        forms = (f"{view.scores_title}{unit}  row {view.row}", f"{view.scores_title}{unit}")  # the border names the row
-        forms += (f"{view.scores_plain or view.scores_title}{unit}",)
-        self._bars("#chart-scores", labels, scores, fitting_title(forms[0], forms[1:], width, labels), axis, ghosts[0])
-        probs = fitting_title(view.probs_title, view.probs_shorter, self.query_one("#chart-probs").size.width, labels)
-        self._bars("#chart-probs", labels, view.weights[keys], probs, (0, 1), ghosts[1])
-        seen = int(np.count_nonzero(~np.asarray(view.blocked)))  # the keys row t may see, not T'
-        some = f" · top {min(len(keys), seen)}/{seen}" if len(keys) < len(view.keys) else ""
-        title = escape(view.border_title) + some
+        scores_title = fitting_title(bars.scores_titles[0], bars.scores_titles[1:], width, labels)
+        self._bars("#chart-scores", labels, bars.scores, scores_title, bars.score_axis, bars.ghost_scores)
+        probs_title = fitting_title(bars.probs_titles[0], bars.probs_titles[1:], probs.size.width, labels)
+        self._bars("#chart-probs", labels, bars.weights, probs_title, bars.probs_axis, bars.ghost_weights)
+        title = escape(bars.border_title)
         if title != self.border_title:
             self._title_only = True  # Textual repaints the whole widget for a new title: its line only
             self.border_title = title
@@ -170,15 +111,6 @@ class SoftmaxChart(Horizontal, can_focus=True):
         if self._shown is not None and self._pending is None:
             self._pending = self._shown
             self.call_after_refresh(self._draw)
-
-    def _keys(self, weights) -> np.ndarray:
-        """Key indices to draw: all if they fit one bar per line, else the heaviest, in order."""
-        room = max(1, self.query_one("#chart-probs").size.height - 2)  # minus title and axis
-        n = len(weights)
-        if n <= room:
-            return np.arange(n)
-        w = np.nan_to_num(np.asarray(weights, dtype=np.float64), nan=-1.0)
-        return np.sort(np.argsort(-w, kind="stable")[:room])
 
     def _bars(self, selector: str, labels, values, title: str, ylim, ghost=None) -> None:
         """Horizontal bars of ``values``; ``ghost`` (a pinned row) as a ┃ tick on each bar's line."""
