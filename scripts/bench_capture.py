@@ -26,11 +26,11 @@ from pathlib import Path
 import torch
 from transformers import AutoModel, GPT2Config
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "capture"))
-from tiny_models import byte_level_tokenizer  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: its tests package
 
 from attn_tui.capture import interface  # noqa: E402
 from attn_tui.capture.run import capture, check, write_checked  # noqa: E402
+from tests.capture.tiny_models import byte_level_tokenizer  # noqa: E402
 
 
 def main() -> None:
