@@ -107,6 +107,7 @@ async def test_tab_moves_between_panes(make_app):
         assert app.focused is first
 
 
+@pytest.mark.slow
 async def test_help_screen_opens_and_closes(make_app):
     from attn_tui.tui.screens.help import HelpScreen
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 
 import numpy as np
+import pytest
 
 from attn_tui.cli import _load
 from attn_tui.core.edit import set_cell
@@ -37,6 +38,7 @@ async def edit_x(app, pilot, text):
     await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_large_edit_runs_in_a_worker(tmp_path, settle, monkeypatch):
     s = large_file(tmp_path)
     go = threading.Event()
@@ -74,6 +76,7 @@ async def test_large_edit_bad_text_refused_in_the_editor(tmp_path, settle):
         assert "not a number" in str(app.screen.query_one("#editor-message").render())
 
 
+@pytest.mark.slow
 async def test_large_edit_overflow_refused_after_the_worker(tmp_path, settle):
     s = large_file(tmp_path, "float16", scale=1.0)
     app = AttentionApp(scenario=s)

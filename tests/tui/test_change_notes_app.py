@@ -78,6 +78,7 @@ async def test_enter_on_a_computed_grid_says_what_to_edit(grid, words):
         assert any(words in m and "edit" in m for m in notes(app)), notes(app)
 
 
+@pytest.mark.slow
 async def test_a_new_change_replaces_the_last_changes_note(make_app):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

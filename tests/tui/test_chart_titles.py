@@ -4,6 +4,7 @@ its canvas, and at row t9000 "A_t c=1.00 H=12.72/log₂9000=13.14" vanished; a s
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from attn_tui.core.scenario import Scenario
 from attn_tui.tui.app import AttentionApp
@@ -15,6 +16,7 @@ def plot_text(app, selector: str) -> str:
     return "\n".join(plot.render_line(y).text for y in range(plot.size.height))
 
 
+@pytest.mark.slow
 async def test_a_far_row_keeps_a_title_over_its_weights(settle):
     rng = np.random.default_rng(9)
     T = 10000
@@ -77,6 +79,7 @@ async def test_the_scores_title_says_how_much_wider_its_axis_is(settle):
         assert chart_view(app.state).scores_plain == "c·q·k/√d_k"
 
 
+@pytest.mark.slow
 async def test_the_tour_charts_title_is_whole(settle):
     """Tour page 4's chart (34 columns at 120×40) was titled "A_t c=1.00 H=0.76/log₂4", read as cut."""
     app = AttentionApp()

@@ -88,6 +88,7 @@ async def test_no_visible_key_ceiling_is_a_dash_in_table_and_chart(settle, grid_
         assert "-inf" not in "".join(chart_lines(app, "probs"))
 
 
+@pytest.mark.slow
 async def test_overflow_nan_is_explained_as_overflow_on_screen(settle, float16_knob, chart_lines):
     app = AttentionApp(scenario=float16_knob())
     async with app.run_test(size=(120, 40)) as pilot:

@@ -106,6 +106,7 @@ def _status(app) -> str:
     return app.screen.query_one("#status").render_line(0).text
 
 
+@pytest.mark.slow
 async def test_keys_move_between_heads_and_say_which(settle):
     s, ref = open_ref("induction-demo")
     app = AttentionApp(scenario=s, head=ref)

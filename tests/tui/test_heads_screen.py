@@ -158,6 +158,7 @@ async def test_twelve_heads_show_at_once_or_scroll(tmp_path, settle, size):
         assert "no W_O" in screen.query_one("#heads-foot").plain
 
 
+@pytest.mark.slow
 async def test_a_click_on_a_tile_picks_its_head(settle):
     app = _app(REPEAT)
     async with app.run_test(size=SIZE) as pilot:

@@ -55,6 +55,7 @@ async def test_grids_show_the_full_traces_cells(big, settle):
         assert app.state.trace.A.computed <= 4  # the visible tiles, not 600 x 600
 
 
+@pytest.mark.slow
 async def test_lenses_run_in_a_worker_that_the_next_change_cancels(big, settle, monkeypatch):
     gate, started = threading.Event(), threading.Event()
     build, title, helptext = lens_views.PANELS["lens-corr"]

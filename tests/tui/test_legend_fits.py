@@ -41,6 +41,7 @@ def test_the_legend_of_s_fits_at_every_c(width, lo, hi):
         assert width - len(bar[0]) - len(bar[2]) - 1 == len(bar[1]) >= 2
 
 
+@pytest.mark.slow
 async def test_one_plus_keeps_the_legend_of_s(grid_text, settle):
     app = AttentionApp()
     async with app.run_test(size=(120, 40)) as pilot:

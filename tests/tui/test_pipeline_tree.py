@@ -5,6 +5,8 @@ lines itself (screens/pane_lines.py), where rows of Horizontal containers did be
 
 from __future__ import annotations
 
+import pytest
+
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.pipeline import ROWS
 
@@ -68,6 +70,7 @@ async def test_a_wrapped_row_puts_its_third_pane_under_the_first_two():
             assert grids[c].virtual_region.y == max(grids[a].virtual_region.bottom, grids[b].virtual_region.bottom)
 
 
+@pytest.mark.slow
 async def test_new_lines_lay_the_page_out_again_at_the_same_size():
     """The page caches its arrangement by its size: new lines alone must still move the panes."""
     app = AttentionApp()

@@ -40,6 +40,7 @@ async def test_a_key_that_changes_nothing_repaints_nothing(make_app, settle, ref
         assert refreshes == []
 
 
+@pytest.mark.slow
 async def test_plus_does_not_relayout(make_app, settle, refreshes):
     app = make_app(row=4)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -49,6 +49,7 @@ async def test_grid_styles_are_applied_once_per_theme_not_per_grid(make_app, set
         assert all(a != b for a, b in zip(dark, light))  # and every grid took it
 
 
+@pytest.mark.slow
 async def test_a_theme_switch_repaints_every_grid(make_app, settle, monkeypatch):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -208,6 +208,7 @@ async def test_pages_scroll_on_a_small_terminal(open_experiments):
         assert main.scroll_offset.y > 0
 
 
+@pytest.mark.slow
 async def test_tab_into_an_input_type_enter_runs_escape_leaves(open_experiments):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
