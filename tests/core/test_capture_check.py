@@ -10,11 +10,13 @@ import pytest
 
 from attn_tui.core.heads.capture_check import (
     UNIT_ROUNDOFF,
+    CheckFigure,
     allowed_diff,
     check_heads,
     implied_mask,
     mask_kind,
     score_max,
+    stored_check,
     token_label,
 )
 from attn_tui.core.heads.model import forward, shipped_model
@@ -177,3 +179,25 @@ def test_a_file_keeps_raw_tokens_and_provenance(tmp_path):
         open_file(save_heads(tmp_path / "bad.safetensors", Q, K, V, raw_tokens=raw[:2]))
     with pytest.raises(ValueError, match="provenance: must be a JSON object"):
         open_file(save_heads(tmp_path / "bad2.safetensors", Q, K, V, provenance=[1, 2]))
+
+
+def test_the_stored_figure_is_read_from_the_provenance_never_made_up():
+    """stored_check: the words of the figure a capture kept (provenance max_abs_dA) over the file's
+    L × H heads; None for a source without one or with something that is not a check's figure."""
+    src = demo_source()  # 2 layers x 4 heads, no provenance: made by hand
+    assert stored_check(src) is None
+    kept = HeadSource(**{**src.__dict__, "provenance": {"model": "tiny", "max_abs_dA": 4.2e-8}})
+    figure = stored_check(kept)
+    assert figure.words() == "checked against the model: max |ΔA| 4e-08 over 2 × 4 heads"
+    assert figure.brief() == "max |ΔA| 4e-08 vs the model over 2 × 4 heads"
+    assert figure.short() == "|ΔA| 4e-08 vs model"
+    assert stored_check(HeadSource(**{**src.__dict__, "provenance": {"max_abs_dA": 0}})).short() == "|ΔA| 0 vs model"
+    for bad in (None, True, "4e-8", -1e-8, math.nan, math.inf, [4e-8]):
+        assert stored_check(HeadSource(**{**src.__dict__, "provenance": {"max_abs_dA": bad}})) is None, bad
+    assert stored_check(HeadSource(**{**src.__dict__, "provenance": {"model": "tiny"}})) is None
+
+
+def test_the_commands_line_and_the_explorers_words_are_one_figure():
+    r = check_heads(demo_source(), "float32")
+    figure = CheckFigure(r.max_abs_diff, r.n_layers, r.n_heads)
+    assert r.line().startswith(figure.words() + " (allowed ")
