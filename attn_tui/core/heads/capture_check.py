@@ -164,12 +164,12 @@ def check_heads(src: HeadSource, dtype: str) -> HeadsCheck:
     worst, where, allowed_worst, failed = -1.0, (0, 0), 0.0, []
     for layer in range(src.n_layers):
         for head in range(src.n_heads):
-            Q, K, _ = src.qkv(layer, head)
+            Q, K = src.read("Q", layer, head), src.read("K", layer, src.kv_head[head])  # V plays no part in A
             bound = src.scales[layer] * float(np.linalg.norm(Q, axis=1).max()) * float(np.linalg.norm(K, axis=1).max())
             # a half dtype's rounding of S is relative to |S|: worth one more product for a tighter bound
             top = score_max(Q, K, src.scales[layer]) if UNIT_ROUNDOFF[dtype] > UNIT_ROUNDOFF["float32"] else None
             allowed = allowed_diff(dtype, src.d_k, src.T_k, bound, top)
-            diff = own_weights_diff(src, layer, head)
+            diff = own_weights_diff(src, layer, head, qkv=(Q, K))
             if not diff <= allowed:  # NaN fails too
                 failed.append((layer, head, diff, allowed))
             if diff > worst or math.isnan(diff):
