@@ -106,7 +106,8 @@ def run(args) -> int:
 def open_explorer(path) -> int:
     """The explorer on the captured file as on any multi-head file (`attn-tui --scenario FILE`): its
     layer 0, head 0, every head a key away and the heads screen on h; the status line shows the
-    file's title, with the check's figure, from the first frame."""
+    check's figure (from the file's provenance) from the first frame, with no "new here?" hint
+    taking its room."""
     import argparse
 
     from . import cli

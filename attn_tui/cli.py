@@ -168,7 +168,7 @@ def run(args) -> int:
     threadpool_limits(1, user_api="blas")
     heads = {} if head is None else {"head": head}  # a single-head scenario: the call as before
     app = AttentionApp(scenario=scenario, session=_keeper(args, scenario), **heads)
-    if getattr(args, "title_first", False):  # `capture --open`: the title (the check's figure), not the hint
+    if getattr(args, "title_first", False):  # `capture --open`: the check's figure whole, not the hint
         app.first_screen = False
     if args.theme is not None:
         app.theme = check_theme(args.theme)  # ValueError listing the themes: one line, exit 2

@@ -6,17 +6,18 @@ AutoModel, as capture loads it) on 512 tokens, on the CPU, float32:
     capture   the forward through the capture's attention function + the arrays + the core's check
               of every head (run.capture + run.check), then the file written (run.write_checked)
 
-Medians of ROUNDS interleaved runs after one warm-up (min-max beside them); the ratio capture /
-forward is taken round by round (each capture against the forward just before it) and its
-median printed, so a busy moment of a shared machine weighs on both sides of one ratio; the
-same ratio of CPU time (time.process_time, every thread of the process) is printed too, which
-other processes on the machine move less than wall time.
+Medians of ROUNDS interleaved runs after one warm-up (min-max beside them), in wall time and in
+CPU time of the process (time.process_time, every thread), with the load average before and after;
+the ratio capture / forward is taken round by round (each capture against the forward just
+before it) and its median printed, so a busy moment of a shared machine weighs on both sides of
+one ratio; the CPU-time ratio is the one other processes on the machine move least.
 Needs the models extra: python scripts/bench_capture.py [--threads N] [--tokens T] [--rounds R]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -63,32 +64,47 @@ def main() -> None:
         return c, result, time.perf_counter() - t
 
     forward(), captured()  # warm-up
-    f, c_all, chk, w, cpu = [], [], [], [], []
+    load0 = os.getloadavg()[0]
+    f, c_all, chk, w, f_cpu, c_cpu, w_cpu = ([] for _ in range(7))
     for _ in range(a.rounds):
         t0, p0 = time.perf_counter(), time.process_time()
         forward()
         t1, p1 = time.perf_counter(), time.process_time()
         c, result, t_check = captured()
         t2, p2 = time.perf_counter(), time.process_time()
-        cpu.append((p2 - p1) / (p1 - p0))
         write_checked(c, out, title="bench", source="bench", provenance={}, result=result)
-        t3 = time.perf_counter()
+        t3, p3 = time.perf_counter(), time.process_time()
         f.append(t1 - t0), c_all.append(t2 - t1), chk.append(t_check), w.append(t3 - t2)
-    med = statistics.median
-    print(f"{cfg.n_layer} x {cfg.n_head} heads, {a.tokens} tokens, float32, {a.threads} torch threads")
-    print(f"forward (eager, output_attentions=True): {med(f):.2f} s  ({min(f):.2f}-{max(f):.2f})")
-    print(f"capture (forward + arrays + check):      {med(c_all):.2f} s  ({min(c_all):.2f}-{max(c_all):.2f})")
-    print(f"  of which the core's check:             {med(chk):.2f} s")
-    print(f"file written ({out.stat().st_size / 2**20:.0f} MiB):              {med(w):.2f} s")
-    r = [c / x for c, x in zip(c_all, f)]
-    rw = [(c + y) / x for c, y, x in zip(c_all, w, f)]
+        f_cpu.append(p1 - p0), c_cpu.append(p2 - p1), w_cpu.append(p3 - p2)
     print(
-        f"capture / forward, paired by round: median {med(r):.2f} ({min(r):.2f}-{max(r):.2f}); "
-        f"with the file written {med(rw):.2f} ({min(rw):.2f}-{max(rw):.2f})"
+        f"{cfg.n_layer} x {cfg.n_head} heads, {a.tokens} tokens, float32, {a.threads} torch threads, {a.rounds} rounds"
     )
-    print(f"CPU time (all threads) capture / forward, paired: median {med(cpu):.2f} ({min(cpu):.2f}-{max(cpu):.2f})")
+    print(f"load average (1 min) {load0:.1f} before the rounds, {os.getloadavg()[0]:.1f} after")
+    print("                                          wall time, median (min-max)   CPU time of the process")
+    _row("forward (eager, output_attentions=True)", f, f_cpu)
+    _row("capture (forward + arrays + check)", c_all, c_cpu)
+    print(f"  of which the core's check               {statistics.median(chk):.2f} s")
+    _row(f"file written ({out.stat().st_size / 2**20:.0f} MiB)", w, w_cpu)
+    _ratio("capture / forward", c_all, f, c_cpu, f_cpu)
+    _ratio("with the file written", [c + y for c, y in zip(c_all, w)], f, [c + y for c, y in zip(c_cpu, w_cpu)], f_cpu)
     print(result.line())
     out.unlink()
+
+
+def _row(what, wall, cpu):
+    med = statistics.median
+    print(f"{what:<41} {med(wall):5.2f} s ({min(wall):.2f}-{max(wall):.2f})           {med(cpu):5.2f} s")
+
+
+def _ratio(what, num, den, num_cpu, den_cpu):
+    """The ratio round by round (each capture against the forward just before it), its median and range."""
+    r = [n / d for n, d in zip(num, den)]
+    rc = [n / d for n, d in zip(num_cpu, den_cpu)]
+    med = statistics.median
+    print(
+        f"{what + ', paired by round:':<41} {med(r):5.2f}   ({min(r):.2f}-{max(r):.2f})"
+        f"           {med(rc):5.2f}   ({min(rc):.2f}-{max(rc):.2f})"
+    )
 
 
 if __name__ == "__main__":

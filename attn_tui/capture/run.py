@@ -28,7 +28,9 @@ MAX_CAPTURE_T = 4096  # the file keeps the model's A: at most 2**24 cells a head
 
 @dataclass
 class Captured:
-    """The arrays (Q, K, V, A, optional W_O, M; [L, H, ...]) and settings of a capture."""
+    """The arrays (Q, K, V, A, optional W_O, M) and settings of a capture. Each array is the list of
+    its layers (Q[l] (H, T, d_k), ...), the model's own tensors' memory where they are the layer's
+    as received: never stacked into one more [L, H, ...] copy (the file is written layer by layer)."""
 
     arrays: dict
     settings: dict
@@ -120,13 +122,13 @@ def _assemble(model, recs, raw, ids, chosen) -> Captured:
     first = recs[0]
     H, T, _ = first.Q.shape
     H_kv, T_k, d_v = first.V.shape
-    arrays = {name: np.stack([getattr(r, name) for r in recs]) for name in ("Q", "K", "V", "A")}
+    arrays = {name: [getattr(r, name) for r in recs] for name in ("Q", "K", "V", "A")}
     masks = [_layer_mask(r, T, T_k) for r in recs]
     if "additive" in masks:
-        arrays["M"] = np.stack([r.mask if k == "additive" else np.zeros((T, T_k)) for r, k in zip(recs, masks)])
+        arrays["M"] = [r.mask if k == "additive" else np.zeros((T, T_k)) for r, k in zip(recs, masks)]
     W = [_output_projection(model, r.module, H * d_v) for r in recs]
     if all(w is not None for w in W):
-        arrays["W_O"] = np.stack(W)
+        arrays["W_O"] = W
     settings = {
         "tokens": [token_label(t) for t in raw],
         "raw_tokens": raw,
@@ -146,17 +148,17 @@ def memory_source(c: Captured, title: str = "capture") -> HeadSource:
     a = c.arrays
 
     def read(name, layer, head=None):
-        x = a[name][layer] if head is None else a[name][layer, head]
+        x = a[name][layer] if head is None else a[name][layer][head]
         return x if name == "A" else np.asarray(x, dtype=np.float64)  # A is only subtracted from: no copy
 
-    floats = [a[k].dtype for k in "QKV"]
+    floats = [a[k][0].dtype for k in "QKV"]
     return HeadSource(
         title=title,
         source="",
         tokens=tuple(c.settings["tokens"]),
         ids=tuple(c.settings["raw_tokens"]),
         key_tokens=(),
-        shapes={k: v.shape for k, v in a.items()},
+        shapes={k: (len(v), *v[0].shape) for k, v in a.items()},
         kv_head=tuple(c.settings["kv_head"]),
         scales=tuple(c.settings["scale"]),
         masks=tuple(_mask_kind(m, ly) for ly, m in enumerate(c.settings["mask"])),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 
+from ..core.heads.capture_check import stored_check
 from ..core.heads.combine import combine
 from ..core.heads.readings import FIELDS
 from ..core.heads.source import HeadSource, all_readings, own_weights_diff
@@ -88,6 +89,9 @@ def heads_text(src: HeadSource, layer: int | None = None) -> str:
     ]
     if d["source"]:
         out.append(f"source: {d['source']}")
+    figure = stored_check(src)  # a captured model's file: its check, as the capture printed it
+    if figure is not None:
+        out.append(figure.words())
     out.append(f"mask: {_per_layer(d['mask'])}; scale: {_per_layer([f'{s:.6g}' for s in d['scale']])}")
     out += [
         "",

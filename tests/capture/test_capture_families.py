@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from attn_tui.cli import main
+from attn_tui.core.heads.capture_check import stored_check
 from attn_tui.core.heads.combine import combine
 from attn_tui.core.heads.door import open_heads
 from tests.capture.tiny_models import require_models
@@ -64,7 +65,8 @@ def test_every_head_is_the_models(tiny_folders, tmp_path, family, capsys):
     assert (src.n_layers, src.n_heads, src.n_kv_heads, src.T) == (2, 4, FAMILIES[family][0], len(ids))
     assert src.masks == (FAMILIES[family][1],) * 2
     assert src.scales == pytest.approx((8**-0.5,) * 2, rel=1e-15)  # head_dim 8: 1/sqrt(8), as the model set it
-    assert "max |ΔA|" in src.title and src.provenance["model"] == str(folder)
+    assert src.title == f"{str(folder)[:80]} · float32" and src.provenance["model"] == str(folder)
+    assert line.startswith(stored_check(src).words() + " (allowed ")  # the file keeps what the command printed
     assert src.provenance["token_ids"] == ids
     worst = 0.0
     for layer in range(2):

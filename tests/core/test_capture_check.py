@@ -10,15 +10,17 @@ import pytest
 
 from attn_tui.core.heads.capture_check import (
     UNIT_ROUNDOFF,
+    CheckFigure,
     allowed_diff,
     check_heads,
     implied_mask,
     mask_kind,
     score_max,
+    stored_check,
     token_label,
 )
 from attn_tui.core.heads.model import forward, shipped_model
-from attn_tui.core.heads.source import HeadSource
+from attn_tui.core.heads.source import HeadSource, own_weights_diff
 
 MIN32 = float(np.finfo(np.float32).min)  # transformers' eager masks: 0 where seen, the dtype's min where not
 
@@ -177,3 +179,67 @@ def test_a_file_keeps_raw_tokens_and_provenance(tmp_path):
         open_file(save_heads(tmp_path / "bad.safetensors", Q, K, V, raw_tokens=raw[:2]))
     with pytest.raises(ValueError, match="provenance: must be a JSON object"):
         open_file(save_heads(tmp_path / "bad2.safetensors", Q, K, V, provenance=[1, 2]))
+
+
+def test_the_stored_figure_is_read_from_the_provenance_never_made_up():
+    """stored_check: the words of the figure a capture kept (provenance max_abs_dA) over the file's
+    L × H heads; None for a source without one or with something that is not a check's figure."""
+    src = demo_source()  # 2 layers x 4 heads, no provenance: made by hand
+    assert stored_check(src) is None
+    kept = HeadSource(**{**src.__dict__, "provenance": {"model": "tiny", "max_abs_dA": 4.2e-8}})
+    figure = stored_check(kept)
+    assert figure.words() == "checked against the model: max |ΔA| 4e-08 over 2 × 4 heads"
+    assert figure.brief() == "max |ΔA| 4e-08 vs the model over 2 × 4 heads"
+    assert figure.short() == "|ΔA| 4e-08 vs model"
+    assert stored_check(HeadSource(**{**src.__dict__, "provenance": {"max_abs_dA": 0}})).short() == "|ΔA| 0 vs model"
+    for bad in (None, True, "4e-8", -1e-8, math.nan, math.inf, [4e-8]):
+        assert stored_check(HeadSource(**{**src.__dict__, "provenance": {"max_abs_dA": bad}})) is None, bad
+    assert stored_check(HeadSource(**{**src.__dict__, "provenance": {"model": "tiny"}})) is None
+
+
+def test_the_commands_line_and_the_explorers_words_are_one_figure():
+    r = check_heads(demo_source(), "float32")
+    figure = CheckFigure(r.max_abs_diff, r.n_layers, r.n_heads)
+    assert r.line().startswith(figure.words() + " (allowed ")
+
+
+def long_source(kind, A=None, T=150, d=8):
+    """One head of T = 150 tokens (3 blocks of 64 rows, the last one short) under mask ``kind``
+    (source.masks' (kind, window)); A: the model's, default the float32 rounding of a naive softmax."""
+    rng = np.random.default_rng(5)
+    Q, K = rng.standard_normal((1, 1, T, d)), rng.standard_normal((1, 1, T, d))
+    S = Q[0, 0] @ K[0, 0].T / np.sqrt(d)
+    t, i = np.arange(T)[:, None], np.arange(T)[None, :]
+    blocked = {"causal": i > t, "window": (i > t) | (i <= t - 5), "none": np.zeros((T, T), bool)}[kind[0]]
+    naive = np.where(blocked, 0.0, np.exp(S - S.max(axis=1, keepdims=True)))
+    naive /= naive.sum(axis=1, keepdims=True)
+    arrays = {"Q": Q, "K": K, "V": K, "A": (naive.astype(np.float32) if A is None else A)[None, None]}
+    src = HeadSource(
+        title="long",
+        source="",
+        tokens=("w",) * T,
+        ids=tuple(range(T)),
+        key_tokens=(),
+        shapes={k: v.shape for k, v in arrays.items()},
+        kv_head=(0,),
+        scales=(d**-0.5,),
+        masks=(kind,),
+        dtype="float32",
+        read=lambda name, layer, head=None: arrays[name][layer] if head is None else arrays[name][layer, head],
+    )
+    return src, naive
+
+
+@pytest.mark.parametrize("kind", [("causal", None), ("window", 5), ("none", None)])
+def test_the_check_compares_every_cell_block_by_block(kind):
+    """own_weights_diff computes a causal block's seen keys only: its max |ΔA| is the naive one over
+    the whole head, and an error the model put where a key is blocked (after the block's last row)
+    is found as surely as one where it is seen."""
+    src, naive = long_source(kind)
+    want = float(np.abs(naive.astype(np.float32) - naive).max())
+    assert own_weights_diff(src, 0, 0) == pytest.approx(want, rel=1e-6, abs=1e-15)
+    for cell in [(3, 140), (70, 149), (149, 149), (0, 0), (64, 10)]:  # blocked after the block, then seen
+        A = naive.astype(np.float32)
+        A[cell] += 1e-3
+        planted, _ = long_source(kind, A)
+        assert own_weights_diff(planted, 0, 0) == pytest.approx(1e-3, rel=1e-3), cell

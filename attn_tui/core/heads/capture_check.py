@@ -117,9 +117,43 @@ class HeadsCheck:
     def line(self) -> str:
         """checked against the model: max |ΔA| 4e-08 over 12 × 12 heads (allowed 3.1e-05 there)."""
         return (
-            f"checked against the model: max |ΔA| {self.max_abs_diff:.1g} over {self.n_layers} × {self.n_heads} heads"
+            f"{CheckFigure(self.max_abs_diff, self.n_layers, self.n_heads).words()}"
             f" (allowed {self.allowed_at_worst:.2g} at layer {self.worst[0]}, head {self.worst[1]})"
         )
+
+
+@dataclass(frozen=True)
+class CheckFigure:
+    """The figure of a check, in words for a line of each width."""
+
+    max_abs_diff: float
+    n_layers: int
+    n_heads: int
+
+    def words(self) -> str:
+        """'checked against the model: max |ΔA| 4e-08 over 12 × 12 heads' (what the command prints)."""
+        return f"checked against the model: max |ΔA| {self.max_abs_diff:.1g} over {self.heads()}"
+
+    def heads(self) -> str:
+        return f"{self.n_layers} × {self.n_heads} heads"
+
+    def brief(self) -> str:
+        """'max |ΔA| 4e-08 vs the model over 12 × 12 heads' (a status line at 120 columns)."""
+        return f"max |ΔA| {self.max_abs_diff:.1g} vs the model over {self.heads()}"
+
+    def short(self) -> str:
+        """'|ΔA| 4e-08 vs model' (80 columns)."""
+        return f"|ΔA| {self.max_abs_diff:.1g} vs model"
+
+
+def stored_check(src: HeadSource) -> CheckFigure | None:
+    """The figure of the check a capture stored in ``src``'s provenance (``max_abs_dA``, written by
+    `attn-tui capture` after checking every head of the file), or None when the file holds none:
+    read, never recomputed, so a file made by hand shows no figure. The heads are the file's own."""
+    figure = src.provenance.get("max_abs_dA") if isinstance(src.provenance, dict) else None
+    if isinstance(figure, bool) or not isinstance(figure, (int, float)) or not 0 <= figure < math.inf:
+        return None  # absent, not a number, negative, NaN or infinite: not a figure a check wrote
+    return CheckFigure(float(figure), src.n_layers, src.n_heads)
 
 
 def check_heads(src: HeadSource, dtype: str) -> HeadsCheck:
@@ -130,12 +164,12 @@ def check_heads(src: HeadSource, dtype: str) -> HeadsCheck:
     worst, where, allowed_worst, failed = -1.0, (0, 0), 0.0, []
     for layer in range(src.n_layers):
         for head in range(src.n_heads):
-            Q, K, _ = src.qkv(layer, head)
+            Q, K = src.read("Q", layer, head), src.read("K", layer, src.kv_head[head])  # V plays no part in A
             bound = src.scales[layer] * float(np.linalg.norm(Q, axis=1).max()) * float(np.linalg.norm(K, axis=1).max())
             # a half dtype's rounding of S is relative to |S|: worth one more product for a tighter bound
             top = score_max(Q, K, src.scales[layer]) if UNIT_ROUNDOFF[dtype] > UNIT_ROUNDOFF["float32"] else None
             allowed = allowed_diff(dtype, src.d_k, src.T_k, bound, top)
-            diff = own_weights_diff(src, layer, head)
+            diff = own_weights_diff(src, layer, head, qkv=(Q, K))
             if not diff <= allowed:  # NaN fails too
                 failed.append((layer, head, diff, allowed))
             if diff > worst or math.isnan(diff):

@@ -75,33 +75,41 @@ class HeadSource:
         kv = self.kv_head[head]
         return self.read("Q", layer, head), self.read("K", layer, kv), self.read("V", layer, kv)
 
-    def blocked_rows(self, layer: int, r0: int, r1: int) -> np.ndarray:
-        """(r1 - r0, T') True where query rows r0..r1-1 may not see a key (core.attention.blocked_cells)."""
+    def blocked_rows(self, layer: int, r0: int, r1: int, width: int | None = None) -> np.ndarray:
+        """(r1 - r0, T') True where query rows r0..r1-1 may not see a key (core.attention.blocked_cells);
+        of the first ``width`` keys only when given."""
         kind, w = self.masks[layer]
         if kind == "additive":
-            return self.read("M", layer)[r0:r1] <= SEEN
+            return self.read("M", layer)[r0:r1, :width] <= SEEN
         t = np.arange(r0, r1)[:, None]
-        i = np.arange(self.T_k)[None, :]
+        i = np.arange(self.T_k if width is None else min(width, self.T_k))[None, :]
         if kind == "causal":
             return i > t
         if kind == "window":
             return (i > t) | (i <= t - w)
-        return np.zeros((r1 - r0, self.T_k), dtype=bool)
+        return np.zeros((r1 - r0, i.shape[1]), dtype=bool)
+
+    def seen_width(self, layer: int, r1: int) -> int:
+        """Query rows before r1 see no key from this one on: r1 under a causal or window mask, else T'."""
+        return min(r1, self.T_k) if self.masks[layer][0] in ("causal", "window") else self.T_k
 
     def weights_block(self, layer: int, head: int, qkv=None):
-        """A function (r0, r1) -> (A rows r0..r1-1 (r1 - r0, T') in float64, seen keys (r1 - r0, T'))."""
-        Q, K, _ = self.qkv(layer, head) if qkv is None else qkv
-        Q, K = np.asarray(Q, np.float64), np.asarray(K, np.float64)
+        """A function (r0, r1[, w]) -> (A rows r0..r1-1 (r1 - r0, T') in float64, seen keys (r1 - r0, T')),
+        or of keys 0..w-1 only when w is given (w >= seen_width(layer, r1): the keys after are blocked)."""
+        Q, K = (np.asarray(x, np.float64) for x in (self.qkv(layer, head) if qkv is None else qkv)[:2])
         scale = self.scales[layer]
         M_layer = self.read("M", layer) if self.masks[layer][0] == "additive" else None  # (T, T'), read once
 
-        def block(r0, r1):
-            S = Q[r0:r1] @ K.T * scale  # (r1 - r0, T')
+        def block(r0, r1, w=None):
+            S = Q[r0:r1] @ K[:w].T  # (r1 - r0, w)
+            S *= scale
             if M_layer is not None:
-                M = M_layer[r0:r1]
-                return softmax(S + M), M > SEEN
-            blocked = self.blocked_rows(layer, r0, r1)
-            return softmax(S + np.where(blocked, -1e9, 0.0)), ~blocked
+                M = M_layer[r0:r1, :w]
+                S += M
+                return softmax(S), M > SEEN
+            blocked = self.blocked_rows(layer, r0, r1, w)
+            np.subtract(S, 1e9, out=S, where=blocked)  # S + M, M = -1e9 where blocked, 0 where seen
+            return softmax(S), ~blocked
 
         return block
 
@@ -133,14 +141,21 @@ def all_readings(src: HeadSource, layer: int | None = None) -> list[Readings]:
     return [r for ly in layers for r in layer_readings(src, ly)]
 
 
-def own_weights_diff(src: HeadSource, layer: int, head: int) -> float | None:
-    """max |A computed - A the model reported| over the head (None when the source holds no A)."""
+def own_weights_diff(src: HeadSource, layer: int, head: int, qkv=None, rows: int = 64) -> float | None:
+    """max |A computed - A the model reported| over the head (None when the source holds no A).
+
+    In blocks of ``rows`` query rows; under a causal or window mask a block's keys after its last
+    row are blocked, so the computed A is 0 there and only the reported A's own |A| is compared
+    (half the products and exponentials of a causal head)."""
     if not src.has("A"):
         return None
-    block, own, worst = src.weights_block(layer, head), src.read("A", layer, head), 0.0
-    for r0 in range(0, src.T, 256):
-        A, _ = block(r0, min(src.T, r0 + 256))
-        worst = max(worst, float(np.nanmax(np.abs(A - own[r0 : r0 + 256]), initial=0.0)))
+    block, own, worst = src.weights_block(layer, head, qkv), src.read("A", layer, head), 0.0
+    for r0 in range(0, src.T, rows):
+        r1 = min(src.T, r0 + rows)
+        w = src.seen_width(layer, r1)
+        A, _ = block(r0, r1, w)
+        np.abs(np.subtract(A, own[r0:r1, :w], out=A), out=A)
+        worst = max(worst, float(np.nanmax(A, initial=0.0)), float(np.nanmax(np.abs(own[r0:r1, w:]), initial=0.0)))
     return worst
 
 

@@ -81,7 +81,7 @@ class HeadsScreen(Screen):
     def show(self, state: State) -> None:
         if state is None or not self.is_current:
             return
-        self.query_one("#status", StatusLine).show(status_view(state))
+        self.query_one("#status", StatusLine).show(status_view(state, check=False))  # the header has it
         ref = state.head
         header, foot = self.query_one("#heads-header", TextLines), self.query_one("#heads-foot", TextLines)
         if ref is None:
@@ -109,7 +109,8 @@ class HeadsScreen(Screen):
         self.shown_tiles = tiles
         self.query_one(HeadTiles).show(tiles, lay)
         head = hv.header(src, ref.layer, self.sort, self.descending, lay.n)
-        self.query_one("#heads-header", TextLines).set_text(Text(f"{head}\n{hv.tokens_line(src)}"))
+        header = self.query_one("#heads-header", TextLines)
+        header.set_text(Text(f"{head}\n{hv.tokens_line(src, header.content_size.width or None)}"))
         line = "combine: computing …" if comb is PENDING else hv.combine_line(comb, src)
         self.query_one("#heads-foot", TextLines).set_text(Text(f"{line}\n{hv.LEGEND}"))
         self.computed = key

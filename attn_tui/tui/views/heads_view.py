@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 
 from ...core.heads import FIELDS, sort_readings
+from ...core.heads.capture_check import stored_check
 from ...core.numfmt import fit_number
 
 # (field, the tile's label, the header's words), in the tile's order; "head" is the natural order.
@@ -116,8 +117,16 @@ def header(src, layer: int, sort: str, descending: bool, n: int | None) -> str:
     )
 
 
-def tokens_line(src) -> str:
-    return "tokens: " + " ".join(src.tokens)
+def tokens_line(src, width: int | None = None) -> str:
+    """'tokens: …'; for a captured model's file its check first (core.heads.stored_check), in its
+    short form when the long one would not leave the tokens a start within ``width``."""
+    tokens = "tokens: " + " ".join(src.tokens)
+    figure = stored_check(src)
+    if figure is None:
+        return tokens
+    words = figure.words()
+    fits = width is None or len(words) + 3 + 16 <= width  # " · " and the tokens' first words
+    return f"{words if fits else figure.short()} · {tokens}"
 
 
 def combine_line(c, src) -> str:

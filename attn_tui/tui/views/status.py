@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...core.heads.capture_check import stored_check
 from ...core.scenario import Scenario
 from ..fmt import knob
 from ..state import State
@@ -24,7 +25,9 @@ class Part:
     priority: int = 5  # lower is kept longer
 
 
-def status_parts(state: State) -> list[Part]:
+def status_parts(state: State, check: bool = True) -> list[Part]:
+    """The parts in the order drawn; ``check``: with the figure of a captured file's check (the
+    heads screen shows it in its header instead)."""
     s = state.scenario
     parts = [Part(f"row {s.tokens[state.row]}", f"row {s.tokens[state.row]}", "bold", 0)]
     if state.head is not None:  # which head of a multi-head source (heads_nav.HeadRef)
@@ -58,6 +61,8 @@ def status_parts(state: State) -> list[Part]:
     # A fill or dtype other than the default is the point of the scenario: kept longer.
     parts.append(Part(f"fill {s.fill}", str(s.fill), "", 3 if s.fill == DEFAULT_FILL else 2))
     parts.append(Part(s.dtype, DTYPE_SHORT.get(s.dtype, s.dtype), "", 3 if s.dtype == "float64" else 1))
+    if check and state.head is not None and (figure := stored_check(state.head.source)) is not None:
+        parts.append(Part(figure.brief(), figure.short(), "bold", 0))  # a captured model's: kept at 80 columns
     return parts
 
 
@@ -70,8 +75,8 @@ class StatusView:
 FIRST_HINT = Part("new here? press t for the tour, ? for help", "new? t: tour", "bold reverse", 1)
 
 
-def status_view(state: State, first_screen: bool = False) -> StatusView:
+def status_view(state: State, first_screen: bool = False, check: bool = True) -> StatusView:
     """The status line; on the first screen of a session it ends in a hint instead of the title."""
     if first_screen:
-        return StatusView((*status_parts(state), FIRST_HINT), "")
-    return StatusView(tuple(status_parts(state)), state.scenario.title)
+        return StatusView((*status_parts(state, check), FIRST_HINT), "")
+    return StatusView(tuple(status_parts(state, check)), state.scenario.title)
