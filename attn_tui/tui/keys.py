@@ -75,8 +75,9 @@ class KeyCommands(Provider):
                 continue
             if k.scope == "app" and self.app.check_action(k.action.split("(")[0], ()) is False:
                 continue  # off on this screen (the explorer's knobs on the training screen)
-            ns = "app" if k.scope == "app" else "screen"
-            yield k, f"{k.description}  · key {key_label(k)}", partial(self.app.run_action, f"{ns}.{k.action}")
+            ns = "app" if k.scope == "app" or k.action.startswith("app.") else "screen"
+            action = f"{ns}.{k.action.removeprefix('app.')}"
+            yield k, f"{k.description}  · key {key_label(k)}", partial(self.app.run_action, action)
 
     async def discover(self) -> Hits:
         for k, text, run in self._rows():

@@ -33,9 +33,9 @@ def test_status_says_unscaled_and_nan_rows_even_when_short():
 
 def test_key_bar_priorities():
     assert priority("help") == 0
-    assert priority("quit") > priority("knob('scale_by', 1.1)")
+    assert priority("quit") > priority("do('knobs.scale_by', 1.1)")
     assert priority("switch_mode('pipeline')", "pipeline") > priority("switch_mode('tour')", "pipeline")
-    assert 0 < priority("switch_mode('pipeline')", "lenses") < priority("knob('scale_by', 1.1)", "lenses")
+    assert 0 < priority("switch_mode('pipeline')", "lenses") < priority("do('knobs.scale_by', 1.1)", "lenses")
 
 
 @pytest.mark.parametrize("key", ["l", "x", "T"])

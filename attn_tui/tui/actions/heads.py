@@ -6,10 +6,9 @@ from __future__ import annotations
 from ..heads_nav import ONE_HEAD, open_ref, parse_head
 from ..screens.editor import FormScreen
 from ..state import Refused
-from . import action, commit, refuse
+from . import commit, refuse
 
 
-@action
 def go_head(app) -> None:
     ref = app.state.head
     if ref is None:
@@ -29,7 +28,6 @@ def _go(app, values: dict) -> str | None:
     return None
 
 
-@action
 def tokens(app) -> None:
     ref = app.state.head
     if ref is None:
