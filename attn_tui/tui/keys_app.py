@@ -18,18 +18,18 @@ APP_KEYS: list[Key] = [
     Key(
         "plus,equals_sign",
         f"do('knobs.scale_by', {C_STEP})",
-        "c×1.1",
+        f"c×{C_STEP:g}",
         f"multiply the scale multiplier c by {C_STEP}: sharper rows, lower entropy",
         display="+",
-        bar=f"multiplier ×÷{C_STEP}",
+        bar="multiplier ×÷",  # no step on the bar: the palette and help say it (from C_STEP)
     ),
     Key(
         "minus,underscore",
         f"do('knobs.scale_by', {1 / C_STEP!r})",
-        "c÷1.1",
+        f"c÷{C_STEP:g}",
         f"divide c by {C_STEP}: flatter rows, higher entropy",
         display="-",
-        bar=f"multiplier ×÷{C_STEP}",
+        bar="multiplier ×÷",  # no step on the bar: the palette and help say it (from C_STEP)
     ),
     Key("0", "do('knobs.reset_scale')", "c=1", "reset c to 1: the 1/√d_k operating point"),
     Key(

@@ -85,7 +85,7 @@ class KeyBar(TextLines):
             seen.add(binding.action)
             key, group = self.app.get_key_display(binding), bar_label(binding.action)
             if group is not None and entries and entries[-1][0] == group:
-                entries[-1][1].append(key)  # "+/- multiplier ×÷1.1", "k/j row"
+                entries[-1][1].append(key)  # "+/- multiplier ×÷", "k/j row"
                 continue
             own = namespace is self.screen
             entries.append([group, [key], group or binding.description, binding.action, namespace, enabled, own])
