@@ -175,10 +175,11 @@ class AttentionApp(App):
 
         The rule: what changes the State (the scenario, the row, the pin, the head) or opens a dialog
         that may is an action there, a function of the app, and screens and widgets ask for it (a
-        key, ``app.run_action``, a message) rather than change the state themselves. A screen's or
-        widget's own ``action_*`` moves only what it keeps itself (its page, scroll, sweep frame,
-        cell cursor); Textual's own (quit, help, focus, switch_mode) stay Textual's. An async
-        action's coroutine is returned for Textual to await."""
+        key, ``app.run_action``, ``app.action_do``, a message) rather than change the state themselves.
+        A screen's or widget's own ``action_*`` moves only what it keeps itself (its page, scroll,
+        sweep frame, cell cursor); Textual's own (quit, help, focus, switch_mode) stay Textual's. An
+        async action's coroutine is returned for Textual to await. A key's string passes at most one
+        argument after the name (Textual passes as many as this signature counts: two)."""
         module, _, function = name.partition(".")
         return getattr(import_module(f"{ACTIONS}.{module}"), function)(self, *args)
 
