@@ -1,7 +1,10 @@
 """`python -m attn_tui` does what the `attn-tui` command does."""
 
+import gc
 import sys
 
-from .cli import main
+gc.disable()  # the start-up makes no garbage worth collecting: cli.main resumes it (cli.run says why)
+
+from .cli import main  # noqa: E402
 
 sys.exit(main())

@@ -9,6 +9,7 @@ never loads a UI library.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 
 from . import __version__, capture_cli, heads_cli, serve, train_cli
@@ -27,6 +28,26 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
+    """``fill``: a function adding a subcommand's arguments, run when that subcommand is parsed or its
+    help is shown, so a launch of the explorer does not import what train's or serve's defaults need."""
+
+    def __init__(self, *args, fill=None, **kw):
+        super().__init__(*args, **kw)
+        self._fill = fill
+
+    def _filled(self) -> None:
+        fill, self._fill = self._fill, None
+        if fill is not None:
+            fill(self)
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._filled()
+        return super().parse_known_args(args, namespace)
+
+    def format_help(self):
+        self._filled()
+        return super().format_help()
+
     def error(self, message):  # one line, no usage dump; main() turns it into exit 2
         raise UsageError(f"{self.prog}: {message} (see {self.prog.split()[0]} --help)")
 
@@ -130,23 +151,25 @@ def report(args) -> str:
 def _check_served(name) -> None:
     """What `serve --scenario NAME|FILE` checks before listening: the door the tab's explorer opens it
     by (a multi-head built-in or file through the heads door, else a scenario); one line, exit 2."""
-    from .core.heads.demo import HEAD_BUILTINS
-    from .core.heads.multihead_io import is_heads_file
-
-    if name in HEAD_BUILTINS or is_heads_file(name):
+    if _is_heads(name):
         heads_cli.open_first(name, None)
     else:
         _load(name)
 
 
-def _load_run(args):
-    """(scenario or None, HeadRef or None) the explorer opens on: a multi-head source's head 0.0
-    (tui/heads_nav.py), else a single-head scenario; --tokens only with a multi-head built-in."""
+def _is_heads(name: str) -> bool:
+    """A multi-head built-in or file (core.heads: imported only when a name is given)."""
     from .core.heads.demo import HEAD_BUILTINS
     from .core.heads.multihead_io import is_heads_file
 
+    return name in HEAD_BUILTINS or is_heads_file(name)
+
+
+def _load_run(args):
+    """(scenario or None, HeadRef or None) the explorer opens on: a multi-head source's head 0.0
+    (tui/heads_nav.py), else a single-head scenario; --tokens only with a multi-head built-in."""
     name = args.run_scenario
-    if name is not None and (name in HEAD_BUILTINS or is_heads_file(name)):
+    if name is not None and _is_heads(name):
         src, first = heads_cli.open_first(name, args.run_tokens)  # refused here, before any UI module is imported
         from .tui.heads_nav import first_head
 
@@ -157,6 +180,17 @@ def _load_run(args):
 
 
 def run(args) -> int:
+    # No cyclic garbage collection until the explorer's first frame (AttentionApp.on_mount resumes it):
+    # start-up makes only objects that live on (modules, classes, widgets, styles), and the full
+    # collections they set off scanned them all, ~40 ms of a launch, freeing nothing.
+    gc.disable()
+    try:
+        return _run(args)
+    finally:
+        gc.enable()
+
+
+def _run(args) -> int:
     scenario, head = _load_run(args)  # refuse a bad file before any UI starts
     from threadpoolctl import threadpool_limits
 
@@ -213,6 +247,8 @@ def main(argv=None) -> int:
     args = None
     try:
         args = build_parser().parse_args(argv)
+        if args.command is not None:
+            gc.enable()  # `python -m attn_tui` paused it for the explorer's start-up only (run)
         if args.command == "serve":
             return serve.run(args, _check_served)  # the explorer's own doors (its sizes, multi-head sources)
         if args.command == "train":

@@ -18,13 +18,12 @@ import os
 import shlex
 import socket
 import sys
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from .core.builtins import BUILTINS
-from .core.heads.demo import HEAD_BUILTINS
 from .core.numparse import parse_int
-from .serve_guard import default_max_sessions, new_token, origin_key
 
 LOOPBACK = "127.0.0.1"
 EXPOSURE = (
@@ -65,6 +64,8 @@ def _folder(text: str) -> str:
 
 
 def _public_url(text: str) -> str:
+    from .serve_guard import origin_key
+
     if origin_key(text) is None or urlsplit(text).path not in ("", "/"):
         raise argparse.ArgumentTypeError(f"{text!r} is not http(s)://HOST[:PORT]")
     return text.rstrip("/")
@@ -77,13 +78,17 @@ _folder.__name__ = "folder"
 
 
 def add_parser(sub, scenario_help: str) -> None:
-    s = sub.add_parser(
+    sub.add_parser(
         "serve",
         help="serve the explorer to web browsers (textual-serve), one explorer per tab",
         description="Serve the explorer over HTTP: open the URL it prints (http://HOST:PORT/?token=...) in a "
         "browser; each tab gets its own explorer. Websockets are taken only from the server's own origin and "
         "with its token. " + EXPOSURE + ".",
+        fill=partial(_arguments, scenario_help=scenario_help),  # serve_guard: imported when `serve` is parsed
     )
+
+
+def _arguments(s, scenario_help: str) -> None:
     s.add_argument("--host", default=LOOPBACK, help=f"address to listen on (default {LOOPBACK}, this machine only)")
     s.add_argument("--port", type=_port, default=8000, help="TCP port, 1..65535 (default %(default)s)")
     s.add_argument("--scenario", dest="serve_scenario", metavar="NAME|FILE", help=scenario_help)
@@ -101,6 +106,8 @@ def add_parser(sub, scenario_help: str) -> None:
 
 
 def _limits(s) -> None:
+    from .serve_guard import default_max_sessions
+
     s.add_argument(
         "--root",
         type=_folder,
@@ -129,6 +136,8 @@ def command(scenario: str | None, theme: str | None, root: str = ".", parent: in
     """The shell command textual-serve runs per browser tab: this Python, this package's tab entry
     (serve_tab: dies with the server ``parent``, files below ``root``), ``exec``'d so that the server
     is its parent."""
+    from .core.heads.demo import HEAD_BUILTINS
+
     argv = [sys.executable, "-m", "attn_tui.serve_tab", str(Path(root).resolve()), str(parent or os.getpid())]
     if scenario is not None:
         p = Path(scenario)
@@ -149,6 +158,7 @@ def run(args, check_scenario) -> int:
         from .tui.themes import check_theme
 
         check_theme(theme)
+    from .serve_guard import new_token
     from .serve_server import GuardedServer
 
     if args.no_token:

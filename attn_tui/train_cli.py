@@ -9,12 +9,7 @@ from __future__ import annotations
 import argparse
 
 from .core.numparse import parse_float, parse_int
-from .core.train.compare import COMPARE_STEPS, DKS
-from .core.train.optim import OPTIMIZERS
-from .core.train.run import Config
-from .core.train.task import TASKS
 
-DEFAULTS = Config()
 MAX_SEEDS = 1000
 
 
@@ -35,17 +30,27 @@ number_type = _number  # for every whole-number option (report and heads --layer
 
 
 def add_parser(sub) -> None:
-    t = sub.add_parser(
+    sub.add_parser(
         "train",
         help="train one attention head on a toy task and print the loss curve and figures",
         description="Train one head (NumPy, hand-written backward) on associative recall. --compare trains it "
         "scaled and unscaled with the same seed and learning rate.",
+        fill=_arguments,  # core.train's defaults: imported when `train` is parsed, not at every launch
+    )
+
+
+def _arguments(t) -> None:
+    from .core.train.compare import COMPARE_STEPS, DKS
+    from .core.train.optim import OPTIMIZERS
+    from .core.train.run import Config
+    from .core.train.task import TASKS
+
+    defaults = Config()
+    t.add_argument(
+        "--task", choices=TASKS, default=defaults.task, metavar="NAME", help="the toy task: %(choices)s (default)"
     )
     t.add_argument(
-        "--task", choices=TASKS, default=DEFAULTS.task, metavar="NAME", help="the toy task: %(choices)s (default)"
-    )
-    t.add_argument(
-        "--d-k", type=_number(int, "d_k"), default=None, metavar="N", help=f"key width (default {DEFAULTS.d_k})"
+        "--d-k", type=_number(int, "d_k"), default=None, metavar="N", help=f"key width (default {defaults.d_k})"
     )
     t.add_argument("--unscaled", action="store_true", help="raw Q Kᵀ scores, without 1/√d_k")
     t.add_argument(
@@ -53,18 +58,18 @@ def add_parser(sub) -> None:
         type=_number(int, "steps"),
         default=None,
         metavar="N",
-        help=f"optimizer steps (default {DEFAULTS.steps}; {COMPARE_STEPS} with --compare)",
+        help=f"optimizer steps (default {defaults.steps}; {COMPARE_STEPS} with --compare)",
     )
     t.add_argument(
-        "--lr", type=_number(float, "lr"), default=DEFAULTS.lr, metavar="X", help="learning rate (default %(default)s)"
+        "--lr", type=_number(float, "lr"), default=defaults.lr, metavar="X", help="learning rate (default %(default)s)"
     )
     t.add_argument(
-        "--seed", type=_number(int, "seed"), default=DEFAULTS.seed, metavar="S", help="seed (default %(default)s)"
+        "--seed", type=_number(int, "seed"), default=defaults.seed, metavar="S", help="seed (default %(default)s)"
     )
     t.add_argument(
         "--optimizer",
         choices=OPTIMIZERS,
-        default=DEFAULTS.optimizer,
+        default=defaults.optimizer,
         help="sgd (momentum 0.9) or adam (default %(default)s)",
     )
     t.add_argument(
@@ -82,9 +87,14 @@ def add_parser(sub) -> None:
     t.add_argument("--json", action="store_true", help="JSON instead of text")
 
 
-def config(args) -> Config:
-    steps = args.steps if args.steps is not None else (COMPARE_STEPS if args.compare else DEFAULTS.steps)
-    d_k = args.d_k if args.d_k is not None else DEFAULTS.d_k
+def config(args):
+    """The core.train.run.Config of the parsed ``args`` (ValueError: a value out of range)."""
+    from .core.train.compare import COMPARE_STEPS
+    from .core.train.run import Config
+
+    defaults = Config()
+    steps = args.steps if args.steps is not None else (COMPARE_STEPS if args.compare else defaults.steps)
+    d_k = args.d_k if args.d_k is not None else defaults.d_k
     return Config(
         task=args.task,
         d_k=d_k,
@@ -99,6 +109,7 @@ def config(args) -> Config:
 def run(args) -> str:
     from .core.train import compare
     from .core.train import run as train_run
+    from .core.train.compare import DKS
     from .report import train_text
 
     try:

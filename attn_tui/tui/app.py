@@ -2,13 +2,18 @@
 
 Every change goes through :meth:`AttentionApp.set_state`; screens observe ``app.state``
 and hand each widget its view (attn_tui/tui/views). Screens come from the registry in
-attn_tui/tui/screens/__init__.py, keys from the table in attn_tui/tui/keys.py, and the
-editing, mode and file actions from attn_tui/tui/actions (a key's ``do('name')``).
+attn_tui/tui/screens/__init__.py, keys from the table in attn_tui/tui/keys.py, and what a key
+does to the state from attn_tui/tui/actions (a key's ``do('module.function')``, see action_do).
+Only what the first screen draws is imported before it: the other screens, the actions and
+their dialogs load on first use (tests/tui/test_launch_imports.py keeps it so).
 """
 
 from __future__ import annotations
 
+import gc
 from functools import partial
+from importlib import import_module
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App
@@ -20,19 +25,41 @@ from ..core.limits import refusal
 from ..core.matrices import ROW_LINKED
 from ..core.scenario import Scenario
 from . import framework, keys, session
-from .actions import ACTIONS
-from .actions import edit as edit_actions
-from .actions.files import FilePaths
-from .heads_commands import HeadCommands
-from .heads_nav import HeadRef, prefetch
+from .actions.paths import FilePaths
 from .history import History
 from .messages import CellCursorMoved, EditRequested, RowSelected
 from .notes import Notes
 from .screens import HOME, SCREENS
 from .served_root import default_screenshot_folder, rooted
 from .session import SessionKeeper
-from .state import Refused, State
+from .state import State
 from .themes import ParseOnceStylesheet
+
+if TYPE_CHECKING:
+    from .heads_nav import HeadRef
+
+ACTIONS = f"{__package__}.actions"  # the package of the actions a key's do('module.function') names
+
+
+def resume_collection() -> None:
+    """The collector back on, the start-up's objects frozen out of its scans (they live as long as the
+    app: a full collection would walk them all again on some later key, freeing nothing)."""
+    gc.freeze()
+    gc.enable()
+
+
+def head_commands():
+    """The palette's "go to L.H" provider, imported when the palette opens (Textual's lazy provider)."""
+    from .heads_commands import HeadCommands
+
+    return HeadCommands
+
+
+def prefetch(ref) -> None:
+    """The heads next to ``ref``, computed ahead in a worker thread (heads_nav, loaded with the first head)."""
+    from .heads_nav import prefetch as fetch
+
+    fetch(ref)
 
 
 class AttentionApp(App):
@@ -41,7 +68,7 @@ class AttentionApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "attn-tui"
     BINDINGS = keys.bindings("app")
-    COMMANDS = App.COMMANDS | {keys.KeyCommands, HeadCommands}
+    COMMANDS = App.COMMANDS | {keys.KeyCommands, head_commands}
     MODES = {name: entry.factory() for name, entry in SCREENS.items()}
     DEFAULT_MODE = HOME
 
@@ -61,10 +88,13 @@ class AttentionApp(App):
         self.paths = FilePaths()  # what the open/save/export dialogs offer next
         self.last_random: dict | None = None  # the random form's last values (its next seed follows)
         self.first_screen = True  # the status line's "new here?" hint, until the first key of the session
+        self.box_saved: tuple | None = None  # what the box kernel (z) zeroed, for z again (actions/lenses.py)
         opened = scenario if scenario is not None else builtin(DEFAULT)
         self.set_reactive(AttentionApp.state, State.opening(opened, head))  # head: of a multi-head source
 
     def on_mount(self) -> None:
+        if not gc.isenabled():  # cli.run paused the collector for the start-up: resume after the first frame
+            self.call_after_refresh(resume_collection)
         if self.state.head is not None:  # the heads next to the one opened, ready for `>` / `<`
             self.run_worker(partial(prefetch, self.state.head), thread=True, exclusive=True, group="heads-prefetch")
         if not self.is_headless:  # a real terminal: SIGHUP, SIGTERM... keep the session and exit cleanly
@@ -134,26 +164,24 @@ class AttentionApp(App):
     def check_action(self, action: str, parameters) -> bool | None:
         """The explorer's knobs and edits are off on a screen that does not show its state
         (the training screen): `+` there would change c unseen, and its key bar named them."""
-        if action in ("knob", "do") and not getattr(self.screen, "shows_state", True):
+        if action == "do" and not getattr(self.screen, "shows_state", True):
             return False
         return True
 
-    def action_knob(self, method: str, *args) -> None:
-        """Apply one of State's pure functions, e.g. knob('scale_by', 1.1); a Refused
-        knob (causal over a different key sequence) leaves the state and says why."""
-        try:
-            new = getattr(self.state, method)(*args)
-        except Refused as exc:
-            self.notes.note(str(exc), "refusal", severity="warning", timeout=8)  # held `+`: one, not a pile
-            return
-        if new is not self.state:  # `j` on the last row changes nothing: nothing to redraw
-            why = self.set_state(new)
-            if why:
-                self.notes.note(why, "refusal", severity="warning", timeout=8)
+    def action_do(self, name: str, *args):
+        """The one way a key changes the explorer: ``do('module.function', *args)`` in the key table
+        (keys_app.py, keys_screens.py) runs ``function(self, *args)`` of attn_tui/tui/actions/module.py,
+        the module imported on the first such key (nothing is registered by importing it).
 
-    def action_do(self, name: str) -> None:
-        """Run the editing, mode or file action ``name`` (attn_tui/tui/actions)."""
-        ACTIONS[name](self)
+        The rule: what changes the State (the scenario, the row, the pin, the head) or opens a dialog
+        that may is an action there, a function of the app, and screens and widgets ask for it (a
+        key, ``app.run_action``, ``app.action_do``, a message) rather than change the state themselves.
+        A screen's or widget's own ``action_*`` moves only what it keeps itself (its page, scroll,
+        sweep frame, cell cursor); Textual's own (quit, help, focus, switch_mode) stay Textual's. An
+        async action's coroutine is returned for Textual to await. A key's string passes at most one
+        argument after the name (Textual passes as many as this signature counts: two)."""
+        module, _, function = name.partition(".")
+        return getattr(import_module(f"{ACTIONS}.{module}"), function)(self, *args)
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen
@@ -174,4 +202,4 @@ class AttentionApp(App):
 
     def on_edit_requested(self, message: EditRequested) -> None:
         message.stop()
-        edit_actions.cell(self, message.name, message.row, message.col)
+        self.action_do("edit.cell", message.name, message.row, message.col)

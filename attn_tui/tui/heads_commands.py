@@ -10,7 +10,6 @@ from functools import partial
 from textual.command import Hit, Hits, Provider
 
 from .heads_nav import HeadRef, moved, parse_head
-from .state import Refused
 
 
 class HeadCommands(Provider):
@@ -27,10 +26,7 @@ class HeadCommands(Provider):
             return []
 
     def _go(self, ref: HeadRef) -> None:
-        try:
-            self.app.set_state(self.app.state.on_head(ref))
-        except Refused as exc:
-            self.app.notes.note(str(exc), "refusal", severity="warning", timeout=6)
+        self.app.action_do("heads.show_head", ref.layer, ref.head)  # the action changes the state
 
     async def search(self, query: str) -> Hits:
         for ref in self._targets(query):

@@ -5,6 +5,8 @@ A State holds a ``HeadRef`` beside its scenario when the scenario is one head of
 work as before. Moving to another head makes that head's Scenario (head_scenario: its Q, K, V,
 the layer's mask and scale) and keeps the row, the cell cursor and the pin, so a pinned head is
 compared with the next one. No Textual here: the State and its tests use it alone.
+core.heads (the model, the file readers) is imported by the functions that open or read a
+source, not here: a single-head launch never loads it.
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..core.heads import HeadSource, head_scenario, open_heads
-from ..core.heads.demo import HEAD_BUILTINS
-from ..core.heads.multihead_io import is_heads_file
-from ..core.heads.readings import previous_occurrence
 from ..core.limits import MAX_TITLE, admit, check_values, clean_label
+
+if TYPE_CHECKING:
+    from ..core.heads import HeadSource
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,9 @@ ONE_HEAD = "one head here: heads come with induction-demo or a multi-head file (
 def is_multi(name: str) -> bool:
     """True when ``name`` is a multi-head built-in or a multi-head array file (headers only; a file
     whose headers do not read as one is not, and the single-head door refuses it with its line)."""
+    from ..core.heads.demo import HEAD_BUILTINS
+    from ..core.heads.multihead_io import is_heads_file
+
     return name in HEAD_BUILTINS or is_heads_file(name)
 
 
@@ -80,6 +85,8 @@ def scenario_of(ref: HeadRef):
 
 
 def _admitted(ref: HeadRef):
+    from ..core.heads import head_scenario
+
     s = head_scenario(ref.source, ref.layer, ref.head)
     if not ref.labels or s.dtype == "float16":
         return admit(s, large=True)
@@ -103,6 +110,8 @@ def open_ref(name: str, tokens: str | None = None, layer: int = 0, head: int = 0
     """(Scenario, HeadRef) of head ``layer.head`` of the multi-head ``name``, run on ``tokens``
     when given (a built-in model only). ValueError with one line: an unknown token, too many
     tokens, a bad file, a layer or head that is not there."""
+    from ..core.heads import open_heads
+
     return first_head(open_heads(name, tokens), name, layer, head)
 
 
@@ -117,6 +126,8 @@ def first_head(src: HeadSource, name: str, layer: int = 0, head: int = 0, admitt
 def repeat_row(src: HeadSource) -> int | None:
     """The first query row (from 1) whose token occurred before: where an induction head shows
     what it does (the explorer opens there); None when no token repeats or keys are another sequence."""
+    from ..core.heads.readings import previous_occurrence
+
     if src.T_k != src.T:
         return None
     earlier = previous_occurrence(src.ids)

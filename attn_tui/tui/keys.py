@@ -11,7 +11,7 @@ No ctrl+digit or F-key is the only way to anything (terminals over SSH may eat t
 
 from __future__ import annotations
 
-from functools import partial
+from functools import cache, partial
 
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -53,9 +53,19 @@ def bindings(scope: str) -> list[Binding]:
     ]
 
 
+@cache
+def _bar_labels() -> dict[str, str]:
+    """action -> KeyBar label, the first row's that has one (the table does not change)."""
+    labels: dict[str, str] = {}
+    for k in all_keys():
+        if k.bar:
+            labels.setdefault(k.action, k.bar)
+    return labels
+
+
 def bar_label(action: str) -> str | None:
     """The KeyBar label of the row whose action is ``action`` (None: its description)."""
-    return next((k.bar for k in all_keys() if k.action == action and k.bar), None)
+    return _bar_labels().get(action)
 
 
 def key_label(k: Key) -> str:
@@ -75,8 +85,9 @@ class KeyCommands(Provider):
                 continue
             if k.scope == "app" and self.app.check_action(k.action.split("(")[0], ()) is False:
                 continue  # off on this screen (the explorer's knobs on the training screen)
-            ns = "app" if k.scope == "app" else "screen"
-            yield k, f"{k.description}  · key {key_label(k)}", partial(self.app.run_action, f"{ns}.{k.action}")
+            ns = "app" if k.scope == "app" or k.action.startswith("app.") else "screen"
+            action = f"{ns}.{k.action.removeprefix('app.')}"
+            yield k, f"{k.description}  · key {key_label(k)}", partial(self.app.run_action, action)
 
     async def discover(self) -> Hits:
         for k, text, run in self._rows():

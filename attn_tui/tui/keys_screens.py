@@ -12,7 +12,7 @@ SCREEN_KEYS: list[Key] = [
     # The lenses, experiments and tour screens (attn_tui/tui/screens/{lenses,experiments,tour}.py).
     Key(
         "z",
-        "zero_qk",
+        "app.do('lenses.zero_qk')",
         "Box kernel",
         "box-kernel switch: set W_Q = W_K = 0 (Q = K = 0): under the causal mask in self-attention A = W_avg "
         "exactly (up to rounding in float32/float16), in other modes each row uniform over the keys it may read; "
@@ -162,10 +162,17 @@ SCREEN_KEYS: list[Key] = [
     ),
     Key("V", "flip", "Flip order", "highest first or lowest first", scope="heads"),
     # The app's head keys, shown in this screen's key bar (the palette has them from the app's rows).
-    Key("i", "app.do('tokens')", "Tokens", "type your own tokens: every head recomputed", scope="heads", palette=False),
+    Key(
+        "i",
+        "app.do('heads.tokens')",
+        "Tokens",
+        "type your own tokens: every head recomputed",
+        scope="heads",
+        palette=False,
+    ),
     Key(
         "right_curly_bracket",
-        "app.knob('step_layer', 1)",
+        "app.do('knobs.step_layer', 1)",
         "Layer",
         "the next layer",
         scope="heads",
@@ -174,7 +181,7 @@ SCREEN_KEYS: list[Key] = [
     ),
     Key(
         "left_curly_bracket",
-        "app.knob('step_layer', -1)",
+        "app.do('knobs.step_layer', -1)",
         "Layer",
         "the previous layer",
         scope="heads",

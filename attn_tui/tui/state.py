@@ -15,8 +15,6 @@ import numpy as np
 
 from ..core.diagnose import ceiling_bits
 from ..core.finite import finite_range
-from ..core.lazy import LazyTrace
-from ..core.lenses import rank_info
 from ..core.limits import C_MAX, C_MIN, MAX_DIM  # the knob's range, the same as a file's
 from ..core.modes import causal_allowed, explanations, explanations_large
 from ..core.scenario import Scenario
@@ -43,7 +41,12 @@ def _cached(scenario):
 def _trace_of(scenario, large: bool):
     trace = _cached(scenario)
     if trace is None:
-        trace = LazyTrace(scenario) if large else scenario.run()  # computed outside the lock
+        if large:  # core.lazy (the streaming core) is imported by the first large scenario only
+            from ..core.lazy import LazyTrace
+
+            trace = LazyTrace(scenario)
+        else:
+            trace = scenario.run()  # computed outside the lock
         with _LOCK:
             _TRACES[id(scenario)] = (scenario, trace)
             while len(_TRACES) > KEEP:
@@ -117,6 +120,8 @@ class State:
     def rank(self) -> dict:
         """rank S, Q, K, d_k and S's singular values (one SVD per state, not per redraw); for a large
         scenario from QR factors of Q and K (core.ranks), only the d_k nonzero ones."""
+        from ..core.lenses import rank_info  # the lenses' and the status line's, not the first screen's
+
         tr = self.trace
         return tr.rank_info() if self.large else rank_info(tr.S, tr.Q, tr.K)
 

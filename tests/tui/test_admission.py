@@ -37,7 +37,7 @@ async def test_the_c_knob_stops_before_scores_overflow_float16(settle):
         s = Mo.set_dtype(E.set_cell(app.state.scenario, "X", 4, 3, "150"), "float16")
         assert commit(app, s) is None
         for _ in range(80):  # 1.1**80 ~ 2000: past the knob's top, 1000
-            app.action_knob("scale_by", 1.1)
+            app.action_do("knobs.scale_by", 1.1)
             admit(app.state.scenario, large=True)  # what the explorer holds, a file door opens
         await settle(pilot)
         assert app.state.scenario.c < 1000
@@ -50,10 +50,10 @@ async def test_unscaling_and_every_mode_change_keep_an_admissible_scenario(settl
         await settle(pilot)
         s = Mo.set_dtype(E.set_cell(app.state.scenario, "X", 4, 3, "150"), "float16").with_(c=100.0)
         assert commit(app, s) is None
-        app.action_knob("toggle_scaled")  # c·QKᵀ without 1/√d_k = 1/2: S overflows float16
+        app.action_do("knobs.toggle_scaled")  # c·QKᵀ without 1/√d_k = 1/2: S overflows float16
         assert app.state.scenario is s and "S overflows float16" in app.notes.messages()[-1]
         for change in ("toggle_mask", "reset_scale", "toggle_scaled"):
-            app.action_knob(change)
+            app.action_do(f"knobs.{change}")
             admit(app.state.scenario, large=True)
         for fn, *args in [(Mo.set_fill, "-inf"), (Mo.set_padding, [2]), (E.set_dim, "d_k", 6), (E.add_token, None)]:
             attempt(app, fn, *args)

@@ -182,7 +182,7 @@ async def test_the_dimensions_form_keeps_what_was_typed_and_names_it(settle):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         before = app.state.scenario
-        await app.run_action("do('dims')")
+        await app.run_action("do('edit.dims')")
         await settle(pilot)
         field = app.screen.query_one("#field-d_k")
         field.focus()

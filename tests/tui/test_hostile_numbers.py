@@ -26,13 +26,15 @@ async def test_the_dimensions_form_refuses_non_ascii_and_huge_numbers(text, sett
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         before = app.state.scenario
-        form = await submit(app, pilot, settle, "dims", "d_k", text)
+        form = await submit(app, pilot, settle, "edit.dims", "d_k", text)
         assert isinstance(form, FormScreen) and app.is_running
         assert form.message.startswith("d_k: ") and "whole number" in form.message and "\n" not in form.message
         assert app.state.scenario is before and not app.history.can_undo
 
 
-@pytest.mark.parametrize("action,field,text", [("go_to", "t", "١"), ("random", "T", "１２"), ("random", "seed", "٣")])
+@pytest.mark.parametrize(
+    "action,field,text", [("go.go_to", "t", "١"), ("modes.random", "T", "１２"), ("modes.random", "seed", "٣")]
+)
 async def test_go_to_and_random_forms_refuse_non_ascii_digits(action, field, text, settle):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -176,12 +176,12 @@ async def test_a_bad_state_file_is_one_line_on_the_first_screen(state_home, sett
 async def test_a_crash_keeps_the_session_and_says_so(state_home, settle, monkeypatch, capsys):
     """An uncaught exception in an action: Textual exits 1; cli keeps the session after it."""
     from attn_tui import cli
-    from attn_tui.tui.actions import ACTIONS
+    from attn_tui.tui.actions import files
 
     def boom(app):
         raise RuntimeError("a bug")
 
-    monkeypatch.setitem(ACTIONS, "open", boom)
+    monkeypatch.setattr(files, "open", boom)
     app = AttentionApp(session=keeper(state_home))
     with pytest.raises(RuntimeError, match="a bug"):
         async with app.run_test(size=SIZE) as pilot:

@@ -1,10 +1,12 @@
-"""The explorer's editing, mode and file actions: keys.py's ``do('name')`` runs ``ACTIONS[name](app)``.
+"""The explorer's actions: a key's ``do('module.function', *args)`` runs ``function(app, *args)``
+of the module here of that name, imported on its first use (AttentionApp.action_do states the rule).
 
-Each action is a short function of the app: it opens a dialog (screens/editor, modes, files)
-whose callback runs a pure function of attn_tui.core through :func:`attempt`, which commits
-the new scenario through ``app.set_state`` or returns the one-line refusal the dialog shows.
-What the app keeps for them (history, notes, the save path, the last random form) is declared
-in AttentionApp.__init__.
+Each action is a short function of the app: a knob applies one of State's pure functions
+(knobs.py); an edit opens a dialog (screens/editor, modes, files) whose callback runs a pure
+function of attn_tui.core through :func:`attempt`, which commits the new scenario through
+``app.set_state`` or returns the one-line refusal the dialog shows. What the app keeps for them
+(history, notes, the save path, the last random form, the box kernel's saved W_Q, W_K) is
+declared in AttentionApp.__init__.
 """
 
 from __future__ import annotations
@@ -13,15 +15,6 @@ from collections.abc import Callable
 
 from ...core.edit import EditError
 from ..history import clamp_cursor
-
-ACTIONS: dict[str, Callable] = {}
-
-
-def action(fn: Callable) -> Callable:
-    """Register ``fn`` as the action ``do('<its name>')``."""
-    ACTIONS[fn.__name__] = fn
-    return fn
-
 
 KEEP = object()  # commit's head: the scenario is an edit of the current one (of the same head)
 PIN_DROPPED = "the pin was of the previous scenario: dropped (P pins this one)"
@@ -65,6 +58,3 @@ def refuse(app, reason: str | None) -> None:
     """Say ``reason`` as a short warning (nothing when None)."""
     if reason:
         app.notes.note(reason, "refusal", severity="warning", timeout=5)
-
-
-from . import edit, files, go, heads, modes, undo  # noqa: E402,F401  (each registers its actions)

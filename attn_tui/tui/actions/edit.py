@@ -12,7 +12,7 @@ from ...core.matrices import MATRICES, axis_labels, computed_hint
 from ...core.numparse import parse_int
 from ..screens.editor import CellEditor, FormScreen
 from ..widgets.matrix_grid import MatrixGrid
-from . import action, attempt, commit, refuse
+from . import attempt, commit, refuse
 
 
 def cell(app, name: str, row: int, col: int) -> None:
@@ -85,7 +85,6 @@ def _cursor(app) -> tuple:
     return app.state.cursor or ("", 0, 0)
 
 
-@action
 def rename_token(app) -> None:
     s, t = app.state.scenario, app.state.row
     app.push_screen(
@@ -95,7 +94,6 @@ def rename_token(app) -> None:
     )
 
 
-@action
 def rename_feature(app) -> None:
     """The feature under the cell cursor (a column of X/Y, a row of W), else feature 1."""
     s = app.state.scenario
@@ -121,7 +119,6 @@ def _key_under_cursor(app, default: int) -> int:
     return r if m and m.rows == "keys" else default
 
 
-@action
 def rename_key(app) -> None:
     s = app.state.scenario
     i = _key_under_cursor(app, 0)
@@ -134,7 +131,6 @@ def rename_key(app) -> None:
     )
 
 
-@action
 def add_token(app) -> None:
     at = app.state.row + 1
     reason = attempt(
@@ -145,24 +141,20 @@ def add_token(app) -> None:
     refuse(app, reason)
 
 
-@action
 def remove_token(app) -> None:
     t = app.state.row
     label = app.state.scenario.tokens[t]
     refuse(app, attempt(app, E.remove_token, t, note=f"token {t + 1} ({label}) removed; ctrl+z brings it back"))
 
 
-@action
 def add_key(app) -> None:
     refuse(app, attempt(app, E.add_key_token, note="key token added to Y"))
 
 
-@action
 def remove_key(app) -> None:
     refuse(app, attempt(app, E.remove_key_token, _key_under_cursor(app, app.state.scenario.T_k - 1)))
 
 
-@action
 def dims(app) -> None:
     s = app.state.scenario
     fields = ([("d_model", "d_model", s.d_model)] if s.projected else []) + [

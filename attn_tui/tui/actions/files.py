@@ -6,8 +6,6 @@ overwriting, or the one-line reason shown in the dialog.
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -22,29 +20,9 @@ from ...core.matrices import INPUTS
 from ..heads_nav import is_multi, open_ref
 from ..screens.files import ExportScreen, OpenScreen, SaveScreen
 from ..served_root import rooted, served_root
-from . import action, commit, refuse
+from . import commit, refuse
 
 
-@dataclass
-class FilePaths:
-    """What the file dialogs offer next: the last path opened or saved, the last export folder."""
-
-    save: str = ""
-    export: str = "attn-export"
-    stamps: dict = field(default_factory=dict)  # real path -> file_stamp when this explorer opened or saved it
-
-    def remember(self, path, stamp) -> None:
-        """Record ``path``'s stamp as this explorer last read or wrote it."""
-        if stamp is not None:
-            self.stamps[os.path.realpath(path)] = stamp
-
-    def changed(self, path) -> bool:
-        """Was ``path`` written by someone else since this explorer opened or saved it?"""
-        known = self.stamps.get(os.path.realpath(path))
-        return known is not None and file_stamp(path) != known
-
-
-@action
 def open(app) -> None:  # noqa: A001  (the action's name, as the key table writes it)
     app.push_screen(OpenScreen(lambda name: _apply_open(app, name), app.paths.save))
 
@@ -81,7 +59,6 @@ def _refusal(name: str, exc: Exception) -> str:
     return f"{printable(name)}: cannot be opened ({unexpected(exc)})"
 
 
-@action
 def save(app) -> None:
     try:  # refused before a name is typed: a file this large never goes to TOML
         io.check_savable(_to_save(app.state))
@@ -115,7 +92,6 @@ def _apply_save(app, path: str, overwrite: bool) -> str | None:
     return None
 
 
-@action
 def export(app) -> None:
     app.push_screen(
         ExportScreen(lambda path, fmt, overwrite: _apply_export(app, path, fmt, overwrite), app.paths.export)

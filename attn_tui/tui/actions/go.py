@@ -6,7 +6,6 @@ from __future__ import annotations
 from ...core.numparse import parse_int
 from ..screens.editor import FormScreen
 from ..widgets.matrix_grid import MatrixGrid
-from . import action
 
 
 def _number(text: str, what: str, n: int) -> int | str:
@@ -17,7 +16,6 @@ def _number(text: str, what: str, n: int) -> int | str:
         return str(exc)
 
 
-@action
 def go_to(app) -> None:
     st, s = app.state, app.state.scenario
     col = st.cursor[2] if st.cursor and st.cursor[0] in ("S", "M", "A") else 0

@@ -3,13 +3,13 @@ the learner's own tokens (every head recomputed; the layer and head shown are ke
 
 from __future__ import annotations
 
-from ..heads_nav import ONE_HEAD, open_ref, parse_head
+from ..heads_nav import ONE_HEAD, HeadRef, open_ref, parse_head
 from ..screens.editor import FormScreen
 from ..state import Refused
-from . import action, commit, refuse
+from ..views.heads_tour import TOUR_TOKENS
+from . import commit, refuse
 
 
-@action
 def go_head(app) -> None:
     ref = app.state.head
     if ref is None:
@@ -29,7 +29,6 @@ def _go(app, values: dict) -> str | None:
     return None
 
 
-@action
 def tokens(app) -> None:
     ref = app.state.head
     if ref is None:
@@ -52,3 +51,24 @@ def apply_tokens(app, text: str) -> str | None:
         return "tokens: " + str(exc).splitlines()[0].removeprefix("--tokens: ")  # the form's field, not a flag
     # another sequence: a pin of the old one would compare A of different tokens (fresh drops it)
     return commit(app, s, note=f"every head recomputed on {' '.join(new.source.tokens)!r}", head=new, fresh=True)
+
+
+def show_head(app, layer: int, head: int) -> None:
+    """Head ``layer.head`` of the source shown (the heads screen's tiles, the palette's "go to L.H");
+    a refusal said as a warning, the state unchanged."""
+    ref = app.state.head
+    if ref is None:
+        return
+    try:
+        app.set_state(app.state.on_head(HeadRef(ref.source, layer, head, ref.name, ref.labels)))
+    except Refused as exc:
+        app.notes.note(str(exc), "refusal", severity="warning", timeout=6)
+
+
+def open_tour_demo(app) -> None:
+    """The tour's heads page (tour_text "heads"): induction-demo on a repeated sequence, layer 1, on
+    its first repeated token; a multi-head source already open is kept."""
+    if app.state.head is None:
+        s, ref = open_ref("induction-demo", TOUR_TOKENS, layer=1)
+        row = (s.focus_row or 1) - 1  # the first repeated token
+        app.set_state(app.state.with_(scenario=s, head=ref, row=row, cursor=None, pin=None))

@@ -8,10 +8,9 @@ from ...core.numparse import parse_int
 from ...core.random_scenario import DEFAULTS, check_params, random_scenario
 from ..screens.editor import FormScreen
 from ..screens.modes import DTYPE_OPTIONS, FILL_OPTIONS, ChoiceScreen, PaddingScreen, mask_options
-from . import action, attempt, commit, refuse
+from . import attempt, commit, refuse
 
 
-@action
 def pick_mask(app) -> None:
     s = app.state.scenario
     app.push_screen(ChoiceScreen("Mask", mask_options(s), s.mask), lambda kind: _picked_mask(app, kind))
@@ -31,7 +30,6 @@ def _picked_mask(app, kind) -> None:
         refuse(app, attempt(app, Mo.set_mask, kind))
 
 
-@action
 def pick_fill(app) -> None:
     app.push_screen(
         ChoiceScreen("Fill of masked cells", FILL_OPTIONS, app.state.scenario.fill),
@@ -39,7 +37,6 @@ def pick_fill(app) -> None:
     )
 
 
-@action
 def pick_dtype(app) -> None:
     app.push_screen(
         ChoiceScreen("dtype every step is computed in", DTYPE_OPTIONS, app.state.scenario.dtype),
@@ -47,7 +44,6 @@ def pick_dtype(app) -> None:
     )
 
 
-@action
 def pick_padding(app) -> None:
     s = app.state.scenario
     app.push_screen(
@@ -55,12 +51,10 @@ def pick_padding(app) -> None:
     )
 
 
-@action
 def toggle_cross(app) -> None:
     refuse(app, attempt(app, Mo.set_cross_keeping_padding, not app.state.scenario.cross))
 
 
-@action
 def random(app) -> None:
     """A random Gaussian scenario; after one, the form offers the next seed."""
     s, last = app.state.scenario, app.last_random

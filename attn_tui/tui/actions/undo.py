@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from . import action
-
 
 def _replay(app, st, nothing: str, done: str) -> None:
     """Make ``st`` (what the history gave back) current and say so, or say there was ``nothing``."""
@@ -14,13 +12,11 @@ def _replay(app, st, nothing: str, done: str) -> None:
     app.notes.note(why or done, "refusal" if why else "change", timeout=5 if why else 2)
 
 
-@action
 def undo(app) -> None:
     st = app.history.undo(app.state)
     _replay(app, st, "nothing to undo", f"undone ({len(app.history.past)} more; ctrl+y redoes)")
 
 
-@action
 def redo(app) -> None:
     st = app.history.redo(app.state)
     _replay(app, st, "nothing to redo", f"redone ({len(app.history.future)} more)")

@@ -1,7 +1,8 @@
 """Benchmark: `python -m attn_tui.tui.bench` (not a timed test; its figures are in the README).
 
-CPU per keypress and the first frame (cpu.py), bytes per keypress through a real pty
-(pty_bytes.py), each printed with its floor, measured in the same run, and the ratio.
+Launch, exec to the first full screen against a bare Textual app (launch.py), CPU per keypress
+and the first frame (cpu.py), bytes per keypress through a real pty (pty_bytes.py), each printed
+with its floor, measured in the same run, and the ratio.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 import tempfile
 
 from ...core.scenario_io import dumps
-from . import pty_bytes
+from . import launch, pty_bytes
 from .cpu import (  # noqa: F401
     REPAINTED,
     SIZE,
@@ -94,10 +95,16 @@ def bytes_report(b: dict) -> list[str]:
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(prog="python -m attn_tui.tui.bench", description=__doc__.splitlines()[0])
     p.add_argument("--presses", type=int, default=30, help="keypresses per CPU case")
-    p.add_argument("--repeats", type=int, default=5, help="rounds of the CPU cases (medians)")
+    p.add_argument("--repeats", type=int, default=5, help="rounds of the CPU cases and of the launches (medians)")
     p.add_argument("--no-cpu", action="store_true", help="only the bytes through the pty")
     p.add_argument("--no-bytes", action="store_true", help="only CPU and the first frame")
+    p.add_argument("--no-launch", action="store_true", help="without the launch against a bare app")
+    p.add_argument("--launch", action="store_true", help="only the launch against a bare app")
     a = p.parse_args(argv)
+    if not a.no_launch:
+        print("\n".join(launch.report(launch.measure(a.repeats))), f"  ({launch.load()})", sep="\n", flush=True)
+        if a.launch:
+            return
     if not a.no_cpu:
         print("\n".join(report(run(a.presses, a.repeats))), flush=True)
     if not a.no_bytes:

@@ -97,29 +97,36 @@ def changed_floor(before, after) -> tuple[int, int]:
 
 
 class PtyApp:
-    """``python -m attn_tui *args`` in a pty of ``size``; :meth:`key` -> (bytes, floor bytes)."""
+    """``python -m attn_tui *args`` in a pty of ``size``; :meth:`key` -> (bytes, floor bytes).
+    ``ready``: the text that says the first frame is drawn (default READY); None: nothing is read
+    yet (launch.py reads and times it). ``env``: variables set for the app (None: unset)."""
 
-    def __init__(self, args=(), size=(120, 40), cmd=None, ready: str = "") -> None:
+    def __init__(self, args=(), size=(120, 40), cmd=None, ready: str | None = "", env: dict | None = None) -> None:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
-        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TEXTUAL_THEME", "CI")}
-        env.update(TERM="xterm-256color", COLORTERM="truecolor")
+        full = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TEXTUAL_THEME", "CI")}
+        full.update(TERM="xterm-256color", COLORTERM="truecolor")
+        for name, value in (env or {}).items():
+            if value is None:
+                full.pop(name, None)
+            else:
+                full[name] = value
         # A state folder of its own: a run never offers a kept session (its keys would answer the offer)
         # and never keeps one in the user's (tui/session.py).
         self.state_home = tempfile.mkdtemp(prefix="attn-bench-state-")
-        env["XDG_STATE_HOME"] = self.state_home
+        full["XDG_STATE_HOME"] = self.state_home
         self.proc = subprocess.Popen(
             cmd or [sys.executable, "-m", "attn_tui", *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,
-            env=env,
+            env=full,
             start_new_session=True,
             close_fds=True,
         )
         os.close(slave)
         self.fd, self.screen, self.raw = master, Screen(*size), []
-        self.startup = self._drain(first_wait=30.0, until=ready or READY)
+        self.startup = None if ready is None else self._drain(first_wait=30.0, until=ready or READY)
 
     def _drain(self, first_wait: float = 5.0, until: str = "") -> tuple[int, int]:
         """Read until QUIET seconds pass without a byte (and, with ``until``, not before the

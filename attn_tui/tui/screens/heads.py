@@ -20,10 +20,8 @@ from textual.worker import get_current_worker
 from ...core.heads import combine
 from ...core.heads.layer_view import layer_view
 from .. import keys
-from ..heads_nav import open_ref
-from ..state import Refused, State
+from ..state import State
 from ..views import heads_view as hv
-from ..views.heads_tour import TOUR_TOKENS
 from ..views.status import status_view
 from ..widgets.head_tiles import HeadPicked, HeadTiles, TilesResized  # noqa: F401
 from ..widgets.key_bar import KeyBar
@@ -145,10 +143,7 @@ class HeadsScreen(Screen):
         ref = self.app.state.head
         if ref is None or (layer, head) == (ref.layer, ref.head):
             return
-        try:
-            self.app.set_state(self.app.state.on_head(ref.__class__(ref.source, layer, head, ref.name, ref.labels)))
-        except Refused as exc:
-            self.app.notes.note(str(exc), "refusal", severity="warning", timeout=6)
+        self.app.action_do("heads.show_head", layer, head)  # the action changes the state (actions/heads.py)
 
     def action_move(self, step: int) -> None:
         """The next / previous tile in the order shown (±1), or a line of tiles down / up."""
@@ -179,9 +174,7 @@ class HeadsScreen(Screen):
         """The tour's try-it (tour_text: the "heads" page): induction-demo on a repeated sequence,
         layer 1 sorted by the induction score; a source already open is kept."""
         if self.app.state.head is None:
-            s, ref = open_ref("induction-demo", TOUR_TOKENS, layer=1)
-            row = (s.focus_row or 1) - 1  # the first repeated token
-            self.app.set_state(self.app.state.with_(scenario=s, head=ref, row=row, cursor=None, pin=None))
+            self.app.action_do("heads.open_tour_demo")  # the action opens it (actions/heads.py)
             self.sort, self.descending = "induction", True
             self.show(self.app.state)
 

@@ -7,7 +7,6 @@ follows the app's state: the selected row, the scale knob, the scenario.
 
 from __future__ import annotations
 
-import numpy as np
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -18,7 +17,6 @@ from textual.worker import get_current_worker
 from .. import keys
 from ..fmt import knob
 from ..views import lenses as lens_text
-from ..views.box_note import zero_scores_words
 from ..views.lenses import PANELS, RANK_TITLE
 from ..widgets.key_bar import KeyBar
 from ..widgets.lens_panels import LensPanel, RankPanel
@@ -42,7 +40,6 @@ class LensesScreen(Screen):
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
-        self._saved: tuple | None = None  # the projections the switch zeroed
         self.computed = None  # the last state whose lenses a worker finished
 
     def compose(self) -> ComposeResult:
@@ -115,39 +112,6 @@ class LensesScreen(Screen):
     def action_scroll_panels(self, pages: int) -> None:
         scroll = self.query_one("#lenses-scroll")
         scroll.scroll_relative(y=pages * max(1, scroll.size.height - 2), animate=False)
-
-    def action_zero_qk(self) -> None:
-        """Toggle W_Q = W_K = 0 (Q = K = 0 for a scenario given as Q, K)."""
-        state = self.app.state
-        s = state.scenario
-        a, b = ("W_Q", "W_K") if s.projected else ("Q", "K")
-        if not lens_text.is_zeroed(s):
-            self._saved = (a, getattr(s, a), getattr(s, b))
-            zero = np.zeros_like(getattr(s, a))
-            new = state.with_scenario(**{a: zero, b: np.zeros_like(getattr(s, b))})
-            self.notify(
-                f"{a} = {b} = 0 set in the scenario (the pipeline shows it too): {zero_scores_words(s)}. "
-                f"z again or ctrl+z restores {a} and {b}.",
-                title="Scenario changed",
-                timeout=8,
-            )
-        elif (
-            self._saved
-            and self._saved[0] == a
-            and self._saved[1].shape == getattr(s, a).shape
-            and self._saved[2].shape == getattr(s, b).shape
-        ):
-            new = state.with_scenario(**{a: self._saved[1], b: self._saved[2]})
-            self._saved = None
-            self.notify(f"{a} and {b} restored in the scenario.", timeout=4)
-        else:
-            self.notify(
-                f"{a} and {b} are already zero in this scenario; nothing to restore.", severity="warning", timeout=3
-            )
-            return
-        why = self.app.set_state(new)  # the state watcher redraws the panels
-        if why:
-            self.notify(why, severity="warning", timeout=5)
 
     def show_lens(self, panel_id: str) -> None:
         """Scroll the panel ``panel_id`` (e.g. "lens-cost") into view."""

@@ -1,7 +1,7 @@
 """The tour (`t`): the lesson page by page, each text beside the live panes it names.
 
 `space`/`n` next page, `b` back, `t` the contents, `y`/`enter` "try it" on an exercise page:
-set up the scenario and screen the exercise needs (through app.set_state) and go there.
+set up the scenario and screen the exercise needs (the action actions/tour.py) and go there.
 The panes are the explorer's own widgets, read-only, following the app's state.
 
 Predict, then reveal: a page with questions (tour_questions.py) asks first. The learner types
@@ -16,11 +16,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from ...core.builtins import builtin
 from ...core.matrices import MATRICES
 from ...core.train import compare
 from .. import keys
-from ..actions import PIN_DROPPED
 from ..quiz import ALLOWED, grade, parse_prediction
 from ..tour_text import PAGES, Page
 from ..views import lenses as lens_text
@@ -228,7 +226,8 @@ class TourScreen(Screen):
         await self.show_page()
 
     async def action_try_it(self) -> None:
-        """Set up the page's exercise (scenario, settings, row) and switch to its screen."""
+        """Once the page's question is answered: its exercise (scenario, settings, row) set up and its
+        screen shown, by the action (actions/tour.py)."""
         tr = self.page.try_it
         if self.open_question is not None:
             self.query_one("#tour-predict", PredictionInput).focus()
@@ -237,27 +236,4 @@ class TourScreen(Screen):
         if tr is None:
             self.notify("This page has no exercise: space/n for the next page.", timeout=3)
             return
-        state = self.app.state
-        if tr.builtin and state.pin is not None and not tr.pin:
-            self.app.notes.note(PIN_DROPPED, "change", timeout=5)
-        if tr.builtin:  # another scenario: a pin of the one before would compare nothing changed
-            state = state.with_(scenario=builtin(tr.builtin), row=0, cursor=None, head=None, pin=None)
-        if tr.pin:
-            state = state.with_(pin=None).toggle_pin()  # the difference the exercise asks about
-        if tr.changes:
-            state = state.with_scenario(**dict(tr.changes))
-        if tr.row is not None:
-            state = state.with_(row=min(tr.row, state.scenario.T - 1))
-        if state is not self.app.state:  # the cost lens reads the scenario as it is
-            why = self.app.set_state(state)
-            if why:  # the exercise's change does not compute in this scenario: stay here
-                self.notify(why, severity="warning", timeout=8)
-                return
-        await self.app.switch_mode(tr.mode)
-        show = getattr(self.app.screen, "show_lens", None)
-        if tr.mode == "lenses" and show:
-            show("lens-cost")
-        hook = getattr(self.app.screen, "try_it", None)  # a screen's own set-up (the training screen compares)
-        if callable(hook):
-            hook()
-        self.notify(f"{self.page.title}: {tr.label}. Press t to come back to the tour.", timeout=5, markup=False)
+        await self.app.run_action(f"do('tour.try_it', {self.page.key!r})")  # actions/tour.py changes the state

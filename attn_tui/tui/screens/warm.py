@@ -16,8 +16,6 @@ from functools import partial
 
 from textual.worker import get_current_worker
 
-from ...core.lazy import warm_cost
-
 WARM_WORK = 100_000_000  # multiply-adds: about one row block at T = 16384, d_k = d_v = 192 (~12 ms here)
 NOTE = "computing"  # the note's kind (app.notes)
 
@@ -28,6 +26,8 @@ def start(screen, state) -> bool:
     old = screen.shown
     if state is None or old is None or not (state.large and old.large) or state.scenario is old.scenario:
         return False
+    from ...core.lazy import warm_cost  # both states are large: core.lazy is loaded already
+
     before = old.trace
     if state.scenario.T != before.src.T or state.scenario.T_k != before.src.T_k:
         return False  # another shape: nothing of the last drawing to go by

@@ -12,11 +12,10 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from ...core.finite import finite_range
-from ...core.lazy import LazyMatrix
+from ...core.lazy_matrix import LazyMatrix
 from ...core.lenses import param_count
 from ...core.matrices import INPUTS, MATRICES, PROJECTION_INPUTS, PROJECTIONS, axis_labels
 from ...core.scenario import Scenario
-from ...core.stream import facts
 from ..state import State
 
 # name -> one sentence, in the lesson's words, for the help screen.
@@ -130,6 +129,8 @@ def large_range(name: str, values, state: State) -> tuple[float, float]:
     whole; S's colour range from a sample of its rows, M, A, O bounded (LazyTrace.bounds); ΔA within [-1, 1]; the
     entropy table within [0, log₂ of the most keys a row sees] (2^H up to that many keys)."""
     if isinstance(values, np.ndarray) and values.ndim == 2 and values.shape[1] <= 512:
+        from ...core.stream import facts  # a large scenario's: the streaming core is loaded with its trace
+
         return facts(values)[:2]  # an input (T x d), scanned once per array (core.stream.facts)
     if isinstance(values, np.ndarray):
         return finite_range(values)

@@ -20,16 +20,16 @@ PRIORITY = (
     ("help", 0),
     ("page(", 1),
     ("try_it", 1),
-    ("knob('scale_by'", 1),
+    ("do('knobs.scale_by'", 1),
     ("run", 1),
     ("play", 1),
-    ("knob('select_row'", 2),
+    ("do('knobs.select_row'", 2),
     ("switch_mode", 2),
     ("app.switch_mode", 2),
-    ("knob('toggle", 3),
+    ("do('knobs.toggle", 3),
     ("edit", 4),
-    ("do('undo'", 5),
-    ("knob('reset_scale'", 5),
+    ("do('undo.undo'", 5),
+    ("do('knobs.reset_scale'", 5),
     ("quit", 6),
 )
 
@@ -85,7 +85,7 @@ class KeyBar(TextLines):
             seen.add(binding.action)
             key, group = self.app.get_key_display(binding), bar_label(binding.action)
             if group is not None and entries and entries[-1][0] == group:
-                entries[-1][1].append(key)  # "+/- multiplier ×÷1.1", "k/j row"
+                entries[-1][1].append(key)  # "+/- multiplier ×÷", "k/j row"
                 continue
             own = namespace is self.screen
             entries.append([group, [key], group or binding.description, binding.action, namespace, enabled, own])

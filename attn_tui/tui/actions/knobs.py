@@ -1,0 +1,65 @@
+"""The explorer's knobs: each applies one of State's pure functions (tui/state.py) to the app's state.
+
+A Refused knob (causal over a different key sequence, c at the end of its range, a head key on a
+single-head scenario) leaves the state and says why; a knob that moves nothing (`j` on the last
+row) makes no change, so nothing is redrawn and the history records nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..state import Refused
+
+
+def _apply(app, change: Callable, *args) -> None:
+    """Make ``change(*args)`` (a method of the current State) the app's state; a refusal said once."""
+    try:
+        new = change(*args)
+    except Refused as exc:
+        app.notes.note(str(exc), "refusal", severity="warning", timeout=8)  # held `+`: one, not a pile
+        return
+    if new is not app.state:
+        why = app.set_state(new)
+        if why:
+            app.notes.note(why, "refusal", severity="warning", timeout=8)
+
+
+def scale_by(app, factor: float) -> None:
+    """`+` / `-`: the scale multiplier c times ``factor`` (C_STEP or its inverse)."""
+    _apply(app, app.state.scale_by, factor)
+
+
+def reset_scale(app) -> None:
+    """`0`: c = 1 and the 1/√d_k scaling on."""
+    _apply(app, app.state.reset_scale)
+
+
+def toggle_scaled(app) -> None:
+    """`u`: the 1/√d_k scaling on or off."""
+    _apply(app, app.state.toggle_scaled)
+
+
+def toggle_pin(app) -> None:
+    """`P`: pin the state now, or unpin."""
+    _apply(app, app.state.toggle_pin)
+
+
+def toggle_mask(app) -> None:
+    """`m`: causal mask on or off."""
+    _apply(app, app.state.toggle_mask)
+
+
+def select_row(app, delta: int) -> None:
+    """`j` / `k`: the query row ``delta`` rows on."""
+    _apply(app, app.state.select_row, delta)
+
+
+def step_head(app, delta: int) -> None:
+    """`>` / `<`: the next or previous head of a multi-head source."""
+    _apply(app, app.state.step_head, delta)
+
+
+def step_layer(app, delta: int) -> None:
+    """`}` / `{`: the same head number in the next or previous layer."""
+    _apply(app, app.state.step_layer, delta)

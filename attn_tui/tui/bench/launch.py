@@ -1,0 +1,104 @@
+"""Launch time: exec to the first full screen, in a 120×40 pty, against a bare Textual app process.
+
+The explorer is started as a user starts it (``python -m attn_tui``); its clock stops when the
+screen shows A's title and the key bar's last hint (Textual writes the first frame whole, so both
+are there together). The floor is a python process that imports what the explorer's first screen
+cannot do without (numpy, textual, textual_plotext and so plotext) and draws one widget, timed
+the same way: until its text is on the screen. Runs alternate (explorer, bare, explorer, ...) so
+a load that comes and goes meets both; the figures are the medians. Wall time: launch is what a
+user waits for, whatever else the machine does, so say the load with the figures.
+
+Both start as on every launch after the first: one untimed launch of each writes the bytecode
+(into a temporary PYTHONPYCACHEPREFIX, whatever PYTHONDONTWRITEBYTECODE says: an installed package
+has its .pyc files) and brings the files into the page cache.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import statistics
+import sys
+import tempfile
+import time
+
+from .pty_bytes import PtyApp
+
+GOAL = 1.3  # issue 32: launch at most 1.3x the bare app's
+EXPLORER_READY = ("softmax(S + M)", "palette")  # A's title, the key bar's last hint
+BARE_READY = ("bare app: first frame",)
+BARE = """
+import numpy, plotext, textual_plotext
+from textual.app import App
+from textual.widgets import Static
+
+class Bare(App):
+    def compose(self):
+        yield Static("bare app: first frame")
+
+Bare().run()
+"""
+DEADLINE = 120.0  # seconds: a bound for a busy machine, not a measure
+
+
+def launch_s(cmd: list[str], ready: tuple[str, ...], env: dict | None = None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the process) from starting ``cmd`` in a 120×40 pty to the
+    screen showing every text of ``ready``."""
+    t0 = time.perf_counter()
+    app = PtyApp(cmd=cmd, ready=None, env=env)
+    try:
+        end = t0 + DEADLINE
+        while not all(text in app.screen.text() for text in ready):
+            if time.perf_counter() > end or app.proc.poll() is not None:
+                raise RuntimeError(f"{' '.join(cmd[:3])}: no first frame showing {ready!r}")
+            if select.select([app.fd], [], [], 1.0)[0]:
+                try:
+                    app.screen.feed(os.read(app.fd, 65536))
+                except OSError:  # the other end closed: poll() says so next time round
+                    pass
+        return time.perf_counter() - t0, app.cpu_ns() / 1e9
+    finally:
+        app.close()
+
+
+def measure(runs: int = 5, args: tuple[str, ...] = ()) -> dict:
+    """Medians of ``runs`` interleaved launches of the explorer (``python -m attn_tui *args``) and
+    of the bare app: wall and CPU seconds, and the ratios."""
+    explorer, bare = [], []
+    cases = (
+        ([sys.executable, "-m", "attn_tui", *args], EXPLORER_READY, explorer),
+        ([sys.executable, "-c", BARE], BARE_READY, bare),
+    )
+    with tempfile.TemporaryDirectory(prefix="attn-bench-pyc-") as pyc:
+        env = {"PYTHONPYCACHEPREFIX": pyc, "PYTHONDONTWRITEBYTECODE": None}
+        for cmd, ready, _ in cases:  # the warm-up: bytecode written, files cached
+            launch_s(cmd, ready, env)
+        for _ in range(runs):
+            for cmd, ready, times in cases:
+                times.append(launch_s(cmd, ready, env))
+    r = {"runs": runs, "explorer_all": explorer, "bare_all": bare}
+    for i, kind in enumerate(("wall", "cpu")):
+        e, b = statistics.median(t[i] for t in explorer), statistics.median(t[i] for t in bare)
+        r.update({f"explorer_{kind}_s": e, f"bare_{kind}_s": b, f"{kind}_ratio": e / b})
+    return r
+
+
+def report(r: dict) -> list[str]:
+    return [
+        f"Launch, exec to the first full screen in a 120x40 pty (medians of {r['runs']} interleaved runs; "
+        "floor: a bare Textual app importing numpy, textual, textual_plotext and drawing one widget):",
+        f"  explorer {r['explorer_wall_s']:.2f} s   floor {r['bare_wall_s']:.2f} s   {r['wall_ratio']:.2f}x   "
+        f"(goal <= {GOAL}x)",
+        f"  CPU time of the process until then: explorer {r['explorer_cpu_s']:.2f} s   floor {r['bare_cpu_s']:.2f} s   "
+        f"{r['cpu_ratio']:.2f}x   (less sensitive to a shared machine's load)",
+    ]
+
+
+def load() -> str:
+    """The load averages, to print beside the figures (a shared machine)."""
+    return "load average: " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+if __name__ == "__main__":
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    print("\n".join(report(measure(n))), f"  ({load()})", sep="\n")
