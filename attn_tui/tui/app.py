@@ -26,13 +26,13 @@ from .actions.files import FilePaths
 from .heads_commands import HeadCommands
 from .heads_nav import HeadRef, prefetch
 from .history import History
-from .messages import CellCursorMoved, EditRequested, RowSelected
 from .notes import Notes
 from .screens import HOME, SCREENS
 from .served_root import default_screenshot_folder, rooted
 from .session import SessionKeeper
 from .state import Refused, State
 from .themes import ParseOnceStylesheet
+from .widgets.matrix_grid import MatrixGrid
 
 
 class AttentionApp(App):
@@ -162,16 +162,12 @@ class AttentionApp(App):
             self.push_screen(HelpScreen())
 
     # -- messages up from widgets ---------------------------------------------
-    def on_row_selected(self, message: RowSelected) -> None:
-        if message.row != self.state.row:
-            self.set_state(self.state.with_(row=message.row))
-
-    def on_cell_cursor_moved(self, message: CellCursorMoved) -> None:
-        cursor = (message.name, message.row, message.col)
-        row = message.row if message.name in ROW_LINKED else self.state.row
+    def on_matrix_grid_cell_cursor_moved(self, message: MatrixGrid.CellCursorMoved) -> None:
+        cursor = (message.grid.matrix, message.row, message.col)
+        row = message.row if message.grid.matrix in ROW_LINKED else self.state.row
         if cursor != self.state.cursor or row != self.state.row:
             self.set_state(self.state.with_(cursor=cursor, row=row))
 
-    def on_edit_requested(self, message: EditRequested) -> None:
+    def on_matrix_grid_edit_requested(self, message: MatrixGrid.EditRequested) -> None:
         message.stop()
-        edit_actions.cell(self, message.name, message.row, message.col)
+        edit_actions.cell(self, message.grid.matrix, message.row, message.col)
