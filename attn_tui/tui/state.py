@@ -119,15 +119,6 @@ class State:
         tr = self.trace
         return tr.rank_info() if self.large else rank_info(tr.S, tr.Q, tr.K)
 
-    def bounds(self, name: str) -> tuple[float, float]:
-        """(lo, hi) of matrix ``name`` for a grid's cell width and colour scale: the finite min and max;
-        for a large scenario a bound from the factors (LazyTrace.bounds), no whole-matrix pass."""
-        if self.large:
-            return self.trace.bounds(name)
-        v = np.asarray(getattr(self.trace, name), dtype=np.float64)
-        f = v[np.isfinite(v)]
-        return (float(f.min()), float(f.max())) if f.size else (float("nan"), float("nan"))
-
     @property
     def compared(self) -> State | None:
         """The pinned state when A can be compared with it cell by cell (same shape), else None."""

@@ -14,7 +14,7 @@ from attn_tui.core.modes import set_cross_keeping_padding as cross_keeping_paddi
 from attn_tui.core.scenario_io import ScenarioError, dumps, loads
 from attn_tui.tui.history import History, same_scenario
 from attn_tui.tui.state import State
-from attn_tui.tui.widgets.palette import cell_width, fmt
+from attn_tui.tui.widgets.palette import fmt, value_range, width_for
 
 
 def test_identical_scenario_records_no_undo_step():
@@ -87,7 +87,7 @@ def test_tiny_numbers_fit_the_cell_width():
     import numpy as np
 
     for v in (np.array([[0.0, 1e-7, 9.9]]), np.array([[-1.23e-5, 0.5]]), np.array([[1e-100, 2.0]])):
-        w = cell_width(v)
+        w = width_for(*value_range(v))
         assert all(len(fmt(float(x), w)) <= w for x in v.ravel())
 
 

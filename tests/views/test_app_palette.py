@@ -12,7 +12,7 @@ import pytest
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
-from attn_tui.tui.widgets.palette import RDBU, VIRIDIS, buckets, cell_width, fmt, width_for
+from attn_tui.tui.widgets.palette import RDBU, VIRIDIS, buckets, fmt, value_range, width_for
 
 
 @pytest.mark.parametrize(
@@ -45,9 +45,9 @@ def test_fmt_never_lies_about_magnitude(x):
 
 
 def test_cell_width():
-    assert cell_width(np.array([[0.0, 0.87, 9.99]])) == 5
-    assert cell_width(np.array([[0.0, -0.5]])) == 6
-    assert cell_width(np.array([[np.nan, np.inf]])) == 5
+    assert width_for(*value_range(np.array([[0.0, 0.87, 9.99]]))) == 5
+    assert width_for(*value_range(np.array([[0.0, -0.5]]))) == 6
+    assert width_for(*value_range(np.array([[np.nan, np.inf]]))) == 5
 
 
 @pytest.mark.parametrize(

@@ -43,7 +43,6 @@ class LensesScreen(Screen):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._saved: tuple | None = None  # the projections the switch zeroed
-        self.computed = None  # the last state whose lenses a worker finished
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="lenses-scroll", can_focus=False):
@@ -104,7 +103,6 @@ class LensesScreen(Screen):
     def _show_rank(self, state, text, singular_values) -> None:
         if state is self.app.state:
             self.query_one(RankPanel).show(text, singular_values)
-            self.computed = state  # tests wait on this
 
     @property
     def busy(self) -> bool:
