@@ -115,14 +115,14 @@ class AttentionApp(App):
         try:
             folder = str(rooted(path) if path else default_screenshot_folder())  # served: below the root
         except (ValueError, RuntimeError) as exc:
-            self.notify(f"screenshot not saved: {exc}", severity="error")
+            self.notes.say(f"screenshot not saved: {exc}", severity="error")
             return None
         try:
             saved = self.save_screenshot(filename, folder, time_format)
         except OSError as exc:
-            self.notify(f"could not save the screenshot in {folder}: {exc.strerror or exc}", severity="error")
+            self.notes.say(f"could not save the screenshot in {folder}: {exc.strerror or exc}", severity="error")
             return None
-        self.notify(f"screenshot saved: {saved}", title="Screenshot")
+        self.notes.say(f"screenshot saved: {saved}", title="Screenshot")
         return saved
 
     def notify(self, message: str, *, markup: bool = False, title: str = "", **kw) -> None:

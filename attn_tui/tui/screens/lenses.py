@@ -123,7 +123,7 @@ class LensesScreen(Screen):
             self._saved = (a, getattr(s, a), getattr(s, b))
             zero = np.zeros_like(getattr(s, a))
             new = state.with_scenario(**{a: zero, b: np.zeros_like(getattr(s, b))})
-            self.notify(
+            self.app.notes.say(
                 f"{a} = {b} = 0 set in the scenario (the pipeline shows it too): {zero_scores_words(s)}. "
                 f"z again or ctrl+z restores {a} and {b}.",
                 title="Scenario changed",
@@ -137,15 +137,15 @@ class LensesScreen(Screen):
         ):
             new = state.with_scenario(**{a: self._saved[1], b: self._saved[2]})
             self._saved = None
-            self.notify(f"{a} and {b} restored in the scenario.", timeout=4)
+            self.app.notes.say(f"{a} and {b} restored in the scenario.", timeout=4)
         else:
-            self.notify(
+            self.app.notes.say(
                 f"{a} and {b} are already zero in this scenario; nothing to restore.", severity="warning", timeout=3
             )
             return
         why = self.app.set_state(new)  # the state watcher redraws the panels
         if why:
-            self.notify(why, severity="warning", timeout=5)
+            self.app.notes.say(why, severity="warning", timeout=5)
 
     def show_lens(self, panel_id: str) -> None:
         """Scroll the panel ``panel_id`` (e.g. "lens-cost") into view."""

@@ -204,7 +204,7 @@ class TourScreen(Screen):
     async def action_skip(self) -> None:
         k = self.open_question
         if k is None:
-            self.notify("Nothing to skip on this page: n for the next page.", timeout=3)
+            self.app.notes.say("Nothing to skip on this page: n for the next page.", timeout=3)
             return
         await self.commit(k, None)
 
@@ -232,10 +232,10 @@ class TourScreen(Screen):
         tr = self.page.try_it
         if self.open_question is not None:
             self.query_one("#tour-predict", PredictionInput).focus()
-            self.notify("Predict first: type your answer and press enter (s skips).", timeout=3)
+            self.app.notes.say("Predict first: type your answer and press enter (s skips).", timeout=3)
             return
         if tr is None:
-            self.notify("This page has no exercise: space/n for the next page.", timeout=3)
+            self.app.notes.say("This page has no exercise: space/n for the next page.", timeout=3)
             return
         state = self.app.state
         if tr.builtin and state.pin is not None and not tr.pin:
@@ -251,7 +251,7 @@ class TourScreen(Screen):
         if state is not self.app.state:  # the cost lens reads the scenario as it is
             why = self.app.set_state(state)
             if why:  # the exercise's change does not compute in this scenario: stay here
-                self.notify(why, severity="warning", timeout=8)
+                self.app.notes.say(why, severity="warning", timeout=8)
                 return
         await self.app.switch_mode(tr.mode)
         show = getattr(self.app.screen, "show_lens", None)
@@ -260,4 +260,4 @@ class TourScreen(Screen):
         hook = getattr(self.app.screen, "try_it", None)  # a screen's own set-up (the training screen compares)
         if callable(hook):
             hook()
-        self.notify(f"{self.page.title}: {tr.label}. Press t to come back to the tour.", timeout=5, markup=False)
+        self.app.notes.say(f"{self.page.title}: {tr.label}. Press t to come back to the tour.", timeout=5)

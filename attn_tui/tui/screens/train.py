@@ -124,7 +124,7 @@ class TrainScreen(Screen):
             self._wake.set()
             return
         if self.trainer.done:
-            self.notify("This run is done: r resets it (with the controls' values).", timeout=4)
+            self.app.notes.say("This run is done: r resets it (with the controls' values).", timeout=4)
             return
         self.running = True
         self._wake.clear()
@@ -159,10 +159,10 @@ class TrainScreen(Screen):
 
     def action_step(self) -> None:
         if self.running:
-            self.notify("Training: space pauses it first.", timeout=3)
+            self.app.notes.say("Training: space pauses it first.", timeout=3)
             return
         if self.trainer.done:
-            self.notify("This run is done: r resets it.", timeout=3)
+            self.app.notes.say("This run is done: r resets it.", timeout=3)
             return
         with self._lock:
             self.trainer.step()
@@ -173,7 +173,7 @@ class TrainScreen(Screen):
         """A new run from the typed controls (and ``changes``); a bad control keeps the current run."""
         values, err = tv.parse_controls({k: self.query_one(f"#in-{k}", Input).value for k in tv.CONTROLS})
         if err:
-            self.notify(f"{err}; the current run is kept", severity="error", timeout=5)
+            self.app.notes.say(f"{err}; the current run is kept", severity="error", timeout=5)
             self.query_one("#train-status", StatusLine).update(err)
             return
         self.running = False
