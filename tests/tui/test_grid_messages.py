@@ -7,19 +7,20 @@ import numpy as np
 from textual import on
 from textual.app import App, ComposeResult
 
+from attn_tui.tui.screens.keyed_grid import KeyedGrid
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
 
 
 class TwoGrids(App):
-    """Two grids; only A's cursor moves and edit requests are kept, by selector."""
+    """Two grids with the key table's keys; only A's cursor moves and edit requests are kept, by selector."""
 
     def __init__(self) -> None:
         super().__init__()
         self.heard: list[tuple] = []
 
     def compose(self) -> ComposeResult:
-        yield MatrixGrid("A", id="grid-A")
-        yield MatrixGrid("S", id="grid-S")
+        yield KeyedGrid("A", id="grid-A")
+        yield KeyedGrid("S", id="grid-S")
 
     def on_mount(self) -> None:
         for grid in self.query(MatrixGrid):

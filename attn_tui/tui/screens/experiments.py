@@ -108,7 +108,7 @@ class ExperimentsScreen(Screen):
                     yield StatusLine(id="sweep-status", markup=False)
                     yield Static(sweep_compare(), id="sweep-compare", markup=False)
                     yield SweepCharts()
-        yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
+        yield KeyBar(keys.bar_label, id="keybar")  # drops low-priority keys on a narrow screen
 
     def on_mount(self) -> None:
         self.show_saturation(8)

@@ -54,7 +54,7 @@ class LensesScreen(Screen):
                 yield rank
                 for pid, (_build, title, help) in list(PANELS.items())[FIRST:]:
                     yield LensPanel(title, help, id=pid, classes="lens-panel")
-        yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
+        yield KeyBar(keys.bar_label, id="keybar")  # drops low-priority keys on a narrow screen
 
     def on_mount(self) -> None:
         self.watch(self.app, "state", lambda _state: self.show_state(), init=False)

@@ -32,6 +32,7 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.lens_panels import LensPanel
 from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.softmax_chart import SoftmaxChart
+from .keyed_grid import KeyedGrid
 from .modes import ChoiceScreen
 
 LENS_PANES = {
@@ -63,7 +64,7 @@ class PredictionInput(Input):
 def make_pane(name: str):
     """A fresh read-only widget for the live pane ``name``."""
     if name in MATRICES:
-        grid = MatrixGrid(name, classes="tour-grid")
+        grid = KeyedGrid(name, classes="tour-grid")
         grid.can_focus = False
         return grid
     if name == "chart":
@@ -106,7 +107,7 @@ class TourScreen(Screen):
                 yield Static(id="tour-msg", markup=False)
                 yield Static(id="tour-try", markup=False)
             yield VerticalScroll(id="tour-pane", can_focus=False)
-        yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
+        yield KeyBar(keys.bar_label, id="keybar")  # drops low-priority keys on a narrow screen
 
     async def on_mount(self) -> None:
         self.watch(self.app, "state", lambda _state: self.show_state(), init=False)

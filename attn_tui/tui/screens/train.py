@@ -31,6 +31,7 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.train_charts import TrainCurves
 from .files import SaveScreen
+from .keyed_grid import KeyedGrid
 
 FRAME = 1 / 15  # seconds between drawn frames while training (pacing: a run is watched, not just done)
 STEPS_PER_FRAME = 4  # 60 steps a second: the default 300 steps take about 5 s to watch
@@ -76,14 +77,14 @@ class TrainScreen(Screen):
             with Horizontal(id="train-top"):
                 yield TrainCurves(id="train-curves")
                 with Vertical(id="train-right"):
-                    yield MatrixGrid("A", id="train-probe")
+                    yield KeyedGrid("A", id="train-probe")
                     yield Static(id="train-figures", markup=False)
             with ContentSwitcher(initial="train-qk", id="train-bottom"):
-                yield MatrixGrid("W_Q·W_Kᵀ", id="train-qk")
+                yield KeyedGrid("W_Q·W_Kᵀ", id="train-qk")
                 with VerticalScroll(id="train-compare"):
                     yield StatusLine(id="compare-status", markup=False)
                     yield Static(id="compare-text", markup=False)
-        yield KeyBar(id="keybar")
+        yield KeyBar(keys.bar_label, id="keybar")
 
     def on_mount(self) -> None:
         for grid in self.query(MatrixGrid):

@@ -35,7 +35,6 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from .. import keys
 from . import palette as P
 from .grid_cells import changed_runs, row_cells, row_segments
 from .grid_sizing import GridSizing
@@ -46,7 +45,8 @@ from .palette import LABEL_MAX, fit_label, headers
 class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
     """A (rows × cols) matrix with row and column labels. ``matrix`` names the matrix (e.g. "A");
     ``editable`` makes `enter` post EditRequested(grid, row, col). Data comes in through :meth:`show`;
-    ``extra_cell`` (set before it) widens every cell by that many columns (a wide screen's spare width)."""
+    ``extra_cell`` (set before it) widens every cell by that many columns (a wide screen's spare width).
+    Its keys (the actions cursor, cursor_page, edit) are bound by screens/keyed_grid.py."""
 
     class CellMessage(Message):
         """Cell (row, col) of ``grid`` (``grid.matrix``); ``@on(MatrixGrid.EditRequested, "#grid-A")`` works."""
@@ -66,7 +66,6 @@ class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
         """`enter` on cell (row, col); the app edits it, or says what to edit instead (S, M, A, O)."""
 
     extra_cell = 0
-    BINDINGS = keys.bindings("grid")
     COMPONENT_CLASSES: frozenset = frozenset()  # P.COMPONENTS, applied once per app and theme, not per grid
 
     def __init__(
