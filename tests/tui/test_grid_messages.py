@@ -58,3 +58,22 @@ def test_the_messages_name_their_grid():
         assert (message.control, message.row, message.col) == (grid, 2, 1)
     assert MatrixGrid.CellCursorMoved.handler_name == "on_matrix_grid_cell_cursor_moved"
     assert MatrixGrid.EditRequested.handler_name == "on_matrix_grid_edit_requested"
+
+
+def test_the_package_builds_keyed_grids_only():
+    """A bare MatrixGrid answers no key (its keys are bound by screens/keyed_grid.py): every grid the
+    explorer builds is a KeyedGrid, so the arrows, home/end, pages and enter work on every screen."""
+    import ast
+    from pathlib import Path
+
+    import attn_tui
+
+    root = Path(attn_tui.__file__).parent
+    bare = [
+        f"{path.relative_to(root.parent)}:{node.lineno}"
+        for path in sorted(root.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "MatrixGrid"
+    ]
+    assert bare == [], "use KeyedGrid: " + ", ".join(bare)
+    assert {b.key for b in KeyedGrid.BINDINGS} >= {"up", "down", "home", "end", "pageup", "enter"}
