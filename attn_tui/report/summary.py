@@ -1,4 +1,5 @@
-"""The report of a large scenario (T or T' above limits.MAX_DIM): a summary, not every matrix.
+"""The report of a large scenario: a summary, not every matrix (the text above REPORT_TEXT_MAX tokens,
+the JSON above limits.MAX_DIM; `--full` prints every matrix up to FULL_MAX).
 
 Shapes, settings, row-entropy statistics, the top keys of a few rows, the largest weight
 on a masked cell, row sums and the ranks. Every whole-matrix figure comes from
@@ -13,7 +14,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..core import stream
-from ..core.limits import MAX_DIM, gib, printable
+from ..core.limits import MAX_DIM, REPORT_TEXT_MAX, gib, printable
 from ..core.ranks import factor_rank, score_rank_qr, score_singular_values
 from ..core.scenario import Scenario
 from .text import fmt_num, params_qkv, settings
@@ -134,6 +135,15 @@ def _full_hint(s: Scenario) -> str:
     return "--full prints them" if n <= FULL_MAX else f"--full prints them up to {FULL_MAX} tokens, not {n}"
 
 
+def _everything_hint(s: Scenario) -> str:
+    """How to get every number instead of the text summary: --full, and the JSON for programs
+    (complete up to MAX_DIM tokens, with --full up to FULL_MAX, this summary beyond)."""
+    n = max(s.T, s.T_k)
+    if n > FULL_MAX:
+        return f"{_full_hint(s)}; --json gives these figures, for programs"
+    return f"--full prints them; {'--json' if n <= MAX_DIM else '--full --json'} gives every number, for programs"
+
+
 def _named(label: str, prefix: str, pos: int) -> str:
     """A token by its label and position, "mat (t1)", or its label alone when that is the
     position's default name ("t252" or "k252", not "t252 (k252)")."""
@@ -188,7 +198,7 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
         "tokens: " + _labels(s.tokens),
         "keys:   " + _labels(s.keys),
         "",
-        f"Summary: {_sizes(s)}, above {MAX_DIM}, so no matrix is printed ({_full_hint(s)}).",
+        f"Summary: {_sizes(s)}, above {REPORT_TEXT_MAX}, so no matrix is printed ({_everything_hint(s)}).",
         f"Each figure below is computed in blocks of {stream.BLOCK} rows with an online softmax over {stream.TILE}",
         "keys at a time: no T x T' matrix is stored.",
         "",
@@ -223,9 +233,10 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
     return "\n".join(lines) + "\n"
 
 
-def is_large(s: Scenario) -> bool:
-    """True when the report summarises ``s`` (T or T' above MAX_DIM) unless --full is given."""
-    return max(s.T, s.T_k) > MAX_DIM
+def is_large(s: Scenario, as_json: bool = False) -> bool:
+    """True when the report summarises ``s`` unless --full is given: the text above REPORT_TEXT_MAX tokens
+    (T or T'), the JSON (``as_json``, for programs) above MAX_DIM."""
+    return max(s.T, s.T_k) > (MAX_DIM if as_json else REPORT_TEXT_MAX)
 
 
 def check_full(s: Scenario, as_json: bool = False) -> None:
