@@ -10,12 +10,14 @@ with T beyond the few rows shown and a fixed histogram).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..core import stream
 from ..core.limits import MAX_DIM, REPORT_TEXT_MAX, gib, printable
-from ..core.ranks import factor_rank, score_rank_qr, score_singular_values
+from ..core.ranks import qr_ranks
 from ..core.scenario import Scenario
 from .text import fmt_num, params_qkv, settings
 
@@ -45,27 +47,34 @@ def summarise(s: Scenario, block: int = stream.BLOCK, progress=None) -> dict:
 
 def _summarise(s, block, progress):
     src = stream.Source.of(s)
+    lean = replace(src, V=None)  # the summary shows no O: the pass computes no A V
     T = s.T
-    H = np.empty(T)
-    seen = np.empty(T, dtype=np.int64)
+    H, m, l = np.empty(T), np.empty(T), np.empty(T)  # noqa: E741
     worst_sum, masked = 0.0, (0.0, None)
-    picks = sample_rows(s)
-    tops = {}
     for r0, r1 in stream.blocks(T, block):
-        st = stream.row_stats(src, r0, r1, top=TOP, sums=True)
-        H[r0:r1] = st.H
-        seen[r0:r1] = (~src.blocked(r0, r1)).sum(axis=1)
+        st = stream.row_stats(lean, r0, r1, top=0, sums=True)  # masked tiles left out: they add exactly 0
+        H[r0:r1], m[r0:r1], l[r0:r1] = st.H, st.m, st.l
         with np.errstate(invalid="ignore"):
             dev = np.nanmax(np.abs(st.row_sums - 1.0), initial=0.0)
             worst_sum = max(worst_sum, float(dev))
             mb = np.nan_to_num(st.max_blocked_w, nan=-1.0)
         if mb.size and mb.max() > masked[0]:
             masked = (float(mb.max()), r0 + int(mb.argmax()))
-        for t in (t for t in picks if r0 <= t < r1):
-            tops[t] = [(int(i), float(w)) for i, w in zip(st.top[t - r0], st.top_w[t - r0]) if i >= 0 and w > 0]
         if progress:
             progress(r1, T)
-    return _figures(s, src, H, seen, worst_sum, masked, tops)
+    tops = {t: _top_keys(src, t, m[t], l[t]) for t in sample_rows(s)}
+    return _figures(s, src, H, src.visible_keys(), worst_sum, masked, tops)
+
+
+def _top_keys(src, t: int, m: float, l: float) -> list[tuple[int, float]]:  # noqa: E741
+    """The TOP keys of 0-based row t by weight e^(x − m) / l (x of S + M in float64, the cells of
+    the pass's products), the lower key first among equals; none of weight 0 (a masked key under
+    a finite fill, a −inf one) and none of a NaN row."""
+    X = src.masked(t, t + 1)[0].astype(np.float64)
+    order = np.argsort(-X, kind="stable")[:TOP]
+    with np.errstate(over="ignore", invalid="ignore"):
+        w = np.exp(X[order] - m) / l if np.isfinite(m) else np.full(len(order), np.nan)
+    return [(int(i), float(x)) for i, x in zip(order, w) if x > 0]
 
 
 def _figures(s, src, H, seen, worst_sum, masked, tops):
@@ -76,6 +85,7 @@ def _figures(s, src, H, seen, worst_sum, masked, tops):
     fin = np.clip(frac[np.isfinite(frac)], 0.0, 1.0)  # a uniform row's H / log2 n rounds to 1 ± an ulp
     hist = np.histogram(fin, bins=BINS, range=(0.0, 1.0))[0] if fin.size else np.zeros(BINS, dtype=int)
     Hok = H[ok]
+    r = qr_ranks(src.Q, src.K, src.scale, src.dtype)
     stats = {"rows": int(s.T), "nan_rows": int((~ok).sum())}
     if Hok.size:
         stats |= {
@@ -93,13 +103,8 @@ def _figures(s, src, H, seen, worst_sum, masked, tops):
         "top_keys": {t + 1: tops[t] for t in sorted(tops)},
         "largest_masked_weight": {"A": masked[0], "row": None if masked[1] is None else masked[1] + 1},
         "max_abs_row_sum_minus_1": worst_sum,
-        "rank": {
-            "S": score_rank_qr(src.Q, src.K, src.scale, src.dtype),
-            "Q": factor_rank(src.Q),
-            "K": factor_rank(src.K),
-            "d_k": s.d_k,
-        },
-        "singular_values_S": score_singular_values(src.Q, src.K, src.scale)[:SHOWN_SVS].tolist(),
+        "rank": {"S": r["S"], "Q": r["Q"], "K": r["K"], "d_k": s.d_k},
+        "singular_values_S": r["singular_values"][:SHOWN_SVS].tolist(),
     }
 
 
@@ -199,8 +204,9 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
         "keys:   " + _labels(s.keys),
         "",
         f"Summary: {_sizes(s)}, above {REPORT_TEXT_MAX}, so no matrix is printed ({_everything_hint(s)}).",
-        f"Each figure below is computed in blocks of {stream.BLOCK} rows with an online softmax over {stream.TILE}",
-        "keys at a time: no T x T' matrix is stored.",
+        f"Each figure below is computed in blocks of {stream.BLOCK} rows, {stream.TILE} keys at a time "
+        "(each row's max,",
+        "then e^(x - max)): no T x T' matrix is stored.",
         "",
     ]
     if "mean" in e:
