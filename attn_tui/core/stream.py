@@ -132,7 +132,7 @@ def _masked_tile(src: Source, r0, r1, c0, c1):
 def _sum_e_d(e, D):
     """Σ e (x − m) per row, 0 where e is 0: 0 · (−inf) of a −inf score is NaN, and such rows
     (rare: a −inf fill, an overflowed score) are summed again with the zeros put in."""
-    out = (e * D).sum(axis=1)
+    out = np.einsum("ij,ij->i", e, D)  # no (rows, tile) product array: half the time of (e * D).sum
     bad = np.isnan(out)
     if bad.any():
         eb = e[bad]

@@ -11,8 +11,10 @@ comparisons, each the median over interleaved runs:
 
 The floor is the simplest honest NumPy loop over the same work in the same dtype: row blocks of
 S = scale · Q Kᵀ over the keys a causal row block may see (K[:r1], not the masked upper part),
-the mask, softmax, entropy and O = A V, on NumPy's default threads. The summary prints no O, so
-the floor without A V is printed too.
+the mask, softmax, entropy and O = A V. It runs on NumPy's default BLAS threads and on one (as
+the report does; OPENBLAS_NUM_THREADS=1 for the command), and the faster of the two is the floor:
+two BLAS threads help an idle 2-core machine and spin against other jobs on a loaded one. The
+summary prints no O, so the floor without A V is printed too.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import tempfile
 import time
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 T_REPORT = 16384
 GOAL = 1.5
@@ -73,9 +76,9 @@ def write_npz(path: str, T: int, d: int = 64, seed: int = 0) -> str:
     return path
 
 
-def _wall(cmd) -> float:
+def _wall(cmd, env=None) -> float:
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=None if env is None else os.environ | env)
     return time.perf_counter() - t0
 
 
@@ -95,35 +98,59 @@ def _in_process(path: str) -> dict:
             cache.clear()
         summary.summarise(s)
 
-    return {"summarise": ours, "floor": lambda: floor(Q, K, V), "floor_no_av": lambda: floor(Q, K, V, av=False)}
+    def one_thread(**kw):
+        with threadpool_limits(1, user_api="blas"):
+            floor(Q, K, V, **kw)
+
+    return {
+        "summarise": ours,
+        "floor": lambda: floor(Q, K, V),
+        "floor_1t": one_thread,
+        "floor_no_av": lambda: floor(Q, K, V, av=False),
+        "floor_no_av_1t": lambda: one_thread(av=False),
+    }
+
+
+ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
 
 
 def run(T: int = T_REPORT, repeats: int = 5) -> dict:
     """Medians of ``repeats`` interleaved runs of each case (module doc), seconds."""
-    times: dict = {k: [] for k in ("cli", "floor_cli", "summarise", "floor", "floor_no_av")}
+    times: dict = {}
+    load = [os.getloadavg()]
     with tempfile.TemporaryDirectory() as tmp:
         path = write_npz(os.path.join(tmp, f"random{T}_f32.npz"), T)
         cli = [sys.executable, "-m", "attn_tui", "report", "--scenario", path]
         floor_cli = [sys.executable, "-c", FLOOR, path]
         inproc = _in_process(path)
         for _ in range(repeats):
-            times["cli"].append(_wall(cli))
-            times["floor_cli"].append(_wall(floor_cli))
+            times.setdefault("cli", []).append(_wall(cli))
+            times.setdefault("floor_cli", []).append(_wall(floor_cli))
+            times.setdefault("floor_cli_1t", []).append(_wall(floor_cli, ONE_THREAD))
             for name, f in inproc.items():
                 t0 = time.perf_counter()
                 f()
-                times[name].append(time.perf_counter() - t0)
-    return {"T": T, "repeats": repeats, "load": os.getloadavg(), **{k: statistics.median(v) for k, v in times.items()}}
+                times.setdefault(name, []).append(time.perf_counter() - t0)
+    load.append(os.getloadavg())
+    return {"T": T, "repeats": repeats, "load": load, **{k: statistics.median(v) for k, v in times.items()}}
+
+
+def _floor_of(r: dict, name: str) -> tuple[float, str]:
+    """The faster of the floor on default threads and on one, and which it was."""
+    return min((r[name], "default threads"), (r[name + "_1t"], "1 thread"))
 
 
 def report(r: dict) -> list[str]:
-    load = ", ".join(f"{x:.2f}" for x in r["load"])
+    load = " then ".join(", ".join(f"{x:.2f}" for x in la) for la in r["load"])
+    cli, cli_how = _floor_of(r, "floor_cli")
+    floor, how = _floor_of(r, "floor")
+    bare, bare_how = _floor_of(r, "floor_no_av")
     return [
         f"`report` on a random T={r['T']} x 64 float32 causal .npz against a plain NumPy pass (row blocks of S, "
         f"softmax, entropy, A V), medians of {r['repeats']} interleaved runs (load average {load}):",
-        f"  end to end: attn-tui report {r['cli']:6.2f} s   python -c FLOOR FILE {r['floor_cli']:6.2f} s   "
-        f"{r['cli'] / r['floor_cli']:.2f}x (goal <= {GOAL}x)",
-        f"  in process: summarise() {r['summarise']:6.2f} s   floor {r['floor']:6.2f} s   "
-        f"{r['summarise'] / r['floor']:.2f}x;   floor without A V (the summary prints no O) "
-        f"{r['floor_no_av']:6.2f} s   {r['summarise'] / r['floor_no_av']:.2f}x",
+        f"  end to end: attn-tui report {r['cli']:6.2f} s   python -c FLOOR FILE {cli:6.2f} s ({cli_how}; "
+        f"{r['floor_cli']:.2f} s and {r['floor_cli_1t']:.2f} s)   {r['cli'] / cli:.2f}x (goal <= {GOAL}x)",
+        f"  in process: summarise() {r['summarise']:6.2f} s   floor {floor:6.2f} s ({how})   "
+        f"{r['summarise'] / floor:.2f}x",
+        f"  floor without A V (the summary computes no O) {bare:6.2f} s ({bare_how})   {r['summarise'] / bare:.2f}x",
     ]
