@@ -10,6 +10,8 @@ with T beyond the few rows shown and a fixed histogram).
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import numpy as np
@@ -40,9 +42,14 @@ def summarise(s: Scenario, block: int = stream.BLOCK, progress=None) -> dict:
     """The summary's numbers (module doc). ``progress(done, total)`` is called after each block.
     On one BLAS thread, as the explorer: S comes in products of 16 x 512 (Source.product, the
     explorer's tiles, so the summary's weights are the ones it shows), and OpenBLAS splitting
-    each over two threads took 3.4 s for the 512 products of 1024 x 4096 where one took 0.06 s."""
+    each over two threads took 3.4 s for the 512 products of 1024 x 4096 where one took 0.06 s.
+    The row blocks are shared by WORKERS threads instead (NumPy and the BLAS release the GIL):
+    each block's figures are computed alone, so they are the same on any number of threads."""
     with threadpool_limits(1, user_api="blas"):
         return _summarise(s, block, progress)
+
+
+WORKERS = min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
 def _summarise(s, block, progress):
@@ -51,19 +58,30 @@ def _summarise(s, block, progress):
     T = s.T
     H, m, l = np.empty(T), np.empty(T), np.empty(T)  # noqa: E741
     worst_sum, masked = 0.0, (0.0, None)
-    for r0, r1 in stream.blocks(T, block):
-        st = stream.row_stats(lean, r0, r1, top=0, sums=True)  # masked tiles left out: they add exactly 0
-        H[r0:r1], m[r0:r1], l[r0:r1] = st.H, st.m, st.l
-        with np.errstate(invalid="ignore"):
-            dev = np.nanmax(np.abs(st.row_sums - 1.0), initial=0.0)
-            worst_sum = max(worst_sum, float(dev))
-            mb = np.nan_to_num(st.max_blocked_w, nan=-1.0)
-        if mb.size and mb.max() > masked[0]:
-            masked = (float(mb.max()), r0 + int(mb.argmax()))
-        if progress:
-            progress(r1, T)
+    blocks = list(stream.blocks(T, block))
+
+    def one(rows):  # masked tiles left out: they add exactly 0
+        return stream.row_stats(lean, *rows, top=0, sums=True)
+
+    with ThreadPoolExecutor(WORKERS) as pool:
+        for (r0, r1), st in zip(blocks, pool.map(one, blocks)):  # in order: progress counts up
+            worst_sum, masked = _block_figures(st, r0, r1, H, m, l, worst_sum, masked)
+            if progress:
+                progress(r1, T)
     tops = {t: _top_keys(src, t, m[t], l[t]) for t in sample_rows(s)}
     return _figures(s, src, H, src.visible_keys(), worst_sum, masked, tops)
+
+
+def _block_figures(st, r0, r1, H, m, l, worst_sum, masked):  # noqa: E741
+    """Rows r0:r1 of H, m, l from ``st``; the largest |row sum − 1| and masked weight so far."""
+    H[r0:r1], m[r0:r1], l[r0:r1] = st.H, st.m, st.l
+    with np.errstate(invalid="ignore"):
+        dev = np.nanmax(np.abs(st.row_sums - 1.0), initial=0.0)
+        worst_sum = max(worst_sum, float(dev))
+        mb = np.nan_to_num(st.max_blocked_w, nan=-1.0)
+    if mb.size and mb.max() > masked[0]:
+        masked = (float(mb.max()), r0 + int(mb.argmax()))
+    return worst_sum, masked
 
 
 def _top_keys(src, t: int, m: float, l: float) -> list[tuple[int, float]]:  # noqa: E741

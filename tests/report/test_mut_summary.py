@@ -169,7 +169,7 @@ def test_text_says_the_figures_line_by_line():
         "",
         "Summary: 9 tokens, above 64, so no matrix is printed (--full prints them; --json gives every number, "
         "for programs).",
-        "Each figure below is computed in blocks of 256 rows, 2048 keys at a time (each row's max,",
+        "Each figure below is computed in blocks of 128 rows, 2048 keys at a time (each row's max,",
         "then e^(x - max)): no T x T' matrix is stored.",
         "",
         "H(A_t) bits: mean 1.235   median 1.500   min 0.250 (row 3)   max 2.000 (row 5)   mean 2^H 2.35",
