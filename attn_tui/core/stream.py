@@ -14,8 +14,8 @@ FlashAttention's online softmax keeps only a tile and rescales l, u, acc by e^(m
 a row's maximum grows; with the block's tiles kept, m is known before any exp, so nothing is
 rescaled and each exp is computed once, also for the row sums of A, which need the final m and l
 (the summary's pass at T = 16384: 8.3 s online, with a second pass of products and exps for the
-row sums). Memory is O(rows · T'), never O(T · T'): 16 MiB of float32 tiles for 256 rows at
-T' = 16384 (and 32 MiB of float64 e when the row sums are asked). Scores are computed in the
+row sums). Memory is O(rows · T'), never O(T · T'): 8 MiB of float32 tiles for 128 rows at
+T' = 16384 (and 16 MiB of float64 e when the row sums are asked). Scores are computed in the
 scenario's dtype (as core.attention does); the statistics in float64. A row whose keys are all
 −inf (a -inf fill over a fully masked row) has no maximum: its H and O are NaN, like the lesson's.
 

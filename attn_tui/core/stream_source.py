@@ -194,15 +194,18 @@ class Source:
         c1 = self.T_k if c1 is None else c1
         out = np.empty((max(r1 - r0, 0), max(c1 - c0, 0)), dtype=self.dtype)
         scale = self.dtype.type(self.scale)
+        cols = [(b0, min(b0 + COLS, self.T_k)) for b0 in range(c0 - c0 % COLS, c1, COLS)]
+        keys = [  # per product column block: Kᵀ's block, the cells wanted of it, where they go
+            (self.K[b0:b1].T, slice(max(c0, b0) - b0, min(c1, b1) - b0), slice(max(c0, b0) - c0, min(c1, b1) - c0))
+            for b0, b1 in cols
+        ]
         with np.errstate(over="ignore", invalid="ignore"):
             for a0 in range(r0 - r0 % ROWS, r1, ROWS):
                 a1 = min(a0 + ROWS, self.T)
                 i0, i1 = max(r0, a0), min(r1, a1)
-                for b0 in range(c0 - c0 % COLS, c1, COLS):
-                    b1 = min(b0 + COLS, self.T_k)
-                    j0, j1 = max(c0, b0), min(c1, b1)
-                    P = self._qk(a0, a1, b0, b1)[i0 - a0 : i1 - a0, j0 - b0 : j1 - b0]
-                    np.multiply(P, scale, out=out[i0 - r0 : i1 - r0, j0 - c0 : j1 - c0])  # product's cells
+                q, rows, dest = self.Q[a0:a1], slice(i0 - a0, i1 - a0), out[i0 - r0 : i1 - r0]
+                for kt, want, to in keys:
+                    np.multiply(matmul(q, kt)[rows, want], scale, out=dest[:, to])  # product's cells
         return out
 
     def product(self, a0, a1, b0, b1):
@@ -213,12 +216,7 @@ class Source:
         one), and m, l from one call with a tile from another put A's rows off 1 (issue 34:
         a float32 row at c = 1000 summed to 0.925)."""
         with np.errstate(over="ignore", invalid="ignore"):
-            return self._qk(a0, a1, b0, b1) * self.dtype.type(self.scale)
-
-    def _qk(self, a0, a1, b0, b1):
-        """Q[a0:a1] K[b0:b1]ᵀ in the dtype: product's one BLAS call, before the scale."""
-        with np.errstate(over="ignore", invalid="ignore"):
-            return matmul(self.Q[a0:a1], self.K[b0:b1].T)
+            return matmul(self.Q[a0:a1], self.K[b0:b1].T) * self.dtype.type(self.scale)  # as scores cuts them
 
     def additive(self, r0, r1, c0=0, c1=None):
         """M[r0:r1, c0:c1]: 0 where open, the fill where blocked, in the dtype."""

@@ -43,13 +43,24 @@ def summarise(s: Scenario, block: int = stream.BLOCK, progress=None) -> dict:
     On one BLAS thread, as the explorer: S comes in products of 16 x 512 (Source.product, the
     explorer's tiles, so the summary's weights are the ones it shows), and OpenBLAS splitting
     each over two threads took 3.4 s for the 512 products of 1024 x 4096 where one took 0.06 s.
-    The row blocks are shared by WORKERS threads instead (NumPy and the BLAS release the GIL):
-    each block's figures are computed alone, so they are the same on any number of threads."""
+    The row blocks are shared by one thread per idle core instead (workers; NumPy and the BLAS
+    release the GIL): each block's figures are computed alone, so they are the same on any number
+    of threads."""
     with threadpool_limits(1, user_api="blas"):
         return _summarise(s, block, progress)
 
 
-WORKERS = min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+MAX_WORKERS = 4
+
+
+def workers() -> int:
+    """Threads for the row blocks: the cores this process may use less the 1-minute load average,
+    1 to MAX_WORKERS. On a 2-core machine under a load of 5-6 (other jobs), 2 threads took 4.2 s
+    where 1 took 3.5 s (each thread waits for the GIL its preempted partner holds); idle, 2 share
+    the work."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    idle = cores - int(os.getloadavg()[0] + 0.5) if hasattr(os, "getloadavg") else cores
+    return max(1, min(cores, idle, MAX_WORKERS))
 
 
 def _summarise(s, block, progress):
@@ -63,7 +74,7 @@ def _summarise(s, block, progress):
     def one(rows):  # masked tiles left out: they add exactly 0
         return stream.row_stats(lean, *rows, top=0, sums=True)
 
-    with ThreadPoolExecutor(WORKERS) as pool:
+    with ThreadPoolExecutor(workers()) as pool:
         for (r0, r1), st in zip(blocks, pool.map(one, blocks)):  # in order: progress counts up
             worst_sum, masked = _block_figures(st, r0, r1, H, m, l, worst_sum, masked)
             if progress:

@@ -10,7 +10,7 @@ import itertools
 import numpy as np
 import pytest
 
-from attn_tui.core import stream
+from attn_tui.core import stream, stream_source
 from attn_tui.core.scenario import Scenario
 from attn_tui.report import summary
 
@@ -63,8 +63,8 @@ def test_row_sums_are_the_explorers_weights_summed_bit_for_bit(kw, r0):
 def test_row_sums_cost_no_second_round_of_products(kw, monkeypatch):
     src = stream.Source.of(scenario(**kw))
     calls = []
-    qk = stream.Source._qk
-    monkeypatch.setattr(stream.Source, "_qk", lambda self, *a: calls.append(a) or qk(self, *a))
+    matmul = stream_source.matmul
+    monkeypatch.setattr(stream_source, "matmul", lambda *a: calls.append(a) or matmul(*a))
     stream.row_stats(src, 128, 144, top=0, tile=TILE)
     without = len(calls)
     stream.row_stats(src, 128, 144, top=0, sums=True, tile=TILE)
@@ -97,3 +97,19 @@ def test_the_summary_asks_no_top_keys_nor_o_of_every_row_and_its_top_keys_are_th
         for t in summary.sample_rows(s)
     }
     assert f["top_keys"] == want
+
+
+def test_the_figures_do_not_depend_on_the_threads(monkeypatch):
+    s = scenario(mask="window", window=40, dtype="float32", c=3.0)
+    got = []
+    for n in (1, 3):
+        monkeypatch.setattr(summary, "workers", lambda n=n: n)
+        got.append(summary.summarise(s, block=32))
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize(("cores", "load", "want"), [(2, 0.2, 2), (2, 1.4, 1), (2, 6.0, 1), (8, 1.0, 4), (1, 0.0, 1)])
+def test_one_thread_per_idle_core(cores, load, want, monkeypatch):
+    monkeypatch.setattr(summary.os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
+    monkeypatch.setattr(summary.os, "getloadavg", lambda: (load, 0.0, 0.0))
+    assert summary.workers() == want
