@@ -50,7 +50,7 @@ class RowStats:
     log-sum-exp pieces m and l, O (rows, d_v) or None when V is the identity, top (rows, k)
     key positions by weight (−1 past the row's finite scores) with their weights top_w,
     max_blocked_w (the largest A over the row's masked cells, 0 when none), row_sums
-    (Σ of the weights as produced in the dtype, from a second pass; None unless asked)."""
+    (Σ of the weights as produced in the dtype, from the second pass's e; None unless asked)."""
 
     r0: int
     H: np.ndarray
@@ -83,7 +83,7 @@ def row_stats(src: Source, r0: int, r1: int, top: int = 3, sums: bool = False, t
                 mb = np.maximum(mb, np.where(b, X, -np.inf).max(axis=1))
             if k:
                 best_x, best_i = _merge_top(best_x, best_i, X.astype(np.float64), c0, k)
-        l, u, acc, down = _second_pass(src, tiles, Xs, m)  # noqa: E741  (Xs now holds each tile's e)
+        l, u, acc, down = _second_pass(src, tiles, Xs, m, keep=sums)  # noqa: E741  (Xs: each tile's e, or None)
         H = (np.log(l) - u / l) / np.log(2.0)
         H = np.where(np.isfinite(m), np.maximum(H, 0.0), np.nan)
         ok = np.isfinite(m)[:, None]
@@ -96,10 +96,11 @@ def row_stats(src: Source, r0: int, r1: int, top: int = 3, sums: bool = False, t
     return RowStats(r0, H, m, l, O, best_i, np.where(best_i >= 0, w, 0.0), max_blocked_w, rs)
 
 
-def _second_pass(src: Source, tiles, Xs: list, m):
+def _second_pass(src: Source, tiles, Xs: list, m, keep: bool):
     """l = Σ e, u = Σ e (x − m), acc = Σ e v (or None) per row, e = e^(x − m) of each tile in
-    float64, each tile's X replaced by its e in ``Xs`` (the row sums' numerators); and the power
-    of two V was scaled by (_v_down). A row with no finite max (all −inf) takes m = 0: its e are 0."""
+    float64, each tile's X replaced in ``Xs`` by its e when ``keep`` (the row sums' numerators),
+    else by None; and the power of two V was scaled by (_v_down). A row with no finite max
+    (all −inf) takes m = 0: its e are 0."""
     n = len(m)
     ref = np.where(np.isfinite(m), m, 0.0)[:, None]
     l, u = np.zeros(n), np.zeros(n)  # noqa: E741
@@ -114,7 +115,7 @@ def _second_pass(src: Source, tiles, Xs: list, m):
         if acc is not None:
             Vt = src.V[c0:c1].astype(np.float64)
             acc += e @ (Vt if down == 1.0 else Vt * down)
-        Xs[j] = e
+        Xs[j] = e if keep else None
     return l, u, acc, down
 
 

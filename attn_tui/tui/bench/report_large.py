@@ -93,17 +93,25 @@ def _in_process(path: str) -> dict:
     Q, K, V = f["Q"], f["K"], f["V"]
     floor = _floor()
 
-    def ours():
+    def ours(threads=None):
         for cache in (stream._QKV, stream._FACTS, stream._RANGES):
             cache.clear()
-        summary.summarise(s)
+        chosen = summary.workers
+        if threads:
+            summary.workers = lambda: threads
+        try:
+            summary.summarise(s)
+        finally:
+            summary.workers = chosen
 
     def one_thread(**kw):
         with threadpool_limits(1, user_api="blas"):
             floor(Q, K, V, **kw)
 
     return {
-        "summarise": ours,
+        "summarise": ours,  # on summary.workers() threads, as the command
+        "summarise_1": lambda: ours(1),
+        "summarise_cores": lambda: ours(len(os.sched_getaffinity(0))),
         "floor": lambda: floor(Q, K, V),
         "floor_1t": one_thread,
         "floor_no_av": lambda: floor(Q, K, V, av=False),
@@ -153,4 +161,6 @@ def report(r: dict) -> list[str]:
         f"  in process: summarise() {r['summarise']:6.2f} s   floor {floor:6.2f} s ({how})   "
         f"{r['summarise'] / floor:.2f}x",
         f"  floor without A V (the summary computes no O) {bare:6.2f} s ({bare_how})   {r['summarise'] / bare:.2f}x",
+        f"  summarise() on 1 thread {r['summarise_1']:6.2f} s, on one per core {r['summarise_cores']:6.2f} s "
+        f"(the command takes one per idle core: summary.workers())",
     ]
