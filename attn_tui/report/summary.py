@@ -3,7 +3,7 @@ the JSON above limits.MAX_DIM; `--full` prints every matrix up to FULL_MAX).
 
 Shapes, settings, row-entropy statistics, the top keys of a few rows, the largest weight
 on a masked cell, row sums and the ranks. Every whole-matrix figure comes from
-core.stream (row blocks, online softmax over key tiles: no T x T' matrix is stored) and
+core.stream (row blocks, two passes over their key tiles: no T x T' matrix is stored) and
 the ranks from QR factors of Q and K (core.ranks); the JSON is bounded (no list grows
 with T beyond the few rows shown and a fixed histogram).
 """
