@@ -171,7 +171,7 @@ def _open_tiles(src: Source, r0: int, r1: int, tile: int):
     b = abs(src.scale) * q * k
     if not (np.isfinite(b) and float(src.fill) + 2 * b < -800.0):
         return every
-    if np.any(src.visible_keys()[r0:r1] == 0):
+    if np.any(src.visible_keys(r0, r1) == 0):
         return every
     first = r0 - int(src.window) + 1 if src.mask == "window" else 0  # keys below this are blocked for every row
     return [(c0, c1) for c0, c1 in every if c0 <= r1 - 1 and c1 > first]

@@ -177,11 +177,12 @@ class Source:
             return True
         return any(c0 <= p < c1 for p in self.padding)
 
-    def visible_keys(self) -> np.ndarray:
-        """(T,) how many keys each query row may see, from the mask's rule (no T x T' matrix)."""
-        t = np.arange(self.T)
-        last = np.full(self.T, self.T_k - 1) if self.mask == "none" else np.minimum(t, self.T_k - 1)
-        first = np.maximum(0, t - int(self.window) + 1) if self.mask == "window" else np.zeros(self.T, dtype=int)
+    def visible_keys(self, r0: int = 0, r1: int | None = None) -> np.ndarray:
+        """(r1 − r0,) how many keys each query row of r0:r1 (all T by default) may see, from the
+        mask's rule (no T x T' matrix)."""
+        t = np.arange(r0, self.T if r1 is None else r1)
+        last = np.full(t.size, self.T_k - 1) if self.mask == "none" else np.minimum(t, self.T_k - 1)
+        first = np.maximum(0, t - int(self.window) + 1) if self.mask == "window" else np.zeros(t.size, dtype=int)
         n = np.maximum(0, last - first + 1)
         pad = np.unique(np.asarray(self.padding, dtype=np.int64))
         if pad.size:

@@ -113,3 +113,12 @@ def test_one_thread_per_idle_core(cores, load, want, monkeypatch):
     monkeypatch.setattr(summary.os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
     monkeypatch.setattr(summary.os, "getloadavg", lambda: (load, 0.0, 0.0))
     assert summary.workers() == want
+
+
+@pytest.mark.parametrize("kw", CASES)
+def test_visible_keys_of_some_rows_are_those_rows_of_all(kw):
+    src = stream.Source.of(scenario(**kw))
+    every = src.visible_keys()
+    assert every.shape == (T,)
+    for r0, r1 in ((0, 1), (37, 90), (250, T), (T, T)):
+        np.testing.assert_array_equal(src.visible_keys(r0, r1), every[r0:r1])
