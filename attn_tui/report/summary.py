@@ -10,6 +10,7 @@ with T beyond the few rows shown and a fixed histogram).
 
 from __future__ import annotations
 
+import math
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -43,7 +44,7 @@ def summarise(s: Scenario, block: int = stream.BLOCK, progress=None) -> dict:
     On one BLAS thread, as the explorer: S comes in products of 16 x 512 (Source.product, the
     explorer's tiles, so the summary's weights are the ones it shows), and OpenBLAS splitting
     each over two threads took 3.4 s for the 512 products of 1024 x 4096 where one took 0.06 s.
-    The row blocks are shared by one thread per idle core instead (workers; NumPy and the BLAS
+    The row blocks are shared by threads while cores are idle instead (workers; NumPy and the BLAS
     release the GIL): each block's figures are computed alone, so they are the same on any number
     of threads."""
     with threadpool_limits(1, user_api="blas"):
@@ -54,13 +55,14 @@ MAX_WORKERS = 4
 
 
 def workers() -> int:
-    """Threads for the row blocks: the cores this process may use less the 1-minute load average,
-    1 to MAX_WORKERS. On a 2-core machine under a load of 5-6 (other jobs), 2 threads took 4.2 s
-    where 1 took 3.5 s (each thread waits for the GIL its preempted partner holds); idle, 2 share
-    the work."""
+    """Threads for the row blocks: while the 1-minute load average leaves some of this process's
+    cores idle, one more than the idle ones (the load counts this process too once it has run a
+    while), up to the cores and MAX_WORKERS; else 1. On the 2-core development machine at T = 16384,
+    2 threads against 1: 0.95 s against 1.43 s at a load of 1.6, 2.16 s against 1.57 s at 2.7 and
+    4.2 s against 3.5 s at 5-6 (a thread waits for the GIL its preempted partner holds)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    idle = cores - int(os.getloadavg()[0] + 0.5) if hasattr(os, "getloadavg") else cores
-    return max(1, min(cores, idle, MAX_WORKERS))
+    spare = cores - os.getloadavg()[0] if hasattr(os, "getloadavg") else cores
+    return max(1, min(cores, MAX_WORKERS, math.ceil(spare) + 1)) if spare > 0 else 1
 
 
 def _summarise(s, block, progress):

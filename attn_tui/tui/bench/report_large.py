@@ -162,5 +162,5 @@ def report(r: dict) -> list[str]:
         f"{r['summarise'] / floor:.2f}x",
         f"  floor without A V (the summary computes no O) {bare:6.2f} s ({bare_how})   {r['summarise'] / bare:.2f}x",
         f"  summarise() on 1 thread {r['summarise_1']:6.2f} s, on one per core {r['summarise_cores']:6.2f} s "
-        f"(the command takes one per idle core: summary.workers())",
+        f"(the command takes summary.workers(): more than 1 while cores are idle)",
     ]
