@@ -20,7 +20,7 @@ from ..core.limits import refusal
 from ..core.matrices import ROW_LINKED
 from ..core.scenario import Scenario
 from . import framework, keys, session
-from .actions import ACTIONS
+from .actions import ACTIONS, commit
 from .actions import edit as edit_actions
 from .actions.files import FilePaths
 from .heads_commands import HeadCommands
@@ -154,6 +154,11 @@ class AttentionApp(App):
     def action_do(self, name: str) -> None:
         """Run the editing, mode or file action ``name`` (attn_tui/tui/actions)."""
         ACTIONS[name](self)
+
+    def open_scenario(self, scenario: Scenario, note: str) -> str | None:
+        """Make another scenario (single-head) current: screens do it through here, since they import
+        no action (the layers app > actions > screens); None, or the admission's one-line refusal."""
+        return commit(self, scenario, note=note, head=None, fresh=True)
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen
