@@ -118,3 +118,17 @@ async def test_a_dialog_over_the_screen_leaves_it_running_and_c_again_starts_ane
         assert await ended(first) == [KILLED] * len(first.processes)
         second = screen.compare_runs
     assert await ended(second) == [KILLED] * len(second.processes)
+
+
+@pytest.mark.usefixtures("endless")
+async def test_a_process_that_dies_is_said_in_one_line_and_the_others_are_killed():
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_train(pilot)
+        await pilot.press("c")
+        runs = screen.compare_runs
+        runs.processes[0].kill()  # from outside, as the OOM killer would
+        await screen.workers.wait_for_complete()
+        await pilot.pause()
+        assert status(screen) == "the comparison failed: a training run's process ended before its run did"
+        assert await ended(runs) == [KILLED] * len(runs.processes) and screen.compare_runs is None

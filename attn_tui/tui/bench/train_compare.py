@@ -8,7 +8,8 @@ The same runs both ways: scaled and unscaled at d_k = 4, 64, 256, seed 0, lr 0.5
   the stricter floor;
 - app: ``python -m attn_tui`` in a 120×40 pty (pty_bytes.PtyApp), T, then c: from the key to the
   screen showing "measured," (the table drawn). The app starts before the clock does;
-- app, live: the same, c pressed just after space started a training run on the screen.
+- app, live: the same, c pressed just after space started a training run on the screen;
+- the screen meanwhile: ms from n (one step) to its count on screen, during the comparison and before.
 
 Interleaved rounds, medians; the ratios app / CLI (goal ≤ 1.3) and app / its work. The app's
 comparison takes compare.COMPARE_STEPS steps: a launcher sets it to ``steps`` first, so a reduced
@@ -18,6 +19,7 @@ count (for quick repeats) is the same runs in both.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import select
 import statistics
@@ -33,6 +35,7 @@ from .pty_bytes import PtyApp
 GOAL = 1.3
 SHOWN = "measured,"  # the comparison's status line once its rows are drawn
 READY = "c compare"  # the training screen's hint: it is drawn
+RUNNING = "runs done"  # the comparison's progress line
 LAUNCH = (
     "from attn_tui.core.train import compare; compare.COMPARE_STEPS = {steps}; "
     "from attn_tui.cli import main; raise SystemExit(main([]))"
@@ -78,20 +81,34 @@ def _read_until(app: PtyApp, text: str, limit: float) -> bool:
     return False
 
 
-def app_s(steps: int, first: bytes = b"") -> float:
-    """Seconds from c on the training screen to the comparison drawn, in a pty as a user runs it;
-    ``first``: keys pressed just before c (a space: c while a live run trains)."""
+def _answer_ms(app: PtyApp, key: bytes, text: str) -> float:
+    """Milliseconds from ``key`` written to ``text`` on the app's screen."""
+    t0 = time.perf_counter()
+    os.write(app.fd, key)
+    if not _read_until(app, text, 120):
+        raise RuntimeError(f"the app never showed {text!r}")
+    return (time.perf_counter() - t0) * 1000
+
+
+def app_s(steps: int, live: bool = False) -> tuple[float, float | None, float | None]:
+    """(seconds from c on the training screen to the comparison drawn, in a pty as a user runs it;
+    ms for n (one step) to show before c, and during the comparison). ``live``: c is pressed just
+    after space started a training run (no n then: the run's own steps move the count)."""
     app = PtyApp(cmd=[sys.executable, "-c", LAUNCH.format(steps=steps)])
     try:
         os.write(app.fd, b"T")
         if not _read_until(app, READY, 120):
             raise RuntimeError("the training screen never showed")
         _read_until(app, "\0", 1.0)  # its last frames (the loss chart drawn again at its size)
+        idle = None if live else _answer_ms(app, b"n", "step 1/")
         t0 = time.perf_counter()
-        os.write(app.fd, first + b"c")
+        os.write(app.fd, b" c" if live else b"c")
+        busy = None
+        if not live and _read_until(app, RUNNING, 120) and SHOWN not in app.screen.text():
+            busy = _answer_ms(app, b"n", "step 2/")
         if not _read_until(app, SHOWN, 1800):
             raise RuntimeError("the app's comparison never showed its rows")
-        return time.perf_counter() - t0
+        return time.perf_counter() - t0, idle, busy
     finally:
         app.close()
 
@@ -99,20 +116,26 @@ def app_s(steps: int, first: bytes = b"") -> float:
 def run(steps: int = compare.COMPARE_STEPS, repeats: int = 5) -> dict:
     """Medians over interleaved rounds of the three, with the load before and after."""
     load = os.getloadavg()
-    times: dict[str, list[float]] = {"cli": [], "work": [], "app": [], "live": []}
+    times: dict[str, list[float]] = {"cli": [], "work": [], "app": [], "live": [], "key_idle": [], "key_busy": []}
     for _ in range(repeats):
         times["cli"].append(cli_s(steps))
         times["work"].append(work_s(steps))
-        times["app"].append(app_s(steps))
-        times["live"].append(app_s(steps, first=b" "))
-    med = {k: statistics.median(v) for k, v in times.items()}
+        app, idle, busy = app_s(steps)
+        times["app"].append(app)
+        times["key_idle"].append(idle)
+        if busy is not None:  # None: the comparison ended before n could be pressed (a few steps)
+            times["key_busy"].append(busy)
+        times["live"].append(app_s(steps, live=True)[0])
+    med = {k: statistics.median(v) if v else math.nan for k, v in times.items()}
     return {
         "steps": steps,
         "repeats": repeats,
         "processes": min(cpus(), 2 * len(compare.DKS)),
         "load": (load, os.getloadavg()),
         "times": times,
-        **{f"{k}_s": v for k, v in med.items()},
+        **{f"{k}_s": med[k] for k in ("cli", "work", "app", "live")},
+        "key_idle_ms": med["key_idle"],
+        "key_busy_ms": med["key_busy"],
         "ratio_cli": med["app"] / med["cli"],
         "ratio_work": med["app"] / med["work"],
         "ratio_live": med["live"] / med["cli"],
@@ -133,6 +156,8 @@ def report(r: dict) -> list[str]:
         f"  app: the same, c during a live run    {r['live_s']:7.2f} s",
         f"  app / CLI  {r['ratio_cli']:.2f}x   (goal <= {GOAL}x)     app / its work  {r['ratio_work']:.2f}x     "
         f"live / CLI  {r['ratio_live']:.2f}x",
+        f"  n (one step) answered in {r['key_busy_ms']:.0f} ms during the comparison, "
+        f"{r['key_idle_ms']:.0f} ms before it ({len(r['times']['key_busy'])} of {r['repeats']} rounds in time)",
     ]
 
 

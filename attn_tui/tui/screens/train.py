@@ -6,10 +6,9 @@ controls, u flips scaled/unscaled, c runs the scaled-vs-unscaled comparison at d
 256, v shows W_Q·W_Kᵀ or the comparison, s saves the learned head (W_Q, W_K; W_V = I is fixed)
 with the probe sequence as a TOML scenario and opens it on the pipeline.
 
-The comparison's six runs go to child processes, one a CPU (core/train/pool.py): a thread
-would hold the GIL the screen needs and use one core. A thread worker waits on them and says
-each finished run; c pauses a live run (its chart would take a CPU from them); leaving for
-another screen or pressing c again kills the processes.
+The comparison's six runs go to child processes, one a CPU (core/train/pool.py; a thread would
+hold the GIL the screen needs, on one core); a thread worker waits on them and says each finished
+run. c pauses a live run; leaving for another mode or c again kills the processes.
 """
 
 from __future__ import annotations
@@ -214,9 +213,8 @@ class TrainScreen(Screen):
         paused = self.running
         self._pause()  # the live run and its chart would take a CPU from the comparison's processes
         self._stop_compare()
-        plan = compare.plan(cfg, dks)
         try:
-            runs = Runs(plan, cpus())
+            runs = Runs(compare.plan(cfg, dks), cpus())
         except OSError as exc:
             self.query_one("#compare-status", StatusLine).update(f"the comparison did not start: {exc}")
             return
@@ -236,10 +234,10 @@ class TrainScreen(Screen):
                 summaries[i] = summary
                 self.app.call_from_thread(self._compare_progress)
         except RuntimeError as exc:  # a process died (not killed by us): say so, one line
-            self.app.call_from_thread(self._stop_compare, f"the comparison failed: {exc}")
+            self.app.call_from_thread(self.show_compare, runs, why=f"the comparison failed: {exc}")
             return
         if not (worker.is_cancelled or runs.cancelled):
-            self.app.call_from_thread(self.show_compare, compare.rows_of(dks, summaries), runs)
+            self.app.call_from_thread(self.show_compare, runs, compare.rows_of(dks, summaries))
 
     def _compare_progress(self) -> None:
         if (runs := self.compare_runs) is not None:
@@ -259,14 +257,17 @@ class TrainScreen(Screen):
         if why:
             self.query_one("#compare-status", StatusLine).update(why)
 
-    def show_compare(self, rows: list[dict], runs: Runs | None = None) -> None:
-        if runs is not None and runs is not self.compare_runs:
-            return  # a comparison stopped meanwhile
-        self.compare_runs = None  # its processes have ended
+    def show_compare(self, runs: Runs, rows: list[dict] | None = None, why: str = "") -> None:
+        """The rows ``runs`` measured, or why there are none; nothing if another comparison began since."""
+        if runs is not self.compare_runs:
+            return
+        self.compare_runs = None  # its processes have ended (its worker too, once this returns)
         self._ticker.pause()
-        self.compare_rows = rows
-        self.query_one("#compare-status", StatusLine).update(tv.compare_measured(rows))
-        self.query_one("#compare-text", Static).update(tv.comparison(rows))
+        self.query_one("#compare-status", StatusLine).update(why)
+        if rows is not None:
+            self.compare_rows = rows
+            self.query_one("#compare-status", StatusLine).update(tv.compare_measured(rows))
+            self.query_one("#compare-text", Static).update(tv.comparison(rows))
 
     def action_toggle_view(self) -> None:
         sw = self.query_one(ContentSwitcher)
