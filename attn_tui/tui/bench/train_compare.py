@@ -35,7 +35,7 @@ from .pty_bytes import PtyApp
 GOAL = 1.3
 SHOWN = "measured,"  # the comparison's status line once its rows are drawn
 READY = "c compare"  # the training screen's hint: it is drawn
-RUNNING = "runs done"  # the comparison's progress line
+RUNNING = "running"  # the comparison's progress line (and the line before processes were used)
 LAUNCH = (
     "from attn_tui.core.train import compare; compare.COMPARE_STEPS = {steps}; "
     "from attn_tui.cli import main; raise SystemExit(main([]))"
@@ -98,7 +98,7 @@ def app_s(steps: int, live: bool = False) -> tuple[float, float | None, float | 
     try:
         os.write(app.fd, b"T")
         if not _read_until(app, READY, 120):
-            raise RuntimeError("the training screen never showed")
+            raise RuntimeError(f"the training screen never showed; the screen:\n{app.screen.text()}")
         _read_until(app, "\0", 1.0)  # its last frames (the loss chart drawn again at its size)
         idle = None if live else _answer_ms(app, b"n", "step 1/")
         t0 = time.perf_counter()
