@@ -32,6 +32,14 @@ QUIT = 5.0  # seconds a child told "no more" may take to return before it is kil
 ROOT = Path(__file__).resolve().parents[3]  # the folder holding attn_tui: the children import this copy
 
 
+def _child_env() -> dict:
+    """This environment, with ROOT first on PYTHONPATH for a source checkout (an installed copy is
+    found anyway; site-packages ahead of the standard library could shadow it)."""
+    if {"site-packages", "dist-packages"} & set(ROOT.parts):
+        return dict(os.environ)
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))}
+
+
 def cpus() -> int:
     """The CPUs this process may run on (the default number of processes)."""
     try:
@@ -69,8 +77,7 @@ class Runs:
         self.done = 0  # runs finished (results() counts them; another thread may read it)
         self._cancelled = threading.Event()
         self._told: set = set()  # the children told "no more" (they return on their own)
-        path = os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))
-        env = {**os.environ, "PYTHONPATH": path}
+        env = _child_env()
         self.processes: list[subprocess.Popen] = []  # the children, for cancel() and for a caller's check
         for _ in range(max(1, min(jobs, len(self.configs)))):
             self.processes.append(
