@@ -1,7 +1,8 @@
 """The one adapter for framework internals: private names of Textual and plotext live here only.
 
 Textual has no public call to withdraw one notification (only ``clear_notifications``), no
-public list of the notifications shown, and no hook for the first frame; none to style a component
+public list of the notifications shown, no hook for the first frame, and none to send the screen whole
+after a frame it dropped in a batch (repaint_a_dropped_frame); none to style a component
 class once for many widgets, to lay a container out again at the same size, or to list the widgets
 a screen shows with their regions; plotext's figure needs its private ``_set_size`` for a build at
 an exact size, and has no public figure class. tests/tui/test_framework.py checks each of these
@@ -84,6 +85,23 @@ def on_first_frame(app: App, callback: Callable[[], None]) -> None:
         return display(screen, renderable)
 
     app._display = timed_display
+
+
+def repaint_a_dropped_frame(app: App) -> None:
+    """A frame composited while the app batches its updates (Textual's start-up: its Compose, Resize
+    and Mount run in one batch, and the explorer's screen draws its first frame inside it) is dropped,
+    yet the compositor takes it as shown: the next update sent only the regions changed since, and
+    the rest of the first screen waited for the layout after the start-up Resize (~25 ms of a launch).
+    Here a dropped frame marks the whole screen for the next update."""
+    display = app._display
+
+    def repainting_display(screen, renderable):
+        dropped = renderable is not None and app._batch_count > 0
+        display(screen, renderable)
+        if dropped:
+            screen._compositor._dirty_regions.add(screen._compositor.size.region)
+
+    app._display = repainting_display
 
 
 def all_screens(app: App) -> list:

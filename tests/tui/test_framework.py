@@ -58,6 +58,19 @@ async def test_first_frame_callback_runs_once():
     assert calls == [1]
 
 
+async def test_a_frame_dropped_in_a_batch_marks_the_whole_screen_for_the_next_update():
+    app = App()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        framework.repaint_a_dropped_frame(app)
+        screen, whole = app.screen, app.screen.size.region
+        app._display(screen, "shown")  # not in a batch: nothing marked
+        assert whole not in screen._compositor._dirty_regions
+        with app.batch_update():
+            app._display(screen, "dropped")
+        assert whole in screen._compositor._dirty_regions
+
+
 async def test_the_palette_offers_one_quit_and_it_names_its_key():
     from textual.command import CommandList
 
