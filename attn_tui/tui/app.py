@@ -93,7 +93,6 @@ class AttentionApp(App):
         self.after_first: list[Callable[[], None]] = []  # called once the first frame is drawn (cli.run adds)
         opened = scenario if scenario is not None else builtin(DEFAULT)
         self.set_reactive(AttentionApp.state, State.opening(opened, head))  # head: of a multi-head source
-        framework.repaint_a_dropped_frame(self)  # the first screen sent whole, at once (framework says why)
 
     def on_mount(self) -> None:
         if not gc.isenabled():  # cli.run paused the collector for the start-up: resume after the first frame

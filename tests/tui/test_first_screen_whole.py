@@ -1,4 +1,4 @@
-"""The explorer's first screen reaches the terminal whole, top row first (framework.repaint_a_dropped_frame):
+"""The explorer's first screen reaches the terminal whole, top row first (framework.draw_after_batches):
 Textual dropped the first frame, drawn during its start-up batch, and then sent only the panes that
 changed since (the chart, status and key bar rows) before the rest, a layout later (issue 32's launch).
 Read through a real pty at 120x40, as a user starts it; no timing is asserted."""

@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 
 from ...core.matrices import MATRICES
-from .. import keys
+from .. import framework, keys
 from ..state import State
 from ..views.chart import chart_view
 from ..views.grids import grid_view, unchanged_views
@@ -80,6 +80,7 @@ class PipelineScreen(Screen):
         yield KeyBar(id="keybar")
 
     def on_mount(self) -> None:
+        framework.draw_after_batches(self)  # the first frame drawn once, whole, as the start-up ends
         self.sizes = Sizes.read(self)
         self.query_one("#inspector").border_title = "cell inspector"
         self.watch(self.app, "state", self.show, init=True)
