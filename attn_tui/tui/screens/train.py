@@ -62,7 +62,6 @@ class TrainScreen(Screen):
         self.running = False
         self.generation = 0  # a reset starts a new one; a stale worker's frames are dropped
         self.runs = 0  # each press of run starts one; only the latest may say it stopped
-        self.compare_rows: list[dict] | None = None  # the comparison last measured (what the pane shows)
         self.compare_runs: Runs | None = None  # the comparison's processes while it runs
         self._compare_words = ""  # what the running comparison is, for its progress line
         self._ticker: Timer | None = None  # once a second while it runs: the progress line's seconds
@@ -263,7 +262,6 @@ class TrainScreen(Screen):
         self._ticker.pause()
         self.query_one("#compare-status", ProgressLine).update(why)
         if rows is not None:
-            self.compare_rows = rows
             self.query_one("#compare-status", ProgressLine).update(tv.compare_measured(rows))
             self.query_one("#compare-text", Static).update(tv.comparison(rows))
 
