@@ -199,10 +199,7 @@ def _run(args) -> int:
 
     heads = {} if head is None else {"head": head}  # a single-head scenario: the call as before
     app = AttentionApp(scenario=scenario, session=_keeper(args, scenario), **heads)
-    if blas_first(app.state):
-        one_blas_thread()
-    else:  # a small first frame: its products are tiny whatever the threads (~3 ms of the launch later)
-        app.after_first.append(one_blas_thread)
+    limit_blas(app)
     if getattr(args, "title_first", False):  # `capture --open`: the check's figure whole, not the hint
         app.first_screen = False
     if args.theme is not None:
@@ -219,6 +216,14 @@ def one_blas_thread() -> None:
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(1, user_api="blas")
+
+
+def limit_blas(app) -> None:
+    """One BLAS thread for the explorer: now when its first frame computes much, else after it."""
+    if blas_first(app.state):
+        one_blas_thread()
+    else:  # a small first frame: its products are tiny whatever the threads (~3 ms of the launch later)
+        app.after_first.append(one_blas_thread)
 
 
 def blas_first(state) -> bool:

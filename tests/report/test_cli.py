@@ -138,6 +138,7 @@ def fake_app(monkeypatch):
             calls.append(("run",))
 
     monkeypatch.setitem(sys.modules, "attn_tui.tui.app", types.SimpleNamespace(AttentionApp=AttentionApp))
+    monkeypatch.setattr(cli, "limit_blas", lambda app: None)  # the stand-in has no State to judge by
     return calls
 
 

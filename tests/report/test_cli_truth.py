@@ -33,6 +33,7 @@ def fake_app(monkeypatch):
                 self.return_code = state["code"]
 
     monkeypatch.setitem(sys.modules, "attn_tui.tui.app", types.SimpleNamespace(AttentionApp=AttentionApp))
+    monkeypatch.setattr(cli, "limit_blas", lambda app: None)  # the stand-in has no State to judge by
     return state
 
 

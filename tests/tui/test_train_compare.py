@@ -11,8 +11,10 @@ import pytest
 from textual.widgets import Input
 
 from attn_tui.core.train import compare
+from attn_tui.core.train.pool import Runs
 from attn_tui.core.train.run import Config
 from attn_tui.tui.app import AttentionApp
+from attn_tui.tui.screens import train as train_screen
 from attn_tui.tui.screens.train import TrainScreen
 from attn_tui.tui.views import train_view as tv
 
@@ -47,12 +49,14 @@ def endless(monkeypatch):
 async def test_the_rows_are_compare_alls(monkeypatch):
     monkeypatch.setattr(compare, "DKS", (4, 32))
     monkeypatch.setattr(compare, "COMPARE_STEPS", 40)
+    made = []  # the comparison's Runs: these 40-step runs may be over before the screen is looked at
+    monkeypatch.setattr(train_screen, "Runs", lambda *a: made.append(Runs(*a)) or made[-1])
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_train(pilot)
         screen.query_one("#in-seed", Input).value = "3"
         await pilot.press("r", "c")
-        runs = screen.compare_runs
+        [runs] = made
         assert "seed 3" in status(screen)  # "0 of N runs done" first: the endless test (these 40-step runs may be done)
         await screen.workers.wait_for_complete()
         await pilot.pause()
