@@ -85,3 +85,18 @@ def test_a_missing_name_is_caught(tmp_path):
     mod = tmp_path / "m.py"
     mod.write_text("class A:\n    x = 1\n    def f(self): ...\nB: int = 2\nC, D = 1, 2\ndef g(): ...\n")
     assert defined(mod) == {"A", "A.x", "A.f", "B", "C", "D", "g"}
+
+
+@pytest.mark.parametrize("doc", ["README.md", "ARCHITECTURE.md", "docs/PERFORMANCE.md", "docs/TESTING.md"])
+def test_relative_links_resolve(doc):
+    """The README links the map and the moved sections; each relative link's file exists."""
+    page = ROOT / doc
+    links = [m for m in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()) if "://" not in m]
+    assert links, f"{doc} links nothing"  # each page links at least the README or the map
+    missing = [m for m in links if not (page.parent / m).exists()]
+    assert not missing, f"{doc} links to {missing}, which do not exist"
+
+
+def test_readme_links_the_map_on_its_first_screen():
+    first = (ROOT / "README.md").read_text().splitlines()[:30]
+    assert any("(ARCHITECTURE.md)" in line for line in first)
