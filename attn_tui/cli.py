@@ -14,7 +14,7 @@ import sys
 
 from . import __version__, capture_cli, heads_cli, serve, train_cli
 from .core.builtins import BUILTINS
-from .core.limits import printable, unexpected
+from .core.limits import MAX_DIM, REPORT_TEXT_MAX, printable, unexpected
 from .core.scenario_io import ScenarioError, resolve
 from .output import OutputError, emit, fail, finish, say
 
@@ -101,14 +101,16 @@ def build_parser() -> argparse.ArgumentParser:
         "report",
         help="print the lesson's numbers (or one scenario's) without the UI",
         description="Without --scenario: every number Lesson 08 prints, in its order. "
-        "With --scenario: that scenario's matrices and numbers.",
+        "With --scenario: that scenario's matrices and numbers "
+        f"(a summary above {REPORT_TEXT_MAX} tokens, JSON above {MAX_DIM}, unless --full).",
     )
     r.add_argument("--scenario", metavar="NAME|FILE", help=SCENARIO_HELP)
     r.add_argument("--json", action="store_true", help="JSON instead of text (non-finite numbers as null)")
     r.add_argument(
         "--full",
         action="store_true",
-        help="every matrix even above 512 tokens (up to 2048); without it a large scenario gets a summary",
+        help=f"every matrix, up to 2048 tokens; without it the text summarises above {REPORT_TEXT_MAX} tokens, "
+        f"the JSON above {MAX_DIM}",
     )
     whole = train_cli.number_type  # ASCII digits only: type=int read '١' as 1
     r.add_argument("--layer", type=whole(int, "L"), metavar="L", help="with a multi-head scenario: the layer (from 0)")
@@ -134,7 +136,7 @@ def report(args) -> str:
         scenario = resolve(args.scenario, large=True)  # T up to 16384
     if scenario is None:
         return as_json.lesson_json() if args.json else text.lesson_text()
-    if summary.is_large(scenario):
+    if summary.is_large(scenario, args.json):
         if not args.full:
             f = summary.summarise(scenario, progress=_progress(summary))
             return (

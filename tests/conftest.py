@@ -148,6 +148,43 @@ def chart_lines():
 
 
 @pytest.fixture
+def tiles_computed(monkeypatch):
+    """tiles_computed(m): how many tiles (or direct row reads) LazyMatrix ``m`` computed, for the
+    matrices built while the test runs: each call of the function it computes them with, counted."""
+    from attn_tui.core.lazy_matrix import LazyMatrix
+
+    counts: dict = {}
+    init = LazyMatrix.__init__
+
+    def counting_init(self, shape, dtype, fn, *args, **kw):
+        def counted(*where):
+            tile = fn(*where)
+            counts[self] += 1  # under the matrix's lock, as every call of fn is
+            return tile
+
+        counts[self] = 0
+        init(self, shape, dtype, counted, *args, **kw)
+
+    monkeypatch.setattr(LazyMatrix, "__init__", counting_init)
+    return counts.__getitem__
+
+
+@pytest.fixture
+def read_csv():
+    """read_csv(path): the numbers of a CSV the export wrote (core.export: labels first), as float64."""
+    import csv
+
+    import numpy as np
+
+    def read(path):
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.reader(f))[1:]
+        return np.array([[float(x) for x in r[1:]] for r in rows], dtype=np.float64)
+
+    return read
+
+
+@pytest.fixture
 def on_screen():
     def on_screen(app, name: str) -> bool:
         """The grid ``name`` is wholly inside the pipeline's visible area."""

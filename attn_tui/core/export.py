@@ -55,13 +55,6 @@ def csv_text(a, rows, cols) -> str:
     return buf.getvalue()
 
 
-def read_csv(path) -> np.ndarray:
-    """The numbers of a CSV written by :func:`export` (labels dropped), float64."""
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.reader(f))[1:]
-    return np.array([[float(x) for x in r[1:]] for r in rows], dtype=np.float64)
-
-
 def planned(folder, fmt, names) -> list[Path]:
     return [Path(folder) / f"{n}.{fmt}" for n in names]
 

@@ -55,7 +55,6 @@ class LazyMatrix:
         self._rows, self._cols, self._cache_size = rows, cols, cache
         self._tiles: OrderedDict = OrderedDict()
         self._lock = threading.RLock()  # a lens worker and the event loop may read the same matrix
-        self.computed = 0  # tiles computed so far (tests count them)
         self.recent: OrderedDict = OrderedDict()  # the keys of the tiles read last (see warm)
 
     def __len__(self):
@@ -74,7 +73,6 @@ class LazyMatrix:
         r0, c0 = i * self._rows, j * self._cols
         t = np.asarray(self._fn(r0, min(r0 + self._rows, self.shape[0]), c0, min(c0 + self._cols, self.shape[1])))
         self._tiles[key] = t
-        self.computed += 1
         if len(self._tiles) > self._cache_size:
             self._tiles.popitem(last=False)
         return t
@@ -89,7 +87,6 @@ class LazyMatrix:
                 _remember(self.recent, key)
                 if key not in self._tiles:
                     self._tiles[key] = np.asarray(self._fn(r0, r1, c0, c1))
-                    self.computed += 1
                     if len(self._tiles) > self._cache_size:
                         self._tiles.popitem(last=False)
                 self._tiles.move_to_end(key)

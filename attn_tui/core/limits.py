@@ -18,6 +18,11 @@ from .attention import DTYPES
 from .matrices import INPUTS  # the matrices a scenario stores, from the one table
 
 MAX_DIM = 512  # largest T, T', d_model, d_k, d_v (so S and A are at most 512 x 512)
+# `report` prints every matrix as text up to 64 tokens (T and T'), a summary above unless --full:
+# at 64 tokens (d = 64) the full text is ~540 lines, ~320 KB, already more than a person reads,
+# and it grows as T²: 10 MB at 512. The lesson's scenarios have 5 tokens, the induction demo 20.
+# Its JSON is for programs: complete up to MAX_DIM.
+REPORT_TEXT_MAX = 64
 BOUND = 1e6  # |input cell| <= BOUND: scores cannot overflow float64 or float32 within MAX_DIM
 MAX_LABEL = 24  # longest token / feature label, so grids keep their columns
 MAX_TITLE = 200  # longest title, one status line

@@ -99,14 +99,6 @@ def shape(s, name: str) -> tuple[int, int] | None:
     return len(rows), len(cols)
 
 
-def typed_in(s, name: str) -> bool:
-    """Whether the learner edits matrix ``name`` in scenario ``s`` (an input, not computed)."""
-    m = MATRICES.get(name)
-    if m is None or m.typed == "never":
-        return False
-    return getattr(s, name) is not None or (m.typed == "direct" and not s.projected)
-
-
 def how_computed(s, name: str) -> str:
     """What to edit instead of computed matrix ``name``: the formula and its inputs."""
     m = MATRICES.get(name)

@@ -59,13 +59,6 @@ def set_padding(s: Scenario, positions) -> Scenario:
     return s.with_(padding=tuple(int(p) for p in pos))
 
 
-def toggle_padding(s: Scenario, position: int) -> Scenario:
-    """Pad key ``position`` (1-based) if open, unpad it if padded."""
-    pad = set(s.padding)
-    pad ^= {position}
-    return set_padding(s, pad)
-
-
 def set_fill(s: Scenario, fill: str) -> Scenario:
     if fill not in FILLS:
         raise EditError(f"fill: unknown fill {fill!r}; use -1e9, -inf or min")
@@ -76,12 +69,6 @@ def set_dtype(s: Scenario, dtype: str) -> Scenario:
     if dtype not in DTYPES:
         raise EditError(f"dtype: unknown dtype {dtype!r}; use {', '.join(DTYPES)}")
     return s.with_(dtype=dtype)
-
-
-def cycle(options, current):
-    """The option after ``current`` (wrapping)."""
-    options = tuple(options)
-    return options[(options.index(current) + 1) % len(options)] if current in options else options[0]
 
 
 def set_cross(s: Scenario, on: bool) -> tuple[Scenario, str]:

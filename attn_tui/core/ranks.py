@@ -75,9 +75,27 @@ def score_tolerance(S, Q, K, scale=None):
 
 
 # -- without S: from QR factors of Q and K ------------------------------------------------
+TSQR_ROWS = 1024  # rows per block of a tall factor's QR (_r_factor)
+
+
 def _r_factor(a):
-    """R of a's reduced QR, (min(rows, cols), cols): a = Q₁ R with orthonormal columns in Q₁."""
-    return np.linalg.qr(np.asarray(a, dtype=np.float64), mode="r")
+    """R of a's reduced QR, (min(rows, cols), cols): a = Q₁ R with orthonormal columns in Q₁.
+
+    A tall a is factored a block of TSQR_ROWS rows at a time and the stacked R of the blocks
+    once more (TSQR): a = diag(Q_b) [R_b] and [R_b] = Q' R give a = (diag(Q_b) Q') R, the same R
+    up to the signs of its rows (which change no singular value) and rounding. LAPACK's one
+    Householder pass over 16384 x 64 streams the whole matrix per column panel: 0.15-0.19 s,
+    against 0.05-0.06 s in blocks that stay in cache (one thread, as the report runs)."""
+    a = np.asarray(a, dtype=np.float64)
+    rows, cols = a.shape
+    if rows <= 2 * TSQR_ROWS or cols == 0:
+        return np.linalg.qr(a, mode="r")
+    blocks = [np.linalg.qr(a[i : i + TSQR_ROWS], mode="r") for i in range(0, rows, TSQR_ROWS)]
+    return np.linalg.qr(np.vstack(blocks), mode="r")
+
+
+def _svs(R1, R2, scale):
+    return np.linalg.svd(abs(float(scale)) * (R1 @ R2.T), compute_uv=False)
 
 
 def score_singular_values(Q, K, scale=1.0):
@@ -87,7 +105,7 @@ def score_singular_values(Q, K, scale=1.0):
     orthonormal columns, so S has the singular values of the small matrix scale · R₁R₂ᵀ
     (at most d_k × d_k): the lesson's rank S ≤ d_k, made into an algorithm. O((T + T') d_k²).
     """
-    return np.linalg.svd(abs(float(scale)) * (_r_factor(Q) @ _r_factor(K).T), compute_uv=False)
+    return _svs(_r_factor(Q), _r_factor(K), scale)
 
 
 def score_rank_qr(Q, K, scale, dtype=np.float64):
@@ -95,24 +113,41 @@ def score_rank_qr(Q, K, scale, dtype=np.float64):
     :func:`score_singular_values` and the factors' ranks: no T x T' matrix (for large T).
 
     The rounding floor is score_tolerance's, with σ_max(|scale| |Q| |K|ᵀ) from the same QR trick."""
+    if not (
+        np.all(np.isfinite(np.asarray(Q, dtype=np.float64))) and np.all(np.isfinite(np.asarray(K, dtype=np.float64)))
+    ):
+        return None  # before any QR: LAPACK's SVD does not converge on NaN
+    return qr_ranks(Q, K, scale, dtype)["S"]
+
+
+def qr_ranks(Q, K, scale, dtype=np.float64) -> dict:
+    """{"S": score_rank_qr, "Q": factor_rank(Q), "K": factor_rank(K), "singular_values":
+    score_singular_values} from one QR each of Q, K, |Q| and |K| (the three functions apart
+    factor Q and K three times each)."""
     Q64, K64 = np.asarray(Q, dtype=np.float64), np.asarray(K, dtype=np.float64)
+    R1, R2 = _r_factor(Q64), _r_factor(K64)
+    out = {"Q": _factor_rank(R1, Q), "K": _factor_rank(R2, K), "singular_values": _svs(R1, R2, scale)}
     if not (np.all(np.isfinite(Q64)) and np.all(np.isfinite(K64))):
-        return None
+        return out | {"S": None}
     fi = _finfo(dtype)
-    sv = score_singular_values(Q64, K64, scale)
+    sv = out["singular_values"]
     T, d_k = Q64.shape
     T_k = K64.shape[0]
     acc = float(_finfo(np.promote_types(fi.dtype, np.float32)).eps)
-    big = score_singular_values(np.abs(Q64), np.abs(K64), scale)[0]
+    big = _svs(_r_factor(np.abs(Q64)), _r_factor(np.abs(K64)), scale)[0]
     floor = (d_k + 2) * (acc * big + np.sqrt(T * T_k) * float(fi.smallest_subnormal))
     tol = sv[0] * min(T, T_k, d_k) * float(fi.eps) + floor
-    return min(int(np.count_nonzero(sv > tol)), factor_rank(Q), factor_rank(K))
+    return out | {"S": min(int(np.count_nonzero(sv > tol)), out["Q"], out["K"])}
 
 
 def factor_rank(a):
     """:func:`_rank` of a tall a (T x d_k) from the d_k x d_k R of its QR (same singular values)."""
+    return _factor_rank(_r_factor(a), a)
+
+
+def _factor_rank(R, a):
     fi = _finfo(np.asarray(a).dtype)
-    sv = np.linalg.svd(_r_factor(a), compute_uv=False)
+    sv = np.linalg.svd(R, compute_uv=False)
     if sv.size == 0:
         return 0
     return int(np.count_nonzero(sv > sv[0] * min(np.shape(a)) * float(fi.eps)))

@@ -1,20 +1,23 @@
-"""Attention for large T without a T x T' matrix: row blocks, and an online softmax over
-column tiles (the way FlashAttention avoids storing S).
+"""Attention for large T without a T x T' matrix: row blocks, each over its key tiles in
+two passes.
 
 For a block of query rows the scores are produced one tile of keys at a time,
 
     S_tile = scale · Q[r0:r1] K[c0:c1]ᵀ,   X = S_tile + M_tile          (rows, tile)
 
-and each row keeps a running maximum m, a running sum l = Σ e^(x−m), u = Σ e^(x−m)(x−m)
-and acc = Σ e^(x−m) v. A new tile with a larger maximum m' rescales them by e^(m−m')
-(u also gains (m−m')·l). After the last tile
+and kept for the block (rows x T' in the dtype). The first pass takes each row's maximum m; the
+second, per tile, e = e^(x−m) once and the sums l = Σ e, u = Σ e (x−m) and acc = Σ e v; then
 
-    A = e^(x−m) / l,   H = log l − u / l  (nats),   O = acc / l,
+    A = e / l,   H = log l − u / l  (nats),   O = acc / l.
 
-so row entropies, O, the largest masked score and each row's top keys cost memory
-O(rows · tile), never O(T · T'). Scores are computed in the scenario's dtype (as
-core.attention does); the running statistics in float64. A row whose keys are all −inf
-(a -inf fill over a fully masked row) has no maximum: its H and O are NaN, like the lesson's.
+FlashAttention's online softmax keeps only a tile and rescales l, u, acc by e^(m−m') whenever
+a row's maximum grows; with the block's tiles kept, m is known before any exp, so nothing is
+rescaled and each exp is computed once, also for the row sums of A, which need the final m and l
+(the summary's pass at T = 16384: 8.3 s online, with a second pass of products and exps for the
+row sums). Memory is O(rows · T'), never O(T · T'): 8 MiB of float32 tiles for 128 rows at
+T' = 16384 (and 16 MiB of float64 e when the row sums are asked). Scores are computed in the
+scenario's dtype (as core.attention does); the statistics in float64. A row whose keys are all
+−inf (a -inf fill over a fully masked row) has no maximum: its H and O are NaN, like the lesson's.
 
 The inputs of a block (Source) and the caches of per-array figures (facts, score_range) are in
 core.stream_source; this module re-exports them.
@@ -38,7 +41,7 @@ from .stream_source import (  # noqa: F401  (re-exported: core.stream's public n
     score_range,
 )
 
-BLOCK = 256  # query rows per block
+BLOCK = 128  # query rows per block (the summary's: 64, 128, 256 took 2.2, 2.0, 2.5 s at T = 16384)
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,7 +50,7 @@ class RowStats:
     log-sum-exp pieces m and l, O (rows, d_v) or None when V is the identity, top (rows, k)
     key positions by weight (−1 past the row's finite scores) with their weights top_w,
     max_blocked_w (the largest A over the row's masked cells, 0 when none), row_sums
-    (Σ of the weights as produced in the dtype, from a second pass; None unless asked)."""
+    (Σ of the weights as produced in the dtype, from the second pass's e; None unless asked)."""
 
     r0: int
     H: np.ndarray
@@ -61,38 +64,26 @@ class RowStats:
 
 
 def row_stats(src: Source, r0: int, r1: int, top: int = 3, sums: bool = False, tile: int = TILE) -> RowStats:
-    """The online softmax over rows r0:r1 of ``src``, one tile of keys at a time (module doc)."""
+    """The softmax over rows r0:r1 of ``src`` in two passes over its key tiles (module doc).
+    Without top keys, the tiles the mask blocks for every row are left out (_open_tiles)."""
     n = r1 - r0
     m = np.full(n, -np.inf)
-    l = np.zeros(n)  # noqa: E741
-    u = np.zeros(n)
-    acc = None if src.V is None else np.zeros((n, src.V.shape[1]))
     mb = np.full(n, -np.inf)  # the largest masked score of each row
     k = min(top, src.T_k)
     best_x = np.full((n, k), -np.inf)
     best_i = np.full((n, k), -1, dtype=np.int64)
-    open_tiles = _open_tiles(src, r0, r1, tile) if not (top or sums) else _tiles(src.T_k, tile)
-    down = _v_down(src)
+    tiles = list(_open_tiles(src, r0, r1, tile) if not top else _tiles(src.T_k, tile))  # read by both passes
+    Xs = []  # (n, c1 − c0) of S + M per tile, in the dtype
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        for c0, c1 in open_tiles:
-            b = src.blocked(r0, r1, c0, c1)
-            X = src.masked(r0, r1, c0, c1).astype(np.float64)  # (n, c1 − c0)
-            mb = np.maximum(mb, np.where(b, X, -np.inf).max(axis=1))
-            m_new = np.maximum(m, X.max(axis=1))
-            ref = np.where(np.isfinite(m_new), m_new, 0.0)  # a row all −inf so far: nothing to rescale
-            alpha = np.exp(m - ref)
-            e = np.exp(X - ref[:, None])
-            ex = np.where(e > 0, e * (X - ref[:, None]), 0.0)
-            kept = alpha * l  # the old sum in the new reference; 0 when m − m' is below −745
-            shift = np.where(kept > 0, kept * (m - ref), 0.0)  # never (−huge)·l: a "min" fill's m is ≈ −1.8e308
-            u = alpha * u + shift + ex.sum(axis=1)
-            l = alpha * l + e.sum(axis=1)  # noqa: E741
-            if acc is not None:
-                Vt = src.V[c0:c1].astype(np.float64)
-                acc = alpha[:, None] * acc + e @ (Vt if down == 1.0 else Vt * down)
-            m = m_new
+        for c0, c1 in tiles:  # the first pass: S + M, each row's max, its largest masked score, top keys
+            X, b = _masked_tile(src, r0, r1, c0, c1)  # b None: nothing blocked in the tile
+            Xs.append(X)
+            m = np.maximum(m, X.max(axis=1))
+            if b is not None:
+                mb = np.maximum(mb, np.where(b, X, -np.inf).max(axis=1))
             if k:
-                best_x, best_i = _merge_top(best_x, best_i, X, c0, k)
+                best_x, best_i = _merge_top(best_x, best_i, X.astype(np.float64), c0, k)
+        l, u, acc, down = _second_pass(src, tiles, Xs, m, keep=sums)  # noqa: E741  (Xs: each tile's e, or None)
         H = (np.log(l) - u / l) / np.log(2.0)
         H = np.where(np.isfinite(m), np.maximum(H, 0.0), np.nan)
         ok = np.isfinite(m)[:, None]
@@ -100,9 +91,55 @@ def row_stats(src: Source, r0: int, r1: int, top: int = 3, sums: bool = False, t
         max_blocked_w = np.where(np.isfinite(mb), np.exp(mb - m) / l, 0.0)
         max_blocked_w = np.where(np.isfinite(m), max_blocked_w, np.nan)
         O = None if acc is None else np.where(ok, acc / l[:, None] / down, np.nan)
-    rs = _row_sums(src, r0, r1, m, l, tile) if sums else None
+        rs = _row_sums(Xs, l, src.dtype) if sums else None
     best_i = np.where(np.isfinite(best_x), best_i, -1)  # −1: no key (a row with fewer finite scores than k)
     return RowStats(r0, H, m, l, O, best_i, np.where(best_i >= 0, w, 0.0), max_blocked_w, rs)
+
+
+def _second_pass(src: Source, tiles, Xs: list, m, keep: bool):
+    """l = Σ e, u = Σ e (x − m), acc = Σ e v (or None) per row, e = e^(x − m) of each tile in
+    float64, each tile's X replaced in ``Xs`` by its e when ``keep`` (the row sums' numerators),
+    else by None; and the power of two V was scaled by (_v_down). A row with no finite max
+    (all −inf) takes m = 0: its e are 0."""
+    n = len(m)
+    ref = np.where(np.isfinite(m), m, 0.0)[:, None]
+    l, u = np.zeros(n), np.zeros(n)  # noqa: E741
+    acc = None if src.V is None else np.zeros((n, src.V.shape[1]))
+    down = _v_down(src)
+    buf = np.empty((n, max((c1 - c0 for c0, c1 in tiles), default=0)))  # x − m of a tile: one buffer, kept warm
+    for j, (c0, c1) in enumerate(tiles):
+        D = np.subtract(Xs[j], ref, out=buf[:, : c1 - c0], dtype=np.float64)  # X read once, no float64 copy of it
+        e = np.exp(D)
+        l += e.sum(axis=1)
+        u += _sum_e_d(e, D)
+        if acc is not None:
+            Vt = src.V[c0:c1].astype(np.float64)
+            acc += e @ (Vt if down == 1.0 else Vt * down)
+        Xs[j] = e if keep else None
+    return l, u, acc, down
+
+
+def _masked_tile(src: Source, r0, r1, c0, c1):
+    """(S + M)[r0:r1, c0:c1] in the dtype and its blocked cells, or (S, None) when the mask blocks
+    none of them (most tiles of a causal or windowed matrix): no boolean matrix, no addition."""
+    if not src.any_blocked(r0, r1, c0, c1):
+        return src.scores(r0, r1, c0, c1), None
+    b = src.blocked(r0, r1, c0, c1)
+    M = np.zeros(b.shape, dtype=src.dtype)
+    M[b] = src.fill
+    with np.errstate(over="ignore", invalid="ignore"):
+        return src.scores(r0, r1, c0, c1) + M, b  # Source.masked's sum, its blocked cells kept
+
+
+def _sum_e_d(e, D):
+    """Σ e (x − m) per row, 0 where e is 0: 0 · (−inf) of a −inf score is NaN, and such rows
+    (rare: a −inf fill, an overflowed score) are summed again with the zeros put in."""
+    out = np.einsum("ij,ij->i", e, D)  # no (rows, tile) product array: half the time of (e * D).sum
+    bad = np.isnan(out)
+    if bad.any():
+        eb = e[bad]
+        out[bad] = np.where(eb > 0, eb * D[bad], 0.0).sum(axis=1)
+    return out
 
 
 def _v_down(src: Source) -> float:
@@ -134,7 +171,7 @@ def _open_tiles(src: Source, r0: int, r1: int, tile: int):
     b = abs(src.scale) * q * k
     if not (np.isfinite(b) and float(src.fill) + 2 * b < -800.0):
         return every
-    if np.any(src.visible_keys()[r0:r1] == 0):
+    if np.any(src.visible_keys(r0, r1) == 0):
         return every
     first = r0 - int(src.window) + 1 if src.mask == "window" else 0  # keys below this are blocked for every row
     return [(c0, c1) for c0, c1 in every if c0 <= r1 - 1 and c1 > first]
@@ -169,14 +206,16 @@ def weights(X, m, l, dtype):  # noqa: E741
     return A.astype(dtype, copy=False)
 
 
-def _row_sums(src, r0, r1, m, l, tile):  # noqa: E741
-    """Σ_i A[t, i] of the weights as produced in the dtype (weights): a second pass over the tiles.
-    Not Σ e^(x−m) / l in float64, which is 1 by construction and hid float16's 6.5e-4 (issue 34)."""
-    total = np.zeros(r1 - r0)
-    for c0, c1 in _tiles(src.T_k, tile):
-        X = src.masked(r0, r1, c0, c1).astype(np.float64, copy=False)
-        total += weights(X, m, l, src.dtype).sum(axis=1, dtype=np.float64)
-    return total  # NaN for a row with no finite max: its weights are NaN
+def _row_sums(es, l, dtype):  # noqa: E741
+    """Σ_i A[t, i] of the weights as produced in the dtype, e / l rounded to it (weights: the
+    explorer's A, from the same e), over the tiles' e of _second_pass (a tile left out holds
+    weights of exactly 0). Not Σ e / l in float64, which is 1 by construction and hid float16's
+    6.5e-4 (issue 34). NaN for a row with no finite max (its l is 0)."""
+    total = np.zeros(len(l))
+    for e in es:
+        A = np.divide(e, l[:, None], out=e if dtype == e.dtype else np.empty(e.shape, dtype), casting="same_kind")
+        total += A.sum(axis=1, dtype=np.float64)  # e / l in float64, rounded once to the dtype on the way out
+    return total
 
 
 def blocks(T: int, block: int = BLOCK):

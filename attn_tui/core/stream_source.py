@@ -166,11 +166,23 @@ class Source:
             b = b | np.isin(i, self.padding)
         return b
 
-    def visible_keys(self) -> np.ndarray:
-        """(T,) how many keys each query row may see, from the mask's rule (no T x T' matrix)."""
-        t = np.arange(self.T)
-        last = np.full(self.T, self.T_k - 1) if self.mask == "none" else np.minimum(t, self.T_k - 1)
-        first = np.maximum(0, t - int(self.window) + 1) if self.mask == "window" else np.zeros(self.T, dtype=int)
+    def any_blocked(self, r0, r1, c0=0, c1=None) -> bool:
+        """True when blocked(r0, r1, c0, c1) has a True cell, from the mask's rule (no matrix)."""
+        c1 = self.T_k if c1 is None else c1
+        if r1 <= r0 or c1 <= c0:
+            return False
+        if self.mask != "none" and c1 - 1 > r0:  # the last key is past the first row
+            return True
+        if self.mask == "window" and c0 <= r1 - 1 - int(self.window):  # the first key is before the last row's window
+            return True
+        return any(c0 <= p < c1 for p in self.padding)
+
+    def visible_keys(self, r0: int = 0, r1: int | None = None) -> np.ndarray:
+        """(r1 − r0,) how many keys each query row of r0:r1 (all T by default) may see, from the
+        mask's rule (no T x T' matrix)."""
+        t = np.arange(r0, self.T if r1 is None else r1)
+        last = np.full(t.size, self.T_k - 1) if self.mask == "none" else np.minimum(t, self.T_k - 1)
+        first = np.maximum(0, t - int(self.window) + 1) if self.mask == "window" else np.zeros(t.size, dtype=int)
         n = np.maximum(0, last - first + 1)
         pad = np.unique(np.asarray(self.padding, dtype=np.int64))
         if pad.size:
@@ -182,15 +194,19 @@ class Source:
         """S[r0:r1, c0:c1] = scale · Q Kᵀ in the dtype, each cell cut from its one product (product)."""
         c1 = self.T_k if c1 is None else c1
         out = np.empty((max(r1 - r0, 0), max(c1 - c0, 0)), dtype=self.dtype)
-        for a0 in range(r0 - r0 % ROWS, r1, ROWS):
-            a1 = min(a0 + ROWS, self.T)
-            i0, i1 = max(r0, a0), min(r1, a1)
-            for b0 in range(c0 - c0 % COLS, c1, COLS):
-                b1 = min(b0 + COLS, self.T_k)
-                j0, j1 = max(c0, b0), min(c1, b1)
-                out[i0 - r0 : i1 - r0, j0 - c0 : j1 - c0] = self.product(a0, a1, b0, b1)[
-                    i0 - a0 : i1 - a0, j0 - b0 : j1 - b0
-                ]
+        scale = self.dtype.type(self.scale)
+        cols = [(b0, min(b0 + COLS, self.T_k)) for b0 in range(c0 - c0 % COLS, c1, COLS)]
+        keys = [  # per product column block: Kᵀ's block, the cells wanted of it, where they go
+            (self.K[b0:b1].T, slice(max(c0, b0) - b0, min(c1, b1) - b0), slice(max(c0, b0) - c0, min(c1, b1) - c0))
+            for b0, b1 in cols
+        ]
+        with np.errstate(over="ignore", invalid="ignore"):
+            for a0 in range(r0 - r0 % ROWS, r1, ROWS):
+                a1 = min(a0 + ROWS, self.T)
+                i0, i1 = max(r0, a0), min(r1, a1)
+                q, rows, dest = self.Q[a0:a1], slice(i0 - a0, i1 - a0), out[i0 - r0 : i1 - r0]
+                for kt, want, to in keys:
+                    np.multiply(matmul(q, kt)[rows, want], scale, out=dest[:, to])  # product's cells
         return out
 
     def product(self, a0, a1, b0, b1):
@@ -201,7 +217,7 @@ class Source:
         one), and m, l from one call with a tile from another put A's rows off 1 (issue 34:
         a float32 row at c = 1000 summed to 0.925)."""
         with np.errstate(over="ignore", invalid="ignore"):
-            return matmul(self.Q[a0:a1], self.K[b0:b1].T) * self.dtype.type(self.scale)
+            return matmul(self.Q[a0:a1], self.K[b0:b1].T) * self.dtype.type(self.scale)  # as scores cuts them
 
     def additive(self, r0, r1, c0=0, c1=None):
         """M[r0:r1, c0:c1]: 0 where open, the fill where blocked, in the dtype."""

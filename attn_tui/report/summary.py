@@ -1,20 +1,26 @@
-"""The report of a large scenario (T or T' above limits.MAX_DIM): a summary, not every matrix.
+"""The report of a large scenario: a summary, not every matrix (the text above REPORT_TEXT_MAX tokens,
+the JSON above limits.MAX_DIM; `--full` prints every matrix up to FULL_MAX).
 
 Shapes, settings, row-entropy statistics, the top keys of a few rows, the largest weight
 on a masked cell, row sums and the ranks. Every whole-matrix figure comes from
-core.stream (row blocks, online softmax over key tiles: no T x T' matrix is stored) and
+core.stream (row blocks, two passes over their key tiles: no T x T' matrix is stored) and
 the ranks from QR factors of Q and K (core.ranks); the JSON is bounded (no list grows
 with T beyond the few rows shown and a fixed histogram).
 """
 
 from __future__ import annotations
 
+import math
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..core import stream
-from ..core.limits import MAX_DIM, gib, printable
-from ..core.ranks import factor_rank, score_rank_qr, score_singular_values
+from ..core.limits import MAX_DIM, REPORT_TEXT_MAX, gib, printable
+from ..core.ranks import qr_ranks
 from ..core.scenario import Scenario
 from .text import fmt_num, params_qkv, settings
 
@@ -37,34 +43,69 @@ def summarise(s: Scenario, block: int = stream.BLOCK, progress=None) -> dict:
     """The summary's numbers (module doc). ``progress(done, total)`` is called after each block.
     On one BLAS thread, as the explorer: S comes in products of 16 x 512 (Source.product, the
     explorer's tiles, so the summary's weights are the ones it shows), and OpenBLAS splitting
-    each over two threads took 3.4 s for the 512 products of 1024 x 4096 where one took 0.06 s."""
+    each over two threads took 3.4 s for the 512 products of 1024 x 4096 where one took 0.06 s.
+    The row blocks are shared by threads while cores are idle instead (workers; NumPy and the BLAS
+    release the GIL): each block's figures are computed alone, so they are the same on any number
+    of threads."""
     with threadpool_limits(1, user_api="blas"):
         return _summarise(s, block, progress)
 
 
+MAX_WORKERS = 4
+
+
+def workers() -> int:
+    """Threads for the row blocks: while the 1-minute load average leaves some of this process's
+    cores idle, one more than the idle ones (the load counts this process too once it has run a
+    while), up to the cores and MAX_WORKERS; else 1. On the 2-core development machine at T = 16384,
+    2 threads against 1: 0.95 s against 1.43 s at a load of 1.6, 2.16 s against 1.57 s at 2.7 and
+    4.2 s against 3.5 s at 5-6 (a thread waits for the GIL its preempted partner holds)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    spare = cores - os.getloadavg()[0] if hasattr(os, "getloadavg") else cores
+    return max(1, min(cores, MAX_WORKERS, math.ceil(spare) + 1)) if spare > 0 else 1
+
+
 def _summarise(s, block, progress):
     src = stream.Source.of(s)
+    lean = replace(src, V=None)  # the summary shows no O: the pass computes no A V
     T = s.T
-    H = np.empty(T)
-    seen = np.empty(T, dtype=np.int64)
+    H, m, l = np.empty(T), np.empty(T), np.empty(T)  # noqa: E741
     worst_sum, masked = 0.0, (0.0, None)
-    picks = sample_rows(s)
-    tops = {}
-    for r0, r1 in stream.blocks(T, block):
-        st = stream.row_stats(src, r0, r1, top=TOP, sums=True)
-        H[r0:r1] = st.H
-        seen[r0:r1] = (~src.blocked(r0, r1)).sum(axis=1)
-        with np.errstate(invalid="ignore"):
-            dev = np.nanmax(np.abs(st.row_sums - 1.0), initial=0.0)
-            worst_sum = max(worst_sum, float(dev))
-            mb = np.nan_to_num(st.max_blocked_w, nan=-1.0)
-        if mb.size and mb.max() > masked[0]:
-            masked = (float(mb.max()), r0 + int(mb.argmax()))
-        for t in (t for t in picks if r0 <= t < r1):
-            tops[t] = [(int(i), float(w)) for i, w in zip(st.top[t - r0], st.top_w[t - r0]) if i >= 0 and w > 0]
-        if progress:
-            progress(r1, T)
-    return _figures(s, src, H, seen, worst_sum, masked, tops)
+    blocks = list(stream.blocks(T, block))
+
+    def one(rows):  # masked tiles left out: they add exactly 0
+        return stream.row_stats(lean, *rows, top=0, sums=True)
+
+    with ThreadPoolExecutor(workers()) as pool:
+        for (r0, r1), st in zip(blocks, pool.map(one, blocks)):  # in order: progress counts up
+            worst_sum, masked = _block_figures(st, r0, r1, H, m, l, worst_sum, masked)
+            if progress:
+                progress(r1, T)
+    tops = {t: _top_keys(src, t, m[t], l[t]) for t in sample_rows(s)}
+    return _figures(s, src, H, src.visible_keys(), worst_sum, masked, tops)
+
+
+def _block_figures(st, r0, r1, H, m, l, worst_sum, masked):  # noqa: E741
+    """Rows r0:r1 of H, m, l from ``st``; the largest |row sum − 1| and masked weight so far."""
+    H[r0:r1], m[r0:r1], l[r0:r1] = st.H, st.m, st.l
+    with np.errstate(invalid="ignore"):
+        dev = np.nanmax(np.abs(st.row_sums - 1.0), initial=0.0)
+        worst_sum = max(worst_sum, float(dev))
+        mb = np.nan_to_num(st.max_blocked_w, nan=-1.0)
+    if mb.size and mb.max() > masked[0]:
+        masked = (float(mb.max()), r0 + int(mb.argmax()))
+    return worst_sum, masked
+
+
+def _top_keys(src, t: int, m: float, l: float) -> list[tuple[int, float]]:  # noqa: E741
+    """The TOP keys of 0-based row t by weight e^(x − m) / l (x of S + M in float64, the cells of
+    the pass's products), the lower key first among equals; none of weight 0 (a masked key under
+    a finite fill, a −inf one) and none of a NaN row."""
+    X = src.masked(t, t + 1)[0].astype(np.float64)
+    order = np.argsort(-X, kind="stable")[:TOP]
+    with np.errstate(over="ignore", invalid="ignore"):
+        w = np.exp(X[order] - m) / l if np.isfinite(m) else np.full(len(order), np.nan)
+    return [(int(i), float(x)) for i, x in zip(order, w) if x > 0]
 
 
 def _figures(s, src, H, seen, worst_sum, masked, tops):
@@ -75,6 +116,7 @@ def _figures(s, src, H, seen, worst_sum, masked, tops):
     fin = np.clip(frac[np.isfinite(frac)], 0.0, 1.0)  # a uniform row's H / log2 n rounds to 1 ± an ulp
     hist = np.histogram(fin, bins=BINS, range=(0.0, 1.0))[0] if fin.size else np.zeros(BINS, dtype=int)
     Hok = H[ok]
+    r = qr_ranks(src.Q, src.K, src.scale, src.dtype)
     stats = {"rows": int(s.T), "nan_rows": int((~ok).sum())}
     if Hok.size:
         stats |= {
@@ -92,13 +134,8 @@ def _figures(s, src, H, seen, worst_sum, masked, tops):
         "top_keys": {t + 1: tops[t] for t in sorted(tops)},
         "largest_masked_weight": {"A": masked[0], "row": None if masked[1] is None else masked[1] + 1},
         "max_abs_row_sum_minus_1": worst_sum,
-        "rank": {
-            "S": score_rank_qr(src.Q, src.K, src.scale, src.dtype),
-            "Q": factor_rank(src.Q),
-            "K": factor_rank(src.K),
-            "d_k": s.d_k,
-        },
-        "singular_values_S": score_singular_values(src.Q, src.K, src.scale)[:SHOWN_SVS].tolist(),
+        "rank": {"S": r["S"], "Q": r["Q"], "K": r["K"], "d_k": s.d_k},
+        "singular_values_S": r["singular_values"][:SHOWN_SVS].tolist(),
     }
 
 
@@ -132,6 +169,15 @@ def _full_hint(s: Scenario) -> str:
     """Where --full helps: it prints the matrices up to FULL_MAX tokens and refuses beyond."""
     n = max(s.T, s.T_k)
     return "--full prints them" if n <= FULL_MAX else f"--full prints them up to {FULL_MAX} tokens, not {n}"
+
+
+def _everything_hint(s: Scenario) -> str:
+    """How to get every number instead of the text summary: --full, and the JSON for programs
+    (complete up to MAX_DIM tokens, with --full up to FULL_MAX, this summary beyond)."""
+    n = max(s.T, s.T_k)
+    if n > FULL_MAX:
+        return f"{_full_hint(s)}; --json gives these figures, for programs"
+    return f"--full prints them; {'--json' if n <= MAX_DIM else '--full --json'} gives every number, for programs"
 
 
 def _named(label: str, prefix: str, pos: int) -> str:
@@ -188,9 +234,10 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
         "tokens: " + _labels(s.tokens),
         "keys:   " + _labels(s.keys),
         "",
-        f"Summary: {_sizes(s)}, above {MAX_DIM}, so no matrix is printed ({_full_hint(s)}).",
-        f"Each figure below is computed in blocks of {stream.BLOCK} rows with an online softmax over {stream.TILE}",
-        "keys at a time: no T x T' matrix is stored.",
+        f"Summary: {_sizes(s)}, above {REPORT_TEXT_MAX}, so no matrix is printed ({_everything_hint(s)}).",
+        f"Each figure below is computed in blocks of {stream.BLOCK} rows, {stream.TILE} keys at a time "
+        "(each row's max,",
+        "then e^(x - max)): no T x T' matrix is stored.",
         "",
     ]
     if "mean" in e:
@@ -223,9 +270,10 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
     return "\n".join(lines) + "\n"
 
 
-def is_large(s: Scenario) -> bool:
-    """True when the report summarises ``s`` (T or T' above MAX_DIM) unless --full is given."""
-    return max(s.T, s.T_k) > MAX_DIM
+def is_large(s: Scenario, as_json: bool = False) -> bool:
+    """True when the report summarises ``s`` unless --full is given: the text above REPORT_TEXT_MAX tokens
+    (T or T'), the JSON (``as_json``, for programs) above MAX_DIM."""
+    return max(s.T, s.T_k) > (MAX_DIM if as_json else REPORT_TEXT_MAX)
 
 
 def check_full(s: Scenario, as_json: bool = False) -> None:

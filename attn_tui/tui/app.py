@@ -27,13 +27,13 @@ from ..core.scenario import Scenario
 from . import framework, keys, session
 from .actions.paths import FilePaths
 from .history import History
-from .messages import CellCursorMoved, EditRequested, RowSelected
 from .notes import Notes
 from .screens import HOME, SCREENS
 from .served_root import default_screenshot_folder, rooted
 from .session import SessionKeeper
 from .state import State
 from .themes import ParseOnceStylesheet
+from .widgets.matrix_grid import MatrixGrid
 
 if TYPE_CHECKING:
     from .heads_nav import HeadRef
@@ -145,14 +145,14 @@ class AttentionApp(App):
         try:
             folder = str(rooted(path) if path else default_screenshot_folder())  # served: below the root
         except (ValueError, RuntimeError) as exc:
-            self.notify(f"screenshot not saved: {exc}", severity="error")
+            self.notes.say(f"screenshot not saved: {exc}", severity="error")
             return None
         try:
             saved = self.save_screenshot(filename, folder, time_format)
         except OSError as exc:
-            self.notify(f"could not save the screenshot in {folder}: {exc.strerror or exc}", severity="error")
+            self.notes.say(f"could not save the screenshot in {folder}: {exc.strerror or exc}", severity="error")
             return None
-        self.notify(f"screenshot saved: {saved}", title="Screenshot")
+        self.notes.say(f"screenshot saved: {saved}", title="Screenshot")
         return saved
 
     def notify(self, message: str, *, markup: bool = False, title: str = "", **kw) -> None:
@@ -190,16 +190,12 @@ class AttentionApp(App):
             self.push_screen(HelpScreen())
 
     # -- messages up from widgets ---------------------------------------------
-    def on_row_selected(self, message: RowSelected) -> None:
-        if message.row != self.state.row:
-            self.set_state(self.state.with_(row=message.row))
-
-    def on_cell_cursor_moved(self, message: CellCursorMoved) -> None:
-        cursor = (message.name, message.row, message.col)
-        row = message.row if message.name in ROW_LINKED else self.state.row
+    def on_matrix_grid_cell_cursor_moved(self, message: MatrixGrid.CellCursorMoved) -> None:
+        cursor = (message.grid.matrix, message.row, message.col)
+        row = message.row if message.grid.matrix in ROW_LINKED else self.state.row
         if cursor != self.state.cursor or row != self.state.row:
             self.set_state(self.state.with_(cursor=cursor, row=row))
 
-    def on_edit_requested(self, message: EditRequested) -> None:
+    def on_matrix_grid_edit_requested(self, message: MatrixGrid.EditRequested) -> None:
         message.stop()
-        self.action_do("edit.cell", message.name, message.row, message.col)
+        self.action_do("edit.cell", message.grid.matrix, message.row, message.col)

@@ -80,14 +80,6 @@ class History:
             del self.past[0]
         self.future.clear()
 
-    @property
-    def can_undo(self) -> bool:
-        return bool(self.past)
-
-    @property
-    def can_redo(self) -> bool:
-        return bool(self.future)
-
     def undo(self, current: State) -> State | None:
         """The State before ``current``, or None when there is nothing to undo."""
         if not self.past:

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from .key_row import Key
-from .keys_app import APP_KEYS, FAR  # noqa: F401  (FAR re-exported: the grid's first/last-row moves)
+from .keys_app import APP_KEYS
 from .keys_screens import SCREEN_KEYS
 from .screens import SCREENS
 

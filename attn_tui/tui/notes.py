@@ -1,9 +1,11 @@
-"""Notes: the app's notifications of one kind at a time, and the lesson's explanation.
+"""Notes: every notice the explorer shows, one of each kind at a time, and the lesson's explanation.
 
-Routine notes are short-lived and replace the earlier note of the same kind ("change",
-"refusal", "explain"), so an old note never contradicts the screen: a new scenario drops
-the last change's note and the last refusal, and the lesson's explanation ("What happened")
-is replaced, or removed, whenever the lines that apply change. The app owns one Notes (``app.notes``).
+Every notice goes through the app's one Notes (``app.notes``): a one-off notice with :meth:`Notes.say`,
+a note that replaces the last one of its kind with :meth:`Notes.note` (tests/tui/test_notes_door.py
+fails on a ``.notify(`` anywhere else in the package). Routine notes are short-lived and replace the
+earlier note of the same kind ("change", "refusal", "explain"), so an old note never contradicts the
+screen: a new scenario drops the last change's note and the last refusal, and the lesson's explanation
+("What happened") is replaced, or removed, whenever the lines that apply change.
 """
 
 from __future__ import annotations
@@ -21,6 +23,13 @@ class Notes:
         self._app = app
         self._last: dict[str, Notification] = {}  # kind -> the note of that kind shown last
         self._explained: tuple | None = None  # the explanation lines already shown
+
+    def say(
+        self, message: str, *, title: str = "", severity: str = "information", timeout: float | None = None
+    ) -> None:
+        """A one-off notice (none of a kind to replace), through the app's notify: never markup, the
+        title leading the line; safe from a thread worker (it posts a message). timeout None: Textual's."""
+        self._app.notify(message, title=title, severity=severity, timeout=timeout)
 
     def note(
         self, message: str, kind: str, *, title: str = "", severity: str = "information", timeout: float = 4

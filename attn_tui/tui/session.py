@@ -116,10 +116,10 @@ class SessionKeeper:
     def start(self, app) -> None:
         """On mount: say what was ignored, then restore (--resume) or offer the kept session."""
         for line in self.problems[:3]:
-            app.notify(line, title="A kept session was ignored", severity="warning", timeout=8)
+            app.notes.say(line, title="A kept session was ignored", severity="warning", timeout=8)
         if self.offer is None:
             if self.resume:
-                app.notify("no kept session to resume: starting clean", severity="warning", timeout=6)
+                app.notes.say("no kept session to resume: starting clean", severity="warning", timeout=6)
             return
         if self.resume:  # after the first frame's focus has put the cell cursor on the focused grid
             kept = self.offer

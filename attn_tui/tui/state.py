@@ -14,7 +14,6 @@ from functools import cached_property
 import numpy as np
 
 from ..core.diagnose import ceiling_bits
-from ..core.finite import finite_range
 from ..core.limits import C_MAX, C_MIN, MAX_DIM  # the knob's range, the same as a file's
 from ..core.modes import causal_allowed, explanations, explanations_large
 from ..core.scenario import Scenario
@@ -124,13 +123,6 @@ class State:
 
         tr = self.trace
         return tr.rank_info() if self.large else rank_info(tr.S, tr.Q, tr.K)
-
-    def bounds(self, name: str) -> tuple[float, float]:
-        """(lo, hi) of matrix ``name`` for a grid's cell width and colour scale: the finite min and max;
-        for a large scenario a bound from the factors (LazyTrace.bounds), no whole-matrix pass."""
-        if self.large:
-            return self.trace.bounds(name)
-        return finite_range(getattr(self.trace, name))
 
     @property
     def compared(self) -> State | None:

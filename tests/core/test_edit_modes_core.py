@@ -5,17 +5,16 @@ import pytest
 
 from attn_tui.core import builtin
 from attn_tui.core.edit import EditError, add_key_token
-from attn_tui.core.export import export, read_csv
+from attn_tui.core.export import export
 from attn_tui.core.modes import (
     causal_allowed,
-    cycle,
     explanations,
     set_cross,
     set_dtype,
     set_fill,
     set_mask,
+    set_padding,
     summary,
-    toggle_padding,
 )
 from attn_tui.core.random_scenario import random_scenario
 
@@ -31,11 +30,10 @@ def test_masks(pipe):
     assert w.window == 2 and w.run().A[4, :3].sum() == 0
     with pytest.raises(EditError, match="window"):
         set_mask(pipe, "window", 0)
-    assert cycle(("causal", "none", "window"), "window") == "causal"
 
 
 def test_padding_fill_nan_explained(pipe):
-    s = set_fill(toggle_padding(pipe, 1), "-inf")
+    s = set_fill(set_padding(pipe, [1]), "-inf")
     tr = s.run()
     assert tr.nan_rows == (0,) and np.isnan(tr.A[0]).all()
     lines = explanations(s, tr)
@@ -43,9 +41,9 @@ def test_padding_fill_nan_explained(pipe):
     fin = set_fill(s, "-1e9")
     assert not fin.run().nan_rows
     assert any("finite fill" in ln for ln in explanations(fin, fin.run()))
-    assert toggle_padding(s, 1).padding == ()
+    assert set_padding(s, []).padding == ()
     with pytest.raises(EditError, match="outside"):
-        toggle_padding(pipe, 9)
+        set_padding(pipe, [9])
 
 
 def test_float16_fill_overflows(pipe):
@@ -94,8 +92,8 @@ def test_random_variance_matches_lesson():
 
 
 @pytest.mark.parametrize("fmt", ["csv", "npy"])
-def test_export_bit_exact(tmp_path, pipe, fmt):
-    s = set_fill(toggle_padding(pipe, 1), "-inf")
+def test_export_bit_exact(tmp_path, pipe, fmt, read_csv):
+    s = set_fill(set_padding(pipe, [1]), "-inf")
     tr = s.run()
     paths = export(s, tr, tmp_path / "out", fmt)
     names = {p.stem for p in paths}

@@ -36,13 +36,13 @@ def test_indexing_is_numpys(key):
     np.testing.assert_array_equal(got, want)
 
 
-def test_tiles_are_computed_once_and_the_cache_is_bounded():
+def test_tiles_are_computed_once_and_the_cache_is_bounded(tiles_computed):
     m = lazy(cache=4)
     m[0:8, 0:16]
     m[0:8, 0:16]
-    assert m.computed == 1
+    assert tiles_computed(m) == 1
     m[0:70, 0:45]  # 9 x 3 tiles, one of them cached
-    assert m.computed == 27 and len(m._tiles) == 4
+    assert tiles_computed(m) == 27 and len(m._tiles) == 4
     with pytest.raises(IndexError):
         m[70, 0]
     with pytest.raises(IndexError):
@@ -85,20 +85,20 @@ def test_lazy_trace_equals_the_full_trace(kw, with_v):
             assert (lo, hi) == pytest.approx((v.min(), v.max()), rel=ulp, abs=1e-9)
 
 
-def test_a_large_trace_reads_only_what_is_asked():
+def test_a_large_trace_reads_only_what_is_asked(tiles_computed):
     T = 16384
     s = Scenario(Q=RNG.standard_normal((T, 8)), K=RNG.standard_normal((T, 8)), V=RNG.standard_normal((T, 4)))
     lz = LazyTrace(s)
     row = lz.A[T - 1]  # one row: one row block of statistics, and that row alone (not 32-row tiles)
     assert row.shape == (T,) and abs(float(row.astype(np.float64).sum()) - 1) < 1e-12
-    assert lz.A.computed == 1 and len(lz._stats) == 1
+    assert tiles_computed(lz.A) == 1 and len(lz._stats) == 1
     np.testing.assert_array_equal(lz.A[T - 1], row)  # from the cache
-    assert lz.A.computed == 1
-    assert lz.S.computed == 1  # row T - 1 of S, which A's row was computed from (S + M, then the softmax)
+    assert tiles_computed(lz.A) == 1
+    assert tiles_computed(lz.S) == 1  # row T - 1 of S, which A's row was computed from (S + M, then the softmax)
     lz.S[100:110, 2100:2200]  # inside one ROWS x COLS tile
-    assert lz.S.computed == 2
+    assert tiles_computed(lz.S) == 2
     lz.S_masked[100:110, 2100:2200]
-    assert lz.S.computed == 2 and lz.S_masked.computed == 2  # A's row, and this tile from S's: no new product
+    assert tiles_computed(lz.S) == 2 and tiles_computed(lz.S_masked) == 2  # A row, this tile from S: no new product
 
 
 @pytest.mark.parametrize(
@@ -123,7 +123,7 @@ def test_visible_keys_of_a_rectangular_causal_scenario():
     np.testing.assert_array_equal(LazyTrace(s).visible, (~s.run().blocked).sum(axis=1))
 
 
-def test_the_lenses_read_one_row_of_a_lazy_mask():
+def test_the_lenses_read_one_row_of_a_lazy_mask(tiles_computed):
     from attn_tui.core import lenses
 
     T = 4096
@@ -131,7 +131,7 @@ def test_the_lenses_read_one_row_of_a_lazy_mask():
     lz = LazyTrace(s)
     r = lenses.correlation_row(lz.Q, lz.K, 7, lz.scale, lz.blocked)
     np.testing.assert_array_equal(r["visible"], np.arange(T) <= 7)
-    assert lz.blocked.computed == 1  # row t alone, not T x T
+    assert tiles_computed(lz.blocked) == 1  # row t alone, not T x T
 
 
 def test_a_single_wide_row_equals_its_tiles():
@@ -177,7 +177,7 @@ def test_identity_values_are_lazy_and_bounded():
     np.testing.assert_allclose(lz.O[0:30, 0:30], s.run().A, atol=1e-15)
 
 
-def test_warm_computes_what_the_last_trace_gave_so_reading_it_again_computes_nothing(monkeypatch):
+def test_warm_computes_what_the_last_trace_gave_so_reading_it_again_computes_nothing(monkeypatch, tiles_computed):
     from attn_tui.core import lazy as lazy_mod
     from attn_tui.core import stream
 
@@ -192,11 +192,11 @@ def test_warm_computes_what_the_last_trace_gave_so_reading_it_again_computes_not
     assert lazy_mod.warm_cost(old) == lazy_mod.warm_cost(old, new) == 2 * per_block
     new.warm(old)
     assert lazy_mod.warm_cost(old, new) == 0
-    counts = {n: getattr(new, n).computed for n in lazy_mod.NAMES}
+    counts = {n: tiles_computed(getattr(new, n)) for n in lazy_mod.NAMES}
     calls = []
     monkeypatch.setattr(stream, "row_stats", lambda *a, **k: calls.append(a))
     again = [new.A[100:110, 0:12], new.S[1500:1508, 600:640], new.H_rows(100, 110), new.O[1990]]
-    assert calls == [] and {n: getattr(new, n).computed for n in lazy_mod.NAMES} == counts  # all from the caches
+    assert calls == [] and {n: tiles_computed(getattr(new, n)) for n in lazy_mod.NAMES} == counts  # all from the caches
     monkeypatch.undo()
     want = LazyTrace(s.with_(c=1.7))  # a cold trace of the same scenario: the warmed one reads the same numbers
     cold = [want.A[100:110, 0:12], want.S[1500:1508, 600:640], want.H_rows(100, 110), want.O[1990]]
@@ -205,7 +205,7 @@ def test_warm_computes_what_the_last_trace_gave_so_reading_it_again_computes_not
     assert not np.allclose(again[0], shown[0])  # c changed A: the test would see a stale copy
 
 
-def test_warm_stops_when_cancelled_and_remembers_only_the_last_blocks():
+def test_warm_stops_when_cancelled_and_remembers_only_the_last_blocks(tiles_computed):
     from attn_tui.core import lazy as lazy_mod
 
     T = 2000
@@ -216,7 +216,7 @@ def test_warm_stops_when_cancelled_and_remembers_only_the_last_blocks():
     assert len(old.recent_blocks()) == lazy_mod.RECENT_BLOCKS  # what was on screen last, not the whole walk
     new = LazyTrace(s.with_(c=2.0))
     new.warm(old, cancelled=lambda: True)
-    assert len(new._stats) == 0 and all(getattr(new, n).computed == 0 for n in lazy_mod.NAMES)
+    assert len(new._stats) == 0 and all(tiles_computed(getattr(new, n)) == 0 for n in lazy_mod.NAMES)
 
 
 def test_a_large_s_gets_its_colour_range_from_a_sample_of_rows_not_the_loose_bound():

@@ -90,7 +90,7 @@ def test_the_issues_milder_case_c_1_and_entries_times_20(kind, monkeypatch):
 
 @pytest.mark.parametrize("kind", BLAS)
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_a_whole_row_read_at_once_is_the_tiles_row(kind, dtype, monkeypatch):
+def test_a_whole_row_read_at_once_is_the_tiles_row(kind, dtype, monkeypatch, tiles_computed):
     """Above 4 tiles of keys a chart's row is read on its own (LazyMatrix.block); it was a 1-row
     product, which this machine's BLAS rounds unlike the 16-row one the row statistics used
     (float32 rows summed to 1 ± 0.016, float64 ones to 1 ± 6e-11, on OpenBLAS SkylakeX)."""
@@ -99,7 +99,7 @@ def test_a_whole_row_read_at_once_is_the_tiles_row(kind, dtype, monkeypatch):
     lz = LazyTrace(s)
     rows = (5, 100, 1300, 2000, 2599)
     got = np.stack([lz.A[t] for t in rows])
-    assert lz.A.computed == len(rows)  # each row on its own, not in 16-row tiles
+    assert tiles_computed(lz.A) == len(rows)  # each row on its own, not in 16-row tiles
     check_rows_and_cells(s, got, rows=rows)
     tiles = LazyTrace(s).A  # the same rows read in 16 x 512 tiles: the same products, so the same bits
     for t, row in zip(rows, got):

@@ -16,7 +16,6 @@ from attn_tui.core.matrices import (
     axis_labels,
     computed_hint,
     shape,
-    typed_in,
 )
 from attn_tui.core.random_scenario import random_scenario
 
@@ -47,6 +46,14 @@ def test_shapes_and_labels_match_the_computed_matrices(s):
         if got is not None:
             rows, cols = axis_labels(s, name)
             assert (len(rows), len(cols)) == got, name
+
+
+def typed_in(s, name: str) -> bool:
+    """What the table says: the learner edits matrix ``name`` in scenario ``s`` (an input, not computed)."""
+    m = MATRICES.get(name)
+    if m is None or m.typed == "never":
+        return False
+    return getattr(s, name) is not None or (m.typed == "direct" and not s.projected)
 
 
 @pytest.mark.parametrize("s", SCENARIOS, ids=[s.title[:30] for s in SCENARIOS])

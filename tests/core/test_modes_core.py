@@ -145,14 +145,13 @@ def test_set_mask_window_widths():
     refuses("mask: unknown mask 'diag'; use causal, none or window", modes.set_mask, s, "diag")
 
 
-def test_padding_fill_dtype_and_cycle():
+def test_padding_fill_and_dtype():
     s = builtin("lesson-pipeline")
     assert modes.set_padding(s, [5, 1, 5]).padding == (1, 5)
     refuses("padding: key position True is outside 1..5", modes.set_padding, s, [True])
     refuses("padding: key position 6 is outside 1..5", modes.set_padding, s, [6])
     refuses("fill: unknown fill 'zero'; use -1e9, -inf or min", modes.set_fill, s, "zero")
     refuses("dtype: unknown dtype 'int8'; use float64, float32, float16", modes.set_dtype, s, "int8")
-    assert [modes.cycle("abc", x) for x in "abcz"] == ["b", "c", "a", "a"]
 
 
 def test_set_cross_on_off_and_its_notes():

@@ -69,7 +69,7 @@ def test_the_temporary_file_is_hidden_beside_the_target_and_the_folder_opened_as
 
 
 # -- export ------------------------------------------------------------------------------------
-def test_export_writes_every_matrix_under_its_name_with_labels(tmp_path):
+def test_export_writes_every_matrix_under_its_name_with_labels(tmp_path, read_csv):
     s = builtin("cross-attention")
     tr = s.run()
     paths = export.export(s, tr, tmp_path / "a" / "b")  # csv by default; missing parents made
@@ -77,7 +77,7 @@ def test_export_writes_every_matrix_under_its_name_with_labels(tmp_path):
     assert [p.name for p in paths] == [f"{n}.csv" for n in names]
     for n, p in zip(names, paths):
         want = getattr(tr, n) if hasattr(tr, n) and n not in ("X", "Y", "W_Q", "W_K", "W_V") else getattr(s, n)
-        assert np.array_equal(export.read_csv(p), want), n
+        assert np.array_equal(read_csv(p), want), n
         assert b"\r" not in p.read_bytes()  # lines end in \n (csv's default is \r\n)
     header = (tmp_path / "a" / "b" / "Q.csv").read_text(encoding="utf-8").splitlines()[0]
     assert header == "," + ",".join(f"k{j + 1}" for j in range(s.d_k))

@@ -1,4 +1,4 @@
-"""core.stream: the online softmax over column tiles gives the full trace's figures without
+"""core.stream: the softmax over column tiles (two passes) gives the full trace's figures without
 storing a T x T' matrix. Expectations come from Scenario.run() (the exact full path)."""
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import pytest
 
 from attn_tui.core.train import compare, head, optim
 from attn_tui.core.train.run import Config, Trainer, run, steps_to_target
-from attn_tui.core.train.task import Task, right_attention
+from attn_tui.core.train.task import Task
 
 
 def test_task_queries_repeat_their_target_key():
@@ -34,9 +34,10 @@ def test_task_is_seeded():
 def test_right_attention_gives_zero_loss():
     p = head.init_params(4, 2, 0)
     X, Y, target, *_ = Task(n_symbols=4, n_keys=3, n_queries=2).probe(0)
-    A = right_attention(target, 3)
-    assert A.sum() == 2 and all(A[t, target[t]] == 1 for t in range(2))
-    assert p.W_V.shape == (4, 4)
+    right = np.eye(3)[target]  # (T, T'): one 1 per row, on the matching key
+    f = head.forward(p, X[None], Y[None], target[None])
+    assert f.loss > 0 and p.W_V.shape == (4, 4)
+    assert np.array_equal(right @ f.V[0], f.y[0])  # O = A V with the right A is y: zero loss
 
 
 @pytest.mark.parametrize("name", optim.OPTIMIZERS)

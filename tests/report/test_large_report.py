@@ -60,7 +60,8 @@ def test_text_is_a_summary_without_matrices(tmp_path, capsys):
     assert main(["report", "--scenario", str(save(tmp_path))]) == 0
     out = capsys.readouterr().out
     assert "Matrix(" not in out and len(out.splitlines()) < 40
-    assert "Summary: 600 tokens, above 512" in out and "rank(S) = 8" in out
+    assert "Summary: 600 tokens, above 64" in out and "rank(S) = 8" in out
+    assert "(--full prints them; --full --json gives every number, for programs)." in out  # JSON: a summary too
 
 
 def test_json_is_valid_and_bounded(tmp_path, capsys):

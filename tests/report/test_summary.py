@@ -121,7 +121,8 @@ def test_large_and_full_limits_are_inclusive_at_the_bound():
     def sq(n):
         return Scenario(Q=np.ones((n, 1)), K=np.ones((n, 1)))
 
-    assert not summary.is_large(sq(512)) and summary.is_large(sq(513))
+    assert not summary.is_large(sq(64)) and summary.is_large(sq(65))  # the text
+    assert not summary.is_large(sq(512), as_json=True) and summary.is_large(sq(513), as_json=True)
     summary.check_full(sq(2048))  # at the limit: --full prints it
     with pytest.raises(ValueError, match="^--full: 2049 tokens"):
         summary.check_full(sq(2049))
@@ -162,9 +163,10 @@ def test_text_says_the_figures_line_by_line():
         "tokens: a, b, c, d, e, f, g, h, ... (1 more, 9 in all)",
         "keys:   a, b, c, d, e, f, g, h, ... (1 more, 9 in all)",
         "",
-        "Summary: 9 tokens, above 512, so no matrix is printed (--full prints them).",
-        "Each figure below is computed in blocks of 256 rows with an online softmax over 2048",
-        "keys at a time: no T x T' matrix is stored.",
+        "Summary: 9 tokens, above 64, so no matrix is printed (--full prints them; --json gives every number, "
+        "for programs).",
+        "Each figure below is computed in blocks of 128 rows, 2048 keys at a time (each row's max,",
+        "then e^(x - max)): no T x T' matrix is stored.",
         "",
         "H(A_t) bits: mean 1.235   median 1.500   min 0.250 (row 3)   max 2.000 (row 5)   mean 2^H 2.35",
         "NaN rows: 1 of 9",
@@ -241,7 +243,7 @@ def test_uniform_rows_all_land_in_the_last_bin():
 def test_the_summary_points_to_full_only_where_full_prints(monkeypatch):
     monkeypatch.setattr(summary, "FULL_MAX", 8)  # 9 tokens: beyond what --full prints
     text = summary.summary_text(projected(), "big.npz", FIGURES)
-    assert "so no matrix is printed (--full prints them up to 8 tokens, not 9)." in text
+    assert "so no matrix is printed (--full prints them up to 8 tokens, not 9; --json gives these figures" in text
     assert summary.summary_dict(projected(), "big.npz", FIGURES)["why"].endswith("up to 8 tokens, not 9")
     with pytest.raises(ValueError, match="every matrix is printed up to 8 tokens"):
         summary.check_full(projected())
@@ -250,14 +252,15 @@ def test_the_summary_points_to_full_only_where_full_prints(monkeypatch):
 def test_at_exactly_full_max_tokens_the_hint_and_check_full_agree_that_full_prints(monkeypatch):
     monkeypatch.setattr(summary, "FULL_MAX", 9)  # 9 tokens: the most --full prints
     summary.check_full(projected())  # accepted
-    assert "so no matrix is printed (--full prints them)." in summary.summary_text(projected(), "big.npz", FIGURES)
+    text = summary.summary_text(projected(), "big.npz", FIGURES)
+    assert "so no matrix is printed (--full prints them; --json gives every number, for programs)." in text
 
 
 def test_default_labels_are_written_once_and_unequal_sizes_are_named():
     Q, K = RNG.standard_normal((6, 2)), RNG.standard_normal((9, 2))
     s = Scenario(Q=Q, K=K, mask="none")
     text = summary.summary_text(s)
-    assert "Summary: 6 queries x 9 keys, above 512" in text
+    assert "Summary: 6 queries x 9 keys, above 64" in text
     tops = [line for line in text.splitlines() if line.startswith("  t")]
     assert tops and all(line.split(":")[0].strip().count("t") == 1 for line in tops), tops  # "t1", not "t1 t1"
     assert all("(k" not in line for line in tops), tops  # "t4 0.31", not "t4 (k4) 0.31"

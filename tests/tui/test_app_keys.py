@@ -131,15 +131,18 @@ async def test_q_quits(make_app):
 
 
 async def test_enter_on_an_editable_cell_posts_edit_request(make_app):
-    from attn_tui.tui.messages import EditRequested
+    from attn_tui.tui.widgets.matrix_grid import MatrixGrid
 
     app = make_app()
     seen = []
     async with app.run_test(size=SIZE, message_hook=lambda m: seen.append(m)) as pilot:
-        app.screen.query_one("#grid-W_Q").focus()
+        grid = app.screen.query_one("#grid-W_Q")
+        grid.focus()
         await pilot.press("down", "enter")
         await pilot.pause()
-        assert any(isinstance(m, EditRequested) and (m.name, m.row, m.col) == ("W_Q", 1, 0) for m in seen)
+        edits = list({id(m): m for m in seen if isinstance(m, MatrixGrid.EditRequested)}.values())  # hook: per hop
+        assert [(m.control.matrix, m.row, m.col) for m in edits] == [("W_Q", 1, 0)]
+        assert edits[0].control is grid
         await pilot.press("escape")
 
 

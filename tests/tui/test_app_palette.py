@@ -9,11 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from attn_tui.core.finite import finite_range
 from attn_tui.core.numfmt import fit_number
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
-from attn_tui.tui.widgets.palette import DIV_BUCKETS, SEQ_BUCKETS, buckets, cell_width, width_for
+from attn_tui.tui.widgets.palette import DIV_BUCKETS, SEQ_BUCKETS, buckets, width_for
 
 
 @pytest.mark.parametrize(
@@ -46,9 +47,9 @@ def test_fmt_never_lies_about_magnitude(x):
 
 
 def test_cell_width():
-    assert cell_width(np.array([[0.0, 0.87, 9.99]])) == 5
-    assert cell_width(np.array([[0.0, -0.5]])) == 6
-    assert cell_width(np.array([[np.nan, np.inf]])) == 5
+    assert width_for(*finite_range(np.array([[0.0, 0.87, 9.99]]))) == 5
+    assert width_for(*finite_range(np.array([[0.0, -0.5]]))) == 6
+    assert width_for(*finite_range(np.array([[np.nan, np.inf]]))) == 5
 
 
 @pytest.mark.parametrize(

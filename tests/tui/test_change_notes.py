@@ -9,13 +9,14 @@ import pytest
 
 from attn_tui.core.builtins import builtin
 from attn_tui.core.edit import EditError, add_token, remove_token, renumber, set_cell
+from attn_tui.core.finite import finite_range
 from attn_tui.core.matrices import computed_hint
 from attn_tui.core.modes import set_cross_keeping_padding as cross_keeping_padding
 from attn_tui.core.numfmt import fit_number
 from attn_tui.core.scenario_io import ScenarioError, dumps, loads
 from attn_tui.tui.history import History, same_scenario
 from attn_tui.tui.state import State
-from attn_tui.tui.widgets.palette import cell_width
+from attn_tui.tui.widgets.palette import width_for
 
 
 def test_identical_scenario_records_no_undo_step():
@@ -88,7 +89,7 @@ def test_tiny_numbers_fit_the_cell_width():
     import numpy as np
 
     for v in (np.array([[0.0, 1e-7, 9.9]]), np.array([[-1.23e-5, 0.5]]), np.array([[1e-100, 2.0]])):
-        w = cell_width(v)
+        w = width_for(*finite_range(v))
         assert all(len(fit_number(float(x), w)) <= w for x in v.ravel())
 
 

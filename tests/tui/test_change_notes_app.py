@@ -27,7 +27,7 @@ async def test_reset_when_c_is_one_is_no_undo_step():
         await pilot.press("ctrl+z")
         assert app.state.scenario.c == pytest.approx(1.1)
         await pilot.press("ctrl+z")
-        assert app.state.scenario.c == 1.0 and not app.history.can_undo
+        assert app.state.scenario.c == 1.0 and not app.history.past
 
 
 async def test_added_token_is_labelled_by_its_position():

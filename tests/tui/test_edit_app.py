@@ -66,7 +66,7 @@ async def test_edit_bad_values_keep_old_value(bad, words, make_app):
         await pilot.pause()
         assert not isinstance(app.screen, CellEditor)
         assert app.state.scenario.X[1, 1] == 1.0
-        assert not app.history.can_undo
+        assert not app.history.past
 
 
 async def test_scores_overflow_refused_in_float16():
@@ -85,7 +85,7 @@ async def test_escape_cancels():
         await open_editor(app, pilot, "W_K")
         await pilot.press("9", "escape")
         await pilot.pause()
-        assert app.state.scenario.W_K[0, 0] == 3.0 and not app.history.can_undo
+        assert app.state.scenario.W_K[0, 0] == 3.0 and not app.history.past
 
 
 @pytest.mark.slow

@@ -4,7 +4,6 @@ confirmation, bad files leave the current scenario in place."""
 import numpy as np
 import pytest
 
-from attn_tui.core.export import read_csv
 from attn_tui.core.scenario_io import load
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.files import ConfirmScreen, ExportScreen, OpenScreen, SaveScreen
@@ -117,7 +116,7 @@ async def test_open_builtin_from_list():
 
 @pytest.mark.parametrize("fmt", ["csv", "npy"])
 @pytest.mark.slow
-async def test_export_matrices(tmp_path, fmt):
+async def test_export_matrices(tmp_path, fmt, read_csv):
     app = AttentionApp()
     folder = tmp_path / "out"
     async with app.run_test(size=SIZE) as pilot:

@@ -29,7 +29,7 @@ async def test_the_dimensions_form_refuses_non_ascii_and_huge_numbers(text, sett
         form = await submit(app, pilot, settle, "edit.dims", "d_k", text)
         assert isinstance(form, FormScreen) and app.is_running
         assert form.message.startswith("d_k: ") and "whole number" in form.message and "\n" not in form.message
-        assert app.state.scenario is before and not app.history.can_undo
+        assert app.state.scenario is before and not app.history.past
 
 
 @pytest.mark.parametrize(

@@ -18,16 +18,20 @@ from attn_tui.tui import framework
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.lenses import LensesScreen
 from attn_tui.tui.views import lenses as lens_views
+from attn_tui.tui.widgets.lens_panels import RankPanel
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
 
 T = 600
 
 
-def panel_text(app, pid: str) -> str:
-    shown = app.screen.query_one(f"#{pid}").shown
+def rendered(renderable) -> str:
     console = Console(width=200, record=True, file=io.StringIO())
-    console.print(shown)
+    console.print(renderable)
     return console.export_text()
+
+
+def panel_text(app, pid: str) -> str:
+    return rendered(app.screen.query_one(f"#{pid}").shown)
 
 
 RNG = np.random.default_rng(17)
@@ -40,7 +44,7 @@ def big(tmp_path):
     return resolve(p, large=True)
 
 
-async def test_grids_show_the_full_traces_cells(big, settle):
+async def test_grids_show_the_full_traces_cells(big, settle, tiles_computed):
     app = AttentionApp(scenario=big)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -52,7 +56,7 @@ async def test_grids_show_the_full_traces_cells(big, settle):
             grid = app.screen.query_one(f"#grid-{name}", MatrixGrid)
             assert grid.values.shape == want.shape
             np.testing.assert_allclose(grid.values[2, 0:40], want[2, :40], rtol=1e-12, atol=1e-15)
-        assert app.state.trace.A.computed <= 4  # the visible tiles, not 600 x 600
+        assert tiles_computed(app.state.trace.A) <= 4  # the visible tiles, not 600 x 600
 
 
 @pytest.mark.slow
@@ -78,7 +82,10 @@ async def test_lenses_run_in_a_worker_that_the_next_change_cancels(big, settle, 
         assert app.state.row == 1 and app.state.scenario.c == pytest.approx(1.1)
         gate.set()
         await settle(pilot)
-        assert screen.computed is app.state and not screen.busy  # the last state's lenses, not a stale one
+        assert not screen.busy
+        for pid, (lens, _title, _help) in lens_views.PANELS.items():  # the last state's lenses, not a stale one
+            assert panel_text(app, pid) == rendered(lens(app.state)), pid
+        assert rendered(screen.query_one(RankPanel).shown) == rendered(lens_views.rank_reading(app.state))
         assert "computing" not in panel_text(app, "lens-box") and "row 2" in panel_text(app, "lens-box")
 
 

@@ -230,7 +230,7 @@ async def test_a_notice_on_the_training_screen_leaves_the_probe_and_the_curves_i
         await settle(pilot)
         await pilot.press("T")
         await settle(pilot)
-        app.screen.notify("This run is done: r resets it (with the controls' values).", timeout=30)  # train.py's
+        app.notes.say("This run is done: r resets it (with the controls' values).", timeout=30)  # train.py's
         await settle(pilot)
         toasts = [t.region for t in app.screen.query("Toast")]
         assert toasts

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from attn_tui.core.builtins import builtin
-from attn_tui.core.export import read_csv
 from attn_tui.core.scenario_io import save
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.files import OpenScreen, SaveScreen
@@ -84,7 +83,7 @@ async def test_served_save_and_open_stay_below_the_root(root, tmp_path):
         assert app.state.scenario is before
 
 
-async def test_served_exports_and_screenshot_stay_below_the_root(root, tmp_path):
+async def test_served_exports_and_screenshot_stay_below_the_root(root, tmp_path, read_csv):
     app = AttentionApp()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()

@@ -20,26 +20,26 @@ def test_undo_redo_roundtrip():
     s2 = _apply(h, s1, s1.with_(scenario=set_cell(s1.scenario, "X", 0, 1, 7)))
     u1 = h.undo(s2)
     h.record(s2, u1)  # the app's set_state records; a replay must not count as a change
-    assert u1.scenario is s1.scenario and h.can_redo
+    assert u1.scenario is s1.scenario and h.future
     u0 = h.undo(u1)
     h.record(u1, u0)
-    assert u0.scenario is s0.scenario and not h.can_undo and h.undo(u0) is None
+    assert u0.scenario is s0.scenario and not h.past and h.undo(u0) is None
     r1 = h.redo(u0)
     h.record(u0, r1)
-    assert r1.scenario is s1.scenario and h.can_redo
+    assert r1.scenario is s1.scenario and h.future
 
 
 def test_new_change_clears_redo_and_view_moves_ignored():
     h = History()
     s0 = State(builtin("lesson-pipeline"))
     s1 = _apply(h, s0, s0.select_row(2))  # not an undo step
-    assert not h.can_undo
+    assert not h.past
     s2 = _apply(h, s1, s1.scale_by(1.1))
     u = h.undo(s2)
     h.record(s2, u)
     assert u.row == 2  # the view stays where the learner is
     _apply(h, u, u.toggle_mask())
-    assert not h.can_redo and h.can_undo
+    assert not h.future and h.past
 
 
 def test_limit_and_cursor_clamp():

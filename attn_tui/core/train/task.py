@@ -66,10 +66,3 @@ class Task:
 def symbol_name(i: int) -> str:
     """Symbol i as a letter: 0 -> 'a', 1 -> 'b', ..."""
     return chr(ord("a") + int(i)) if i < 26 else f"s{int(i)}"
-
-
-def right_attention(target, n_keys: int):
-    """The right A for targets (T,): one 1 per row at the matching key position."""
-    A = np.zeros((len(target), n_keys))
-    A[np.arange(len(target)), target] = 1.0
-    return A

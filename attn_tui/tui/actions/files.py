@@ -86,7 +86,7 @@ def _apply_save(app, path: str, overwrite: bool) -> str | None:
         return f"{path}: not saved ({getattr(exc, 'strerror', None) or exc})"
     app.paths.save = path
     same = _same_matrices(back, _to_save(app.state))
-    app.notify(
+    app.notes.say(
         f"saved {p}" + ("" if same else " (WARNING: reloads differently)"), severity="information" if same else "error"
     )
     return None
@@ -114,7 +114,7 @@ def _apply_export(app, path: str, fmt: str, overwrite: bool) -> str | None:
     except (OSError, ValueError) as exc:
         return f"{p}: not exported ({getattr(exc, 'strerror', None) or exc})"
     app.paths.export = path
-    app.notify(f"exported {len(paths)} {fmt} files to {p}")
+    app.notes.say(f"exported {len(paths)} {fmt} files to {p}")
     return None
 
 
@@ -133,7 +133,7 @@ def _export_svg(app, p: Path, overwrite: bool) -> str | None:
 
 def _save_svg(app, p: Path) -> None:
     app.save_screenshot(filename=p.name, path=str(p.parent))
-    app.notify(f"screenshot saved to {p}")
+    app.notes.say(f"screenshot saved to {p}")
 
 
 def _expand(path: str) -> Path:

@@ -44,4 +44,4 @@ def _go(app, row: int, col: int) -> None:
         app.set_state(app.state.with_(row=row))
         return
     grid.focus()
-    grid.move_cursor(row, col)  # A's cursor row is the selected query row (app.on_cell_cursor_moved)
+    grid.move_cursor(row, col)  # A's cursor row is the selected query row (app.on_matrix_grid_cell_cursor_moved)

@@ -20,7 +20,7 @@ def zero_qk(app) -> None:
         app.box_saved = (a, getattr(s, a), getattr(s, b))
         zero = np.zeros_like(getattr(s, a))
         new = state.with_scenario(**{a: zero, b: np.zeros_like(getattr(s, b))})
-        app.notify(
+        app.notes.say(
             f"{a} = {b} = 0 set in the scenario (the pipeline shows it too): {zero_scores_words(s)}. "
             f"z again or ctrl+z restores {a} and {b}.",
             title="Scenario changed",
@@ -29,10 +29,12 @@ def zero_qk(app) -> None:
     elif saved and saved[0] == a and saved[1].shape == getattr(s, a).shape and saved[2].shape == getattr(s, b).shape:
         new = state.with_scenario(**{a: saved[1], b: saved[2]})
         app.box_saved = None
-        app.notify(f"{a} and {b} restored in the scenario.", timeout=4)
+        app.notes.say(f"{a} and {b} restored in the scenario.", timeout=4)
     else:
-        app.notify(f"{a} and {b} are already zero in this scenario; nothing to restore.", severity="warning", timeout=3)
+        app.notes.say(
+            f"{a} and {b} are already zero in this scenario; nothing to restore.", severity="warning", timeout=3
+        )
         return
     why = app.set_state(new)  # the state watchers redraw the panes
     if why:
-        app.notify(why, severity="warning", timeout=5)
+        app.notes.say(why, severity="warning", timeout=5)

@@ -33,7 +33,7 @@ async def try_it(app, page: str) -> None:
     if state is not app.state:  # the cost lens reads the scenario as it is
         why = app.set_state(state)
         if why:  # the exercise's change does not compute in this scenario: stay on the tour
-            app.notify(why, severity="warning", timeout=8)
+            app.notes.say(why, severity="warning", timeout=8)
             return
     await app.switch_mode(tr.mode)
     show = getattr(app.screen, "show_lens", None)
@@ -42,4 +42,4 @@ async def try_it(app, page: str) -> None:
     hook = getattr(app.screen, "try_it", None)  # a screen's own set-up (the training screen compares)
     if callable(hook):
         hook()
-    app.notify(f"{p.title}: {tr.label}. Press t to come back to the tour.", timeout=5)
+    app.notes.say(f"{p.title}: {tr.label}. Press t to come back to the tour.", timeout=5)

@@ -7,6 +7,8 @@
    ``python -m attn_tui --scenario FILE.npz`` in a 120×40 pty: the wall time to the first
    screen, CPU ms per `+` (all the app's threads, each press read until the app falls quiet)
    and the process's peak RSS (VmHWM in /proc) after the presses.
+3. `report` on a T = 16384 float32 causal file against a plain NumPy pass over the same work,
+   end to end and in process (report_large.py; `--report` runs this one alone).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import time
 import numpy as np
 
 from ...core.attention import attention, causal_mask
+from . import report_large
 from .pty_bytes import QUIET, PtyApp
 
 SIZES = (64, 1024, 4096, 16384)
@@ -145,6 +148,11 @@ def cli(argv=None) -> None:
     p.add_argument("--sizes", default=",".join(map(str, SIZES)), help="token counts T, comma-separated")
     p.add_argument("--presses", type=int, default=10, help="`+` presses per size")
     p.add_argument("--repeats", type=int, default=7, help="rounds of attention() vs torch (best of)")
+    p.add_argument("--report", action="store_true", help="only `report` against plain NumPy (report_large.py)")
+    p.add_argument("--report-T", type=int, default=report_large.T_REPORT, help="tokens of the `report` case")
+    p.add_argument("--report-runs", type=int, default=5, help="interleaved runs of the `report` case (medians)")
     a = p.parse_args(argv)
-    sizes = [int(t) for t in a.sizes.split(",")]
-    print("\n".join(report(run(sizes, a.presses, a.repeats))), flush=True)
+    if not a.report:
+        sizes = [int(t) for t in a.sizes.split(",")]
+        print("\n".join(report(run(sizes, a.presses, a.repeats))), flush=True)
+    print("\n".join(report_large.report(report_large.run(a.report_T, a.report_runs))), flush=True)

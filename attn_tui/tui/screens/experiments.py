@@ -108,7 +108,7 @@ class ExperimentsScreen(Screen):
                     yield ProgressLine(id="sweep-status", markup=False)
                     yield Static(sweep_compare(), id="sweep-compare", markup=False)
                     yield SweepCharts()
-        yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
+        yield KeyBar(keys.bar_label, id="keybar")  # drops low-priority keys on a narrow screen
 
     def on_mount(self) -> None:
         self.show_saturation(8)
@@ -125,7 +125,7 @@ class ExperimentsScreen(Screen):
     def action_run(self) -> None:
         params, err = self.settings()
         if err:
-            self.notify(err, severity="error", timeout=4, markup=False)
+            self.app.notes.say(err, severity="error", timeout=4)
             self.query_one("#var-status", ProgressLine).update(err)
             return
         dks = tuple(experiments.DKS) + (params["d_k"],)
@@ -242,10 +242,9 @@ class ExperimentsScreen(Screen):
         except OSError as e:
             return f"export: cannot write to {directory}: {e.strerror or e}"
         self.export_dir, self.last_export = directory, out
-        self.notify(
+        self.app.notes.say(
             f"Sweep exported: {out} (animated) and {out.stem}_frames/ ({len(self.frames)} SVGs)",
             title="Export",
             timeout=8,
-            markup=False,
         )
         return None

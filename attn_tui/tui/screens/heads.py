@@ -60,7 +60,7 @@ class HeadsScreen(Screen):
         yield HeadTiles(id="head-tiles")
         yield TextLines(id="heads-foot", wrap=True)
         yield StatusLine(id="status")
-        yield KeyBar(id="keybar")
+        yield KeyBar(keys.bar_label, id="keybar")
 
     def on_mount(self) -> None:
         self.watch(self.app, "state", self.show, init=False)

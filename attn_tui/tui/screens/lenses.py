@@ -40,7 +40,6 @@ class LensesScreen(Screen):
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
-        self.computed = None  # the last state whose lenses a worker finished
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="lenses-scroll", can_focus=False):
@@ -52,7 +51,7 @@ class LensesScreen(Screen):
                 yield rank
                 for pid, (_build, title, help) in list(PANELS.items())[FIRST:]:
                     yield LensPanel(title, help, id=pid, classes="lens-panel")
-        yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
+        yield KeyBar(keys.bar_label, id="keybar")  # drops low-priority keys on a narrow screen
 
     def on_mount(self) -> None:
         self.watch(self.app, "state", lambda _state: self.show_state(), init=False)
@@ -101,7 +100,6 @@ class LensesScreen(Screen):
     def _show_rank(self, state, text, singular_values) -> None:
         if state is self.app.state:
             self.query_one(RankPanel).show(text, singular_values)
-            self.computed = state  # tests wait on this
 
     @property
     def busy(self) -> bool:

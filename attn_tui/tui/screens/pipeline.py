@@ -29,10 +29,10 @@ from ..views.status import status_view
 from ..widgets.explain import ExplainLine
 from ..widgets.inspector import Inspector
 from ..widgets.key_bar import KeyBar
-from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.softmax_chart import SoftmaxChart
 from ..widgets.status import StatusLine
 from . import warm
+from .keyed_grid import KeyedGrid
 from .pane_lines import PaneColumn, screen_lines
 from .pipeline_layout import PaneSize, Sizes, extra_cell, fit_cap, plan_row, title_width
 
@@ -63,7 +63,7 @@ class PipelineScreen(Screen):
     def compose(self) -> ComposeResult:
         # The panes get their data before the first layout, so the first frame is final.
         self.grids = {
-            n: MatrixGrid(n, editable=MATRICES[n].typed != "never", id=f"grid-{n}", classes="pane grid")
+            n: KeyedGrid(n, editable=MATRICES[n].typed != "never", id=f"grid-{n}", classes="pane grid")
             for names in ROWS
             for n in names
         }
@@ -75,7 +75,7 @@ class PipelineScreen(Screen):
         # Under the panes, next to the chart: a knob repaints one region of the screen.
         yield ExplainLine(id="explain")  # State.explanations (core/modes.py): NaN rows, float16 fill, ...
         yield StatusLine(id="status")
-        yield KeyBar(id="keybar")
+        yield KeyBar(keys.bar_label, id="keybar")
 
     def on_mount(self) -> None:
         self.sizes = Sizes.read(self)

@@ -30,6 +30,7 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.lens_panels import LensPanel
 from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.softmax_chart import SoftmaxChart
+from .keyed_grid import KeyedGrid
 from .modes import ChoiceScreen
 
 LENS_PANES = {
@@ -61,7 +62,7 @@ class PredictionInput(Input):
 def make_pane(name: str):
     """A fresh read-only widget for the live pane ``name``."""
     if name in MATRICES:
-        grid = MatrixGrid(name, classes="tour-grid")
+        grid = KeyedGrid(name, classes="tour-grid")
         grid.can_focus = False
         return grid
     if name == "chart":
@@ -104,7 +105,7 @@ class TourScreen(Screen):
                 yield Static(id="tour-msg", markup=False)
                 yield Static(id="tour-try", markup=False)
             yield VerticalScroll(id="tour-pane", can_focus=False)
-        yield KeyBar(id="keybar")  # drops low-priority keys on a narrow screen
+        yield KeyBar(keys.bar_label, id="keybar")  # drops low-priority keys on a narrow screen
 
     async def on_mount(self) -> None:
         self.watch(self.app, "state", lambda _state: self.show_state(), init=False)
@@ -202,7 +203,7 @@ class TourScreen(Screen):
     async def action_skip(self) -> None:
         k = self.open_question
         if k is None:
-            self.notify("Nothing to skip on this page: n for the next page.", timeout=3)
+            self.app.notes.say("Nothing to skip on this page: n for the next page.", timeout=3)
             return
         await self.commit(k, None)
 
@@ -231,9 +232,9 @@ class TourScreen(Screen):
         tr = self.page.try_it
         if self.open_question is not None:
             self.query_one("#tour-predict", PredictionInput).focus()
-            self.notify("Predict first: type your answer and press enter (s skips).", timeout=3)
+            self.app.notes.say("Predict first: type your answer and press enter (s skips).", timeout=3)
             return
         if tr is None:
-            self.notify("This page has no exercise: space/n for the next page.", timeout=3)
+            self.app.notes.say("This page has no exercise: space/n for the next page.", timeout=3)
             return
         await self.app.run_action(f"do('tour.try_it', {self.page.key!r})")  # actions/tour.py changes the state

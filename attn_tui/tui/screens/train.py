@@ -31,6 +31,7 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.train_charts import TrainCurves
 from .files import SaveScreen
+from .keyed_grid import KeyedGrid
 
 FRAME = 1 / 15  # seconds between drawn frames while training (pacing: a run is watched, not just done)
 STEPS_PER_FRAME = 4  # 60 steps a second: the default 300 steps take about 5 s to watch
@@ -76,14 +77,14 @@ class TrainScreen(Screen):
             with Horizontal(id="train-top"):
                 yield TrainCurves(id="train-curves")
                 with Vertical(id="train-right"):
-                    yield MatrixGrid("A", id="train-probe")
+                    yield KeyedGrid("A", id="train-probe")
                     yield Static(id="train-figures", markup=False)
             with ContentSwitcher(initial="train-qk", id="train-bottom"):
-                yield MatrixGrid("W_Q·W_Kᵀ", id="train-qk")
+                yield KeyedGrid("W_Q·W_Kᵀ", id="train-qk")
                 with VerticalScroll(id="train-compare"):
                     yield ProgressLine(id="compare-status", markup=False)
                     yield Static(id="compare-text", markup=False)
-        yield KeyBar(id="keybar")
+        yield KeyBar(keys.bar_label, id="keybar")
 
     def on_mount(self) -> None:
         for grid in self.query(MatrixGrid):
@@ -124,7 +125,7 @@ class TrainScreen(Screen):
             self._wake.set()
             return
         if self.trainer.done:
-            self.notify("This run is done: r resets it (with the controls' values).", timeout=4)
+            self.app.notes.say("This run is done: r resets it (with the controls' values).", timeout=4)
             return
         self.running = True
         self._wake.clear()
@@ -159,10 +160,10 @@ class TrainScreen(Screen):
 
     def action_step(self) -> None:
         if self.running:
-            self.notify("Training: space pauses it first.", timeout=3)
+            self.app.notes.say("Training: space pauses it first.", timeout=3)
             return
         if self.trainer.done:
-            self.notify("This run is done: r resets it.", timeout=3)
+            self.app.notes.say("This run is done: r resets it.", timeout=3)
             return
         with self._lock:
             self.trainer.step()
@@ -173,7 +174,7 @@ class TrainScreen(Screen):
         """A new run from the typed controls (and ``changes``); a bad control keeps the current run."""
         values, err = tv.parse_controls({k: self.query_one(f"#in-{k}", Input).value for k in tv.CONTROLS})
         if err:
-            self.notify(f"{err}; the current run is kept", severity="error", timeout=5)
+            self.app.notes.say(f"{err}; the current run is kept", severity="error", timeout=5)
             self.query_one("#train-status", ProgressLine).update(err)
             return
         self.running = False

@@ -81,8 +81,9 @@ def cost(state, scores: bool = True) -> Group:
         lines.append(
             Text(
                 f"here: S in float64 would be {gib(full)}; it is never stored. The cells on screen "
-                f"are computed in tiles of {ROWS} rows, and each row's softmax over all its keys runs online, a block "
-                "of keys at a time (a running max and sum, rescaled when the max grows), as FlashAttention does."
+                f"are computed in tiles of {ROWS} rows, and each row's softmax over all its keys takes two passes "
+                "over those rows' scores, a block of keys at a time: the max, then e^(s − max) and their sum "
+                "(FlashAttention's online softmax does it in one, rescaling a running max and sum)."
             )
         )
     return Group(*lines)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.heads.capture_check import stored_check
 from ...core.scenario import Scenario
 from ..fmt import knob
 from ..state import State
@@ -61,9 +60,16 @@ def status_parts(state: State, check: bool = True) -> list[Part]:
     # A fill or dtype other than the default is the point of the scenario: kept longer.
     parts.append(Part(f"fill {s.fill}", str(s.fill), "", 3 if s.fill == DEFAULT_FILL else 2))
     parts.append(Part(s.dtype, DTYPE_SHORT.get(s.dtype, s.dtype), "", 3 if s.dtype == "float64" else 1))
-    if check and state.head is not None and (figure := stored_check(state.head.source)) is not None:
+    if check and state.head is not None and (figure := _stored_check(state.head.source)) is not None:
         parts.append(Part(figure.brief(), figure.short(), "bold", 0))  # a captured model's: kept at 80 columns
     return parts
+
+
+def _stored_check(source):
+    """A captured file's check (core.heads, loaded with its first head: not the first screen's)."""
+    from ...core.heads.capture_check import stored_check
+
+    return stored_check(source)
 
 
 @dataclass(frozen=True)

@@ -3,15 +3,17 @@
 Textual's Footer is one widget per key (18 here) and recomposes on every focus change;
 this draws the same keys (those with show=True, so the rows of keys.py) in one Line-API
 widget. Clicking a key runs its action. The keys' colour is the component class
-``key-bar--key`` (app.tcss).
+``key-bar--key`` (app.tcss). Its screen hands it the key table's labels (``keys.bar_label``):
+a widget imports no key table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual import events
 
-from ..keys import bar_label
 from .text_lines import TextLines
 
 # Which hints a narrow screen drops first (a higher number goes first; equal: the rightmost).
@@ -50,12 +52,15 @@ def priority(action: str, current_mode: str | None = None, own: bool = False) ->
 
 
 class KeyBar(TextLines):
-    """`key description` for every shown binding active on this screen, then ^p palette."""
+    """`key description` for every shown binding active on this screen, then ^p palette.
+    ``bar_label(action)``: the short label that keys sharing one hint show together (None: the
+    binding's description), e.g. "multiplier ×÷1.1" for + and -."""
 
     COMPONENT_CLASSES = frozenset({"key-bar--key"})
 
-    def __init__(self, **kw) -> None:
+    def __init__(self, bar_label: Callable[[str], str | None], **kw) -> None:
         super().__init__(wrap=False, **kw)
+        self._bar_label = bar_label
         self._spans: list[tuple] = []  # (start, end, action, namespace) for clicks
 
     def on_mount(self) -> None:
@@ -83,7 +88,7 @@ class KeyBar(TextLines):
             if priority(binding.action, getattr(self.app, "current_mode", None)) >= SHOWN:
                 continue
             seen.add(binding.action)
-            key, group = self.app.get_key_display(binding), bar_label(binding.action)
+            key, group = self.app.get_key_display(binding), self._bar_label(binding.action)
             if group is not None and entries and entries[-1][0] == group:
                 entries[-1][1].append(key)  # "+/- multiplier ×÷", "k/j row"
                 continue

@@ -31,12 +31,11 @@ from functools import partial
 import numpy as np
 from rich.segment import Segment
 from textual.geometry import Region, Size
+from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...core.finite import finite_range
-from .. import keys
-from ..messages import CellCursorMoved, EditRequested
 from . import palette as P
 from .grid_cells import changed_runs, row_cells, row_segments
 from .grid_sizing import GridSizing
@@ -46,11 +45,28 @@ from .palette import LABEL_MAX, fit_label, headers
 
 class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
     """A (rows × cols) matrix with row and column labels. ``matrix`` names the matrix (e.g. "A");
-    ``editable`` makes `enter` post EditRequested(matrix, row, col). Data comes in through :meth:`show`;
-    ``extra_cell`` (set before it) widens every cell by that many columns (a wide screen's spare width)."""
+    ``editable`` makes `enter` post EditRequested(grid, row, col). Data comes in through :meth:`show`;
+    ``extra_cell`` (set before it) widens every cell by that many columns (a wide screen's spare width).
+    Its keys (the actions cursor, cursor_page, edit) are bound by screens/keyed_grid.py."""
+
+    class CellMessage(Message):
+        """Cell (row, col) of ``grid`` (``grid.matrix``); ``@on(MatrixGrid.EditRequested, "#grid-A")`` works."""
+
+        def __init__(self, grid: MatrixGrid, row: int, col: int) -> None:
+            super().__init__()
+            self.grid, self.row, self.col = grid, row, col
+
+        @property
+        def control(self) -> MatrixGrid:
+            return self.grid
+
+    class CellCursorMoved(CellMessage):
+        """The cell cursor moved to (row, col), or the grid took the focus with it there."""
+
+    class EditRequested(CellMessage):
+        """`enter` on cell (row, col); the app edits it, or says what to edit instead (S, M, A, O)."""
 
     extra_cell = 0
-    BINDINGS = keys.bindings("grid")
     COMPONENT_CLASSES: frozenset = frozenset()  # P.COMPONENTS, applied once per app and theme, not per grid
 
     def __init__(
@@ -274,23 +290,19 @@ class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
         if self.has_focus:  # a pane taller than the screen keeps the cursor's row in view
             reveal_line(self, self.content_region.y + 1 + row - int(self.scroll_offset.y))
         if post:
-            self.post_message(CellCursorMoved(self.matrix, row, col))
+            self.post_message(self.CellCursorMoved(self, row, col))
 
     def action_cursor(self, drow: int, dcol: int) -> None:
         r, c = self.cursor
         self.move_cursor(r + drow, c + dcol)
 
-    def check_action(self, action: str, parameters) -> bool | None:
-        """Every action runs; `enter` on S, M, A, O says what to edit instead (app side)."""
-        return True
-
     def action_edit(self) -> None:
         if 0 not in self.values.shape:  # also on S, M, A, O: the app says what to edit instead
-            self.post_message(EditRequested(self.matrix, *self.cursor))
+            self.post_message(self.EditRequested(self, *self.cursor))
 
     def on_focus(self) -> None:
         self._invalidate(self.cursor[0])
-        self.post_message(CellCursorMoved(self.matrix, *self.cursor))
+        self.post_message(self.CellCursorMoved(self, *self.cursor))
 
     def on_blur(self) -> None:
         self._invalidate(self.cursor[0])

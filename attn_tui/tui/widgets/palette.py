@@ -197,11 +197,6 @@ def _abbrev(label: str, width: int) -> str:
     return cut(label, width - len(tail)) + tail if len(tail) < width else cut(label, width - 1) + "…"
 
 
-def cell_width(values: np.ndarray) -> int:
-    """The cell width for an ndarray's values (see :func:`width_for`)."""
-    return width_for(*finite_range(values))
-
-
 def width_for(lo: float, hi: float, by_sign: bool = False) -> int:
     """5 characters when every finite value is in [0, 10) ("0.870"), else 6 ("-0.500"), and 9 when a
     value is beyond ±1e100 (the float64 min fill prints "-1.79e308": in 6 it read -2e308, no float).
