@@ -100,3 +100,17 @@ def test_relative_links_resolve(doc):
 def test_readme_links_the_map_on_its_first_screen():
     first = (ROOT / "README.md").read_text().splitlines()[:30]
     assert any("(ARCHITECTURE.md)" in line for line in first)
+
+
+def test_the_layers_table_is_the_contract():
+    """ARCHITECTURE.md's table of the explorer's layers lists pyproject.toml's layers contract, in order."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    (layers,) = [c["layers"] for c in contracts if c["type"] == "layers"]
+    contract = [set(re.split(r"\s*[|:]\s*", layer)) for layer in layers]
+    text = DOC.read_text()
+    section = text[text.index("| layer | modules |") : text.index("Private framework names")]
+    rows = re.findall(r"^\| \d+ \| (.*?) \| [^|]*\|$", section, flags=re.MULTILINE)
+    table = [{m.strip("/").removesuffix(".py") for m in re.findall(r"`attn_tui/tui/([\w/.]+)`", r)} for r in rows]
+    assert table == contract
