@@ -11,6 +11,7 @@ import argparse
 from .core.numparse import parse_float, parse_int
 
 MAX_SEEDS = 1000
+MAX_JOBS = 64
 
 
 def _number(kind, name):
@@ -42,6 +43,7 @@ def add_parser(sub) -> None:
 def _arguments(t) -> None:
     from .core.train.compare import COMPARE_STEPS, DKS
     from .core.train.optim import OPTIMIZERS
+    from .core.train.pool import cpus
     from .core.train.run import Config
     from .core.train.task import TASKS
 
@@ -84,6 +86,14 @@ def _arguments(t) -> None:
         metavar="N",
         help="with --compare: N seeds from --seed on, each figure as median (min–max) (the README's table: 9)",
     )
+    t.add_argument(
+        "--jobs",
+        type=_number(int, "jobs"),
+        default=None,
+        metavar="N",
+        help=f"with --compare: the runs in N processes side by side, the same figures (default: one a CPU, "
+        f"{cpus()} here); 1 runs them one after another in this process",
+    )
     t.add_argument("--json", action="store_true", help="JSON instead of text")
 
 
@@ -110,14 +120,19 @@ def run(args) -> str:
     from .core.train import compare
     from .core.train import run as train_run
     from .core.train.compare import DKS
+    from .core.train.pool import cpus
     from .report import train_text
 
     try:
         cfg = config(args)
     except ValueError as e:  # cli.main prints it on one line, exit 2
         raise ValueError(f"train --{str(e).replace('_', '-', 1)}") from None
-    if args.seeds is not None and not args.compare:
-        raise ValueError("train --seeds: only with --compare")
+    for option in ("seeds", "jobs"):
+        if getattr(args, option) is not None and not args.compare:
+            raise ValueError(f"train --{option}: only with --compare")
+    if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
+        raise ValueError(f"train --jobs: {args.jobs} must be a whole number from 1 to {MAX_JOBS}")
+    jobs = cpus() if args.jobs is None else args.jobs
     if not args.compare:
         result = train_run.run(cfg)
         return train_text.as_json(result) if args.json else train_text.run_text(result)
@@ -127,9 +142,9 @@ def run(args) -> str:
             raise ValueError(f"train --seeds: {args.seeds} must be a whole number from 1 to {MAX_SEEDS}")
         from .core.train import seeds
 
-        rows = seeds.compare_seeds(cfg, range(cfg.seed, cfg.seed + args.seeds), dks)
+        rows = seeds.compare_seeds(cfg, range(cfg.seed, cfg.seed + args.seeds), dks, jobs=jobs)
         return train_text.as_json(rows) if args.json else train_text.compare_seeds_text(rows)
-    rows = compare.compare_all(cfg, dks)
+    rows = compare.compare_all(cfg, dks, jobs=jobs)
     if args.json:
         if len(rows) == 1:
             return train_text.as_json({k: rows[0][k] for k in ("scaled", "unscaled", "verdict", "d_k")})

@@ -108,6 +108,14 @@ def settle():
 
 
 @pytest.fixture
+def unpaced(monkeypatch):
+    """The training screen's runs unpaced (its FRAME 0): each frame drawn as soon as its steps are taken."""
+    from attn_tui.tui.screens import train
+
+    monkeypatch.setattr(train, "FRAME", 0)
+
+
+@pytest.fixture
 def open_experiments():
     """await open_experiments(pilot): the experiments screen (`x`) once its first measurement is done."""
 

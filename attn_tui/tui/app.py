@@ -183,6 +183,13 @@ class AttentionApp(App):
         module, _, function = name.partition(".")
         return getattr(import_module(f"{ACTIONS}.{module}"), function)(self, *args)
 
+    def open_scenario(self, scenario: Scenario, note: str) -> str | None:
+        """Make another scenario (single-head) current: screens do it through here, since they import
+        no action (the layers app > actions > screens); None, or the admission's one-line refusal."""
+        from .actions import commit  # actions load on first use (action_do)
+
+        return commit(self, scenario, note=note, head=None, fresh=True)
+
     def action_help(self) -> None:
         from .screens.help import HelpScreen
 

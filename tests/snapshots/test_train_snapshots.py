@@ -19,12 +19,12 @@ async def _trained(pilot, settle) -> None:
     await pilot.pause()
     screen = pilot.app.screen
     assert isinstance(screen, TrainScreen)
-    screen.frame = 0  # no pacing
     await pilot.press("space")
     await settle(pilot)
 
 
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+@pytest.mark.usefixtures("unpaced")
 def test_snapshot_train_after_the_default_run(snap_compare, settle, size):
     async def setup(pilot):
         await _trained(pilot, settle)
@@ -32,6 +32,7 @@ def test_snapshot_train_after_the_default_run(snap_compare, settle, size):
     assert snap_compare(AttentionApp(), terminal_size=size, run_before=setup)
 
 
+@pytest.mark.usefixtures("unpaced")
 def test_snapshot_train_comparison(snap_compare, settle, monkeypatch):
     monkeypatch.setattr(compare, "DKS", (4, 64))
     monkeypatch.setattr(compare, "COMPARE_STEPS", 200)

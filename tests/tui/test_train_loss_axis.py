@@ -20,6 +20,7 @@ def test_decade_axis_gives_each_decade_whole_lines():
 @pytest.mark.parametrize("trained", [False, True])
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)])
 @pytest.mark.slow
+@pytest.mark.usefixtures("unpaced")
 async def test_the_target_line_lies_between_0_1_and_0_01(size, trained, settle):
     """At the start (1 to 0.01) and after the default run (1 to 0.0001: the chart grows)."""
     app = AttentionApp()
@@ -28,7 +29,6 @@ async def test_the_target_line_lies_between_0_1_and_0_01(size, trained, settle):
         await pilot.press("T")
         await settle(pilot)
         if trained:
-            app.screen.frame = 0  # no pacing
             await pilot.press("space")
             await settle(pilot)
             assert app.screen.trainer.done

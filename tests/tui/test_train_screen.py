@@ -18,6 +18,7 @@ from attn_tui.tui.screens.train import TrainScreen
 from attn_tui.tui.views import train_view as tv
 
 SIZE = (120, 40)
+pytestmark = pytest.mark.usefixtures("unpaced")  # the runs unpaced (conftest.py)
 
 
 async def open_train(pilot, steps: int | None = None) -> TrainScreen:
@@ -26,7 +27,6 @@ async def open_train(pilot, steps: int | None = None) -> TrainScreen:
     await pilot.pause()
     screen = pilot.app.screen
     assert isinstance(screen, TrainScreen)
-    screen.frame = 0  # no pacing in tests
     if steps is not None:
         screen.query_one("#in-steps", Input).value = str(steps)
         await pilot.press("r")
@@ -289,10 +289,12 @@ async def test_random_keys_on_the_training_screen_never_crash(seed, tmp_path, mo
 @pytest.mark.slow
 async def test_pause_then_run_again_keeps_training(monkeypatch):
     """space, space, space: the first worker's "stopped" must not stop the run started after it."""
+    from attn_tui.tui.screens import train
+
+    monkeypatch.setattr(train, "FRAME", 0.01)  # paced, so the pause lands mid-run
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_train(pilot, steps=200)
-        screen.frame = 0.01  # paced, so the pause lands mid-run
         await pilot.press("space", "space", "space")
         await screen.workers.wait_for_complete()
         await pilot.pause()

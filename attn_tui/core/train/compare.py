@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from .pool import run_all
 from .run import ONE_HOT, STARVED, Config, run
 
 DKS = (4, 64, 256)
@@ -80,8 +81,24 @@ def stall_words(u: dict) -> str:
     )
 
 
-def compare_all(config: Config, dks=DKS, progress=None) -> list[dict]:
-    """[{d_k, scaled, unscaled, verdict}] for each d_k, the same seed and learning rate."""
+def plan(config: Config, dks=DKS) -> list[Config]:
+    """The runs of the comparison, in order: per d_k, scaled then unscaled (the same seed and lr)."""
+    return [config.with_(d_k=d_k, scaled=scaled) for d_k in dks for scaled in (True, False)]
+
+
+def rows_of(dks, summaries: list[dict]) -> list[dict]:
+    """[{d_k, scaled, unscaled, verdict}] from the run() summaries of plan(config, dks), in its order."""
+    rows = []
+    for d_k, scaled, unscaled in zip(dks, summaries[0::2], summaries[1::2]):
+        rows.append({"d_k": d_k, "scaled": scaled, "unscaled": unscaled, "verdict": verdict(d_k, scaled, unscaled)})
+    return rows
+
+
+def compare_all(config: Config, dks=DKS, progress=None, jobs: int = 1) -> list[dict]:
+    """[{d_k, scaled, unscaled, verdict}] for each d_k, the same seed and learning rate; the runs
+    in up to ``jobs`` processes (pool.py: the same figures), or here with per-step ``progress``."""
+    if jobs > 1 and progress is None:
+        return rows_of(dks, run_all(plan(config, dks), jobs))
     rows = []
     for d_k in dks:
         pair = compare(config.with_(d_k=d_k), progress and (lambda name, s, n, d_k=d_k: progress(d_k, name, s, n)))

@@ -12,7 +12,8 @@ import math
 import statistics
 from dataclasses import asdict
 
-from .compare import DKS, compare
+from .compare import DKS, compare, plan
+from .pool import run_all
 from .run import Config
 
 FIGURES = ("steps_to_target", "initial_mean_row_entropy_bits", "mean_p_one_minus_p", "final_accuracy", "final_loss")
@@ -36,19 +37,27 @@ def summarize_runs(runs: list[dict]) -> dict:
     return out
 
 
-def compare_seeds(config: Config, seeds, dks=DKS, progress=None) -> list[dict]:
+def compare_seeds(config: Config, seeds, dks=DKS, progress=None, jobs: int = 1) -> list[dict]:
     """[{d_k, seeds, scaled, unscaled, verdict}]: each of ``scaled``/``unscaled`` is summarize_runs()
-    over compare(config with that d_k and seed) for every seed (the config's own seed is ignored)."""
+    over compare(config with that d_k and seed) for every seed (the config's own seed is ignored).
+    The runs go to up to ``jobs`` processes (pool.py: the same figures) unless ``progress`` is given."""
+    seeds = list(seeds)
+    if jobs > 1 and progress is None:
+        plans = [plan(config.with_(seed=seed), (d_k,)) for d_k in dks for seed in seeds]
+        done = iter(run_all([c for pair in plans for c in pair], jobs))
+        pairs = [{"scaled": next(done), "unscaled": next(done)} for _ in plans]
+    else:
+        pairs = []
+        for d_k in dks:
+            for seed in seeds:
+                p = progress and (lambda name, s, n, d_k=d_k, seed=seed: progress(d_k, seed, name, s, n))
+                pairs.append(compare(config.with_(d_k=d_k, seed=seed), p))
+    shared = {k: v for k, v in asdict(config).items() if k not in ("d_k", "seed", "scaled")}
     rows = []
-    for d_k in dks:
-        per = {"scaled": [], "unscaled": []}
-        for seed in seeds:
-            p = progress and (lambda name, s, n, d_k=d_k, seed=seed: progress(d_k, seed, name, s, n))
-            pair = compare(config.with_(d_k=d_k, seed=seed), p)
-            for name in per:
-                per[name].append(pair[name])
-        shared = {k: v for k, v in asdict(config).items() if k not in ("d_k", "seed", "scaled")}
-        row = {"d_k": d_k, "seeds": list(seeds), "config": shared, **{n: summarize_runs(r) for n, r in per.items()}}
+    for k, d_k in enumerate(dks):
+        per = pairs[k * len(seeds) : (k + 1) * len(seeds)]
+        row = {"d_k": d_k, "seeds": seeds, "config": shared}
+        row.update({name: summarize_runs([pair[name] for pair in per]) for name in ("scaled", "unscaled")})
         row["verdict"] = verdict(row, config)
         rows.append(row)
     return rows

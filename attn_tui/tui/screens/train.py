@@ -3,27 +3,33 @@
 space runs or pauses (a thread worker takes the steps; the screen draws snapshots, so the
 UI and the other screens keep answering), n takes one step, r resets with the typed
 controls, u flips scaled/unscaled, c runs the scaled-vs-unscaled comparison at d_k = 4, 64,
-256 (another worker), v shows W_Q·W_Kᵀ or the comparison, s saves the learned head (W_Q, W_K;
-W_V = I is fixed) with the probe sequence as a TOML scenario and opens it on the pipeline.
+256, v shows W_Q·W_Kᵀ or the comparison, s saves the learned head (W_Q, W_K; W_V = I is fixed)
+with the probe sequence as a TOML scenario and opens it on the pipeline.
+
+The comparison's six runs go to child processes, one a CPU (core/train/pool.py; a thread would
+hold the GIL the screen needs, on one core); a thread worker waits on them and says each finished
+run. c pauses a live run; leaving for another mode or c again kills the processes.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Input, Label, Static
 from textual.worker import get_current_worker
 
 from ...core import scenario_io as io
 from ...core.train import compare
+from ...core.train.pool import Runs, cpus
 from ...core.train.run import Config, Trainer
 from ...core.train.scenario import learned_scenario
 from .. import keys
-from ..actions import commit
 from ..served_root import rooted, served_root
 from ..views import train_view as tv
 from ..widgets.exp_panels import ProgressLine
@@ -56,11 +62,13 @@ class TrainScreen(Screen):
         super().__init__(**kw)
         self.config = Config()
         self.trainer = Trainer(self.config)
-        self.frame = FRAME  # tests set 0: no pacing
         self.running = False
         self.generation = 0  # a reset starts a new one; a stale worker's frames are dropped
         self.runs = 0  # each press of run starts one; only the latest may say it stopped
-        self.compare_rows: list[dict] | None = None
+        self.compare_rows: list[dict] | None = None  # the comparison last measured (what the pane shows)
+        self.compare_runs: Runs | None = None  # the comparison's processes while it runs
+        self._compare_words = ""  # what the running comparison is, for its progress line
+        self._ticker: Timer | None = None  # once a second while it runs: the progress line's seconds
         self._wake = threading.Event()  # pausing wakes the worker out of its frame wait
         self._lock = threading.Lock()  # one step at a time: a stopping worker may still be in one
 
@@ -89,16 +97,18 @@ class TrainScreen(Screen):
     def on_mount(self) -> None:
         for grid in self.query(MatrixGrid):
             grid.can_focus = False
-        self.query_one("#compare-status", ProgressLine).update(
-            f"c runs the comparison: scaled vs unscaled, d_k = {', '.join(map(str, compare.DKS))}"
-        )
+        self.query_one("#compare-status", ProgressLine).update(tv.compare_hint(compare.DKS))
         self.draw(tv.snapshot(self.trainer))
+        self._ticker = self.set_interval(1.0, self._compare_progress, pause=True)  # the progress line's seconds
 
     def on_unmount(self) -> None:
-        self.running = False
-        self._wake.set()
+        self._pause()
         self.workers.cancel_group(self, "train")
-        self.workers.cancel_group(self, "compare")
+        self._stop_compare()
+
+    def on_screen_suspend(self) -> None:
+        if self not in self.app.screen_stack:  # another mode, not a dialog over this screen
+            self._stop_compare("the comparison was stopped when you left this screen: c runs it again")
 
     # -- drawing ---------------------------------------------------------------
     def draw(self, s: tv.Snapshot) -> None:
@@ -119,10 +129,13 @@ class TrainScreen(Screen):
             self.draw(s)
 
     # -- run / pause / step / reset -------------------------------------------------
+    def _pause(self) -> None:
+        self.running = False
+        self._wake.set()  # out of its frame wait: the worker sees it at once
+
     def action_run(self) -> None:
         if self.running:
-            self.running = False
-            self._wake.set()
+            self._pause()
             return
         if self.trainer.done:
             self.app.notes.say("This run is done: r resets it (with the controls' values).", timeout=4)
@@ -148,8 +161,8 @@ class TrainScreen(Screen):
             if worker.is_cancelled:
                 return
             self.app.call_from_thread(self._frame, generation, snap)
-            if self.frame:
-                self._wake.wait(self.frame)
+            if FRAME:
+                self._wake.wait(FRAME)
         if not worker.is_cancelled:
             self.app.call_from_thread(self._stopped, run)
 
@@ -177,8 +190,7 @@ class TrainScreen(Screen):
             self.app.notes.say(f"{err}; the current run is kept", severity="error", timeout=5)
             self.query_one("#train-status", ProgressLine).update(err)
             return
-        self.running = False
-        self._wake.set()
+        self._pause()
         self.workers.cancel_group(self, "train")
         self.generation += 1
         self.config = self.config.with_(**values, **changes)
@@ -197,37 +209,66 @@ class TrainScreen(Screen):
 
     # -- the comparison --------------------------------------------------------------
     def action_compare(self) -> None:
-        cfg = self.config.with_(steps=compare.COMPARE_STEPS)
+        cfg, dks = self.config.with_(steps=compare.COMPARE_STEPS), compare.DKS
         self.query_one(ContentSwitcher).current = "train-compare"
-        self.query_one("#compare-status", ProgressLine).update(
-            f"running: scaled and unscaled at d_k = {', '.join(map(str, compare.DKS))}, "
-            f"{cfg.steps} steps, lr {cfg.lr:g}, seed {cfg.seed} …"
-        )
-        self.run_compare(cfg)
+        paused = self.running
+        self._pause()  # the live run and its chart would take a CPU from the comparison's processes
+        self._stop_compare()
+        try:
+            runs = Runs(compare.plan(cfg, dks), cpus())
+        except OSError as exc:
+            self.query_one("#compare-status", ProgressLine).update(f"the comparison did not start: {exc}")
+            return
+        self.compare_runs = runs
+        self._compare_words = tv.compare_running(cfg, dks, len(runs.processes), paused)
+        self._compare_progress()
+        self._ticker.resume()
+        self.run_compare(dks, runs)
 
     @work(thread=True, exclusive=True, group="compare")
-    def run_compare(self, cfg: Config) -> None:
+    def run_compare(self, dks: tuple, runs: Runs) -> None:
+        """Off the event loop: wait on the processes, say each finished run, then show the rows."""
         worker = get_current_worker()
-        rows = []
-        for d_k in compare.DKS:
-            if worker.is_cancelled:
-                return
-            rows += compare.compare_all(cfg, (d_k,))
-            self.app.call_from_thread(self._compare_progress, d_k)
-        if not worker.is_cancelled:
-            self.app.call_from_thread(self.show_compare, rows)
+        summaries: list = [None] * len(runs.configs)
+        try:
+            for i, summary in runs.results(stop=lambda: worker.is_cancelled):
+                summaries[i] = summary
+                self.app.call_from_thread(self._compare_progress)
+        except RuntimeError as exc:  # a process died (not killed by us): say so, one line
+            self.app.call_from_thread(self.show_compare, runs, why=f"the comparison failed: {exc}")
+            return
+        if not (worker.is_cancelled or runs.cancelled):
+            self.app.call_from_thread(self.show_compare, runs, compare.rows_of(dks, summaries))
 
-    def _compare_progress(self, d_k: int) -> None:
-        self.query_one("#compare-status", ProgressLine).update(f"running … d_k = {d_k} done")
+    def _compare_progress(self) -> None:
+        if (runs := self.compare_runs) is not None:
+            seconds = time.monotonic() - runs.started
+            line = tv.compare_progress(self._compare_words, runs.done, len(runs.configs), seconds)
+            self.query_one("#compare-status", ProgressLine).update(line)
 
-    def show_compare(self, rows: list[dict]) -> None:
-        self.compare_rows = rows
-        cfg = rows[0]["scaled"]["config"]
-        self.query_one("#compare-status", ProgressLine).update(
-            f"measured, {cfg['steps']} steps each; the same task, seed {cfg['seed']}, initialisation, batches, "
-            f"{cfg['optimizer']} lr {cfg['lr']:g}; target loss {cfg['target_loss']:g}"
-        )
-        self.query_one("#compare-text", Static).update(tv.comparison(rows))
+    def _stop_compare(self, why: str | None = None) -> None:
+        """Kill the running comparison's processes (none running: nothing) and say ``why``."""
+        runs, self.compare_runs = self.compare_runs, None
+        if self._ticker is not None:
+            self._ticker.pause()
+        if runs is None:
+            return
+        runs.cancel()
+        self.workers.cancel_group(self, "compare")
+        if why:
+            self.query_one("#compare-status", ProgressLine).update(why)
+
+    def show_compare(self, runs: Runs, rows: list[dict] | None = None, why: str = "") -> None:
+        """The rows ``runs`` measured, or why there are none; nothing if another comparison began since."""
+        if runs is not self.compare_runs:
+            return
+        self.compare_runs = None  # its processes have ended (its worker too, once this returns)
+        self._ticker.pause()
+        self.query_one("#compare-status", ProgressLine).update(why)
+        if rows is not None:
+            self.compare_rows = rows
+            self.query_one("#compare-status", ProgressLine).update(tv.compare_measured(rows))
+            self.query_one("#compare-text", Static).update(tv.comparison(rows))
 
     def action_toggle_view(self) -> None:
         sw = self.query_one(ContentSwitcher)
@@ -243,9 +284,7 @@ class TrainScreen(Screen):
 
     # -- open the learned head in the explorer ------------------------------------------
     def action_explore(self) -> None:
-        if self.running:
-            self.running = False
-            self._wake.set()
+        self._pause()
         path = self.app.paths.save if self.app.paths.save.endswith(SAVE_DEFAULT) else SAVE_DEFAULT
         self.app.push_screen(SaveScreen(self._save_and_open, path))
 
@@ -267,7 +306,7 @@ class TrainScreen(Screen):
         except (OSError, ValueError, io.ScenarioError) as exc:
             return f"{path}: not saved ({getattr(exc, 'strerror', None) or exc})"
         self.app.paths.save = path
-        why = commit(self.app, scenario, note=f"opened the learned head from {p}", head=None, fresh=True)
+        why = self.app.open_scenario(scenario, note=f"opened the learned head from {p}")
         if why:
             return why
         self.app.set_state(self.app.state.with_(row=0))

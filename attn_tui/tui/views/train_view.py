@@ -159,6 +159,32 @@ def figures(s: Snapshot) -> str:
     )
 
 
+def compare_hint(dks) -> str:
+    return f"c runs the comparison: scaled vs unscaled, d_k = {', '.join(map(str, dks))}"
+
+
+def compare_running(cfg: Config, dks, processes: int, paused: bool) -> str:
+    """What the running comparison is: the runs, and where they run."""
+    return (
+        f"running: scaled and unscaled at d_k = {', '.join(map(str, dks))}, {cfg.steps} steps, lr {cfg.lr:g}, "
+        f"seed {cfg.seed}, in {processes} process{'es' if processes > 1 else ''}"
+        + ("; the run is paused (space resumes it)" if paused else "")
+    )
+
+
+def compare_progress(words: str, done: int, runs: int, seconds: float) -> str:
+    return f"{words}: {done} of {runs} runs done, {seconds:.0f} s …"
+
+
+def compare_measured(rows: list[dict]) -> str:
+    """The status line over a measured comparison: what the runs shared."""
+    cfg = rows[0]["scaled"]["config"]
+    return (
+        f"measured, {cfg['steps']} steps each; the same task, seed {cfg['seed']}, initialisation, batches, "
+        f"{cfg['optimizer']} lr {cfg['lr']:g}; target loss {cfg['target_loss']:g}"
+    )
+
+
 def comparison(rows: list[dict]) -> str:
     """The measured comparison: the table and the verdicts `attn-tui train --compare` prints."""
     return compare_table(rows) + "\n" + "\n".join(row["verdict"] for row in rows)
