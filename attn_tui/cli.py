@@ -194,16 +194,15 @@ def run(args) -> int:
 
 def _run(args) -> int:
     scenario, head = _load_run(args)  # refuse a bad file before any UI starts
-    from threadpoolctl import threadpool_limits
-
     from .tui.app import AttentionApp  # textual only on this path
     from .tui.themes import check_theme
 
-    # One BLAS thread: the explorer's products are small (16 query rows x 2048 keys at T = 16384),
-    # and a second thread made A's row statistics 3-4x slower on a busy 2-core machine (7 -> 25 ms).
-    threadpool_limits(1, user_api="blas")
     heads = {} if head is None else {"head": head}  # a single-head scenario: the call as before
     app = AttentionApp(scenario=scenario, session=_keeper(args, scenario), **heads)
+    if blas_first(app.state):
+        one_blas_thread()
+    else:  # a small first frame: its products are tiny whatever the threads (~3 ms of the launch later)
+        app.after_first.append(one_blas_thread)
     if getattr(args, "title_first", False):  # `capture --open`: the check's figure whole, not the hint
         app.first_screen = False
     if args.theme is not None:
@@ -212,6 +211,20 @@ def _run(args) -> int:
     code = getattr(app, "return_code", None) or EXIT_OK  # non-zero when Textual caught a crash or a signal
     _kept(app, code)
     return code
+
+
+def one_blas_thread() -> None:
+    """One BLAS thread: the explorer's products are small (16 query rows x 2048 keys at T = 16384),
+    and a second thread made A's row statistics 3-4x slower on a busy 2-core machine (7 -> 25 ms)."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1, user_api="blas")
+
+
+def blas_first(state) -> bool:
+    """One BLAS thread before the first frame: a large scenario's first frame computes its rows on
+    screen, a multi-head source's neighbours are computed in a worker from the start."""
+    return state.large or state.head is not None
 
 
 def _keeper(args, scenario):

@@ -16,7 +16,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import secrets
 import stat
 import tempfile
 import time
@@ -148,6 +147,8 @@ def _write_within(path: Path, data: bytes, within: Path) -> Path:
         except FileNotFoundError:
             mode = 0o666 & ~_umask()
         remove_stale(real / path.name)
+        import secrets  # here: its hmac and hashlib cost a launch ~3 ms (issue 32), a write needs them
+
         tmp = f".{path.name}.{''.join(secrets.choice(_TMP_CHARS) for _ in range(8))}{TMP_SUFFIX}"
         create = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         fd = os.open(tmp, create, 0o600, dir_fd=folder)

@@ -12,12 +12,11 @@ Saving writes floats with repr(), which round-trips bit for bit, through core.at
 from __future__ import annotations
 
 import math
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
-from . import arrays_io, labeltext
+from . import labeltext
 from .atomic import write_atomic
 from .builtins import BUILTINS, builtin
 from .limits import MAX_ARRAY_FILE_BYTES, MAX_DIM, MAX_TITLE, admit, check_dim, printable, shown, unexpected
@@ -48,6 +47,8 @@ def _number(key, r, c, x):
 
 def _matrix(key, value):
     if isinstance(value, np.ndarray):  # from an .npz or .safetensors file (core.arrays_io)
+        from . import arrays_io
+
         return arrays_io.matrix(key, value)
     if not isinstance(value, list) or not value:
         raise ValueError(f"{key}: must be a non-empty list of rows, e.g. [[1.0, 0.0], [0.0, 1.0]]")
@@ -129,6 +130,8 @@ def _parse(text: str, source: str) -> dict:
     problem = structure_problem(text)  # before tomllib recurses or builds millions of objects
     if problem:
         raise ScenarioError(f"{source}: {problem}")
+    import tomllib  # here and arrays_io in _load: a launch without a file reads none (issue 32)
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -173,6 +176,8 @@ def _name_title(name: str) -> str:
 
 
 def _load(path: Path, large: bool) -> Scenario:
+    from . import arrays_io
+
     name = printable(path)
     if arrays_io.is_arrays_file(path):
         raw = read_capped(path, ScenarioError, MAX_ARRAY_FILE_BYTES, "an array file")

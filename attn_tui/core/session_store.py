@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 import stat
 import sys
 import time
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -178,6 +176,8 @@ def _history(data, key, source) -> tuple:
 
 def loads(text: str, source: str = "<session>") -> Kept:
     """A Kept from a state file's text; SessionError (one line) for anything else."""
+    import tomllib  # read when a kept session is (a launch with none does not import it: issue 32)
+
     source = printable(source)
     try:
         data = tomllib.loads(text)
@@ -247,6 +247,8 @@ def newest(folder: Path) -> tuple[Kept | None, Path | None, list[str]]:
 def write(folder: Path, k: Kept, replaces: Path | None = None) -> Path:
     """Write ``k`` as a new file in ``folder`` (made 0700 if missing), remove ``replaces`` (the file this
     session was restored from, if still a regular file of ours), prune beyond KEEP_FILES. OSError if unwritable."""
+    import secrets  # on the first write, not at launch (issue 32)
+
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(k.saved))
     path = folder / f"session-{stamp}-{secrets.token_hex(4)}.toml"

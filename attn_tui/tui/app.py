@@ -11,6 +11,7 @@ their dialogs load on first use (tests/tui/test_launch_imports.py keeps it so).
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from functools import partial
 from importlib import import_module
 from typing import TYPE_CHECKING
@@ -89,12 +90,15 @@ class AttentionApp(App):
         self.last_random: dict | None = None  # the random form's last values (its next seed follows)
         self.first_screen = True  # the status line's "new here?" hint, until the first key of the session
         self.box_saved: tuple | None = None  # what the box kernel (z) zeroed, for z again (actions/lenses.py)
+        self.after_first: list[Callable[[], None]] = []  # called once the first frame is drawn (cli.run adds)
         opened = scenario if scenario is not None else builtin(DEFAULT)
         self.set_reactive(AttentionApp.state, State.opening(opened, head))  # head: of a multi-head source
 
     def on_mount(self) -> None:
         if not gc.isenabled():  # cli.run paused the collector for the start-up: resume after the first frame
             self.call_after_refresh(resume_collection)
+        for callback in self.after_first:
+            self.call_after_refresh(callback)
         if self.state.head is not None:  # the heads next to the one opened, ready for `>` / `<`
             self.run_worker(partial(prefetch, self.state.head), thread=True, exclusive=True, group="heads-prefetch")
         if not self.is_headless:  # a real terminal: SIGHUP, SIGTERM... keep the session and exit cleanly

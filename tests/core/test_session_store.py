@@ -5,6 +5,7 @@ one line and never crash the launch; writing and pruning touch only the store's 
 from __future__ import annotations
 
 import os
+import secrets
 
 import numpy as np
 import pytest
@@ -200,7 +201,7 @@ def test_a_write_never_goes_through_a_name_already_there(tmp_path, monkeypatch):
     folder = tmp_path / "attn-tui"
     folder.mkdir()
     tokens = iter(["00000000", "00000000", "11111111"])
-    monkeypatch.setattr(store.secrets, "token_hex", lambda n: next(tokens))
+    monkeypatch.setattr(secrets, "token_hex", lambda n: next(tokens))  # imported by the write
     k = a_session()
     planted = folder / f"session-{store.time.strftime('%Y%m%dT%H%M%SZ', store.time.gmtime(k.saved))}-00000000.toml"
     planted.symlink_to(elsewhere)

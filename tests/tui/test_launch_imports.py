@@ -66,6 +66,16 @@ def test_launch_leaves_every_other_screen_and_action_unimported():
     assert "attn_tui.tui.screens.pipeline" in mods and "textual_plotext" in mods  # the check sees imports
 
 
+# Standard modules only a file's reading or writing needs (a TOML scenario or kept session, an .npz,
+# a temporary name): ~7 ms of a launch that opens no file (issue 32).
+FILE_ONLY = ("tomllib", "secrets", "hashlib", "zipfile")  # not json: imported() itself prints with it
+
+
+def test_launch_reads_no_file_format_it_does_not_open():
+    mods = imported(LAUNCH)
+    assert not [m for m in FILE_ONLY if m in mods]
+
+
 @pytest.mark.parametrize("module", ["attn_tui.tui.actions.edit", "attn_tui.tui.screens.train"])
 def test_the_check_would_see_a_lazy_module_imported_at_launch(module):
     """The test above can fail: the same listing with one lazy module imported names it."""

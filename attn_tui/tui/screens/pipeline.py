@@ -16,11 +16,12 @@ it through app.set_state.
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 
 from ...core.matrices import MATRICES
-from .. import keys
+from .. import framework, keys
 from ..state import State
 from ..views.chart import chart_view
 from ..views.grids import grid_view, unchanged_views
@@ -48,6 +49,7 @@ class PipelineScreen(Screen):
     BINDINGS = keys.bindings("pipeline")
     AUTO_FOCUS = "#grid-A"  # arrows move in A at once, and A is in view on a small terminal
     _stale = False
+    _resumed = False  # resumed once (on_screen_resume)
     shown: State | None = None  # the state the panes show (a large one may be computing: warm.py)
 
     def __init__(self, *args, **kw) -> None:
@@ -78,6 +80,7 @@ class PipelineScreen(Screen):
         yield KeyBar(keys.bar_label, id="keybar")
 
     def on_mount(self) -> None:
+        framework.draw_after_batches(self)  # the first frame drawn once, whole, as the start-up ends
         self.sizes = Sizes.read(self)
         self.query_one("#inspector").border_title = "cell inspector"
         self.watch(self.app, "state", self.show, init=True)
@@ -115,7 +118,12 @@ class PipelineScreen(Screen):
             self.app.first_screen = False
             self.query_one("#status", StatusLine).show(status_view(self.app.state))
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Runs before Textual's own resume (a subclass's handler first). The first resume, the
+        launch's: no restyle of every pane, each was styled as it was mounted a moment before and
+        focus restyles the pane it focuses (~5 ms of the launch, issue 32); a later one restyles."""
+        if not self._resumed:
+            self._resumed, event.refresh_styles = True, False
         if self._stale:
             self.show(self.app.state)
 

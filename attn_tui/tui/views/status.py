@@ -66,7 +66,8 @@ def status_parts(state: State, check: bool = True) -> list[Part]:
 
 
 def _stored_check(source):
-    """A captured file's check (core.heads, loaded with its first head: not the first screen's)."""
+    """A captured file's check figure (core.heads, loaded with the head already: a launch of a
+    single-head scenario does not import it, tests/tui/test_launch_imports.py)."""
     from ...core.heads.capture_check import stored_check
 
     return stored_check(source)

@@ -26,8 +26,6 @@ colour changed (and the legend), no relayout; otherwise the whole grid.
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 from rich.segment import Segment
 from textual.geometry import Region, Size
@@ -102,7 +100,7 @@ class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
         """The component classes' styles (one Look per app and theme); the cached rows are
         redrawn only if they changed."""
         if self._stale:
-            look, self._stale = P.shared_look(self, partial(self.get_component_rich_style, partial=True)), False
+            look, self._stale = P.shared_look(self, self.partial_style), False
             if look != self._look:
                 self._look, self._header = look, None
                 self._cache.clear()

@@ -121,6 +121,11 @@ class SharedStyles:
         use_component_styles(self, shared_styles(self))
         return super().get_component_styles(*names)
 
+    def partial_style(self, name: str) -> Style:
+        """``get_component_rich_style(name, partial=True)``, without the full style Textual computes
+        with it and a Look does not read (a walk up the DOM per class: ~2 ms of the first frame)."""
+        return self.get_component_styles(name).partial_rich_style
+
 
 def span(lo: float, hi: float) -> float:
     """max |finite value| from the range (lo, hi); 0 when there is none."""
