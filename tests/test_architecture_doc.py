@@ -25,13 +25,15 @@ def references(text: str) -> list[tuple[str, str | None]]:
     refs = []
     for line in text.splitlines():
         for cell in line.split("|"):
-            last, end = None, 0
+            last, end = None, 0  # last: the file.py a bare name after it belongs to, while the list goes on
             for m in re.finditer(rf"{REF.pattern}|{BARE.pattern}", cell):
                 if m.group(1):
                     last = m.group(1) if m.group(1).endswith(".py") else None
                     refs.append((m.group(1), m.group(2)))
                 elif last and cell[end : m.start()] in LISTED:
                     refs.append((last, m.group(3)))
+                else:
+                    last = None  # another list: `x` (of no file named here), `y`
                 end = m.end()
     return refs
 
@@ -77,7 +79,7 @@ def test_reference_exists(path, name):
 
 def test_references_are_read():
     """The reader itself: a path, a path with a name, a bare name after it, a name of no file."""
-    line = "| a | `x/y.py:f`, `g` → `h` and `i`, `z.tcss`, `j` | `C` |"
+    line = "| a | `x/y.py:f`, `g` → `h` and `i`, `j`; `z.tcss`, `k` | `C` |"
     assert references(line) == [("x/y.py", "f"), ("x/y.py", "g"), ("x/y.py", "h"), ("z.tcss", None)]
 
 
