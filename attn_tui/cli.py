@@ -129,14 +129,14 @@ def _load(name):
 
 def report(args) -> str:
     # imported here so that `attn-tui --help` stays fast
-    from .report import as_json, summary, text
+    from .report import as_json, full, summary, text
 
     scenario = heads_cli.report_scenario(args)  # a multi-head file's (or built-in's) head --layer L --head H
     if scenario is None and args.scenario is not None:
         scenario = resolve(args.scenario, large=True)  # T up to 16384
     if scenario is None:
         return as_json.lesson_json() if args.json else text.lesson_text()
-    if summary.is_large(scenario, args.json):
+    if full.is_large(scenario, args.json):
         if not args.full:
             f = summary.summarise(scenario, progress=_progress(summary))
             return (
@@ -144,7 +144,7 @@ def report(args) -> str:
                 if args.json
                 else summary.summary_text(scenario, args.scenario, f)
             )
-        summary.check_full(scenario, args.json)  # the JSON's peak is ~4x the text's
+        full.check_full(scenario, args.json)  # the JSON's peak is ~4x the text's
     if args.json:
         return as_json.scenario_json(scenario, args.scenario)
     return text.scenario_text(scenario, args.scenario)

@@ -90,7 +90,7 @@ async def _screen_once(path: str) -> tuple[float, float]:
             await app.workers.wait_for_complete()  # the neighbours' prefetch
             t0 = time.perf_counter()
             await pilot.press("h")
-            while getattr(app.screen, "computed", None) is None:
+            while not (isinstance(app.screen, HeadsScreen) and app.screen.query_one("#head-tiles").tiles):
                 await pilot.pause(0.005)
             seen = time.perf_counter()
     finally:

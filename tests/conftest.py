@@ -204,6 +204,22 @@ def on_screen():
     return on_screen
 
 
+@pytest.fixture(scope="session")
+def stall_runs():
+    """The unscaled training runs at each d_k of compare.STALL_DKS, trained to COMPARE_STEPS:
+    {d_k: Trainer} (the stall's figures: tests/core/test_train_stall.py, tests/tui/test_train_stall_text.py)."""
+    from attn_tui.core.train import compare
+    from attn_tui.core.train.run import Config, Trainer
+
+    def trained(d_k: int) -> Trainer:
+        t = Trainer(Config(d_k=d_k, scaled=False, steps=compare.COMPARE_STEPS))
+        while not t.done:
+            t.step()
+        return t
+
+    return {d: trained(d) for d in compare.STALL_DKS}
+
+
 # -- .ci/run's oracle step: with torch installed, a torch test that skips is a failure ---------
 # ATTN_REQUIRE_TORCH=1 (set by .ci/run only after the README's command passed without torch and
 # torch was installed on top): a skip whose reason names torch fails the run, so the oracle cannot

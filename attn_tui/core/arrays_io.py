@@ -23,10 +23,9 @@ import numpy as np
 
 from . import npz_members
 from .limits import MAX_DIM, MAX_T, check_tokens, dim_limit, printable, shown
-from .matrices import INPUTS, TOKEN_ROWS  # the one table: the matrices a file holds, those with a row per token
+from .matrices import INPUTS, LABELS, TOKEN_ROWS  # the one table: the matrices a file holds, those with a row per token
 from .npz_members import MAX_MEMBERS
 
-LABELS = ("tokens", "features", "key_tokens")
 MAX_HEADER = 16 * 2**20  # a safetensors JSON header (labels of 16384 tokens fit)
 MAX_HEADER_COMMAS = 4 * MAX_T + 1024  # token, key and feature labels, padding, 8 tensors' entries
 ST_DTYPES = {"F16": "float16", "F32": "float32", "F64": "float64", "I8": "int8", "I16": "int16", "I32": "int32"}

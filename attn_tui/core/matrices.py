@@ -69,6 +69,8 @@ TOKEN_ROWS = tuple(n for n in INPUTS if MATRICES[n].rows in ("tokens", "keys"))
 #: Names whose rows are the query tokens.
 ROW_LINKED = frozenset(n for n, m in MATRICES.items() if m.row_linked)
 ENTROPY_COLUMNS = ("log₂t", "H", "2^H")
+#: The label lists a scenario file holds beside its inputs (Scenario's fields of the same names).
+LABELS = ("tokens", "features", "key_tokens")
 
 
 def labels(s, axis: str) -> tuple:

@@ -20,11 +20,10 @@ from . import labeltext
 from .atomic import write_atomic
 from .builtins import BUILTINS, builtin
 from .limits import MAX_ARRAY_FILE_BYTES, MAX_DIM, MAX_TITLE, admit, check_dim, printable, shown, unexpected
-from .matrices import INPUTS
+from .matrices import INPUTS, LABELS
 from .safe_read import read_capped, structure_problem
 from .scenario import Scenario
 
-LABELS = ("tokens", "features", "key_tokens")
 KEYS = ("title", *LABELS, *INPUTS, "mask", "padding", "window", "fill", "c", "scaled", "dtype", "focus_row")
 
 

@@ -29,10 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .stream_source import (  # noqa: F401  (re-exported: core.stream's public names and the caches tests read)
-    _FACTS,
-    _QKV,
-    _RANGES,
+from .stream_source import (  # noqa: F401  (re-exported: core.stream's public names)
     SAMPLE_ROWS,
     TILE,
     Source,

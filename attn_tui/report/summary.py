@@ -19,9 +19,10 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..core import stream
-from ..core.limits import MAX_DIM, REPORT_TEXT_MAX, gib, printable
+from ..core.limits import MAX_DIM, REPORT_TEXT_MAX, printable
 from ..core.ranks import qr_ranks
 from ..core.scenario import Scenario
+from .full import everything_hint, full_hint
 from .text import fmt_num, params_qkv, settings
 
 TOP = 3  # keys listed per sampled row
@@ -139,47 +140,6 @@ def _figures(s, src, H, seen, worst_sum, masked, tops):
     }
 
 
-FULL_MAX = 2048  # --full prints every matrix up to this many tokens (~0.6 GiB of memory at 2048; JSON ~3 GiB)
-
-# Peak memory of `report --full` per number it prints, measured (random float64 Q, K, V of T x 64,
-# causal; Python 3.11): the JSON holds each number as a Python float (24 B) in tolist's list and
-# clean's copy (16 B), the indenting encoder's string for it (~75 B) and that string's slot (8 B),
-# and its ~20 characters in the joined text: 128 B a number under tracemalloc at T = 512, 144 B
-# by /proc VmHWM at T = 2048 (3.0 GB, interpreter included). The text's lines: 29 B and 30 B.
-JSON_BYTES_PER_NUMBER = 150
-TEXT_BYTES_PER_NUMBER = 34
-
-
-def full_numbers(s: Scenario) -> int:
-    """The numbers `report --full` prints of ``s``: five T x T' matrices (S, M, blocked, S + M, A),
-    Q and O (T rows), K and V (T' rows), the inputs when projected, and a few figures per row."""
-    T, T_k = s.T, s.T_k
-    n = 5 * T * T_k + (T + T_k) * (s.d_k + s.d_v) + 3 * T
-    if s.projected:
-        n += (T + T_k) * s.d_model + s.d_model * (2 * s.d_k + s.d_v)
-    return n
-
-
-def full_bytes(s: Scenario, as_json: bool = False) -> int:
-    """About the peak memory of `report --full` (``as_json``: with --json) for ``s`` (full_numbers)."""
-    return (JSON_BYTES_PER_NUMBER if as_json else TEXT_BYTES_PER_NUMBER) * full_numbers(s)
-
-
-def _full_hint(s: Scenario) -> str:
-    """Where --full helps: it prints the matrices up to FULL_MAX tokens and refuses beyond."""
-    n = max(s.T, s.T_k)
-    return "--full prints them" if n <= FULL_MAX else f"--full prints them up to {FULL_MAX} tokens, not {n}"
-
-
-def _everything_hint(s: Scenario) -> str:
-    """How to get every number instead of the text summary: --full, and the JSON for programs
-    (complete up to MAX_DIM tokens, with --full up to FULL_MAX, this summary beyond)."""
-    n = max(s.T, s.T_k)
-    if n > FULL_MAX:
-        return f"{_full_hint(s)}; --json gives these figures, for programs"
-    return f"--full prints them; {'--json' if n <= MAX_DIM else '--full --json'} gives every number, for programs"
-
-
 def _named(label: str, prefix: str, pos: int) -> str:
     """A token by its label and position, "mat (t1)", or its label alone when that is the
     position's default name ("t252" or "k252", not "t252 (k252)")."""
@@ -205,7 +165,7 @@ def summary_dict(s: Scenario, name: str = "", figures: dict | None = None) -> di
         "name": name,
         "title": s.title,
         "summary": True,
-        "why": f"T or T' above {MAX_DIM}: a summary computed in row blocks (no T x T' matrix); {_full_hint(s)}",
+        "why": f"T or T' above {MAX_DIM}: a summary computed in row blocks (no T x T' matrix); {full_hint(s)}",
         "tokens_first": list(s.tokens[:LABELS_SHOWN]),
         "key_tokens_first": list(s.keys[:LABELS_SHOWN]),
         "shape": {"T": s.T, "T_k": s.T_k, "d_model": s.d_model, "d_k": s.d_k, "d_v": s.d_v},
@@ -234,7 +194,7 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
         "tokens: " + _labels(s.tokens),
         "keys:   " + _labels(s.keys),
         "",
-        f"Summary: {_sizes(s)}, above {REPORT_TEXT_MAX}, so no matrix is printed ({_everything_hint(s)}).",
+        f"Summary: {_sizes(s)}, above {REPORT_TEXT_MAX}, so no matrix is printed ({everything_hint(s)}).",
         f"Each figure below is computed in blocks of {stream.BLOCK} rows, {stream.TILE} keys at a time "
         "(each row's max,",
         "then e^(x - max)): no T x T' matrix is stored.",
@@ -268,25 +228,6 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
     p = params_qkv(s)
     lines.append(f"params d_model * (2 d_k + d_v) = {p}" if p is not None else "params: n/a (Q, K, V given directly)")
     return "\n".join(lines) + "\n"
-
-
-def is_large(s: Scenario, as_json: bool = False) -> bool:
-    """True when the report summarises ``s`` unless --full is given: the text above REPORT_TEXT_MAX tokens
-    (T or T'), the JSON (``as_json``, for programs) above MAX_DIM."""
-    return max(s.T, s.T_k) > (MAX_DIM if as_json else REPORT_TEXT_MAX)
-
-
-def check_full(s: Scenario, as_json: bool = False) -> None:
-    """Refuse --full beyond FULL_MAX tokens, naming the memory the full report would need (full_bytes:
-    the full trace's matrices alone, 160 MiB at 2049 tokens, were ~5x below the text's peak and
-    ~19x below the JSON's)."""
-    n = max(s.T, s.T_k)
-    if n > FULL_MAX:
-        what = "--full --json" if as_json else "--full"
-        raise ValueError(
-            f"--full: {n} tokens; every matrix is printed up to {FULL_MAX} tokens ({what} here would need "
-            f"about {gib(full_bytes(s, as_json))} of memory); leave out --full for the summary"
-        )
 
 
 def progress_to(stream_out):

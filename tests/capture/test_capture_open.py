@@ -41,5 +41,5 @@ async def test_open_shows_the_models_heads_and_the_check(tiny_folders, tmp_path,
         await pilot.app.workers.wait_for_complete()
         await pilot.app.screen.workers.wait_for_complete()
         await pilot.pause()
-        assert type(app.screen).__name__ == "HeadsScreen" and app.screen.computed is not None
+        assert type(app.screen).__name__ == "HeadsScreen" and app.screen.query_one("#head-tiles").tiles
         assert f"{header_words} · tokens: " in app.screen.query_one("#heads-header").render_line(1).text

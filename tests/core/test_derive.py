@@ -4,7 +4,7 @@ read from the trace, the masks' reasons from the mask rules (tests/core/referenc
 
 Written to kill the mutants of core/derive.py (scripts/mutation.sh): a wrong index, label,
 formula, filter or sentence fails. Numbers are written with core.numfmt.fit_number (tested on its own
-in test_numfmt.py and test_numfmt_rules.py).
+in test_numfmt.py).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Issue 34: `--full` said 2049 tokens would need 160 MiB (the full trace's matrices) while 2048
-with `--json` peaked at 3.0 GB. The refusal now names summary.full_bytes, a cost per number
+with `--json` peaked at 3.0 GB. The refusal now names report.full.full_bytes, a cost per number
 printed; here it is checked against the peak that tracemalloc measures (NumPy's buffers
 included) of the same report at a few hundred tokens: it must not understate the peak, nor
 overstate it by more than a third (the constants were set from T = 512 and T = 2048)."""
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from attn_tui.core.scenario import Scenario
-from attn_tui.report import as_json, summary, text
+from attn_tui.report import as_json, full, text
 
 
 def peak_bytes(fn, s) -> int:
@@ -38,13 +38,13 @@ def test_the_stated_memory_is_the_measured_peak_within_a_third(as_json_, fn, pro
     s = scenario(200, projected)
     fn(s)  # the first call imports and caches what it needs: measure the second
     measured = peak_bytes(fn, s)
-    stated = summary.full_bytes(s, as_json=as_json_)
+    stated = full.full_bytes(s, as_json=as_json_)
     assert measured <= stated <= 4 * measured / 3, (measured, stated)
 
 
 def test_the_refusal_names_the_jsons_peak():
     s = Scenario(Q=np.ones((2049, 64)), K=np.ones((2049, 64)), V=np.ones((2049, 64)))
     with pytest.raises(ValueError, match=r"--full --json here would need about [23]\.\d GiB of memory"):
-        summary.check_full(s, as_json=True)
+        full.check_full(s, as_json=True)
     with pytest.raises(ValueError, match=r"\(--full here would need about \d\d\d MiB of memory\)"):
-        summary.check_full(s)
+        full.check_full(s)

@@ -13,7 +13,7 @@ from attn_tui.cli import main
 from attn_tui.core.limits import gib
 from attn_tui.core.scenario import Scenario
 from attn_tui.core.scenario_io import resolve
-from attn_tui.report import summary
+from attn_tui.report import full, summary
 
 RNG = np.random.default_rng(5)
 T = 600
@@ -87,14 +87,14 @@ def test_nan_rows_are_counted_and_written_as_null(tmp_path, capsys):
 def test_full_prints_every_matrix_and_refuses_beyond_its_limit(tmp_path, capsys):
     assert main(["report", "--full", "--scenario", str(save(tmp_path))]) == 0
     assert "Matrix(600x600)" in capsys.readouterr().out
-    n = summary.FULL_MAX + 1
+    n = full.FULL_MAX + 1
     p = save(tmp_path, n, Q=np.ones((n, 2)), K=np.ones((n, 2)))
     for flags, what in (([], "--full"), (["--json"], "--full --json")):
         assert main(["report", "--full", *flags, "--scenario", str(p)]) == 2
         err = capsys.readouterr().err
-        need = gib(summary.full_bytes(resolve(str(p), large=True), as_json=bool(flags)))
+        need = gib(full.full_bytes(resolve(str(p), large=True), as_json=bool(flags)))
         assert err == (
-            f"attn-tui: --full: {n} tokens; every matrix is printed up to {summary.FULL_MAX} tokens ({what} here "
+            f"attn-tui: --full: {n} tokens; every matrix is printed up to {full.FULL_MAX} tokens ({what} here "
             f"would need about {need} of memory); leave out --full for the summary\n"
         )
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from attn_tui.core.scenario import Scenario
-from attn_tui.report import summary
+from attn_tui.report import full, summary
 from tests.core.reference_attention import blocked as ref_blocked
 
 RNG = np.random.default_rng(61)
@@ -121,11 +121,11 @@ def test_large_and_full_limits_are_inclusive_at_the_bound():
     def sq(n):
         return Scenario(Q=np.ones((n, 1)), K=np.ones((n, 1)))
 
-    assert not summary.is_large(sq(64)) and summary.is_large(sq(65))  # the text
-    assert not summary.is_large(sq(512), as_json=True) and summary.is_large(sq(513), as_json=True)
-    summary.check_full(sq(2048))  # at the limit: --full prints it
+    assert not full.is_large(sq(64)) and full.is_large(sq(65))  # the text
+    assert not full.is_large(sq(512), as_json=True) and full.is_large(sq(513), as_json=True)
+    full.check_full(sq(2048))  # at the limit: --full prints it
     with pytest.raises(ValueError, match="^--full: 2049 tokens"):
-        summary.check_full(sq(2049))
+        full.check_full(sq(2049))
 
 
 def test_float16_ranks_use_float16s_tolerance():
@@ -241,17 +241,17 @@ def test_uniform_rows_all_land_in_the_last_bin():
 
 
 def test_the_summary_points_to_full_only_where_full_prints(monkeypatch):
-    monkeypatch.setattr(summary, "FULL_MAX", 8)  # 9 tokens: beyond what --full prints
+    monkeypatch.setattr(full, "FULL_MAX", 8)  # 9 tokens: beyond what --full prints
     text = summary.summary_text(projected(), "big.npz", FIGURES)
     assert "so no matrix is printed (--full prints them up to 8 tokens, not 9; --json gives these figures" in text
     assert summary.summary_dict(projected(), "big.npz", FIGURES)["why"].endswith("up to 8 tokens, not 9")
     with pytest.raises(ValueError, match="every matrix is printed up to 8 tokens"):
-        summary.check_full(projected())
+        full.check_full(projected())
 
 
 def test_at_exactly_full_max_tokens_the_hint_and_check_full_agree_that_full_prints(monkeypatch):
-    monkeypatch.setattr(summary, "FULL_MAX", 9)  # 9 tokens: the most --full prints
-    summary.check_full(projected())  # accepted
+    monkeypatch.setattr(full, "FULL_MAX", 9)  # 9 tokens: the most --full prints
+    full.check_full(projected())  # accepted
     text = summary.summary_text(projected(), "big.npz", FIGURES)
     assert "so no matrix is printed (--full prints them; --json gives every number, for programs)." in text
 

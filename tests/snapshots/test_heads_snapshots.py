@@ -1,5 +1,6 @@
 """Snapshots of the heads UI (each looked at as PNG): the heads screen of induction-demo on a
-repeated sequence at 120x40 and 80x24, in NO_COLOR, and the pipeline on one of its heads."""
+repeated sequence at 120x40 and 80x24, and the pipeline on one of its heads. The pictures in
+textual-light and NO_COLOR are checked by text: tests/tui/test_heads_looks.py."""
 
 from __future__ import annotations
 
@@ -34,23 +35,8 @@ def test_heads_screen_80x24(snap_compare, settle):
     assert snap_compare(_app(), terminal_size=(80, 24), run_before=keys(settle, "h"))
 
 
-def test_heads_screen_no_color_120x40(snap_compare, settle, monkeypatch):
-    monkeypatch.setenv("NO_COLOR", "1")
-    assert snap_compare(_app(), terminal_size=(120, 40), run_before=keys(settle, "h", "right_curly_bracket"))
-
-
 def test_pipeline_on_a_head_120x40(snap_compare, settle):
     """Layer 1, head 2 (> twice): the status line says which head; A is that head's."""
     assert snap_compare(
         _app(), terminal_size=(120, 40), run_before=keys(settle, "greater_than_sign", "greater_than_sign")
     )
-
-
-def test_heads_screen_light_120x40(snap_compare, settle):
-    """textual-light: the pictures' viridis reversed (heavy weights dark on the light ground)."""
-
-    async def run_before(pilot):
-        pilot.app.theme = "textual-light"
-        await keys(settle, "h", "v", "v", "v")(pilot)
-
-    assert snap_compare(_app(), terminal_size=(120, 40), run_before=run_before)

@@ -1,6 +1,7 @@
 """SVG snapshots in textual-light (the pinned environment of conftest, the theme set before the
 first frame is compared): the explorer with the cell cursor and the selected row, masked, blocked
-and NaN cells (padding-nan with the -inf fill), and the tour with its "try it" line."""
+and NaN cells (padding-nan with the -inf fill). The tour's try-it line reads in both themes:
+tests/tui/test_theme.py."""
 
 from __future__ import annotations
 
@@ -30,7 +31,3 @@ def test_light_padding_nan_neg_inf_120x40(snap_compare, settle):
     """Masked M cells, struck-through blocked cells, a NaN row and its explanation line, in light."""
     app = AttentionApp(scenario=builtin("padding-nan").with_(fill="-inf"))
     assert snap_compare(app, terminal_size=(120, 40), run_before=light(settle))
-
-
-def test_light_tour_120x40(snap_compare, settle):
-    assert snap_compare(AttentionApp(), terminal_size=(120, 40), run_before=light(settle, "t"))

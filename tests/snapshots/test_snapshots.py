@@ -1,4 +1,6 @@
-"""SVG snapshots of the explorer (120×40, 80×24, 200×60, after keys, pinned) and the help screen.
+"""SVG snapshots of the explorer (120×40, 80×24, pinned, padding-nan) and the help screen. The
+explorer after keys is in textual-light (test_light_snapshots.py); a wide screen's layout is
+checked by text (tests/tui/test_layout_wide.py).
 
 Deterministic: no cursor blinks in the explorer, NO_COLOR/TEXTUAL_THEME are removed
 (conftest), the scenario is the built-in lesson pipeline. Update with
@@ -18,21 +20,6 @@ def test_explorer_120x40(snap_compare, settle):
 
 def test_explorer_80x24(snap_compare, settle):
     assert snap_compare(AttentionApp(), terminal_size=(80, 24), run_before=settle)
-
-
-def test_explorer_after_keys_120x40(snap_compare, settle):
-    """Row t4 (it), where the explorer opens; c turned up twice, cursor on A(4,2): the row sharpens."""
-
-    async def keys(pilot):
-        await pilot.press("right", "plus", "plus")
-        await settle(pilot)
-
-    assert snap_compare(AttentionApp(), terminal_size=(120, 40), run_before=keys)
-
-
-def test_explorer_200x60(snap_compare, settle):
-    """A large screen: the chart and inspector grow, bars thicken."""
-    assert snap_compare(AttentionApp(), terminal_size=(200, 60), run_before=settle)
 
 
 def test_explorer_pinned_unscaled_120x40(snap_compare, settle):

@@ -75,7 +75,7 @@ async def test_a_captured_files_check_is_on_screen(tmp_path, settle, width):
         assert (app.state.head.layer, app.state.head.head) == (1, 1) and status_words in _line(app, "#status")
         await pilot.press("h")
         await settle(pilot)
-        assert isinstance(app.screen, HeadsScreen) and app.screen.computed is not None
+        assert isinstance(app.screen, HeadsScreen) and app.screen.query_one("#head-tiles").tiles
         tokens_line = _line(app, "#heads-header", 1)
         assert tokens_line.lstrip().startswith(f"{header_words} · tokens: w0 w1")
         assert "ΔA" not in _line(app, "#status")  # the header has it: not twice on one screen

@@ -69,6 +69,19 @@ async def test_edit_bad_values_keep_old_value(bad, words, make_app):
         assert not app.history.past
 
 
+async def test_the_refusal_line_on_screen_names_the_cell_the_value_and_why():
+    """What the editor shows when it refuses (the dropped editor_refuses snapshot's picture, as text)."""
+    app = AttentionApp()
+    async with app.run_test(size=SIZE) as pilot:
+        ed = await open_editor(app, pilot, "W_Q", downs=3)  # W_Q[pron, d1] = 2
+        await replace_value(app, pilot, "1e400")
+        line = ed.query_one("#editor-message")
+        want = "W_Q row 4, column 1: '1e400' is infinite (beyond float64); entries must be finite"
+        assert app.screen is ed and str(line.render()) == want and line.has_class("error")
+        assert ed.query_one("#editor-input").value == "1e400"  # kept to correct, not cleared
+        assert app.state.scenario.W_Q[3, 0] == 2.0 and not app.history.past
+
+
 async def test_scores_overflow_refused_in_float16():
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:

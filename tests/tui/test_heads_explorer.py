@@ -284,7 +284,7 @@ async def test_lenses_mask_and_inspector_work_on_a_head(settle):
         assert isinstance(app.screen, LensesScreen)
         from attn_tui.tui.widgets.lens_panels import RankPanel
 
-        rank = rendered(app.screen.query_one(RankPanel).shown)  # a Group: numbers, then help
+        rank = rendered(app.screen.query_one(RankPanel).query_one("#rank-text").content)  # help, then numbers
         r = app.state.rank  # the head's own rank lens, drawn
         assert f"rank S = {r['S']}" in rank and f"d_k = {app.state.scenario.d_k}" in rank and "d_k = 8" in rank
 

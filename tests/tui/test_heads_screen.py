@@ -11,6 +11,7 @@ from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.heads_nav import open_ref
 from attn_tui.tui.screens.heads import HeadsScreen
 from attn_tui.tui.screens.pipeline import PipelineScreen
+from attn_tui.tui.widgets.head_tiles import HeadTiles
 
 SIZE = (120, 40)
 REPEAT = "q w e r q w e r"
@@ -21,8 +22,13 @@ async def _heads(pilot, settle):
     await pilot.press("h")
     await settle(pilot)
     assert isinstance(pilot.app.screen, HeadsScreen)
-    assert pilot.app.screen.computed is not None
+    assert shown_tiles(pilot.app.screen)
     return pilot.app.screen
+
+
+def shown_tiles(screen) -> list:
+    """The tiles the heads screen's tile widget draws, in the order shown."""
+    return screen.query_one(HeadTiles).tiles
 
 
 def _tile_text(screen) -> str:
@@ -41,8 +47,8 @@ async def test_every_heads_readings_are_the_cores(settle):
         screen = await _heads(pilot, settle)
         text = _tile_text(screen)
         want = layer_readings(open_heads("induction-demo", REPEAT), 0)
-        assert [(t.layer, t.head) for t in screen.shown_tiles] == [(0, h) for h in range(4)]
-        for r, tile in zip(want, screen.shown_tiles):
+        assert [(t.layer, t.head) for t in shown_tiles(screen)] == [(0, h) for h in range(4)]
+        for r, tile in zip(want, shown_tiles(screen)):
             assert tile.lines[0] == f"H     {fit_number(r.mean_entropy_bits, 4)}"
             assert tile.lines[2] == f"prev  {fit_number(r.prev_token, 4)}"
             assert tile.lines[5] == f"ind   {fit_number(r.induction, 4)}"
@@ -59,7 +65,8 @@ async def test_sort_finds_the_previous_token_and_induction_heads(settle):
         await settle(pilot)
         assert screen.sort == "prev_token"
         best_prev = sort_readings(layer_readings(src, 0), "prev_token")[0]
-        assert (screen.shown_tiles[0].layer, screen.shown_tiles[0].head) == (best_prev.layer, best_prev.head) == (0, 0)
+        first = shown_tiles(screen)[0]
+        assert (first.layer, first.head) == (best_prev.layer, best_prev.head) == (0, 0)
         assert "previous-token score, highest first" in screen.query_one("#heads-header").plain
         await pilot.press("right_curly_bracket")  # layer 1
         await settle(pilot)
@@ -68,12 +75,12 @@ async def test_sort_finds_the_previous_token_and_induction_heads(settle):
         await settle(pilot)
         assert screen.sort == "induction"
         best = sort_readings(layer_readings(src, 1), "induction")[0]
-        first = screen.shown_tiles[0]
+        first = shown_tiles(screen)[0]
         assert (first.layer, first.head) == (best.layer, best.head)
         assert best.induction > 0.9
         await pilot.press("V")
         await settle(pilot)
-        assert (screen.shown_tiles[-1].layer, screen.shown_tiles[-1].head) == (best.layer, best.head)
+        assert (shown_tiles(screen)[-1].layer, shown_tiles(screen)[-1].head) == (best.layer, best.head)
 
 
 async def test_arrows_pick_and_enter_opens_on_the_pipeline(settle, grid_cell):
@@ -113,7 +120,7 @@ async def test_the_learners_tokens_recompute_every_head(settle):
         assert (app.state.head.layer, app.state.head.head) == (1, 0)
         assert "tokens: m a t h m a t h" in screen.query_one("#heads-header").plain
         want = layer_readings(open_heads("induction-demo", "m a t h m a t h"), 1)
-        assert [t.lines[5] for t in screen.shown_tiles] == [f"ind   {fit_number(r.induction, 4)}" for r in want]
+        assert [t.lines[5] for t in shown_tiles(screen)] == [f"ind   {fit_number(r.induction, 4)}" for r in want]
 
 
 async def test_the_combine_line_is_the_cores(settle):
@@ -151,7 +158,7 @@ async def test_twelve_heads_show_at_once_or_scroll(tmp_path, settle, size):
     async with app.run_test(size=size) as pilot:
         screen = await _heads(pilot, settle)
         tiles = screen.query_one("#head-tiles")
-        assert len(screen.shown_tiles) == 12
+        assert len(shown_tiles(screen)) == 12
         if size == (120, 40):  # all twelve on the screen, no scrolling
             assert tiles.virtual_size.height <= tiles.size.height
             assert all(f"L0.H{h}" in _tile_text(screen) for h in range(12))
@@ -165,7 +172,7 @@ async def test_a_click_on_a_tile_picks_its_head(settle):
         screen = await _heads(pilot, settle)
         tiles = screen.query_one("#head-tiles")
         lay = tiles.lay
-        target = screen.shown_tiles[3]  # second line of tiles when two a line, else the fourth
+        target = shown_tiles(screen)[3]  # second line of tiles when two a line, else the fourth
         col, row = 3 % lay.per_row, 3 // lay.per_row
         await pilot.click("#head-tiles", offset=(col * lay.tile_w + 3, row * lay.tile_h + 2))
         await settle(pilot)

@@ -48,4 +48,5 @@ async def test_try_it_opens_the_heads_screen_on_the_repeat(settle):
         assert app.state.head.source.tokens == tuple(TOUR_TOKENS.split())
         assert app.state.head.layer == 1 and app.screen.sort == "induction"
         best = sort_readings(layer_readings(open_heads("induction-demo", TOUR_TOKENS), 1), "induction")[0]
-        assert (app.screen.shown_tiles[0].layer, app.screen.shown_tiles[0].head) == (1, best.head)
+        first = app.screen.query_one("#head-tiles").tiles[0]
+        assert (first.layer, first.head) == (1, best.head)

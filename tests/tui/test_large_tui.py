@@ -18,7 +18,7 @@ from attn_tui.tui import framework
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.lenses import LensesScreen
 from attn_tui.tui.views import lenses as lens_views
-from attn_tui.tui.widgets.lens_panels import RankPanel
+from attn_tui.tui.widgets.lens_panels import RankPanel, with_help
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
 
 T = 600
@@ -31,7 +31,12 @@ def rendered(renderable) -> str:
 
 
 def panel_text(app, pid: str) -> str:
-    return rendered(app.screen.query_one(f"#{pid}").shown)
+    return rendered(app.screen.query_one(f"#{pid}").content)  # the panel's help, then its lens
+
+
+def lens_busy(screen) -> bool:
+    """True while a lens worker of ``screen`` runs (Textual's worker list, group "lenses")."""
+    return any(w.group == "lenses" and not w.is_finished for w in screen.workers)
 
 
 RNG = np.random.default_rng(17)
@@ -76,16 +81,18 @@ async def test_lenses_run_in_a_worker_that_the_next_change_cancels(big, settle, 
         await pilot.press("l")  # no settle while the gate is shut: settle waits for workers
         await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, LensesScreen) and started.wait(10) and screen.busy
+        assert isinstance(screen, LensesScreen) and started.wait(10) and lens_busy(screen)
         await pilot.press("j", "plus")  # answered while the worker is held
         await pilot.pause()
         assert app.state.row == 1 and app.state.scenario.c == pytest.approx(1.1)
         gate.set()
         await settle(pilot)
-        assert not screen.busy
-        for pid, (lens, _title, _help) in lens_views.PANELS.items():  # the last state's lenses, not a stale one
-            assert panel_text(app, pid) == rendered(lens(app.state)), pid
-        assert rendered(screen.query_one(RankPanel).shown) == rendered(lens_views.rank_reading(app.state))
+        assert not lens_busy(screen)
+        for pid, (lens, _title, panel_help) in lens_views.PANELS.items():  # the last state's lenses, not a stale one
+            assert panel_text(app, pid) == rendered(with_help(panel_help, lens(app.state))), pid
+        rank = screen.query_one(RankPanel)
+        want = with_help(rank.HELP, lens_views.rank_reading(app.state))
+        assert rendered(rank.query_one("#rank-text").content) == rendered(want)
         assert "computing" not in panel_text(app, "lens-box") and "row 2" in panel_text(app, "lens-box")
 
 

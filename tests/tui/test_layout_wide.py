@@ -38,3 +38,16 @@ async def test_the_design_size_and_a_full_scenario_keep_their_cells(settle):
         async with app.run_test(size=size) as pilot:
             await settle(pilot)
             assert all(g.extra_cell == 0 for g in app.screen.grids.values())
+
+
+async def test_a_large_screen_grows_the_chart_and_the_inspector(settle):
+    """What the dropped 200x60 snapshot showed beside the grids: the chart and the inspector take more room."""
+    sizes = []
+    for size in ((120, 40), (200, 60)):
+        app = AttentionApp()
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            sizes.append({pane: app.screen.query_one(pane).size for pane in ("#chart", "#inspector")})
+    small, large = sizes
+    for pane in small:
+        assert large[pane].width > small[pane].width and large[pane].height > small[pane].height, (pane, sizes)

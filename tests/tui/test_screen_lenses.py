@@ -22,7 +22,9 @@ def text(renderable, width: int = 70) -> str:
 
 
 def panel_text(app, pid: str) -> str:
-    return text(app.screen.query_one(f"#{pid}").shown)
+    """What panel ``pid`` shows (its help, then the lens; the rank panel's text part)."""
+    panel = app.screen.query_one(f"#{pid}")
+    return text((panel.query_one("#rank-text") if pid == "lens-rank" else panel).content)
 
 
 async def open_lenses(pilot, row: int = 3):

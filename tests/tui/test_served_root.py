@@ -102,12 +102,12 @@ async def test_served_exports_and_screenshot_stay_below_the_root(root, tmp_path,
 
 def test_sweep_export_and_learned_head_save_refuse_outside(root):
     from attn_tui.tui.screens.experiments import ExperimentsScreen
-    from attn_tui.tui.screens.train import TrainScreen
+    from attn_tui.tui.screens.learned_head import save_learned
 
     # both ask rooted() before touching the screen: no screen needed to see the refusal
     out = "is outside the served folder"
     assert ExperimentsScreen._apply_export(None, "../sweep", False) == f"not exported: ../sweep {out}"
-    assert TrainScreen._save_and_open(None, "/tmp/h.toml", False) == f"not saved: /tmp/h.toml {out}"
+    assert save_learned(None, None, "/tmp/h.toml", False) == f"not saved: /tmp/h.toml {out}"
 
 
 async def test_a_symlink_planted_after_the_check_is_not_written_through(root, tmp_path, monkeypatch):

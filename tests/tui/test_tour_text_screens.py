@@ -15,6 +15,8 @@ from attn_tui.core.builtins import builtin
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.lenses import LensesScreen
 from attn_tui.tui.screens.tour import TourScreen
+from attn_tui.tui.views.lenses import PANELS
+from attn_tui.tui.widgets.lens_panels import with_help
 
 SIZE = (120, 40)
 
@@ -43,7 +45,7 @@ async def test_tour_reads_the_hand_crafted_a_whatever_the_app_shows(settle):
         await settle(pilot)
         page = str(screen.query_one("#tour-text").render())
         assert f"Row 4 puts {A[3, 0]:.2f} on t1" in page
-        pane = text(screen.query_one("#tour-handA").shown)
+        pane = text(screen.query_one("#tour-handA").content)
         assert f"{A[4, 0]:.3f}" in pane and f"{A[1, 0]:.3f}" in pane
         assert app.state.scenario.title.startswith("Lesson 08: the full pipeline")
         await pilot.press("y")  # try it: the same matrix in the explorer
@@ -87,7 +89,7 @@ async def test_the_receiver_page_and_the_lenses_screen_show_one_text(settle):
         await pilot.press("l")
         await settle(pilot)
         assert isinstance(app.screen, LensesScreen)
-        lens = text(app.screen.query_one("#lens-corr").shown)
+        lens = text(app.screen.query_one("#lens-corr").content)  # its help, then the lens
         assert "peak 't1 mat' (3.000), margin 3.000 over the 3 runners-up" in lens
         await pilot.press("t")
         await settle(pilot)
@@ -95,7 +97,7 @@ async def test_the_receiver_page_and_the_lenses_screen_show_one_text(settle):
         while tour.page.key != "receiver":
             await pilot.press("n")
             await pilot.pause()
-        assert text(tour.query_one("#tour-corr").shown) == lens
+        assert text(with_help(PANELS["lens-corr"][2], tour.query_one("#tour-corr").content)) == lens
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ from attn_tui.core.train import compare
 from attn_tui.core.train.run import Config
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.train import TrainScreen
+from attn_tui.tui.views import train_view as tv
 
 SIZE = (120, 40)
 KILLED = -signal.SIGKILL
@@ -55,7 +56,8 @@ async def test_the_rows_are_compare_alls(monkeypatch):
         assert "0 of 4 runs done" in status(screen) and "seed 3" in status(screen)
         await screen.workers.wait_for_complete()
         await pilot.pause()
-        assert screen.compare_rows == compare.compare_all(Config(steps=40, seed=3), (4, 32))  # every figure
+        want = compare.compare_all(Config(steps=40, seed=3), (4, 32))
+        assert screen.query_one("#compare-text").content == tv.comparison(want)  # every figure shown
         assert await ended(runs) == [0] * len(runs.processes) and screen.compare_runs is None
         assert status(screen).startswith("measured, 40 steps each") and "seed 3" in status(screen)
 
@@ -93,7 +95,7 @@ async def test_leaving_for_another_screen_kills_its_processes():
         await pilot.pause()
         assert await ended(runs) == [KILLED] * len(runs.processes)
         await screen.workers.wait_for_complete()
-        assert screen.compare_runs is None and screen.compare_rows is None
+        assert screen.compare_runs is None and screen.query_one("#compare-text").content == ""  # none shown
         await pilot.press("T")
         await pilot.pause()
         assert "stopped when you left this screen: c runs it again" in status(screen)

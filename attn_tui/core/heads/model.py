@@ -64,7 +64,7 @@ class Model:
 
 
 @dataclass(frozen=True, eq=False)
-class Forward:
+class ModelForward:
     """Every intermediate of one forward pass over T tokens.
 
     Q, K, V, O (L, H, T, d_k); A (L, H, T, T); resid (L + 1, T, d_model), the residual stream
@@ -119,7 +119,7 @@ def causal_fill(T: int) -> np.ndarray:
     return np.triu(np.full((T, T), FILL), k=1)
 
 
-def forward(model: Model, ids) -> Forward:
+def forward(model: Model, ids) -> ModelForward:
     """The forward pass over token ids (T,), every head of every layer kept."""
     ids = np.asarray(ids)
     T, L = len(ids), model.n_layers
@@ -136,7 +136,7 @@ def forward(model: Model, ids) -> Forward:
         for store, a in zip((Qs, Ks, Vs, As, Os, resid), (Q, K, V, A, O, x)):
             store.append(a)
     Q, K, V, A, O = (np.stack(s) for s in (Qs, Ks, Vs, As, Os))
-    return Forward(ids, Q, K, V, A, O, np.stack(resid), x @ model.W_U)
+    return ModelForward(ids, Q, K, V, A, O, np.stack(resid), x @ model.W_U)
 
 
 def repeated_sequences(rng, batch: int, n_ctx: int, vocab: int = len(VOCAB), n_min: int = 4, n_max: int | None = None):

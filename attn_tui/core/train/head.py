@@ -53,7 +53,7 @@ def scale_of(d_k: int, scaled: bool) -> float:
 
 
 @dataclass(frozen=True, eq=False)
-class Forward:
+class BatchForward:
     """Every intermediate of one batch forward pass (kept for the backward pass)."""
 
     X: np.ndarray
@@ -70,7 +70,7 @@ class Forward:
     loss: float
 
 
-def forward(p: Params, X, Y, target, scaled: bool = True) -> Forward:
+def forward(p: Params, X, Y, target, scaled: bool = True) -> BatchForward:
     c = scale_of(p.d_k, scaled)
     Q = X @ p.W_Q  # (B, T, d_k)
     K = Y @ p.W_K  # (B, T', d_k)
@@ -80,7 +80,7 @@ def forward(p: Params, X, Y, target, scaled: bool = True) -> Forward:
     O = A @ V  # (B, T, d_v)
     y = np.take_along_axis(V, target[..., None], axis=-2)  # (B, T, d_v): the matching key's value
     loss = float(0.5 * np.mean(np.sum((O - y) ** 2, axis=-1)))
-    return Forward(X, Y, Q, K, S, A, V, O, y, target, c, loss)
+    return BatchForward(X, Y, Q, K, S, A, V, O, y, target, c, loss)
 
 
 def softmax_backward(A, dA):
@@ -98,7 +98,7 @@ def jacobian(p):
     return np.diag(p) - np.outer(p, p)
 
 
-def backward(p: Params, f: Forward) -> dict:
+def backward(p: Params, f: BatchForward) -> dict:
     """{'W_Q': dL/dW_Q, 'W_K': dL/dW_K}, each (d_model, d_k), by the chain rule written out."""
     n = f.target.size  # the mean runs over every query row of the batch
     dO = (f.O - f.y) / n  # (B, T, d_v)
@@ -111,7 +111,7 @@ def backward(p: Params, f: Forward) -> dict:
     return {"W_Q": dW_Q, "W_K": dW_K}
 
 
-def metrics(f: Forward) -> dict:
+def metrics(f: BatchForward) -> dict:
     """loss, accuracy (argmax of the row on the right key), mean row entropy (bits), mean p(1−p)."""
     rows = f.A.reshape(-1, f.A.shape[-1])
     right = np.argmax(rows, axis=-1) == f.target.reshape(-1)

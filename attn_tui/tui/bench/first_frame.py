@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from ..framework import on_first_frame
 from ..screens.pipeline import PipelineScreen
 from ..widgets.bar_plot import BarPlot
+from ..widgets.grid_cursor import GridCursor
 from ..widgets.key_bar import KeyBar
 from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.status import StatusLine
@@ -32,7 +33,7 @@ OWN = (
     (PipelineScreen, "on_resize"),
     (MatrixGrid, "render_line"),
     (MatrixGrid, "on_resize"),
-    (MatrixGrid, "on_focus"),
+    (GridCursor, "on_focus"),  # MatrixGrid's
     (BarPlot, "render_line"),
     (BarPlot, "on_resize"),
     (TextLines, "render_line"),  # the status line, the explanation, the inspector, the key bar

@@ -84,7 +84,7 @@ def _wall(cmd, env=None) -> float:
 
 def _in_process(path: str) -> dict:
     """One run each of summarise() (cold caches) and the floor with and without A V, seconds."""
-    from ...core import stream
+    from ...core import stream_source
     from ...core.scenario_io import resolve
     from ...report import summary
 
@@ -94,7 +94,7 @@ def _in_process(path: str) -> dict:
     floor = _floor()
 
     def ours(threads=None):
-        for cache in (stream._QKV, stream._FACTS, stream._RANGES):
+        for cache in (stream_source._QKV, stream_source._FACTS, stream_source._RANGES):
             cache.clear()
         chosen = summary.workers
         if threads:

@@ -52,7 +52,6 @@ class HeadsScreen(Screen):
         self._done: dict = {}  # (id(source), layer, n) -> (source, [HeadView])
         self._combines: dict = {}  # (id(source), layer) -> (source, Combine | None: no W_O)
         self._pending = None  # the key a worker is computing now
-        self.computed = None  # the key of the last layer drawn (tests wait on it)
         self._stale = False
 
     def compose(self) -> ComposeResult:
@@ -97,21 +96,19 @@ class HeadsScreen(Screen):
             header.set_text(Text(f"computing layer {ref.layer}'s {ref.source.n_heads} heads … (keys still work)\n"))
             self._compute(ref.source, ref.layer, lay.n, key)
             return
-        self._draw(state, done, lay, key)
+        self._draw(state, done, lay)
 
-    def _draw(self, state: State, done, lay, key) -> None:
+    def _draw(self, state: State, done, lay) -> None:
         src, views = done
         comb = self._combines.get((id(src), state.head.layer), (None, PENDING))[1]
         ref = state.head
         tiles = hv.tiles(views, self.sort, self.descending, (ref.layer, ref.head))
-        self.shown_tiles = tiles
         self.query_one(HeadTiles).show(tiles, lay)
         head = hv.header(src, ref.layer, self.sort, self.descending, lay.n)
         header = self.query_one("#heads-header", TextLines)
         header.set_text(Text(f"{head}\n{hv.tokens_line(src, header.content_size.width or None)}"))
         line = "combine: computing …" if comb is PENDING else hv.combine_line(comb, src)
         self.query_one("#heads-foot", TextLines).set_text(Text(f"{line}\n{hv.LEGEND}"))
-        self.computed = key
 
     @work(thread=True, exclusive=True, group="heads")
     def _compute(self, src, layer: int, n: int, key) -> None:
@@ -147,7 +144,7 @@ class HeadsScreen(Screen):
 
     def action_move(self, step: int) -> None:
         """The next / previous tile in the order shown (±1), or a line of tiles down / up."""
-        tiles, ref = getattr(self, "shown_tiles", []), self.app.state.head
+        tiles, ref = self.query_one(HeadTiles).tiles, self.app.state.head
         if not tiles or ref is None:
             return
         per_row = self.query_one(HeadTiles).lay.per_row

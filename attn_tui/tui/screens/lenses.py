@@ -101,11 +101,6 @@ class LensesScreen(Screen):
         if state is self.app.state:
             self.query_one(RankPanel).show(text, singular_values)
 
-    @property
-    def busy(self) -> bool:
-        """True while a lens worker runs."""
-        return any(w.group == "lenses" and not w.is_finished for w in self.workers)
-
     # -- actions -------------------------------------------------------------
     def action_scroll_panels(self, pages: int) -> None:
         scroll = self.query_one("#lenses-scroll")

@@ -34,15 +34,12 @@ from ..widgets.softmax_chart import SoftmaxChart
 from ..widgets.status import StatusLine
 from . import warm
 from .keyed_grid import KeyedGrid
-from .pane_lines import PaneColumn, screen_lines
-from .pipeline_layout import PaneSize, Sizes, extra_cell, fit_cap, plan_row, title_width
-
-ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
-GRID_MIN_HEIGHT = 7  # the least height worth capping a grid pane to: title, header, rows, scrollbar
-DESIGN_SIZE = (120, 40)  # the screen the panes' CSS sizes are made for; a larger one grows them
+from .pane_lines import PaneColumn
+from .pipeline_fit import ROWS, PaneFit, set_changed
+from .pipeline_layout import Sizes
 
 
-class PipelineScreen(Screen):
+class PipelineScreen(PaneFit, Screen):
     """X → Q, K, V → S → M → A → O, the chart, the entropies and the inspector."""
 
     name_for_keys = "pipeline"
@@ -166,7 +163,7 @@ class PipelineScreen(Screen):
             if name in unchanged:
                 continue  # the same values, labels, title and selected row: nothing to hand over
             view = grid_view(name, state)
-            _set(grid, "display", view is not None)
+            set_changed(grid, "display", view is not None)
             if view is None:
                 continue
             self._titles[name] = (view.title, view.short or view.title)
@@ -176,141 +173,3 @@ class PipelineScreen(Screen):
             grid.show(*args, **kw)
             if view.selected and grid.cursor[0] != state.row:
                 grid.move_cursor(state.row, grid.cursor[1], post=False)
-
-    def _stack_rows(self) -> None:
-        """Fit the rows of panes to the screen: shrink, wrap, then stack (pipeline_layout).
-
-        When the rows would be taller than the screen, every grid gets the same max-height,
-        the largest that fits the chart row on the screen too, else the one that keeps A and
-        O on the first screen (a capped grid scrolls and keeps the selected row in view);
-        when even GRID_MIN_HEIGHT would not fit, grids keep their height and the page scrolls.
-        """
-        width, height = self.size
-        if not width or self.sizes is None:
-            return
-        explain = self.query_one("#explain")
-        budget = height - 2 - (explain.outer_size.height or 2 if explain.display else 0)
-        key = (
-            width,
-            budget,
-            tuple((g.display, g.virtual_size, g.values.shape, self._titles.get(n)) for n, g in self.grids.items()),
-        )
-        if key == self._layout_key:  # a knob that changes only numbers: nothing to re-fit
-            return
-        self._layout_key = key
-        rows = [(f"row{i}", [n for n in names if self.grids[n].display]) for i, names in enumerate(ROWS)]
-        rows = [(row, shown) for row, shown in rows if shown]
-        avail = width - self.sizes.scrollbar  # the container's scrollbar, when it has one
-        plans, cap = self._plan_rows(rows, avail, budget, width, height)
-        if self._widen_cells(rows, plans, avail, width):
-            return  # the grids were handed wider cells and fitted again
-        self.row_modes = {row: plan.mode for (row, _shown), plan in zip(rows, plans)}
-        for (_row, shown), plan in zip(rows, plans):
-            self._apply_plan(shown, plan, cap)
-        stacked = self.sizes.chart_row_width > width
-        page = self.query_one("#pipeline", PaneColumn)
-        page.set_lines(screen_lines(rows, plans, stacked))
-        page.set_class(stacked, "chart-stacked")
-        used = sum(min(cap, h) for (_row, shown), p in zip(rows, plans) for h in self._line_heights(shown, p, cap))
-        self._grow_chart_row(0 if stacked else budget - used - self.sizes.chart_row_height, width, height)
-
-    def _widen_cells(self, rows, plans, avail: int, width: int) -> bool:
-        """Beyond DESIGN_SIZE's width, wider cells (pipeline_layout.extra_cell); True when the cells
-        changed and the rows were fitted again (at 200 columns the lesson's grids left 80 empty)."""
-        bar, grids = self.sizes.scrollbar, self.grids
-        sizes = [[(grids[n].natural_width(bar) - grids[n].extra_cell * grids[n].values.shape[1],
-                   grids[n].values.shape[1]) for n in shown] for _row, shown in rows]  # fmt: skip
-        extra = extra_cell(sizes, avail) if width > DESIGN_SIZE[0] and all(p.mode == "line" for p in plans) else 0
-        if all(g.extra_cell == extra for g in grids.values()):
-            return False
-        for g in grids.values():
-            g.extra_cell = extra
-        self._grids_state = None  # every grid is handed its view again, at the new cell width
-        self._show_grids(self.app.state)
-        self._stack_rows()
-        return True
-
-    def _grow_chart_row(self, spare: int, width: int, height: int) -> None:
-        """On a screen larger than DESIGN_SIZE, the chart and the inspector take the lines and
-        columns the grids leave (taller bars, more keys); at DESIGN_SIZE and below, the CSS sizes."""
-        w0, h0 = DESIGN_SIZE
-        grow_h = max(0, min(spare, height - h0))
-        grow_w = max(0, width - w0) // 2
-        size = (
-            self.sizes.chart_row_height + grow_h if grow_h else None,
-            self.sizes.chart_width + grow_w if grow_w else None,
-        )
-        if size != self._chart_size:
-            self._chart_size = size
-            chart, inspector = self.query_one("#chart"), self.query_one("#inspector")
-            chart.styles.height = inspector.styles.height = size[0]
-            chart.styles.width = size[1]
-
-    def _plan_rows(self, rows, avail: int, budget: int, width: int, height: int) -> tuple[list, int]:
-        """Each row's plan and the grids' common max-height (cap); taller than the CSS's only on
-        a screen taller than DESIGN_SIZE."""
-        sz = self.sizes
-        top = sz.grid_max_height + max(0, height - DESIGN_SIZE[1])
-        cap = top
-        chart = sz.chart_row_height if width >= sz.chart_row_width else None  # a stacked chart row: below
-        for _ in range(2):  # the cap changes the scrollbars, and so the widths: plan twice
-            plans = [self._plan(shown, avail, cap) for _row, shown in rows]
-            heights = [h for (_row, shown), p in zip(rows, plans) for h in self._line_heights(shown, p, cap)]
-            # Everything, the chart too, on one screen when grids keep GRID_MIN_HEIGHT lines;
-            # else A and O on the first screen; else whole grids, and the page scrolls.
-            fit = fit_cap(heights, budget - chart, GRID_MIN_HEIGHT, top) if chart else None
-            cap = fit or min(top, budget // max(1, len(heights)))
-            if cap < GRID_MIN_HEIGHT:
-                cap = top
-        return plans, cap
-
-    def _apply_plan(self, shown: list[str], plan, cap: int) -> None:
-        """Set each grid's width, max-height and title."""
-        bar = self.sizes.scrollbar
-        widths = [self.grids[n].snap_width(w, bar, cap) for n, w in zip(shown, plan.widths)]
-        if plan.mode == "line":  # columns freed by whole-cell snapping go to the shrunk panes
-            spare = sum(plan.widths) - sum(widths)
-            for i, n in enumerate(shown):
-                natural = self.grids[n].natural_width(bar, cap)
-                if spare and widths[i] < natural:
-                    grown = min(natural, self.grids[n].snap_width(widths[i] + spare, bar, cap))
-                    spare -= grown - widths[i]
-                    widths[i] = grown
-        for n, snapped, full_title in zip(shown, widths, plan.full_titles):
-            grid = self.grids[n]
-            if self._widths.get(n) != (snapped, cap):
-                self._widths[n] = (snapped, cap)
-                grid.styles.width = snapped
-                grid.styles.max_height = cap
-            full_title = full_title and snapped >= title_width(self._titles[n][0])
-            _set(grid, "border_title", self._titles[n][0 if full_title else 1])
-
-    def _line_heights(self, shown: list[str], plan, cap: int) -> list[int]:
-        """Natural height of each screen line of a planned row: its tallest grid's title,
-        header and rows, and a horizontal scrollbar when the grid was shrunk."""
-
-        def natural(n: str, w: int) -> int:
-            grid = self.grids[n]
-            return grid.values.shape[0] + 2 + (w < grid.natural_width(self.sizes.scrollbar, cap))
-
-        h = [natural(n, w) for n, w in zip(shown, plan.widths)]
-        groups = {"line": [h], "wrapped": [h[:2], h[2:]]}.get(plan.mode, [[x] for x in h])
-        return [max(g) for g in groups if g]
-
-    def _plan(self, shown: list[str], avail: int, cap: int):
-        sizes = []
-        bar = self.sizes.scrollbar
-        for n in shown:
-            grid, (full, short) = self.grids[n], self._titles[n]
-            sizes.append(
-                PaneSize(
-                    grid.natural_width(bar, cap), grid.least_width(3, bar, cap), title_width(full), title_width(short)
-                )
-            )
-        return plan_row(sizes, avail)
-
-
-def _set(widget, attr: str, value) -> None:
-    """Assign only on change: a display or title change costs a relayout."""
-    if getattr(widget, attr) != value:
-        setattr(widget, attr, value)

@@ -108,7 +108,7 @@ def fit_cap(line_heights: list[int], room: int, lo: int, hi: int) -> int | None:
 class Sizes:
     """The sizes app.tcss gives the panes, read from their styles once the CSS is applied
     (before the layout changes any of them), so these five are not copied out of the CSS;
-    MARGIN above (.pane's margin-right) still is, and DESIGN_SIZE in pipeline.py is the screen they suit."""
+    MARGIN above (.pane's margin-right) still is, and DESIGN_SIZE in pipeline_fit.py is the screen they suit."""
 
     chart_row_width: int  # chart + its margin + the inspector's min-width + its margin
     chart_width: int  # #chart

@@ -24,13 +24,10 @@ from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Input, Label, Static
 from textual.worker import get_current_worker
 
-from ...core import scenario_io as io
 from ...core.train import compare
 from ...core.train.pool import Runs, cpus
 from ...core.train.run import Config, Trainer
-from ...core.train.scenario import learned_scenario
 from .. import keys
-from ..served_root import rooted, served_root
 from ..views import train_view as tv
 from ..widgets.exp_panels import ProgressLine
 from ..widgets.key_bar import KeyBar
@@ -38,10 +35,10 @@ from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.train_charts import TrainCurves
 from .files import SaveScreen
 from .keyed_grid import KeyedGrid
+from .learned_head import SAVE_DEFAULT, save_learned
 
 FRAME = 1 / 15  # seconds between drawn frames while training (pacing: a run is watched, not just done)
 STEPS_PER_FRAME = 4  # 60 steps a second: the default 300 steps take about 5 s to watch
-SAVE_DEFAULT = "learned_head.toml"
 
 
 class TrainScreen(Screen):
@@ -65,7 +62,6 @@ class TrainScreen(Screen):
         self.running = False
         self.generation = 0  # a reset starts a new one; a stale worker's frames are dropped
         self.runs = 0  # each press of run starts one; only the latest may say it stopped
-        self.compare_rows: list[dict] | None = None  # the comparison last measured (what the pane shows)
         self.compare_runs: Runs | None = None  # the comparison's processes while it runs
         self._compare_words = ""  # what the running comparison is, for its progress line
         self._ticker: Timer | None = None  # once a second while it runs: the progress line's seconds
@@ -266,7 +262,6 @@ class TrainScreen(Screen):
         self._ticker.pause()
         self.query_one("#compare-status", ProgressLine).update(why)
         if rows is not None:
-            self.compare_rows = rows
             self.query_one("#compare-status", ProgressLine).update(tv.compare_measured(rows))
             self.query_one("#compare-text", Static).update(tv.comparison(rows))
 
@@ -286,29 +281,6 @@ class TrainScreen(Screen):
     def action_explore(self) -> None:
         self._pause()
         path = self.app.paths.save if self.app.paths.save.endswith(SAVE_DEFAULT) else SAVE_DEFAULT
-        self.app.push_screen(SaveScreen(self._save_and_open, path))
-
-    def _save_and_open(self, path: str, overwrite: bool) -> str | None:
-        """Save the learned head (TOML), load it back and open it on the pipeline."""
-        if not path:
-            return f"type a file name, e.g. {SAVE_DEFAULT}"
-        try:
-            p = rooted(path)  # served: below the root
-        except (ValueError, RuntimeError) as exc:
-            return f"not saved: {exc}"
-        if p.is_dir():
-            return f"{p}: is a folder; type a file name inside it"
-        if p.exists() and not overwrite:
-            return SaveScreen.EXISTS
-        try:
-            io.save(learned_scenario(self.trainer), p, overwrite=True, within=served_root())
-            scenario = io.load(p)
-        except (OSError, ValueError, io.ScenarioError) as exc:
-            return f"{path}: not saved ({getattr(exc, 'strerror', None) or exc})"
-        self.app.paths.save = path
-        why = self.app.open_scenario(scenario, note=f"opened the learned head from {p}")
-        if why:
-            return why
-        self.app.set_state(self.app.state.with_(row=0))
-        self.app.call_later(self.app.switch_mode, "pipeline")
-        return None
+        self.app.push_screen(
+            SaveScreen(lambda to, overwrite: save_learned(self.app, self.trainer, to, overwrite), path)
+        )

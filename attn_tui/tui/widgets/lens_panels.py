@@ -34,7 +34,6 @@ class LensPanel(Static):
         self.border_title, self.HELP = title, help
 
     def show(self, renderable) -> None:
-        self.shown = renderable  # kept so tests can read what is on screen
         self.update(with_help(self.HELP, renderable))
 
 
@@ -48,7 +47,6 @@ class RankPanel(Vertical):
         yield PlotextPlot(id="rank-plot")
 
     def show(self, text, singular_values) -> None:
-        self.shown = text
         self.query_one("#rank-text", Static).update(with_help(self.HELP, text))
         sv = finite(singular_values)
         scaled, power = score_bars(sv, np.zeros(len(sv), dtype=bool))  # plotext overflows on 1e308

@@ -36,12 +36,12 @@ from textual.strip import Strip
 from ...core.finite import finite_range
 from . import palette as P
 from .grid_cells import changed_runs, row_cells, row_segments
+from .grid_cursor import GridCursor
 from .grid_sizing import GridSizing
-from .page_scroll import reveal_line
 from .palette import LABEL_MAX, fit_label, headers
 
 
-class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
+class MatrixGrid(P.SharedStyles, GridCursor, GridSizing, ScrollView, can_focus=True):
     """A (rows × cols) matrix with row and column labels. ``matrix`` names the matrix (e.g. "A");
     ``editable`` makes `enter` post EditRequested(grid, row, col). Data comes in through :meth:`show`;
     ``extra_cell`` (set before it) widens every cell by that many columns (a wide screen's spare width).
@@ -273,37 +273,6 @@ class MatrixGrid(P.SharedStyles, GridSizing, ScrollView, can_focus=True):
         head = Segment(label.ljust(lw)[:lw], label_style)
         body = data.crop(x0, x0 + vis)
         return Strip([head, *body], lw + body.cell_length).extend_cell_length(width, look.gap).crop(0, width)
-
-    # -- cursor ----------------------------------------------------------------
-    def move_cursor(self, row: int, col: int, *, post: bool = True) -> None:
-        """Put the cell cursor on (row, col), clamped; scroll it into view."""
-        nr, nc = self.values.shape
-        if nr == 0 or nc == 0:
-            return
-        row, col = max(0, min(nr - 1, row)), max(0, min(nc - 1, col))
-        old, self.cursor = self.cursor, (row, col)
-        self._invalidate(old[0])
-        self._invalidate(row)
-        self._scroll_to_cell(row, col)
-        if self.has_focus:  # a pane taller than the screen keeps the cursor's row in view
-            reveal_line(self, self.content_region.y + 1 + row - int(self.scroll_offset.y))
-        if post:
-            self.post_message(self.CellCursorMoved(self, row, col))
-
-    def action_cursor(self, drow: int, dcol: int) -> None:
-        r, c = self.cursor
-        self.move_cursor(r + drow, c + dcol)
-
-    def action_edit(self) -> None:
-        if 0 not in self.values.shape:  # also on S, M, A, O: the app says what to edit instead
-            self.post_message(self.EditRequested(self, *self.cursor))
-
-    def on_focus(self) -> None:
-        self._invalidate(self.cursor[0])
-        self.post_message(self.CellCursorMoved(self, *self.cursor))
-
-    def on_blur(self) -> None:
-        self._invalidate(self.cursor[0])
 
     def on_resize(self) -> None:
         self._cache.clear()

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import pytest
 
-from attn_tui.core import stream
+from attn_tui.core import stream, stream_source
 from attn_tui.core.scenario import Scenario
 from tests.core.reference_attention import blocked as ref_blocked
 
@@ -45,12 +45,12 @@ def test_float64_inputs_are_shared_not_copied():
 
 def test_the_cast_inputs_of_the_last_two_scenarios_are_kept():
     """Each cached entry holds T x d inputs and their casts (up to ~100 MiB at T = 16384): two."""
-    stream._QKV.clear()
+    stream_source._QKV.clear()
     a, b, c = (Scenario(Q=RNG.standard_normal((6, 2)), K=RNG.standard_normal((6, 2)), dtype="float32") for _ in "abc")
     qa, qb = stream.Source.of(a).Q, stream.Source.of(b).Q
     assert stream.Source.of(a).Q is qa and stream.Source.of(b).Q is qb  # both kept, no cast again
     qc = stream.Source.of(c).Q  # a was read least recently: it goes
-    assert len(stream._QKV) == 2
+    assert len(stream_source._QKV) == 2
     assert stream.Source.of(b).Q is qb and stream.Source.of(c).Q is qc
     assert stream.Source.of(a).Q is not qa
     np.testing.assert_array_equal(stream.Source.of(a).Q, qa)
@@ -69,13 +69,13 @@ def test_facts_of_odd_arrays():
 
 
 def test_facts_are_computed_once_per_array_for_the_last_eight():
-    stream._FACTS.clear()
+    stream_source._FACTS.clear()
     arrays = [np.full((2, 2), float(i + 1)) for i in range(9)]
     first = [stream.facts(a) for a in arrays[:8]]
     arrays[0][0, 0] = 100.0  # changed in place: a cached array is not scanned again
     assert stream.facts(arrays[0]) == first[0]
     ninth = stream.facts(arrays[8])  # a ninth array: one of the first ones goes, not the new one
-    assert len(stream._FACTS) == 8
+    assert len(stream_source._FACTS) == 8
     arrays[8][0, 0] = 50.0
     assert stream.facts(arrays[8]) == ninth
 
