@@ -116,3 +116,11 @@ def test_the_layers_table_is_the_contract():
     rows = re.findall(r"^\| \d+ \| (.*?) \| [^|]*\|$", section, flags=re.MULTILINE)
     table = [{m.strip("/").removesuffix(".py") for m in re.findall(r"`attn_tui/tui/([\w/.]+)`", r)} for r in rows]
     assert table == contract
+
+
+@pytest.mark.parametrize("doc", ["docs/PERFORMANCE.md", "docs/TESTING.md"])
+def test_the_moved_pages_name_files_that_exist(doc):
+    """The pages moved out of the README name tests, scripts and modules by path; each exists."""
+    named = set(re.findall(r"(?:tests|scripts|attn_tui)/[\w/.]+\.(?:py|md|sh)", (ROOT / doc).read_text()))
+    assert named  # the pattern finds the paths these pages are full of
+    assert not [p for p in sorted(named) if not (ROOT / p).exists()]
