@@ -10,7 +10,7 @@
 # there), so its mutants/ folder and caches never touch the repository. Hypothesis runs its
 # "mutation" profile (tests/conftest.py): derandomised like CI, so a mutant is killed or not
 # the same way every time, and unshrunk, so a killed mutant costs one failure. Niced,
-# MUTATION_JOBS (default 2) workers. Not part of CI (.ci/run): see README "Testing" for the time.
+# MUTATION_JOBS (default 2) workers. Not part of CI (.ci/run): see docs/TESTING.md for the time and the scores.
 # A mutant that loops without end fails its first test within 10x that test's clean time + 10 s
 # of CPU (tests/conftest.py, ATTN_MUTATION): killed. One that still hits mutmut's timeout
 # ((its tests' time + 5 s) x 20, pyproject.toml) hangs the suite: counted as killed too, as

@@ -1,4 +1,4 @@
-"""Benchmark: `python -m attn_tui.tui.bench` (not a timed test; its figures are in the README).
+"""Benchmark: `python -m attn_tui.tui.bench` (not a timed test; its figures are in docs/PERFORMANCE.md).
 
 Launch, exec to the first full screen against a bare Textual app (launch.py), CPU per keypress
 and the first frame (cpu.py), bytes per keypress through a real pty (pty_bytes.py), each printed

@@ -1,0 +1,126 @@
+"""ARCHITECTURE.md cannot go stale silently: every path it names exists, and every `file.py:name`
+(a function, class, constant or `Class.method`) is defined in that file."""
+
+from __future__ import annotations
+
+import ast
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "ARCHITECTURE.md"
+# `path`, `path:name`, `path:Class.method`; a path has a slash or a known suffix
+REF = re.compile(r"`((?:[\w.-]+/)*[\w.-]+(?:/|\.(?:py|tcss|toml|md|sh)))(?::([\w.]+))?`")
+# `name` right after a reference in a list: `attn_tui/core/limits.py:C_MIN`, `C_MAX` names limits.py's C_MAX
+BARE = re.compile(r"`([A-Za-z_]\w*(?:\.\w+)?)`")
+LISTED = (", ", " (", " → ", " … ")  # what separates a bare name from the reference before it
+
+
+def references(text: str) -> list[tuple[str, str | None]]:
+    """(path, name or None) for each reference; a bare `name` is read as a name of the last
+    `file.py` of its table cell (or line) when only a LISTED separator stands between them."""
+    refs = []
+    for line in text.splitlines():
+        for cell in line.split("|"):
+            last, end = None, 0  # last: the file.py a bare name after it belongs to, while the list goes on
+            for m in re.finditer(rf"{REF.pattern}|{BARE.pattern}", cell):
+                if m.group(1):
+                    last = m.group(1) if m.group(1).endswith(".py") else None
+                    refs.append((m.group(1), m.group(2)))
+                elif last and cell[end : m.start()] in LISTED:
+                    refs.append((last, m.group(3)))
+                else:
+                    last = None  # another list: `x` (of no file named here), `y`
+                end = m.end()
+    return refs
+
+
+@cache
+def defined(path: Path) -> frozenset[str]:
+    """Top-level names of a module (functions, classes, assignments) and Class.member names."""
+    names = set()
+
+    def targets(node):
+        if isinstance(node, ast.Assign):  # x = ..., and x, y = ...
+            flat = [e for t in node.targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
+            return [t.id for t in flat if isinstance(t, ast.Name)]
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            return [node.target.id]
+        return []
+
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        names.update(targets(node))
+        if isinstance(node, ast.ClassDef):
+            for member in node.body:
+                if isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    names.add(f"{node.name}.{member.name}")
+                names.update(f"{node.name}.{t}" for t in targets(member))
+    return frozenset(names)
+
+
+def test_the_doc_names_what_it_maps():
+    refs = references(DOC.read_text())
+    assert len({p for p, _ in refs}) > 60  # the parser finds the map's paths (a broken pattern finds none)
+    assert sum(1 for _, n in refs if n) > 80
+
+
+@pytest.mark.parametrize("path,name", sorted(set(references(DOC.read_text())), key=str))
+def test_reference_exists(path, name):
+    target = ROOT / path
+    assert target.exists(), f"ARCHITECTURE.md names {path}, which does not exist"
+    if name:
+        assert name in defined(target), f"ARCHITECTURE.md names {path}:{name}, not defined there"
+
+
+def test_references_are_read():
+    """The reader itself: a path, a path with a name, a bare name after it, a name of no file."""
+    line = "| a | `x/y.py:f`, `g` → `h` and `i`, `j`; `z.tcss`, `k` | `C` |"
+    assert references(line) == [("x/y.py", "f"), ("x/y.py", "g"), ("x/y.py", "h"), ("z.tcss", None)]
+
+
+def test_a_missing_name_is_caught(tmp_path):
+    mod = tmp_path / "m.py"
+    mod.write_text("class A:\n    x = 1\n    def f(self): ...\nB: int = 2\nC, D = 1, 2\ndef g(): ...\n")
+    assert defined(mod) == {"A", "A.x", "A.f", "B", "C", "D", "g"}
+
+
+@pytest.mark.parametrize("doc", ["README.md", "ARCHITECTURE.md", "docs/PERFORMANCE.md", "docs/TESTING.md"])
+def test_relative_links_resolve(doc):
+    """The README links the map and the moved sections; each relative link's file exists."""
+    page = ROOT / doc
+    links = [m for m in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()) if "://" not in m]
+    assert links, f"{doc} links nothing"  # each page links at least the README or the map
+    missing = [m for m in links if not (page.parent / m).exists()]
+    assert not missing, f"{doc} links to {missing}, which do not exist"
+
+
+def test_readme_links_the_map_on_its_first_screen():
+    first = (ROOT / "README.md").read_text().splitlines()[:30]
+    assert any("(ARCHITECTURE.md)" in line for line in first)
+
+
+def test_the_layers_table_is_the_contract():
+    """ARCHITECTURE.md's table of the explorer's layers lists pyproject.toml's layers contract, in order."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    (layers,) = [c["layers"] for c in contracts if c["type"] == "layers"]
+    contract = [set(re.split(r"\s*[|:]\s*", layer)) for layer in layers]
+    text = DOC.read_text()
+    section = text[text.index("| layer | modules |") : text.index("Private framework names")]
+    rows = re.findall(r"^\| \d+ \| (.*?) \| [^|]*\|$", section, flags=re.MULTILINE)
+    table = [{m.strip("/").removesuffix(".py") for m in re.findall(r"`attn_tui/tui/([\w/.]+)`", r)} for r in rows]
+    assert table == contract
+
+
+@pytest.mark.parametrize("doc", ["docs/PERFORMANCE.md", "docs/TESTING.md"])
+def test_the_moved_pages_name_files_that_exist(doc):
+    """The pages moved out of the README name tests, scripts and modules by path; each exists."""
+    named = set(re.findall(r"(?:tests|scripts|attn_tui)/[\w/.]+\.(?:py|md|sh)", (ROOT / doc).read_text()))
+    assert named  # the pattern finds the paths these pages are full of
+    assert not [p for p in sorted(named) if not (ROOT / p).exists()]
