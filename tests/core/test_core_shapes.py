@@ -172,18 +172,28 @@ def test_parameter_counts_with_and_without_w_o(s):
     assert lenses.param_count(s.d_model, s.d_k) == 3 * s.d_model * s.d_k  # d_v defaults to d_k
 
 
+def clear_of_rounding(a, rank: int, dtype: str) -> bool:
+    """The rank-th singular value of ``a`` (float64 SVD) is 100x above a rank tolerance of ``dtype``
+    (sigma_1 * max(shape) * eps): whether a has that rank is then not a question of rounding."""
+    sv = np.linalg.svd(np.asarray(a, dtype=np.float64), compute_uv=False)
+    return rank == 0 or sv[rank - 1] > 100 * sv[0] * max(a.shape) * np.finfo(dtype).eps
+
+
 @settings(max_examples=60, deadline=None)
 @given(scenarios())
 @with_examples
 def test_ranks_of_generic_inputs(s):
     """N(0, 1) inputs are generic: rank Q = min(T, d_model, d_k), rank K = min(T', d_model, d_k),
-    rank S = min(T, T', d_model, d_k), in float64 and float32; float16 may see fewer."""
+    rank S = min(T, T', d_model, d_k), in float64 and float32, whenever those singular values are clear
+    of rounding; float16, or a nearly singular draw, may see fewer (hypothesis drew float32 Q and K whose
+    S = QK^T has sigma_4 / sigma_1 = 1.1e-7, below float32's eps: rank 3 is the right answer there)."""
     tr = s.run()
     want_q = min(s.T, s.d_model, s.d_k)
     want_k = min(s.T_k, s.d_model, s.d_k)
     want_s = min(s.T, s.T_k, s.d_model, s.d_k)
     assert tr.rank_S <= min(tr.rank_Q, tr.rank_K) <= s.d_k
-    if s.dtype != "float16":
+    clear = all(clear_of_rounding(m, w, s.dtype) for m, w in ((tr.S, want_s), (tr.Q, want_q), (tr.K, want_k)))
+    if s.dtype != "float16" and clear:
         assert (tr.rank_S, tr.rank_Q, tr.rank_K) == (want_s, want_q, want_k)
     else:
         assert tr.rank_S <= want_s and tr.rank_Q <= want_q and tr.rank_K <= want_k

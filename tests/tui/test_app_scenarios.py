@@ -107,6 +107,7 @@ async def test_resizes_while_running(make_app, grid_cell):
         assert grid_cell(app, "A", 3, 0) != ""
 
 
+@pytest.mark.slow  # ~2-4 s: the fast lane's longest (docs/TESTING.md)
 async def test_every_pane_is_reachable_by_tab_at_80x24(make_app):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

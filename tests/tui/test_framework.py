@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
 from textual.app import App
 
 from attn_tui.tui import framework
@@ -90,6 +91,7 @@ async def test_the_palette_offers_one_quit_and_it_names_its_key():
         assert len(quits) == 1 and "key q" in quits[0], prompts
 
 
+@pytest.mark.slow  # ~2-4 s: the fast lane's longest (docs/TESTING.md)
 async def test_withdrawn_notes_leave_no_holder_and_the_next_toast_is_on_screen():
     # Textual's ToastRack.show removes a withdrawn Toast but not its ToastHolder: 40 withdrawn
     # "computing" notes pushed the next warning below a 40-line screen

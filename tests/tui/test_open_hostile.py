@@ -98,6 +98,7 @@ async def test_open_refuses_each_bad_file_and_keeps_the_scenario(sample):
 
 
 @pytest.mark.parametrize("name", ["FIFO", "f16 scores from Q and K"])
+@pytest.mark.slow  # ~2-4 s: the fast lane's longest (docs/TESTING.md)
 async def test_a_typed_path_is_refused_too(sample, name):
     case = next(c for c in sample if c.name == name)
     app = AttentionApp()

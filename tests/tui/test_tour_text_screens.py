@@ -28,6 +28,7 @@ def text(renderable, width: int = 200) -> str:
         return con.export_text()
 
 
+@pytest.mark.slow  # ~2-4 s: the fast lane's longest (docs/TESTING.md)
 async def test_tour_reads_the_hand_crafted_a_whatever_the_app_shows(settle):
     app = AttentionApp()  # the pipeline, not the hand-crafted Q, K
     async with app.run_test(size=SIZE) as pilot:
@@ -81,6 +82,7 @@ async def test_the_scale_page_keys_work_where_it_says(settle):
         assert app.state.trace.H[3] < before
 
 
+@pytest.mark.slow  # ~2-4 s: the fast lane's longest (docs/TESTING.md)
 async def test_the_receiver_page_and_the_lenses_screen_show_one_text(settle):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
