@@ -1,8 +1,7 @@
 """The one adapter for framework internals: private names of Textual and plotext live here only.
 
 Textual has no public call to withdraw one notification (only ``clear_notifications``), no
-public list of the notifications shown, no hook for the first frame, and none to send the screen whole
-when a batch of updates ends (draw_after_batches); none to style a component
+public list of the notifications shown, and no hook for the first frame; none to style a component
 class once for many widgets, to lay a container out again at the same size, or to list the widgets
 a screen shows with their regions; plotext's figure needs its private ``_set_size`` for a build at
 an exact size, and has no public figure class. tests/tui/test_framework.py checks each of these
@@ -85,43 +84,6 @@ def on_first_frame(app: App, callback: Callable[[], None]) -> None:
         return display(screen, renderable)
 
     app._display = timed_display
-
-
-def draw_after_batches(screen) -> None:
-    """``screen`` composites no frame while its app batches updates, and one whole frame when the
-    batch ends. Textual's start-up (its Compose, Resize and Mount in one batch) holds the explorer's
-    first frame: Textual composited it (~15 ms), dropped it, yet took it as shown, so the next update
-    sent only the rows changed since (the chart, status and key bar) and the grids waited for the
-    layout after the start-up Resize, a screen-update tick later (~25 ms of a launch)."""
-    app, refresh = screen.app, screen._compositor_refresh
-
-    def compositor_refresh() -> None:
-        if app._batch_count:
-            _waiting(app).add(screen)
-            return
-        refresh()
-
-    screen._compositor_refresh = compositor_refresh
-
-
-def _waiting(app: App) -> set:
-    """The screens that skipped a frame in ``app``'s batch; the batch's end draws each one whole (the
-    top screen at once, one behind a modal through the top's repaint, one not shown when next shown)."""
-    waiting = getattr(app, "_attn_waiting_screens", None)
-    if waiting is None:
-        waiting = app._attn_waiting_screens = set()
-        end = app._end_batch
-
-        def end_batch() -> None:
-            end()
-            if not app._batch_count and waiting:
-                screens, _ = list(waiting), waiting.clear()
-                for screen in screens:  # whole at its next frame; now if shown (Textual's refresh says how)
-                    screen._compositor._dirty_regions.add(screen._compositor.size.region)
-                    screen._compositor_refresh()
-
-        app._end_batch = end_batch
-    return waiting
 
 
 def all_screens(app: App) -> list:

@@ -59,23 +59,6 @@ async def test_first_frame_callback_runs_once():
     assert calls == [1]
 
 
-async def test_a_screen_draws_nothing_in_a_batch_and_its_whole_frame_when_the_batch_ends():
-    from textual._compositor import LayoutUpdate
-
-    app = App()
-    async with app.run_test(size=(40, 10)) as pilot:
-        await pilot.pause()
-        screen, drawn, display = app.screen, [], app._display
-        app._display = lambda s, update: drawn.append(update) or display(s, update)
-        framework.draw_after_batches(screen)
-        with app.batch_update():
-            screen._compositor_refresh()
-            assert drawn == []  # nothing composited while batched
-        assert len(drawn) == 1 and isinstance(drawn[0], LayoutUpdate)  # the whole screen, at the batch's end
-        screen._compositor_refresh()  # outside a batch: as before
-        assert len(drawn) == 2
-
-
 async def test_the_palette_offers_one_quit_and_it_names_its_key():
     from textual.command import CommandList
 

@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 
 from ...core.matrices import MATRICES
-from .. import framework, keys
+from .. import keys
 from ..state import State
 from ..views.chart import chart_view
 from ..views.grids import grid_view, unchanged_views
@@ -77,7 +77,6 @@ class PipelineScreen(PaneFit, Screen):
         yield KeyBar(keys.bar_label, id="keybar")
 
     def on_mount(self) -> None:
-        framework.draw_after_batches(self)  # the first frame drawn once, whole, as the start-up ends
         self.sizes = Sizes.read(self)
         self.query_one("#inspector").border_title = "cell inspector"
         self.watch(self.app, "state", self.show, init=True)
