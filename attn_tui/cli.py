@@ -13,6 +13,7 @@ import gc
 import sys
 
 from . import __version__, capture_cli, heads_cli, serve, train_cli
+from .blas_limit import limit_blas
 from .core.builtins import BUILTINS
 from .core.limits import MAX_DIM, REPORT_TEXT_MAX, printable, unexpected
 from .core.scenario_io import ScenarioError, resolve
@@ -208,28 +209,6 @@ def _run(args) -> int:
     code = getattr(app, "return_code", None) or EXIT_OK  # non-zero when Textual caught a crash or a signal
     _kept(app, code)
     return code
-
-
-def one_blas_thread() -> None:
-    """One BLAS thread: the explorer's products are small (16 query rows x 2048 keys at T = 16384),
-    and a second thread made A's row statistics 3-4x slower on a busy 2-core machine (7 -> 25 ms)."""
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(1, user_api="blas")
-
-
-def limit_blas(app) -> None:
-    """One BLAS thread for the explorer: now when its first frame computes much, else after it."""
-    if blas_first(app.state):
-        one_blas_thread()
-    else:  # a small first frame: its products are tiny whatever the threads (~3 ms of the launch later)
-        app.after_first.append(one_blas_thread)
-
-
-def blas_first(state) -> bool:
-    """One BLAS thread before the first frame: a large scenario's first frame computes its rows on
-    screen, a multi-head source's neighbours are computed in a worker from the start."""
-    return state.large or state.head is not None
 
 
 def _keeper(args, scenario):

@@ -1,4 +1,4 @@
-"""The explorer's one BLAS thread (cli.one_blas_thread): set before the first frame when that frame
+"""The explorer's one BLAS thread (blas_limit.one_blas_thread): set before the first frame when that frame
 computes much (a large scenario, a multi-head source's neighbours in a worker), else once the
 first frame is drawn (threadpoolctl's import and library scan were ~3 ms of a launch, issue 32)."""
 
@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from attn_tui.cli import blas_first
+from attn_tui.blas_limit import blas_first
 from attn_tui.tui import framework
 from attn_tui.tui.app import AttentionApp
 
