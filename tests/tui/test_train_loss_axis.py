@@ -40,3 +40,32 @@ async def test_the_target_line_lies_between_0_1_and_0_01(size, trained, settle):
     assert {"1", "0.1", "0.01"} <= set(labelled), "\n".join(lines)
     assert not trained or "0.0001" in labelled, "\n".join(lines)
     assert target and labelled["0.1"] < target[0] < labelled["0.01"], "\n".join(lines)
+
+
+async def test_a_resize_shows_the_last_curves_not_the_ones_shown_when_it_happened(settle):
+    """A resize during a run re-shows the curves once laid out: the ones shown last when that call
+    runs. Bound at the resize, a frame shown in between was drawn over by an older one."""
+    from attn_tui.core.train.run import Config, Trainer
+    from attn_tui.tui.views import train_view as tv
+    from attn_tui.tui.widgets.train_charts import TrainCurves
+
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("T")
+        await settle(pilot)
+        curves = app.screen.query_one(TrainCurves)
+        tr = Trainer(Config(steps=20))
+        older = tv.curves(tv.snapshot(tr))
+        curves.show(older)
+        curves.on_resize()
+        while not tr.done:
+            tr.step()
+        newer = tv.curves(tv.snapshot(tr))
+        curves.show(newer)
+        await settle(pilot)
+        plot = curves.query_one("#train-loss")
+        drawn = [plot.render_line(y).text for y in range(plot.size.height)]
+        curves.show(newer)  # nothing pending now: the newer curves alone
+        await settle(pilot)
+        assert [plot.render_line(y).text for y in range(plot.size.height)] == drawn

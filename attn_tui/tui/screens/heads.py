@@ -63,7 +63,7 @@ class HeadsScreen(Screen):
 
     def on_mount(self) -> None:
         self.watch(self.app, "state", self.show, init=False)
-        self.call_after_refresh(self.show, self.app.state)
+        self.call_after_refresh(lambda: self.show(self.app.state))  # the state then, not now
 
     def on_screen_resume(self) -> None:
         self.show(self.app.state)

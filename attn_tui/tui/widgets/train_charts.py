@@ -67,9 +67,14 @@ class TrainCurves(Vertical):
 
     def on_resize(self) -> None:
         """The loss axis's labels depend on its height (decade_axis): a first show before the
-        layout (height 0) labelled one decade only; show again once the plots have their size."""
+        layout (height 0) labelled one decade only; show again once the plots have their size.
+        The curves are read when the call runs, not now: a frame shown meanwhile is the one drawn
+        (bound now, a resize during a run drew an older frame over the last one)."""
         if self._curves is not None:
-            self.call_after_refresh(self.show, self._curves)
+            self.call_after_refresh(self._show_last)
+
+    def _show_last(self) -> None:
+        self.show(self._curves)
 
     def show(self, c) -> None:
         self._curves = c
