@@ -41,9 +41,9 @@ def add_parser(sub) -> None:
 
 
 def _arguments(t) -> None:
+    from .core.machine import cpus
     from .core.train.compare import COMPARE_STEPS, DKS
     from .core.train.optim import OPTIMIZERS
-    from .core.train.pool import cpus
     from .core.train.run import Config
     from .core.train.task import TASKS
 
@@ -117,10 +117,10 @@ def config(args):
 
 
 def run(args) -> str:
+    from .core.machine import cpus
     from .core.train import compare
     from .core.train import run as train_run
     from .core.train.compare import DKS
-    from .core.train.pool import cpus
     from .report import train_text
 
     try:

@@ -20,9 +20,11 @@ from ..core.heads.capture_check import HeadsCheck, check_heads, mask_kind, token
 from ..core.heads.multihead_io import _mask_kind, open_file
 from ..core.heads.multihead_write import save_heads
 from ..core.heads.source import HeadSource
+from ..core.machine import spare_threads
 from . import interface
 from .interface import Unsupported
 
+CHECK_THREADS = 4  # the check's threads at most (machine.spare_threads)
 MAX_CAPTURE_T = 4096  # the file keeps the model's A: at most 2**24 cells a head (multihead_io.MAX_CELLS)
 
 
@@ -168,12 +170,12 @@ def memory_source(c: Captured, title: str = "capture") -> HeadSource:
 
 
 def check(c: Captured) -> HeadsCheck:
-    """Every head recomputed by the core against the model's A (capture_check.check_heads).
-
-    On one BLAS thread: right after torch's forward pass its OpenMP threads still spin, and
-    OpenBLAS's second thread fighting them made each head's Q Kᵀ 3x slower on 2 cores."""
+    """Every head recomputed by the core against the model's A (capture_check.check_heads), the
+    heads shared by threads while cores are idle (machine.spare_threads), each on one BLAS thread:
+    right after torch's forward pass its OpenMP threads still spin, and OpenBLAS's second thread
+    fighting them made each head's Q Kᵀ 3x slower on 2 cores."""
     with threadpool_limits(1, user_api="blas"):
-        return check_heads(memory_source(c), c.dtype)
+        return check_heads(memory_source(c), c.dtype, threads=spare_threads(CHECK_THREADS))
 
 
 def write_checked(c: Captured, out, *, title: str, source: str, provenance: dict, result: HeadsCheck) -> Path:

@@ -12,7 +12,7 @@ import math
 from ..core.heads.capture_check import stored_check
 from ..core.heads.combine import combine
 from ..core.heads.readings import FIELDS
-from ..core.heads.source import HeadSource, all_readings, own_weights_diff
+from ..core.heads.source import HeadSource, all_readings, own_weights_diffs
 
 COLUMNS = ("layer", "head", "H mean", "log2 ceil", "prev", "first", "self", "induction")
 
@@ -29,9 +29,10 @@ def heads_data(src: HeadSource, layer: int | None = None) -> dict:
     """What the command prints: the source, every head's readings (a dict each), the combines."""
     readings = all_readings(src, layer)
     rows = [r.as_dict() for r in readings]
-    if src.has("A"):
+    if src.has("A"):  # a layer's heads at once
+        diffs = {ly: own_weights_diffs(src, ly).tolist() for ly in sorted({row["layer"] for row in rows})}
         for row in rows:
-            row["own_A_max_abs_diff"] = own_weights_diff(src, row["layer"], row["head"])
+            row["own_A_max_abs_diff"] = diffs[row["layer"]][row["head"]]
     layers = range(src.n_layers) if layer is None else [layer]
     combines = [c for c in (combine(src, ly) for ly in layers) if c is not None]
     return {

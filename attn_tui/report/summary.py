@@ -10,8 +10,6 @@ with T beyond the few rows shown and a fixed histogram).
 
 from __future__ import annotations
 
-import math
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
@@ -20,6 +18,7 @@ from threadpoolctl import threadpool_limits
 
 from ..core import stream
 from ..core.limits import MAX_DIM, REPORT_TEXT_MAX, printable
+from ..core.machine import spare_threads
 from ..core.ranks import qr_ranks
 from ..core.scenario import Scenario
 from .full import everything_hint, full_hint
@@ -56,14 +55,8 @@ MAX_WORKERS = 4
 
 
 def workers() -> int:
-    """Threads for the row blocks: while the 1-minute load average leaves some of this process's
-    cores idle, one more than the idle ones (the load counts this process too once it has run a
-    while), up to the cores and MAX_WORKERS; else 1. On the 2-core development machine at T = 16384,
-    2 threads against 1: 0.95 s against 1.43 s at a load of 1.6, 2.16 s against 1.57 s at 2.7 and
-    4.2 s against 3.5 s at 5-6 (a thread waits for the GIL its preempted partner holds)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    spare = cores - os.getloadavg()[0] if hasattr(os, "getloadavg") else cores
-    return max(1, min(cores, MAX_WORKERS, math.ceil(spare) + 1)) if spare > 0 else 1
+    """Threads for the row blocks (core.machine.spare_threads: more than 1 while cores are idle)."""
+    return spare_threads(MAX_WORKERS)
 
 
 def _summarise(s, block, progress):

@@ -20,7 +20,7 @@ from attn_tui.core.heads.capture_check import (
     token_label,
 )
 from attn_tui.core.heads.model import forward, shipped_model
-from attn_tui.core.heads.source import HeadSource, own_weights_diff
+from attn_tui.core.heads.source import HeadSource, own_weights_diff, own_weights_diffs
 
 MIN32 = float(np.finfo(np.float32).min)  # transformers' eager masks: 0 where seen, the dtype's min where not
 
@@ -107,11 +107,11 @@ def test_score_max_is_the_largest_scaled_score():
 
 
 def demo_source(plant=None, scale_factor=1.0):
-    """The induction demo's forward as a HeadSource holding its own A (optionally with an error planted)."""
+    """The induction demo's forward as a HeadSource holding its own A (optionally errors planted: a cell or cells)."""
     f = forward(shipped_model(), [0, 1, 2, 3, 0, 1, 2, 3])
     A = f.A.astype(np.float32).copy()
-    if plant is not None:
-        A[plant] += 1e-3
+    for cell in [] if plant is None else plant if isinstance(plant[0], tuple) else [plant]:
+        A[cell] += 1e-3
     arrays = {"Q": f.Q.astype(np.float32), "K": f.K.astype(np.float32), "V": f.V.astype(np.float32), "A": A}
     L, H, T, d = f.Q.shape
 
@@ -146,6 +146,31 @@ def test_check_heads_finds_a_planted_error_and_names_the_head():
     assert not r.holds
     assert [(ly, h) for ly, h, _, _ in r.failed] == [(1, 2)]
     assert r.worst == (1, 2) and r.max_abs_diff == pytest.approx(1e-3, rel=1e-3)
+
+
+@pytest.mark.parametrize("kv_head", [None, (0, 0, 1, 1)])
+def test_a_layers_heads_at_once_are_each_head_alone(kv_head):
+    """own_weights_diffs (a layer's heads in one call a block) gives each head's own_weights_diff,
+    with a K/V head shared by two query heads too (grouped-query attention: kv_head)."""
+    src = demo_source(plant=((0, 3, 6, 1),))
+    if kv_head is not None:
+        read = src.read
+        src = HeadSource(**{**src.__dict__, "kv_head": kv_head, "read": read})
+    for layer in range(src.n_layers):
+        alone = [own_weights_diff(src, layer, h) for h in range(src.n_heads)]
+        assert own_weights_diffs(src, layer).tolist() == pytest.approx(alone, rel=1e-12, abs=1e-15)
+        assert own_weights_diffs(src, layer, heads=[2]).tolist() == pytest.approx(alone[2:3], rel=1e-12, abs=1e-15)
+    assert kv_head is None or own_weights_diff(src, 0, 1) != own_weights_diff(demo_source(plant=((0, 3, 6, 1),)), 0, 1)
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_the_check_is_the_same_on_threads(threads):
+    """The heads shared over threads (capture.run.check) give the one-thread result: every figure,
+    the worst head and the failed heads in the heads' order (two errors planted)."""
+    src = demo_source(plant=((0, 3, 6, 1), (1, 2, 5, 3)))
+    one = check_heads(src, "float32")
+    assert [(ly, h) for ly, h, _, _ in one.failed] == [(0, 3), (1, 2)]
+    assert check_heads(src, "float32", threads=threads) == one
 
 
 def test_check_heads_finds_a_wrong_scale():

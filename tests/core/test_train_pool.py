@@ -61,7 +61,3 @@ def test_a_run_that_fails_in_a_child_is_one_line_here():
         list(runs.results())
     assert "\n" not in str(err.value)
     assert all(p.returncode is not None for p in runs.processes)
-
-
-def test_cpus_is_at_least_one():
-    assert pool.cpus() >= 1

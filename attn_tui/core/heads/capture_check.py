@@ -11,14 +11,16 @@ is refused while float rounding is not.
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
-from .source import HeadSource, own_weights_diff
+from .source import HeadSource, own_weights_diffs
 
 # Unit roundoff u of the dtype a model computes in (half the gap between 1 and the next number).
 UNIT_ROUNDOFF = {"float64": 2.0**-53, "float32": 2.0**-24, "float16": 2.0**-11, "bfloat16": 2.0**-8}
+CHECK_ROWS = 64  # query rows a block of the check (a layer's heads at once)
 BLOCKED = -1e4  # an additive mask entry at or below this blocks its key (source.SEEN)
 
 
@@ -156,22 +158,41 @@ def stored_check(src: HeadSource) -> CheckFigure | None:
     return CheckFigure(float(figure), src.n_layers, src.n_heads)
 
 
-def check_heads(src: HeadSource, dtype: str) -> HeadsCheck:
+def check_heads(src: HeadSource, dtype: str, threads: int = 1) -> HeadsCheck:
     """Every head of ``src`` (which holds the model's own A) recomputed by the core and compared
-    with A; the allowance of each head from ``dtype``, the dtype the model computed in."""
+    with A; the allowance of each head from ``dtype``, the dtype the model computed in.
+
+    A layer's heads are computed together (source.own_weights_diffs); ``threads`` > 1 checks that
+    many layers at once (NumPy's products and exponentials release the GIL). Each head's figures
+    do not depend on it and they are combined in the heads' order: the result is the same."""
     if not src.has("A"):
         raise ValueError("A: missing; the check compares the model's own attention weights")
+    layers = range(src.n_layers)
+    if threads > 1 and src.n_layers > 1:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            figures = list(pool.map(lambda layer: _layer_figures(src, dtype, layer), layers))
+    else:
+        figures = [_layer_figures(src, dtype, layer) for layer in layers]
     worst, where, allowed_worst, failed = -1.0, (0, 0), 0.0, []
-    for layer in range(src.n_layers):
-        for head in range(src.n_heads):
-            Q, K = src.read("Q", layer, head), src.read("K", layer, src.kv_head[head])  # V plays no part in A
-            bound = src.scales[layer] * float(np.linalg.norm(Q, axis=1).max()) * float(np.linalg.norm(K, axis=1).max())
-            # a half dtype's rounding of S is relative to |S|: worth one more product for a tighter bound
-            top = score_max(Q, K, src.scales[layer]) if UNIT_ROUNDOFF[dtype] > UNIT_ROUNDOFF["float32"] else None
-            allowed = allowed_diff(dtype, src.d_k, src.T_k, bound, top)
-            diff = own_weights_diff(src, layer, head, qkv=(Q, K))
+    for layer, (diffs, allowances) in zip(layers, figures):
+        for head, (diff, allowed) in enumerate(zip(diffs.tolist(), allowances)):
             if not diff <= allowed:  # NaN fails too
                 failed.append((layer, head, diff, allowed))
             if diff > worst or math.isnan(diff):
                 worst, where, allowed_worst = diff, (layer, head), allowed
     return HeadsCheck(worst, where, allowed_worst, src.n_layers, src.n_heads, tuple(failed))
+
+
+def _layer_figures(src: HeadSource, dtype: str, layer: int) -> tuple[np.ndarray, list[float]]:
+    """(max |ΔA| of each head of ``layer``, the allowed_diff of each)."""
+    Q = np.stack([src.read("Q", layer, h) for h in range(src.n_heads)])
+    K = np.stack([src.read("K", layer, kv) for kv in src.kv_head])  # V plays no part in A
+    scale = src.scales[layer]
+    bounds = scale * np.linalg.norm(Q, axis=2).max(axis=1) * np.linalg.norm(K, axis=2).max(axis=1)
+    # a half dtype's rounding of S is relative to |S|: worth one more product for a tighter bound
+    half = UNIT_ROUNDOFF[dtype] > UNIT_ROUNDOFF["float32"]
+    allowed = [
+        allowed_diff(dtype, src.d_k, src.T_k, float(bounds[h]), score_max(Q[h], K[h], scale) if half else None)
+        for h in range(src.n_heads)
+    ]
+    return own_weights_diffs(src, layer, qkv=(Q, K), rows=CHECK_ROWS), allowed

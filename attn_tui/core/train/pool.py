@@ -40,14 +40,6 @@ def _child_env() -> dict:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))}
 
 
-def cpus() -> int:
-    """The CPUs this process may run on (the default number of processes)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
-
-
 def serve(stdin=None, stdout=None) -> None:
     """A child: run() each pickled (index, config) read until None or the end of its input; write
     (index, summary, None) or (index, None, the error in one line), pickled, after each."""

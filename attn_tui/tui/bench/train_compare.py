@@ -27,8 +27,8 @@ import subprocess
 import sys
 import time
 
+from ...core.machine import cpus
 from ...core.train import compare
-from ...core.train.pool import cpus
 from ...core.train.run import Config
 from .pty_bytes import PtyApp
 

@@ -24,8 +24,9 @@ from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Input, Label, Static
 from textual.worker import get_current_worker
 
+from ...core.machine import cpus
 from ...core.train import compare
-from ...core.train.pool import Runs, cpus
+from ...core.train.pool import Runs
 from ...core.train.run import Config, Trainer
 from .. import keys
 from ..views import train_view as tv

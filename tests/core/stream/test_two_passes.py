@@ -108,16 +108,6 @@ def test_the_figures_do_not_depend_on_the_threads(monkeypatch):
     assert got[0] == got[1]
 
 
-@pytest.mark.parametrize(
-    ("cores", "load", "want"), [(2, 0.2, 2), (2, 1.6, 2), (2, 2.0, 1), (2, 2.7, 1), (2, 6.0, 1), (8, 6.5, 3),
-                                (8, 1.0, 4), (1, 0.0, 1)],
-)  # fmt: skip
-def test_threads_while_cores_are_idle(cores, load, want, monkeypatch):
-    monkeypatch.setattr(summary.os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
-    monkeypatch.setattr(summary.os, "getloadavg", lambda: (load, 0.0, 0.0))
-    assert summary.workers() == want
-
-
 @pytest.mark.parametrize("kw", CASES)
 def test_visible_keys_of_some_rows_are_those_rows_of_all(kw):
     src = stream.Source.of(scenario(**kw))
