@@ -92,7 +92,10 @@ class AttentionApp(App):
         self.box_saved: tuple | None = None  # what the box kernel (z) zeroed, for z again (actions/lenses.py)
         self.after_first: list[Callable[[], None]] = []  # called once the first frame is drawn (cli.run adds)
         opened = scenario if scenario is not None else builtin(DEFAULT)
-        self.set_reactive(AttentionApp.state, State.opening(opened, head))  # head: of a multi-head source
+        opening = State.opening(opened, head)  # head: of a multi-head source
+        # The cell cursor the home screen's first focus reports (its AUTO_FOCUS, A, at the selected row's
+        # first cell), set now: the first frame is drawn whole, not drawn and then redrawn for the cursor.
+        self.set_reactive(AttentionApp.state, opening.with_(cursor=("A", opening.row, 0)))
 
     def on_mount(self) -> None:
         if not gc.isenabled():  # cli.run paused the collector for the start-up: resume after the first frame

@@ -62,24 +62,38 @@ class KeyBar(TextLines):
         super().__init__(wrap=False, **kw)
         self._bar_label = bar_label
         self._spans: list[tuple] = []  # (start, end, action, namespace) for clicks
+        self._fitted: int | None = None  # the width the text was fitted to (None: not built yet)
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._rebuild)
-        self.call_after_refresh(self._rebuild)
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def on_resize(self) -> None:
         super().on_resize()
-        self._rebuild()
+        if self._fitted != self.size.width:  # drawn at this width already: the text is the same
+            self._rebuild()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         if self.is_mounted:  # the theme or CSS changed: the keys' style with it
             self.call_after_refresh(self._rebuild)
 
+    def _lines(self, width: int) -> list:
+        """Fitted to ``width`` when drawn or measured at a width the text was not fitted to: the
+        first frame draws the bar whole at its width, before the widget's Resize comes."""
+        if self._fitted != width and self.is_attached:
+            self._text, self._strips = self._build(width), None
+        return super()._lines(width)
+
     def _rebuild(self, *_) -> None:
+        if self._fitted is None:  # not drawn yet: its first draw builds it (_lines)
+            return
+        self.set_text(self._build(self.size.width))
+
+    def _build(self, width: int) -> Text:
+        """The bar's text for ``width`` (its click spans kept with it)."""
         text, spans, seen = Text(no_wrap=True, overflow="ellipsis"), [], set()
         entries = []  # [group, [keys], description, action, namespace, enabled, the screen's own]
         for namespace, binding, enabled, _tip in self.screen.active_bindings.values():
@@ -95,7 +109,7 @@ class KeyBar(TextLines):
             own = namespace is self.screen
             entries.append([group, [key], group or binding.description, binding.action, namespace, enabled, own])
         entries.sort(key=lambda e: 0 if e[3] == "help" else 1 if e[6] else 2)  # the screen's own keys first
-        entries = self._fit(entries)
+        entries = self._fit(entries, width)
         key_style = self.get_component_rich_style("key-bar--key", partial=True)
         for _group, keys_, desc, action, namespace, enabled, _own in entries:
             start = len(text)
@@ -105,12 +119,11 @@ class KeyBar(TextLines):
             spans.append((start, len(text), action, namespace))
         text.append(" ^p", key_style)
         text.append(" palette")
-        self._spans = spans
-        self.set_text(text)
+        self._spans, self._fitted = spans, width
+        return text
 
-    def _fit(self, entries: list) -> list:
-        """Leave out the least important hints until the bar and ` ^p palette` fit the width."""
-        width = self.size.width
+    def _fit(self, entries: list, width: int) -> list:
+        """Leave out the least important hints until the bar and ` ^p palette` fit ``width``."""
         if not width:
             return entries
 
