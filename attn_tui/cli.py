@@ -3,124 +3,36 @@
 
 A bad scenario is refused before any UI starts: one line on stderr, exit 2.
 The explorer (and so textual) is imported only on the run path, so ``report``
-never loads a UI library.
+never loads a UI library; the parser (cli_args.py, argparse and every subcommand's
+arguments) only when there are arguments to parse.
 """
 
 from __future__ import annotations
 
-import argparse
 import gc
 import sys
+from types import SimpleNamespace
 
-from . import __version__, capture_cli, heads_cli, serve, train_cli
 from .blas_limit import limit_blas
-from .core.builtins import BUILTINS
-from .core.limits import MAX_DIM, REPORT_TEXT_MAX, printable, unexpected
+from .core.limits import printable, unexpected
 from .core.scenario_io import ScenarioError, resolve
-from .output import OutputError, emit, fail, finish, say
+from .output import OutputError, emit, fail, say
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
-SCENARIO_HELP = f"a built-in ({', '.join(BUILTINS)}) or a scenario file (.toml, .npz, .safetensors)"
-RUN_HELP = f"{SCENARIO_HELP}, or a multi-head one (induction-demo, a multi-head file: its heads, > and < move)"
+# What the parser gives for no arguments (tests/report/test_cli.py checks they stay the same): the explorer
+# on the lesson, launched without building the parser.
+NO_ARGS = {"command": None, "run_scenario": None, "run_tokens": None, "theme": None, "resume": False, "fresh": False}
 
 
 class UsageError(Exception):
     """A command-line mistake; str() is the one-line message."""
 
 
-class Parser(argparse.ArgumentParser):
-    """``fill``: a function adding a subcommand's arguments, run when that subcommand is parsed or its
-    help is shown, so a launch of the explorer does not import what train's or serve's defaults need."""
+def build_parser():
+    """The argparse parser of every command (cli_args.py)."""
+    from .cli_args import build_parser as build
 
-    def __init__(self, *args, fill=None, **kw):
-        super().__init__(*args, **kw)
-        self._fill = fill
-
-    def _filled(self) -> None:
-        fill, self._fill = self._fill, None
-        if fill is not None:
-            fill(self)
-
-    def parse_known_args(self, args=None, namespace=None):
-        self._filled()
-        return super().parse_known_args(args, namespace)
-
-    def format_help(self):
-        self._filled()
-        return super().format_help()
-
-    def error(self, message):  # one line, no usage dump; main() turns it into exit 2
-        raise UsageError(f"{self.prog}: {message} (see {self.prog.split()[0]} --help)")
-
-    def print_help(self, file=None):  # --help: a checked write (output.emit), not argparse's unchecked one
-        if file is None:
-            emit(self.format_help())
-        else:
-            super().print_help(file)
-
-    def exit(self, status=0, message=None):
-        finish()  # OutputError if what was printed could not be written
-        super().exit(status, message)
-
-
-class Version(argparse.Action):
-    """--version through output.emit: argparse's own write ignores a failed one."""
-
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
-        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        emit(f"attn-tui {__version__}\n")
-        parser.exit()
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = Parser(
-        prog="attn-tui",
-        description="Take scaled dot-product attention apart, live, in a terminal "
-        "(Lesson 08). Without a command: the explorer.",
-    )
-    p.add_argument("--version", action=Version, help="show the version and exit")
-    p.add_argument(
-        "--scenario",
-        dest="run_scenario",
-        metavar="NAME|FILE",
-        help=f"open the explorer on {RUN_HELP} (default: lesson-pipeline)",
-    )
-    p.add_argument(
-        "--tokens",
-        dest="run_tokens",
-        metavar='"q w e r q w e r"',
-        help="with --scenario induction-demo: run the model on these tokens (letters a..z, space-separated)",
-    )
-    p.add_argument("--theme", metavar="NAME", help="a Textual theme, e.g. textual-light (default textual-dark)")
-    kept = p.add_mutually_exclusive_group()
-    kept.add_argument("--resume", action="store_true", help="restore the last kept session without asking")
-    kept.add_argument("--fresh", action="store_true", help="start clean: do not offer the last kept session")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    r = sub.add_parser(
-        "report",
-        help="print the lesson's numbers (or one scenario's) without the UI",
-        description="Without --scenario: every number Lesson 08 prints, in its order. "
-        "With --scenario: that scenario's matrices and numbers "
-        f"(a summary above {REPORT_TEXT_MAX} tokens, JSON above {MAX_DIM}, unless --full).",
-    )
-    r.add_argument("--scenario", metavar="NAME|FILE", help=SCENARIO_HELP)
-    r.add_argument("--json", action="store_true", help="JSON instead of text (non-finite numbers as null)")
-    r.add_argument(
-        "--full",
-        action="store_true",
-        help=f"every matrix, up to 2048 tokens; without it the text summarises above {REPORT_TEXT_MAX} tokens, "
-        f"the JSON above {MAX_DIM}",
-    )
-    whole = train_cli.number_type  # ASCII digits only: type=int read '١' as 1
-    r.add_argument("--layer", type=whole(int, "L"), metavar="L", help="with a multi-head scenario: the layer (from 0)")
-    r.add_argument("--head", type=whole(int, "H"), metavar="H", help="with a multi-head scenario: the head (from 0)")
-    train_cli.add_parser(sub)
-    heads_cli.add_parser(sub)
-    capture_cli.add_parser(sub)
-    serve.add_parser(sub, SCENARIO_HELP)
-    return p
+    return build()
 
 
 def _load(name):
@@ -130,6 +42,7 @@ def _load(name):
 
 def report(args) -> str:
     # imported here so that `attn-tui --help` stays fast
+    from . import heads_cli
     from .report import as_json, full, summary, text
 
     scenario = heads_cli.report_scenario(args)  # a multi-head file's (or built-in's) head --layer L --head H
@@ -155,6 +68,8 @@ def _check_served(name) -> None:
     """What `serve --scenario NAME|FILE` checks before listening: the door the tab's explorer opens it
     by (a multi-head built-in or file through the heads door, else a scenario); one line, exit 2."""
     if _is_heads(name):
+        from . import heads_cli
+
         heads_cli.open_first(name, None)
     else:
         _load(name)
@@ -173,6 +88,8 @@ def _load_run(args):
     (tui/heads_nav.py), else a single-head scenario; --tokens only with a multi-head built-in."""
     name = args.run_scenario
     if name is not None and _is_heads(name):
+        from . import heads_cli
+
         src, first = heads_cli.open_first(name, args.run_tokens)  # refused here, before any UI module is imported
         from .tui.heads_nav import first_head
 
@@ -245,17 +162,26 @@ def _progress(summary):
 def main(argv=None) -> int:
     args = None
     try:
-        args = build_parser().parse_args(argv)
+        argv = sys.argv[1:] if argv is None else list(argv)
+        args = build_parser().parse_args(argv) if argv else SimpleNamespace(**NO_ARGS)
         if args.command is not None:
             gc.enable()  # `python -m attn_tui` paused it for the explorer's start-up only (run)
         if args.command == "serve":
+            from . import serve
+
             return serve.run(args, _check_served)  # the explorer's own doors (its sizes, multi-head sources)
         if args.command == "train":
+            from . import train_cli
+
             emit(train_cli.run(args))
             return EXIT_OK
         if args.command == "capture":
+            from . import capture_cli
+
             return capture_cli.run(args)
         if args.command == "heads":
+            from . import heads_cli
+
             emit(heads_cli.run(args))  # checked, as report's and train's (a bare write raised a traceback)
             return EXIT_OK
         if args.command == "report":

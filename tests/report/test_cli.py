@@ -171,3 +171,22 @@ def test_serve_tabs_keep_no_session(fake_app, monkeypatch):
     assert cli._keeper(args, None) is None
     monkeypatch.delenv("TEXTUAL_DRIVER")
     assert cli._keeper(args, None) is not None
+
+
+def test_no_arguments_are_what_the_parser_gives_for_none():
+    """`attn-tui` with no arguments builds no parser (a launch imports no argparse): its values are the
+    parser's for none, so the fast way and the parsed way open the same explorer."""
+    assert vars(cli.build_parser().parse_args([])) == cli.NO_ARGS
+
+
+def test_a_launch_without_arguments_imports_no_parser():
+    code = (
+        "import sys; import attn_tui.cli as cli\n"
+        "cli.run = lambda args: print(sorted(vars(args).items()))\n"
+        "sys.argv = ['attn-tui']; cli.main()\n"
+        "print(sorted(m for m in sys.modules if m in ('argparse', 'attn_tui.cli_args', 'attn_tui.train_cli',"
+        " 'attn_tui.serve', 'attn_tui.heads_cli', 'attn_tui.capture_cli')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out[-1] == "[]", out
+    assert out[0] == str(sorted(cli.NO_ARGS.items()))

@@ -35,6 +35,12 @@ LAZY = (
     "attn_tui.serve_guard",
     "attn_tui.report",
     "attn_tui.capture",
+    "attn_tui.cli_args",  # the parser: `attn-tui` without arguments builds none (cli.NO_ARGS)
+    "argparse",
+    "attn_tui.train_cli",
+    "attn_tui.heads_cli",
+    "attn_tui.capture_cli",
+    "attn_tui.serve",
 )
 ALLOWED = ("attn_tui.tui.actions.paths",)  # what the app holds from its start: the dialogs' next paths
 

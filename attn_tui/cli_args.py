@@ -1,0 +1,111 @@
+"""The command line's parser (argparse), imported only when `attn-tui` is given arguments: a launch of
+the explorer with none builds no parser (cli.NO_ARGS: the values the parser gives for none).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from . import __version__, capture_cli, heads_cli, serve, train_cli
+from .cli import UsageError
+from .core.builtins import BUILTINS
+from .core.limits import MAX_DIM, REPORT_TEXT_MAX
+from .output import emit, finish
+
+SCENARIO_HELP = f"a built-in ({', '.join(BUILTINS)}) or a scenario file (.toml, .npz, .safetensors)"
+RUN_HELP = f"{SCENARIO_HELP}, or a multi-head one (induction-demo, a multi-head file: its heads, > and < move)"
+
+
+class Parser(argparse.ArgumentParser):
+    """``fill``: a function adding a subcommand's arguments, run when that subcommand is parsed or its
+    help is shown, so a launch of the explorer does not import what train's or serve's defaults need."""
+
+    def __init__(self, *args, fill=None, **kw):
+        super().__init__(*args, **kw)
+        self._fill = fill
+
+    def _filled(self) -> None:
+        fill, self._fill = self._fill, None
+        if fill is not None:
+            fill(self)
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._filled()
+        return super().parse_known_args(args, namespace)
+
+    def format_help(self):
+        self._filled()
+        return super().format_help()
+
+    def error(self, message):  # one line, no usage dump; main() turns it into exit 2
+        raise UsageError(f"{self.prog}: {message} (see {self.prog.split()[0]} --help)")
+
+    def print_help(self, file=None):  # --help: a checked write (output.emit), not argparse's unchecked one
+        if file is None:
+            emit(self.format_help())
+        else:
+            super().print_help(file)
+
+    def exit(self, status=0, message=None):
+        finish()  # OutputError if what was printed could not be written
+        super().exit(status, message)
+
+
+class Version(argparse.Action):
+    """--version through output.emit: argparse's own write ignores a failed one."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        emit(f"attn-tui {__version__}\n")
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = Parser(
+        prog="attn-tui",
+        description="Take scaled dot-product attention apart, live, in a terminal "
+        "(Lesson 08). Without a command: the explorer.",
+    )
+    p.add_argument("--version", action=Version, help="show the version and exit")
+    p.add_argument(
+        "--scenario",
+        dest="run_scenario",
+        metavar="NAME|FILE",
+        help=f"open the explorer on {RUN_HELP} (default: lesson-pipeline)",
+    )
+    p.add_argument(
+        "--tokens",
+        dest="run_tokens",
+        metavar='"q w e r q w e r"',
+        help="with --scenario induction-demo: run the model on these tokens (letters a..z, space-separated)",
+    )
+    p.add_argument("--theme", metavar="NAME", help="a Textual theme, e.g. textual-light (default textual-dark)")
+    kept = p.add_mutually_exclusive_group()
+    kept.add_argument("--resume", action="store_true", help="restore the last kept session without asking")
+    kept.add_argument("--fresh", action="store_true", help="start clean: do not offer the last kept session")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    r = sub.add_parser(
+        "report",
+        help="print the lesson's numbers (or one scenario's) without the UI",
+        description="Without --scenario: every number Lesson 08 prints, in its order. "
+        "With --scenario: that scenario's matrices and numbers "
+        f"(a summary above {REPORT_TEXT_MAX} tokens, JSON above {MAX_DIM}, unless --full).",
+    )
+    r.add_argument("--scenario", metavar="NAME|FILE", help=SCENARIO_HELP)
+    r.add_argument("--json", action="store_true", help="JSON instead of text (non-finite numbers as null)")
+    r.add_argument(
+        "--full",
+        action="store_true",
+        help=f"every matrix, up to 2048 tokens; without it the text summarises above {REPORT_TEXT_MAX} tokens, "
+        f"the JSON above {MAX_DIM}",
+    )
+    whole = train_cli.number_type  # ASCII digits only: type=int read '١' as 1
+    r.add_argument("--layer", type=whole(int, "L"), metavar="L", help="with a multi-head scenario: the layer (from 0)")
+    r.add_argument("--head", type=whole(int, "H"), metavar="H", help="with a multi-head scenario: the head (from 0)")
+    train_cli.add_parser(sub)
+    heads_cli.add_parser(sub)
+    capture_cli.add_parser(sub)
+    serve.add_parser(sub, SCENARIO_HELP)
+    return p
