@@ -36,3 +36,20 @@ async def test_the_key_bar_is_fitted_to_the_width_it_is_drawn_at(settle, width):
         await pilot.resize_terminal(width, 40)
         await settle(pilot)
         assert bar.plain.rstrip() == text  # what its Resize fits it to: the same bar
+
+
+async def test_each_chart_plot_is_built_once_for_the_first_frame(settle, monkeypatch):
+    """The first frame is drawn before the plots' Resize comes: each plot asks the chart for its bars
+    at the size it is drawn at (BarPlot's prepare), so the resize finds them the same and nothing is
+    built twice (plotext builds, ~1 ms each, were 4 for 2 plots)."""
+    from attn_tui.tui.widgets.bar_plot import BarPlot
+
+    built = []
+    real = BarPlot._build
+    monkeypatch.setattr(BarPlot, "_build", lambda self: built.append((self.id, tuple(self.size))) or real(self))
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        plots = {p.id: tuple(p.size) for p in app.screen.query(BarPlot)}
+        assert sorted(built) == sorted(plots.items())
+        assert all(p.data[-1] == plots[p.id] for p in app.screen.query(BarPlot))  # bars set for that size

@@ -70,9 +70,9 @@ async def test_a_key_masked_now_keeps_its_pinned_score_tick(settle, monkeypatch)
     drawn = {}
     original = SoftmaxChart._bars
 
-    def spy(self, selector, labels, values, title, ylim, ghost=None):
+    def spy(self, selector, labels, values, title, ylim, ghost=None, **kw):
         drawn[selector] = ghost
-        return original(self, selector, labels, values, title, ylim, ghost)
+        return original(self, selector, labels, values, title, ylim, ghost, **kw)
 
     monkeypatch.setattr(SoftmaxChart, "_bars", spy)
     app = AttentionApp(scenario=builtin("lesson-pipeline"))

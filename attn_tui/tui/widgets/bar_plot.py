@@ -8,6 +8,7 @@ component classes ``bar-plot--bar`` and ``bar-plot--text`` (app.tcss), so a them
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rich.segment import Segment
 from textual.geometry import Region
@@ -65,8 +66,9 @@ class BarPlot(PlotextPlot):
     # matrix-grid--header).
     COMPONENT_CLASSES = frozenset({"bar-plot--bar", "bar-plot--text", "bar-plot--pad"})
 
-    def __init__(self, **kw) -> None:
+    def __init__(self, prepare: Callable[[BarPlot], None] | None = None, **kw) -> None:
         super().__init__(**kw)
+        self._prepare = prepare  # sets the plot's data for its size when a build finds it set for another
         self._lines: list[Strip] | None = None
         self._looks: tuple | None = None  # (ground, bar, text, pad) Styles, read once per CSS change
         self._built: dict = {}  # (line text, width) -> its Strip, from the last build
@@ -97,6 +99,8 @@ class BarPlot(PlotextPlot):
 
     def _build(self) -> list[Strip]:
         w, h = self.size.width, self.size.height
+        if self._prepare is not None and (self.data is None or self.data[-1] != (w, h)):
+            self._prepare(self)  # its bars for this size (SoftmaxChart): the first frame draws them right
         # plotext spreads n bars unevenly over other heights: give it title + k·n + axis.
         lines = separate(plot_lines(self.plt, w, min(h, self.bars * self.bar_lines + 2) if self.bars else h)[:h])
         if self._looks is None:  # once per CSS or theme change: rich_style walks the DOM

@@ -63,8 +63,8 @@ class SoftmaxChart(Horizontal, can_focus=True):
         return self._pending is None and self._timer is None
 
     def compose(self):
-        yield BarPlot(id="chart-scores")
-        yield BarPlot(id="chart-probs")
+        yield BarPlot(id="chart-scores", prepare=self._prepare)
+        yield BarPlot(id="chart-probs", prepare=self._prepare)
 
     def show(self, view) -> None:
         now = monotonic()
@@ -85,19 +85,33 @@ class SoftmaxChart(Horizontal, can_focus=True):
         if view is None:
             return
         self._last = monotonic()
+        plots, title = self._plots(view)
+        for selector, bars in plots.items():
+            self._bars(selector, *bars)
+        if title != self.border_title:
+            self._title_only = True  # Textual repaints the whole widget for a new title: its line only
+            self.border_title = title
+            self._title_only = False
+
+    def _plots(self, view) -> tuple[dict, str]:
+        """({plot's selector: its _bars arguments}, the border title) of ``view`` at the plots' sizes."""
         probs = self.query_one("#chart-probs")
         bars = view.bars(max(1, probs.size.height - 2))  # one bar a line: the plot less its title and axis
         labels = bars.labels
         width = self.query_one("#chart-scores").size.width
         scores_title = fitting_title(bars.scores_titles[0], bars.scores_titles[1:], width, labels)
-        self._bars("#chart-scores", labels, bars.scores, scores_title, bars.score_axis, bars.ghost_scores)
         probs_title = fitting_title(bars.probs_titles[0], bars.probs_titles[1:], probs.size.width, labels)
-        self._bars("#chart-probs", labels, bars.weights, probs_title, bars.probs_axis, bars.ghost_weights)
-        title = escape(bars.border_title)
-        if title != self.border_title:
-            self._title_only = True  # Textual repaints the whole widget for a new title: its line only
-            self.border_title = title
-            self._title_only = False
+        return {
+            "#chart-scores": (labels, bars.scores, scores_title, bars.score_axis, bars.ghost_scores),
+            "#chart-probs": (labels, bars.weights, probs_title, bars.probs_axis, bars.ghost_weights),
+        }, escape(bars.border_title)
+
+    def _prepare(self, plot: BarPlot) -> None:
+        """``plot`` is about to be built at a size its bars were not set for (the first frame is drawn
+        before the plots' Resize comes): its bars for this size, set without a repaint, so that frame
+        is right and the resize's draw finds them the same (no second build)."""
+        if self._shown is not None and plot.id:
+            self._bars(f"#{plot.id}", *self._plots(self._shown)[0][f"#{plot.id}"], redraw=False)
 
     def refresh(self, *regions, **kw):
         """A new border title repaints the border's line, not the plots under it (they repaint
@@ -112,8 +126,9 @@ class SoftmaxChart(Horizontal, can_focus=True):
             self._pending = self._shown
             self.call_after_refresh(self._draw)
 
-    def _bars(self, selector: str, labels, values, title: str, ylim, ghost=None) -> None:
-        """Horizontal bars of ``values``; ``ghost`` (a pinned row) as a ┃ tick on each bar's line."""
+    def _bars(self, selector: str, labels, values, title: str, ylim, ghost=None, redraw: bool = True) -> None:
+        """Horizontal bars of ``values``; ``ghost`` (a pinned row) as a ┃ tick on each bar's line;
+        ``redraw`` False: the plot's data only (it is being built)."""
         plot = self.query_one(selector, BarPlot)
         values, ghost = sanitise(values), None if ghost is None else sanitise(ghost)
         values = drawn(values, ylim, plot.size.width - max((len(x) for x in labels), default=0))
@@ -132,7 +147,8 @@ class SoftmaxChart(Horizontal, can_focus=True):
             plt.scatter(ghost, list(range(1, len(labels) + 1)), marker=GHOST)
         plot.bars = len(labels)
         plt.xlim(*(ylim or (None, None)))  # None: fitted to the bars
-        plot.redraw()
+        if redraw:
+            plot.redraw()
 
 
 def fitting_title(title: str, shorter, width: int, labels) -> str:
