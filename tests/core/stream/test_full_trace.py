@@ -58,7 +58,10 @@ def test_blocks_of_rows_agree_with_one_block():
     whole = stream.row_stats(src, 0, 50)
     parts = [stream.row_stats(src, r0, r1) for r0, r1 in stream.blocks(50, 16)]
     assert [p.r0 for p in parts] == [0, 16, 32, 48]
-    np.testing.assert_array_equal(np.concatenate([p.H for p in parts]), whole.H)
+    # a BLAS may take another kernel for a 2-row block than for 50 rows (another rounding): the dtype's
+    # rounding, not the bits
+    eps = np.finfo(np.float64).eps
+    np.testing.assert_allclose(np.concatenate([p.H for p in parts]), whole.H, rtol=64 * eps, atol=64 * eps)
 
 
 def test_source_pieces_are_the_trace_pieces():
