@@ -98,15 +98,16 @@ def fill_value(fill="-1e9", dtype=np.float64):
         return dtype.type(value)
 
 
-def blocked_cells(kind="causal", T=1, T_k=None, padding=(), window=None):
+def blocked_cells(kind="causal", T=1, T_k=None, padding=(), window=None, first=0):
     """Boolean (T, T') array, True where query t may not see key i.
 
     kind: "causal" (i > t blocked), "none", or "window" (causal and i <= t - w
     blocked, a sliding window of width w). ``padding`` lists key positions
-    (0-based) that no query may see.
+    (0-based) that no query may see. ``first``: the rows are queries first..first+T-1
+    (a block of rows of a longer sequence).
     """
     T_k = T if T_k is None else T_k
-    t = np.arange(T)[:, None]
+    t = np.arange(first, first + T)[:, None]
     i = np.arange(T_k)[None, :]
     if kind == "causal":
         blocked = i > t

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .source import HeadSource, own_weights_diffs
+from ..attention import blocked_cells
+from .source import HeadSource, layer_qk, own_weights_diffs
 
 # Unit roundoff u of the dtype a model computes in (half the gap between 1 and the next number).
 UNIT_ROUNDOFF = {"float64": 2.0**-53, "float32": 2.0**-24, "float16": 2.0**-11, "bfloat16": 2.0**-8}
-CHECK_ROWS = 64  # query rows a block of the check (a layer's heads at once)
 BLOCKED = -1e4  # an additive mask entry at or below this blocks its key (source.SEEN)
 
 
@@ -48,13 +48,10 @@ def mask_kind(M: np.ndarray) -> str:
 
 def implied_mask(kind: str, T: int, T_k: int) -> np.ndarray:
     """The blocked cells (T, T') of a mask kind (mask_kind's names), True where a key is hidden."""
-    t, i = np.arange(T)[:, None], np.arange(T_k)[None, :]
-    if kind == "none":
-        return np.zeros((T, T_k), dtype=bool)
-    if kind == "causal":
-        return i > t
+    if kind in ("none", "causal"):
+        return blocked_cells(kind, T, T_k)
     if kind.startswith("window:"):
-        return (i > t) | (i <= t - int(kind[7:]))
+        return blocked_cells("window", T, T_k, window=int(kind[7:]))
     raise ValueError(f"mask: {kind!r} has no implied pattern")
 
 
@@ -185,8 +182,7 @@ def check_heads(src: HeadSource, dtype: str, threads: int = 1) -> HeadsCheck:
 
 def _layer_figures(src: HeadSource, dtype: str, layer: int) -> tuple[np.ndarray, list[float]]:
     """(max |ΔA| of each head of ``layer``, the allowed_diff of each)."""
-    Q = np.stack([src.read("Q", layer, h) for h in range(src.n_heads)])
-    K = np.stack([src.read("K", layer, kv) for kv in src.kv_head])  # V plays no part in A
+    Q, K = layer_qk(src, layer)  # V plays no part in A
     scale = src.scales[layer]
     bounds = scale * np.linalg.norm(Q, axis=2).max(axis=1) * np.linalg.norm(K, axis=2).max(axis=1)
     # a half dtype's rounding of S is relative to |S|: worth one more product for a tighter bound
@@ -195,4 +191,4 @@ def _layer_figures(src: HeadSource, dtype: str, layer: int) -> tuple[np.ndarray,
         allowed_diff(dtype, src.d_k, src.T_k, float(bounds[h]), score_max(Q[h], K[h], scale) if half else None)
         for h in range(src.n_heads)
     ]
-    return own_weights_diffs(src, layer, qkv=(Q, K), rows=CHECK_ROWS), allowed
+    return own_weights_diffs(src, layer, qkv=(Q, K)), allowed

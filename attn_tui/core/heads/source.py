@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..attention import DTYPES, MASKS, softmax
+from ..attention import DTYPES, MASKS, blocked_cells, softmax
 from ..scenario import Scenario
 from .readings import Readings, head_readings
 
@@ -122,13 +122,7 @@ def mask_rows(kind: str, window: int | None, r0: int, r1: int, width: int) -> tu
     """(blocked (r1 - r0, width), M) of query rows r0..r1-1 and keys 0..width-1 under a causal, window
     or no mask: blocked True where a key is hidden, M its additive mask (-1e9 there, 0 elsewhere).
     Both read-only and cached: a model's heads and layers ask for the same row blocks."""
-    t, i = np.arange(r0, r1)[:, None], np.arange(width)[None, :]
-    if kind == "causal":
-        blocked = i > t
-    elif kind == "window":
-        blocked = (i > t) | (i <= t - window)
-    else:
-        blocked = np.zeros((r1 - r0, width), dtype=bool)
+    blocked = blocked_cells(kind, r1 - r0, width, window=window, first=r0)
     M = np.where(blocked, -1e9, 0.0)
     blocked.setflags(write=False)
     M.setflags(write=False)
@@ -170,6 +164,15 @@ def own_weights_diff(src: HeadSource, layer: int, head: int, qkv=None, rows: int
     return float(own_weights_diffs(src, layer, (Q, K), [head], rows)[0])
 
 
+def layer_qk(src: HeadSource, layer: int, heads=None) -> tuple[np.ndarray, np.ndarray]:
+    """(Q, K) of ``heads`` of ``layer`` (every head when None) stacked (H, T, d_k), (H, T', d_k): each
+    query head's K is its K/V head's (kv_head)."""
+    heads = range(src.n_heads) if heads is None else heads
+    return np.stack([src.read("Q", layer, h) for h in heads]), np.stack(
+        [src.read("K", layer, src.kv_head[h]) for h in heads]
+    )
+
+
 def own_weights_diffs(src: HeadSource, layer: int, qkv=None, heads=None, rows: int = 64) -> np.ndarray | None:
     """max |A computed - A the model reported| of each of ``heads`` of ``layer`` (every head when None),
     None when the source holds no A; ``qkv``: their (Q, K) stacked (H, T, d_k), else read.
@@ -181,10 +184,8 @@ def own_weights_diffs(src: HeadSource, layer: int, qkv=None, heads=None, rows: i
     if not src.has("A"):
         return None
     heads = list(range(src.n_heads)) if heads is None else list(heads)
-    if qkv is None:
-        kv = [src.kv_head[h] for h in heads]
-        qkv = [np.stack([src.read(name, layer, h) for h in hs]) for name, hs in (("Q", heads), ("K", kv))]
-    Q, K = (np.asarray(x, np.float64).reshape(len(heads), -1, np.shape(x)[-1]) for x in qkv[:2])
+    Q, K = (qkv or layer_qk(src, layer, heads))[:2]
+    Q, K = (np.asarray(x, np.float64).reshape(len(heads), -1, np.shape(x)[-1]) for x in (Q, K))
     every = heads == list(range(src.n_heads))
     own = src.read("A", layer) if every else np.stack([src.read("A", layer, h) for h in heads])
     block, worst = src.scores_block(layer, Q, K), np.zeros(len(heads))

@@ -29,6 +29,8 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from ...core.machine import cpus
+
 T_REPORT = 16384
 GOAL = 1.5
 
@@ -111,7 +113,7 @@ def _in_process(path: str) -> dict:
     return {
         "summarise": ours,  # on summary.workers() threads, as the command
         "summarise_1": lambda: ours(1),
-        "summarise_cores": lambda: ours(len(os.sched_getaffinity(0))),
+        "summarise_cores": lambda: ours(cpus()),
         "floor": lambda: floor(Q, K, V),
         "floor_1t": one_thread,
         "floor_no_av": lambda: floor(Q, K, V, av=False),
