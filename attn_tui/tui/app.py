@@ -109,6 +109,11 @@ class AttentionApp(App):
         if self.session is not None:
             self.session.start(self)
 
+    def on_ready(self) -> None:
+        """The start-up batch has ended: write the first screen now, not an update tick later
+        (framework.update_screen_now says why)."""
+        framework.update_screen_now(self)
+
     def on_resize(self, event: events.Resize) -> None:
         """A Resize older than the size the driver reports (the web driver's start size, handled
         after the browser's first resize) is followed by one of the reported size, so the first

@@ -1,7 +1,8 @@
 """The one adapter for framework internals: private names of Textual and plotext live here only.
 
 Textual has no public call to withdraw one notification (only ``clear_notifications``), no
-public list of the notifications shown, and no hook for the first frame; none to style a component
+public list of the notifications shown, no hook for the first frame and no call to write a
+pending frame now (the start-up's is held for an update tick); none to style a component
 class once for many widgets, to lay a container out again at the same size, or to list the widgets
 a screen shows with their regions; plotext's figure needs its private ``_set_size`` for a build at
 an exact size, and has no public figure class. tests/tui/test_framework.py checks each of these
@@ -84,6 +85,18 @@ def on_first_frame(app: App, callback: Callable[[], None]) -> None:
         return display(screen, renderable)
 
     app._display = timed_display
+
+
+def update_screen_now(app: App) -> None:
+    """Do now what the screen's next update tick would do (lay out and write what is pending).
+
+    Textual composes a home screen given by MODES inside its start-up batch (it awaits the mode's
+    mount there), so the first frame it renders is dropped and written only at the screen's first
+    update tick, 1/60 s after the batch ends; a default screen lays out after the batch and is
+    written at once. Called when the app is Ready (after the batch), the explorer's first screen is
+    written as soon as it exists, as a bare app's is; the tick then finds nothing left to do."""
+    if not app._batch_count:
+        app.screen._on_timer_update()
 
 
 def all_screens(app: App) -> list:

@@ -59,6 +59,55 @@ async def test_first_frame_callback_runs_once():
     assert calls == [1]
 
 
+def _pending(screen) -> bool:
+    """Whether the screen holds work for its next update tick (a layout, a repaint, dirty widgets)."""
+    return bool(screen._layout_required or screen._repaint_required or screen._dirty_widgets)
+
+
+async def test_update_screen_now_does_at_ready_what_the_first_tick_would():
+    """A MODES home screen is laid out inside Textual's start-up batch and its frame held for the
+    first update tick: at Ready that work is pending, and update_screen_now leaves none of it."""
+    from textual.screen import Screen
+    from textual.widgets import Static
+
+    class Home(Screen):
+        def compose(self):
+            yield Static("home")
+
+    seen = []
+
+    class Modes(App):
+        MODES = {"home": Home}
+        DEFAULT_MODE = "home"
+
+        def on_ready(self) -> None:
+            seen.append(_pending(self.screen))
+            framework.update_screen_now(self)
+            seen.append(_pending(self.screen))
+
+    async with Modes().run_test() as pilot:
+        await pilot.pause()
+    assert seen == [True, False]
+
+
+async def test_the_explorer_writes_its_first_screen_at_ready():
+    seen = []
+    app = AttentionApp()
+    update = framework.update_screen_now
+
+    def watched(a):
+        update(a)
+        seen.append(_pending(a.screen))
+
+    framework.update_screen_now = watched
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+    finally:
+        framework.update_screen_now = update
+    assert seen == [False]
+
+
 async def test_the_palette_offers_one_quit_and_it_names_its_key():
     from textual.command import CommandList
 
