@@ -53,3 +53,42 @@ async def test_each_chart_plot_is_built_once_for_the_first_frame(settle, monkeyp
         plots = {p.id: tuple(p.size) for p in app.screen.query(BarPlot)}
         assert sorted(built) == sorted(plots.items())
         assert all(p.data[-1] == plots[p.id] for p in app.screen.query(BarPlot))  # bars set for that size
+
+
+async def test_no_part_of_the_first_screen_is_drawn_again(settle, monkeypatch):
+    """Every pane is drawn right in the first frame Textual renders: none repaints a part of it once
+    its Resize arrives (the status line's hint and the chart's border title, "· top n/N", were fitted
+    after that frame, a partial update of two lines that cost a layout and a render)."""
+    from textual._compositor import Compositor
+
+    renders = []
+    real = Compositor.render_update
+
+    def render_update(self, *a, **k):
+        out = real(self, *a, **k)
+        if out is not None:
+            renders.append(type(out).__name__)
+        return out
+
+    monkeypatch.setattr(Compositor, "render_update", render_update)
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert renders and all(kind == "LayoutUpdate" for kind in renders), renders  # whole frames only
+        await pilot.press("j")
+        await settle(pilot)
+        assert "ChopsUpdate" in renders  # a key repaints a part: the count above can see one
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24), (60, 16)])
+async def test_the_status_line_and_chart_title_are_fitted_to_the_size_drawn_at(settle, size):
+    app = AttentionApp()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        status, chart = app.screen.query_one("#status"), app.screen.query_one("#chart")
+        first = status.plain, chart.border_title
+        await pilot.resize_terminal(size[0] + 1, size[1] + 1)
+        await settle(pilot)
+        await pilot.resize_terminal(*size)
+        await settle(pilot)
+        assert (status.plain, chart.border_title) == first  # what a resize fits them to at that size

@@ -56,6 +56,8 @@ class SoftmaxChart(Horizontal, can_focus=True):
         self._last_show = float("-inf")  # when it was last given a view
         self._timer = None
         self._title_only = False  # a refresh for a new border title (see refresh)
+        self._title_quiet = False  # a new border title the render under way draws: no refresh
+        self._title_size = None  # the size the border title was fitted to
 
     @property
     def settled(self) -> bool:
@@ -88,10 +90,22 @@ class SoftmaxChart(Horizontal, can_focus=True):
         plots, title = self._plots(view)
         for selector, bars in plots.items():
             self._bars(selector, *bars)
+        self._set_title(title)
+
+    def _set_title(self, title: str, quiet: bool = False) -> None:
+        self._title_size = self.size
         if title != self.border_title:
-            self._title_only = True  # Textual repaints the whole widget for a new title: its line only
+            self._title_only, self._title_quiet = True, quiet  # Textual repaints the whole widget: its line only
             self.border_title = title
-            self._title_only = False
+            self._title_only = self._title_quiet = False
+
+    def render_lines(self, crop):
+        """The border title fitted to the size drawn at ("· top n/N" counts the bars the plots have
+        room for), set quietly: the first frame is drawn before the Resize that redraws the chart,
+        and a new size has emptied Textual's line cache, so this render draws the title."""
+        if self._shown is not None and self._title_size != self.size:
+            self._set_title(self._plots(self._shown)[1], quiet=True)
+        return super().render_lines(crop)
 
     def _plots(self, view) -> tuple[dict, str]:
         """({plot's selector: its _bars arguments}, the border title) of ``view`` at the plots' sizes."""
@@ -116,6 +130,8 @@ class SoftmaxChart(Horizontal, can_focus=True):
     def refresh(self, *regions, **kw):
         """A new border title repaints the border's line, not the plots under it (they repaint
         their own changed lines); any other refresh is Textual's."""
+        if self._title_quiet:
+            return self
         if self._title_only and not regions and not kw and self.size.height:
             top = self.content_offset
             return super().refresh(Region(-top.x, -top.y, self.outer_size.width, 1))

@@ -70,11 +70,21 @@ class StatusLine(TextLines):
     def __init__(self, **kw) -> None:
         super().__init__(wrap=False, **kw)
         self._view = None
+        self._fitted = -1  # the width the text was fitted to
 
     def show(self, view) -> None:
         """Draw ``view`` (views.status.StatusView), fitted to the width."""
         self._view = view
+        self._fitted = self.size.width
         self.set_text(status_text(view, self.size.width or None))
+
+    def _lines(self, width: int):
+        """The lines at ``width``, the text fitted to it first: the first frame is drawn before the
+        Resize that gives the line its width arrives, and is drawn fitted, not fitted again after."""
+        if self._view is not None and width != self._fitted:
+            self._fitted = width
+            self._text, self._strips = status_text(self._view, width or None), None
+        return super()._lines(width)
 
     def on_resize(self) -> None:
         super().on_resize()
