@@ -92,3 +92,19 @@ async def test_the_status_line_and_chart_title_are_fitted_to_the_size_drawn_at(s
         await pilot.resize_terminal(*size)
         await settle(pilot)
         assert (status.plain, chart.border_title) == first  # what a resize fits them to at that size
+
+
+async def test_text_panes_make_their_lines_only_at_widths_they_are_drawn_at(settle, monkeypatch):
+    """A text pane given its text before its first layout (width 0) makes no lines then: wrapped to
+    one cell, the inspector's text was ~1 ms of the launch, thrown away at the first layout."""
+    from attn_tui.tui.widgets.text_lines import TextLines
+
+    widths = []
+    real = TextLines._lines
+    monkeypatch.setattr(TextLines, "_lines", lambda self, width: widths.append(width) or real(self, width))
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert widths and 0 not in widths, widths
+        inspector = app.screen.query_one("#inspector")
+        assert len(inspector._lines(inspector.size.width)) > 1  # the text is there, wrapped at its width

@@ -36,10 +36,12 @@ class TextLines(Widget):
             return
         old = self._strips if self._strips_width == max(1, self.size.width) else None
         self._text, self._strips = text, None
-        new = self._lines(self.size.width)
-        if old is None or len(old) != len(new):
+        # Not drawn at this width yet (a pane before its first layout has width 0): the lines are
+        # made when drawn, not here (wrapped to one cell, an inspector's text was ~1 ms of the launch).
+        new = None if old is None else self._lines(self.size.width)
+        if new is None or len(old) != len(new):
             auto = self.styles.height is not None and self.styles.height.is_auto
-            self.refresh(layout=auto and (old is None or len(old) != len(new)))
+            self.refresh(layout=auto)
             return
         for y, (a, b) in enumerate(zip(old, new)):  # the same lines: repaint the changed ones only
             if a != b:
