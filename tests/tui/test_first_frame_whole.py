@@ -108,3 +108,19 @@ async def test_text_panes_make_their_lines_only_at_widths_they_are_drawn_at(sett
         assert widths and 0 not in widths, widths
         inspector = app.screen.query_one("#inspector")
         assert len(inspector._lines(inspector.size.width)) > 1  # the text is there, wrapped at its width
+
+
+async def test_the_chart_makes_its_bars_once_for_the_first_frame(settle, monkeypatch):
+    """The border title and each plot ask for the bars at the sizes drawn at: made once, not three times."""
+    from attn_tui.tui.views.chart import ChartView
+
+    rooms = []
+    real = ChartView.bars
+    monkeypatch.setattr(ChartView, "bars", lambda self, room: rooms.append(room) or real(self, room))
+    app = AttentionApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert len(rooms) == 1, rooms
+        await pilot.press("plus")
+        await settle(pilot)
+        assert len(rooms) == 2  # a new view: its bars, once

@@ -58,6 +58,7 @@ class SoftmaxChart(Horizontal, can_focus=True):
         self._title_only = False  # a refresh for a new border title (see refresh)
         self._title_quiet = False  # a new border title the render under way draws: no refresh
         self._title_size = None  # the size the border title was fitted to
+        self._plots_memo = None  # (view, the plots' sizes, _plots of them)
 
     @property
     def settled(self) -> bool:
@@ -84,8 +85,8 @@ class SoftmaxChart(Horizontal, can_focus=True):
         self._timer = None
         view, self._pending = self._pending, None
         self._shown = view or self._shown
-        if view is None:
-            return
+        if view is None or not self.size:  # not laid out yet: the first render fits the title and
+            return  # the bars to the sizes it draws (render_lines, _prepare)
         self._last = monotonic()
         plots, title = self._plots(view)
         for selector, bars in plots.items():
@@ -108,7 +109,15 @@ class SoftmaxChart(Horizontal, can_focus=True):
         return super().render_lines(crop)
 
     def _plots(self, view) -> tuple[dict, str]:
-        """({plot's selector: its _bars arguments}, the border title) of ``view`` at the plots' sizes."""
+        """({plot's selector: its _bars arguments}, the border title) of ``view`` at the plots' sizes,
+        made once per view and sizes (the first frame asks three times: the title, then each plot)."""
+        sizes = tuple(tuple(p.size) for p in self.query(BarPlot))
+        memo = self._plots_memo
+        if memo is None or memo[0] is not view or memo[1] != sizes:
+            memo = self._plots_memo = (view, sizes, self._make_plots(view))
+        return memo[2]
+
+    def _make_plots(self, view) -> tuple[dict, str]:
         probs = self.query_one("#chart-probs")
         bars = view.bars(max(1, probs.size.height - 2))  # one bar a line: the plot less its title and axis
         labels = bars.labels
