@@ -26,7 +26,6 @@ from ..core.limits import refusal
 from ..core.matrices import ROW_LINKED
 from ..core.scenario import Scenario
 from . import framework, keys, session
-from .actions.paths import FilePaths
 from .history import History
 from .notes import Notes
 from .screens import HOME, SCREENS
@@ -86,7 +85,7 @@ class AttentionApp(App):
         self.stylesheet = ParseOnceStylesheet(variables=self.get_css_variables())
         self.history = History()  # undo/redo of scenario changes (set_state records each)
         self.notes = Notes(self)  # notifications, one of each kind, and the lesson's explanation
-        self.paths = FilePaths()  # what the open/save/export dialogs offer next
+        self._paths = None  # what the open/save/export dialogs offer next (paths, made on first use)
         self.last_random: dict | None = None  # the random form's last values (its next seed follows)
         self.first_screen = True  # the status line's "new here?" hint, until the first key of the session
         self.box_saved: tuple | None = None  # what the box kernel (z) zeroed, for z again (actions/lenses.py)
@@ -96,6 +95,15 @@ class AttentionApp(App):
         # The cell cursor the home screen's first focus reports (its AUTO_FOCUS, A, at the selected row's
         # first cell), set now: the first frame is drawn whole, not drawn and then redrawn for the cursor.
         self.set_reactive(AttentionApp.state, opening.with_(cursor=("A", opening.row, 0)))
+
+    @property
+    def paths(self):
+        """What the open/save/export dialogs offer next (actions/paths.py, imported with the first dialog)."""
+        if self._paths is None:
+            from .actions.paths import FilePaths
+
+            self._paths = FilePaths()
+        return self._paths
 
     def on_mount(self) -> None:
         if not gc.isenabled():  # cli.run paused the collector for the start-up: resume after the first frame

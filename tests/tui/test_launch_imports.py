@@ -42,7 +42,7 @@ LAZY = (
     "attn_tui.capture_cli",
     "attn_tui.serve",
 )
-ALLOWED = ("attn_tui.tui.actions.paths",)  # what the app holds from its start: the dialogs' next paths
+ALLOWED: tuple[str, ...] = ()  # none: the dialogs' next paths (actions/paths.py) come with the first dialog
 
 
 def lazy(module: str) -> bool:
