@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Key:
+class Key(NamedTuple):
     key: str  # Textual key name(s), comma separated
     action: str  # action string, run in the scope's namespace
     description: str  # short: footer and palette

@@ -10,12 +10,11 @@ The screen class is imported lazily from ``target`` ("module:Class"); a screen r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from importlib import import_module
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class ScreenEntry:
+class ScreenEntry(NamedTuple):
     name: str  # the Textual mode name
     key: str  # the key that switches to it
     title: str  # short, for the footer and the palette

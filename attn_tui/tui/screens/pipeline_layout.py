@@ -16,22 +16,20 @@ the goal at 120×40 is X → Q, K, V and S → A → O on one screen.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 MARGIN = 1  # .pane's margin-right (app.tcss)
 TITLE_PAD = 2  # a border title is drawn after one rule character and needs one after it
 
 
-@dataclass(frozen=True)
-class PaneSize:
+class PaneSize(NamedTuple):
     natural: int  # width that shows every column (labels, cells, scrollbar)
     least: int  # narrowest useful width (labels and a few columns)
     full: int  # width the full title needs
     short: int  # width the short title needs
 
 
-@dataclass(frozen=True)
-class RowPlan:
+class RowPlan(NamedTuple):
     mode: str  # "line" | "wrapped" | "stacked"
     widths: tuple  # one width per pane (without the margin)
     full_titles: tuple  # True: the full title fits in that width
@@ -104,8 +102,7 @@ def fit_cap(line_heights: list[int], room: int, lo: int, hi: int) -> int | None:
     return None
 
 
-@dataclass(frozen=True)
-class Sizes:
+class Sizes(NamedTuple):
     """The sizes app.tcss gives the panes, read from their styles once the CSS is applied
     (before the layout changes any of them), so these five are not copied out of the CSS;
     MARGIN above (.pane's margin-right) still is, and DESIGN_SIZE in pipeline_fit.py is the screen they suit."""
