@@ -6,7 +6,7 @@ fits them to its width. Essentials first: the selected row, then c and the scali
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ...core.scenario import Scenario
 from ..fmt import knob
@@ -16,8 +16,7 @@ DEFAULT_FILL = Scenario.__dataclass_fields__["fill"].default
 DTYPE_SHORT = {"float64": "f64", "float32": "f32", "float16": "f16"}
 
 
-@dataclass
-class Part:
+class Part(NamedTuple):
     long: str
     short: str  # "" = leave the part out when short
     style: str = ""
@@ -73,8 +72,7 @@ def _stored_check(source):
     return stored_check(source)
 
 
-@dataclass(frozen=True)
-class StatusView:
+class StatusView(NamedTuple):
     parts: tuple  # of Part, in the order drawn
     title: str  # the scenario's title, drawn last, cut to the room left
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from rich.segment import Segment
@@ -46,8 +46,7 @@ DIV = tuple(f"div-{i}" for i in range(DIV_BUCKETS))
 COMPONENTS = frozenset(f"matrix-grid--{name}" for name in ROLES + SEQ + DIV)
 
 
-@dataclass(frozen=True)
-class Look:
+class Look(NamedTuple):
     """The grid's Rich Styles, read once from its component classes (not per cell)."""
 
     seq: tuple[Style, ...]
