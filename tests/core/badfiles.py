@@ -83,6 +83,8 @@ TEXTS = [
     ("nan cell", "non-finite", "Q = [[1.0, nan], [0.0, 1.0]]\nK = [[1.0, 0.0]]\n", ["Q", "row 1, column 2"]),
     ("inf cell", "non-finite", "Q = [[1.0, 0.0]]\nK = [[1.0, 0.0], [-inf, 1.0]]\n", ["K", "row 2, column 1"]),
     ("1e400 float", "non-finite", "Q = [[1.0, 0.0], [0.0, 1e400]]\nK = [[1.0, 0.0]]\n", ["Q", "row 2, column 2"]),
+    ("1e-400 float", "underflow", "Q = [[1.0, 0.0],\n [0.0, 1e-400]]\nK = [[1.0, 0.0]]\n", ["line 2 (Q)", "as 0"]),
+    ("c 1e-400", "underflow", QK + "c = 1e-400\n", ["line 3 (c)", "read as 0"]),
     ("huge int cell", "huge integer", f"Q = [[1.0, {HUGE}]]\nK = [[1.0, 0.0]]\n", ["Q", "row 1, column 2"]),
     ("string cell", "values", 'Q = [[1.0, "a"]]\nK = [[1.0, 0.0]]\n', ["Q", "row 1, column 2", "not a number"]),
     ("bool cell", "values", "Q = [[true, 1.0]]\nK = [[1.0, 0.0]]\n", ["Q", "row 1, column 1", "not a number"]),
@@ -280,6 +282,7 @@ def write_corpus(folder) -> list[Case]:
 
 CLASSES = (
     "syntax",
+    "underflow",
     "huge integer",
     "structure",
     "shape",

@@ -37,6 +37,14 @@ def refuses(message, text, *source):
         ("Q = [[1.0, inf]]\nK = [[1.0, 1.0]]", "Q: row 1, column 2 is inf; entries must be finite"),
         ("Q = [" + "[0.0]," * 513 + "]\nK = [[1.0]]", f"Q: 513 rows; {SIZES}"),
         ("Q = [[" + "0.0," * 513 + "]]\nK = [[1.0]]", f"Q: 513 columns; {SIZES}"),
+        (
+            "Q = [\n  [1.0, 1e-400],\n]\nK = [[1.0, 1.0]]",
+            "line 2 (Q): '1e-400' is nearer 0 than float64's smallest number (4.9e-324) and would be read as 0",
+        ),
+        (
+            QK + "c = -2.5e-999",
+            "line 3 (c): '-2.5e-999' is nearer 0 than float64's smallest number (4.9e-324) and would be read as 0",
+        ),
         (QK + "wings = 2", f"wings: unknown key; known keys: {', '.join(KEYS)}"),
         (QK + "padding = 3", "padding: must be a list of whole key positions, e.g. [1, 3], got 3"),
         (QK + "mask = 1", "mask: must be a string, got 1"),
@@ -66,6 +74,8 @@ def test_each_refusal_names_the_key_and_the_rule(text, message):
 
 
 def test_what_is_accepted_at_the_edges():
+    tiny = loads("Q = [[0e-400, 1e-320, 5e-324]]\nK = [[1.0, 1.0, 1.0]]").Q  # zero written small; subnormals
+    assert list(tiny[0]) == [0.0, float("1e-320"), float("5e-324")] and tiny[0, 2] > 0
     assert loads(QK + 'fill = "-1e9"').fill == "-1e9"
     assert loads(QK + "fill = -1e9").fill == "-1e9"
     assert loads(QK + "focus_row = 2").focus_row == 2
