@@ -106,12 +106,16 @@ def all_screens(app: App) -> list:
 
 
 def reported_size(app: App) -> tuple[int, int] | None:
-    """The size the driver last reported (the terminal's, or the browser's under `attn-tui serve`).
+    """The size the browser last reported under `attn-tui serve`; None in a terminal.
     Textual's web driver posts its start size (COLUMNS×ROWS, 80×24 from textual-serve) from the loop
     while its input thread posts the browser's first resize directly, so the stale start size can
-    arrive last and stay: the app's size until the browser is resized."""
+    arrive last and stay: the app's size until the browser is resized. A terminal's driver keeps
+    the size it started with (its resizes come from SIGWINCH, not through it): read as the current
+    size, every resize of the terminal was answered with one back to the launch size."""
     driver = app._driver
-    return None if driver is None or driver._size is None else tuple(driver._size)
+    if driver is None or not driver.is_web or driver._size is None:
+        return None
+    return tuple(driver._size)
 
 
 def component_class_styles(node: DOMNode, name: str):

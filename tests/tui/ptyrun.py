@@ -99,6 +99,12 @@ class PtyApp:
     def send(self, data: bytes) -> None:
         os.write(self.fd, data)
 
+    def resize(self, width: int, height: int) -> None:
+        """Resize the terminal as a window manager or tmux does (the kernel sends SIGWINCH); the
+        screen emulator starts blank at the new size (the app draws its whole screen again)."""
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
+        self.screen = Screen(width, height)
+
     def click(self, x: int, y: int) -> None:
         """A left click at 0-based cell (x, y), as an xterm SGR mouse report."""
         self.send(f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m".encode())

@@ -160,10 +160,17 @@ async def test_all_screens_holds_every_modes_screen():
         assert isinstance(app.screen, PipelineScreen) and TrainScreen in kinds
 
 
-async def test_reported_size_is_the_drivers():
+async def test_reported_size_is_the_browsers_and_none_in_a_terminal():
+    """Under the web driver, the size the browser last sent; with any other driver None: a terminal's
+    driver keeps its start size while SIGWINCH resizes the app (tests/tui/test_resize_pty.py)."""
+    from types import SimpleNamespace
+
     app = AttentionApp()
     async with app.run_test(size=(100, 30)):
-        assert framework.reported_size(app) == (100, 30)
+        assert app._driver._size == (100, 30) and not app._driver.is_web  # a start size it keeps
+        assert framework.reported_size(app) is None
+    web = SimpleNamespace(is_web=True, _size=(120, 40))  # the real web driver: tests/tui/test_serve.py
+    assert framework.reported_size(SimpleNamespace(_driver=web)) == (120, 40)
 
 
 async def test_a_component_class_is_styled_once_and_shared():
