@@ -2,7 +2,8 @@
 
 One TOML file per session in the per-user state folder ($XDG_STATE_HOME/attn-tui, else
 ~/.local/state/attn-tui; %LOCALAPPDATA%\\attn-tui on Windows): a header (format, when,
-why, name, edits, source), the view (row, cursor, the pin's row) and each scenario as a
+why, name, edits, source), the view (row, cursor, the pin's row, and which head of a multi-head
+source each scenario was: ``head``, ``past_heads``, ``future_heads``) and each scenario as a
 multi-line string holding the same TOML ``scenario_io.dumps`` writes. Reading sends every
 scenario through the door of any scenario file (``scenario_io.loads`` and ``limits.admit``),
 so a hostile state file is refused with one line like a hostile scenario. Written with
@@ -25,6 +26,7 @@ from .atomic import write_atomic
 from .limits import MAX_FILE_BYTES, admit, printable, shown
 from .safe_read import read_capped
 from .scenario import Scenario
+from .session_heads import HeadAt, head_toml, read_head, read_step_heads, with_heads
 
 FORMAT = 1  # the header's `format`: a file of another format is ignored, with one line
 KIND = "attn-tui session"
@@ -42,7 +44,9 @@ class SessionError(ValueError):
 @dataclass(frozen=True, eq=False)
 class Kept:
     """What a session keeps. row: 0-based; cursor: (matrix, row, col) or None; pin: (scenario, row) or None;
-    past/future: the undo and redo stacks' scenarios, oldest first."""
+    past/future: the undo and redo stacks' scenarios, oldest first. head: the HeadAt the scenario
+    was shown as, or None (one head); past_heads/future_heads: one HeadAt or None per step, or ()
+    when no step was a head."""
 
     scenario: Scenario
     row: int = 0
@@ -53,6 +57,9 @@ class Kept:
     why: str = "quit"
     source: str = ""
     saved: float = field(default_factory=time.time)
+    head: HeadAt | None = None
+    past_heads: tuple = ()
+    future_heads: tuple = ()
 
     @property
     def edits(self) -> int:
@@ -105,23 +112,33 @@ def dumps(k: Kept) -> str:
     ]
     if k.cursor:
         head.append(f"cursor = [{io._toml_str(k.cursor[0])}, {int(k.cursor[1])}, {int(k.cursor[2])}]")
+    if k.head is not None:
+        head.append(f"head = {head_toml(k.head)}")
     body = [f"scenario = {_block(io.dumps(k.scenario))}"]
     if k.pin is not None:
         head.append(f"pin_row = {int(k.pin[1])}")
         body.append(f"pin = {_block(io.dumps(k.pin[0]))}")
     size = sum(len(x) for x in head + body)
-    past = [_block(io.dumps(s)) for s in k.past[-MAX_STEPS:]]
-    future = [_block(io.dumps(s)) for s in k.future[-MAX_STEPS:]]
-    while past and size + sum(map(len, past + future)) > MAX_SESSION_BYTES:
+    # (scenario, its head) per step, so that dropping the oldest drops both
+    past = [(_block(io.dumps(s)), head_toml(h)) for s, h in with_heads(k.past, k.past_heads)[-MAX_STEPS:]]
+    future = [(_block(io.dumps(s)), head_toml(h)) for s, h in with_heads(k.future, k.future_heads)[-MAX_STEPS:]]
+    while past and size + _size(past + future) > MAX_SESSION_BYTES:
         past.pop(0)
-    while future and size + sum(map(len, past + future)) > MAX_SESSION_BYTES:
+    while future and size + _size(past + future) > MAX_SESSION_BYTES:
         future.pop(0)
     head.append(f"edits = {len(past)}")
-    lists = [
-        f"{key} = [\n" + ",\n".join(items) + ",\n]" if items else f"{key} = []"
-        for key, items in (("past", past), ("future", future))
-    ]
+    lists = [_list(key, [x for x, _ in items]) for key, items in (("past", past), ("future", future))]
+    if k.past_heads or k.future_heads:
+        lists += [_list(f"{key}_heads", [h for _, h in items]) for key, items in (("past", past), ("future", future))]
     return "\n".join(head + body + lists) + "\n"
+
+
+def _size(items: list) -> int:
+    return sum(len(x) + len(h) for x, h in items)
+
+
+def _list(key: str, items: list) -> str:
+    return f"{key} = [\n" + ",\n".join(items) + ",\n]" if items else f"{key} = []"
 
 
 def _scenario(text, what: str, source: str) -> Scenario:
@@ -188,16 +205,25 @@ def loads(text: str, source: str = "<session>") -> Kept:
     pin = None
     if "pin" in data:
         pin = (_scenario(data["pin"], "pin", source), _int(data, "pin_row", source))
+    past, future = _history(data, "past", source), _history(data, "future", source)
+    try:
+        head = read_head(data["head"], "head", source) if "head" in data else None
+        heads = [read_step_heads(data, key, len(steps), source) for key, steps in (("past", past), ("future", future))]
+    except ValueError as exc:  # the line naming the file and the key
+        raise SessionError(str(exc)) from None
     return Kept(
         scenario=s,
         row=min(_int(data, "row", source), s.T - 1),
         cursor=_cursor(data.get("cursor"), source),
         pin=pin,
-        past=_history(data, "past", source),
-        future=_history(data, "future", source),
+        past=past,
+        future=future,
         why=printable(data.get("why", ""))[:40],
         source=printable(data.get("source", ""))[:300],
         saved=float(data["saved"]),
+        head=head,
+        past_heads=heads[0],
+        future_heads=heads[1],
     )
 
 

@@ -6,12 +6,14 @@ without one (the tests' default, ``attn-tui serve``'s tabs) keeps nothing. Signa
 the event loop (``loop.add_signal_handler``): the session is written first, then ``app.exit`` with
 128 + the signal's number, so Textual leaves the alternate screen, shows the cursor and resets the
 mouse and keyboard modes as on any exit. A resume after SIGTSTP/``fg`` (Textual's driver suspends
-and resumes) repaints the whole screen at once.
+and resumes) repaints the whole screen at once. A session on a head of a multi-head source keeps
+which head (core/session_heads.py); the restore reopens the source through the explorer's door.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 from pathlib import Path
 
@@ -21,10 +23,11 @@ from textual.widgets import Static
 
 from ..core import scenario_io as io
 from ..core import session_store as store
-from ..core.limits import MAX_DIM
+from ..core.limits import MAX_DIM, printable, unexpected
 from ..core.scenario import Scenario
+from ..core.session_heads import MAX_HEAD_NAME, HeadAt, with_heads
 from .framework import all_screens
-from .heads_nav import scenario_of
+from .heads_nav import HeadRef, moved, open_ref, scenario_of
 from .history import clamp_cursor, same_scenario
 from .state import State
 
@@ -66,15 +69,21 @@ class SessionKeeper:
         """What is kept of the app now; undo steps and a pin above 512 tokens are left out (no TOML holds them)."""
         st, h = app.state, app.history
         pin = (st.pin.scenario, st.pin.row) if st.pin is not None and _savable(st.pin.scenario) else None
+        past = [x for x in h.past if _savable(x.scenario)]
+        future = [x for x in h.future if _savable(x.scenario)]
+        past_heads, future_heads = (tuple(_head_at(x.head) for x in xs) for xs in (past, future))
         return store.Kept(
             scenario=st.scenario,
             row=st.row,
             cursor=st.cursor,
             pin=pin,
-            past=tuple(s.scenario for s in h.past if _savable(s.scenario)),
-            future=tuple(s.scenario for s in h.future if _savable(s.scenario)),
+            past=tuple(x.scenario for x in past),
+            future=tuple(x.scenario for x in future),
             why=why,
             source=self.source,
+            head=_head_at(st.head),
+            past_heads=past_heads if any(past_heads) else (),
+            future_heads=future_heads if any(future_heads) else (),
         )
 
     def keep(self, app, why: str) -> str | None:
@@ -101,17 +110,27 @@ class SessionKeeper:
 
     # -- restoring ----------------------------------------------------------------------
     def restore(self, app, k: store.Kept) -> None:
-        """Make ``k`` the app's state and undo history (not itself an undo step)."""
+        """Make ``k`` the app's state and undo history (not itself an undo step). A kept head of a
+        multi-head source is reopened (each undo step on its own head); a source that cannot be
+        is said in the note, and the scenarios are restored as one head each."""
         s = k.scenario
         pin = None
         if k.pin is not None:
             pin = State(k.pin[0], row=min(k.pin[1], k.pin[0].T - 1))
-        app.history.past[:] = [State(x) for x in k.past]
-        app.history.future[:] = [State(x) for x in k.future]
-        app.state = State(s, row=min(k.row, s.T - 1), cursor=clamp_cursor(s, k.cursor), pin=pin)
+        opened: dict = {}  # (name, tokens) -> the source's head 0.0 HeadRef, or why it could not be reopened
+        head, why = _reopen(k.head, opened)
+        past = with_heads(k.past, k.past_heads)
+        future = with_heads(k.future, k.future_heads)
+        app.history.past[:] = [State(x, head=_reopen(at, opened)[0]) for x, at in past]
+        app.history.future[:] = [State(x, head=_reopen(at, opened)[0]) for x, at in future]
+        app.state = State(s, row=min(k.row, s.T - 1), cursor=clamp_cursor(s, k.cursor), pin=pin, head=head)
         self.restored_from = self.offer_path
         self.offer = None
-        app.notes.note(f"restored {k.describe()}; ctrl+z undoes its edits", "change", timeout=6)
+        note = f"restored {k.describe()}; ctrl+z undoes its edits"
+        if why:
+            what = "model" if k.head.tokens else "heads file"  # a built-in model keeps the tokens it ran on
+            note += f"; its {what} could not be reopened ({why}): restored as one head"
+        app.notes.note(note, "change", severity="warning" if why else "information", timeout=10 if why else 6)
 
     def start(self, app) -> None:
         """On mount: say what was ignored, then restore (--resume) or offer the kept session."""
@@ -137,6 +156,45 @@ def _as_computed(st: State) -> bool:
         return st.head is not None and _same(st.scenario, scenario_of(st.head))
     except ValueError:
         return False
+
+
+def _head_at(ref: HeadRef | None) -> HeadAt | None:
+    """What reopens ``ref``'s head at the next launch: a built-in's name and the tokens its model ran
+    on, or the file's absolute path (the next launch may start in another folder). None for one head,
+    and for a path no state file may hold (a control character, bytes that are not UTF-8)."""
+    if ref is None:
+        return None
+    from ..core.heads.demo import HEAD_BUILTINS
+
+    if ref.name in HEAD_BUILTINS:
+        return HeadAt(ref.name, ref.layer, ref.head, " ".join(ref.source.tokens))
+    name = os.path.abspath(ref.name)
+    if printable(name) != name or len(name) > MAX_HEAD_NAME:
+        return None
+    return HeadAt(name, ref.layer, ref.head)
+
+
+def _reopen(at: HeadAt | None, opened: dict) -> tuple[HeadRef | None, str | None]:
+    """(the HeadRef of ``at`` in its reopened source, None), or (None, why it could not be); each
+    source is opened once, through the door of `--scenario NAME` (heads_nav.open_ref: head 0.0
+    admitted as the explorer opens it)."""
+    if at is None:
+        return None, None
+    key = (at.name, at.tokens)
+    if key not in opened:
+        try:
+            opened[key] = open_ref(at.name, at.tokens or None)[1]
+        except Exception as exc:  # noqa: BLE001  (a refusal, a file gone, anything unforeseen: one head)
+            said = isinstance(exc, ValueError) and str(exc)  # the door's one line; else the backstop's
+            line = printable(str(exc).splitlines()[0]) if said else f"cannot be opened ({unexpected(exc)})"
+            opened[key] = line if line.startswith(printable(at.name)) else f"{printable(at.name)}: {line}"
+    base = opened[key]
+    if isinstance(base, str):
+        return None, base
+    try:
+        return moved(base, at.layer, at.head), None
+    except ValueError as exc:  # the file changed: that layer or head is no longer there
+        return None, f"{printable(at.name)}: {str(exc).splitlines()[0]}"
 
 
 def _savable(s: Scenario) -> bool:

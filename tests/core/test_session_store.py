@@ -13,6 +13,7 @@ import pytest
 from attn_tui.core import scenario_io as io
 from attn_tui.core import session_store as store
 from attn_tui.core.builtins import builtin
+from attn_tui.core.session_heads import HeadAt
 
 
 def a_session(**kw) -> store.Kept:
@@ -207,3 +208,48 @@ def test_a_write_never_goes_through_a_name_already_there(tmp_path, monkeypatch):
     planted.symlink_to(elsewhere)
     path = store.write(folder, k)
     assert path.name.endswith("-11111111.toml") and elsewhere.read_text() == "mine" and planted.is_symlink()
+
+
+AT = HeadAt("induction-demo", 1, 3, "q w e r q w e r")
+
+
+def test_a_head_and_each_steps_head_round_trip():
+    """The head shown (source as opened, layer, head, the model's tokens) and one head or none per undo step."""
+    other = HeadAt("/data/heads file \u00e9.npz", 0, 2)
+    k = a_session(head=AT, past_heads=(other, None), future_heads=(AT,))
+    back = store.loads(store.dumps(k))
+    same(back, k)
+    assert back.head == AT and back.past_heads == (other, None) and back.future_heads == (AT,)
+    single = store.loads(store.dumps(a_session()))  # one head: nothing about heads written or read
+    assert single.head is None and single.past_heads == () == single.future_heads
+    assert "head" not in store.dumps(a_session())
+
+
+def test_the_history_bound_drops_a_steps_head_with_it():
+    steps = tuple(builtin("lesson-pipeline").with_(c=1 + i / 100) for i in range(store.MAX_STEPS + 3))
+    heads = tuple(AT._replace(head=i) for i in range(len(steps)))
+    back = store.loads(store.dumps(a_session(past=steps, past_heads=heads, head=AT)))
+    assert [h.head for h in back.past_heads] == [h.head for h in heads[-store.MAX_STEPS :]]
+    assert [s.c for s in back.past] == [s.c for s in steps[-store.MAX_STEPS :]]
+
+
+@pytest.mark.parametrize(
+    "new,words",
+    [
+        ("head = 3", "head is 3, not {name, layer, head, tokens}"),
+        ("head = {}", "head is {}, not {name, layer, head, tokens}"),
+        ('head = {name = "a.npz", layer = -1, head = 0}', "head is {'name': 'a.npz', 'layer': -1"),
+        ('head = {name = "induction-demo", layer = 0, head = true}', "not {name, layer, head, tokens}"),
+        ('head = {name = "x.npz", layer = 0, head = 0, cmd = "rm"}', "head is {'name': 'x.npz'"),
+        ('head = {name = "\\u001b[2Jx.npz", layer = 0, head = 0}', "head is {'name': '\\x1b[2Jx.npz'"),
+        ('head = {name = "", layer = 0, head = 0}', "head is {'name': ''"),
+        ('head = {name = "x.npz", layer = 0, head = 0, tokens = 7}', "not {name, layer, head, tokens}"),
+        ("past_heads = [{}]", "past_heads is [{}], not one head (or {}) per past step"),
+        ("past_heads = [{}, 5]", "past_heads step 2 is 5, not {name, layer, head, tokens}"),
+    ],
+)
+def test_a_hostile_or_stale_head_is_one_line_naming_the_key(new, words):
+    text = _with(store.dumps(a_session()), "row = 3", f"row = 3\n{new}")
+    with pytest.raises(store.SessionError) as e:
+        store.loads(text, "f.toml")
+    assert str(e.value).startswith("f.toml: ") and words in str(e.value) and "\n" not in str(e.value)

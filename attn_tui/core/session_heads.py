@@ -1,0 +1,73 @@
+"""Which head of a multi-head source a kept session's scenarios were (core/session_store.py writes
+and reads them; tui/session.py makes them from the State's HeadRef and reopens the source).
+
+In the state file, ``head = {name, layer, head, tokens}`` beside the scenario, and ``past_heads`` /
+``future_heads``: one such table per undo step, ``{}`` for a step that was no head. Reading refuses
+anything else with one line naming the file and the key (a ValueError; session_store makes it a
+SessionError), so a hostile or stale file is ignored like one with a bad scenario.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from . import scenario_io as io
+from .limits import printable, shown
+
+MAX_HEAD_NAME = 4096  # a kept head's source: a built-in's name or a file's path (PATH_MAX)
+
+
+class HeadAt(NamedTuple):
+    """Which head of a multi-head source a kept scenario was: the source as opened (a built-in's
+    name or a file's absolute path), its layer and head (from 0), and the tokens a built-in model
+    ran on ('' for a file, whose tokens are its own). The restore reopens the source from these."""
+
+    name: str
+    layer: int
+    head: int
+    tokens: str = ""
+
+
+def head_toml(h: HeadAt | None) -> str:
+    """``h`` as a TOML inline table; {} for a step that was no head of a multi-head source."""
+    if h is None:
+        return "{}"
+    name, tokens = io._toml_str(h.name), io._toml_str(h.tokens)
+    return f"{{name = {name}, layer = {int(h.layer)}, head = {int(h.head)}, tokens = {tokens}}}"
+
+
+def with_heads(scenarios: tuple, heads: tuple) -> list:
+    """(scenario, HeadAt or None) per undo step (dumps, the restore); ``heads`` is () when no step was a head."""
+    return list(zip(scenarios, heads or (None,) * len(scenarios), strict=True))
+
+
+KEYS = ("name", "layer", "head", "tokens")
+
+
+def read_head(value, key: str, source: str, step: bool = False) -> HeadAt | None:
+    """A HeadAt from ``{name, layer, head, tokens}``; None from an undo step's {} (no head)."""
+    if step and value == {}:
+        return None
+    bad = f"{source}: {key} is {shown(value)}, not {{name, layer, head, tokens}} of a multi-head source"
+    if not isinstance(value, dict) or not set(value) <= set(KEYS) or "name" not in value:
+        raise ValueError(bad)
+    name, tokens = value["name"], value.get("tokens", "")
+    for text in (name, tokens):  # a name that prints as itself: no control character, no lone surrogate
+        if not isinstance(text, str) or len(text) > MAX_HEAD_NAME or printable(text) != text:
+            raise ValueError(bad)
+    if not name:
+        raise ValueError(bad)
+    at = [value.get(n, 0) for n in ("layer", "head")]
+    if not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 2**20 for x in at):
+        raise ValueError(bad)
+    return HeadAt(name, at[0], at[1], tokens)
+
+
+def read_step_heads(data, key: str, n: int, source: str) -> tuple:
+    """One HeadAt or None per undo step of ``key`` (n of them); () when the file has none."""
+    items = data.get(f"{key}_heads")
+    if items is None:
+        return ()
+    if not isinstance(items, list) or len(items) != n:
+        raise ValueError(f"{source}: {key}_heads is {shown(items)}, not one head (or {{}}) per {key} step")
+    return tuple(read_head(h, f"{key}_heads step {i}", source, step=True) for i, h in enumerate(items, 1))
