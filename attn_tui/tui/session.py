@@ -123,6 +123,7 @@ class SessionKeeper:
         future = with_heads(k.future, k.future_heads)
         app.history.past[:] = [State(x, head=_reopen(at, opened)[0]) for x, at in past]
         app.history.future[:] = [State(x, head=_reopen(at, opened)[0]) for x, at in future]
+        app.first_screen = False  # a learner coming back is not new here: no "new here?" hint over their session
         app.state = State(s, row=min(k.row, s.T - 1), cursor=clamp_cursor(s, k.cursor), pin=pin, head=head)
         self.restored_from = self.offer_path
         self.offer = None

@@ -68,9 +68,11 @@ async def test_q_keeps_everything_and_the_offer_restores_it_equal(state_home, se
         offer = again.screen.query_one("#session-offer-text").render().plain
         assert "3 edits, c = 1.21" in offer and "first opened from lesson-pipeline" in offer
         assert again.state.scenario.c == 1.0  # nothing restored before the key
+        assert "new here?" in again.screen_stack[0].query_one("#status").plain
         await pilot.press("enter")
         await settle(pilot)
         same_state((again.state, again.history), lost)
+        assert "new here?" not in again.screen.query_one("#status").plain  # a learner back is not new here
         await pilot.press("ctrl+z")  # the restored history undoes
         await settle(pilot)
         assert again.state.scenario.c == pytest.approx(1.1)

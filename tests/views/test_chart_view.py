@@ -106,3 +106,12 @@ def test_a_short_chart_gets_the_heaviest_keys_in_order_and_says_top_n_of_n():
     np.testing.assert_array_equal(bars.weights, st.trace.A[4][heaviest])
     assert [label.split()[0] for label in bars.labels] == [view.keys[i] for i in heaviest]
     assert bars.border_title == view.border_title + " · top 2/5"
+
+
+def test_a_short_chart_showing_every_key_row_t_sees_says_no_top():
+    """Row t1 of a causal mask sees one key: a chart of 2 lines draws it (and a blocked key, ×), and
+    leaves out none row t1 sees, so its title says no "top 1/1"."""
+    view = chart_view(State(builtin("lesson-pipeline"), row=0))
+    bars = view.bars(room=2)
+    assert len(bars.labels) == 2 and bars.border_title == view.border_title
+    assert view.bars(room=1).border_title == view.border_title  # t1 alone

@@ -42,7 +42,7 @@ class ChartBars:
     scores_titles: tuple  # the scores chart's title and its shorter forms, longest first (unit included)
     weights: np.ndarray  # (n,) A_t of the keys drawn
     probs_titles: tuple  # the weights chart's title and its shorter forms, longest first
-    border_title: str  # plain text, " · top n/N" added when fewer keys than T' are drawn
+    border_title: str  # plain text, " · top n/N" added when fewer of the keys row t sees are drawn
     ghost_scores: list | None = None  # the pinned row's bars in the same units, or None
     ghost_weights: np.ndarray | None = None  # the pinned row's weights of the keys drawn
     probs_axis: tuple = PROBS_AXIS
@@ -81,7 +81,8 @@ class ChartView:
             ghost = pinned if ghost_power == power else None  # the pinned row in the bars' own units
             ghost_weights = self.ghost_weights[keys]
         seen = int(np.count_nonzero(~np.asarray(self.blocked)))  # the keys row t may see, not T'
-        some = f" · top {min(len(keys), seen)}/{seen}" if len(keys) < len(self.keys) else ""
+        drawn = int(np.count_nonzero(~blocked))  # of those keys: a key row t cannot see is drawn ×, not counted
+        some = f" · top {drawn}/{seen}" if drawn < seen else ""  # "top 1/1" said nothing was left out
         return ChartBars(
             labels=labels,
             scores=scores,
