@@ -99,7 +99,7 @@ async def test_a_heads_file_that_cannot_be_reopened_restores_one_head_and_says_s
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         said = [m for m in _notes(app) if m.startswith("restored ")]
-        assert app.state.head is None and "layer" not in _status(app)
+        assert app.state.head is None and " of 4" not in _status(app)  # no "layer L · head H of 4"
         np.testing.assert_array_equal(app.state.scenario.Q, kept_Q)  # the edits kept all the same
         assert app.state.scenario.c == pytest.approx(1.1) and len(app.history.past) == 3
         assert len(said) == 1 and "\n" not in said[0], said
