@@ -112,20 +112,47 @@ def run(args) -> int:
 
 def _run(args) -> int:
     scenario, head = _load_run(args)  # refuse a bad file before any UI starts
-    from .tui.app import AttentionApp  # textual only on this path
     from .tui.themes import check_theme
+
+    theme = None if args.theme is None else check_theme(args.theme)  # ValueError listing the themes: exit 2
+    _need_terminal()  # after the arguments' own refusals
+    from .tui.app import AttentionApp  # textual only on this path
 
     heads = {} if head is None else {"head": head}  # a single-head scenario: the call as before
     app = AttentionApp(scenario=scenario, session=_keeper(args, scenario), **heads)
     limit_blas(app)
     if getattr(args, "title_first", False):  # `capture --open`: the check's figure whole, not the hint
         app.first_screen = False
-    if args.theme is not None:
-        app.theme = check_theme(args.theme)  # ValueError listing the themes: one line, exit 2
+    if theme is not None:
+        app.theme = theme
     app.run()
     code = getattr(app, "return_code", None) or EXIT_OK  # non-zero when Textual caught a crash or a signal
     _kept(app, code)
     return code
+
+
+def _need_terminal() -> None:
+    """UsageError when stdin or stdout is not a terminal (a pipe, a file, /dev/null, cron, closed):
+    the explorer draws on its terminal and reads its keys there. Started so, Textual wrote its escape
+    codes into the file and spun a CPU at the end of its input, for good. `attn-tui serve`'s tabs
+    draw through the web driver (TEXTUAL_DRIVER) and need none."""
+    import os
+
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return
+    bad = [name for name, f in (("stdin", sys.stdin), ("stdout", sys.stdout)) if f is None or not _isatty(f)]
+    if bad:
+        raise UsageError(
+            f"attn-tui: the explorer needs a terminal and {' and '.join(bad)} {'is' if len(bad) == 1 else 'are'} "
+            "not one; `attn-tui report` prints the lesson's numbers without one"
+        )
+
+
+def _isatty(f) -> bool:
+    try:
+        return f.isatty()
+    except ValueError:  # closed
+        return False
 
 
 def _keeper(args, scenario):

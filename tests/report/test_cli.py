@@ -139,6 +139,7 @@ def fake_app(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "attn_tui.tui.app", types.SimpleNamespace(AttentionApp=AttentionApp))
     monkeypatch.setattr(cli, "limit_blas", lambda app: None)  # the stand-in has no State to judge by
+    monkeypatch.setattr(cli, "_need_terminal", lambda: None)  # pytest's stdin and stdout are no terminal
     return calls
 
 
@@ -190,3 +191,32 @@ def test_a_launch_without_arguments_imports_no_parser():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
     assert out[-1] == "[]", out
     assert out[0] == str(sorted(cli.NO_ARGS.items()))
+
+
+@pytest.mark.parametrize(
+    "stdin_tty, stdout_tty, said",
+    [(False, False, "stdin and stdout are"), (True, False, "stdout is"), (False, True, "stdin is")],
+)
+def test_the_explorer_without_a_terminal_says_so_and_exits_2(tmp_path, stdin_tty, stdout_tty, said):
+    """stdin or stdout not a terminal (a pipe, a file, /dev/null, cron): one line, exit 2. Before, Textual
+    wrote its escape codes into the file and spun a CPU at the end of its input until killed."""
+    import os
+
+    master, slave = os.openpty()
+    try:
+        res = subprocess.run(
+            [sys.executable, "-m", "attn_tui"],
+            stdin=slave if stdin_tty else subprocess.DEVNULL,
+            stdout=slave if stdout_tty else subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "XDG_STATE_HOME": str(tmp_path), "TEXTUAL_DRIVER": ""},
+            timeout=60,
+        )
+    finally:
+        os.close(slave)
+        os.close(master)
+    lines = res.stderr.decode().splitlines()
+    assert res.returncode == 2 and len(lines) == 1, lines
+    assert f"the explorer needs a terminal and {said} not one" in lines[0] and "attn-tui report" in lines[0]
+    if not stdout_tty:
+        assert res.stdout == b""  # no escape codes written into the file

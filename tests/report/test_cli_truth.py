@@ -34,6 +34,7 @@ def fake_app(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "attn_tui.tui.app", types.SimpleNamespace(AttentionApp=AttentionApp))
     monkeypatch.setattr(cli, "limit_blas", lambda app: None)  # the stand-in has no State to judge by
+    monkeypatch.setattr(cli, "_need_terminal", lambda: None)  # pytest's stdin and stdout are no terminal
     return state
 
 
