@@ -41,6 +41,16 @@ def with_heads(scenarios: tuple, heads: tuple) -> list:
     return list(zip(scenarios, heads or (None,) * len(scenarios), strict=True))
 
 
+def count_edits(n: int, step_heads: tuple, head: HeadAt | None) -> int:
+    """How many of ``n`` undo steps changed a scenario: a step from one head of a multi-head source to
+    another (``step_heads``: each step's head, () when none was a head; ``head``: the state's) is a
+    move, not an edit, as SessionKeeper.has_edits judges."""
+    if not step_heads and head is None:
+        return n
+    heads = [*(step_heads or (None,) * n), head]
+    return sum(a == b for a, b in zip(heads, heads[1:]))
+
+
 KEYS = ("name", "layer", "head", "tokens")
 
 

@@ -26,7 +26,7 @@ from .atomic import write_atomic
 from .limits import MAX_FILE_BYTES, admit, printable, shown
 from .safe_read import read_capped
 from .scenario import Scenario
-from .session_heads import HeadAt, head_toml, read_head, read_step_heads, with_heads
+from .session_heads import HeadAt, count_edits, head_toml, read_head, read_step_heads, with_heads
 
 FORMAT = 1  # the header's `format`: a file of another format is ignored, with one line
 KIND = "attn-tui session"
@@ -63,7 +63,8 @@ class Kept:
 
     @property
     def edits(self) -> int:
-        return len(self.past)
+        """The undo steps that changed the scenario (a move between heads is none)."""
+        return count_edits(len(self.past), self.past_heads, self.head)
 
     def summary(self) -> str:
         """How many edits, c, when and why it was kept."""
@@ -126,7 +127,8 @@ def dumps(k: Kept) -> str:
         past.pop(0)
     while future and size + _size(past + future) > MAX_SESSION_BYTES:
         future.pop(0)
-    head.append(f"edits = {len(past)}")
+    kept_heads = (k.past_heads or (None,) * len(k.past))[len(k.past) - len(past) :] if k.past_heads else ()
+    head.append(f"edits = {count_edits(len(past), kept_heads, k.head)}")
     lists = [_list(key, [x for x, _ in items]) for key, items in (("past", past), ("future", future))]
     if k.past_heads or k.future_heads:
         lists += [_list(f"{key}_heads", [h for _, h in items]) for key, items in (("past", past), ("future", future))]

@@ -44,7 +44,7 @@ async def _keep_an_edited_head(name: str, settle) -> None:
         await settle(pilot)
         assert (app.state.head.layer, app.state.head.head) == (0, 1)
         await pilot.press("q")
-    assert "your session (3 edits, c = 1.1) is kept in" in app.session.message
+    assert "your session (2 edits, c = 1.1) is kept in" in app.session.message  # the cell and `+`; `>` moved
 
 
 def _resumed() -> AttentionApp:
