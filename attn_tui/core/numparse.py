@@ -76,11 +76,12 @@ def parse_float(text, where: str, error=ValueError, example: str = "2, -0.5 or 1
     if len(raw) > MAX_NUMBER_CHARS:
         raise error(f"{where}: {len(raw)} characters; a number here has at most {MAX_NUMBER_CHARS}")
     if underflows(raw):
-        raise error(f"{where}: {underflow_words(raw)}; type 0 for zero")
+        raise error(f"{where}: {shown(raw)}: {UNDERFLOW}; type 0 for zero")
     return float(raw) + 0.0
 
 
 TINIEST = 5e-324  # the smallest positive float64 (a subnormal); float() reads what is nearer 0 than half of it as 0
+UNDERFLOW = f"float64 would read it as 0 (its smallest number is {TINIEST:.1e})"
 
 
 def underflows(literal: str) -> bool:
@@ -88,8 +89,3 @@ def underflows(literal: str) -> bool:
     as 0 (``1e-400``): the number typed would silently become another one."""
     mantissa = literal.lower().split("e")[0]
     return any(ch in "123456789" for ch in mantissa) and float(literal) == 0.0
-
-
-def underflow_words(literal: str) -> str:
-    """What :func:`underflows` means, for a refusal."""
-    return f"{shown(literal)} is nearer 0 than float64's smallest number ({TINIEST:.1e}) and would be read as 0"

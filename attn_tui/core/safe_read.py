@@ -21,7 +21,9 @@ from .limits import (
     MAX_TOKENS,
     MAX_VALUES,
     printable,
+    shown,
 )
+from .numparse import UNDERFLOW, underflows
 
 KINDS = (
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -226,3 +228,32 @@ def _scan_problem(text: str) -> str | None:
             if i == -1:  # an unterminated multi-line string: tomllib says where
                 return None
     return None
+
+
+class FloatRefused(ValueError):
+    """A float in TOML text that tomllib would read as another number; str(): one line, key and line."""
+
+
+def loads_toml(text: str) -> dict:
+    """tomllib.loads, a float literal that float64 reads as 0 though it is not (``1e-400``) refused:
+    FloatRefused "Q: '1e-400' (line 2); float64 would read it as 0 ...". Every TOML door reads through
+    here (scenario files, kept sessions), as every typed number goes through numparse.parse_float."""
+    import tomllib  # here: a launch without a file reads none (issue 32)
+
+    def parse_float(literal: str) -> float:
+        if underflows(literal):
+            raise _Underflow(literal)
+        return float(literal)
+
+    try:
+        return tomllib.loads(text, parse_float=parse_float)
+    except _Underflow as exc:
+        literal = exc.args[0]
+        bare = _bare(text)  # strings and comments out: the literal as a value, not inside a title
+        at = re.search(rf"(?<![\w.+-]){re.escape(literal)}(?![\w.])", bare)
+        why = f"{UNDERFLOW}; write 0 for zero"
+        raise FloatRefused(_at(bare, at.start() if at else 0, shown(literal), why)) from None
+
+
+class _Underflow(Exception):
+    pass

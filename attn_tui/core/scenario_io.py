@@ -21,8 +21,7 @@ from .atomic import write_atomic
 from .builtins import BUILTINS, builtin
 from .limits import MAX_ARRAY_FILE_BYTES, MAX_DIM, MAX_TITLE, admit, check_dim, printable, shown, unexpected
 from .matrices import INPUTS, LABELS
-from .numparse import underflow_words, underflows
-from .safe_read import read_capped, structure_problem
+from .safe_read import FloatRefused, loads_toml, read_capped, structure_problem
 from .scenario import Scenario
 
 KEYS = ("title", *LABELS, *INPUTS, "mask", "padding", "window", "fill", "c", "scaled", "dtype", "focus_row")
@@ -133,38 +132,15 @@ def _parse(text: str, source: str) -> dict:
     import tomllib  # here and arrays_io in _load: a launch without a file reads none (issue 32)
 
     try:
-        return tomllib.loads(text, parse_float=_toml_float)
-    except _Underflow as exc:
-        raise ScenarioError(f"{source}: {_where_literal(text, exc.args[0])}{underflow_words(exc.args[0])}") from None
+        return loads_toml(text)
+    except FloatRefused as exc:
+        raise ScenarioError(f"{source}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{source}: not valid TOML: {printable(exc)}") from None
     except RecursionError:
         raise ScenarioError(f"{source}: nested too deeply to read") from None
     except ValueError as exc:  # an integer literal of more than 4300 digits
         raise ScenarioError(f"{source}: not valid TOML: {printable(str(exc).split(';')[0])}") from None
-
-
-class _Underflow(Exception):
-    """A float literal that float64 reads as 0 though it is not 0 (numparse.underflows)."""
-
-
-def _toml_float(literal: str) -> float:
-    """tomllib's float, refusing a literal that would silently become 0 (``1e-400``)."""
-    if underflows(literal):
-        raise _Underflow(literal)
-    return float(literal)
-
-
-def _where_literal(text: str, literal: str) -> str:
-    """ "line 14 (X): " for the first line of ``text`` holding ``literal``, with the key of the value it
-    is in (the last ``key =`` line at or above it: a matrix's rows follow ``X = [``)."""
-    key = ""
-    for n, line in enumerate(text.splitlines(), 1):
-        name = line.split("=", 1)[0].strip() if "=" in line else ""
-        key = name if name.isidentifier() and not line[:1].isspace() else key
-        if literal in line:
-            return f"line {n}" + (f" ({key})" if key else "") + ": "
-    return ""
 
 
 def loads(text: str, source: str = "<string>") -> Scenario:

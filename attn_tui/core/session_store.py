@@ -24,7 +24,7 @@ from pathlib import Path
 from . import scenario_io as io
 from .atomic import write_atomic
 from .limits import MAX_FILE_BYTES, admit, printable, shown
-from .safe_read import read_capped
+from .safe_read import loads_toml, read_capped
 from .scenario import Scenario
 from .session_heads import HeadAt, count_edits, head_toml, read_head, read_step_heads, with_heads
 
@@ -199,7 +199,7 @@ def loads(text: str, source: str = "<session>") -> Kept:
 
     source = printable(source)
     try:
-        data = tomllib.loads(text)
+        data = loads_toml(text)
     except (tomllib.TOMLDecodeError, RecursionError, ValueError) as exc:
         raise SessionError(f"{source}: not a readable session file ({printable(str(exc)[:80])})") from None
     _header(data, source)

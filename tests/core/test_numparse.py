@@ -108,8 +108,7 @@ def test_without_a_range_the_message_asks_for_digits():
 def test_parse_float_refuses_a_number_float64_would_read_as_zero():
     """1e-400 is not 0: read silently as 0 it would be a number the learner did not type."""
     assert str(pytest.raises(ValueError, parse_float, "-1e-400", "X row 1, column 2").value) == (
-        "X row 1, column 2: '-1e-400' is nearer 0 than float64's smallest number (4.9e-324) "
-        "and would be read as 0; type 0 for zero"
+        "X row 1, column 2: '-1e-400': float64 would read it as 0 (its smallest number is 4.9e-324); type 0 for zero"
     )
     assert parse_float("0e-400", "lr") == 0.0 and parse_float("0.000e-999", "lr") == 0.0  # zero, written small
     assert parse_float("1e-320", "lr") == float("1e-320") > 0  # a subnormal: float64 has it

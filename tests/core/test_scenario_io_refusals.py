@@ -39,11 +39,15 @@ def refuses(message, text, *source):
         ("Q = [[" + "0.0," * 513 + "]]\nK = [[1.0]]", f"Q: 513 columns; {SIZES}"),
         (
             "Q = [\n  [1.0, 1e-400],\n]\nK = [[1.0, 1.0]]",
-            "line 2 (Q): '1e-400' is nearer 0 than float64's smallest number (4.9e-324) and would be read as 0",
+            "Q: '1e-400' (line 2); float64 would read it as 0 (its smallest number is 4.9e-324); write 0 for zero",
         ),
         (
             QK + "c = -2.5e-999",
-            "line 3 (c): '-2.5e-999' is nearer 0 than float64's smallest number (4.9e-324) and would be read as 0",
+            "c: '-2.5e-999' (line 3); float64 would read it as 0 (its smallest number is 4.9e-324); write 0 for zero",
+        ),
+        (
+            'title = "about 1e-400"\n' + QK + "c = 1e-400",
+            "c: '1e-400' (line 4); float64 would read it as 0 (its smallest number is 4.9e-324); write 0 for zero",
         ),
         (QK + "wings = 2", f"wings: unknown key; known keys: {', '.join(KEYS)}"),
         (QK + "padding = 3", "padding: must be a list of whole key positions, e.g. [1, 3], got 3"),

@@ -14,6 +14,13 @@ from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.widgets.key_bar import KeyBar
 
 
+def calls(monkeypatch, cls, name: str) -> list:
+    """The argument of each call of method ``name`` of ``cls`` (which still runs), in order."""
+    real, seen = getattr(cls, name), []
+    monkeypatch.setattr(cls, name, lambda self, arg: seen.append(arg) or real(self, arg))
+    return seen
+
+
 async def test_the_first_focus_changes_no_state(settle):
     app = AttentionApp()
     opened = app.state
@@ -99,9 +106,7 @@ async def test_text_panes_make_their_lines_only_at_widths_they_are_drawn_at(sett
     one cell, the inspector's text was ~1 ms of the launch, thrown away at the first layout."""
     from attn_tui.tui.widgets.text_lines import TextLines
 
-    widths = []
-    real = TextLines._lines
-    monkeypatch.setattr(TextLines, "_lines", lambda self, width: widths.append(width) or real(self, width))
+    widths = calls(monkeypatch, TextLines, "_lines")
     app = AttentionApp()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -114,9 +119,7 @@ async def test_the_chart_makes_its_bars_once_for_the_first_frame(settle, monkeyp
     """The border title and each plot ask for the bars at the sizes drawn at: made once, not three times."""
     from attn_tui.tui.views.chart import ChartView
 
-    rooms = []
-    real = ChartView.bars
-    monkeypatch.setattr(ChartView, "bars", lambda self, room: rooms.append(room) or real(self, room))
+    rooms = calls(monkeypatch, ChartView, "bars")
     app = AttentionApp()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
