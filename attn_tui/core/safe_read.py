@@ -230,6 +230,10 @@ def _scan_problem(text: str) -> str | None:
     return None
 
 
+class _Underflow(Exception):
+    """tomllib's float hook met a literal that underflows (its argument); loads_toml says where."""
+
+
 class FloatRefused(ValueError):
     """A float in TOML text that tomllib would read as another number; str(): one line, key and line."""
 
@@ -253,7 +257,3 @@ def loads_toml(text: str) -> dict:
         at = re.search(rf"(?<![\w.+-]){re.escape(literal)}(?![\w.])", bare)
         why = f"{UNDERFLOW}; write 0 for zero"
         raise FloatRefused(_at(bare, at.start() if at else 0, shown(literal), why)) from None
-
-
-class _Underflow(Exception):
-    pass

@@ -23,7 +23,6 @@ from ..widgets.bar_plot import BarPlot
 from ..widgets.grid_cursor import GridCursor
 from ..widgets.key_bar import KeyBar
 from ..widgets.matrix_grid import MatrixGrid
-from ..widgets.status import StatusLine
 from ..widgets.text_lines import TextLines
 
 OWN = (
@@ -39,7 +38,6 @@ OWN = (
     (TextLines, "render_line"),  # the status line, the explanation, the inspector, the key bar
     (TextLines, "get_content_height"),
     (TextLines, "on_resize"),
-    (StatusLine, "on_resize"),
     (KeyBar, "_rebuild"),
     (KeyBar, "on_resize"),
 )

@@ -85,8 +85,3 @@ class StatusLine(TextLines):
             self._fitted = width
             self._text, self._strips = status_text(self._view, width or None), None
         return super()._lines(width)
-
-    def on_resize(self) -> None:
-        super().on_resize()
-        if self._view is not None:
-            self.set_text(status_text(self._view, self.size.width or None))
