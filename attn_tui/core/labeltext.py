@@ -11,11 +11,16 @@ and where it may be cut without changing what it shows.
 * A label is cut between grapheme clusters, never inside one: not before a combining mark, a
   variation selector, a skin-tone modifier, a tag or ZWJ, not after ZWJ, and not inside a flag's
   pair of regional indicators (cutting 👩‍💻 after 👩 showed another emoji).
+* A sequence whose labels repeat shows each with its position, as the lesson writes its tokens
+  (`t4 it`, counted from 1): ``positioned``. A label cut to fit keeps that position
+  (`t118 tokeniz…`): ``fit``.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from functools import lru_cache
 
 JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ: the only format characters a label may hold
 ZWJ = "\u200d"
@@ -75,3 +80,44 @@ def last_cluster(text: str) -> str:
     while 0 < i and _continues(text, i):
         i -= 1
     return text[max(i, 0) :]
+
+
+@lru_cache(maxsize=8)
+def _positioned(tokens: tuple, prefix: str) -> tuple:
+    seen: set = set()
+    for tok in tokens:
+        key = tok.strip()  # " the" and "the" read alike on screen
+        if key in seen:
+            return tuple(f"{prefix}{i} {tok}" for i, tok in enumerate(tokens, 1))
+        seen.add(key)
+    return tokens
+
+
+def positioned(tokens, prefix: str = "t") -> tuple[str, ...]:
+    """The labels a sequence shows: when any label repeats (compared without surrounding
+    whitespace), every label with its position counted from 1, as the lesson writes its tokens
+    ("q w q" -> "t1 q", "t2 w", "t3 q"); else the labels as they are ("t1 mat" ... "t5 was" stay).
+    ``prefix``: "t" for query tokens, "k" for keys of a sequence of their own. The raw tokens are
+    what files and JSON keep; this is only what is shown. Cached per sequence (16,384 labels)."""
+    return _positioned(tuple(tokens), prefix)
+
+
+_POSITION = re.compile(r"[a-z]\d+ ")  # "t118 " at the start of a label
+
+
+def fit(label: str, width: int) -> str:
+    """``label`` in at most ``width`` code points, cut between grapheme clusters and ended by "…",
+    keeping a leading position whole: fit("t118 tokenizer", 13) == "t118 tokeniz…". When the position
+    and one more character do not fit, the position alone ("t118"); narrower still, "…" (a cut
+    position, "t1…", would name another token)."""
+    if len(label) <= width:
+        return label
+    m = _POSITION.match(label)
+    if m is not None:
+        pos = m.group()
+        if width >= len(pos) + 2:
+            return pos + cut(label[len(pos) :], width - len(pos) - 1) + "…"
+        if width >= len(pos) - 1:
+            return pos[:-1]
+        return "…"[:width]
+    return cut(label, width - 1) + "…" if width > 0 else ""
