@@ -85,8 +85,11 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path, data: bytes, within=None) -> Path:
+def write_atomic(path, data: bytes, within=None, new_mode: int | None = None) -> Path:
     """Write ``data`` to ``path`` so that a reader sees the old file or the new one, never half.
+
+    ``new_mode``: the permission bits of a file that is not there yet (default 0666 less the umask;
+    a kept session is 0600).
 
     ``within`` (a served tab's root, attn_tui/tui/served_root.py): ``path`` was checked to lie below
     it, and the write must land there even if a symlink appears meanwhile (see _write_within).
@@ -94,12 +97,12 @@ def write_atomic(path, data: bytes, within=None) -> Path:
     Returns ``path`` as given (a symlink stays the name the caller knows)."""
     path = Path(path)
     if within is not None:
-        return _write_within(path, data, Path(within))
+        return _write_within(path, data, Path(within), new_mode)
     target = target_of(path)
     try:
         mode = stat.S_IMODE(target.stat().st_mode)  # keep the target's permissions
     except FileNotFoundError:
-        mode = 0o666 & ~_umask()
+        mode = 0o666 & ~_umask() if new_mode is None else new_mode
     remove_stale(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TMP_SUFFIX, dir=target.parent)
     try:
@@ -122,7 +125,7 @@ def write_atomic(path, data: bytes, within=None) -> Path:
 _TMP_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_"  # mkstemp's, so remove_stale knows the names
 
 
-def _write_within(path: Path, data: bytes, within: Path) -> Path:
+def _write_within(path: Path, data: bytes, within: Path, new_mode: int | None = None) -> Path:
     """write_atomic for a path below ``within`` without a window between check and write: the folder
     is opened once and proved below ``within`` (its fd's inode is that of its real path, which lies
     below), the temporary file is created in that fd (O_EXCL | O_NOFOLLOW) and renamed over the name
@@ -145,7 +148,7 @@ def _write_within(path: Path, data: bytes, within: Path) -> Path:
                 raise OSError(errno.EINVAL, "is not a regular file (a FIFO, device or socket); not replaced", str(path))
             mode = stat.S_IMODE(st.st_mode)
         except FileNotFoundError:
-            mode = 0o666 & ~_umask()
+            mode = 0o666 & ~_umask() if new_mode is None else new_mode
         remove_stale(real / path.name)
         import secrets  # here: its hmac and hashlib cost a launch ~3 ms (issue 32), a write needs them
 

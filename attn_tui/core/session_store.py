@@ -26,6 +26,7 @@ from .atomic import write_atomic
 from .limits import MAX_FILE_BYTES, admit, printable, shown
 from .safe_read import loads_toml, read_capped
 from .scenario import Scenario
+from .session_folder import FILE_MODE, FolderRefused, prepared, readable
 from .session_heads import HeadAt, count_edits, head_toml, read_head, read_step_heads, with_heads
 
 FORMAT = 1  # the header's `format`: a file of another format is ignored, with one line
@@ -262,8 +263,13 @@ def _ours(folder: Path) -> list[tuple[float, Path]]:
 
 def newest(folder: Path) -> tuple[Kept | None, Path | None, list[str]]:
     """The newest readable session in ``folder`` (of the READ_NEWEST newest files), its path, and one
-    line per file refused on the way."""
+    line per file refused on the way (or the one line refusing the folder: session_folder)."""
     problems = []
+    try:
+        if not readable(folder):
+            return None, None, problems
+    except FolderRefused as exc:
+        return None, None, [str(exc)]
     for _, path in _ours(folder)[:READ_NEWEST]:
         try:
             return read(path), path, problems
@@ -273,16 +279,18 @@ def newest(folder: Path) -> tuple[Kept | None, Path | None, list[str]]:
 
 
 def write(folder: Path, k: Kept, replaces: Path | None = None) -> Path:
-    """Write ``k`` as a new file in ``folder`` (made 0700 if missing), remove ``replaces`` (the file this
-    session was restored from, if still a regular file of ours), prune beyond KEEP_FILES. OSError if unwritable."""
+    """Write ``k`` as a new file (0600) in ``folder`` (made or tightened 0700: session_folder.prepared),
+    remove ``replaces`` (the file this session was restored from, if still a regular file of ours),
+    prune beyond KEEP_FILES. FolderRefused for a folder not the user's own; OSError if unwritable."""
     import secrets  # on the first write, not at launch (issue 32)
 
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    real = prepared(folder)
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(k.saved))
     path = folder / f"session-{stamp}-{secrets.token_hex(4)}.toml"
     while os.path.lexists(path):  # a new name of our own: never write through something already there
         path = folder / f"session-{stamp}-{secrets.token_hex(4)}.toml"
-    write_atomic(path, dumps(k).encode("utf-8"))
+    within = real if os.name == "posix" else None  # the write lands in the folder checked, even if swapped since
+    write_atomic(real / path.name, dumps(k).encode("utf-8"), within=within, new_mode=FILE_MODE)
     if replaces is not None and replaces != path:
         _remove(replaces)
     prune(folder)

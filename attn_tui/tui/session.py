@@ -97,8 +97,11 @@ class SessionKeeper:
         try:
             io.check_savable(k.scenario)
             self.written = store.write(self.folder, k, replaces=self.written or self.restored_from)
-        except (OSError, ValueError) as exc:
-            self.message = f"attn-tui: the session was NOT kept ({getattr(exc, 'strerror', None) or exc})"
+        except OSError as exc:  # where it would have gone, and why not
+            self.message = f"attn-tui: the session was NOT kept: {printable(self.folder)}: {exc.strerror or exc}"
+            return self.message
+        except ValueError as exc:  # a refused folder (its line names it), a scenario no TOML holds
+            self.message = f"attn-tui: the session was NOT kept: {printable(str(exc).splitlines()[0])}"
             return self.message
         n = k.edits
         self.message = (

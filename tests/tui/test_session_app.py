@@ -158,8 +158,23 @@ async def test_an_unwritable_folder_says_so_in_one_line(state_home, settle):
     app = AttentionApp(session=keeper(state_home))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("plus", "q")
-    assert app.session.message.startswith("attn-tui: the session was NOT kept (")
+    folder = state_home / "attn-tui"
+    assert app.session.message.startswith(f"attn-tui: the session was NOT kept: {folder} is not a folder")
     assert "\n" not in app.session.message and np.isfinite(app.state.scenario.c)
+
+
+async def test_a_symlinked_state_folder_keeps_nothing_and_says_where(state_home, tmp_path, settle):
+    """Issue 44: $XDG_STATE_HOME/attn-tui a symlink (to a stand-in for /etc): one line saying where
+    the session would have gone; nothing written through the link."""
+    elsewhere = tmp_path / "etc"
+    elsewhere.mkdir()
+    (state_home / "attn-tui").symlink_to(elsewhere)
+    app = AttentionApp(session=keeper(state_home))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("plus", "q")
+    line = app.session.message
+    assert line.startswith(f"attn-tui: the session was NOT kept: {state_home / 'attn-tui'} is a symlink")
+    assert "\n" not in line and str(elsewhere) in line and list(elsewhere.iterdir()) == []
 
 
 async def test_a_bad_state_file_is_one_line_on_the_first_screen(state_home, settle):
