@@ -1,7 +1,7 @@
 """`attn-tui capture`: a real model's heads, through transformers' public AttentionInterface.
 
 The only part of attn-tui that imports torch and transformers (the ``models`` extra); the
-command imports it when it runs (capture_cli.py), and an import-linter contract keeps the core,
+command imports it when it runs (cli/capture.py), and an import-linter contract keeps the core,
 the report and the UI from importing it.
 
     interface.py  the attention function registered as "attn_tui_capture": records what each

@@ -117,7 +117,7 @@ def open_ref(name: str, tokens: str | None = None, layer: int = 0, head: int = 0
 
 def first_head(src: HeadSource, name: str, layer: int = 0, head: int = 0, admitted=None):
     """(Scenario, HeadRef) of head ``layer.head`` of ``src`` opened as ``name``; ``admitted``: that
-    head's Scenario when a door (cli.py) has already admitted it."""
+    head's Scenario when a door (attn_tui/cli) has already admitted it."""
     first = admitted if admitted is not None else scenario_of(moved(HeadRef(src, 0, 0, name), layer, head))
     ref = HeadRef(src, layer, head, name, (first.tokens, first.key_tokens))
     return first.with_(focus_row=repeat_row(src)), ref

@@ -1,7 +1,7 @@
 """The served explorer's one folder: under ``attn-tui serve`` every file door (open, save,
 export, screenshot) asks ``rooted`` first, so a tab reads and writes only below the folder the
 server was started with (``--root``, default its current folder). The server passes the folder
-to each tab in ``ATTN_TUI_ROOT`` (attn_tui/serve_tab.py); in the terminal the variable is unset
+to each tab in ``ATTN_TUI_ROOT`` (attn_tui/serve/tab.py); in the terminal the variable is unset
 and ``rooted`` only expands ``~``: the terminal app is unchanged.
 """
 

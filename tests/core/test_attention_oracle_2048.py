@@ -1,7 +1,7 @@
 """The full trace at the bench's size (T = 2048, d = 64, float64, causal) against torch.
 
 attention() runs its softmax and entropies in place (issue 13: within 1.5x of torch's
-scaled_dot_product_attention, measured by `python -m attn_tui.tui.bench --large`, never
+scaled_dot_product_attention, measured by `python -m attn_tui.bench --large`, never
 asserted here); these checks pin that the numbers stayed those of torch and of the
 textbook formulas, at the size where the in-place steps matter.
 """

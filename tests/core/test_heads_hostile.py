@@ -38,7 +38,7 @@ class AttentionApp:  # a stand-in: a file that gets as far as the UI is a failur
 sys.modules["attn_tui.tui.app"] = type(sys)("attn_tui.tui.app")
 sys.modules["attn_tui.tui.app"].AttentionApp = AttentionApp
 # imported before counting: the modules' own memory is not the door's
-import attn_tui.core.heads.door, attn_tui.heads_cli, attn_tui.report.heads_text, attn_tui.report.text
+import attn_tui.core.heads.door, attn_tui.cli.heads, attn_tui.report.heads_text, attn_tui.report.text
 import attn_tui.report.as_json, safetensors.numpy, threadpoolctl, traceback
 
 

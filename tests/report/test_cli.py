@@ -185,8 +185,8 @@ def test_a_launch_without_arguments_imports_no_parser():
         "import sys; import attn_tui.cli as cli\n"
         "cli.run = lambda args: print(sorted(vars(args).items()))\n"
         "sys.argv = ['attn-tui']; cli.main()\n"
-        "print(sorted(m for m in sys.modules if m in ('argparse', 'attn_tui.cli_args', 'attn_tui.train_cli',"
-        " 'attn_tui.serve', 'attn_tui.heads_cli', 'attn_tui.capture_cli')))"
+        "print(sorted(m for m in sys.modules if m in ('argparse', 'attn_tui.cli.parser', 'attn_tui.cli.train',"
+        " 'attn_tui.cli.serve', 'attn_tui.cli.heads', 'attn_tui.cli.capture')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
     assert out[-1] == "[]", out

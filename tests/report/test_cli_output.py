@@ -1,6 +1,6 @@
 """Issue 34 item 5: output that does not finish says so. `report --json > file` on a full disk wrote
 64 KiB and exited 0; `> /dev/full`, a closed pipe and a closed stdout ended in tracebacks. Now: one
-line on stderr, exit 1 (attn_tui/output.py), for report, train, --help and --version alike."""
+line on stderr, exit 1 (attn_tui/cli/output.py), for report, train, --help and --version alike."""
 
 import errno
 import io
@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from attn_tui import cli, output
+from attn_tui import cli
+from attn_tui.cli import output
 
 COMMANDS = [
     ["report", "--json"],

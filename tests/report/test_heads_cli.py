@@ -110,7 +110,7 @@ def test_heads_loads_no_ui_library():
 
 @pytest.mark.parametrize(
     "module",
-    ["attn_tui.core.heads.door", "attn_tui.core.heads.combine", "attn_tui.heads_cli", "attn_tui.report.heads_text"],
+    ["attn_tui.core.heads.door", "attn_tui.core.heads.combine", "attn_tui.cli.heads", "attn_tui.report.heads_text"],
 )
 def test_heads_modules_load_no_ui_library(module):
     code = f"import sys, {module}\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"

@@ -2,7 +2,7 @@
 
 ``python -m attn_tui ARGS`` runs in a 120×40 pty that is its controlling terminal (so closing
 our end hangs it up, as a dropped SSH connection does). Every byte it writes is kept (``raw``)
-and fed to the small screen emulator of attn_tui.tui.bench.pty_bytes. Waiting is on what the
+and fed to the small screen emulator of attn_tui.bench.pty_bytes. Waiting is on what the
 screen shows or on the process's state, each with a bounded deadline, never on a fixed sleep.
 """
 
@@ -18,7 +18,7 @@ import sys
 import termios
 import time
 
-from attn_tui.tui.bench.pty_bytes import Screen
+from attn_tui.bench.pty_bytes import Screen
 
 READY = "palette"  # the key bar's last hint: the first frame is on screen
 CSI = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]")

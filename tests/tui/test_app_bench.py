@@ -10,8 +10,8 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from attn_tui.tui import bench
-from attn_tui.tui.bench import pty_bytes
+from attn_tui import bench
+from attn_tui.bench import pty_bytes
 
 
 def test_random_scenario_shapes():

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import itertools
 
+from attn_tui.bench import first_frame
 from attn_tui.tui.app import AttentionApp
-from attn_tui.tui.bench import first_frame
 from attn_tui.tui.screens.pipeline import PipelineScreen
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from attn_tui.tui import bench
+from attn_tui import bench
 from attn_tui.tui.app import AttentionApp
 
 

@@ -9,8 +9,8 @@ import sys
 import numpy as np
 import pytest
 
+from attn_tui.bench import large
 from attn_tui.core.scenario_io import load
-from attn_tui.tui.bench import large
 
 
 def test_write_npz_opens_through_the_apps_door(tmp_path):
@@ -48,6 +48,6 @@ def test_report_without_torch():
 
 def test_bench_main_dispatches_large():
     out = subprocess.run(
-        [sys.executable, "-m", "attn_tui.tui.bench", "--large", "--help"], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "attn_tui.bench", "--large", "--help"], capture_output=True, text=True, timeout=60
     )
     assert out.returncode == 0 and "--sizes" in out.stdout and "--presses" in out.stdout

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from attn_tui.tui.bench import launch
+from attn_tui.bench import launch
 
 
 def test_the_report_gives_both_figures_and_the_ratios():

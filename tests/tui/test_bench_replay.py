@@ -8,9 +8,9 @@ from types import SimpleNamespace
 from textual.geometry import Region
 from textual.strip import Strip
 
-from attn_tui.tui import bench
+from attn_tui import bench
+from attn_tui.bench import cpu, replay
 from attn_tui.tui.app import AttentionApp
-from attn_tui.tui.bench import cpu, replay
 
 SIZE = bench.SIZE
 

@@ -1,4 +1,4 @@
-"""The `report` bench's floor (attn_tui/tui/bench/report_large.py) does the report's work: its row
+"""The `report` bench's floor (attn_tui/bench/report_large.py) does the report's work: its row
 entropies are the core's for the same causal float32 scenario, and its report line says the ratio
 against the faster floor."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from attn_tui.bench import report_large
 from attn_tui.core.scenario import Scenario
-from attn_tui.tui.bench import report_large
 
 
 def test_the_floor_computes_the_cores_entropies():

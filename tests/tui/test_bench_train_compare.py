@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from attn_tui.tui.bench import train_compare
+from attn_tui.bench import train_compare
 
 
 @pytest.mark.slow  # a CLI run and two app runs in a pty
@@ -34,6 +34,6 @@ def test_the_launcher_sets_the_apps_steps():
 
 def test_bench_main_dispatches_compare():
     out = subprocess.run(
-        [sys.executable, "-m", "attn_tui.tui.bench", "--compare", "--help"], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "attn_tui.bench", "--compare", "--help"], capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 0 and "--steps" in out.stdout and "--repeats" in out.stdout

@@ -85,8 +85,8 @@ async def test_scores_near_the_float64_limit_draw_on_every_screen(settle):
 
 
 async def test_query_row_grids_start_at_the_same_row(settle):
+    from attn_tui.bench import random_scenario
     from attn_tui.core.matrices import MATRICES
-    from attn_tui.tui.bench import random_scenario
 
     app = AttentionApp(scenario=random_scenario(64))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from attn_tui.blas_limit import blas_first
+from attn_tui.cli.blas_limit import blas_first
 from attn_tui.tui import framework
 from attn_tui.tui.app import AttentionApp
 

@@ -32,15 +32,15 @@ LAZY = (
     "attn_tui.core.random_scenario",
     "attn_tui.core.lazy",
     "attn_tui.core.stream",
-    "attn_tui.serve_guard",
+    "attn_tui.serve",  # the server, its guard, a tab
     "attn_tui.report",
     "attn_tui.capture",
-    "attn_tui.cli_args",  # the parser: `attn-tui` without arguments builds none (cli.NO_ARGS)
+    "attn_tui.cli.parser",  # the parser: `attn-tui` without arguments builds none (cli.NO_ARGS)
     "argparse",
-    "attn_tui.train_cli",
-    "attn_tui.heads_cli",
-    "attn_tui.capture_cli",
-    "attn_tui.serve",
+    "attn_tui.cli.train",
+    "attn_tui.cli.heads",
+    "attn_tui.cli.capture",
+    "attn_tui.cli.serve",
 )
 ALLOWED: tuple[str, ...] = ()  # none: the dialogs' next paths (actions/paths.py) come with the first dialog
 

@@ -176,7 +176,7 @@ async def test_a_resize_keeps_the_focused_pane_in_view_and_enlarging_goes_back_t
 async def test_capped_grids_keep_the_selected_row_in_view(settle, on_screen):
     """T = 64 at 120×40: every row-linked grid scrolls to the selected row (none hides it
     behind its horizontal scrollbar)."""
-    from attn_tui.tui.bench import random_scenario
+    from attn_tui.bench import random_scenario
 
     app = AttentionApp(scenario=random_scenario(64))
     async with app.run_test(size=(120, 40)) as pilot:

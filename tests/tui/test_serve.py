@@ -15,7 +15,7 @@ import urllib.request
 import aiohttp
 import pytest
 
-from attn_tui import serve
+from attn_tui.cli import serve
 from attn_tui.core.builtins import builtin
 from attn_tui.core.numfmt import fit_number
 from tests.tui.serving import served
@@ -134,7 +134,7 @@ def test_command_per_tab(tmp_path, monkeypatch):
     f.write_text("")
     monkeypatch.chdir(tmp_path)
     argv = shlex.split(serve.command("my s.toml", "textual-light", ".", 42))
-    tab = ["exec", sys.executable, "-m", "attn_tui.serve_tab", str(tmp_path), "42"]  # exec: the server is its parent
+    tab = ["exec", sys.executable, "-m", "attn_tui.serve.tab", str(tmp_path), "42"]  # exec: the server is its parent
     assert argv == [*tab, "--scenario", str(f), "--theme", "textual-light"]
     (tmp_path / "box-kernel").write_text("")  # a file named like a built-in: the built-in, as resolve() does
     assert shlex.split(serve.command("box-kernel", None, ".", 42)) == [*tab, "--scenario", "box-kernel"]

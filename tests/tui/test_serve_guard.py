@@ -1,4 +1,4 @@
-"""serve_guard's pure checks: origins, the token, each browser message, the session default."""
+"""serve/guard.py's pure checks: origins, the token, each browser message, the session default."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from attn_tui import serve_guard as g
+from attn_tui.serve import guard as g
 
 
 def test_own_origins_and_only_those():

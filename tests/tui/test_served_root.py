@@ -19,7 +19,7 @@ SIZE = (120, 40)
 
 @pytest.fixture
 def root(tmp_path, monkeypatch):
-    """A served tab's setting (serve_tab): ATTN_TUI_ROOT and the current folder are the root."""
+    """A served tab's setting (serve/tab.py): ATTN_TUI_ROOT and the current folder are the root."""
     r = tmp_path / "root"
     (r / "sub").mkdir(parents=True)
     (tmp_path / "outside").mkdir()

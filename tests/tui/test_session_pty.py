@@ -133,9 +133,9 @@ def test_any_other_key_starts_clean_and_resume_restores_without_asking(state_hom
 
 
 def test_a_benchmark_run_neither_offers_nor_keeps_a_session(state_home):
-    """attn_tui.tui.bench's pty runs press `+` and quit: in a state folder of their own, so a second run
+    """attn_tui.bench's pty runs press `+` and quit: in a state folder of their own, so a second run
     is not met by the first's offer (its keys would answer it) and nothing lands in the user's folder."""
-    from attn_tui.tui.bench import pty_bytes
+    from attn_tui.bench import pty_bytes
 
     for _ in range(2):
         app = pty_bytes.PtyApp()

@@ -34,7 +34,7 @@ def test_signed_scores_get_room_on_both_sides():
 
 
 def test_one_outlier_among_thousands_of_cells_does_not_flatten_every_row():
-    from attn_tui.tui.bench import random_scenario
+    from attn_tui.bench import random_scenario
 
     st = State(random_scenario(512))
     S = st.trace.S[~st.trace.blocked]

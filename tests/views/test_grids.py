@@ -51,8 +51,8 @@ def test_the_entropy_tables_cell_width_holds_across_c_at_T_12():
     lays the screen out again)."""
     from dataclasses import replace
 
+    from attn_tui.bench.cpu import random_scenario
     from attn_tui.core.limits import C_MAX, C_MIN
-    from attn_tui.tui.bench.cpu import random_scenario
     from attn_tui.tui.widgets.palette import width_for
 
     base = random_scenario(12)

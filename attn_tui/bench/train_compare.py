@@ -1,4 +1,4 @@
-"""The training comparison in the app against the CLI: `python -m attn_tui.tui.bench --compare`.
+"""The training comparison in the app against the CLI: `python -m attn_tui.bench --compare`.
 
 The same runs both ways: scaled and unscaled at d_k = 4, 64, 256, seed 0, lr 0.5, ``steps`` steps
 (the app's c and `attn-tui train --compare`), timed as a user waits for them:
@@ -27,9 +27,9 @@ import subprocess
 import sys
 import time
 
-from ...core.machine import cpus
-from ...core.train import compare
-from ...core.train.run import Config
+from ..core.machine import cpus
+from ..core.train import compare
+from ..core.train.run import Config
 from .pty_bytes import PtyApp
 
 GOAL = 1.3
@@ -162,7 +162,7 @@ def report(r: dict) -> list[str]:
 
 
 def cli(argv=None) -> None:
-    p = argparse.ArgumentParser(prog="python -m attn_tui.tui.bench --compare", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m attn_tui.bench --compare", description=__doc__.splitlines()[0])
     p.add_argument("--compare", action="store_true", help="this benchmark (the flag that chose it)")
     p.add_argument("--steps", type=int, default=compare.COMPARE_STEPS, help="steps of every run (default %(default)s)")
     p.add_argument("--repeats", type=int, default=5, help="interleaved rounds (medians)")

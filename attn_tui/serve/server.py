@@ -1,7 +1,7 @@
 """textual-serve's Server with the doors a class server needs (issue 33): the websocket only from
 the server's own origin and with its token, the page only with the token, a bounded number of
 sessions, each tab's process ended when its socket closes or stays silent, browser messages
-checked (attn_tui/serve_guard.py) before the explorer sees them, and one log line per refusal.
+checked (attn_tui/serve/guard.py) before the explorer sees them, and one log line per refusal.
 
 The adapter to textual-serve: it overrides Server's route handlers and reads AppService's process
 (``_process``, the one private name: textual-serve gives no public handle to kill a hung tab).
@@ -19,7 +19,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
-from .serve_guard import (
+from .guard import (
     BadMessage,
     allowed_origins,
     clamp_size,

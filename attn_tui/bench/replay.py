@@ -19,7 +19,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ..framework import visible_widgets
+from ..tui.framework import visible_widgets
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """`attn-tui train`: train one head headless and print the curve and figures (or --compare).
 
-Kept out of cli.py so the subcommand lives in one place; cli.py only calls add_parser() and run().
+Kept out of cli/__init__.py so the subcommand lives in one place; it only calls add_parser() and run().
 Bad values are refused by argparse or by core.train.run.Config, one line, exit 2 (cli.main).
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from .core.numparse import parse_float, parse_int
+from ..core.numparse import parse_float, parse_int
 
 MAX_SEEDS = 1000
 MAX_JOBS = 64
@@ -41,11 +41,11 @@ def add_parser(sub) -> None:
 
 
 def _arguments(t) -> None:
-    from .core.machine import cpus
-    from .core.train.compare import COMPARE_STEPS, DKS
-    from .core.train.optim import OPTIMIZERS
-    from .core.train.run import Config
-    from .core.train.task import TASKS
+    from ..core.machine import cpus
+    from ..core.train.compare import COMPARE_STEPS, DKS
+    from ..core.train.optim import OPTIMIZERS
+    from ..core.train.run import Config
+    from ..core.train.task import TASKS
 
     defaults = Config()
     t.add_argument(
@@ -99,8 +99,8 @@ def _arguments(t) -> None:
 
 def config(args):
     """The core.train.run.Config of the parsed ``args`` (ValueError: a value out of range)."""
-    from .core.train.compare import COMPARE_STEPS
-    from .core.train.run import Config
+    from ..core.train.compare import COMPARE_STEPS
+    from ..core.train.run import Config
 
     defaults = Config()
     steps = args.steps if args.steps is not None else (COMPARE_STEPS if args.compare else defaults.steps)
@@ -117,11 +117,11 @@ def config(args):
 
 
 def run(args) -> str:
-    from .core.machine import cpus
-    from .core.train import compare
-    from .core.train import run as train_run
-    from .core.train.compare import DKS
-    from .report import train_text
+    from ..core.machine import cpus
+    from ..core.train import compare
+    from ..core.train import run as train_run
+    from ..core.train.compare import DKS
+    from ..report import train_text
 
     try:
         cfg = config(args)
@@ -140,7 +140,7 @@ def run(args) -> str:
     if args.seeds is not None:
         if not 1 <= args.seeds <= MAX_SEEDS:
             raise ValueError(f"train --seeds: {args.seeds} must be a whole number from 1 to {MAX_SEEDS}")
-        from .core.train import seeds
+        from ..core.train import seeds
 
         rows = seeds.compare_seeds(cfg, range(cfg.seed, cfg.seed + args.seeds), dks, jobs=jobs)
         return train_text.as_json(rows) if args.json else train_text.compare_seeds_text(rows)

@@ -75,7 +75,7 @@ def _imports():
         import transformers  # noqa: F401
     except ImportError as exc:
         raise ValueError(f"capture needs torch and transformers ({exc.name} is not installed): {EXTRA}") from None
-    from .capture import pipeline
+    from ..capture import pipeline
 
     return pipeline
 
@@ -110,7 +110,7 @@ def open_explorer(path) -> int:
     taking its room."""
     import argparse
 
-    from . import cli
+    from .. import cli
 
     args = argparse.Namespace(
         run_scenario=str(path), run_tokens=None, theme=None, resume=False, fresh=True, title_first=True

@@ -1,4 +1,4 @@
-"""One served tab's explorer: ``python -m attn_tui.serve_tab ROOT SERVER_PID [explorer options]``.
+"""One served tab's explorer: ``python -m attn_tui.serve.tab ROOT SERVER_PID [explorer options]``.
 
 attn-tui serve runs this per browser tab (``exec``'d by the shell textual-serve starts, so the
 server is its parent). Before the explorer starts it
@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 
-from .tui.served_root import ROOT_ENV
+from ..tui.served_root import ROOT_ENV
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
@@ -44,7 +44,7 @@ def main(argv: list[str]) -> int:
     die_with_parent(parent)
     os.environ[ROOT_ENV] = root
     os.chdir(root)
-    from .cli import main as explorer
+    from ..cli import main as explorer
 
     return explorer(rest)
 

@@ -4,7 +4,7 @@ from, the per-server token, the checked form of each browser message, the sessio
 A web page the user visits can open ``ws://127.0.0.1:PORT/ws`` from its own origin (browsers apply
 no same-origin policy to websocket handshakes), so loopback alone protects nothing: every handshake
 must come from the server's own origin and carry the server's token (Jupyter's and code-server's
-answer). attn_tui/serve_server.py applies these before any explorer process starts.
+answer). attn_tui/serve/server.py applies these before any explorer process starts.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Benchmark: `python -m attn_tui.tui.bench` (not a timed test; its figures are in docs/PERFORMANCE.md).
+"""Benchmark: `python -m attn_tui.bench` (not a timed test; its figures are in docs/PERFORMANCE.md).
 
 Launch, exec to the first full screen against a bare Textual app (launch.py), CPU per keypress
 and the first frame (cpu.py), bytes per keypress through a real pty (pty_bytes.py), each printed
@@ -13,7 +13,7 @@ import statistics
 import sys
 import tempfile
 
-from ...core.scenario_io import dumps
+from ..core.scenario_io import dumps
 from . import launch, pty_bytes
 from .cpu import (  # noqa: F401
     REPAINTED,
@@ -43,7 +43,7 @@ def run_bytes(presses: int = 5) -> dict:
     return out
 
 
-BARE = "from attn_tui.tui.bench.cpu import bare_repaint_app; bare_repaint_app({rows})().run()"
+BARE = "from attn_tui.bench.cpu import bare_repaint_app; bare_repaint_app({rows})().run()"
 
 
 def run_pty_cpu(presses: int = 20) -> dict:
@@ -93,7 +93,7 @@ def bytes_report(b: dict) -> list[str]:
 
 
 def main(argv=None) -> None:
-    p = argparse.ArgumentParser(prog="python -m attn_tui.tui.bench", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m attn_tui.bench", description=__doc__.splitlines()[0])
     p.add_argument("--presses", type=int, default=30, help="keypresses per CPU case")
     p.add_argument("--repeats", type=int, default=5, help="rounds of the CPU cases and of the launches (medians)")
     p.add_argument("--no-cpu", action="store_true", help="only the bytes through the pty")

@@ -3,7 +3,7 @@
 
 A bad scenario is refused before any UI starts: one line on stderr, exit 2.
 The explorer (and so textual) is imported only on the run path, so ``report``
-never loads a UI library; the parser (cli_args.py, argparse and every subcommand's
+never loads a UI library; the parser (parser.py, argparse and every subcommand's
 arguments) only when there are arguments to parse.
 """
 
@@ -13,9 +13,9 @@ import gc
 import sys
 from types import SimpleNamespace
 
+from ..core.limits import printable, unexpected
+from ..core.scenario_io import ScenarioError, resolve
 from .blas_limit import limit_blas
-from .core.limits import printable, unexpected
-from .core.scenario_io import ScenarioError, resolve
 from .output import OutputError, emit, fail, say
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
@@ -29,8 +29,8 @@ class UsageError(Exception):
 
 
 def build_parser():
-    """The argparse parser of every command (cli_args.py)."""
-    from .cli_args import build_parser as build
+    """The argparse parser of every command (parser.py)."""
+    from .parser import build_parser as build
 
     return build()
 
@@ -42,8 +42,8 @@ def _load(name):
 
 def report(args) -> str:
     # imported here so that `attn-tui --help` stays fast
-    from . import heads_cli
-    from .report import as_json, full, summary, text
+    from ..report import as_json, full, summary, text
+    from . import heads as heads_cli
 
     scenario = heads_cli.report_scenario(args)  # a multi-head file's (or built-in's) head --layer L --head H
     if scenario is None and args.scenario is not None:
@@ -68,7 +68,7 @@ def _check_served(name) -> None:
     """What `serve --scenario NAME|FILE` checks before listening: the door the tab's explorer opens it
     by (a multi-head built-in or file through the heads door, else a scenario); one line, exit 2."""
     if _is_heads(name):
-        from . import heads_cli
+        from . import heads as heads_cli
 
         heads_cli.open_first(name, None)
     else:
@@ -77,8 +77,8 @@ def _check_served(name) -> None:
 
 def _is_heads(name: str) -> bool:
     """A multi-head built-in or file (core.heads: imported only when a name is given)."""
-    from .core.heads.demo import HEAD_BUILTINS
-    from .core.heads.multihead_io import is_heads_file
+    from ..core.heads.demo import HEAD_BUILTINS
+    from ..core.heads.multihead_io import is_heads_file
 
     return name in HEAD_BUILTINS or is_heads_file(name)
 
@@ -88,10 +88,10 @@ def _load_run(args):
     (tui/heads_nav.py), else a single-head scenario; --tokens only with a multi-head built-in."""
     name = args.run_scenario
     if name is not None and _is_heads(name):
-        from . import heads_cli
+        from . import heads as heads_cli
 
         src, first = heads_cli.open_first(name, args.run_tokens)  # refused here, before any UI module is imported
-        from .tui.heads_nav import first_head
+        from ..tui.heads_nav import first_head
 
         return first_head(src, name, admitted=first)
     if args.run_tokens is not None:
@@ -112,11 +112,11 @@ def run(args) -> int:
 
 def _run(args) -> int:
     scenario, head = _load_run(args)  # refuse a bad file before any UI starts
-    from .tui.themes import check_theme
+    from ..tui.themes import check_theme
 
     theme = None if args.theme is None else check_theme(args.theme)  # ValueError listing the themes: exit 2
     _need_terminal()  # after the arguments' own refusals
-    from .tui.app import AttentionApp  # textual only on this path
+    from ..tui.app import AttentionApp  # textual only on this path
 
     heads = {} if head is None else {"head": head}  # a single-head scenario: the call as before
     app = AttentionApp(scenario=scenario, session=_keeper(args, scenario), **heads)
@@ -161,9 +161,9 @@ def _keeper(args, scenario):
 
     if "web_driver" in os.environ.get("TEXTUAL_DRIVER", ""):
         return None
-    from .core.builtins import DEFAULT, builtin
-    from .core.session_store import state_folder
-    from .tui.session import SessionKeeper
+    from ..core.builtins import DEFAULT, builtin
+    from ..core.session_store import state_folder
+    from ..tui.session import SessionKeeper
 
     opened = scenario if scenario is not None else builtin(DEFAULT)
     return SessionKeeper(state_folder(), opened, args.run_scenario or DEFAULT, resume=args.resume, fresh=args.fresh)
@@ -198,16 +198,16 @@ def main(argv=None) -> int:
 
             return serve.run(args, _check_served)  # the explorer's own doors (its sizes, multi-head sources)
         if args.command == "train":
-            from . import train_cli
+            from . import train as train_cli
 
             emit(train_cli.run(args))
             return EXIT_OK
         if args.command == "capture":
-            from . import capture_cli
+            from . import capture as capture_cli
 
             return capture_cli.run(args)
         if args.command == "heads":
-            from . import heads_cli
+            from . import heads as heads_cli
 
             emit(heads_cli.run(args))  # checked, as report's and train's (a bare write raised a traceback)
             return EXIT_OK

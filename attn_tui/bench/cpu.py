@@ -1,4 +1,4 @@
-"""Benchmark: `python -m attn_tui.tui.bench` (not a timed test; figures go in the closing note).
+"""Benchmark: `python -m attn_tui.bench` (not a timed test; figures go in the closing note).
 
 1. CPU milliseconds per `+` keypress (Pilot, time.process_time, N presses, rendering
    included) for the explorer minus the same for a no-op Textual app, at T = 5 (the
@@ -34,8 +34,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ...core.scenario import Scenario
-from ..app import AttentionApp
+from ..core.scenario import Scenario
+from ..tui.app import AttentionApp
 from .first_frame import first_frame_lines, first_frame_s, textual_share_s
 from .replay import capture, replay_app
 
@@ -135,8 +135,8 @@ def bare_widgets_app(n: int) -> type[App]:
 
 def plotext_build_ms(builds: int = 50) -> float:
     """CPU ms of one plotext build of a chart-sized (38×7) horizontal bar plot."""
-    from ..framework import new_figure
-    from ..widgets.bar_plot import plot_lines
+    from ..tui.framework import new_figure
+    from ..tui.widgets.bar_plot import plot_lines
 
     fig = new_figure()
     labels = [f"t{i}" for i in range(1, 6)]

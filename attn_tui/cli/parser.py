@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import argparse
 
-from . import __version__, capture_cli, heads_cli, serve, train_cli
-from .cli import UsageError
-from .core.builtins import BUILTINS
-from .core.limits import MAX_DIM, REPORT_TEXT_MAX
+from .. import __version__
+from ..core.builtins import BUILTINS
+from ..core.limits import MAX_DIM, REPORT_TEXT_MAX
+from . import UsageError, serve
+from . import capture as capture_cli
+from . import heads as heads_cli
+from . import train as train_cli
 from .output import emit, finish
 
 SCENARIO_HELP = f"a built-in ({', '.join(BUILTINS)}) or a scenario file (.toml, .npz, .safetensors)"

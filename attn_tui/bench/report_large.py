@@ -1,4 +1,4 @@
-"""`report` on a large file against plain NumPy: `python -m attn_tui.tui.bench --large --report`.
+"""`report` on a large file against plain NumPy: `python -m attn_tui.bench --large --report`.
 
 A random T x 64 Q, K, V in float32, causal, saved with ``np.savez`` (issue 32: T = 16384). Two
 comparisons, each the median over interleaved runs:
@@ -29,7 +29,7 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from ...core.machine import cpus
+from ..core.machine import cpus
 
 T_REPORT = 16384
 GOAL = 1.5
@@ -86,9 +86,9 @@ def _wall(cmd, env=None) -> float:
 
 def _in_process(path: str) -> dict:
     """One run each of summarise() (cold caches) and the floor with and without A V, seconds."""
-    from ...core import stream_source
-    from ...core.scenario_io import resolve
-    from ...report import summary
+    from ..core import stream_source
+    from ..core.scenario_io import resolve
+    from ..report import summary
 
     s = resolve(path, large=True)
     f = np.load(path)

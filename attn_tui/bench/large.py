@@ -1,4 +1,4 @@
-"""Large T: `python -m attn_tui.tui.bench --large` (figures in the README's "Large T").
+"""Large T: `python -m attn_tui.bench --large` (figures in the README's "Large T").
 
 1. The core's full ``attention()`` (every T×T intermediate kept) against torch's CPU
    ``scaled_dot_product_attention`` at T = 2048, d = 64, float64, causal: the same thread
@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from ...core.attention import attention, causal_mask
+from ..core.attention import attention, causal_mask
 from . import report_large
 from .pty_bytes import QUIET, PtyApp
 
@@ -143,7 +143,7 @@ def report(r: dict) -> list[str]:
 
 
 def cli(argv=None) -> None:
-    p = argparse.ArgumentParser(prog="python -m attn_tui.tui.bench --large", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m attn_tui.bench --large", description=__doc__.splitlines()[0])
     p.add_argument("--large", action="store_true", help="this benchmark (the default one without it)")
     p.add_argument("--sizes", default=",".join(map(str, SIZES)), help="token counts T, comma-separated")
     p.add_argument("--presses", type=int, default=10, help="`+` presses per size")

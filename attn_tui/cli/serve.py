@@ -1,13 +1,13 @@
 """`attn-tui serve`: the explorer in a browser, through textual-serve.
 
 textual-serve answers each browser tab's websocket by running a command in a new process
-(``python -m attn_tui.serve_tab ROOT PID --scenario ...``), so every tab has its own explorer, its
+(``python -m attn_tui.serve.tab ROOT PID --scenario ...``), so every tab has its own explorer, its
 own State and its own undo. textual-serve itself checks nothing, and loopback is not enough: any
-page the user visits can open a websocket to 127.0.0.1. So the server (attn_tui/serve_server.py)
+page the user visits can open a websocket to 127.0.0.1. So the server (attn_tui/serve/server.py)
 takes a websocket only from its own origin and with its token (printed in the URL to open), caps
 the sessions, ends silent ones, and every tab reads and writes files only below ``--root``.
 
-Kept out of cli.py (cli.py calls add_parser() and run()); textual-serve is imported only here,
+Kept out of cli/__init__.py (it calls add_parser() and run()); textual-serve is imported only here,
 and only when serving, so ``report`` never loads it.
 """
 
@@ -22,8 +22,8 @@ from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .core.builtins import BUILTINS
-from .core.numparse import parse_int
+from ..core.builtins import BUILTINS
+from ..core.numparse import parse_int
 
 LOOPBACK = "127.0.0.1"
 EXPOSURE = (
@@ -64,7 +64,7 @@ def _folder(text: str) -> str:
 
 
 def _public_url(text: str) -> str:
-    from .serve_guard import origin_key
+    from ..serve.guard import origin_key
 
     if origin_key(text) is None or urlsplit(text).path not in ("", "/"):
         raise argparse.ArgumentTypeError(f"{text!r} is not http(s)://HOST[:PORT]")
@@ -84,7 +84,7 @@ def add_parser(sub, scenario_help: str) -> None:
         description="Serve the explorer over HTTP: open the URL it prints (http://HOST:PORT/?token=...) in a "
         "browser; each tab gets its own explorer. Websockets are taken only from the server's own origin and "
         "with its token. " + EXPOSURE + ".",
-        fill=partial(_arguments, scenario_help=scenario_help),  # serve_guard: imported when `serve` is parsed
+        fill=partial(_arguments, scenario_help=scenario_help),  # serve/guard.py: imported when `serve` is parsed
     )
 
 
@@ -106,7 +106,7 @@ def _arguments(s, scenario_help: str) -> None:
 
 
 def _limits(s) -> None:
-    from .serve_guard import default_max_sessions
+    from ..serve.guard import default_max_sessions
 
     s.add_argument(
         "--root",
@@ -134,11 +134,11 @@ def _limits(s) -> None:
 
 def command(scenario: str | None, theme: str | None, root: str = ".", parent: int | None = None) -> str:
     """The shell command textual-serve runs per browser tab: this Python, this package's tab entry
-    (serve_tab: dies with the server ``parent``, files below ``root``), ``exec``'d so that the server
+    (serve/tab.py: dies with the server ``parent``, files below ``root``), ``exec``'d so that the server
     is its parent."""
-    from .core.heads.demo import HEAD_BUILTINS
+    from ..core.heads.demo import HEAD_BUILTINS
 
-    argv = [sys.executable, "-m", "attn_tui.serve_tab", str(Path(root).resolve()), str(parent or os.getpid())]
+    argv = [sys.executable, "-m", "attn_tui.serve.tab", str(Path(root).resolve()), str(parent or os.getpid())]
     if scenario is not None:
         p = Path(scenario)
         is_file = scenario not in BUILTINS and scenario not in HEAD_BUILTINS and p.exists()  # a built-in's name wins
@@ -155,11 +155,11 @@ def run(args, check_scenario) -> int:
         check_scenario(scenario)  # ScenarioError -> cli.main: one line, exit 2
     theme = args.serve_theme if args.serve_theme is not None else args.theme
     if theme is not None:
-        from .tui.themes import check_theme
+        from ..tui.themes import check_theme
 
         check_theme(theme)
-    from .serve_guard import new_token
-    from .serve_server import GuardedServer
+    from ..serve.guard import new_token
+    from ..serve.server import GuardedServer
 
     if args.no_token:
         print(f"warning: --no-token: {NO_TOKEN}", file=sys.stderr)

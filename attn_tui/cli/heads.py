@@ -1,6 +1,6 @@
 """`attn-tui heads NAME|FILE [--layer L] [--tokens "..."] [--json]`: every head's reading, headless.
 
-Kept out of cli.py so the subcommand lives in one place; cli.py calls add_parser() and run().
+Kept out of cli/__init__.py so the subcommand lives in one place; it calls add_parser() and run().
 Bad input (an unknown token, too many tokens, a malformed multi-head file, a layer that is not
 there) is a ValueError: one line, exit 2 (cli.main). An exception no check foresaw (a TypeError
 from a hostile file, a MemoryError) is the backstop's one line naming the file, as at the
@@ -9,7 +9,7 @@ single-head door (scenario_io.load): never a traceback.
 
 from __future__ import annotations
 
-from .train_cli import number_type
+from .train import number_type
 
 
 def add_parser(sub) -> None:
@@ -31,7 +31,7 @@ def add_parser(sub) -> None:
 
 def _backstop(name, fn, *args):
     """fn(*args); anything but a ValueError (the doors' refusals) becomes one naming ``name``."""
-    from .core.limits import printable, unexpected
+    from ..core.limits import printable, unexpected
 
     try:
         return fn(*args)
@@ -52,18 +52,18 @@ def open_first(name, tokens):
 
 
 def _open_first(name, tokens):
-    from .core.heads.door import open_heads
-    from .core.heads.source import head_scenario
-    from .core.limits import admit
+    from ..core.heads.door import open_heads
+    from ..core.heads.source import head_scenario
+    from ..core.limits import admit
 
     src = open_heads(name, tokens)
     return src, admit(head_scenario(src, 0, 0), large=True)
 
 
 def _run(args) -> str:
-    from .core.heads.door import open_heads
-    from .core.heads.source import check_head
-    from .report.heads_text import heads_json, heads_text
+    from ..core.heads.door import open_heads
+    from ..core.heads.source import check_head
+    from ..report.heads_text import heads_json, heads_text
 
     src = open_heads(args.source, args.tokens)
     if args.layer is not None:
@@ -80,12 +80,12 @@ def report_scenario(args):
 
 
 def _report_scenario(args):
-    from .core.arrays_io import is_arrays_file
-    from .core.heads.demo import HEAD_BUILTINS
-    from .core.heads.door import open_heads
-    from .core.heads.multihead_io import is_heads_file
-    from .core.heads.source import head_scenario
-    from .core.limits import admit, printable
+    from ..core.arrays_io import is_arrays_file
+    from ..core.heads.demo import HEAD_BUILTINS
+    from ..core.heads.door import open_heads
+    from ..core.heads.multihead_io import is_heads_file
+    from ..core.heads.source import head_scenario
+    from ..core.limits import admit, printable
 
     name, picked = args.scenario, (args.layer, args.head)
     multi = name is not None and (name in HEAD_BUILTINS or is_heads_file(name))

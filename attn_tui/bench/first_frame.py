@@ -17,13 +17,13 @@ import functools
 import time
 from contextlib import contextmanager
 
-from ..framework import on_first_frame
-from ..screens.pipeline import PipelineScreen
-from ..widgets.bar_plot import BarPlot
-from ..widgets.grid_cursor import GridCursor
-from ..widgets.key_bar import KeyBar
-from ..widgets.matrix_grid import MatrixGrid
-from ..widgets.text_lines import TextLines
+from ..tui.framework import on_first_frame
+from ..tui.screens.pipeline import PipelineScreen
+from ..tui.widgets.bar_plot import BarPlot
+from ..tui.widgets.grid_cursor import GridCursor
+from ..tui.widgets.key_bar import KeyBar
+from ..tui.widgets.matrix_grid import MatrixGrid
+from ..tui.widgets.text_lines import TextLines
 
 OWN = (
     (PipelineScreen, "_show_grids"),  # in compose too: every grid's view and data before the first layout
