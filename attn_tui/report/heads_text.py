@@ -2,7 +2,7 @@
 
 Layers and heads count from 0 (as transformers and BertViz number them); token positions in a
 head's reading count from 1, as the lesson's t1..tT. A score that is not defined is "-" in the
-text and null in the JSON (induction when no token repeats)."""
+text and null in the JSON (induction and duplicate when no token repeats)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from ..core.heads.combine import combine
 from ..core.heads.readings import FIELDS
 from ..core.heads.source import HeadSource, all_readings, own_weights_diffs
 
-COLUMNS = ("layer", "head", "H mean", "log2 ceil", "prev", "first", "self", "induction")
+COLUMNS = ("layer", "head", "H mean", "log2 ceil", "prev", "first", "self", "induction", "duplicate")
 
 
 def _num(x, width=9):
@@ -96,9 +96,11 @@ def heads_text(src: HeadSource, layer: int | None = None) -> str:
     out.append(f"mask: {_per_layer(d['mask'])}; scale: {_per_layer([f'{s:.6g}' for s in d['scale']])}")
     out += [
         "",
-        "H mean: mean row entropy H(A_t) in bits; log2 ceil: mean log2 of the keys each row sees (a uniform row).",
-        "prev = mean A[t, t-1], first = mean A[t, 1], self = mean A[t, t] over t = 2..T; induction = mean weight",
-        "on the token that followed the previous occurrence of token t (- when no token repeats).",
+        "H mean: mean row entropy H(A_t) in bits; log2 ceil: mean over rows of log2 of the keys each row sees",
+        "(a uniform row's entropy). prev = mean A[t, t-1], first = mean A[t, 1], self = mean A[t, t] over t = 2..T;",
+        "over the rows t whose token occurred before: induction = mean of the weight on the tokens that followed",
+        "its earlier occurrences (sum A[t, j+1] over every earlier j with token j = token t), duplicate = mean of",
+        "the weight on those earlier occurrences (sum A[t, j]); - when no token repeats.",
         "",
         " ".join(f"{c:>9}" for c in COLUMNS),
     ]
@@ -110,13 +112,14 @@ def heads_text(src: HeadSource, layer: int | None = None) -> str:
 
 def _verdicts(d) -> list:
     out = [""]
-    ceiling = "log2 t: the uniform row" if set(d["mask"]) == {"causal"} else "log2 of the keys each row sees"
-    for field, what in (("prev_token", "previous-token"), ("induction", "induction")):
+    ceiling = "log2 t" if set(d["mask"]) == {"causal"} else "log2 of the keys each row sees"
+    ceiling = f"the mean over rows of {ceiling}, the uniform row's entropy"
+    for field, what in (("prev_token", "previous-token"), ("induction", "induction"), ("duplicate_token", "duplicate")):
         best = _best(d["heads"], field)
         if best is not None:
             out.append(
                 f"strongest {what} head: layer {best['layer']}, head {best['head']} ({field} = {best[field]:.3f}); "
-                f"its mean entropy {best['mean_entropy_bits']:.2f} bits of a {best['mean_ceiling_bits']:.2f}-bit "
+                f"its mean entropy {best['mean_entropy_bits']:.2f} bits of a mean {best['mean_ceiling_bits']:.2f}-bit "
                 f"ceiling ({ceiling})"
             )
     if any("own_A_max_abs_diff" in r for r in d["heads"]):

@@ -31,13 +31,15 @@ def naive(A, blocked, ids):
     aligned = T == T_k
     out["prev_token"] = sum(A[t][t - 1] for t in later) / len(later) if aligned else None
     out["self"] = sum(A[t][t] for t in later) / len(later) if aligned else None
-    hits = []
+    hits, dups = [], []
     if aligned:
         for t in rows:
             earlier = [j for j in range(t) if ids[j] == ids[t]]
             if earlier:
-                hits.append(A[t][earlier[-1] + 1])
+                hits.append(sum(A[t][j + 1] for j in earlier))
+                dups.append(sum(A[t][j] for j in earlier))
     out["induction"] = sum(hits) / len(hits) if hits else None
+    out["duplicate_token"] = sum(dups) / len(dups) if dups else None
     return out
 
 

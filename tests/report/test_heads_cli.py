@@ -16,7 +16,8 @@ from attn_tui.core.heads.source import all_readings, head_scenario
 from attn_tui.core.limits import admit
 from attn_tui.report import as_json, text
 
-KEYS = {"layer", "head", "mean_entropy_bits", "mean_ceiling_bits", "prev_token", "first_token", "self", "induction"}
+KEYS = {"layer", "head", "mean_entropy_bits", "mean_ceiling_bits", "prev_token", "first_token", "self"}
+KEYS |= {"induction", "duplicate_token"}
 
 
 def attn(*args):
@@ -129,4 +130,4 @@ def test_heads_text_of_a_grouped_file_states_each_layers_mask_and_scale(tmp_path
     lines = res.stdout.splitlines()
     assert lines[1].startswith("2 layers x 4 heads (2 K/V heads), T = 10 query tokens, T' = 10 keys, d_k = 3")
     assert "mask: by layer causal | window 3; scale: by layer 0.5 | 2" in lines
-    assert "(log2 of the keys each row sees)" in res.stdout  # not log2 t: layer 1 sees at most 3 keys
+    assert "(the mean over rows of log2 of the keys each row sees" in res.stdout  # not log2 t: layer 1 sees <= 3 keys

@@ -9,11 +9,18 @@ Each score is a mean over the query rows where it is defined:
 - prev_token: mean A[t, t-1] over t = 2..T (a previous-token head puts its weight there);
 - first_token: mean A[t, 1] over t = 2..T (row 1 under a causal mask is 1 whatever the head);
 - self: mean A[t, t] over t = 2..T;
-- induction: mean A[t, j+1] over the rows t whose token occurred before, j its latest earlier
-  position: the weight on the token that followed its previous occurrence; None (null) when no
-  token repeats.
+- induction: over the rows t whose token occurred before, the mean of Σ_j A[t, j+1] over every
+  earlier position j < t holding the same token: the weight on the tokens that followed its earlier
+  occurrences (Olsson et al. 2022's prefix matching; a head that copies after every earlier copy
+  scores 1 however many there are); None (null) when no token repeats;
+- duplicate_token: over the same rows, the mean of Σ_j A[t, j] over those earlier j: the weight on
+  the token's own earlier copies.
 
-prev_token, self and induction need the keys to be the queries' own positions (T' = T); with
+TransformerLens's head detector scores the same pattern averaged over every row, rows with no earlier
+copy included (they count 0): ours is the mean over the rows where the pattern can exist, so it
+reads the same on a sequence repeated once or four times.
+
+prev_token, self, induction and duplicate_token need the keys to be the queries' own positions (T' = T); with
 other keys they are None. Rows are computed in blocks (ROWS at a time), so a head of 16,384 tokens
 never holds its T x T' matrix.
 """
@@ -27,7 +34,15 @@ import numpy as np
 from ..info import row_entropies_bits
 
 ROWS = 256  # query rows per block: ROWS x T' float64 is 32 MiB at T' = 16384
-FIELDS = ("mean_entropy_bits", "mean_ceiling_bits", "prev_token", "first_token", "self", "induction")
+FIELDS = (
+    "mean_entropy_bits",
+    "mean_ceiling_bits",
+    "prev_token",
+    "first_token",
+    "self",
+    "induction",
+    "duplicate_token",
+)
 
 
 @dataclass(frozen=True)
@@ -42,6 +57,7 @@ class Readings:
     first_token: float
     self: float | None
     induction: float | None
+    duplicate_token: float | None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -56,6 +72,19 @@ def previous_occurrence(ids) -> np.ndarray:
     return prev
 
 
+def earlier_same(codes, r0: int, r1: int) -> np.ndarray:
+    """(r1 - r0, T) True at [t - r0, j] when j < t and codes[j] == codes[t]: row t's earlier copies."""
+    T = len(codes)
+    t = np.arange(r0, r1)[:, None]
+    return (codes[None, :] == codes[r0:r1, None]) & (np.arange(T)[None, :] < t)
+
+
+def token_codes(ids) -> np.ndarray:
+    """(T,) int64: equal ids, equal codes (ids may be any hashables)."""
+    index: dict = {}
+    return np.array([index.setdefault(tok, len(index)) for tok in ids], np.int64)
+
+
 def _mean(total: float, count: int):
     return total / count if count else None
 
@@ -66,8 +95,8 @@ def head_readings(weights_block, T: int, T_k: int, ids=None, layer: int = 0, hea
     weights_block(r0, r1) -> (A rows r0..r1-1 (r1 - r0, T'), seen (r1 - r0, T') bool: the keys
     each row may see). ids (T,): the query tokens (any hashables), for the induction score."""
     aligned = T_k == T
-    prev = previous_occurrence(ids) if ids is not None and aligned else None
-    s = dict.fromkeys(("H", "ceil", "prev", "first", "self", "ind"), 0.0)
+    codes = token_codes(ids) if ids is not None and aligned else None
+    s = dict.fromkeys(("H", "ceil", "prev", "first", "self", "ind", "dup"), 0.0)
     n = dict.fromkeys(("rows", "later", "ind"), 0)
     for r0 in range(0, T, ROWS):
         r1 = min(T, r0 + ROWS)
@@ -84,9 +113,12 @@ def head_readings(weights_block, T: int, T_k: int, ids=None, layer: int = 0, hea
         if aligned:
             s["prev"] += float(A[rows, t[rows] - 1].sum())
             s["self"] += float(A[rows, t[rows]].sum())
-        if prev is not None:
-            rep = np.flatnonzero(ok & (prev[r0:r1] >= 0))
-            s["ind"] += float(A[rep, prev[r0:r1][rep] + 1].sum())
+        if codes is not None:
+            same = earlier_same(codes, r0, r1)  # (r1 - r0, T)
+            rep = np.flatnonzero(ok & same.any(axis=1))
+            A_rep, same = A[rep], same[rep]
+            s["ind"] += float((A_rep[:, 1:] * same[:, :-1]).sum())  # A[t, j+1] for each earlier copy j
+            s["dup"] += float((A_rep * same).sum())
             n["ind"] += len(rep)
     later = n["later"]
     return Readings(
@@ -98,6 +130,7 @@ def head_readings(weights_block, T: int, T_k: int, ids=None, layer: int = 0, hea
         first_token=_mean(s["first"], later),
         self=_mean(s["self"], later) if aligned else None,
         induction=_mean(s["ind"], n["ind"]),
+        duplicate_token=_mean(s["dup"], n["ind"]),
     )
 
 

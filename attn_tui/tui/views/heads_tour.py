@@ -20,7 +20,7 @@ def heads_page() -> str:
 
     def bits(r) -> str:
         h, top = fit_number(r.mean_entropy_bits, 4), fit_number(r.mean_ceiling_bits, 4)
-        return f"H = {h} bits against the ceiling log₂ t = {top}"
+        return f"mean H = {h} bits against the mean ceiling log₂ t = {top}"
 
     return (
         "The lesson's \"What's next\": multi-head attention runs several heads in parallel, each with its own "
@@ -32,7 +32,7 @@ def heads_page() -> str:
         f"• layer 0, head {prev.head} is a previous-token head: mean A[t, t−1] = {fit_number(prev.prev_token, 4)}, "
         f"{bits(prev)};\n"
         f"• layer 1, head {ind.head} is an induction head: on a token seen before it puts "
-        f"{fit_number(ind.induction, 4)} of its weight on the token that followed that earlier occurrence, "
+        f"{fit_number(ind.induction, 4)} of its weight on the tokens that followed its earlier occurrences, "
         f"{bits(ind)}.\n"
         f"The layer's combine checks out: max |concat W_O − Σ_h O_h W_O^(h)| = {fit_number(c.max_abs_diff, 7)}, "
         "within the "

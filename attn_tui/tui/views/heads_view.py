@@ -3,9 +3,10 @@ in the order of the sorted column, and the layer's multi-head combine. Pure: num
 core.heads (layer_view, combine), the layout from the screen's size.
 
 A tile: the pooled A on the left (rows t, keys i; ``glyph`` and colour by weight), the readings
-on the right, one a line: H (mean row entropy, bits), log₂t (its ceiling, the uniform row's
-entropy), prev (mean A[t, t-1]), first (mean A[t, 1]), self (mean A[t, t]), ind (the induction
-score; "—" when no token repeats).
+on the right, one a line, each a mean over rows: H (row entropy, bits), log₂t (its ceiling, the mean
+over rows of log₂ of the keys each row sees: the uniform row's entropy), prev (A[t, t-1]), first
+(A[t, 1]), self (A[t, t]), ind (the weight on the tokens after t's earlier copies), dup (on those
+copies); ind and dup over the rows whose token occurred before, "—" when none did.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ COLUMNS = (
     ("first_token", "first", "first-token score"),
     ("self", "self", "self score"),
     ("induction", "ind", "induction score"),
+    ("duplicate_token", "dup", "duplicate-token score"),
 )
 SORTS = ("head",) + tuple(c[0] for c in COLUMNS)  # what `v` cycles through
 assert set(SORTS[1:]) == set(FIELDS)
@@ -53,12 +55,12 @@ def layout(n_heads: int, T: int, width: int, height: int) -> Layout:
             n = min(T, n_h, (tile_w - 4 - READ_W) // cw)
             score = (n * n * cw, cw)
             if n >= MIN_N and (best is None or score > best[0]):
-                best = (score, Layout(per_row, tile_w, max(n, 6) + 2, n, cw))
+                best = (score, Layout(per_row, tile_w, max(n, len(COLUMNS)) + 2, n, cw))
     if best is not None:
         return best[1]
     per_row = max(1, min(n_heads, width // (MIN_N + 4 + READ_W)))
     n = min(T, MIN_N)
-    return Layout(per_row, max(width // per_row, n + 4 + READ_W), max(n, 6) + 2, n, 1)
+    return Layout(per_row, max(width // per_row, n + 4 + READ_W), max(n, len(COLUMNS)) + 2, n, 1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,6 +144,6 @@ def combine_line(c, src) -> str:
 
 
 LEGEND = (
-    "H: row entropy (bits) · log₂t: its ceiling · prev A[t,t−1] · first A[t,1] · self A[t,t] · "
-    "ind: after t's last occurrence"
+    "means over rows: H row entropy (bits) · log₂t its ceiling (mean log₂ of keys seen) · prev A[t,t−1] · "
+    "first A[t,1] · self A[t,t] · ind: on the tokens after t's earlier copies · dup: on those copies"
 )
