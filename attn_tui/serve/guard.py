@@ -72,11 +72,21 @@ def allowed_origins(host: str, port: int, public_url: str | None) -> frozenset[t
 
 
 def origin_refusal(origin: str | None, allowed: frozenset) -> str | None:
-    """None when ``origin`` is one of the server's own; else the one-line reason."""
+    """None when ``origin`` is one of the server's own: its scheme, host and port, parsed, are one of
+    ``allowed``, and it holds nothing else (an Origin is scheme://host[:port]: user info such as
+    ``http://evil.example@127.0.0.1:PORT``, a path, a query or a fragment is refused); else the
+    one-line reason."""
     if not origin:
         return "no Origin header (a browser always sends one; other clients must send the page's)"
+    bad = f"Origin {origin[:100]!r} is not this server's"
+    try:
+        u = urlsplit(origin.strip())
+    except ValueError:
+        return bad
+    if "@" in u.netloc or u.path or u.query or u.fragment or "?" in origin or "#" in origin:
+        return bad + " (an origin is scheme://host:port only)"
     if origin_key(origin) not in allowed:
-        return f"Origin {origin[:100]!r} is not this server's"
+        return bad
     return None
 
 

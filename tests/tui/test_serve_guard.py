@@ -19,6 +19,18 @@ def test_own_origins_and_only_those():
     assert "no Origin header" in g.origin_refusal(None, own) and "no Origin header" in g.origin_refusal("", own)
 
 
+def test_an_origin_is_scheme_host_port_only():
+    """Issue 44: the host compared is the one parsed from the header; user info (which makes the
+    host the part after '@'), a path, a query or a fragment is refused, whatever host follows."""
+    own = g.allowed_origins("127.0.0.1", 8000, None)
+    for origin in ("http://evil.example@127.0.0.1:8000", "http://u:p@127.0.0.1:8000", "http://@127.0.0.1:8000",
+                   "http://127.0.0.1:8000/", "http://127.0.0.1:8000/x", "http://127.0.0.1:8000?x",
+                   "http://127.0.0.1:8000#x"):  # fmt: skip
+        line = g.origin_refusal(origin, own)
+        assert line is not None and line.startswith("Origin ") and "is not this server's" in line, origin
+    assert g.origin_refusal(" http://127.0.0.1:8000 ", own) is None
+
+
 def test_public_url_and_wildcard_hosts():
     proxied = g.allowed_origins("127.0.0.1", 8000, "https://class.example.org")
     assert g.origin_refusal("https://class.example.org", proxied) is None
