@@ -1,4 +1,4 @@
-"""The cost of `attn-tui capture` against one forward pass of the same model (README: Capture a
+"""The cost of `attn-tui capture` against one forward pass of the same model (docs/CAPTURE.md: Capture a
 real model). A random GPT-2-small-sized model (12 layers x 12 heads, d_model 768, no task head:
 AutoModel, as capture loads it) on 512 tokens, on the CPU, float32:
 

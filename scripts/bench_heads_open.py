@@ -1,4 +1,4 @@
-"""Opening a multi-head file against a single-head one (README: Many heads).
+"""Opening a multi-head file against a single-head one (docs/HEADS.md).
 
     PYTHONPATH=. python scripts/bench_heads_open.py [--T 2048] [--layers 12] [--heads 12] [--repeat 7]
 

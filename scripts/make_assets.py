@@ -1,4 +1,5 @@
-"""Write assets/: the README's pictures, taken from the app itself, and every built-in scenario as TOML.
+"""Write assets/: the pictures of the README and docs/EXPLORER.md, taken from the app itself, and
+every built-in scenario as TOML.
 
     .venv/bin/python scripts/make_assets.py [OUT_DIR]      # default: the repository's assets/
 
@@ -26,7 +27,8 @@ from attn_tui.core.scenario_io import save  # noqa: E402
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 SIZE = (120, 40)
 THEME = "textual-dark"
-# name -> the keys pressed on the explorer before the picture (the README shows them in this order)
+# name -> the keys pressed on the explorer before the picture (the README shows the explorer,
+# docs/EXPLORER.md the rest, in this order)
 PICTURES = {"explorer": (), "lenses": ("l",), "experiments": ("x",), "tour": ("t",)}
 SWEEP = "softmax_sharpening.svg"
 

@@ -1,4 +1,4 @@
-"""The induction demo's figures quoted in the README (Many heads), recomputed from the shipped weights.
+"""The induction demo's figures quoted in docs/HEADS.md, recomputed from the shipped weights.
 
     PYTHONPATH=. python scripts/measure_induction_demo.py
 

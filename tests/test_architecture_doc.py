@@ -89,9 +89,12 @@ def test_a_missing_name_is_caught(tmp_path):
     assert defined(mod) == {"A", "A.x", "A.f", "B", "C", "D", "g"}
 
 
-@pytest.mark.parametrize("doc", ["README.md", "ARCHITECTURE.md", "docs/PERFORMANCE.md", "docs/TESTING.md"])
+DOCS = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md"))
+
+
+@pytest.mark.parametrize("doc", ["README.md", "ARCHITECTURE.md", *DOCS])
 def test_relative_links_resolve(doc):
-    """The README links the map and the moved sections; each relative link's file exists."""
+    """The README links the map and the pages moved out of it; each relative link's file exists."""
     page = ROOT / doc
     links = [m for m in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()) if "://" not in m]
     assert links, f"{doc} links nothing"  # each page links at least the README or the map
@@ -100,8 +103,28 @@ def test_relative_links_resolve(doc):
 
 
 def test_readme_links_the_map_on_its_first_screen():
-    first = (ROOT / "README.md").read_text().splitlines()[:30]
+    first = (ROOT / "README.md").read_text().splitlines()[:60]
     assert any("(ARCHITECTURE.md)" in line for line in first)
+
+
+def test_the_readme_is_a_start_that_links_every_page():
+    """The README stays a first screen and a list of where the rest is: every docs/ page is linked
+    from it, and every page links back to it."""
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 80, "the README is a start: move references to a docs/ page"
+    assert len(DOCS) >= 10  # the glob finds the pages (a wrong folder finds none)
+    assert "tests/core/test_heads_model.py" in (ROOT / "docs" / "HEADS.md").read_text()  # what the next test reads
+    assert not [d for d in DOCS if f"]({d})" not in readme]
+    assert not [d for d in DOCS if "](../README.md" not in (ROOT / d).read_text()]
+
+
+@pytest.mark.parametrize("doc", ["README.md", *DOCS])
+def test_no_page_writes_a_test_count_or_a_suite_time(doc):
+    """How many tests pass and how long they take change with each commit and each load: each run
+    prints its own (pytest's last line, .ci/run's), so no page copies one, where it goes stale."""
+    text = (ROOT / doc).read_text()
+    stale = re.findall(r"[\d,]+ passed|about \d+ min on an idle", text)
+    assert not stale, f"{doc} writes {stale}"
 
 
 def test_the_layers_table_is_the_contract():
@@ -118,9 +141,8 @@ def test_the_layers_table_is_the_contract():
     assert table == contract
 
 
-@pytest.mark.parametrize("doc", ["docs/PERFORMANCE.md", "docs/TESTING.md"])
+@pytest.mark.parametrize("doc", DOCS)
 def test_the_moved_pages_name_files_that_exist(doc):
     """The pages moved out of the README name tests, scripts and modules by path; each exists."""
     named = set(re.findall(r"(?:tests|scripts|attn_tui)/[\w/.]+\.(?:py|md|sh)", (ROOT / doc).read_text()))
-    assert named  # the pattern finds the paths these pages are full of
     assert not [p for p in sorted(named) if not (ROOT / p).exists()]

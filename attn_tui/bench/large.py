@@ -1,4 +1,4 @@
-"""Large T: `python -m attn_tui.bench --large` (figures in the README's "Large T").
+"""Large T: `python -m attn_tui.bench --large` (figures in docs/LARGE_T.md).
 
 1. The core's full ``attention()`` (every T×T intermediate kept) against torch's CPU
    ``scaled_dot_product_attention`` at T = 2048, d = 64, float64, causal: the same thread
@@ -64,7 +64,7 @@ def attention_vs_torch(T: int = 2048, d: int = 64, repeats: int = 7) -> dict | N
 
 
 def write_npz(path: str, T: int, d: int = 64, seed: int = 0) -> str:
-    """Random Q, K, V of T × d (float64) and a causal mask setting, as the README's example."""
+    """Random Q, K, V of T × d (float64) and a causal mask setting, as docs/LARGE_T.md's example."""
     rng = np.random.default_rng(seed)
     Q, K, V = (rng.standard_normal((T, d)) for _ in range(3))
     np.savez(path, Q=Q, K=K, V=V, mask=np.array("causal"))

@@ -21,7 +21,7 @@ def add_parser(sub) -> None:
         help="a real model's heads (Hugging Face id or folder) as a multi-head file, checked against the model",
         description="Run MODEL on TEXT once; write every layer's and head's Q, K, V as its attention received them, "
         "the scale, the mask, the tokens, W_O and the model's own A, after checking every head's A recomputed by "
-        f"attn-tui's core against the model's (README: Capture a real model). Needs the models extra: {EXTRA}.",
+        f"attn-tui's core against the model's (docs/CAPTURE.md). Needs the models extra: {EXTRA}.",
     )
     c.add_argument("model", metavar="MODEL", help="a Hugging Face model id or a local folder (from_pretrained's)")
     c.add_argument("text", metavar="TEXT", nargs="?", help="the text to run (or --file PATH)")

@@ -17,7 +17,7 @@ def add_parser(sub) -> None:
         "heads",
         help="every head of a multi-head scenario: entropy against log2 t, previous-token, first, self, induction",
         description="The readings of every head (layers and heads counted from 0) of the built-in induction-demo "
-        "(a trained two-layer model over a..z) or of a multi-head .safetensors / .npz file (README: Many heads).",
+        "(a trained two-layer model over a..z) or of a multi-head .safetensors / .npz file (docs/HEADS.md).",
     )
     h.add_argument("source", metavar="NAME|FILE", help="induction-demo, or a multi-head .safetensors / .npz file")
     h.add_argument("--layer", type=number_type(int, "L"), metavar="L", help="one layer's heads only (counted from 0)")

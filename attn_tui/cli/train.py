@@ -84,7 +84,7 @@ def _arguments(t) -> None:
         type=_number(int, "seeds"),
         default=None,
         metavar="N",
-        help="with --compare: N seeds from --seed on, each figure as median (min–max) (the README's table: 9)",
+        help="with --compare: N seeds from --seed on, each figure as median (min–max) (docs/TRAINING.md's table: 9)",
     )
     t.add_argument(
         "--jobs",

@@ -288,7 +288,7 @@ def check_savable(s: Scenario) -> None:
     if max(s.T, s.T_k) > MAX_DIM:
         raise ValueError(
             f"{max(s.T, s.T_k)} tokens: a TOML scenario holds at most {MAX_DIM}; keep the arrays in "
-            "an .npz or .safetensors file (README: Your own arrays)"
+            "an .npz or .safetensors file (docs/FILES.md: Your own arrays)"
         )
 
 

@@ -25,7 +25,7 @@ MAX_COLS, MAX_ROWS = 500, 200  # a 4K screen at a 10 px font; 10000 x 3000 took 
 MIN_COLS, MIN_ROWS = 10, 4
 MAX_STDIN = 64 * 1024  # characters of one stdin message (a paste); the socket refuses > 1 MiB frames
 MAX_PING = 64
-TAB_MIB = 130  # one explorer's resident memory, measured at 64-130 MiB (README "Serve to a class")
+TAB_MIB = 130  # one explorer's resident memory, measured at 64-130 MiB (docs/SERVE.md)
 
 
 class BadMessage(ValueError):

@@ -135,8 +135,8 @@ def test_shipped_weights_and_their_curve():
 
 
 def test_readme_quotes_the_measured_heads():
-    """README (Many heads): the two heads' median (min-max) score and entropy, recomputed."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """docs/HEADS.md (Many heads): the two heads' median (min-max) score and entropy, recomputed."""
+    readme = (ROOT / "docs" / "HEADS.md").read_text(encoding="utf-8")
     stats = {how.__name__: fresh_readings(how=how) for how in (np.median, np.min, np.max)}
 
     def quoted(key, field):

@@ -100,7 +100,7 @@ def test_a_scenario_past_512_tokens_is_not_exported_nor_saved_as_toml(tmp_path):
         scenario_io.save(big, tmp_path / "big.toml")
     assert str(e.value) == (
         "700 tokens: a TOML scenario holds at most 512; keep the arrays in an .npz or .safetensors file "
-        "(README: Your own arrays)"
+        "(docs/FILES.md: Your own arrays)"
     )
     at = Scenario(Q=np.zeros((512, 1)), K=np.zeros((512, 1)), mask="none")
     assert len(export.export(at, at.run(), tmp_path / "npy", fmt="npy")) == 8

@@ -1,4 +1,4 @@
-"""The README's list of JSON keys names every key `report --json` writes."""
+"""docs/COMMANDS.md's list of JSON keys (moved from the README) names every key `report --json` writes."""
 
 import json
 import re
@@ -7,7 +7,7 @@ from pathlib import Path
 from attn_tui.core import builtin
 from attn_tui.report import as_json
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+README = (Path(__file__).resolve().parents[2] / "docs" / "COMMANDS.md").read_text()
 
 
 def _documented() -> set[str]:

@@ -98,14 +98,14 @@ def test_train_never_loads_the_ui():
     assert done.returncode == 0 and "UI []" in done.stderr
 
 
-README_SEEDS = 9  # the README's table: `attn-tui train --compare --seeds 9`
+README_SEEDS = 9  # docs/TRAINING.md's table: `attn-tui train --compare --seeds 9`
 
 
 def readme_table() -> list[str]:
-    """The lines of the README's training table (the code block after its --seeds command)."""
+    """The lines of docs/TRAINING.md's training table (the code block after its --seeds command)."""
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "TRAINING.md").read_text(encoding="utf-8")
     assert f"attn-tui train --compare --seeds {README_SEEDS}" in text
     block = text.split("\n```\nd_k  scores", 1)[1].split("\n```", 1)[0]
     return ("d_k  scores" + block).splitlines()
@@ -120,7 +120,7 @@ def parse_cell(cell: str) -> tuple:
 
 
 def readme_rows() -> dict:
-    """{(d_k, 'scaled'|'unscaled'): {figure: (median, min, max)}} from the README's table."""
+    """{(d_k, 'scaled'|'unscaled'): {figure: (median, min, max)}} from docs/TRAINING.md's table."""
     import re
 
     from attn_tui.report.train_text import SEED_COLUMNS
@@ -135,7 +135,7 @@ def readme_rows() -> dict:
 
 
 def test_the_readme_table_has_compares_layout():
-    """The README's table is what `train --compare --seeds` prints: its header and its row layout
+    """docs/TRAINING.md's table is what `train --compare --seeds` prints: its header and its row layout
     (a short run here; the figures themselves: the slow test below)."""
     from attn_tui.core.train.seeds import compare_seeds
     from attn_tui.report.train_text import compare_seeds_table
@@ -149,10 +149,10 @@ def test_the_readme_table_has_compares_layout():
 
 @pytest.mark.slow
 def test_the_readme_table_is_what_any_machine_measures():
-    """The README's claims, recomputed over its 9 seeds, hold on any CPU and BLAS kernel.
+    """docs/TRAINING.md's claims, recomputed over its 9 seeds, hold on any CPU and BLAS kernel.
 
     Step-0 figures (H, p(1−p)) are computed before any training step: another BLAS kernel changes
-    them by ~1e-15 relative, so they print the README's digits (half a unit of the last digit).
+    them by ~1e-15 relative, so they print the table's digits (half a unit of the last digit).
     The scaled runs converge: their steps to target were the same on four OpenBLAS kernels
     (SkylakeX, Haswell, Sandybridge, Prescott); ±10 steps (one logging interval) allows one run
     crossing the target at a neighbouring logged step. The unscaled runs at d_k = 64 and 256 are

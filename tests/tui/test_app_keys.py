@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-# The knob's step as the README documents it ("multiply / divide the scale multiplier c by 1.1"),
+# The knob's step as docs/EXPLORER.md documents it ("multiply / divide the scale multiplier c by 1.1"),
 # written here, not imported from the constant under test.
 STEP = 1.1
 
@@ -52,7 +52,7 @@ async def test_m_drops_the_mask(make_app, grid_cell):
 def test_the_step_is_the_documented_one():
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "EXPLORER.md").read_text(encoding="utf-8")
     assert f"multiply / divide the scale multiplier c by {STEP}" in readme
 
 

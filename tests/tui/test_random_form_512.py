@@ -1,4 +1,4 @@
-"""The random form takes d_model, d_k, d_v up to 512, as the README's limits (and a file) do: it
+"""The random form takes d_model, d_k, d_v up to 512, as docs/FILES.md's limits (and a file) do: it
 capped them at 256, and the lesson's d_k = 512 case could not be rebuilt (issue 31)."""
 
 from __future__ import annotations

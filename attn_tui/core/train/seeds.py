@@ -2,7 +2,7 @@
 
 One seed's unscaled run at d_k = 64 or 256 is chaotic: a relative change of 1e-15 in W_Q (a BLAS
 kernel summing in another order) moves its final loss in the third digit. A figure worth printing
-is one any machine reproduces, so the README's table is the median over seeds with the spread,
+is one any machine reproduces, so docs/TRAINING.md's table is the median over seeds with the spread,
 and its claims are the ones every seed shows (tests/report/test_train_cli.py).
 """
 
