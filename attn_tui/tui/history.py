@@ -54,9 +54,11 @@ def clamp_cursor(s, cursor):
 
 
 def _view(target: State, current: State) -> State:
-    """``target``'s scenario with ``current``'s row, cursor and pin (the row and cursor kept in range)."""
+    """``target``'s scenario with ``current``'s row, cursor, pin and weighting (the row and cursor kept
+    in range): undo takes back a change of the scenario, not what the learner chose to look at."""
     s = target.scenario
-    return target.with_(row=min(current.row, s.T - 1), cursor=clamp_cursor(s, current.cursor), pin=current.pin)
+    cursor = clamp_cursor(s, current.cursor)
+    return target.with_(row=min(current.row, s.T - 1), cursor=cursor, pin=current.pin, weighting=current.weighting)
 
 
 class History:

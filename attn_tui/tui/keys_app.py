@@ -51,6 +51,15 @@ APP_KEYS: list[Key] = [
         "P again unpins",
         bar="Pin",
     ),
+    Key(
+        "W",
+        "do('knobs.cycle_weighting')",
+        "Weighting",
+        "what A's grid, the chart and the heads screen show: A as is, value-weighted (A[t,j]·‖v_j‖/max‖v‖: "
+        "what each key moves into O = A V) or info-weighted (through W_O^(h), when the source holds W_O); "
+        "weighted rows sum to less than 1",
+        show=False,
+    ),
     Key("m", "do('knobs.toggle_mask')", "Mask", "toggle the causal mask: off lets every token see the future"),
     Key("up", "do('knobs.select_row', -1)", "Row ↑", "select the previous query row t", show=False, palette=False),
     Key("down", "do('knobs.select_row', 1)", "Row ↓", "select the next query row t", show=False, palette=False),

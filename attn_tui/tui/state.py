@@ -61,6 +61,9 @@ class State:
     entropy table show the difference, the charts a ghost of its row), or None.
     head: which head of a multi-head source the scenario is (heads_nav.HeadRef), or None for a
     scenario of one head (every knob works the same on both).
+    weighting: what the A grid, the chart, the token view and the heads screen show of A (key W):
+    "A" as is, "value" (A[t, j]·‖v_j‖/max‖v‖) or "info" (through W_O^(h), a source with W_O):
+    core/heads/weighting.py; ``weighting_shown`` is the one in force, ``key_scale`` its (T',) scale.
     """
 
     scenario: Scenario
@@ -68,6 +71,7 @@ class State:
     cursor: tuple | None = None
     pin: State | None = None
     head: HeadRef | None = None
+    weighting: str = "A"
 
     @classmethod
     def opening(cls, scenario: Scenario, head: HeadRef | None = None) -> State:
@@ -176,6 +180,37 @@ class State:
             if not ok:
                 raise Refused(f"causal mask not offered: {why}")
         return self.with_scenario(mask="none" if s.mask != "none" else "causal")
+
+    # -- what A shows: as is, value-weighted, info-weighted (core/heads/weighting.py) --
+    @property
+    def has_w_o(self) -> bool:
+        """The source holds W_O, so info-weighted A can be formed."""
+        return self.head is not None and self.head.source.has("W_O")
+
+    @property
+    def weighting_shown(self) -> str:
+        """``weighting`` when this scenario can show it, else "A" (info-weighted without a W_O)."""
+        return self.weighting if self.weighting != "info" or self.has_w_o else "A"
+
+    @cached_property
+    def key_scale(self) -> np.ndarray | None:
+        """(T',) each key's factor in the weighted A (in [0, 1]); None when A is shown as is.
+        From the trace's V (V = I when the scenario has none: every ‖v_j‖ = 1) and the head's W_O^(h)."""
+        from ..core.heads import weighting as w  # the first W only
+
+        kind = self.weighting_shown
+        if kind == "A":
+            return None
+        V = self.trace.V
+        V = V if isinstance(V, np.ndarray) else np.ones((self.scenario.T_k, 1))
+        W = w.source_w_o(self.head.source, self.head.layer, self.head.head) if kind == "info" else None
+        return w.scale_for(kind, V, W)
+
+    def cycle_weighting(self) -> State:
+        """A → value-weighted → info-weighted (only with a W_O) → A."""
+        from ..core.heads.weighting import next_kind
+
+        return replace(self, weighting=next_kind(self.weighting_shown, self.has_w_o))
 
     # -- heads of a multi-head source (heads_nav) ------------------------------
     def on_head(self, ref: HeadRef) -> State:

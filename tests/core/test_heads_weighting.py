@@ -128,3 +128,17 @@ def test_head_scale_reads_the_heads_kv_head_and_its_w_o_rows():
     ones = [[1.0] * T]
     close([weighting.head_scale(src, 1, 3, "value")], loop_weighted(ones, V))
     close([weighting.head_scale(src, 1, 3, "info")], loop_weighted(ones, loop_times(V, W)), scale=10.0)
+
+
+def test_the_heads_screens_picture_pools_the_weighted_a_and_keeps_as_readings():
+    from attn_tui.core.heads import open_heads
+    from attn_tui.core.heads.layer_view import head_view
+    from attn_tui.core.heads.source import head_scenario
+
+    src = open_heads("induction-demo", "a b c a b c")
+    A = head_scenario(src, 1, 0).run().A.astype(np.float64)
+    V = src.read("V", 1, src.kv_head[0]).tolist()
+    want = loop_weighted(A.tolist(), V)
+    plain, weighted = head_view(src, 1, 0, bins=16), head_view(src, 1, 0, bins=16, weighting="value")
+    close(weighted.thumb, want)  # T <= bins: the picture is the weighted A itself
+    assert weighted.readings == plain.readings

@@ -9,6 +9,8 @@ The picture ``thumb`` (n_r, n_c) pools A into at most ``bins`` x ``bins`` cells:
 the weight a row of bin a puts on the keys of bin b; each row of ``thumb`` sums to 1, and with
 T, T' <= bins it is A itself. Bins split the rows and keys as evenly as whole positions allow
 (``edges``). A fully masked (NaN) row is left out of its bin's mean; a bin with no valid row is NaN.
+With a ``weighting`` ("value", "info": weighting.py) the picture pools the weighted A, whose rows
+sum to less than 1; the readings are always A's own.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 
 from .readings import Readings, head_readings
 from .source import HeadSource, check_head
+from .weighting import head_scale, weigh
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,9 +40,10 @@ def edges(n: int, bins: int) -> np.ndarray:
     return np.round(np.linspace(0, n, k + 1)).astype(np.int64)
 
 
-def head_view(src: HeadSource, layer: int, head: int, bins: int = 16) -> HeadView:
-    """The readings and the pooled A of head ``head`` of ``layer`` (both from 0)."""
+def head_view(src: HeadSource, layer: int, head: int, bins: int = 16, weighting: str = "A") -> HeadView:
+    """The readings and the pooled A (weighted by ``weighting``) of head ``head`` of ``layer`` (both from 0)."""
     check_head(src, layer, head)
+    scale = None if weighting == "A" else head_scale(src, layer, head, weighting)
     re, ce = edges(src.T, bins), edges(src.T_k, bins)
     row_bin = np.searchsorted(re, np.arange(src.T), side="right") - 1  # (T,) the bin of each query row
     total = np.zeros((len(re) - 1, len(ce) - 1))
@@ -49,7 +53,8 @@ def head_view(src: HeadSource, layer: int, head: int, bins: int = 16) -> HeadVie
     def pooled(r0, r1):
         A, seen = block(r0, r1)  # (r1 - r0, T')
         ok = ~np.isnan(A).any(axis=1)
-        sums = np.add.reduceat(A[ok], ce[:-1], axis=1)  # (valid rows, n_c)
+        shown = A[ok] if scale is None else weigh(A[ok], scale)
+        sums = np.add.reduceat(shown, ce[:-1], axis=1)  # (valid rows, n_c)
         np.add.at(total, row_bin[r0:r1][ok], sums)
         np.add.at(count, row_bin[r0:r1][ok], 1)
         return A, seen
@@ -60,7 +65,7 @@ def head_view(src: HeadSource, layer: int, head: int, bins: int = 16) -> HeadVie
     return HeadView(readings, thumb, re, ce)
 
 
-def layer_view(src: HeadSource, layer: int, bins: int = 16) -> list[HeadView]:
+def layer_view(src: HeadSource, layer: int, bins: int = 16, weighting: str = "A") -> list[HeadView]:
     """Every head of ``layer``, head 0 first."""
     check_head(src, layer)
-    return [head_view(src, layer, h, bins) for h in range(src.n_heads)]
+    return [head_view(src, layer, h, bins, weighting) for h in range(src.n_heads)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..state import Refused
+from ..views.weighting import weighting_words
 
 
 def _apply(app, change: Callable, *args) -> None:
@@ -48,6 +49,12 @@ def toggle_pin(app) -> None:
 def toggle_mask(app) -> None:
     """`m`: causal mask on or off."""
     _apply(app, app.state.toggle_mask)
+
+
+def cycle_weighting(app) -> None:
+    """`W`: A as is → value-weighted → info-weighted (a source with W_O) → A, on every pane that shows A."""
+    _apply(app, app.state.cycle_weighting)
+    app.notes.note(weighting_words(app.state), "weighting", timeout=6)
 
 
 def select_row(app, delta: int) -> None:

@@ -87,14 +87,14 @@ class HeadsScreen(Screen):
             self.query_one(HeadTiles).show([], hv.Layout(1, 20, 8, 4, 1))
             return
         lay = self._lay(ref.source)
-        key = (id(ref.source), ref.layer, lay.n)
+        key = (id(ref.source), ref.layer, lay.n, state.weighting_shown)
         done = self._done.get(key)
         if done is None or done[0] is not ref.source:
             if self._pending == key:  # its worker is running: a second would compute the same again
                 return
             self._pending = key
             header.set_text(Text(f"computing layer {ref.layer}'s {ref.source.n_heads} heads … (keys still work)\n"))
-            self._compute(ref.source, ref.layer, lay.n, key)
+            self._compute(ref.source, ref.layer, lay.n, key, state.weighting_shown)
             return
         self._draw(state, done, lay)
 
@@ -104,18 +104,18 @@ class HeadsScreen(Screen):
         ref = state.head
         tiles = hv.tiles(views, self.sort, self.descending, (ref.layer, ref.head))
         self.query_one(HeadTiles).show(tiles, lay)
-        head = hv.header(src, ref.layer, self.sort, self.descending, lay.n)
+        head = hv.header(src, ref.layer, self.sort, self.descending, lay.n, state.weighting_shown)
         header = self.query_one("#heads-header", TextLines)
         header.set_text(Text(f"{head}\n{hv.tokens_line(src, header.content_size.width or None)}"))
         line = "combine: computing …" if comb is PENDING else hv.combine_line(comb, src)
         self.query_one("#heads-foot", TextLines).set_text(Text(f"{line}\n{hv.LEGEND}"))
 
     @work(thread=True, exclusive=True, group="heads")
-    def _compute(self, src, layer: int, n: int, key) -> None:
+    def _compute(self, src, layer: int, n: int, key, weighting: str = "A") -> None:
         """The layer's tiles, then its combine (drawn as each is ready), off the event loop; a result
         for another source or layer than the State's (the learner moved on) is kept but not drawn."""
         worker = get_current_worker()
-        views = layer_view(src, layer, bins=n)
+        views = layer_view(src, layer, bins=n, weighting=weighting)  # State.weighting: what the pictures pool
         if worker.is_cancelled:
             return
         self.app.call_from_thread(self._computed, key, (src, views))

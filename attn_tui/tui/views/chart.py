@@ -17,6 +17,7 @@ from ...core.diagnose import NO_CEILING, nan_cause
 from ..bar_values import score_bars
 from ..fmt import knob
 from ..state import State
+from .weighting import chart_name, weighted_note, weighted_rows
 
 NAN_WORDS = {
     "masked": "all masked, -inf fill",
@@ -141,11 +142,11 @@ def entropy_text(state: State) -> tuple[str, str]:
     return ("NaN" if np.isnan(h) else f"{h:.2f}"), ceiling
 
 
-def shorter_titles(c: float, h: str, ceiling: str) -> tuple[str, str, str]:
+def shorter_titles(c: float, h: str, ceiling: str, name: str = "A_t") -> tuple[str, str, str]:
     """The A_t title's shorter forms, longest first: "log₂4=2.00" loses its name ("H=0.76 of 2.00":
     "H=0.76/log₂4" read as a title cut short), then the ceiling goes, then c (the border title says both)."""
     top = ceiling.split("=")[-1]  # "2.00" (or "—" for a row that sees no key)
-    return f"A_t c={knob(c, 2)} H={h} of {top}", f"A_t c={knob(c, 2)} H={h}", f"A_t H={h}"
+    return f"{name} c={knob(c, 2)} H={h} of {top}", f"{name} c={knob(c, 2)} H={h}", f"{name} H={h}"
 
 
 def score_axis(state: State) -> tuple[float, float, int]:
@@ -212,7 +213,8 @@ def chart_view(state: State) -> ChartView:
     s, tr, t = state.scenario, state.trace, state.row
     h, ceiling = entropy_text(state)
     kind = "masked" if state.large else nan_cause(tr, t).kind if t in tr.nan_rows else ""  # large: see LazyTrace
-    probs = f"A_t NaN: {NAN_WORDS[kind]}" if t in tr.nan_rows else f"A_t c={knob(s.c, 2)} H={h}/{ceiling}"
+    name = chart_name(state)  # A_t, or its weighted form (State.weighting)
+    probs = f"A_t NaN: {NAN_WORDS[kind]}" if t in tr.nan_rows else f"{name} c={knob(s.c, 2)} H={h}/{ceiling}"
     row = short(s.tokens[t])
     lo, hi, k = score_axis(state)
     fixed = AXIS_RANGE[0] <= max(-lo, hi) < AXIS_RANGE[1]
@@ -228,13 +230,13 @@ def chart_view(state: State) -> ChartView:
         keys=short_keys(s.keys),
         blocked=tr.blocked[t],
         scores=tr.S[t],
-        weights=tr.A[t],
+        weights=weighted_rows(state, tr.A[t]),
         scores_title=scale + (f" axis {2**k}× wider" if k and fixed else ""),  # labels stay true values
         scores_plain=scale,
         row=row,
         probs_title=probs,
-        probs_shorter=() if t in tr.nan_rows else shorter_titles(s.c, h, ceiling),
+        probs_shorter=() if t in tr.nan_rows else shorter_titles(s.c, h, ceiling, name),
         score_axis=(lo, hi) if fixed else None,
-        border_title=f"softmax row {row[:12]}: c={knob(s.c, 3)} H={h} bits of {ceiling}{pinned}",
+        border_title=f"softmax row {row[:12]}: c={knob(s.c, 3)} H={h} bits of {ceiling}{pinned}{weighted_note(state)}",
         **ghost,
     )

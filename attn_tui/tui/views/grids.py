@@ -17,6 +17,7 @@ from ...core.lenses import param_count
 from ...core.matrices import INPUTS, MATRICES, PROJECTION_INPUTS, PROJECTIONS, axis_labels
 from ...core.scenario import Scenario
 from ..state import State
+from .weighting import TITLES, weighted_rows
 
 # name -> one sentence, in the lesson's words, for the help screen.
 PANE_HELP = {
@@ -92,7 +93,8 @@ def grid_view(name: str, state: State) -> GridView | None:
     lo, hi = large_range(name, values, state) if state.large else finite_range(values)
     if name == "H" and not state.large and state.compared is None:
         lo, hi = entropy_range(lo, hi, state)
-    version = (tr.serial, name, state.compared is not None and state.pin.trace.serial) if state.large else None
+    pinned = state.compared is not None and state.pin.trace.serial
+    version = (tr.serial, name, pinned, name == "A" and state.weighting_shown) if state.large else None
     return GridView(
         values,
         rows,
@@ -201,7 +203,16 @@ def _scores(s, tr, state):
 def _weights(s, tr, state):
     pin = state.compared
     if pin is None:
-        return tr.A, "A = softmax(S + M) {shape}", "A {shape}", tr.blocked, "seq"
+        title, short = TITLES[state.weighting_shown]
+        if state.key_scale is None:
+            return tr.A, title, short, tr.blocked, "seq"
+        if state.large:  # the tiles read are weighted where they are read
+            A = LazyMatrix(
+                tr.A.shape, np.float64, lambda r0, r1, c0, c1: weighted_rows(state, tr.A[r0:r1, c0:c1], c0, c1)
+            )
+        else:
+            A = weighted_rows(state, tr.A)
+        return A, title, short, tr.blocked, "seq"
     if state.large:
         delta = LazyMatrix(tr.A.shape, np.float64, lambda r0, r1, c0, c1: _diff(tr.A, pin.trace.A, r0, r1, c0, c1))
     else:

@@ -110,9 +110,13 @@ def sort_words(sort: str, descending: bool) -> str:
     return f"{words}, {'highest' if descending else 'lowest'} first"
 
 
-def header(src, layer: int, sort: str, descending: bool, n: int | None) -> str:
-    """'sorted by induction score, highest first · layer 0 of 0..1 · 4 heads · T = 20 · A pooled to 16×16'."""
-    pooled = "" if n is None else f" · A {'as is' if n >= src.T else f'pooled to {n}×{n}'}"
+PICTURED = {"A": "A", "value": "value-weighted A (rows sum ≤ 1)", "info": "info-weighted A (rows sum ≤ 1)"}
+
+
+def header(src, layer: int, sort: str, descending: bool, n: int | None, weighting: str = "A") -> str:
+    """'sorted by induction score, highest first · layer 0 of 0..1 · 4 heads · T = 20 · A pooled to 16×16'
+    (the pictures' A weighted by the State's ``weighting``, core/heads/weighting.py; the readings are A's)."""
+    pooled = "" if n is None else f" · {PICTURED[weighting]} {'as is' if n >= src.T else f'pooled to {n}×{n}'}"
     return (
         f"sorted by {sort_words(sort, descending)} · layer {layer} of 0..{src.n_layers - 1} · "
         f"{src.n_heads} heads · T = {src.T}{pooled}"
