@@ -45,7 +45,8 @@ def report(args) -> str:
     from ..report import as_json, full, summary, text
     from . import heads as heads_cli
 
-    scenario = heads_cli.report_scenario(args)  # a multi-head file's (or built-in's) head --layer L --head H
+    head = heads_cli.report_scenario(args)  # a multi-head file's (or built-in's) head --layer L --head H
+    scenario, w_o_h = (None, None) if head is None else head  # w_o_h: its W_O^(h), for A_info_weighted
     if scenario is None and args.scenario is not None:
         scenario = resolve(args.scenario, large=True)  # T up to 16384
     if scenario is None:
@@ -58,9 +59,9 @@ def report(args) -> str:
                 if args.json
                 else summary.summary_text(scenario, args.scenario, f)
             )
-        full.check_full(scenario, args.json)  # the JSON's peak is ~4x the text's
+        full.check_full(scenario, args.json, w_o_h is not None)  # the JSON's peak is ~4x the text's
     if args.json:
-        return as_json.scenario_json(scenario, args.scenario)
+        return as_json.scenario_json(scenario, args.scenario, w_o_h)
     return text.scenario_text(scenario, args.scenario)
 
 

@@ -72,8 +72,8 @@ def _run(args) -> str:
 
 
 def report_scenario(args):
-    """For `report --scenario NAME|FILE --layer L --head H`: that head's Scenario through the door's
-    limits (limits.admit, the report's sizes), or None when the scenario is a single head (then
+    """For `report --scenario NAME|FILE --layer L --head H`: (that head's Scenario through the door's
+    limits (limits.admit, the report's sizes), its W_O^(h) or None), or None when the scenario is a single head (then
     --layer / --head are refused). A multi-head scenario without both is refused. An array file
     given with --layer/--head goes through the multi-head door, which names it when it refuses."""
     return _backstop(args.scenario, _report_scenario, args)
@@ -85,6 +85,7 @@ def _report_scenario(args):
     from ..core.heads.door import open_heads
     from ..core.heads.multihead_io import is_heads_file
     from ..core.heads.source import head_scenario
+    from ..core.heads.weighting import source_w_o
     from ..core.limits import admit, printable
 
     name, picked = args.scenario, (args.layer, args.head)
@@ -102,4 +103,4 @@ def _report_scenario(args):
         )
     src = open_heads(name)
     s = head_scenario(src, *picked)
-    return admit(s, large=True)
+    return admit(s, large=True), source_w_o(src, *picked)

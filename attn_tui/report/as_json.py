@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core import lenses
 from ..core.diagnose import ceiling_bits, nan_causes, overflows
+from ..core.heads import weighting
 from ..core.limits import printable
 from ..core.matrices import PROJECTION_INPUTS
 from ..core.scenario import Scenario
@@ -56,8 +57,9 @@ def dumps(obj) -> str:
     return json.dumps(clean(obj), indent=1, allow_nan=False, ensure_ascii=False) + "\n"
 
 
-def scenario_dict(s: Scenario, name: str = "", trace=None) -> dict:
-    """Every input and intermediate of one scenario, shapes as in the core's Trace."""
+def scenario_dict(s: Scenario, name: str = "", trace=None, w_o_h=None) -> dict:
+    """Every input and intermediate of one scenario, shapes as in the core's Trace; with A its value-
+    weighted form (core/heads/weighting.py) and, given the head's W_O^(h) (d_v, d_model), its info-weighted."""
     tr = s.run() if trace is None else trace
     ranks = lenses.rank_info(tr.S, tr.Q, tr.K)
     out = {
@@ -82,6 +84,7 @@ def scenario_dict(s: Scenario, name: str = "", trace=None) -> dict:
             "blocked": tr.blocked,
             "S_masked": tr.S_masked,
             "A": tr.A,
+            **weighted_a(tr, w_o_h),
             "O": tr.O,
             "row_entropy_bits": tr.H,
             "effective_tokens": tr.eff,
@@ -98,8 +101,18 @@ def scenario_dict(s: Scenario, name: str = "", trace=None) -> dict:
     return out
 
 
-def scenario_json(s: Scenario, name: str = "") -> str:
-    return dumps(scenario_dict(s, name))
+def weighted_a(tr, w_o_h=None) -> dict:
+    """{"A_value_weighted": A[t, j]·‖v_j‖/max‖v‖ (T, T')} and, with W_O^(h), "A_info_weighted"."""
+    out = {}
+    for kind in ("value", "info"):
+        scale = weighting.scale_for(kind, tr.V, w_o_h)
+        if scale is not None:
+            out[weighting.JSON_KEYS[kind]] = weighting.weigh(tr.A, scale)
+    return out
+
+
+def scenario_json(s: Scenario, name: str = "", w_o_h=None) -> str:
+    return dumps(scenario_dict(s, name, w_o_h=w_o_h))
 
 
 def lesson_dict() -> dict:

@@ -18,19 +18,23 @@ JSON_BYTES_PER_NUMBER = 150
 TEXT_BYTES_PER_NUMBER = 34
 
 
-def full_numbers(s: Scenario) -> int:
-    """The numbers `report --full` prints of ``s``: five T x T' matrices (S, M, blocked, S + M, A),
-    Q and O (T rows), K and V (T' rows), the inputs when projected, and a few figures per row."""
+def full_numbers(s: Scenario, weighted: int = 0) -> int:
+    """The numbers `report --full` prints of ``s``: five T x T' matrices (S, M, blocked, S + M, A) and
+    ``weighted`` more (the JSON's value- and info-weighted A), Q and O (T rows), K and V (T' rows), the
+    inputs when projected, and a few figures per row."""
     T, T_k = s.T, s.T_k
-    n = 5 * T * T_k + (T + T_k) * (s.d_k + s.d_v) + 3 * T
+    n = (5 + weighted) * T * T_k + (T + T_k) * (s.d_k + s.d_v) + 3 * T
     if s.projected:
         n += (T + T_k) * s.d_model + s.d_model * (2 * s.d_k + s.d_v)
     return n
 
 
-def full_bytes(s: Scenario, as_json: bool = False) -> int:
-    """About the peak memory of `report --full` (``as_json``: with --json) for ``s`` (full_numbers)."""
-    return (JSON_BYTES_PER_NUMBER if as_json else TEXT_BYTES_PER_NUMBER) * full_numbers(s)
+def full_bytes(s: Scenario, as_json: bool = False, info: bool = False) -> int:
+    """About the peak memory of `report --full` (``as_json``: with --json, whose A_value_weighted is
+    one more T x T' matrix, and A_info_weighted another when ``info``) for ``s`` (full_numbers)."""
+    if not as_json:
+        return TEXT_BYTES_PER_NUMBER * full_numbers(s)
+    return JSON_BYTES_PER_NUMBER * full_numbers(s, 1 + info)
 
 
 def full_hint(s: Scenario) -> str:
@@ -54,7 +58,7 @@ def is_large(s: Scenario, as_json: bool = False) -> bool:
     return max(s.T, s.T_k) > (MAX_DIM if as_json else REPORT_TEXT_MAX)
 
 
-def check_full(s: Scenario, as_json: bool = False) -> None:
+def check_full(s: Scenario, as_json: bool = False, info: bool = False) -> None:
     """Refuse --full beyond FULL_MAX tokens, naming the memory the full report would need (full_bytes:
     the full trace's matrices alone, 160 MiB at 2049 tokens, were ~5x below the text's peak and
     ~19x below the JSON's)."""
@@ -63,5 +67,5 @@ def check_full(s: Scenario, as_json: bool = False) -> None:
         what = "--full --json" if as_json else "--full"
         raise ValueError(
             f"--full: {n} tokens; every matrix is printed up to {FULL_MAX} tokens ({what} here would need "
-            f"about {gib(full_bytes(s, as_json))} of memory); leave out --full for the summary"
+            f"about {gib(full_bytes(s, as_json, info))} of memory); leave out --full for the summary"
         )
