@@ -71,7 +71,8 @@ def test_the_rank_lens_reads_rank_s_as_the_lesson_does():
         assert (rs, ra) == (2, 5)  # the lesson: rank S = 2 on both, A full rank
         assert f"ask only {rs} independent questions" in out and "can pose at most d_k" in out
         assert "cannot realise an arbitrary T×T pattern" in out
-        assert f"rank A = {ra} while rank S = {rs}: the budget is on the scores" in out
+        assert f"rank A = {ra} while rank S = {rs}. The budget is on the scores" in out
+        assert "A causal A is always full rank" in out
 
 
 async def test_the_lens_panels_show_their_help_sentences(settle):
@@ -90,7 +91,7 @@ async def test_the_lens_panels_show_their_help_sentences(settle):
             assert help and " ".join(help.split()) in shown, pid
         rank = app.screen.query_one(RankPanel)
         shown = " ".join(text(rank.query_one("#rank-text").content).split())
-        assert RankPanel.HELP in shown and "the budget is on the scores" in shown
+        assert RankPanel.HELP in shown and "The budget is on the scores" in shown
 
 
 def test_the_cost_lens_says_which_variant_attacks_what():
@@ -100,7 +101,7 @@ def test_the_cost_lens_says_which_variant_attacks_what():
     s = builtin("lesson-pipeline")
     out = " ".join(text(cost(State(s))).split())
     assert "FlashAttention still does all 2T²d_k multiply-adds (QKᵀ and AV)" in out
-    assert "removes the T² memory and traffic (tiles, online softmax)" in out
+    assert "removes the T² memory and cuts the traffic, which still grows as T² (tiles, online softmax)" in out
     assert "sliding window of w keys makes the work O(T·w); linear attention O(T·d²)" in out
     c = lenses.score_cost(8, 4)  # 2T²d_k multiply-adds = FLOPs of S and O together / 2 (d_v = d_k)
     assert (c["flops_S"] + c["flops_O"]) // 2 == 2 * 8 * 8 * 4

@@ -71,8 +71,9 @@ def cost(state, scores: bool = True) -> Group:
     lines.append(
         Text(
             "Doubling T quadruples S. FlashAttention still does all 2T²d_k multiply-adds (QKᵀ and AV); it "
-            "removes the T² memory and traffic (tiles, online softmax). A sliding window of w keys makes the "
-            "work O(T·w); linear attention O(T·d²). Parameters do not grow with T.",
+            "removes the T² memory and cuts the traffic, which still grows as T² (tiles, online softmax). "
+            "A sliding window of w keys makes the work O(T·w); linear attention O(T·d²). Parameters do not "
+            "grow with T.",
             style="italic",
         )
     )

@@ -48,8 +48,9 @@ PANE_HELP = {
     "O": "O = A V (T×d_v): row t is the attention-weighted mix of the value rows — token t retrieves what "
     "the keys it matched hand over. Columns are the value features.",
     "H": "Entropy table: H(A_t) = −Σ_i A_t,i log₂ A_t,i in bits measures how spread row t is, against the "
-    "ceiling log₂t (uniform over the t visible keys; with padding or a window, log₂ of the keys the row can "
-    "see, and — when it sees none); 2^H is the effective number of tokens attended.",
+    "ceiling log₂ of the keys the row sees: log₂t under the causal mask, log₂T′ with no mask or with "
+    "cross-attention (T′ keys), fewer with padding or a window, and none (—) for a row that sees no key; "
+    "2^H is the effective number of tokens attended.",
 }
 
 

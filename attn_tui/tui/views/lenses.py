@@ -203,20 +203,33 @@ def rank_reading(state) -> Group:
     info = state.rank
     tr = state.trace
     rank_a = int(np.linalg.matrix_rank(np.nan_to_num(np.asarray(tr.A, dtype=np.float64)))) if not state.large else None
-    return Group(rank(state), Text(rank_words(info, rank_a), style="italic"))
+    return Group(rank(state), Text(rank_words(info, rank_a, state.scenario), style="italic"))
 
 
-def rank_words(info: dict, rank_a: int | None) -> str:
-    """The lesson's reading of rank S: how many questions, the d_k budget, A's own rank."""
+def rank_words(info: dict, rank_a: int | None, s) -> str:
+    """The lesson's reading of rank S: how many questions, the d_k budget (binding only when d_k is
+    below T and T′), A's own rank (always full for a causal self-attention A: triangular, its diagonal
+    positive)."""
     rs = info["S"]
     if rs is None:
         return "S is not finite: no rank to read."
-    a = "" if rank_a is None else f" Here rank A = {rank_a} while rank S = {rs}:"
-    return (
-        f"The queries ask only {rs} independent question{'s' if rs != 1 else ''}; a head with d_k = {info['d_k']} "
-        "dimensions can pose at most d_k, so a single head cannot realise an arbitrary T×T pattern. Mask and "
-        f"softmax act after S, so A itself is generally full rank.{a} the budget is on the scores."
-    )
+    d_k = info["d_k"]
+    asks = f"The queries ask only {rs} independent question{'s' if rs != 1 else ''}; "
+    if d_k < min(s.T, s.T_k):
+        budget = (
+            f"a head with d_k = {d_k} dimensions can pose at most d_k, so a single head cannot realise "
+            f"an arbitrary {'T×T' if s.T == s.T_k else 'T×T′'} pattern."
+        )
+    else:
+        budget = f"d_k = {d_k} is not below T = {s.T} and T′ = {s.T_k} here, so d_k is no limit on this S."
+    if s.mask == "causal" and not s.cross and s.T == s.T_k and not s.padding:
+        a_rank = (
+            "A causal A is always full rank: lower-triangular with a positive diagonal (each row weighs its own key)."
+        )
+    else:
+        a_rank = "Mask and softmax act after S, so A itself is generally full rank."
+    here = "" if rank_a is None else f" Here rank A = {rank_a} while rank S = {rs}."
+    return f"{asks}{budget} {a_rank}{here} The budget is on the scores."
 
 
 def gradient(state, scales=(0.5, 1, 2, 4, 8, 16)) -> Group:

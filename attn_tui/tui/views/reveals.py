@@ -64,8 +64,8 @@ def doubled_reveal() -> str:
         f"Row 4: H = {f2(tr.H[3])} → {f2(d.H[3])} bits with the diagonal doubled. Larger scores make softmax "
         "sharper: as they grow, H(A_t) falls toward 0 when one key leads (one key takes the row), and with it "
         "p(1−p), the gradient softmax passes (the gradient lens, l). A row whose top k keys tie falls only to "
-        f"log₂k: the hand-crafted row {t + 1} ties {k} keys, so turning c up (+) leaves it {f2(np.log2(k))} bits "
-        "however large its scores."
+        f"log₂k: the hand-crafted row {t + 1} ties {k} keys, so turning c up (+) brings its H down toward "
+        f"{f2(np.log2(k))} bits from above, never below, however large its scores."
     )
 
 
@@ -140,8 +140,9 @@ def ex5_reveal() -> str:
         "S = QKᵀ takes T·T′·d_k multiply-adds and O = A V T·T′·d_v more: both grow as T², and S has T² "
         f"entries to store (at T = 4096, d_k = 64: {c['entries']:,} entries, {c['flops_S']:,} FLOPs for S).\n\n"
         "Which variant attacks what: FlashAttention still does all 2T²d_k multiply-adds (S and O, d_v = d_k); "
-        "it removes the T² memory and traffic — S is computed in tiles that stay in fast memory, the softmax "
-        "runs online (a running max and sum), and S is never stored. A sliding window (each query reads its "
+        "it removes the T² memory — S is computed in tiles that stay in fast memory, the softmax runs online "
+        "(a running max and sum), and S is never stored — and cuts the traffic to slow memory, which still grows "
+        "as T² (Θ(T²d²/M) accesses for a fast memory of M, Dao et al. 2022). A sliding window (each query reads its "
         "last w keys) cuts work and memory to O(T·w). Linear attention replaces exp(q·k) by a feature map "
         "φ(q)·φ(k) and computes φ(Q)(φ(K)ᵀV): O(T·d²), no T×T matrix at all."
     )
@@ -158,6 +159,7 @@ def rank_reveal() -> str:
         f"rank {rh['S']} too. The queries only ever ask {r['S']} independent questions. A head with d_k "
         "dimensions can pose at most d_k, which is why multi-head attention can afford a small d_k per head, and "
         "why a single head cannot realise an arbitrary T×T pattern.\n\n"
-        f"A itself is generally full rank: rank A = {ra} for the pipeline and {rah} for the hand-crafted A, "
-        "because mask and softmax act after S. The budget is on the scores."
+        f"A itself is full rank: rank A = {ra} for the pipeline and {rah} for the hand-crafted A. Mask and "
+        "softmax act after S, and a causal A is lower-triangular with a positive diagonal (each row weighs "
+        "its own key), so it is always full rank. The budget is on the scores."
     )
