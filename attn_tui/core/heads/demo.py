@@ -42,7 +42,10 @@ def model_source(model: Model, tokens: str, title: str, source: str) -> HeadSour
 
 
 def induction_demo(tokens: str | None = None) -> HeadSource:
-    """The shipped two-layer model on ``tokens`` (default DEFAULT_TOKENS)."""
+    """A small trained model (two layers of 4 heads over a..z): its previous-token and induction heads.
+
+    Its heads on ``tokens`` (space-separated letters; default DEFAULT_TOKENS). The first line is what
+    the open dialog shows a learner."""
     text = DEFAULT_TOKENS if tokens is None else tokens
     return model_source(
         shipped_model(),

@@ -24,7 +24,16 @@ from . import commit, refuse
 
 
 def open(app) -> None:  # noqa: A001  (the action's name, as the key table writes it)
-    app.push_screen(OpenScreen(lambda name: _apply_open(app, name), app.paths.save))
+    # Offer the file last opened or saved, if it is one (a built-in's save name is no file to open).
+    last = app.paths.save
+    app.push_screen(OpenScreen(lambda name: _apply_open(app, name), last if last and _is_file(last) else ""))
+
+
+def _is_file(name: str) -> bool:
+    try:
+        return _expand(name).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _apply_open(app, name: str) -> str | None:

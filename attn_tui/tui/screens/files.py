@@ -66,7 +66,7 @@ class OpenScreen(_PathDialog):
     def extra(self) -> ComposeResult:
         yield OptionList(
             *(
-                Option(f"{name}: {fn.__doc__.splitlines()[0] if fn.__doc__ else ''}", id=name)
+                Option(f"{name}: {fn.__doc__.strip().splitlines()[0] if fn.__doc__ else ''}", id=name)
                 for name, fn in {**BUILTINS, **HEAD_BUILTINS}.items()
             ),
             id="builtins",
