@@ -137,7 +137,7 @@ def _weight_note(tr, r, c) -> str:
 def _output(s, tr, r, c) -> list[str]:
     terms = list(zip(tr.A[r].astype(np.float64), tr.V[:, c].astype(np.float64)))
     return [
-        f"O[{r + 1},{c + 1}] (row {s.tokens[r]}, {s.value_features[c]})",
+        f"O[{r + 1},{c + 1}] (row {s.token_labels[r]}, {s.value_features[c]})",
         "= Σ_i A[t,i]·V[i,j]",
         f"= {_sum(terms)}",
         f"= {n(tr.O[r, c])}",
@@ -170,7 +170,7 @@ def _entropy(s, tr, r) -> list[str]:
         + ("" if np.isnan(tr.H[r]) else " (the finite fill spreads the row over masked keys)")
     )
     return [
-        f"row {s.tokens[r]}: H(A_t) = −Σ_i A[t,i] log₂ A[t,i]",
+        f"row {s.token_labels[r]}: H(A_t) = −Σ_i A[t,i] log₂ A[t,i]",
         f"= {terms}" if terms else "",
         f"= {n(tr.H[r])} bits;  2^H = {n(tr.eff[r])} tokens",
         cap,
@@ -184,7 +184,7 @@ def derivation(s, tr, name: str, r: int, c: int) -> list[str]:
         return _input(s, tr, name, r, c)
     if name in PROJECTIONS:
         return _projection(s, tr, name, r, c)
-    head = f"row {s.tokens[r]}, key {s.keys[c]}" if name in ("S", "M", "A") else ""  # c is a key there only
+    head = f"row {s.token_labels[r]}, key {s.key_labels[c]}" if name in ("S", "M", "A") else ""  # c is a key there only
     if name == "S":
         return _score(s, tr, r, c, head)
     if name == "M":

@@ -83,23 +83,32 @@ def last_cluster(text: str) -> str:
 
 
 @lru_cache(maxsize=8)
-def _positioned(tokens: tuple, prefix: str) -> tuple:
+def repeats(tokens: tuple) -> bool:
+    """True if a label of ``tokens`` comes twice, compared without surrounding whitespace (" the"
+    and "the" read alike on screen). Cached per sequence (16,384 labels)."""
     seen: set = set()
     for tok in tokens:
-        key = tok.strip()  # " the" and "the" read alike on screen
+        key = tok.strip()
         if key in seen:
-            return tuple(f"{prefix}{i} {tok}" for i, tok in enumerate(tokens, 1))
+            return True
         seen.add(key)
-    return tokens
+    return False
+
+
+@lru_cache(maxsize=8)
+def _numbered(tokens: tuple, prefix: str) -> tuple:
+    return tuple(f"{prefix}{i} {tok.strip() or tok}" for i, tok in enumerate(tokens, 1))  # "t1  The": one space
 
 
 def positioned(tokens, prefix: str = "t") -> tuple[str, ...]:
-    """The labels a sequence shows: when any label repeats (compared without surrounding
-    whitespace), every label with its position counted from 1, as the lesson writes its tokens
-    ("q w q" -> "t1 q", "t2 w", "t3 q"); else the labels as they are ("t1 mat" ... "t5 was" stay).
-    ``prefix``: "t" for query tokens, "k" for keys of a sequence of their own. The raw tokens are
-    what files and JSON keep; this is only what is shown. Cached per sequence (16,384 labels)."""
-    return _positioned(tuple(tokens), prefix)
+    """The labels a sequence shows: when any label repeats, every label with its position counted
+    from 1, as the lesson writes its tokens ("q w q" -> "t1 q", "t2 w", "t3 q"; a captured " The"
+    -> "t1 The", the explorer's label strips it too); else the labels
+    as they are, the same tuple ("t1 mat" ... "t5 was" stay). ``prefix``: "t" for query tokens,
+    "k" for keys of a sequence of their own. Files and JSON keep the raw tokens; this is only
+    what is shown."""
+    tokens = tuple(tokens)
+    return _numbered(tokens, prefix) if repeats(tokens) else tokens
 
 
 _POSITION = re.compile(r"[a-z]\d+ ")  # "t118 " at the start of a label

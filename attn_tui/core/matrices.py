@@ -76,7 +76,7 @@ LABELS = ("tokens", "features", "key_tokens")
 def labels(s, axis: str) -> tuple:
     """The labels along ``axis`` of scenario ``s`` (see the module docstring)."""
     if axis in ("tokens", "keys", "features", "value_features"):
-        return tuple(s.tokens if axis == "tokens" else s.keys if axis == "keys" else getattr(s, axis))
+        return tuple(s.token_labels if axis == "tokens" else s.key_labels if axis == "keys" else getattr(s, axis))
     if axis == "entropy":
         return ENTROPY_COLUMNS
     n = s.d_v if axis == "v" else s.d_k

@@ -14,6 +14,7 @@ import numpy as np
 
 from .attention import DTYPES, FILLS, MASKS, Trace, additive_mask, attention, blocked_cells
 from .checks import check_matrix
+from .labeltext import positioned
 from .limits import MAX_T, shown
 from .matrices import INPUTS
 
@@ -100,6 +101,18 @@ class Scenario:
             return self.key_tokens
         self_keys = not self.cross and self.T_k == self.T
         return self.tokens if self_keys else tuple(f"k{i + 1}" for i in range(self.T_k))
+
+    @property
+    def token_labels(self):
+        """The query tokens as every pane, chart and line shows them: each with its position ("t11 q")
+        when a label repeats (labeltext.positioned); files and JSON keep ``tokens``."""
+        return positioned(self.tokens)
+
+    @property
+    def key_labels(self):
+        """The keys as shown: the token labels in self-attention, else ``keys`` positioned "k1 …"."""
+        keys = self.keys
+        return self.token_labels if keys is self.tokens else positioned(keys, "k")
 
     @property
     def scale(self):

@@ -13,7 +13,10 @@ from ..core.heads.capture_check import stored_check
 from ..core.heads.combine import combine
 from ..core.heads.readings import FIELDS
 from ..core.heads.source import HeadSource, all_readings, own_weights_diffs
+from ..core.labeltext import positioned
+from ..core.limits import printable
 
+TOKENS_SHOWN = 24  # the text's tokens line: a 4,096-token file is not printed whole
 COLUMNS = ("layer", "head", "H mean", "log2 ceil", "prev", "first", "self", "induction", "duplicate")
 
 
@@ -81,6 +84,14 @@ def _per_layer(values) -> str:
     return values[0] if len(set(values)) == 1 else "by layer " + " | ".join(values)
 
 
+def tokens_line(tokens, most: int = TOKENS_SHOWN) -> str:
+    """ "tokens: t1 q, t2 w, …": the first ``most`` as the lesson writes them (positions when a token
+    repeats, core.labeltext.positioned), then how many more."""
+    shown = ", ".join(map(printable, positioned(tokens)[:most]))
+    more = len(tokens) - most
+    return f"tokens: {shown}" + (f", ... ({more} more, {len(tokens)} in all)" if more > 0 else "")
+
+
 def heads_text(src: HeadSource, layer: int | None = None) -> str:
     d = heads_data(src, layer)
     out = [
@@ -88,6 +99,7 @@ def heads_text(src: HeadSource, layer: int | None = None) -> str:
         f"{d['n_layers']} layers x {d['n_heads']} heads ({d['n_kv_heads']} K/V heads), T = {d['T']} query tokens, "
         f"T' = {d['T_k']} keys, d_k = {d['d_k']}; layers and heads counted from 0, positions from 1",
     ]
+    out.append(tokens_line(src.tokens))
     if d["source"]:
         out.append(f"source: {d['source']}")
     figure = stored_check(src)  # a captured model's file: its check, as the capture printed it

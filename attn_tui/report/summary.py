@@ -184,8 +184,8 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
         f"settings: mask = {st['mask']}{f' (window {s.window})' if s.window else ''}   padding = {st['padding']}"
         f"   fill = {st['fill']}   c = {fmt_num(st['c'])}   scaled = {str(st['scaled']).lower()}"
         f"   (scale = {fmt_num(st['scale'])})   dtype = {st['dtype']}",
-        "tokens: " + _labels(s.tokens),
-        "keys:   " + _labels(s.keys),
+        "tokens: " + _labels(s.token_labels),
+        "keys:   " + _labels(s.key_labels),
         "",
         f"Summary: {_sizes(s)}, above {REPORT_TEXT_MAX}, so no matrix is printed ({everything_hint(s)}).",
         f"Each figure below is computed in blocks of {stream.BLOCK} rows, {stream.TILE} keys at a time "

@@ -217,8 +217,8 @@ def scenario_text(s: Scenario, name: str = "") -> str:
             "  dtype =",
             st["dtype"],
         ),
-        "tokens: " + ", ".join(map(printable, s.tokens)),
-        "keys:   " + ", ".join(map(printable, s.keys)),
+        "tokens: " + ", ".join(map(printable, s.token_labels)),
+        "keys:   " + ", ".join(map(printable, s.key_labels)),
         "",
     ]
     for label, m in (
@@ -257,7 +257,7 @@ def scenario_text(s: Scenario, name: str = "") -> str:
     lines.append(
         "NaN rows: none"
         if not tr.nan_rows
-        else "NaN rows: " + "; ".join(f"{printable(s.tokens[c.row])} ({c.short})" for c in nan_causes(tr))
+        else "NaN rows: " + "; ".join(f"{printable(s.token_labels[c.row])} ({c.short})" for c in nan_causes(tr))
     )
     ov = overflows(tr)
     if ov:

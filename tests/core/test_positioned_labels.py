@@ -35,7 +35,7 @@ def test_positions_count_from_one_exactly_when_a_label_repeats(tokens, prefix):
     shown = positioned(tokens, prefix)
     repeats = len({t.strip() for t in tokens}) < len(tokens)  # " the" reads as "the"
     if repeats:
-        assert shown == tuple(f"{prefix}{i + 1} {t}" for i, t in enumerate(tokens))
+        assert shown == tuple(f"{prefix}{i + 1} {t.strip() or t}" for i, t in enumerate(tokens))
         assert len(set(shown)) == len(shown)
     else:
         assert shown == tuple(tokens)

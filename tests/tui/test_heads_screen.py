@@ -118,7 +118,8 @@ async def test_the_learners_tokens_recompute_every_head(settle):
         assert isinstance(screen, HeadsScreen)
         assert app.state.head.source.tokens == tuple("mathmath")
         assert (app.state.head.layer, app.state.head.head) == (1, 0)
-        assert "tokens: m a t h m a t h" in screen.query_one("#heads-header").plain
+        shown = "  ".join(f"t{i} {tok}" for i, tok in enumerate("mathmath", 1))  # a token repeats: positions
+        assert f"tokens: {shown}" in screen.query_one("#heads-header").plain
         want = layer_readings(open_heads("induction-demo", "m a t h m a t h"), 1)
         assert [t.lines[5] for t in shown_tiles(screen)] == [f"ind   {fit_number(r.induction, 4)}" for r in want]
 

@@ -14,6 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...core.diagnose import NO_CEILING, nan_cause
+from ...core.labeltext import fit, repeats
 from ..bar_values import score_bars
 from ..fmt import knob
 from ..state import State
@@ -31,6 +32,8 @@ NAN_WORDS = {
 AXIS_RANGE = (1e-3, 1e5)  # a fixed axis inside these; beyond, the chart scales its bars by a power of ten
 PROBS_AXIS = (0, 1)  # the weights' axis: a probability, whatever the row
 MASKED_MARK = " ×"  # a blocked key in the charts: no bar, this after its label
+NAME_MAX = 8  # a bar's name at most ("t11 q", "t118 to…"), as a grid's row label
+NAME_SHARE = 3  # the names may take a third of the narrower plot; else the positions alone ("t11")
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,12 +71,16 @@ class ChartView:
     # ("A_t c=10.83 H=0.00/log₂4", "A_t c=10.83 H=0.00"), then "A_t H=0.00" (the border title has them all)
     probs_shorter: tuple = ()
     scores_plain: str = ""  # scores_title without the axis words: the shortest form of the scores' title
+    names: tuple = ()  # a sequence whose labels repeat: each key's position and token ("t11 q"); () else
 
-    def bars(self, room: int) -> ChartBars:
-        """The bars for a chart with ``room`` lines for bars: every key if they fit, else the heaviest."""
+    def bars(self, room: int, width: int = 0) -> ChartBars:
+        """The bars for a chart with ``room`` lines for bars: every key if they fit, else the heaviest;
+        named "t11 q" (``names``) when those fit a third of ``width`` (the narrower plot), else "t11"."""
         keys = keys_that_fit(self.weights, room)
         blocked = np.asarray(self.blocked)[keys]
-        labels = key_labels([self.keys[i] for i in keys], blocked, self.scores[keys])
+        names = [self.names[i] for i in keys] if self.names else []
+        long = names and max(map(len, names)) + len(MASKED_MARK) <= width // NAME_SHARE
+        labels = key_labels(names if long else [self.keys[i] for i in keys], blocked, self.scores[keys])
         scores, power = score_bars(self.scores[keys], blocked)
         unit = f" ×1e{power}" if power else ""
         ghost, ghost_weights = None, None
@@ -130,6 +137,12 @@ def short(label: str) -> str:
 def short_keys(keys: tuple) -> tuple:
     """Each key label's first word, once per label tuple (16384 of them at large T)."""
     return tuple(short(k) for k in keys)
+
+
+@lru_cache(maxsize=4)
+def bar_names(keys: tuple) -> tuple:
+    """Each key label in NAME_MAX characters, its position kept ("t118 to…"), once per label tuple."""
+    return tuple(fit(k, NAME_MAX) for k in keys)
 
 
 def entropy_text(state: State) -> tuple[str, str]:
@@ -215,7 +228,7 @@ def chart_view(state: State) -> ChartView:
     kind = "masked" if state.large else nan_cause(tr, t).kind if t in tr.nan_rows else ""  # large: see LazyTrace
     name = chart_name(state)  # A_t, or its weighted form (State.weighting)
     probs = f"A_t NaN: {NAN_WORDS[kind]}" if t in tr.nan_rows else f"{name} c={knob(s.c, 2)} H={h}/{ceiling}"
-    row = short(s.tokens[t])
+    row = short(s.token_labels[t])
     lo, hi, k = score_axis(state)
     fixed = AXIS_RANGE[0] <= max(-lo, hi) < AXIS_RANGE[1]
     scale = "c·q·k/√d_k" if s.scaled else "c·q·k"
@@ -227,7 +240,8 @@ def chart_view(state: State) -> ChartView:
     )
     pinned = "" if pin is None else f" · pin H={float(pin.trace.H[t]):.2f}"
     return ChartView(
-        keys=short_keys(s.keys),
+        keys=short_keys(s.key_labels),
+        names=bar_names(s.key_labels) if repeats(s.keys) else (),  # positioned: "t11 q"
         blocked=tr.blocked[t],
         scores=tr.S[t],
         weights=weighted_rows(state, tr.A[t]),

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ...core.heads import FIELDS, sort_readings
 from ...core.heads.capture_check import stored_check
+from ...core.labeltext import positioned, repeats
 from ...core.numfmt import fit_number
 
 # (field, the tile's label, the header's words), in the tile's order; "head" is the natural order.
@@ -126,7 +127,8 @@ def header(src, layer: int, sort: str, descending: bool, n: int | None, weightin
 def tokens_line(src, width: int | None = None) -> str:
     """'tokens: …'; for a captured model's file its check first (core.heads.stored_check), in its
     short form when the long one would not leave the tokens a start within ``width``."""
-    tokens = "tokens: " + " ".join(src.tokens)
+    sep = "  " if repeats(src.tokens) else " "  # "t1 q  t2 w": positions when a token repeats
+    tokens = "tokens: " + sep.join(positioned(src.tokens))
     figure = stored_check(src)
     if figure is None:
         return tokens

@@ -22,12 +22,12 @@ MAX_KEYS = 8  # rows of a per-key table before "… n more"
 
 def _label(state, t=None) -> str:
     t = state.row if t is None else t
-    return state.scenario.tokens[t]
+    return state.scenario.token_labels[t]
 
 
 def nadaraya_watson(state) -> Group:
     """Row t of O from raw kernel weights κ_i = exp(s_ti), beside O's row."""
-    tr, t, keys = state.trace, state.row, state.scenario.keys
+    tr, t, keys = state.trace, state.row, state.scenario.key_labels
     o_nw, kappa = lenses.nadaraya_watson_row(tr.Q, tr.K, tr.V, t, tr.scale, tr.blocked)
     den = kappa.sum()
     tab = _table("key", "s_ti", "κ_i = e^s", "κ_i/Σκ", "A_ti")

@@ -45,9 +45,9 @@ def correlation(state) -> Group:
             tab.add_row(f"… {s.T_k - MAX_KEYS} more", "", "", "")
             break
         mark = "" if r["visible"][i] else "masked"
-        tab.add_row(Text(s.keys[i]), fmt(r["raw"][i]), mark or fmt(r["scores"][i]), fmt(tr.A[t, i]))
+        tab.add_row(Text(s.key_labels[i]), fmt(r["raw"][i]), mark or fmt(r["scores"][i]), fmt(tr.A[t, i]))
     lines = [
-        Text(f"template q_t = {short_vec(tr.Q[t])} of {s.tokens[t]!r}, every key:", style="bold"),
+        Text(f"template q_t = {short_vec(tr.Q[t])} of {s.token_labels[t]!r}, every key:", style="bold"),
         tab,
         _detector_line(s, tr, t, r),
         _noise_line(s, r),
@@ -61,21 +61,21 @@ def _detector_line(s, tr, t, r) -> Text:
         return Text(f"{why}: nothing to detect.", style="italic")
     p = r["peak"]
     if r["runner_up"] is None:
-        return Text(f"peak {s.keys[p]!r}, the only key it sees: A = {fmt(tr.A[t, p])}.", style="italic")
+        return Text(f"peak {s.key_labels[p]!r}, the only key it sees: A = {fmt(tr.A[t, p])}.", style="italic")
     u, m = r["runner_up"], r["margin"]
     if m == 0:
         top = r["scores"][p]
-        tied = [repr(s.keys[i]) for i in range(s.T_k) if r["visible"][i] and r["scores"][i] == top]
+        tied = [repr(s.key_labels[i]) for i in range(s.T_k) if r["visible"][i] and r["scores"][i] == top]
         return Text(
             f"the peak ties {len(tied)} keys ({', '.join(tied)}; margin 0): the soft-argmax splits "
             f"its weight among them ({fmt(tr.A[t, p])} each).",
             style="italic",
         )
     second = r["scores"][u]
-    ties = [repr(s.keys[i]) for i in range(s.T_k) if r["visible"][i] and r["scores"][i] == second]
+    ties = [repr(s.key_labels[i]) for i in range(s.T_k) if r["visible"][i] and r["scores"][i] == second]
     who = f"the runner-up {ties[0]}" if len(ties) == 1 else f"the {len(ties)} runners-up ({', '.join(ties)})"
     return Text(
-        f"peak {s.keys[p]!r} ({fmt(r['scores'][p])}), margin {fmt(m)} over {who}: the soft-argmax "
+        f"peak {s.key_labels[p]!r} ({fmt(r['scores'][p])}), margin {fmt(m)} over {who}: the soft-argmax "
         f"gives it e^{fmt(m, 2)} = {fmt(r['ratio'], 2)}× the weight of {'each' if len(ties) > 1 else 'the runner-up'} "
         f"(A = {fmt(tr.A[t, p])}).",
         style="italic",
@@ -128,7 +128,7 @@ def handcrafted(_state=None) -> Group:
     tab.add_column("H bits", justify="right", no_wrap=True)
     for t in range(s.T):
         cells = ["·" if tr.blocked[t, i] else f"{tr.A[t, i]:.3f}" for i in range(s.T_k)]
-        tab.add_row(s.tokens[t], *cells, f"{tr.H[t]:.2f}")
+        tab.add_row(s.token_labels[t], *cells, f"{tr.H[t]:.2f}")
     return Group(Text("the lesson's hand-crafted Q, K (built-in lesson-handcrafted); · is masked"), tab)
 
 
@@ -164,5 +164,5 @@ def hand_qk(_state=None) -> Group:
         for j in range(s.d_k):
             tab.add_column(f"{name} d{j + 1}", justify="right", no_wrap=True)
     for t in range(s.T):
-        tab.add_row(s.tokens[t], *(fmt(x) for x in tr.Q[t]), *(fmt(x) for x in tr.K[t]))
+        tab.add_row(s.token_labels[t], *(fmt(x) for x in tr.Q[t]), *(fmt(x) for x in tr.K[t]))
     return Group(Text("the lesson's hand-crafted Q and K, both over the same d1…d4 (q·k pairs d_j with d_j)"), tab)

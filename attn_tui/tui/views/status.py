@@ -27,7 +27,7 @@ def status_parts(state: State, check: bool = True) -> list[Part]:
     """The parts in the order drawn; ``check``: with the figure of a captured file's check (the
     heads screen shows it in its header instead)."""
     s = state.scenario
-    parts = [Part(f"row {s.tokens[state.row]}", f"row {s.tokens[state.row]}", "bold", 0)]
+    parts = [Part(f"row {s.token_labels[state.row]}", f"row {s.token_labels[state.row]}", "bold", 0)]
     if state.head is not None:  # which head of a multi-head source (heads_nav.HeadRef)
         parts.append(Part(state.head.label(), state.head.short(), "bold", 0))
     if state.pin is not None:

@@ -18,7 +18,7 @@ from rich.style import Style
 from textual.dom import DOMNode
 
 from ...core.finite import finite_range  # (lo, hi) of a whole ndarray when the view gave none
-from ...core.labeltext import cut, last_cluster
+from ...core.labeltext import cut, fit, last_cluster
 from ...core.numfmt import fit_number
 from ..framework import component_class_styles, use_component_styles
 
@@ -160,8 +160,9 @@ LABEL_MAX = 8  # longer row labels end in "…" (the full label is in the inspec
 
 
 def fit_label(label: str, width: int = LABEL_MAX) -> str:
-    """``label`` in at most ``width`` cells: "t1 verylongword" -> "t1 very…"."""
-    return label if len(label) <= width else cut(label, width - 1) + "…"  # never inside an emoji
+    """``label`` in at most ``width`` cells: "t1 verylongword" -> "t1 very…", "t118 tokenizer" ->
+    "t118 to…" (its position kept whole, core.labeltext.fit; never inside an emoji)."""
+    return fit(label, width)
 
 
 def headers(labels, width: int) -> list[str]:

@@ -119,9 +119,9 @@ class SoftmaxChart(Horizontal, can_focus=True):
 
     def _make_plots(self, view) -> tuple[dict, str]:
         probs = self.query_one("#chart-probs")
-        bars = view.bars(max(1, probs.size.height - 2))  # one bar a line: the plot less its title and axis
-        labels = bars.labels
         width = self.query_one("#chart-scores").size.width
+        bars = view.bars(max(1, probs.size.height - 2), min(width, probs.size.width))  # one bar a line
+        labels = bars.labels
         scores_title = fitting_title(bars.scores_titles[0], bars.scores_titles[1:], width, labels)
         probs_title = fitting_title(bars.probs_titles[0], bars.probs_titles[1:], probs.size.width, labels)
         return {
