@@ -13,6 +13,7 @@ import pytest
 from attn_tui.core.heads.door import open_heads
 from attn_tui.core.heads.multihead_write import save_heads, save_source
 from attn_tui.core.heads.source import all_readings, head_scenario
+from attn_tui.core.heads.weighting import source_w_o
 from attn_tui.core.limits import admit
 from attn_tui.report import as_json, text
 
@@ -64,8 +65,11 @@ def test_report_one_head_as_a_single_head_scenario(tmp_path, suffix, as_json_):
     path = save_source(open_heads("induction-demo", "q w e r q w e r"), tmp_path / f"demo.{suffix}")
     res = attn("report", "--scenario", str(path), "--layer", "1", "--head", "2", *(["--json"] if as_json_ else []))
     assert res.returncode == 0, res.stderr
-    s = admit(head_scenario(open_heads(str(path)), 1, 2), large=True)
-    want = as_json.scenario_json(s, str(path)) if as_json_ else text.scenario_text(s, str(path))
+    src = open_heads(str(path))
+    s = admit(head_scenario(src, 1, 2), large=True)
+    w_o_h = source_w_o(src, 1, 2)  # the JSON's A_info_weighted: the one thing a single head has not
+    assert w_o_h is not None
+    want = as_json.scenario_json(s, str(path), w_o_h) if as_json_ else text.scenario_text(s, str(path))
     assert res.stdout == want
 
 
