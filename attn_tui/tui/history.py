@@ -55,10 +55,12 @@ def clamp_cursor(s, cursor):
 
 def _view(target: State, current: State) -> State:
     """``target``'s scenario with ``current``'s row, cursor, pin and weighting (the row and cursor kept
-    in range): undo takes back a change of the scenario, not what the learner chose to look at."""
+    in range): undo takes back a change of the scenario, not what the learner chose to look at. The pin
+    only within its lineage: back across an opened scenario, ΔA would compare two different ones."""
     s = target.scenario
     cursor = clamp_cursor(s, current.cursor)
-    return target.with_(row=min(current.row, s.T - 1), cursor=cursor, pin=current.pin, weighting=current.weighting)
+    pin = current.pin if current.pin is not None and current.pin.lineage == target.lineage else None
+    return target.with_(row=min(current.row, s.T - 1), cursor=cursor, pin=pin, weighting=current.weighting)
 
 
 class History:

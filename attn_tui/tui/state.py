@@ -6,6 +6,7 @@ pane reads from it. No UI imports here either, so the state is testable alone.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
@@ -53,6 +54,9 @@ def _trace_of(scenario, large: bool):
     return trace
 
 
+_LINEAGES = itertools.count(1)  # State.fresh: each new scenario's own number
+
+
 @dataclass(frozen=True, eq=False)
 class State:
     """scenario: inputs and settings (c, scaled, mask, fill, dtype live there).
@@ -64,6 +68,9 @@ class State:
     weighting: what the A grid, the chart, the token view and the heads screen show of A (key W):
     "A" as is, "value" (A[t, j]·‖v_j‖/max‖v‖) or "info" (through W_O^(h), a source with W_O):
     core/heads/weighting.py; ``weighting_shown`` is the one in force, ``key_scale`` its (T',) scale.
+    lineage: which scenario this state is an edit of. Another scenario (opened, random, a tour page's
+    built-in, learned, new tokens) starts a new lineage (``fresh``); a pin is shown only within its own,
+    so undo or redo across such a change never compares A with another scenario's.
     """
 
     scenario: Scenario
@@ -72,6 +79,7 @@ class State:
     pin: State | None = None
     head: HeadRef | None = None
     weighting: str = "A"
+    lineage: int = 0
 
     @classmethod
     def opening(cls, scenario: Scenario, head: HeadRef | None = None) -> State:
@@ -133,6 +141,11 @@ class State:
         """The pinned state when A can be compared with it cell by cell (same shape), else None."""
         p = self.pin
         return p if p is not None and p.trace.A.shape == self.trace.A.shape else None
+
+    def fresh(self) -> State:
+        """This state as the start of a new lineage, unpinned: a pin of the scenario before would
+        compare nothing the learner changed."""
+        return replace(self, lineage=next(_LINEAGES), pin=None)
 
     def toggle_pin(self) -> State:
         """Pin this state (A, H and the chart rows are then shown against it), or unpin."""

@@ -32,7 +32,7 @@ def commit(app, scenario, note: str | None = None, head=KEEP, fresh: bool = Fals
     head = st.head if head is KEEP else head
     dropped = fresh and st.pin is not None
     new = st.with_(scenario=scenario, row=row, cursor=clamp_cursor(scenario, st.cursor), head=head)
-    why = app.set_state(new.with_(pin=None) if dropped else new)
+    why = app.set_state(new.fresh() if fresh else new)
     if why:
         return why
     app.notes.drop("refusal")  # an earlier refusal is stale once a change went through

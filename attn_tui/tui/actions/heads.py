@@ -71,4 +71,4 @@ def open_tour_demo(app) -> None:
     if app.state.head is None:
         s, ref = open_ref("induction-demo", TOUR_TOKENS, layer=1)
         row = (s.focus_row or 1) - 1  # the first repeated token
-        app.set_state(app.state.with_(scenario=s, head=ref, row=row, cursor=None, pin=None))
+        app.set_state(app.state.with_(scenario=s, head=ref, row=row, cursor=None).fresh())

@@ -11,7 +11,7 @@ from . import PIN_DROPPED
 def _set_up(state, tr):
     """``state`` as the exercise ``tr`` needs it (the same state when it needs no change)."""
     if tr.builtin:  # another scenario: a pin of the one before would compare nothing changed
-        state = state.with_(scenario=builtin(tr.builtin), row=0, cursor=None, head=None, pin=None)
+        state = state.with_(scenario=builtin(tr.builtin), row=0, cursor=None, head=None).fresh()
     if tr.pin:
         state = state.with_(pin=None).toggle_pin()  # the difference the exercise asks about
     if tr.changes:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from . import PIN_DROPPED
+
 
 def _replay(app, st, nothing: str, done: str) -> None:
     """Make ``st`` (what the history gave back) current and say so, or say there was ``nothing``."""
     if st is None:
         app.notes.note(nothing, "refusal", severity="warning", timeout=3)
         return
+    dropped = app.state.pin is not None and st.pin is None  # back across another scenario (history._view)
     why = app.set_state(st)
+    if not why and dropped:
+        done = f"{done}; {PIN_DROPPED}"
     app.notes.note(why or done, "refusal" if why else "change", timeout=5 if why else 2)
 
 

@@ -94,7 +94,7 @@ def grid_view(name: str, state: State) -> GridView | None:
     lo, hi = large_range(name, values, state) if state.large else finite_range(values)
     if name == "H" and not state.large and state.compared is None:
         lo, hi = entropy_range(lo, hi, state)
-    pinned = state.compared is not None and state.pin.trace.serial
+    pinned = state.large and state.compared is not None and state.pin.trace.serial  # a full Trace has no serial
     version = (tr.serial, name, pinned, name == "A" and state.weighting_shown) if state.large else None
     return GridView(
         values,
