@@ -3,7 +3,7 @@
 import gc
 import sys
 
-gc.disable()  # the start-up makes no garbage worth collecting: cli.main resumes it (cli.run says why)
+gc.disable()  # the start-up makes no garbage worth collecting: cli.main resumes it (cli.explorer.run says why)
 
 from .cli import main  # noqa: E402
 

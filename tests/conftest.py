@@ -22,7 +22,7 @@ from attn_tui.tui.widgets.softmax_chart import SoftmaxChart
 
 # Under pytest-xdist (-n auto: a worker per core, and one more) each worker's BLAS gets one thread: two workers with
 # two OpenBLAS threads each would be four busy threads on two cores. (The explorer itself runs its
-# BLAS on one thread too, cli.run.) A test that needs more threads sets them itself.
+# BLAS on one thread too, cli.explorer.run.) A test that needs more threads sets them itself.
 if _os.environ.get("PYTEST_XDIST_WORKER"):
     from threadpoolctl import threadpool_limits as _threadpool_limits
 

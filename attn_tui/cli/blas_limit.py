@@ -1,4 +1,4 @@
-"""The explorer's one BLAS thread (cli.run): set before its first frame when that frame computes much,
+"""The explorer's one BLAS thread (cli/explorer.py:run): set before its first frame when that frame computes much,
 else once the frame is drawn (threadpoolctl's import and library scan are ~3 ms of a launch)."""
 
 from __future__ import annotations

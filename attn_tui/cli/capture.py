@@ -11,13 +11,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+NAME = "capture"
 EXTRA = "pip install 'attn-tui[models]' (in a checkout: pip install -e '.[models]')"
 MAX_TEXT_BYTES = 4 * 2**20
 
 
 def add_parser(sub) -> None:
     c = sub.add_parser(
-        "capture",
+        NAME,
         help="a real model's heads (Hugging Face id or folder) as a multi-head file, checked against the model",
         description="Run MODEL on TEXT once; write every layer's and head's Q, K, V as its attention received them, "
         "the scale, the mask, the tokens, W_O and the model's own A, after checking every head's A recomputed by "
@@ -110,9 +111,9 @@ def open_explorer(path) -> int:
     taking its room."""
     import argparse
 
-    from .. import cli
+    from . import explorer
 
     args = argparse.Namespace(
         run_scenario=str(path), run_tokens=None, theme=None, resume=False, fresh=True, title_first=True
     )
-    return cli.run(args)
+    return explorer.run(args)

@@ -1,6 +1,7 @@
 """`attn-tui heads NAME|FILE [--layer L] [--tokens "..."] [--json]`: every head's reading, headless.
 
-Kept out of cli/__init__.py so the subcommand lives in one place; it calls add_parser() and run().
+Its door (open_first, report_scenario) is also how the explorer, `report --layer/--head` and `serve`
+open a multi-head source.
 Bad input (an unknown token, too many tokens, a malformed multi-head file, a layer that is not
 there) is a ValueError: one line, exit 2 (cli.main). An exception no check foresaw (a TypeError
 from a hostile file, a MemoryError) is the backstop's one line naming the file, as at the
@@ -9,12 +10,16 @@ single-head door (scenario_io.load): never a traceback.
 
 from __future__ import annotations
 
-from .train import number_type
+from .args import number_type
+from .errors import EXIT_OK
+from .output import emit
+
+NAME = "heads"
 
 
 def add_parser(sub) -> None:
     h = sub.add_parser(
-        "heads",
+        NAME,
         help="every head of a multi-head scenario: entropy against log2 t, previous-token, first, self, induction",
         description="The readings of every head (layers and heads counted from 0) of the built-in induction-demo "
         "(a trained two-layer model over a..z) or of a multi-head .safetensors / .npz file (docs/HEADS.md).",
@@ -41,7 +46,13 @@ def _backstop(name, fn, *args):
         raise ValueError(f"{printable(name)}: cannot be read or computed ({unexpected(exc)})") from None
 
 
-def run(args) -> str:
+def run(args) -> int:
+    emit(render(args))  # checked, as report's and train's (a bare write raised a traceback)
+    return EXIT_OK
+
+
+def render(args) -> str:
+    """What `heads` prints (text or JSON); ValueError: one line naming what is wrong."""
     return _backstop(args.source, _run, args)
 
 

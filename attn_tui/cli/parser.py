@@ -1,5 +1,5 @@
 """The command line's parser (argparse), imported only when `attn-tui` is given arguments: a launch of
-the explorer with none builds no parser (cli.NO_ARGS: the values the parser gives for none).
+the explorer with none builds no parser (cli/__init__.py:NO_ARGS: the values the parser gives for none).
 """
 
 from __future__ import annotations
@@ -7,15 +7,11 @@ from __future__ import annotations
 import argparse
 
 from .. import __version__
-from ..core.builtins import BUILTINS
-from ..core.limits import MAX_DIM, REPORT_TEXT_MAX
-from . import UsageError, serve
-from . import capture as capture_cli
-from . import heads as heads_cli
-from . import train as train_cli
+from .args import SCENARIO_HELP
+from .commands import COMMANDS
+from .errors import UsageError
 from .output import emit, finish
 
-SCENARIO_HELP = f"a built-in ({', '.join(BUILTINS)}) or a scenario file (.toml, .npz, .safetensors)"
 RUN_HELP = f"{SCENARIO_HELP}, or a multi-head one (induction-demo, a multi-head file: its heads, > and < move)"
 
 
@@ -89,26 +85,6 @@ def build_parser() -> argparse.ArgumentParser:
     kept.add_argument("--resume", action="store_true", help="restore the last kept session without asking")
     kept.add_argument("--fresh", action="store_true", help="start clean: do not offer the last kept session")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    r = sub.add_parser(
-        "report",
-        help="print the lesson's numbers (or one scenario's) without the UI",
-        description="Without --scenario: every number Lesson 08 prints, in its order. "
-        "With --scenario: that scenario's matrices and numbers "
-        f"(a summary above {REPORT_TEXT_MAX} tokens, JSON above {MAX_DIM}, unless --full).",
-    )
-    r.add_argument("--scenario", metavar="NAME|FILE", help=SCENARIO_HELP)
-    r.add_argument("--json", action="store_true", help="JSON instead of text (non-finite numbers as null)")
-    r.add_argument(
-        "--full",
-        action="store_true",
-        help=f"every matrix, up to 2048 tokens; without it the text summarises above {REPORT_TEXT_MAX} tokens, "
-        f"the JSON above {MAX_DIM}",
-    )
-    whole = train_cli.number_type  # ASCII digits only: type=int read '١' as 1
-    r.add_argument("--layer", type=whole(int, "L"), metavar="L", help="with a multi-head scenario: the layer (from 0)")
-    r.add_argument("--head", type=whole(int, "H"), metavar="H", help="with a multi-head scenario: the head (from 0)")
-    train_cli.add_parser(sub)
-    heads_cli.add_parser(sub)
-    capture_cli.add_parser(sub)
-    serve.add_parser(sub, SCENARIO_HELP)
+    for command in COMMANDS.values():  # cli/commands.py: one line a command
+        command.add_parser(sub)
     return p

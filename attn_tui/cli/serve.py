@@ -7,8 +7,8 @@ page the user visits can open a websocket to 127.0.0.1. So the server (attn_tui/
 takes a websocket only from its own origin and with its token (printed in the URL to open), caps
 the sessions, ends silent ones, and every tab reads and writes files only below ``--root``.
 
-Kept out of cli/__init__.py (it calls add_parser() and run()); textual-serve is imported only here,
-and only when serving, so ``report`` never loads it.
+textual-serve is imported only here (serve/server.py), and only when serving, so ``report`` never
+loads it.
 """
 
 from __future__ import annotations
@@ -18,12 +18,14 @@ import os
 import shlex
 import socket
 import sys
-from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..core.builtins import BUILTINS
 from ..core.numparse import parse_int
+from .args import SCENARIO_HELP
+
+NAME = "serve"
 
 LOOPBACK = "127.0.0.1"
 EXPOSURE = (
@@ -77,21 +79,21 @@ _positive.__name__ = "number"
 _folder.__name__ = "folder"
 
 
-def add_parser(sub, scenario_help: str) -> None:
+def add_parser(sub) -> None:
     sub.add_parser(
-        "serve",
+        NAME,
         help="serve the explorer to web browsers (textual-serve), one explorer per tab",
         description="Serve the explorer over HTTP: open the URL it prints (http://HOST:PORT/?token=...) in a "
         "browser; each tab gets its own explorer. Websockets are taken only from the server's own origin and "
         "with its token. " + EXPOSURE + ".",
-        fill=partial(_arguments, scenario_help=scenario_help),  # serve/guard.py: imported when `serve` is parsed
+        fill=_arguments,  # serve/guard.py: imported when `serve` is parsed
     )
 
 
-def _arguments(s, scenario_help: str) -> None:
+def _arguments(s) -> None:
     s.add_argument("--host", default=LOOPBACK, help=f"address to listen on (default {LOOPBACK}, this machine only)")
     s.add_argument("--port", type=_port, default=8000, help="TCP port, 1..65535 (default %(default)s)")
-    s.add_argument("--scenario", dest="serve_scenario", metavar="NAME|FILE", help=scenario_help)
+    s.add_argument("--scenario", dest="serve_scenario", metavar="NAME|FILE", help=SCENARIO_HELP)
     s.add_argument(
         "--theme", dest="serve_theme", metavar="NAME", help="a Textual theme for every tab, e.g. textual-light"
     )
@@ -148,11 +150,13 @@ def command(scenario: str | None, theme: str | None, root: str = ".", parent: in
     return "exec " + shlex.join(argv)
 
 
-def run(args, check_scenario) -> int:
+def run(args) -> int:
     """Check the scenario and the theme (one line, exit 2, before listening), then serve until Ctrl+C."""
     scenario = args.serve_scenario if args.serve_scenario is not None else args.run_scenario
     if scenario is not None:
-        check_scenario(scenario)  # ScenarioError -> cli.main: one line, exit 2
+        from .explorer import check_opens
+
+        check_opens(scenario)  # the explorer's own doors (its sizes, multi-head sources); ScenarioError: exit 2
     theme = args.serve_theme if args.serve_theme is not None else args.theme
     if theme is not None:
         from ..tui.themes import check_theme

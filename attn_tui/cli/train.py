@@ -1,38 +1,23 @@
 """`attn-tui train`: train one head headless and print the curve and figures (or --compare).
 
-Kept out of cli/__init__.py so the subcommand lives in one place; it only calls add_parser() and run().
 Bad values are refused by argparse or by core.train.run.Config, one line, exit 2 (cli.main).
 """
 
 from __future__ import annotations
 
-import argparse
+from .args import number_type
+from .errors import EXIT_OK
+from .output import emit
 
-from ..core.numparse import parse_float, parse_int
+NAME = "train"
 
 MAX_SEEDS = 1000
 MAX_JOBS = 64
 
 
-def _number(kind, name):
-    """An argparse type reading ASCII digits only (core.numparse): int() took '١' as 1."""
-
-    def parse(text):
-        try:  # ASCII only, bounded (core.numparse); Config checks the ranges
-            return parse_float(text, name) if kind is float else parse_int(text, name)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
-
-    parse.__name__ = name  # argparse names the option in its message
-    return parse
-
-
-number_type = _number  # for every whole-number option (report and heads --layer, --head)
-
-
 def add_parser(sub) -> None:
     sub.add_parser(
-        "train",
+        NAME,
         help="train one attention head on a toy task and print the loss curve and figures",
         description="Train one head (NumPy, hand-written backward) on associative recall. --compare trains it "
         "scaled and unscaled with the same seed and learning rate.",
@@ -52,21 +37,25 @@ def _arguments(t) -> None:
         "--task", choices=TASKS, default=defaults.task, metavar="NAME", help="the toy task: %(choices)s (default)"
     )
     t.add_argument(
-        "--d-k", type=_number(int, "d_k"), default=None, metavar="N", help=f"key width (default {defaults.d_k})"
+        "--d-k", type=number_type(int, "d_k"), default=None, metavar="N", help=f"key width (default {defaults.d_k})"
     )
     t.add_argument("--unscaled", action="store_true", help="raw Q Kᵀ scores, without 1/√d_k")
     t.add_argument(
         "--steps",
-        type=_number(int, "steps"),
+        type=number_type(int, "steps"),
         default=None,
         metavar="N",
         help=f"optimizer steps (default {defaults.steps}; {COMPARE_STEPS} with --compare)",
     )
     t.add_argument(
-        "--lr", type=_number(float, "lr"), default=defaults.lr, metavar="X", help="learning rate (default %(default)s)"
+        "--lr",
+        type=number_type(float, "lr"),
+        default=defaults.lr,
+        metavar="X",
+        help="learning rate (default %(default)s)",
     )
     t.add_argument(
-        "--seed", type=_number(int, "seed"), default=defaults.seed, metavar="S", help="seed (default %(default)s)"
+        "--seed", type=number_type(int, "seed"), default=defaults.seed, metavar="S", help="seed (default %(default)s)"
     )
     t.add_argument(
         "--optimizer",
@@ -81,14 +70,14 @@ def _arguments(t) -> None:
     )
     t.add_argument(
         "--seeds",
-        type=_number(int, "seeds"),
+        type=number_type(int, "seeds"),
         default=None,
         metavar="N",
         help="with --compare: N seeds from --seed on, each figure as median (min–max) (docs/TRAINING.md's table: 9)",
     )
     t.add_argument(
         "--jobs",
-        type=_number(int, "jobs"),
+        type=number_type(int, "jobs"),
         default=None,
         metavar="N",
         help=f"with --compare: the runs in N processes side by side, the same figures (default: one a CPU, "
@@ -116,7 +105,13 @@ def config(args):
     )
 
 
-def run(args) -> str:
+def run(args) -> int:
+    emit(render(args))
+    return EXIT_OK
+
+
+def render(args) -> str:
+    """What `train` prints (text or JSON); ValueError: a value out of range or an option without --compare."""
     from ..core.machine import cpus
     from ..core.train import compare
     from ..core.train import run as train_run
@@ -125,7 +120,7 @@ def run(args) -> str:
 
     try:
         cfg = config(args)
-    except ValueError as e:  # cli.main prints it on one line, exit 2
+    except ValueError as e:  # main prints it on one line, exit 2
         raise ValueError(f"train --{str(e).replace('_', '-', 1)}") from None
     for option in ("seeds", "jobs"):
         if getattr(args, option) is not None and not args.compare:

@@ -89,7 +89,7 @@ class AttentionApp(App):
         self.last_random: dict | None = None  # the random form's last values (its next seed follows)
         self.first_screen = True  # the status line's "new here?" hint, until the first key of the session
         self.box_saved: tuple | None = None  # what the box kernel (z) zeroed, for z again (actions/lenses.py)
-        self.after_first: list[Callable[[], None]] = []  # called once the first frame is drawn (cli.run adds)
+        self.after_first: list[Callable[[], None]] = []  # called once the first frame is drawn (cli.explorer.run adds)
         opened = scenario if scenario is not None else builtin(DEFAULT)
         opening = State.opening(opened, head)  # head: of a multi-head source
         # The cell cursor the home screen's first focus reports (its AUTO_FOCUS, A, at the selected row's
@@ -106,7 +106,7 @@ class AttentionApp(App):
         return self._paths
 
     def on_mount(self) -> None:
-        if not gc.isenabled():  # cli.run paused the collector for the start-up: resume after the first frame
+        if not gc.isenabled():  # cli.explorer.run paused the collector for the start-up: resume after the first frame
             self.call_after_refresh(resume_collection)
         for callback in self.after_first:
             self.call_after_refresh(callback)

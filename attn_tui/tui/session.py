@@ -1,7 +1,7 @@
 """The explorer's session outlives its process: kept on quit, on SIGHUP/SIGTERM/SIGQUIT/SIGINT and
 after a crash, offered back at the next launch (core/session_store.py writes and reads the files).
 
-``SessionKeeper`` is built by cli.run (the tests build one too) and handed to AttentionApp; an app
+``SessionKeeper`` is built by cli/explorer.py (the tests build one too) and handed to AttentionApp; an app
 without one (the tests' default, ``attn-tui serve``'s tabs) keeps nothing. Signals are handled on
 the event loop (``loop.add_signal_handler``): the session is written first, then ``app.exit`` with
 128 + the signal's number, so Textual leaves the alternate screen, shows the cursor and resets the

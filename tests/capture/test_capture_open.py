@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from attn_tui import cli
-from attn_tui.cli import main
+from attn_tui.cli import explorer, main
 from attn_tui.tui.app import AttentionApp
 from tests.capture.tiny_models import require_models
 
@@ -22,14 +21,14 @@ WORDS = {  # (status line, heads screen header) at each width; {} is the figure 
 async def test_open_shows_the_models_heads_and_the_check(tiny_folders, tmp_path, monkeypatch, capsys, width):
     require_models()
     opened = []
-    monkeypatch.setattr(cli, "run", lambda args: opened.append(args) or 0)
+    monkeypatch.setattr(explorer, "run", lambda args: opened.append(args) or 0)
     out = tmp_path / "o.safetensors"
     assert main(["capture", str(tiny_folders("gpt2")), TEXT, "--out", str(out), "--open"]) == 0
     figure = capsys.readouterr().out.split("max |ΔA| ")[1].split()[0]
     status_words, header_words = (w.format(figure) for w in WORDS[width])
     (args,) = opened
     assert args.run_scenario == str(out) and args.title_first is True
-    scenario, head = cli._load_run(args)  # what cli.run opens: the multi-head door
+    scenario, head = explorer.opened(args)  # what explorer.run opens: the multi-head door
     assert head is not None
     assert scenario.mask == "causal" and scenario.tokens[1] == "cat"  # "Ġcat": a leading space, collapsed
     app = AttentionApp(scenario=scenario, head=head)

@@ -187,7 +187,7 @@ def test_is_heads_file_never_raises(tmp_path, monkeypatch):
 def test_the_backstop_covers_the_multi_head_doors(tmp_path, monkeypatch, capsys, where):
     """A TypeError or MemoryError no check foresaw, in the headers, in one head's read or in the
     readings: `heads`, `heads --json`, `report --layer 0 --head 0` and `--scenario` (the explorer's
-    multi-head door, cli._load_run) say one line naming the file, exit 2."""
+    multi-head door, explorer.opened) say one line naming the file, exit 2."""
     from attn_tui.cli import main
     from attn_tui.core.heads import multihead_io, source
 

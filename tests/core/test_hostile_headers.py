@@ -151,11 +151,11 @@ def test_the_backstop_names_the_file_and_cuts_at_a_word(tmp_path, monkeypatch, c
 
 
 def test_the_cli_backstop_names_the_scenario(tmp_path, monkeypatch, capsys):
-    import attn_tui.cli as cli
+    from attn_tui.cli import report
 
     p = tmp_path / "s.npz"
     p.write_bytes(qk())
-    monkeypatch.setattr(cli, "report", lambda args: (_ for _ in ()).throw(MemoryError("x " * 40 + "data type")))
+    monkeypatch.setattr(report, "render", lambda args: (_ for _ in ()).throw(MemoryError("x " * 40 + "data type")))
     assert main(["report", "--scenario", str(p)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"attn-tui: {p}: cannot compute this scenario (MemoryError: x x") and err.endswith("...)\n")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from attn_tui import __version__, cli
+from attn_tui.cli import explorer
 from attn_tui.core import builtin
 from attn_tui.core.scenario_io import dumps
 
@@ -138,8 +139,8 @@ def fake_app(monkeypatch):
             calls.append(("run",))
 
     monkeypatch.setitem(sys.modules, "attn_tui.tui.app", types.SimpleNamespace(AttentionApp=AttentionApp))
-    monkeypatch.setattr(cli, "limit_blas", lambda app: None)  # the stand-in has no State to judge by
-    monkeypatch.setattr(cli, "_need_terminal", lambda: None)  # pytest's stdin and stdout are no terminal
+    monkeypatch.setattr(explorer, "limit_blas", lambda app: None)  # the stand-in has no State to judge by
+    monkeypatch.setattr(explorer, "need_terminal", lambda: None)  # pytest's stdin and stdout are no terminal
     return calls
 
 
@@ -159,8 +160,8 @@ def test_run_default_and_with_scenario(fake_app):
 
 def test_resume_and_fresh_reach_the_keeper_and_exclude_each_other(fake_app, monkeypatch):
     seen = []
-    real = cli._keeper
-    monkeypatch.setattr(cli, "_keeper", lambda args, s: seen.append((args.resume, args.fresh)) or real(args, s))
+    real = explorer.keeper
+    monkeypatch.setattr(explorer, "keeper", lambda args, s: seen.append((args.resume, args.fresh)) or real(args, s))
     assert cli.main(["--resume"]) == 0 and cli.main(["--fresh"]) == 0 and cli.main([]) == 0
     assert seen == [(True, False), (False, True), (False, False)]
     assert cli.main(["--resume", "--fresh"]) == 2
@@ -169,9 +170,9 @@ def test_resume_and_fresh_reach_the_keeper_and_exclude_each_other(fake_app, monk
 def test_serve_tabs_keep_no_session(fake_app, monkeypatch):
     monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
     args = cli.build_parser().parse_args([])
-    assert cli._keeper(args, None) is None
+    assert explorer.keeper(args, None) is None
     monkeypatch.delenv("TEXTUAL_DRIVER")
-    assert cli._keeper(args, None) is not None
+    assert explorer.keeper(args, None) is not None
 
 
 def test_no_arguments_are_what_the_parser_gives_for_none():
@@ -183,7 +184,7 @@ def test_no_arguments_are_what_the_parser_gives_for_none():
 def test_a_launch_without_arguments_imports_no_parser():
     code = (
         "import sys; import attn_tui.cli as cli\n"
-        "cli.run = lambda args: print(sorted(vars(args).items()))\n"
+        "cli.explorer.run = lambda args: print(sorted(vars(args).items()))\n"
         "sys.argv = ['attn-tui']; cli.main()\n"
         "print(sorted(m for m in sys.modules if m in ('argparse', 'attn_tui.cli.parser', 'attn_tui.cli.train',"
         " 'attn_tui.cli.serve', 'attn_tui.cli.heads', 'attn_tui.cli.capture')))"

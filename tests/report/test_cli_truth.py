@@ -11,6 +11,7 @@ import types
 import pytest
 
 from attn_tui import cli
+from attn_tui.cli import explorer
 from attn_tui.core.builtins import builtin
 from attn_tui.core.scenario import Scenario
 from attn_tui.core.scenario_io import dumps
@@ -33,8 +34,8 @@ def fake_app(monkeypatch):
                 self.return_code = state["code"]
 
     monkeypatch.setitem(sys.modules, "attn_tui.tui.app", types.SimpleNamespace(AttentionApp=AttentionApp))
-    monkeypatch.setattr(cli, "limit_blas", lambda app: None)  # the stand-in has no State to judge by
-    monkeypatch.setattr(cli, "_need_terminal", lambda: None)  # pytest's stdin and stdout are no terminal
+    monkeypatch.setattr(explorer, "limit_blas", lambda app: None)  # the stand-in has no State to judge by
+    monkeypatch.setattr(explorer, "need_terminal", lambda: None)  # pytest's stdin and stdout are no terminal
     return state
 
 

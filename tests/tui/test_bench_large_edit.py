@@ -9,7 +9,7 @@ import threading
 import numpy as np
 import pytest
 
-from attn_tui.cli import _load
+from attn_tui.cli.explorer import load
 from attn_tui.core.edit import set_cell
 from attn_tui.tui.actions import edit as edit_actions
 from attn_tui.tui.app import AttentionApp
@@ -24,7 +24,7 @@ def large_file(tmp_path, dtype="float64", scale=0.3):
     W = {k: rng.standard_normal((D, D)) * scale for k in ("W_Q", "W_K", "W_V")}
     path = tmp_path / f"x{dtype}.npz"
     np.savez(path, X=X, **W, mask=np.array("causal"), dtype=np.array(dtype))
-    return _load(str(path))
+    return load(str(path))
 
 
 async def edit_x(app, pilot, text):

@@ -14,7 +14,7 @@ import argparse
 import numpy as np
 import pytest
 
-from attn_tui import cli
+from attn_tui.cli import explorer
 from attn_tui.core.heads.capture_check import check_heads
 from attn_tui.core.heads.multihead_io import open_file
 from attn_tui.core.heads.multihead_write import save_heads
@@ -43,8 +43,8 @@ def _write(path, checked: bool):
 
 
 def _app(path) -> AttentionApp:
-    """The app as `attn-tui --scenario FILE` opens it (cli.run's door), past its first screen."""
-    scenario, head = cli._load_run(argparse.Namespace(run_scenario=str(path), run_tokens=None))
+    """The app as `attn-tui --scenario FILE` opens it (explorer.run's door), past its first screen."""
+    scenario, head = explorer.opened(argparse.Namespace(run_scenario=str(path), run_tokens=None))
     app = AttentionApp(scenario=scenario, head=head)
     app.first_screen = False
     return app

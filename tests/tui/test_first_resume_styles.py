@@ -17,7 +17,7 @@ def _styles(screen) -> dict:
 async def _first_and_restyled(size, theme, before_restyle=None) -> tuple[dict, dict]:
     app = AttentionApp()
     if theme is not None:
-        app.theme = theme  # as cli.run sets --theme: before the app runs
+        app.theme = theme  # as cli.explorer.run sets --theme: before the app runs
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         await pilot.wait_for_scheduled_animations()

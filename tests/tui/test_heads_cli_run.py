@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 
 from attn_tui import cli
+from attn_tui.cli import explorer
 
 
 def test_load_run_opens_head_0_0_on_the_tokens():
     args = cli.build_parser().parse_args(["--scenario", "induction-demo", "--tokens", "q w e r q w e r"])
-    scenario, head = cli._load_run(args)
+    scenario, head = explorer.opened(args)
     assert (head.layer, head.head, head.name) == (0, 0, "induction-demo")
     assert scenario.tokens == tuple("q w e r q w e r".split())
     assert head.source.T == 8
@@ -18,7 +19,7 @@ def test_load_run_opens_head_0_0_on_the_tokens():
 
 def test_load_run_single_head_has_no_head():
     args = cli.build_parser().parse_args(["--scenario", "box-kernel"])
-    scenario, head = cli._load_run(args)
+    scenario, head = explorer.opened(args)
     assert head is None and scenario.T > 0
 
 

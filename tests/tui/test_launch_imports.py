@@ -90,7 +90,7 @@ def test_the_check_would_see_a_lazy_module_imported_at_launch(module):
 
 
 async def test_the_collector_paused_for_the_start_up_is_back_after_the_first_frame():
-    """cli.run pauses the cyclic collector for the start-up; the app resumes it once it has drawn."""
+    """cli.explorer.run pauses the cyclic collector for the start-up; the app resumes it once it has drawn."""
     from attn_tui.tui.app import AttentionApp
 
     gc.disable()
@@ -108,9 +108,10 @@ async def test_the_collector_paused_for_the_start_up_is_back_after_the_first_fra
 def test_a_command_other_than_the_explorer_runs_with_the_collector_on(capsys, monkeypatch):
     """`python -m attn_tui report`: __main__ paused the collector, main resumes it once the command is known."""
     from attn_tui import cli
+    from attn_tui.cli import report as command
 
-    seen, report = [], cli.report
-    monkeypatch.setattr(cli, "report", lambda args: seen.append(gc.isenabled()) or report(args))
+    seen, render = [], command.render
+    monkeypatch.setattr(command, "render", lambda args: seen.append(gc.isenabled()) or render(args))
     gc.disable()
     try:
         assert cli.main(["report"]) == 0

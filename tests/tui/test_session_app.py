@@ -192,7 +192,7 @@ async def test_a_bad_state_file_is_one_line_on_the_first_screen(state_home, sett
 @pytest.mark.slow
 async def test_a_crash_keeps_the_session_and_says_so(state_home, settle, monkeypatch, capsys):
     """An uncaught exception in an action: Textual exits 1; cli keeps the session after it."""
-    from attn_tui import cli
+    from attn_tui.cli import explorer
     from attn_tui.tui.actions import files
 
     def boom(app):
@@ -206,7 +206,7 @@ async def test_a_crash_keeps_the_session_and_says_so(state_home, settle, monkeyp
             await settle(pilot)
             await pilot.press("o")
     assert app.return_code == 1 and not kept(state_home)
-    cli._kept(app, app.return_code)
+    explorer.kept(app, app.return_code)
     assert "attn-tui: crash: your session (1 edit, c = 1.1) is kept in" in capsys.readouterr().err
     assert store.read(kept(state_home)[0]).scenario.c == pytest.approx(1.1)
 

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from rich.color import Color
 
-from attn_tui import cli
-from attn_tui.cli import main
+from attn_tui.cli import explorer, main
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.themes import theme_names
 from attn_tui.tui.widgets.palette import DIV, DIV_BUCKETS, ROLES, SEQ, SEQ_BUCKETS
@@ -105,7 +104,7 @@ def test_theme_flag_reaches_the_explorer(monkeypatch):
     """`attn-tui --theme textual-light` runs the explorer in that theme (App.run replaced: no terminal)."""
     seen = []
     monkeypatch.setattr(AttentionApp, "run", lambda self: seen.append(self.theme))
-    monkeypatch.setattr(cli, "_need_terminal", lambda: None)  # pytest's stdin and stdout are no terminal
+    monkeypatch.setattr(explorer, "need_terminal", lambda: None)  # pytest's stdin and stdout are no terminal
     assert main(["--theme", "textual-light"]) == 0
     assert main([]) == 0
     assert seen == ["textual-light", "textual-dark"]

@@ -1,0 +1,24 @@
+"""What more than one command's arguments share: the scenario option's help and the ASCII number type."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..core.builtins import BUILTINS
+from ..core.numparse import parse_float, parse_int
+
+SCENARIO_HELP = f"a built-in ({', '.join(BUILTINS)}) or a scenario file (.toml, .npz, .safetensors)"
+
+
+def number_type(kind, name):
+    """An argparse type reading ASCII digits only (core.numparse): int() took '١' as 1. For every
+    whole-number option (train's, report's and heads' --layer, --head)."""
+
+    def parse(text):
+        try:  # ASCII only, bounded (core.numparse); the commands check the ranges
+            return parse_float(text, name) if kind is float else parse_int(text, name)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
+
+    parse.__name__ = name  # argparse names the option in its message
+    return parse
