@@ -1,4 +1,5 @@
-"""`attn-tui heads NAME|FILE [--layer L] [--tokens "..."] [--json]`: every head's reading, headless.
+"""`attn-tui heads NAME|FILE [--layer L] [--tokens "..."] [--json] [--rollout [--query ROWS]]`: every
+head's reading, or the attention rollout across the layers, headless.
 
 Its door (open_first, report_scenario) is also how the explorer, `report --layer/--head` and `serve`
 open a multi-head source.
@@ -32,6 +33,12 @@ def add_parser(sub) -> None:
         help="run the built-in model on these tokens (letters a..z separated by spaces)",
     )
     h.add_argument("--json", action="store_true", help='JSON: {"heads": [{layer, head, mean_entropy_bits, ...}]}')
+    h.add_argument(
+        "--rollout",
+        action="store_true",
+        help="attention rollout across the layers (heads averaged, residual as half): R, T x T up to 512 tokens",
+    )
+    h.add_argument("--query", metavar="ROWS", help="with --rollout: only these rows of R, positions from 1 (e.g. 1,5)")
 
 
 def _backstop(name, fn, *args):
@@ -76,7 +83,13 @@ def _run(args) -> str:
     from ..core.heads.source import check_head
     from ..report.heads_text import heads_json, heads_text
 
+    if args.query is not None and not args.rollout:
+        raise ValueError("--query: goes with --rollout (the rows of R to print)")
     src = open_heads(args.source, args.tokens)
+    if args.rollout:
+        from ..report.rollout_text import rollout_json, rollout_text
+
+        return rollout_json(src, args.query) if args.json else rollout_text(src, args.query)
     if args.layer is not None:
         check_head(src, args.layer)
     return heads_json(src, args.layer) if args.json else heads_text(src, args.layer)

@@ -1,0 +1,75 @@
+"""`attn-tui heads NAME|FILE --rollout [--query ROWS] [--json]`: attention rollout (core.heads.rollout)
+as text or JSON. Positions count from 1, as the lesson's t1..tT.
+
+JSON: {"title", "source", "tokens", "T", "n_layers", "n_heads", "rows" (the query positions, from 1),
+"rollout" (len(rows) x T: R's rows; every row, T x T, when no --query is given, up to 512 tokens)}.
+Text: each row's largest entries, "t8 d ← t5 a 0.42 · t8 d 0.35 · …"."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from ..core.heads.rollout import rollout, rollout_rows
+from ..core.heads.source import HeadSource
+
+TOP = 5  # the text's entries per row
+WHAT = (
+    "Attention rollout (Abnar & Zuidema 2020): each layer's heads averaged, the residual counted as half,\n"
+    "R = Ã_{L-1} ... Ã_0 with Ã_l = ½ mean_h A_l + ½ I (layer 0 first). R[t, j]: the share of position t's\n"
+    "mixture after the last layer that comes from input token j; each row sums to 1. Its largest entries:"
+)
+SHOWN = 5e-4  # entries below this print as 0.000: left out
+
+
+def parse_query(text: str | None, T: int) -> list[int] | None:
+    """'1,5,9' -> [0, 4, 8] (0-based); None when not given. ValueError naming the bad item."""
+    if text is None:
+        return None
+    rows = []
+    for item in text.split(","):
+        item = item.strip()
+        if not item.isdigit() or not 1 <= int(item) <= T:
+            raise ValueError(
+                f"--query: {item[:20]!r} is not a position; give positions from 1 to {T}, e.g. --query 1,{T}"
+            )
+        rows.append(int(item) - 1)
+    return rows
+
+
+def rollout_data(src: HeadSource, query: str | None) -> dict:
+    rows = parse_query(query, src.T)
+    if rows is None:
+        R, rows = rollout(src), list(range(src.T))  # refuses above WHOLE, naming --query
+    else:
+        R = rollout_rows(src, rows)
+    return {
+        "title": src.title,
+        "source": src.source,
+        "tokens": list(src.tokens),
+        "T": src.T,
+        "n_layers": src.n_layers,
+        "n_heads": src.n_heads,
+        "rows": [t + 1 for t in rows],
+        "rollout": R,
+    }
+
+
+def rollout_json(src: HeadSource, query: str | None = None) -> str:
+    d = rollout_data(src, query)
+    d["rollout"] = np.asarray(d["rollout"]).tolist()
+    return json.dumps(d, indent=1, allow_nan=False) + "\n"
+
+
+def _name(tokens, t: int) -> str:
+    return f"t{t + 1} {tokens[t]}"
+
+
+def rollout_text(src: HeadSource, query: str | None = None) -> str:
+    d = rollout_data(src, query)
+    out = [d["title"], f"{d['n_layers']} layers x {d['n_heads']} heads, T = {d['T']}", WHAT, ""]
+    for t, row in zip(d["rows"], d["rollout"]):
+        top = [j for j in np.argsort(-row, kind="stable")[:TOP] if row[j] >= SHOWN]
+        out.append(f"{_name(src.tokens, t - 1)} ← " + " · ".join(f"{_name(src.tokens, j)} {row[j]:.3f}" for j in top))
+    return "\n".join(out) + "\n"
