@@ -151,7 +151,14 @@ class SessionKeeper:
             kept = self.offer
             origin = f"\nfirst opened from {kept.source}" if kept.source else ""
             offer = OfferScreen(f"{kept.scenario.title!r}\n{kept.summary()}{origin}", self.folder)
-            app.push_screen(offer, lambda yes: yes and self.restore(app, kept))
+            app.push_screen(offer, lambda answer: self.answered(app, kept, answer))
+
+    def answered(self, app, kept: store.Kept, answer: str) -> None:
+        """The offer's answer: restore it, start clean, or quit; the kept file stays unless restored."""
+        if answer == "restore":
+            self.restore(app, kept)
+        elif answer == "quit":
+            app.exit(message=f"attn-tui: the kept session stays in {self.offer_path}; the next launch offers it again")
 
 
 def _as_computed(st: State) -> bool:
@@ -216,8 +223,15 @@ def _train_note(app) -> str:
     return ""
 
 
-class OfferScreen(ModalScreen[bool]):
-    """The first screen's question: Enter restores the kept session, any other key starts clean."""
+# The offer's keys (the screen is modal: every other key is answered by saying these again).
+OFFER_KEYS = {"enter": "restore", "n": "clean", "escape": "clean", "q": "quit", "ctrl+q": "quit"}
+OFFER_WORDS = "enter restores it · n (or escape) starts clean · q quits"
+
+
+class OfferScreen(ModalScreen[str]):
+    """The first screen's question: enter restores the kept session, n or escape starts clean, q quits;
+    the kept file stays for the next launch unless restored. Any other key (a shell line typed into the
+    wrong window) answers nothing: it only says the keys again."""
 
     def __init__(self, what: str, folder: Path) -> None:
         super().__init__(id="session-offer")
@@ -225,21 +239,28 @@ class OfferScreen(ModalScreen[bool]):
         self.answered = False  # a second key before the screen is gone must not dismiss it twice
 
     def compose(self) -> ComposeResult:
-        text = Static(
-            f"{self.what}\n\nEnter restores it; any other key starts clean "
-            f"(it stays in {self.folder} for the next launch).",
-            id="session-offer-text",
-            markup=False,
-        )
+        text = Static(self._text(), id="session-offer-text", markup=False)
         text.border_title = "A kept session"
         yield text
+
+    def _text(self, stray: str = "") -> str:
+        again = f"\n\n{stray!r} does nothing here: {OFFER_WORDS}." if stray else ""
+        return (
+            f"{self.what}\n\n{OFFER_WORDS}. Starting clean or quitting keeps it in {self.folder} "
+            f"for the next launch.{again}"
+        )
 
     def on_key(self, event) -> None:
         event.stop()
         event.prevent_default()
-        if not self.answered:
-            self.answered = True
-            self.dismiss(event.key == "enter")
+        if self.answered:
+            return
+        answer = OFFER_KEYS.get(event.key)
+        if answer is None:
+            self.query_one("#session-offer-text", Static).update(self._text(event.character or event.key))
+            return
+        self.answered = True
+        self.dismiss(answer)
 
 
 # -- signals ------------------------------------------------------------------------------

@@ -78,7 +78,9 @@ async def test_q_keeps_everything_and_the_offer_restores_it_equal(state_home, se
         assert again.state.scenario.c == pytest.approx(1.1)
 
 
-async def test_another_key_starts_clean_and_is_not_also_a_command(state_home, settle):
+async def test_a_stray_key_answers_nothing_and_n_starts_clean(state_home, settle):
+    """Issue 42 item 1: a key the offer does not name neither starts clean nor acts (it says the keys
+    again); n starts clean, and `+` after the offer has gone is a command again."""
     first = AttentionApp(session=keeper(state_home))
     async with first.run_test(size=SIZE) as pilot:
         await make_edits(first, pilot, settle)
@@ -86,10 +88,16 @@ async def test_another_key_starts_clean_and_is_not_also_a_command(state_home, se
     app = AttentionApp(session=keeper(state_home))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("plus")
+        await pilot.press("plus", "c", "e")
+        await settle(pilot)
+        assert isinstance(app.screen, OfferScreen)  # still asking
+        assert app.state.scenario.c == 1.0 and not app.history.past and not app.state.scenario.cross
+        shown = str(app.screen.query_one("#session-offer-text").render())
+        assert "'e' does nothing here" in shown and "q quits" in shown and "n (or escape) starts clean" in shown
+        await pilot.press("n")
         await settle(pilot)
         assert not isinstance(app.screen, OfferScreen)
-        assert app.state.scenario.c == 1.0 and not app.history.past  # clean; `+` only answered the offer
+        assert app.state.scenario.c == 1.0 and not app.history.past  # clean
         await pilot.press("q")
     assert app.session.message is None and len(kept(state_home)) == 1  # nothing new, the kept one stays
 

@@ -105,7 +105,7 @@ def test_q_keeps_the_session_and_says_so(state_home):
     relaunch_and_restore(state_home, check_lost(state_home, "quit"))
 
 
-def test_any_other_key_starts_clean_and_resume_restores_without_asking(state_home):
+def test_n_starts_clean_and_resume_restores_without_asking(state_home):
     with PtyApp() as app:
         edit_like_the_issue(app)
         app.send(b"q")
@@ -113,7 +113,7 @@ def test_any_other_key_starts_clean_and_resume_restores_without_asking(state_hom
     lost = the_one_kept(state_home)
     with PtyApp() as app:
         app.shows("A kept session")
-        app.send(b"j")  # any other key: clean, and the key does nothing else
+        app.send(b"n")  # n: clean, and the key does nothing else
         app.wait_for(lambda p: "A kept session" not in p.text, "the offer gone")
         app.shows("c=1.000")
         app.send(b"q")
@@ -146,3 +146,29 @@ def test_a_benchmark_run_neither_offers_nor_keeps_a_session(state_home):
             app.close()
         assert app.proc.returncode == 0
     assert not (state_home / "attn-tui").exists()
+
+
+def test_q_quits_from_the_offer_and_a_typed_shell_line_does_nothing(state_home):
+    """Issue 42 item 1, as it happened: `q` at the offer started clean and the explorer kept running, so
+    the next shell line typed into it toggled cross-attention (c) and opened Export (e). Now stray keys
+    only say the offer's keys again, and `q` quits, the kept session left for the next launch."""
+    with PtyApp() as app:
+        edit_like_the_issue(app)
+        app.send(b"q")
+        assert app.exit_code() == 0
+    lost = the_one_kept(state_home)
+    with PtyApp() as app:
+        app.shows("A kept session")
+        app.shows("q quits")
+        app.send(b"cd exp")  # a shell line typed into the wrong window, before its Enter
+        app.shows("'p' does nothing here")
+        assert "A kept session" in app.text and "Export" not in app.text
+        app.send(b"q")
+        assert app.exit_code() == 0
+        assert "the kept session stays in" in app.raw.decode(errors="replace")
+    same(the_one_kept(state_home), lost)  # untouched, offered again next time
+    with PtyApp() as app:
+        app.shows("A kept session")
+        app.send(b"\r")
+        app.shows("restored")
+        app.shows("c=1.210")
