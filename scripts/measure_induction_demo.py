@@ -5,7 +5,9 @@
 The training curve stored with the weights, then every head's readings on 10 fresh repeated
 sequences (n distinct letters then the same n, n from 4 to 16; numpy default_rng([seed, 2026]),
 seeds 0-9, as tests/core/test_heads_model.py draws them): median over the sequences with the
-min-max spread.
+min-max spread. Then layer 1's heads on a..h repeated 2, 3 and 4 times: `induction` (every earlier
+copy), the latest copy only (the reading before issue 40), and TransformerLens's detector score
+(the same pattern averaged over every row: ours x rows with an earlier copy / T).
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from attn_tui.core.heads.model import WEIGHTS, forward, repeated_sequences, shipped_model
-from attn_tui.core.heads.readings import head_readings
+from attn_tui.core.heads.readings import FIELDS, head_readings, previous_occurrence
 
-FIELDS = ("mean_entropy_bits", "mean_ceiling_bits", "prev_token", "first_token", "self", "induction")
+LETTERS = "abcdefgh"
 
 
 def main():
@@ -48,5 +50,29 @@ def main():
         print(f"{layer:>5} {h:>4} " + " ".join(f"{c:>22}" for c in cells))
 
 
+def latest_copy_only(A, ids):
+    """The reading before issue 40: mean A[t, j+1], j the latest earlier copy of token t."""
+    prev = previous_occurrence(ids)
+    rows = [t for t in range(len(ids)) if prev[t] >= 0]
+    return float(np.mean([A[t, prev[t] + 1] for t in rows]))
+
+
+def repeats():
+    m = shipped_model()
+    print("layer 1 on a..h repeated r times: induction | latest copy only | TransformerLens (every row)")
+    for r in (2, 3, 4):
+        ids = np.array([ord(c) - ord("a") for c in LETTERS * r])
+        f, T = forward(m, ids), len(ids)
+        seen = np.tril(np.ones((T, T), dtype=bool))
+        cells = []
+        for h in range(m.n_heads):
+            A = f.A[1, h]
+            rd = head_readings(lambda r0, r1, A=A, seen=seen: (A[r0:r1], seen[r0:r1]), T, T, ids.tolist(), 1, h)
+            every_row = rd.induction * (T - len(LETTERS)) / T  # rows with an earlier copy: all but the first 8
+            cells.append(f"H{h} {rd.induction:.2f} | {latest_copy_only(A, ids.tolist()):.2f} | {every_row:.2f}")
+        print(f"  x{r}: " + "; ".join(cells))
+
+
 if __name__ == "__main__":
     main()
+    repeats()
