@@ -152,3 +152,72 @@ def test_the_moved_pages_name_files_that_exist(doc):
     """The pages moved out of the README name tests, scripts and modules by path; each exists."""
     named = set(re.findall(r"(?:tests|scripts|attn_tui)/[\w/.]+\.(?:py|md|sh)", (ROOT / doc).read_text()))
     assert not [p for p in sorted(named) if not (ROOT / p).exists()]
+
+
+def tree_names(text: str) -> set[str]:
+    """The module paths the map's file tree names: each `name.py` on a line of the tree, in the folder
+    that line sits in (a folder's own line and its continuation lines are inside it; a `sub/name.py`
+    there is below that folder or below attn_tui/)."""
+    block = text[text.index("```\nattn_tui/\n") + 4 :]
+    block = block[: block.index("```")]
+    named, folders, here = set(), [], ""  # folders: (indent, path) of the open ones
+    for line in block.splitlines()[1:]:
+        indent = len(line) - len(line.lstrip())
+        first = line.split()[0] if line.strip() else ""
+        if indent < 24 and first:  # a new entry (continuation lines start in the description column)
+            folders = [(i, p) for i, p in folders if i < indent]
+            if indent == 0:  # tests/, scripts/: outside the package
+                folders, here = [(0, first)], first
+                continue
+            here = folders[-1][1] if folders else "attn_tui/"
+            if first.endswith("/"):
+                folders.append((indent, here + first))
+                here = here + first
+        for name in re.findall(r"[\w/]*\w\.py\b", line):
+            named.add(here + name)
+            named.add("attn_tui/" + name)
+    return named
+
+
+def modules() -> list[str]:
+    """Every module of the package but a package's __init__.py holding only its docstring."""
+    out = []
+    for path in sorted((ROOT / "attn_tui").rglob("*.py")):
+        if path.name == "__init__.py":
+            body = ast.parse(path.read_text()).body
+            if all(isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant) for n in body):
+                continue
+        out.append(path.relative_to(ROOT).as_posix())
+    return out
+
+
+def test_the_map_names_every_module():
+    """A module the map does not name fails here, as a name the map writes that no longer exists fails above:
+    named in the file tree (its folder's entry) or by its path anywhere in ARCHITECTURE.md."""
+    text = DOC.read_text()
+    named = tree_names(text) | {p for p, _ in references(text)}
+    assert len(modules()) > 150  # the glob finds the package (a wrong folder finds nothing)
+    unnamed = [m for m in modules() if m not in named]
+    assert not unnamed, f"ARCHITECTURE.md does not name {unnamed}"
+
+
+def test_the_tree_reader_places_names_in_their_folder():
+    """The reader itself: a file of a folder, a name in a folder's description, one after a
+    continuation line, a `sub/name.py` below the package, and a folder closed by a shallower entry."""
+    text = (
+        "```\nattn_tui/\n  a.py                  x\n  core/                 b.py (y)\n"
+        "    c.py              z\n                        (d.py: w)\n    heads/            e.py\n"
+        "  tui/                  f.py, views/g.py\ntests/                h.py\n```\n"
+    )
+    named = tree_names(text)
+    for path in [
+        "attn_tui/a.py",
+        "attn_tui/core/b.py",
+        "attn_tui/core/c.py",
+        "attn_tui/core/d.py",
+        "attn_tui/core/heads/e.py",
+        "attn_tui/tui/f.py",
+        "attn_tui/tui/views/g.py",
+    ]:
+        assert path in named, path
+    assert "attn_tui/core/f.py" not in named and "attn_tui/h.py" not in named
