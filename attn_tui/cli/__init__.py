@@ -14,9 +14,8 @@ import sys
 from types import SimpleNamespace
 
 from ..core.limits import printable, unexpected
-from ..core.scenario_io import ScenarioError
 from . import explorer
-from .errors import EXIT_BAD_INPUT, UsageError
+from .errors import EXIT_BAD_INPUT, UsageError, refusal
 from .output import OutputError, fail, say
 
 # What the parser gives for no arguments (tests/report/test_cli.py checks they stay the same): the explorer
@@ -42,16 +41,13 @@ def main(argv=None) -> int:
         from .commands import COMMANDS
 
         return COMMANDS[args.command].run(args)
-    except (UsageError, ScenarioError) as exc:
-        say(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-        return EXIT_BAD_INPUT
-    except ValueError as exc:  # the core's refusals (a built-in with a bad setting, say)
-        say(f"attn-tui: {str(exc).splitlines()[0]}")
+    except (UsageError, ValueError) as exc:  # the parser's, the doors' (ScenarioError), the core's refusals
+        say(refusal(exc))
         return EXIT_BAD_INPUT
     except (OverflowError, MemoryError, RecursionError) as exc:  # a backstop: the core's limits come first
         name = getattr(args, "scenario", None) or getattr(args, "run_scenario", None) or getattr(args, "source", None)
         what = f"{printable(name)}: " if name else ""
-        say(f"attn-tui: {what}cannot compute this scenario ({unexpected(exc)})")
+        say(refusal(f"{what}cannot compute this scenario ({unexpected(exc)})"))
         return EXIT_BAD_INPUT
     except OutputError as exc:  # a full disk, /dev/full, a closed pipe or stdout: not finished
         return fail(exc)

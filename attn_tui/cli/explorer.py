@@ -52,7 +52,7 @@ def opened(args):
 
         return first_head(src, name, admitted=first)
     if args.run_tokens is not None:
-        raise UsageError("attn-tui: --tokens goes with a multi-head built-in: --scenario induction-demo --tokens ...")
+        raise UsageError("--tokens goes with a multi-head built-in: --scenario induction-demo --tokens ...")
     return load(name), None
 
 
@@ -98,7 +98,7 @@ def need_terminal() -> None:
     bad = [name for name, f in (("stdin", sys.stdin), ("stdout", sys.stdout)) if f is None or not _isatty(f)]
     if bad:
         raise UsageError(
-            f"attn-tui: the explorer needs a terminal and {' and '.join(bad)} {'is' if len(bad) == 1 else 'are'} "
+            f"the explorer needs a terminal and {' and '.join(bad)} {'is' if len(bad) == 1 else 'are'} "
             "not one; `attn-tui report` prints the lesson's numbers without one"
         )
 

@@ -37,7 +37,7 @@ class Parser(argparse.ArgumentParser):
         return super().format_help()
 
     def error(self, message):  # one line, no usage dump; main() turns it into exit 2
-        raise UsageError(f"{self.prog}: {message} (see {self.prog.split()[0]} --help)")
+        raise UsageError(f"{message} (see {self.prog} --help)")  # main() says it after the one prefix
 
     def print_help(self, file=None):  # --help: a checked write (output.emit), not argparse's unchecked one
         if file is None:
