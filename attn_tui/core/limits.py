@@ -214,54 +214,64 @@ def check_sizes(s, error=ValueError, large: bool = False) -> None:
             raise error(f"{what}: {n}; with {max(s.T, s.T_k)} tokens d_model, d_k, d_v are at most {limit}")
 
 
-def _clean_labels(s, error):
+def _clean_labels(s, error) -> dict:
+    """The labels and title of ``s`` as stored (clean_label), as changes to make; {} when clean."""
     changes = {}
     title = clean_label(s.title, "title", error, MAX_TITLE, "title")
     if title != s.title:
         changes["title"] = title
     for key in ("tokens", "features", "key_tokens"):
         labels = getattr(s, key)
-        if any(labels is known for known in _CLEAN):
-            continue  # a knob's new scenario shares its labels: 16384 of them are not checked per `+`
         clean = tuple(clean_label(x, f"{key}: label {i}", error) for i, x in enumerate(labels, 1))
         if clean != labels:
             changes[key] = clean
-        else:
-            _CLEAN[:] = [labels, *_CLEAN[: _KEEP_CLEAN - 1]]
     return changes
 
 
-_CLEAN: list = []  # the last label tuples found clean (held, so `is` is safe); tuples are immutable
-_KEEP_CLEAN = 6
-
-
-def admit(s, error=ValueError, large: bool = False, trace=None):
-    """``s`` if every door may accept it (labels with whitespace runs collapsed), else ``error``
-    with one line: sizes, input values (|x| <= BOUND), c, window, labels, then the trace computes.
-    ``large``: the report's door, T up to MAX_T, the trace checked in row blocks (core.stream)."""
+# A Scenario is *valid* when it is well formed, whatever its size: shapes agree, names are known, c is a
+# positive finite number, a window a whole width >= 1 (core/scenario.py:validate, run by every Scenario).
+# It is *admissible* when a door may accept it: the limits below (sizes, |x| <= BOUND, c within the knob's
+# range, the window within the door's token count), its labels clean, and its trace computes in its dtype.
+# Labels are cleaned once, where they enter: a file's door (admit), the editor (core/edit.py uses
+# clean_label); a change inside the explorer (refusal) keeps the labels it was given, so checks none.
+def _within_limits(s, error, large: bool) -> None:
+    """Sizes, input values (|x| <= BOUND), c within the knob's range, the window within the door's T."""
     check_sizes(s, error, large)
     for name in INPUTS:
         if getattr(s, name) is not None:
             check_values(name, getattr(s, name), error)
     check_c(s.c, error)
     widest = MAX_T if large and max(s.T, s.T_k) > MAX_DIM else MAX_DIM  # wider only for a large file
-    if s.mask == "window" and not 1 <= s.window <= widest:
+    if s.mask == "window" and s.window > widest:  # >= 1: valid already (scenario.validate)
         raise error(f"window: a width from 1 to {widest}, got {shown(s.window)}")
+
+
+def _computes(s, error, trace=None) -> None:
+    problem = compute_problem(s, trace)
+    if problem:
+        raise error(overflow_message(problem))
+
+
+def admit(s, error=ValueError, large: bool = False, trace=None):
+    """``s`` if every door may accept it (labels with whitespace runs collapsed), else ``error``
+    with one line: sizes, input values (|x| <= BOUND), c, window, labels, then the trace computes.
+    ``large``: the report's door, T up to MAX_T, the trace checked in row blocks (core.stream)."""
+    _within_limits(s, error, large)
     changes = _clean_labels(s, error)
     if changes:
         s = s.with_(**changes)
-    problem = compute_problem(s, trace if not changes else None)
-    if problem:
-        raise error(overflow_message(problem))
+    _computes(s, error, trace if not changes else None)
     return s
 
 
 def refusal(s, trace=None) -> str | None:
     """The one line the explorer's file door (admit, T up to MAX_T) would refuse ``s`` with, else
     None. Every change of the explorer's scenario (an edit, dtype, fill, c, mask, padding, tokens,
-    dimensions, a random one) passes it, so what the explorer shows and saves, a file door opens."""
+    dimensions, a random one) passes it, so what the explorer shows and saves, a file door opens;
+    its labels entered clean (a door, the editor), so they are not cleaned again on every key."""
     try:
-        admit(s, large=True, trace=trace)
+        _within_limits(s, ValueError, True)
+        _computes(s, ValueError, trace)
     except ValueError as exc:
         return printable(str(exc).splitlines()[0])
     return None

@@ -190,7 +190,8 @@ def _positive_finite(x) -> bool:
 
 
 def validate(s: Scenario):
-    """Raise ValueError naming the key (and row/column) of the first problem."""
+    """Raise ValueError naming the key (and row/column) of the first problem: what makes any Scenario
+    valid, whatever its size (what a door admits besides: core/limits.py, above its admit)."""
     if s.projected:
         for name in ("W_Q", "W_K", "W_V"):
             if getattr(s, name) is None:
