@@ -127,3 +127,16 @@ def test_rows_of_a_long_source_never_hold_a_t_by_t_matrix(monkeypatch):
     assert peak < T * T * 8 / 2, peak  # one T x T float64 matrix is 72 MB
     np.testing.assert_allclose(r.sum(axis=1), 1.0, rtol=0, atol=T * EPS)
     assert not r[1, 11:].any()  # causal: row 11 (from 1) reaches no later token
+
+
+def test_the_heads_screens_picture_of_r_pools_it_as_a_heads_a():
+    src, _ = a_source(2)  # T = 9
+    R = loop_rollout(src)
+    np.testing.assert_allclose(ro.rollout_picture(src, bins=16), R, rtol=0, atol=64 * EPS)  # T <= bins: R itself
+    pic = ro.rollout_picture(src, bins=3)  # rows and keys in bins of 3
+    want = [
+        [sum(R[t, j] for t in range(3 * a, 3 * a + 3) for j in range(3 * b, 3 * b + 3)) / 3 for b in range(3)]
+        for a in range(3)
+    ]
+    np.testing.assert_allclose(pic, want, rtol=0, atol=64 * EPS)
+    np.testing.assert_allclose(pic.sum(axis=1), 1.0, rtol=0, atol=64 * EPS)

@@ -3,14 +3,17 @@ opens a head on the pipeline, the learner's own tokens recompute every head, the
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from attn_tui.core.heads import combine, layer_readings, open_heads, sort_readings
+from attn_tui.core.heads.rollout import rollout_picture
 from attn_tui.core.numfmt import fit_number
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.heads_nav import open_ref
 from attn_tui.tui.screens.heads import HeadsScreen
 from attn_tui.tui.screens.pipeline import PipelineScreen
+from attn_tui.tui.views.heads_view import ROLLOUT
 from attn_tui.tui.widgets.head_tiles import HeadTiles
 
 SIZE = (120, 40)
@@ -27,8 +30,8 @@ async def _heads(pilot, settle):
 
 
 def shown_tiles(screen) -> list:
-    """The tiles the heads screen's tile widget draws, in the order shown."""
-    return screen.query_one(HeadTiles).tiles
+    """The heads' tiles the heads screen's tile widget draws, in the order shown (the rollout's left out)."""
+    return [t for t in screen.query_one(HeadTiles).tiles if (t.layer, t.head) != ROLLOUT]
 
 
 def _tile_text(screen) -> str:
@@ -53,6 +56,17 @@ async def test_every_heads_readings_are_the_cores(settle):
             assert tile.lines[2] == f"prev  {fit_number(r.prev_token, 4)}"
             assert tile.lines[5] == f"ind   {fit_number(r.induction, 4)}"
             assert f"L0.H{r.head}" in text and tile.lines[2] in text
+
+
+async def test_the_last_tile_is_the_whole_models_rollout(settle):
+    app = _app(REPEAT)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _heads(pilot, settle)
+        last = screen.query_one(HeadTiles).tiles[-1]
+        assert (last.layer, last.head) == ROLLOUT and last.title == "rollout L0–L1"
+        n = screen.query_one(HeadTiles).lay.n
+        np.testing.assert_array_equal(last.thumb, rollout_picture(open_heads("induction-demo", REPEAT), bins=n))
+        assert "rollout L0–L1" in _tile_text(screen)
 
 
 async def test_sort_finds_the_previous_token_and_induction_heads(settle):
@@ -145,8 +159,6 @@ async def test_one_head_says_where_heads_come_from(make_app, settle):
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_twelve_heads_show_at_once_or_scroll(tmp_path, settle, size):
-    import numpy as np
-
     from attn_tui.core.heads.multihead_write import save_heads
 
     rng = np.random.default_rng(0)

@@ -87,3 +87,16 @@ def rollout_rows(src: HeadSource, rows) -> np.ndarray:
             out += 0.5 * (r[:, r0:r1] @ mean(r0, r1))
         r = out
     return r
+
+
+def rollout_picture(src: HeadSource, bins: int = 16) -> np.ndarray | None:
+    """(n, n) R pooled as the heads screen pools a head's A (layer_view: cell (a, b) the mean over the
+    rows of bin a of their weight on the keys of bin b; rows sum to 1), or None when R is not formed
+    whole here (keys of another sequence, more than WHOLE tokens)."""
+    if src.T_k != src.T or src.T > WHOLE:
+        return None
+    from .layer_view import edges
+
+    R, e = rollout(src), edges(src.T, bins)
+    sums = np.add.reduceat(np.add.reduceat(R, e[:-1], axis=0), e[:-1], axis=1)  # (n, n) block sums
+    return sums / np.diff(e)[:, None]

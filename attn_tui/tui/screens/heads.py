@@ -19,6 +19,7 @@ from textual.worker import get_current_worker
 
 from ...core.heads import combine
 from ...core.heads.layer_view import layer_view
+from ...core.heads.rollout import rollout_picture
 from .. import keys
 from ..state import State
 from ..views import heads_view as hv
@@ -38,8 +39,9 @@ NO_HEADS = (
 class HeadsScreen(Screen):
     HELP = (
         "Every head of one layer, side by side: its attention weights A and how far its rows sit below "
-        "log₂ t, and which position it reads (the previous token, the first, itself, the token after the "
-        "last occurrence); the layer's heads combined by W_O."
+        "log₂ t, and which position it reads (the previous token, the first, itself, the tokens after its "
+        "earlier copies, the copies); the layer's heads combined by W_O; the last tile, the whole model's "
+        "attention rollout R."
     )
     name_for_keys = "heads"
     CSS_PATH = "heads.tcss"
@@ -51,6 +53,7 @@ class HeadsScreen(Screen):
         self.sort, self.descending = "head", False  # the tiles' order (views/heads_view.SORTS)
         self._done: dict = {}  # (id(source), layer, n) -> (source, [HeadView])
         self._combines: dict = {}  # (id(source), layer) -> (source, Combine | None: no W_O)
+        self._rollouts: dict = {}  # (id(source), n) -> (source, R pooled to n x n | None: not formed whole)
         self._pending = None  # the key a worker is computing now
         self._stale = False
 
@@ -73,7 +76,7 @@ class HeadsScreen(Screen):
 
     def _lay(self, src) -> hv.Layout:
         size = self.query_one(HeadTiles).size
-        return hv.layout(src.n_heads, src.T, max(size.width, 20), max(size.height, 8))
+        return hv.layout(src.n_heads + 1, src.T, max(size.width, 20), max(size.height, 8))  # + the rollout tile
 
     def show(self, state: State) -> None:
         if state is None or not self.is_current:
@@ -103,6 +106,9 @@ class HeadsScreen(Screen):
         comb = self._combines.get((id(src), state.head.layer), (None, PENDING))[1]
         ref = state.head
         tiles = hv.tiles(views, self.sort, self.descending, (ref.layer, ref.head))
+        rolled = self._rollouts.get((id(src), lay.n), (None, None))[1]
+        if rolled is not None:
+            tiles.append(hv.rollout_tile(rolled, src.n_layers))
         self.query_one(HeadTiles).show(tiles, lay)
         head = hv.header(src, ref.layer, self.sort, self.descending, lay.n, state.weighting_shown)
         header = self.query_one("#heads-header", TextLines)
@@ -118,6 +124,8 @@ class HeadsScreen(Screen):
         views = layer_view(src, layer, bins=n, weighting=weighting)  # State.weighting: what the pictures pool
         if worker.is_cancelled:
             return
+        if (id(src), n) not in self._rollouts:  # the whole model's, before its tile is drawn
+            self._rollouts = {(id(src), n): (src, rollout_picture(src, bins=n))}
         self.app.call_from_thread(self._computed, key, (src, views))
         if (id(src), layer) not in self._combines:
             comb = combine(src, layer)
@@ -138,7 +146,7 @@ class HeadsScreen(Screen):
     # -- keys (keys_screens.py, scope "heads") ----------------------------------
     def _go(self, layer: int, head: int) -> None:
         ref = self.app.state.head
-        if ref is None or (layer, head) == (ref.layer, ref.head):
+        if ref is None or (layer, head) == (ref.layer, ref.head) or (layer, head) == hv.ROLLOUT:
             return
         self.app.action_do("heads.show_head", layer, head)  # the action changes the state (actions/heads.py)
 

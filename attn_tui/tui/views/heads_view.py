@@ -104,6 +104,15 @@ def tiles(views: list, sort: str, descending: bool, current: tuple | None) -> li
     return out
 
 
+ROLLOUT = (-1, -1)  # the rollout tile's (layer, head): no head of the source
+ROLLOUT_LINES = ("R = Ã…Ã₀", "Ã = ½Ā+½I", "Ā: mean A", "of a layer", "rows sum 1", "all layers")
+
+
+def rollout_tile(thumb, n_layers: int) -> Tile:
+    """The tile of the whole model's attention rollout R (core/heads/rollout.py), after the heads."""
+    return Tile(*ROLLOUT, f"rollout L0–L{n_layers - 1}", thumb, ROLLOUT_LINES, -1, False)
+
+
 def sort_words(sort: str, descending: bool) -> str:
     if sort == "head":
         return "head order" + (", last first" if descending else "")
