@@ -20,7 +20,7 @@ from .cpu import (  # noqa: F401
     SIZE,
     T64_ROWS,
     BareRepaintApp,
-    _Lines,
+    FloorLines,
     bare_repaint_app,
     plotext_build_ms,
     random_scenario,

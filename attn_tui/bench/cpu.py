@@ -58,11 +58,11 @@ REPAINTED = 8  # widgets the explorer repaints on `+`: S, A, O, H, status, chart
 GROUNDS = [Style(color="#ffffff", bgcolor=f"#{40 + 20 * i:02x}2050") for i in range(10)]  # prebuilt, like a grid's
 
 
-class _Lines(Widget):
+class FloorLines(Widget):
     """A grid pane's worth of numbers under a titled rule: ``rows`` lines of 5 cells, each cell its
     own coloured segment after a gap (as a MatrixGrid row is drawn)."""
 
-    DEFAULT_CSS = "_Lines { width: 1fr; border-top: solid $secondary; }"
+    DEFAULT_CSS = "FloorLines { width: 1fr; border-top: solid $secondary; }"
     n = 0
 
     def __init__(self, rows: int = 5) -> None:
@@ -94,13 +94,13 @@ def bare_repaint_app(rows: int = 5, widgets: int = 0, grids: int = REPAINTED) ->
 
         def compose(self):
             with Grid():
-                yield from (_Lines(rows) for _ in range(grids))
+                yield from (FloorLines(rows) for _ in range(grids))
             if widgets > grids + 2:  # the grid, the line and these
                 with Horizontal(classes="idle"):
                     yield from (Static(f"w{i}") for i in range(widgets - grids - 2))
 
         def action_bump(self) -> None:
-            for w in self.query(_Lines):
+            for w in self.query(FloorLines):
                 w.n += 1
                 w.refresh()
 

@@ -96,8 +96,7 @@ def _in_process(path: str) -> dict:
     floor = _floor()
 
     def ours(threads=None):
-        for cache in (stream_source._QKV, stream_source._FACTS, stream_source._RANGES):
-            cache.clear()
+        stream_source.forget()  # a cold start each run
         chosen = summary.workers
         if threads:
             summary.workers = lambda: threads

@@ -30,7 +30,7 @@ TMP_SUFFIX = ".attn-tui-tmp"
 STALE_AFTER = 600  # seconds: a save takes well under this; an older unlocked temporary file is dead
 
 
-def _umask() -> int:
+def current_umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
@@ -71,7 +71,7 @@ def file_stamp(path) -> tuple | None:
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-def _fsync_folder(folder: Path) -> None:
+def fsync_folder(folder: Path) -> None:
     """Make the rename durable; a file system that cannot fsync a folder is not an error."""
     try:
         fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
@@ -102,7 +102,7 @@ def write_atomic(path, data: bytes, within=None, new_mode: int | None = None) ->
     try:
         mode = stat.S_IMODE(target.stat().st_mode)  # keep the target's permissions
     except FileNotFoundError:
-        mode = 0o666 & ~_umask() if new_mode is None else new_mode
+        mode = 0o666 & ~current_umask() if new_mode is None else new_mode
     remove_stale(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TMP_SUFFIX, dir=target.parent)
     try:
@@ -118,7 +118,7 @@ def write_atomic(path, data: bytes, within=None, new_mode: int | None = None) ->
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
-    _fsync_folder(target.parent)  # ... and so is the new name
+    fsync_folder(target.parent)  # ... and so is the new name
     return path
 
 
@@ -148,7 +148,7 @@ def _write_within(path: Path, data: bytes, within: Path, new_mode: int | None = 
                 raise OSError(errno.EINVAL, "is not a regular file (a FIFO, device or socket); not replaced", str(path))
             mode = stat.S_IMODE(st.st_mode)
         except FileNotFoundError:
-            mode = 0o666 & ~_umask() if new_mode is None else new_mode
+            mode = 0o666 & ~current_umask() if new_mode is None else new_mode
         remove_stale(real / path.name)
         import secrets  # here: its hmac and hashlib cost a launch ~3 ms (issue 32), a write needs them
 

@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from .atomic import _fsync_folder, _umask
+from .atomic import current_umask, fsync_folder
 
 STAGE_SUFFIX = ".attn-tui-tmp"  # a hidden staging folder: .NAME.<random>.attn-tui-tmp
 
@@ -46,15 +46,15 @@ def write_all_or_none(folder, items: Iterable[tuple[str, bytes]]) -> list[Path]:
         names = []
         for name, data in items:
             old = folder / name
-            mode = stat.S_IMODE(old.stat().st_mode) if old.is_file() else 0o666 & ~_umask()
-            (stage / name).parent.mkdir(mode=0o777 & ~_umask(), parents=True, exist_ok=True)
+            mode = stat.S_IMODE(old.stat().st_mode) if old.is_file() else 0o666 & ~current_umask()
+            (stage / name).parent.mkdir(mode=0o777 & ~current_umask(), parents=True, exist_ok=True)
             _write_synced(stage / name, data, mode)
             names.append(name)
-        _fsync_folder(stage)
+        fsync_folder(stage)
         if fresh:
-            os.chmod(stage, 0o777 & ~_umask())  # mkdtemp's folder is 0700
+            os.chmod(stage, 0o777 & ~current_umask())  # mkdtemp's folder is 0700
             os.rename(stage, folder)  # every file at once
-            _fsync_folder(folder.parent)
+            fsync_folder(folder.parent)
         else:
             _move_in(stage, folder, names)
     finally:
@@ -72,7 +72,7 @@ def _move_in(stage: Path, folder: Path, names: list[str]) -> None:
         for name in names:
             target = folder / name
             if not target.parent.is_dir():
-                target.parent.mkdir(mode=0o777 & ~_umask())
+                target.parent.mkdir(mode=0o777 & ~current_umask())
                 made.append(target.parent)
             had = os.path.lexists(target)
             if had:
@@ -93,4 +93,4 @@ def _move_in(stage: Path, folder: Path, names: list[str]) -> None:
         for sub in reversed(made):
             shutil.rmtree(sub, ignore_errors=True)
         raise
-    _fsync_folder(folder)
+    fsync_folder(folder)

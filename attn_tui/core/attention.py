@@ -15,7 +15,7 @@ import numpy as np
 
 from .checks import check_matrix, check_same
 from .info import row_entropies_bits
-from .ranks import _finfo, _rank, score_rank, score_tolerance  # noqa: F401  (Trace's ranks; re-exported)
+from .ranks import float_info, numerical_rank, score_rank, score_tolerance  # noqa: F401  (Trace's ranks; re-exported)
 
 DTYPES = {"float64": np.float64, "float32": np.float32, "float16": np.float16}
 FILLS = ("-1e9", "-inf", "min")
@@ -189,11 +189,11 @@ class Trace:
 
     @cached_property
     def rank_Q(self):
-        return _rank(self.Q)
+        return numerical_rank(self.Q)
 
     @cached_property
     def rank_K(self):
-        return _rank(self.K)
+        return numerical_rank(self.K)
 
     @property
     def d_k(self):

@@ -30,8 +30,7 @@ from .lazy_matrix import (  # noqa: F401  (re-exported: core.lazy's public names
     ROWS,
     LazyMatrix,
     LazyRows,
-    _remember,
-    _span,
+    remember_recent,
 )
 from .ranks import factor_rank, score_rank_qr, score_singular_values
 
@@ -124,7 +123,7 @@ class LazyTrace:
     def _stats_locked(self, r0) -> stream.RowStats:
         b0 = (r0 // ROWS) * ROWS
         key = b0
-        _remember(self._recent_stats, key, RECENT_BLOCKS)
+        remember_recent(self._recent_stats, key, RECENT_BLOCKS)
         if key not in self._stats:
             self._stats[key] = stream.row_stats(self.src, b0, min(b0 + ROWS, self.src.T), top=0)
             if len(self._stats) > CACHE:

@@ -21,14 +21,14 @@ CACHE = 64  # tiles kept per matrix (64 x 16 x 512 x 8 bytes = 4 MiB at most)
 RECENT = 12  # tiles per matrix remembered as read last: what a screen showed, to warm a new trace with
 
 
-def _remember(recent: OrderedDict, key, size: int = RECENT) -> None:
+def remember_recent(recent: OrderedDict, key, size: int = RECENT) -> None:
     recent[key] = None
     recent.move_to_end(key)
     if len(recent) > size:
         recent.popitem(last=False)
 
 
-def _span(key, n):
+def span(key, n):
     """(start, stop, squeeze) of an int or a step-1 slice over n."""
     if isinstance(key, slice):
         start, stop, step = key.indices(n)
@@ -66,7 +66,7 @@ class LazyMatrix:
 
     def _tile_locked(self, i, j):
         key = (i, j)
-        _remember(self.recent, key)
+        remember_recent(self.recent, key)
         if key in self._tiles:
             self._tiles.move_to_end(key)
             return self._tiles[key]
@@ -84,7 +84,7 @@ class LazyMatrix:
         if 0 < r1 - r0 <= 2 and (c1 - c0) > 4 * self._cols:
             with self._lock:
                 key = ("rows", r0, r1, c0, c1)
-                _remember(self.recent, key)
+                remember_recent(self.recent, key)
                 if key not in self._tiles:
                     self._tiles[key] = np.asarray(self._fn(r0, r1, c0, c1))
                     if len(self._tiles) > self._cache_size:
@@ -121,8 +121,8 @@ class LazyMatrix:
             key = (key, slice(None))
         if len(key) != 2:
             raise IndexError("LazyMatrix: index with [rows, cols]")
-        r0, r1, sq_r = _span(key[0], self.shape[0])
-        c0, c1, sq_c = _span(key[1], self.shape[1])
+        r0, r1, sq_r = span(key[0], self.shape[0])
+        c0, c1, sq_c = span(key[1], self.shape[1])
         out = self.block(r0, r1, c0, c1)
         if sq_r and sq_c:
             return out[0, 0]
@@ -146,7 +146,7 @@ class LazyRows:
         return self.shape[0]
 
     def __getitem__(self, key):
-        r0, r1, squeeze = _span(key, self.shape[0])
+        r0, r1, squeeze = span(key, self.shape[0])
         out = np.asarray(self._fn(r0, r1), dtype=np.float64)
         return out[0] if squeeze else out
 

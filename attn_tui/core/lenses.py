@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .attention import blocked_cells, softmax
-from .ranks import _rank, score_rank
+from .ranks import numerical_rank, score_rank
 
 
 def nadaraya_watson_row(Q, K, V, t, scale, blocked=None):
@@ -55,8 +55,8 @@ def rank_info(S, Q, K):
     sv = np.linalg.svd(S64, compute_uv=False) if finite else np.full(min(S64.shape), np.nan)
     return {
         "S": score_rank(S, Q, K),
-        "Q": _rank(Q),
-        "K": _rank(K),
+        "Q": numerical_rank(Q),
+        "K": numerical_rank(K),
         "d_k": int(np.shape(Q)[1]),
         "singular_values": sv,
     }

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 
-def _finfo(dtype):
+def float_info(dtype):
     """np.finfo of a float dtype; float64's for anything else (an integer matrix)."""
     dtype = np.dtype(dtype)
     return np.finfo(dtype if np.issubdtype(dtype, np.floating) else np.float64)
 
 
-def _rank(a, floor=0.0, size=None):
+def numerical_rank(a, floor=0.0, size=None):
     """Numerical rank of a in the precision of its own dtype, or None when a has NaN/inf entries.
 
     Counts the singular values above size · eps · σ_max + floor, size = min(rows, cols)
@@ -23,7 +23,7 @@ def _rank(a, floor=0.0, size=None):
     σ_max itself and every rank read 0. Rounding each entry moves the singular values by
     at most ‖E‖₂ ≤ ‖E‖_F ≤ eps · ‖a‖_F ≤ eps · √size · σ_max, below this tolerance.
     """
-    fi = _finfo(np.asarray(a).dtype)
+    fi = float_info(np.asarray(a).dtype)
     a = np.asarray(a, dtype=np.float64)
     if a.size == 0 or not np.all(np.isfinite(a)):
         return None
@@ -35,7 +35,7 @@ def _rank(a, floor=0.0, size=None):
 def score_rank(S, Q, K, scale=None):
     """rank S for S = scale · Q Kᵀ as computed in S's dtype, or None when S has NaN/inf.
 
-    The singular values of S above its own tolerance (:func:`_rank`, eps of S's dtype) and
+    The singular values of S above its own tolerance (:func:`numerical_rank`, eps of S's dtype) and
     above the rounding of the product (:func:`score_tolerance`), and at most
     min(rank Q, rank K): S = Q Kᵀ exactly, so a singular value beyond the factors' ranks,
     judged at the same precision, is rounding of directions rank Q or rank K already called
@@ -45,9 +45,9 @@ def score_rank(S, Q, K, scale=None):
     S = np.asarray(S)
     if S.size == 0 or not np.all(np.isfinite(S)):
         return None
-    factors = [r for r in (_rank(Q), _rank(K)) if r is not None]
+    factors = [r for r in (numerical_rank(Q), numerical_rank(K)) if r is not None]
     size = min(*S.shape, np.shape(Q)[1])  # S has at most min(T, T', d_k) singular values above rounding
-    return min([_rank(S, score_tolerance(S, Q, K, scale), size), *factors])
+    return min([numerical_rank(S, score_tolerance(S, Q, K, scale), size), *factors])
 
 
 def score_tolerance(S, Q, K, scale=None):
@@ -64,13 +64,13 @@ def score_tolerance(S, Q, K, scale=None):
     Q64, K64 = np.asarray(Q, dtype=np.float64), np.asarray(K, dtype=np.float64)
     T, d_k = Q64.shape
     T_k = K64.shape[0]
-    fi = _finfo(S.dtype)
+    fi = float_info(S.dtype)
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
         if scale is None:
             qk = np.max(np.abs(Q64 @ K64.T))  # max |.|, not a norm: squares of 1e-257 underflow
             scale = np.max(np.abs(S.astype(np.float64))) / qk if qk > 0 else 0.0
         B = abs(float(scale)) * (np.abs(Q64) @ np.abs(K64).T)  # (T, T'): the size of each score's terms
-        acc = float(_finfo(np.promote_types(fi.dtype, np.float32)).eps)
+        acc = float(float_info(np.promote_types(fi.dtype, np.float32)).eps)
         return float((d_k + 2) * (acc * np.linalg.norm(B, 2) + np.sqrt(T * T_k) * float(fi.smallest_subnormal)))
 
 
@@ -129,11 +129,11 @@ def qr_ranks(Q, K, scale, dtype=np.float64) -> dict:
     out = {"Q": _factor_rank(R1, Q), "K": _factor_rank(R2, K), "singular_values": _svs(R1, R2, scale)}
     if not (np.all(np.isfinite(Q64)) and np.all(np.isfinite(K64))):
         return out | {"S": None}
-    fi = _finfo(dtype)
+    fi = float_info(dtype)
     sv = out["singular_values"]
     T, d_k = Q64.shape
     T_k = K64.shape[0]
-    acc = float(_finfo(np.promote_types(fi.dtype, np.float32)).eps)
+    acc = float(float_info(np.promote_types(fi.dtype, np.float32)).eps)
     big = _svs(_r_factor(np.abs(Q64)), _r_factor(np.abs(K64)), scale)[0]
     floor = (d_k + 2) * (acc * big + np.sqrt(T * T_k) * float(fi.smallest_subnormal))
     tol = sv[0] * min(T, T_k, d_k) * float(fi.eps) + floor
@@ -141,12 +141,12 @@ def qr_ranks(Q, K, scale, dtype=np.float64) -> dict:
 
 
 def factor_rank(a):
-    """:func:`_rank` of a tall a (T x d_k) from the d_k x d_k R of its QR (same singular values)."""
+    """:func:`numerical_rank` of a tall a (T x d_k) from the d_k x d_k R of its QR (same singular values)."""
     return _factor_rank(_r_factor(a), a)
 
 
 def _factor_rank(R, a):
-    fi = _finfo(np.asarray(a).dtype)
+    fi = float_info(np.asarray(a).dtype)
     sv = np.linalg.svd(R, compute_uv=False)
     if sv.size == 0:
         return 0

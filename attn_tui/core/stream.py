@@ -33,9 +33,9 @@ from .stream_source import (  # noqa: F401  (re-exported: core.stream's public n
     SAMPLE_ROWS,
     TILE,
     Source,
-    _tiles,
     facts,
     score_range,
+    tile_ranges,
 )
 
 BLOCK = 128  # query rows per block (the summary's: 64, 128, 256 took 2.2, 2.0, 2.5 s at T = 16384)
@@ -69,7 +69,7 @@ def row_stats(src: Source, r0: int, r1: int, top: int = 3, sums: bool = False, t
     k = min(top, src.T_k)
     best_x = np.full((n, k), -np.inf)
     best_i = np.full((n, k), -1, dtype=np.int64)
-    tiles = list(_open_tiles(src, r0, r1, tile) if not top else _tiles(src.T_k, tile))  # read by both passes
+    tiles = list(_open_tiles(src, r0, r1, tile) if not top else tile_ranges(src.T_k, tile))  # read by both passes
     Xs = []  # (n, c1 − c0) of S + M per tile, in the dtype
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         for c0, c1 in tiles:  # the first pass: S + M, each row's max, its largest masked score, top keys
@@ -161,7 +161,7 @@ def _open_tiles(src: Source, r0: int, r1: int, tile: int):
     s + fill − m <= 2b + fill < −800 with b = |scale| max‖q‖ max‖k‖ (Cauchy-Schwarz, and the
     dtype's rounding well inside the margin). Rows near the top of a causal T = 16384 matrix
     then pass over 1 tile of keys, not 8; m, l, H, O and the largest masked weight are as before."""
-    every = list(_tiles(src.T_k, tile))
+    every = list(tile_ranges(src.T_k, tile))
     if src.mask == "none" or r1 <= r0:
         return every
     q, k = src.norms
@@ -217,7 +217,7 @@ def _row_sums(es, l, dtype):  # noqa: E741
 
 def blocks(T: int, block: int = BLOCK):
     """(r0, r1) of consecutive row blocks covering 0..T."""
-    return _tiles(T, block)
+    return tile_ranges(T, block)
 
 
 def first_overflow(s, inputs, block: int = BLOCK):
@@ -235,7 +235,7 @@ def first_overflow(s, inputs, block: int = BLOCK):
     if _cannot_overflow(src, top):
         return None
     for r0, r1 in blocks(src.T, block):  # O = A V is a weighted average of V's finite rows: it cannot overflow
-        for c0, c1 in _tiles(src.T_k, TILE):
+        for c0, c1 in tile_ranges(src.T_k, TILE):
             bad = np.argwhere(~np.isfinite(src.scores(r0, r1, c0, c1)))
             if len(bad):
                 return "S", inputs(s, "S", r0 + int(bad[0][0]), c0 + int(bad[0][1])), s.dtype, top

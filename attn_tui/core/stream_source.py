@@ -24,7 +24,7 @@ from .matrices import INPUTS
 TILE = 2048  # keys per tile: a (core.stream.BLOCK, TILE) float64 tile is 4 MiB
 
 
-def _tiles(n, tile):
+def tile_ranges(n, tile):
     return ((c0, min(c0 + tile, n)) for c0 in range(0, n, tile))
 
 
@@ -100,7 +100,7 @@ def score_range(Q, K) -> tuple[float, float]:
     rows = np.unique(np.linspace(0, Q.shape[0] - 1, min(SAMPLE_ROWS, Q.shape[0])).round().astype(np.int64))
     Kd = K.astype(np.float64)
     lo, hi = np.inf, -np.inf
-    for c0, c1 in _tiles(K.shape[0], 4 * TILE):  # (256, 8192) float64 at a time: 16 MiB
+    for c0, c1 in tile_ranges(K.shape[0], 4 * TILE):  # (256, 8192) float64 at a time: 16 MiB
         P = Q[rows].astype(np.float64) @ Kd[c0:c1].T
         lo, hi = min(lo, float(P.min())), max(hi, float(P.max()))
     out = (lo, hi) if K.shape[0] and Q.shape[0] else (0.0, 0.0)
@@ -230,3 +230,10 @@ class Source:
         """(S + M)[r0:r1, c0:c1] in the dtype."""
         with np.errstate(over="ignore", invalid="ignore"):
             return self.scores(r0, r1, c0, c1) + self.additive(r0, r1, c0, c1)
+
+
+def forget() -> None:
+    """Empty this module's caches (Q, K, V; arrays' figures; score ranges): the next summary starts cold."""
+    with _LOCK:
+        for cache in (_QKV, _FACTS, _RANGES):
+            cache.clear()

@@ -12,9 +12,9 @@ import pytest
 
 from attn_tui.core import info, lenses
 from attn_tui.core.attention import (
-    _finfo,
-    _rank,
     attention,
+    float_info,
+    numerical_rank,
     score_rank,
     score_tolerance,
 )
@@ -33,31 +33,31 @@ def diag(shape, values, dtype=np.float64):
 def test_rank_tolerance_is_min_shape_times_eps_times_sigma_max():
     # 3 x 2: min(shape) = 2, so σ₂ = 1.5·eps·σ₁ is below the tolerance and 2.5·eps·σ₁ above it
     # (max(shape) = 3 would call 2.5·eps noise)
-    assert _rank(diag((3, 2), [1.0, 1.5 * EPS])) == 1
-    assert _rank(diag((3, 2), [1.0, 2.5 * EPS])) == 2
-    assert _rank(diag((2, 3), [1.0, 2.5 * EPS])) == 2  # wide as tall
-    assert _rank(diag((3, 2), [4.0, 2.5 * 4 * EPS])) == 2  # relative to σ₁, not absolute
-    assert _rank(diag((3, 2), [4.0, 1.5 * 4 * EPS])) == 1
-    assert _rank(diag((3, 3), [1.0, 1.5 * EPS]), size=1) == 2  # size given: 1·eps
-    assert _rank(diag((3, 3), [1.0, 2.5 * EPS]), size=3) == 1
-    assert _rank(diag((2, 2), [1.0, 0.0])) == 1 and _rank(np.zeros((2, 3))) == 0
-    assert _rank(diag((2, 2), [1.0, 1e-3]), floor=2e-3) == 1  # the floor adds to the tolerance
-    assert _rank(diag((2, 2), [1.0, 1e-3]), floor=5e-4) == 2
+    assert numerical_rank(diag((3, 2), [1.0, 1.5 * EPS])) == 1
+    assert numerical_rank(diag((3, 2), [1.0, 2.5 * EPS])) == 2
+    assert numerical_rank(diag((2, 3), [1.0, 2.5 * EPS])) == 2  # wide as tall
+    assert numerical_rank(diag((3, 2), [4.0, 2.5 * 4 * EPS])) == 2  # relative to σ₁, not absolute
+    assert numerical_rank(diag((3, 2), [4.0, 1.5 * 4 * EPS])) == 1
+    assert numerical_rank(diag((3, 3), [1.0, 1.5 * EPS]), size=1) == 2  # size given: 1·eps
+    assert numerical_rank(diag((3, 3), [1.0, 2.5 * EPS]), size=3) == 1
+    assert numerical_rank(diag((2, 2), [1.0, 0.0])) == 1 and numerical_rank(np.zeros((2, 3))) == 0
+    assert numerical_rank(diag((2, 2), [1.0, 1e-3]), floor=2e-3) == 1  # the floor adds to the tolerance
+    assert numerical_rank(diag((2, 2), [1.0, 1e-3]), floor=5e-4) == 2
 
 
 def test_rank_uses_the_eps_of_the_matrix_dtype():
     e32 = float(np.finfo(np.float32).eps)
-    assert _rank(diag((2, 2), [1.0, 1.5 * e32], np.float32)) == 1  # 2·eps32 tolerance
-    assert _rank(diag((2, 2), [1.0, 2.5 * e32], np.float32)) == 2
-    assert _rank(diag((2, 2), [1.0, 1.5 * e32], np.float64)) == 2  # float64's eps: rank 2
-    assert _rank(np.array([[1, 0], [0, 1]])) == 2  # integers: float64's eps
-    assert _finfo(np.int64).eps == EPS and _finfo(np.float16).eps == np.finfo(np.float16).eps
-    assert _finfo("float32").dtype == np.float32
+    assert numerical_rank(diag((2, 2), [1.0, 1.5 * e32], np.float32)) == 1  # 2·eps32 tolerance
+    assert numerical_rank(diag((2, 2), [1.0, 2.5 * e32], np.float32)) == 2
+    assert numerical_rank(diag((2, 2), [1.0, 1.5 * e32], np.float64)) == 2  # float64's eps: rank 2
+    assert numerical_rank(np.array([[1, 0], [0, 1]])) == 2  # integers: float64's eps
+    assert float_info(np.int64).eps == EPS and float_info(np.float16).eps == np.finfo(np.float16).eps
+    assert float_info("float32").dtype == np.float32
 
 
 def test_rank_of_nan_inf_or_empty_is_none():
-    assert _rank(np.array([[1.0, np.nan]])) is None and _rank(np.array([[np.inf]])) is None
-    assert _rank(np.zeros((0, 3))) is None
+    assert numerical_rank(np.array([[1.0, np.nan]])) is None and numerical_rank(np.array([[np.inf]])) is None
+    assert numerical_rank(np.zeros((0, 3))) is None
     assert score_rank(np.array([[np.inf]]), [[1.0]], [[1.0]]) is None
     assert score_rank(np.zeros((0, 2)), np.zeros((0, 1)), np.zeros((2, 1))) is None
 
@@ -103,7 +103,7 @@ def test_score_rank_is_bounded_by_the_factors_ranks():
     e = 3.1e-257
     Q, K = np.array([[1.0, e], [e, e]]), np.array([[e, 1.0], [e, e]])
     tr = attention(Q, K, np.zeros((2, 1)))
-    assert np.linalg.matrix_rank(tr.S) == 2 and _rank(tr.S, score_tolerance(tr.S, tr.Q, tr.K)) == 2
+    assert np.linalg.matrix_rank(tr.S) == 2 and numerical_rank(tr.S, score_tolerance(tr.S, tr.Q, tr.K)) == 2
     assert (tr.rank_S, tr.rank_Q, tr.rank_K) == (1, 1, 1)  # e is below Q's and K's tolerance
     assert score_rank(tr.S, Q, np.array([[e, 1.0], [1.0, e]])) == 1  # the smaller factor bounds it
     # an honest rank 2 stays 2; rounding of cancelling scores is no rank

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from attn_tui.core.attention import attention
-from attn_tui.core.ranks import _rank, factor_rank, score_rank, score_rank_qr
+from attn_tui.core.ranks import factor_rank, numerical_rank, score_rank, score_rank_qr
 
 
 def factors(T, d, r, dtype, seed=5):
@@ -34,7 +34,7 @@ def test_full_s_and_its_qr_factors_agree_at_1024_float16():
     tr = attention(Q, K, np.eye(1024, 16), dtype=np.float16)
     assert tr.S.dtype == np.float16
     assert score_rank(tr.S, Q, K, tr.scale) == score_rank_qr(Q, K, tr.scale, np.float16) == 9
-    assert _rank(Q) == factor_rank(Q) == 9
+    assert numerical_rank(Q) == factor_rank(Q) == 9
 
 
 def test_rounding_to_float16_is_not_counted_as_rank():

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attn_tui.core.ranks import _rank, factor_rank, score_rank, score_rank_qr, score_singular_values
+from attn_tui.core.ranks import factor_rank, numerical_rank, score_rank, score_rank_qr, score_singular_values
 
 RNG = np.random.default_rng(33)
 
@@ -131,7 +131,7 @@ def test_qr_ranks_match_the_full_s(T, T_k, d, r, dtype):
     with np.errstate(all="ignore"):
         S = (Q @ K.T) * dtype(scale)
     assert score_rank_qr(Q, K, scale, dtype) == score_rank(S, Q, K, scale)
-    assert factor_rank(Q) == _rank(Q) and factor_rank(K) == _rank(K)
+    assert factor_rank(Q) == numerical_rank(Q) and factor_rank(K) == numerical_rank(K)
     if dtype == np.float64:
         sv = np.linalg.svd(S, compute_uv=False)[: min(T, T_k, d)]
         np.testing.assert_allclose(score_singular_values(Q, K, scale), sv, rtol=1e-9, atol=1e-12 * sv[0])

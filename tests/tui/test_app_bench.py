@@ -40,9 +40,9 @@ async def test_bare_repaint_app_repaints_every_widget():
     app = bench.BareRepaintApp()
     async with app.run_test(size=bench.SIZE) as pilot:
         await pilot.pause()
-        before = [w.render_line(1).text for w in app.query(bench._Lines)]
+        before = [w.render_line(1).text for w in app.query(bench.FloorLines)]
         await pilot.press("plus")
-        after = [w.render_line(1).text for w in app.query(bench._Lines)]
+        after = [w.render_line(1).text for w in app.query(bench.FloorLines)]
     assert len(before) == bench.REPAINTED
     assert all(a != b for a, b in zip(after, before))
 

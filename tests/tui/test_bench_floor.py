@@ -13,12 +13,12 @@ async def test_bare_grids_are_as_tall_as_their_rows_and_plus_paints_every_line(r
     """A grid cell of the bare app was once 2 lines tall (one row of numbers): the floor then
     painted 8 lines per `+`, not 8 grids' worth."""
     painted: list[int] = []
-    draw = bench._Lines.render_line
-    monkeypatch.setattr(bench._Lines, "render_line", lambda self, y: painted.append(y) or draw(self, y))
+    draw = bench.FloorLines.render_line
+    monkeypatch.setattr(bench.FloorLines, "render_line", lambda self, y: painted.append(y) or draw(self, y))
     app = bench.bare_repaint_app(rows)()
     async with app.run_test(size=bench.SIZE) as pilot:
         await pilot.pause()
-        grids = list(app.query(bench._Lines))
+        grids = list(app.query(bench.FloorLines))
         assert [g.region.height for g in grids] == [rows + 2] * bench.REPAINTED  # title rule, header, rows
         painted.clear()
         await pilot.press("plus")
@@ -33,5 +33,5 @@ async def test_the_floors_with_the_explorers_widget_count_and_style_sheet():
     styled = bench.cpu.with_style_sheet(bench.bare_repaint_app(5, n, grids=12))()
     async with styled.run_test(size=bench.SIZE) as pilot:
         await pilot.pause()
-        assert len(styled.query(bench._Lines)) == 12
+        assert len(styled.query(bench.FloorLines)) == 12
         assert any(str(path).endswith("app.tcss") for path, _ in styled.stylesheet.source)  # parsed and applied

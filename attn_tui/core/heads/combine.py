@@ -19,12 +19,11 @@ from .source import HeadSource, check_head
 
 @dataclass(frozen=True)
 class Combine:
-    """The layer's two sides: max |concat W_O − Σ_h O_h W_O^(h)| and the largest |entry| of the output."""
+    """The layer's two sides, concat W_O and Σ_h O_h W_O^(h): the output and their largest difference."""
 
     layer: int
     output: np.ndarray | None  # (T, d_model) concat(O_1..O_H) W_O, kept up to MAX_DIM query rows (for a pane)
     max_abs_diff: float
-    max_abs_output: float
     tolerance: float  # 2 n eps max_t,k Σ_j |O_tj| |W_O jk|, n = H·d_v: the float64 rounding bound of both sides
 
     @property
@@ -41,7 +40,7 @@ def combine(src: HeadSource, layer: int) -> Combine | None:
     H = src.n_heads
     d_v = W_O.shape[0] // H
     heads = [(src.weights_block(layer, h, qkv), qkv[2]) for h in range(H) for qkv in [src.qkv(layer, h)]]
-    diff = top = bound = 0.0
+    diff = bound = 0.0
     rows = []
     for r0 in range(0, src.T, ROWS):
         r1 = min(src.T, r0 + ROWS)
@@ -51,7 +50,6 @@ def combine(src: HeadSource, layer: int) -> Combine | None:
         if src.T <= MAX_DIM:
             rows.append(concat)
         diff = max(diff, float(np.nanmax(np.abs(concat - summed), initial=0.0)))
-        top = max(top, float(np.nanmax(np.abs(concat), initial=0.0)))
         bound = max(bound, float(np.nanmax(np.abs(np.concatenate(O, axis=1)) @ np.abs(W_O), initial=0.0)))
     output = np.vstack(rows) if rows else None
-    return Combine(layer, output, diff, top, tolerance=2 * H * d_v * float(np.finfo(np.float64).eps) * bound)
+    return Combine(layer, output, diff, tolerance=2 * H * d_v * float(np.finfo(np.float64).eps) * bound)

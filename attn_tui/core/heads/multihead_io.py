@@ -33,7 +33,7 @@ from .source import HeadSource
 
 ARRAYS = {"Q": 4, "K": 4, "V": 4, "W_O": 3, "A": 4, "M": 3}  # name -> number of axes
 SETTINGS = ("title", "source", "tokens", "key_tokens", "kv_head", "scale", "mask", "raw_tokens", "provenance")
-MAX_LAYERS = MAX_HEADS = 1024
+MAX_LAYERS = 1024  # layers of a file, and heads of a layer
 MAX_CELLS = 2**24  # T x T' of a stored A or M per head or layer (128 MiB in float64)
 MAX_FILE = 64 * 2**30  # read lazily: only the headers and one head at a time
 

@@ -241,7 +241,7 @@ class ExperimentsScreen(Screen):
             out = sweep_export.export(self.frames, self.labels, directory, fps=FPS)
         except OSError as e:
             return f"export: cannot write to {directory}: {e.strerror or e}"
-        self.export_dir, self.last_export = directory, out
+        self.export_dir = directory
         self.app.notes.say(
             f"Sweep exported: {out} (animated) and {out.stem}_frames/ ({len(self.frames)} SVGs)",
             title="Export",

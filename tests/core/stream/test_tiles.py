@@ -23,7 +23,7 @@ RNG = np.random.default_rng(11)
 
 def figures(src, r0, r1, every: bool, monkeypatch):
     if every:
-        monkeypatch.setattr(stream, "_open_tiles", lambda src, r0, r1, tile: stream._tiles(src.T_k, tile))
+        monkeypatch.setattr(stream, "_open_tiles", lambda src, r0, r1, tile: stream.tile_ranges(src.T_k, tile))
     st = stream.row_stats(src, r0, r1, top=0, tile=TILE)
     monkeypatch.undo()
     return st
@@ -60,7 +60,7 @@ def test_tiles_left_out_are_those_blocked_for_every_row():
     assert kept == [(96, 128), (128, 160), (160, 192)]
     causal = stream.Source.of(s.with_(mask="causal"))
     assert stream._open_tiles(causal, 0, 16, TILE) == [(0, 32)]
-    assert len(list(stream._open_tiles(causal, 284, 300, TILE))) == len(list(stream._tiles(T, TILE)))
+    assert len(list(stream._open_tiles(causal, 284, 300, TILE))) == len(list(stream.tile_ranges(T, TILE)))
 
 
 def test_nothing_is_left_out_when_a_blocked_weight_might_not_be_zero():
@@ -69,7 +69,7 @@ def test_nothing_is_left_out_when_a_blocked_weight_might_not_be_zero():
     src = stream.Source.of(s)
     q, k = src.norms
     assert float(src.fill) + 2 * abs(src.scale) * q * k >= -800
-    assert len(list(stream._open_tiles(src, 0, 16, TILE))) == len(list(stream._tiles(T, TILE)))
+    assert len(list(stream._open_tiles(src, 0, 16, TILE))) == len(list(stream.tile_ranges(T, TILE)))
 
 
 RNG_RANGE = np.random.default_rng(43)

@@ -53,7 +53,7 @@ def test_row_sums_are_the_explorers_weights_summed_bit_for_bit(kw, r0):
     r1 = min(T, r0 + 16)
     st = stream.row_stats(src, r0, r1, top=0, sums=True, tile=TILE)
     want = np.zeros(r1 - r0)
-    for c0, c1 in stream._tiles(T, TILE):
+    for c0, c1 in stream.tile_ranges(T, TILE):
         X = src.masked(r0, r1, c0, c1).astype(np.float64)
         want += stream.weights(X, st.m, st.l, src.dtype).sum(axis=1, dtype=np.float64)
     np.testing.assert_array_equal(st.row_sums, want)
