@@ -1,4 +1,4 @@
-"""The key table's rows scoped to one screen: lenses, experiments, train and tour.
+"""The key table's rows scoped to one screen: pipeline, lenses, experiments, train and tour.
 
 attn_tui/tui/keys.py puts them after the app and grid rows (keys_app.py) in KEYS. The keys that
 switch to a screen are not here: keys.py derives them from the screen registry.
@@ -9,6 +9,16 @@ from __future__ import annotations
 from .key_row import Key
 
 SCREEN_KEYS: list[Key] = [
+    # The pipeline (attn_tui/tui/screens/pipeline.py): enter on a pane no grid key answers (charts, inspector).
+    Key(
+        "enter",
+        "app.do('edit.nothing_here')",
+        "Edit?",
+        "on a pane with nothing to type into: say which matrices enter edits, and how to get there",
+        scope="pipeline",
+        show=False,
+        palette=False,
+    ),
     # The lenses, experiments and tour screens (attn_tui/tui/screens/{lenses,experiments,tour}.py).
     Key(
         "z",

@@ -8,9 +8,10 @@ from textual.worker import get_current_worker
 
 from ...core import edit as E
 from ...core.limits import MAX_DIM
-from ...core.matrices import MATRICES, axis_labels, computed_hint
+from ...core.matrices import INPUTS, MATRICES, axis_labels, computed_hint
 from ...core.numparse import parse_int
 from ..screens.editor import CellEditor, FormScreen
+from ..screens.nothing_here import NothingHere
 from ..widgets.matrix_grid import MatrixGrid
 from . import attempt, commit, refuse
 
@@ -21,7 +22,7 @@ def cell(app, name: str, row: int, col: int) -> None:
     try:
         m = E.matrix_of(s, name)
     except E.EditError:
-        app.notes.note(computed_hint(s, name), "refusal", severity="warning", timeout=5)
+        app.push_screen(NothingHere(f"{computed_hint(s, name)}.\n{_where_enter_edits(s)}"))
         return
     rows, cols = axis_labels(s, name)
     title = f"{name}[{rows[row]}, {cols[col]}]  row {row + 1}, column {col + 1}"
@@ -36,6 +37,32 @@ def cell(app, name: str, row: int, col: int) -> None:
             hint=hint,
         )
     )
+
+
+PANES = {  # focus id -> what the pane is
+    "chart": "The charts draw row t's scores and weights",
+    "inspector": "The inspector shows how the cell under the cursor was computed",
+}
+
+
+def nothing_here(app) -> None:
+    """`enter` on a pane that is no grid (the charts, the inspector): what enter edits, and where."""
+    focused = getattr(app.focused, "id", None)
+    what = PANES.get(focused, "Nothing on this pane is typed in")
+    app.push_screen(NothingHere(f"{what}; nothing here is typed in.\n{_where_enter_edits(app.state.scenario)}"))
+
+
+def _where_enter_edits(s) -> str:
+    """Which matrices enter edits in ``s``, and how to get to one."""
+    names = []
+    for name in INPUTS:
+        try:
+            E.matrix_of(s, name)
+        except E.EditError:
+            continue
+        names.append(name)
+    listed = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
+    return f"Enter edits a cell of {listed}: tab to that pane (or click a cell), then press enter."
 
 
 def _set_cell(app, name: str, row: int, col: int, text: str) -> str | None:
