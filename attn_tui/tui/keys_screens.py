@@ -199,4 +199,15 @@ SCREEN_KEYS: list[Key] = [
         palette=False,
         show=False,
     ),
+    # The token view (attn_tui/tui/screens/tokens.py).
+    Key("j,right", "move(1)", "Next token", "the next token: the query (who t looks at) or t (who looks at t)",
+        scope="tokens", display="j/→", bar="token"),
+    Key("k,left", "move(-1)", "Prev token", "the previous token", scope="tokens", display="k/←", bar="token"),
+    Key("f", "flip", "Flip", "who t looks at (row t of A) <-> who looks at t (column t of A)", scope="tokens"),
+    # The model view (attn_tui/tui/screens/model.py).
+    Key("j,right", "app.do('knobs.select_row', 1)", "Next query", "the next query token", scope="model",
+        display="j/→", bar="query", palette=False),
+    Key("k,left", "app.do('knobs.select_row', -1)", "Prev query", "the previous query token", scope="model",
+        display="k/←", bar="query", palette=False),
+    Key("M", "layers", "All layers", "every head of this layer <-> every head of every layer", scope="model"),
 ]

@@ -64,7 +64,7 @@ SCREENS: dict[str, ScreenEntry] = {
     ),
     "train": ScreenEntry(
         "train",
-        "T",
+        "L",
         "Train",
         "attn_tui.tui.screens.train:TrainScreen",
         "train one head on associative recall and watch it learn; compare scaled and unscaled scores",
@@ -78,6 +78,23 @@ SCREENS: dict[str, ScreenEntry] = {
         "every head of a layer side by side: A pooled, entropy against log₂ t, previous-token, first, self and "
         "induction scores, sortable; enter opens a head (induction-demo or a multi-head file)",
         footer=False,  # the other screens' key bars stay as they were
+    ),
+    "tokens": ScreenEntry(
+        "tokens",
+        "T",
+        "Tokens",
+        "attn_tui.tui.screens.tokens:TokensScreen",
+        "the sequence as text, each token shaded by the weight the selected query gives it (row t of A), "
+        "the query outlined; f flips to who looks at t; > < } { step through heads and layers",
+    ),
+    "model": ScreenEntry(
+        "model",
+        "M",
+        "Model view",
+        "attn_tui.tui.screens.model:ModelScreen",
+        "where the selected query looks in every head of its layer (M again: every layer), "
+        "each head's five heaviest keys as text with weights",
+        footer=False,
     ),
 }
 HOME = "pipeline"

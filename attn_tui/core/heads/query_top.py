@@ -1,0 +1,58 @@
+"""Where one query looks, in every head: the top keys of row t of each head's A (BertViz's model view).
+
+For a query position t (0-based here, counted from 1 wherever it is shown), each head of a layer
+gives a row A[t, :] (T',) of the model's own weights, softmax(scale · q_t Kᵀ + M_t), computed
+from the source's Q and K (HeadSource.scores_block: every head of the layer in one NumPy call,
+one row, never a T x T' matrix). ``top_keys`` orders a row's keys by weight; ``query_tops``
+gives the top few of every head of one layer or of every layer.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .source import HeadSource, check_head, layer_qk
+
+TOP = 5  # keys listed per head (the issue's BertViz-like strip)
+
+
+class HeadTop(NamedTuple):
+    """Row t of head ``layer``.``head``: its top keys as (position from 0, weight), heaviest first."""
+
+    layer: int
+    head: int
+    top: tuple  # ((j, weight), ...)
+
+
+def top_keys(row: np.ndarray, seen: np.ndarray | None = None, n: int = TOP) -> tuple:
+    """((j, A[j]), ...) of the ``n`` heaviest keys of ``row`` (T',), heaviest first, ties by position;
+    keys not ``seen`` (masked) and NaN weights are left out."""
+    row = np.asarray(row, dtype=np.float64).reshape(-1)
+    ok = np.isfinite(row) if seen is None else np.isfinite(row) & np.asarray(seen, dtype=bool).reshape(-1)
+    keys = np.flatnonzero(ok)
+    if keys.size == 0:
+        return ()
+    order = keys[np.lexsort((keys, -row[keys]))][:n]  # weight descending, then position
+    return tuple((int(j), float(row[j])) for j in order)
+
+
+def layer_rows(src: HeadSource, layer: int, t: int) -> tuple[np.ndarray, np.ndarray]:
+    """(A (H, T'), seen (T',)): row ``t`` (0-based) of every head of ``layer``, as the model computes it."""
+    check_head(src, layer)
+    if not (isinstance(t, (int, np.integer)) and 0 <= t < src.T):
+        raise ValueError(f"--query: {t!r} is not a query position; this source has positions 1..{src.T}")
+    Q, K = layer_qk(src, layer)
+    A, seen = src.scores_block(layer, Q, K)(int(t), int(t) + 1)  # (H, 1, T'), (1, T')
+    return A[:, 0, :], np.asarray(seen).reshape(-1)
+
+
+def query_tops(src: HeadSource, t: int, layer: int | None = None, n: int = TOP) -> list[HeadTop]:
+    """The top ``n`` keys of query ``t`` (0-based) in every head of ``layer`` (every layer when None)."""
+    layers = range(src.n_layers) if layer is None else [layer]
+    out = []
+    for ly in layers:
+        A, seen = layer_rows(src, ly, t)
+        out += [HeadTop(ly, h, top_keys(A[h], seen, n)) for h in range(src.n_heads)]
+    return out

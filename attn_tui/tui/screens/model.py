@@ -1,0 +1,103 @@
+"""The model view (key `M`): where the selected query looks in every head of its layer (`M` again:
+of every layer), each head a line of its five heaviest keys as text with their weights — BertViz's
+model view in a terminal, so "which heads look back to the previous token from here, which to the
+token after its earlier copy" is one screen.
+
+The weights are the model's own (core/heads/query_top.py: each head's row t from its Q, K, scale
+and mask), not the edited scenario's: c or an edit changes the pipeline's head, not the model. They
+are read in a worker (every layer of a long captured text is a few hundred rows of Q at a time).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.worker import get_current_worker
+
+from ...core.heads.query_top import query_tops
+from .. import keys
+from ..state import State
+from ..views import model_view as mv
+from ..views.status import status_view
+from ..widgets import palette as P
+from ..widgets.key_bar import KeyBar
+from ..widgets.status import StatusLine
+from ..widgets.text_lines import TextLines
+
+
+class ModelScreen(Screen):
+    HELP = (
+        "Where the selected query looks in every head of its layer (M again: every layer): each head's five "
+        "heaviest keys with their weights, and what that key is to the query (the previous token, itself, "
+        "the token after an earlier copy of it)."
+    )
+    name_for_keys = "model"
+    CSS_PATH = "tokens.tcss"
+    BINDINGS = keys.bindings("model")
+    AUTO_FOCUS = "#model-scroll"
+
+    def __init__(self, *args, **kw) -> None:
+        super().__init__(*args, **kw)
+        self.every_layer = False
+        self._done = None  # ((id(source), row, layer or None), [HeadTop])
+
+    def compose(self) -> ComposeResult:
+        yield TextLines(id="model-header", wrap=True)
+        with VerticalScroll(id="model-scroll"):
+            yield TextLines(id="model-heads", wrap=False)
+        yield TextLines(id="model-legend", wrap=True)
+        yield StatusLine(id="status")
+        yield KeyBar(keys.bar_label, id="keybar")
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "state", self.show, init=False)
+        self.call_after_refresh(lambda: self.show(self.app.state))
+
+    def on_screen_resume(self) -> None:
+        self.show(self.app.state)
+
+    def _key(self, state: State):
+        return (id(state.head.source), state.row, None if self.every_layer else state.head.layer)
+
+    def show(self, state: State) -> None:
+        if state is None or not self.is_current:
+            return
+        self.query_one("#status", StatusLine).show(status_view(state))
+        header = self.query_one("#model-header", TextLines)
+        if state.head is None:
+            header.set_text(Text(mv.NO_HEADS))
+            self.query_one("#model-heads", TextLines).set_text(Text(""))
+            return
+        header.set_text(Text(mv.header(state, self.every_layer), style="bold"))
+        self.query_one("#model-legend", TextLines).set_text(Text(mv.LEGEND, style="dim"))
+        key = self._key(state)
+        if self._done is not None and self._done[0] == key:
+            self._draw(state, self._done[1])
+            return
+        self.query_one("#model-heads", TextLines).set_text(Text("reading every head … (keys still work)"))
+        self._read(state, key)
+
+    def _draw(self, state: State, tops) -> None:
+        look = P.shared_look(self, lambda n: P.shared_styles(self)[n].partial_rich_style)
+        lines = mv.head_lines(state, tops, look.seq, look.label)
+        self.query_one("#model-heads", TextLines).set_text(lines)
+
+    @work(thread=True, exclusive=True, group="model")
+    def _read(self, state: State, key) -> None:
+        tops = query_tops(state.head.source, state.row, key[2])
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._read_done, key, tops)
+
+    def _read_done(self, key, tops) -> None:
+        self._done = (key, tops)
+        state = self.app.state
+        if state is not None and state.head is not None and self._key(state) == key:
+            self._draw(state, tops)
+
+    def action_layers(self) -> None:
+        """`M` here: every head of this layer <-> every head of every layer."""
+        self.every_layer = not self.every_layer
+        self.show(self.app.state)

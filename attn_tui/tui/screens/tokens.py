@@ -1,0 +1,124 @@
+"""The token view (key `T`): the sequence as text, shaded by where one query looks (CircuitsVis's
+coloured tokens, BertViz's head view read from one token), beside the matrices of the pipeline.
+
+It shows the State: the head (`>` `<` `}` `{` step through heads and layers here too), the row t
+(`j`/`k`, or left/right in the text), c and the mask. `f` flips the direction: who t looks at
+(row t of A) or who looks at t (column t of A: the t it shows is the screen's own, ``self.key``).
+A column of a large trace (above 512 tokens) needs every row's softmax: it is read in a worker,
+the last drawing kept meanwhile. `M` shows where this token looks in every head (screens/model.py).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.worker import get_current_worker
+
+from .. import keys
+from ..state import State
+from ..views import token_view as tv
+from ..views.status import status_view
+from ..widgets.key_bar import KeyBar
+from ..widgets.status import StatusLine
+from ..widgets.text_lines import TextLines
+from ..widgets.token_text import TokenText
+
+
+def no_colour(app) -> bool:
+    """True when the terminal shows no colour scale (NO_COLOR, 16 colours): weights then get glyphs."""
+    return bool(getattr(app, "no_color", False)) or app.console.color_system in (None, "standard", "windows")
+
+
+class TokensScreen(Screen):
+    HELP = (
+        "The sequence as text, each token shaded by the weight the selected query gives it (row t of A, "
+        "A's colour scale; masked keys struck through), the query outlined; f: who looks at t (column t)."
+    )
+    name_for_keys = "tokens"
+    CSS_PATH = "tokens.tcss"
+    BINDINGS = keys.bindings("tokens")
+    AUTO_FOCUS = "#token-text"
+
+    def __init__(self, *args, **kw) -> None:
+        super().__init__(*args, **kw)
+        self.direction = tv.OUT  # who t looks at (row t) or who looks at t (column t)
+        self.key = 0  # the token t of the "in" direction (0-based; a key position)
+        self._asked = None  # (id(trace), direction, index) a worker is reading
+
+    def compose(self) -> ComposeResult:
+        yield TextLines(id="tokens-header", wrap=False)
+        yield TokenText(id="token-text")
+        yield TextLines(id="tokens-top", wrap=True)
+        yield TextLines(id="tokens-legend", wrap=True)
+        yield StatusLine(id="status")
+        yield KeyBar(keys.bar_label, id="keybar")
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "state", self.show, init=False)
+        self.call_after_refresh(lambda: self.show(self.app.state))
+
+    def on_screen_resume(self) -> None:
+        self.show(self.app.state)
+
+    def _index(self, state: State) -> int:
+        if self.direction == tv.OUT:
+            return state.row
+        self.key = max(0, min(state.scenario.T_k - 1, self.key))
+        return self.key
+
+    def show(self, state: State) -> None:
+        if state is None or not self.is_current:
+            return
+        self.query_one("#status", StatusLine).show(status_view(state))
+        index = self._index(state)
+        if state.large and self.direction == tv.IN:
+            asked = (id(state.trace), self.direction, index)
+            if self._asked != asked:
+                self._asked = asked
+                self.query_one("#tokens-top", TextLines).set_text(Text("reading column … (keys still work)"))
+                self._read(state, self.direction, index)
+            return
+        self._draw(state, tv.weights_of(state, self.direction, index))
+
+    def _draw(self, state: State, w: tv.Weights) -> None:
+        view = tv.token_view(state, w)
+        glyphs = no_colour(self.app)
+        self.query_one(TokenText).show(view.texts, view.joined, view.weights, view.selected, glyphs)
+        head = f"{state.head.label()} · " if state.head is not None else ""
+        self.query_one("#tokens-header", TextLines).set_text(Text(f"{head}{view.title}", style="bold"))
+        self.query_one("#tokens-top", TextLines).set_text(Text(view.top))
+        self.query_one("#tokens-legend", TextLines).set_text(Text(tv.legend(glyphs), style="dim"))
+
+    @work(thread=True, exclusive=True, group="tokens")
+    def _read(self, state: State, direction: str, index: int) -> None:
+        w = tv.weights_of(state, direction, index)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._read_done, state, w)
+
+    def _read_done(self, state: State, w: tv.Weights) -> None:
+        self._asked = None
+        if state is self.app.state and (w.direction, w.index) == (self.direction, self._index(state)):
+            self._draw(state, w)
+
+    # -- keys (keys_screens.py, scope "tokens") --------------------------------
+    def action_move(self, step: int) -> None:
+        """The next / previous token: the query row (out, through the app's knob) or the key looked at (in)."""
+        if self.direction == tv.OUT:
+            self.app.action_do("knobs.select_row", step)
+            return
+        self.key += step
+        self.show(self.app.state)
+
+    def action_flip(self) -> None:
+        """Who t looks at <-> who looks at t; the token t stays the same where queries are the keys."""
+        s = self.app.state.scenario
+        if self.direction == tv.OUT:
+            self.direction, self.key = tv.IN, min(self.app.state.row, s.T_k - 1)
+        else:
+            self.direction = tv.OUT
+            if s.T == s.T_k and self.key != self.app.state.row:
+                self.app.action_do("knobs.select_row", self.key - self.app.state.row)
+                return
+        self.show(self.app.state)

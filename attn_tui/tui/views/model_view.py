@@ -1,0 +1,65 @@
+"""What the model view (screens/model.py) says: one line per head, its five heaviest keys for the
+selected query, each with its weight on A's colour and what the key is to the query."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+
+from ...core.heads.query_top import HeadTop
+from ..state import State
+from .token_view import who
+
+NO_HEADS = (
+    "One head here: the model view shows where a query looks in every head of a multi-head source. "
+    "Open induction-demo (o, then pick it; or attn-tui --scenario induction-demo) or a multi-head file."
+)
+LEGEND = (
+    "each head: its five heaviest keys for this query, heaviest first, shaded by weight (A's colour scale); "
+    "prev = the previous token, self = the query itself, first = the first token, "
+    "after copy = the token after an earlier occurrence of the query's token (what an induction head reads)"
+)
+
+
+def header(state: State, every_layer: bool) -> str:
+    ref, s = state.head, state.scenario
+    where = "every layer" if every_layer else f"layer {ref.layer}"
+    return (
+        f"where {who(s.tokens, state.row)} looks, in every head of "
+        f"{where} ({ref.source.n_heads} heads a layer; the model's weights: c and edits do not apply here)"
+    )
+
+
+def relation(ids, keys_are_queries: bool, t: int, j: int) -> str:
+    """What key j is to query t (both 0-based): "prev", "self", "first", "after copy", or ""."""
+    if not keys_are_queries:
+        return "first" if j == 0 else ""
+    if j == t:
+        return "self"
+    if j == t - 1:
+        return "prev"
+    if 1 <= j < t and ids[j - 1] == ids[t]:
+        return "after copy"
+    return "first" if j == 0 else ""
+
+
+def head_lines(state: State, tops: list[HeadTop], seq: tuple, label: Style) -> Text:
+    """One line per head: "L1.H2  t6 r 0.91 prev · …", the current head marked ▶."""
+    src, ref, t = state.head.source, state.head, state.row
+    keys = src.key_tokens or src.tokens
+    aligned = src.T_k == src.T
+    out = Text()
+    for n, ht in enumerate(tops):
+        mark = "▶ " if (ht.layer, ht.head) == (ref.layer, ref.head) else "  "
+        out.append(f"{mark}L{ht.layer}.H{ht.head} ", style=label)
+        for k, (j, w) in enumerate(ht.top):
+            out.append(" " if k else "")
+            out.append(f"{who(keys, j)} {w:.2f}", style=seq[min(len(seq) - 1, int(w * len(seq)))])
+            why = relation(src.ids, aligned, t, j)
+            if why:
+                out.append(f" {why}", style="italic")
+        if not ht.top:
+            out.append("every key masked")
+        if n < len(tops) - 1:
+            out.append("\n")
+    return out

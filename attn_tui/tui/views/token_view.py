@@ -1,0 +1,99 @@
+"""The token view (key `T`): the sequence as text, each token shaded by the weight one query gives it.
+
+Two directions (the screen's ``f`` flips them), both read off the State's trace, the grids' A:
+
+- "out", who does t look at: row t of A, the weights query t gives each key (the text is the keys);
+- "in", who looks at t: column t of A, the weight each query gives key t (the text is the queries).
+
+The shade is A's own colour scale (palette.buckets "seq", the grid's buckets of [0, 1]); a key the
+mask hides is marked masked (the grid's struck cell), not shaded as a 0. One row of A is all a move
+reads (a large trace's row from its row block, never a T x T' matrix); a column of a large trace
+needs every row's softmax, so the screen reads it in a worker (``weights_of``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ...core.heads.query_top import top_keys
+from ..state import State
+
+OUT, IN = "out", "in"
+BLOCKED, NAN = -2, -1  # codes beside a bucket index (the grid's: widgets/grid_cells.py)
+GLYPH_NOTE = "weights as bars ▁▂▃▄▅▆▇█ after each token (no colours here)"
+
+
+class Weights(NamedTuple):
+    """The weights of one direction: ``values`` (n,) and ``seen`` (n,) (False: masked)."""
+
+    direction: str
+    index: int  # t (out) or the key t (in), 0-based
+    values: np.ndarray
+    seen: np.ndarray
+
+
+class TokenView(NamedTuple):
+    """What the token view draws (widgets/token_text.py) and says around it."""
+
+    texts: tuple  # each token's text as drawn
+    joined: bool  # True: the tokens carry their own spaces (a tokenizer's); False: one space between
+    weights: np.ndarray  # (n,) what each token is shaded by; NaN where masked
+    seen: np.ndarray  # (n,) bool
+    selected: int | None  # the token outlined (the query, or the key looked at)
+    title: str
+    top: str  # the five heaviest, with position, token and weight
+
+
+def weights_of(state: State, direction: str, index: int) -> Weights:
+    """Row ``index`` of A (out) or its column (in), with what the mask hides, from the State's trace."""
+    tr = state.trace
+    if direction == OUT:
+        values, blocked = tr.A[index], tr.blocked[index]
+    else:
+        values, blocked = tr.A[:, index], tr.blocked[:, index]
+    values = np.asarray(values, dtype=np.float64).reshape(-1)
+    return Weights(direction, index, values, ~np.asarray(blocked, dtype=bool).reshape(-1))
+
+
+def texts_of(state: State, direction: str) -> tuple[tuple, bool]:
+    """(texts, joined): the tokens of the side shown, as the model reads them. A captured model's
+    tokens carry their own leading spaces (capture_check.token_label: " cat"), so they are joined
+    as written; hand-made labels ("mat", "q") get a space between."""
+    s = state.scenario
+    tokens = s.keys if direction == OUT else s.tokens
+    joined = state.head is not None and bool(state.head.source.raw_tokens)
+    return tuple(tokens), joined
+
+
+def who(tokens, j: int) -> str:
+    """Token j (0-based) with its position, as the lesson writes them ("t4 it"); a label that already
+    starts with its position (the lesson's own "t4 it") is not given it twice."""
+    tok = str(tokens[j]).strip() or str(tokens[j])
+    pos = f"t{j + 1}"
+    return tok if tok == pos or tok.startswith(pos + " ") else f"{pos} {tok}"
+
+
+def token_view(state: State, w: Weights) -> TokenView:
+    """The view of ``w`` (weights_of) on ``state``'s tokens."""
+    s = state.scenario
+    texts, joined = texts_of(state, w.direction)
+    here = s.tokens if w.direction == OUT else s.keys
+    t = who(here, w.index)
+    selected = w.index if s.T == s.T_k and not s.cross else None  # the token t is in the text shown
+    if w.direction == OUT:
+        title = f"who does {t} look at: row {w.index + 1} of A, the weight it gives each key"
+    else:
+        title = f"who looks at {t}: column {w.index + 1} of A, the weight each query gives it"
+    top = top_keys(w.values, w.seen)
+    listed = " · ".join(f"{who(texts, j)} {a:.3f}" for j, a in top) or "none: every key is masked"
+    what = "keys it looks at most" if w.direction == OUT else "queries that look at it most"
+    shown = np.where(w.seen, w.values, np.nan)
+    return TokenView(texts, joined, shown, w.seen, selected, title, f"{what}: {listed}")
+
+
+def legend(glyphs: bool) -> str:
+    """The line under the text: what the shades mean (and the glyphs, when colours are not shown)."""
+    scale = GLYPH_NOTE if glyphs else "shade = weight, A's colour scale (0 dark … 1 bright)"
+    return f"{scale} · ▒masked▒ keys the mask hides · [query] outlined · f flips who looks at whom"
