@@ -57,7 +57,8 @@ def head_lines(state: State, tops: list[HeadTop], seq: tuple, label: Style) -> T
             out.append(f"{who(keys, j)} {w:.2f}", style=seq[min(len(seq) - 1, int(w * len(seq)))])
             why = relation(src.ids, aligned, t, j)
             if why:
-                out.append(f" {why}", style="italic")
+                out.append(" ")
+                out.append(why, style="italic")
         if not ht.top:
             out.append("every key masked")
         if n < len(tops) - 1:

@@ -22,7 +22,7 @@ from ..state import State
 
 OUT, IN = "out", "in"
 BLOCKED, NAN = -2, -1  # codes beside a bucket index (the grid's: widgets/grid_cells.py)
-GLYPH_NOTE = "weights as bars ▁▂▃▄▅▆▇█ after each token (no colours here)"
+GLYPH_NOTE = "bar after each token = its weight, ▁ 0 … █ 1 (no colour scale here); × masked"
 
 
 class Weights(NamedTuple):
@@ -95,5 +95,5 @@ def token_view(state: State, w: Weights) -> TokenView:
 
 def legend(glyphs: bool) -> str:
     """The line under the text: what the shades mean (and the glyphs, when colours are not shown)."""
-    scale = GLYPH_NOTE if glyphs else "shade = weight, A's colour scale (0 dark … 1 bright)"
-    return f"{scale} · ▒masked▒ keys the mask hides · [query] outlined · f flips who looks at whom"
+    scale = GLYPH_NOTE if glyphs else "shade = weight, A's colour scale (dark 0 … bright 1); struck through: masked"
+    return f"{scale} · [ ] the query · numbers under the text: positions · f flips who looks at whom"

@@ -21,6 +21,7 @@ from textual.strip import Strip
 from . import palette as P
 
 BLOCKED, NAN = -2, -1
+ROWS = 2  # a line of text is two rows: the tokens, and under each its position (t1 ...) where it fits
 
 
 def wrap(texts: tuple, joined: bool, width: int, extra: int) -> list[list[int]]:
@@ -71,7 +72,7 @@ class TokenText(ScrollView, can_focus=True):
             changed = set(np.flatnonzero(old_codes != codes).tolist())
             changed |= {j for i in (old_sel, selected) if i is not None for j in (i, i + 1) if j < len(codes)}
             for line in sorted({int(self._line_of[i]) for i in changed}):
-                self.refresh(Region(0, line - int(self.scroll_offset.y), self.size.width, 1))
+                self.refresh(Region(0, ROWS * line - int(self.scroll_offset.y), self.size.width, 1))
         self._reveal()
 
     def on_resize(self) -> None:
@@ -91,13 +92,13 @@ class TokenText(ScrollView, can_focus=True):
             for y, line in enumerate(self._lines):
                 self._line_of[line] = y
             self._laid = key
-        self.virtual_size = Size(width, len(self._lines))
+        self.virtual_size = Size(width, ROWS * len(self._lines))
 
     def _reveal(self) -> None:
         """Scroll so that the selected token's line is on screen (a little context above it)."""
         if self.selected is None or self.selected >= len(self._line_of):
             return
-        y, top, h = int(self._line_of[self.selected]), int(self.scroll_offset.y), max(1, self.size.height)
+        y, top, h = ROWS * int(self._line_of[self.selected]), int(self.scroll_offset.y), max(1, self.size.height)
         if not top <= y < top + h:
             self.scroll_to(y=max(0, y - h // 3), animate=False)
 
@@ -112,17 +113,48 @@ class TokenText(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         base, look = self._styles()
-        sy = int(self.scroll_offset.y) + y
+        sy, under = divmod(int(self.scroll_offset.y) + y, ROWS)
         width = self.size.width
         if sy >= len(self._lines):
             return Strip.blank(width, base)
-        segs: list[Segment] = []
         line = self._lines[sy]
+        if under:
+            return self._ruler(self._positions(line, width), base, width)
+        segs: list[Segment] = []
         for i in line:
             segs += self._token(i, look, base)
         if line and line[-1] == self.selected and not self.joined:
             segs.append(Segment("]", look.selected_label))  # the outline's end, after the line's last token
         return Strip(segs).extend_cell_length(width, base).crop(0, width)
+
+    def _positions(self, line: list[int], width: int) -> str:
+        """The row under a line of tokens: each token's position (from 1) under its first cell, when it
+        fits before the next token's (a run of one-letter tokens shows every other one)."""
+        cells = [" "] * width
+        x, free = 0, 0
+        for i in line:
+            x += 0 if self.joined else 1
+            num = str(i + 1)
+            if x >= free and x + len(num) <= width:
+                cells[x : x + len(num)] = num
+                free = x + len(num) + 1
+            x += cell_len(self.texts[i].replace("\n", "↵")) + (1 if self.glyphs else 0)
+        return "".join(cells)
+
+    @staticmethod
+    def _ruler(text: str, base: Style, width: int) -> Strip:
+        """The positions row as segments of spaces and of digits (one segment of both, an SVG drops its
+        leading spaces)."""
+        dim = base + Style(dim=True)
+        segs, run, digits = [], "", False
+        for ch in text:
+            if run and ch.isdigit() != digits:
+                segs.append(Segment(run, dim if digits else base))
+                run = ""
+            run, digits = run + ch, ch.isdigit()
+        if run:
+            segs.append(Segment(run, dim if digits else base))
+        return Strip(segs, width)
 
     def _token(self, i: int, look: P.Look, base: Style) -> list[Segment]:
         """A token's cells: the space before it (the outline's "[" or "]" when the query is this token or
