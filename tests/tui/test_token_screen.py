@@ -1,0 +1,159 @@
+"""The token view (T) and the model view (M), driven as a learner would: the text's shades are A's
+row (or column) on A's own buckets, j/k and left/right move the query, f flips, > moves heads,
+masked keys are marked, a 4,096-token file scrolls and flips without a T x T matrix."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attn_tui.core.heads.multihead_write import save_heads
+from attn_tui.tui.app import AttentionApp
+from attn_tui.tui.heads_nav import open_ref
+from attn_tui.tui.screens.model import ModelScreen
+from attn_tui.tui.screens.tokens import TokensScreen
+from attn_tui.tui.widgets import palette as P
+from attn_tui.tui.widgets.token_text import BLOCKED, TokenText
+
+SIZE = (120, 40)
+REPEAT = "q w e r q w e r"
+
+
+def _app(tokens=REPEAT):
+    s, ref = open_ref("induction-demo", tokens)
+    return AttentionApp(scenario=s, head=ref)
+
+
+async def _tokens(pilot, settle) -> TokenText:
+    await settle(pilot)
+    await pilot.press("T")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, TokensScreen)
+    return pilot.app.screen.query_one(TokenText)
+
+
+def _row(app, t):
+    return np.asarray(app.state.trace.A[t], dtype=np.float64)
+
+
+async def test_the_shades_are_row_t_of_A_and_the_query_is_outlined(settle):
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        text = await _tokens(pilot, settle)
+        t = app.state.row
+        A = _row(app, t)
+        assert text.selected == t
+        seen = np.arange(len(A)) <= t
+        assert text.codes[~seen].tolist() == [BLOCKED] * int((~seen).sum())  # masked, not a 0
+        assert text.codes[seen].tolist() == P.buckets(A[seen], "seq").tolist()
+        assert int(np.argmax(text.codes)) == int(np.argmax(A))  # the strongest key has the strongest shade
+        for key, step in (("j", 1), ("right", 1), ("k", -1), ("left", -1)):
+            before = app.state.row
+            await pilot.press(key)
+            await settle(pilot)
+            assert app.state.row == before + step and text.selected == app.state.row
+        assert text.codes[: app.state.row + 1].tolist() == P.buckets(_row(app, app.state.row)[: app.state.row + 1], "seq").tolist()
+
+
+async def test_f_flips_to_the_column_and_back(settle):
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        text = await _tokens(pilot, settle)
+        t = app.state.row
+        await pilot.press("f")
+        await settle(pilot)
+        col = np.asarray(app.state.trace.A[:, t], dtype=np.float64)
+        assert text.codes[t:].tolist() == P.buckets(col[t:], "seq").tolist()
+        assert text.codes[:t].tolist() == [BLOCKED] * t  # earlier queries cannot see a later key
+        assert "who looks at" in pilot.app.screen.query_one("#tokens-header").plain
+        await pilot.press("j")  # moves t, not the query row
+        await settle(pilot)
+        assert app.state.row == t and text.selected == t + 1
+        await pilot.press("f")
+        await settle(pilot)
+        assert app.state.row == t + 1 and "who does" in pilot.app.screen.query_one("#tokens-header").plain
+
+
+async def test_heads_move_under_the_same_sentence(settle):
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        text = await _tokens(pilot, settle)
+        first = text.codes.copy()
+        await pilot.press("greater_than_sign", "right_curly_bracket")
+        await settle(pilot)
+        assert (app.state.head.layer, app.state.head.head) == (1, 1)
+        assert "layer 1 · head 1" in pilot.app.screen.query_one("#tokens-header").plain
+        t = app.state.row
+        assert text.codes[: t + 1].tolist() == P.buckets(_row(app, t)[: t + 1], "seq").tolist()
+        assert text.codes.tolist() != first.tolist()
+
+
+@pytest.mark.parametrize("env", [{"NO_COLOR": "1"}, {"TERM": "xterm", "COLORTERM": ""}])
+async def test_without_a_colour_scale_each_token_gets_a_bar(settle, monkeypatch, env):
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        text = await _tokens(pilot, settle)
+        assert text.glyphs
+        line = text.render_line(0).text
+        assert any(g in line for g in P.BARS) and "bar after each token" in pilot.app.screen.query_one("#tokens-legend").plain
+
+
+@pytest.mark.parametrize("size", [(20, 6), (80, 24), (200, 60)])
+async def test_every_size_draws(settle, size):
+    app = _app()
+    async with app.run_test(size=size) as pilot:
+        text = await _tokens(pilot, settle)
+        assert len(text.texts) == 8
+        await pilot.press("j", "f", "M")
+        await settle(pilot)
+
+
+async def test_the_model_view_lists_every_head_and_every_layer(settle):
+    from attn_tui.core.heads import head_scenario
+
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("M")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, ModelScreen)
+        lines = pilot.app.screen.query_one("#model-heads").plain.splitlines()
+        assert len(lines) == 4 and all(f"L0.H{h}" in line for h, line in enumerate(lines))
+        await pilot.press("M")  # every layer
+        await settle(pilot)
+        lines = pilot.app.screen.query_one("#model-heads").plain.splitlines()
+        assert len(lines) == 8
+        t, src = app.state.row, app.state.head.source
+        for line in lines:
+            name = line.lstrip("▶ ").split()[0]  # "L1.H2"
+            layer, head = (int(x) for x in name[1:].split(".H"))
+            A = head_scenario(src, layer, head).run().A[t]
+            j = int(np.argmax(A))
+            assert line.split(name)[1].split()[0] == f"t{j + 1}"
+
+
+async def test_a_4096_token_file_scrolls_and_flips(tmp_path, settle):
+    rng = np.random.default_rng(0)
+    T, d = 4096, 16
+    Q, K, V = (rng.standard_normal((1, 2, T, d)).astype(np.float32) for _ in range(3))
+    words = ("the", "cat", "sat", "on", "a", "mat")
+    path = save_heads(tmp_path / "long.npz", Q, K, V, tokens=[words[i % 6] for i in range(T)], mask="causal")
+    s, ref = open_ref(str(path))
+    app = AttentionApp(scenario=s, head=ref)
+    async with app.run_test(size=SIZE) as pilot:
+        text = await _tokens(pilot, settle)
+        assert app.state.large and len(text.texts) == T
+        await pilot.press("colon")  # go to a far row: the text scrolls to it
+        await settle(pilot)
+        for ch in "4000":
+            await pilot.press(ch)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.state.row == 3999 and text.selected == 3999 and text.scroll_offset.y > 0
+        assert text.codes[:4000].tolist() == P.buckets(_row(app, 3999)[:4000], "seq").tolist()
+        await pilot.press("f")
+        await settle(pilot)
+        assert text.selected == 3999 and text.codes[:3999].tolist() == [BLOCKED] * 3999
+        assert (text.codes[3999:] >= 0).all()
