@@ -96,7 +96,7 @@ def app_s(steps: int, live: bool = False) -> tuple[float, float | None, float | 
     after space started a training run (no n then: the run's own steps move the count)."""
     app = PtyApp(cmd=[sys.executable, "-c", LAUNCH.format(steps=steps)])
     try:
-        os.write(app.fd, b"T")
+        os.write(app.fd, b"L")
         if not _read_until(app, READY, 120):
             raise RuntimeError(f"the training screen never showed; the screen:\n{app.screen.text()}")
         _read_until(app, "\0", 1.0)  # its last frames (the loss chart drawn again at its size)

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow  # each trains first (the training screen's own te
 
 async def _trained(pilot, settle) -> None:
     await pilot.pause()
-    await pilot.press("T")
+    await pilot.press("L")
     await pilot.pause()
     screen = pilot.app.screen
     assert isinstance(screen, TrainScreen)

@@ -158,7 +158,7 @@ async def test_palette_on_the_training_screen_leaves_out_the_explorer_knobs(sett
     app = AttentionApp()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("T")
+        await pilot.press("L")
         await settle(pilot)
         texts = " ".join(str(h.text) for h in [h async for h in KeyCommands(app.screen).discover()])
         assert "c×" not in texts and "Rename token" not in texts, texts

@@ -152,7 +152,7 @@ async def test_all_screens_holds_every_modes_screen():
 
     app = AttentionApp()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("T")
+        await pilot.press("L")
         await pilot.pause()
         await pilot.press("p")
         await pilot.pause()

@@ -105,7 +105,7 @@ async def test_the_training_screen_neither_offers_nor_runs_the_explorer_knobs(se
     app = AttentionApp()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("T")
+        await pilot.press("L")
         await settle(pilot)
         bar = app.screen.query_one("#keybar").render_line(0).text
         assert "multiplier" not in bar and " Pin" not in bar and "Mask" not in bar and " row" not in bar, bar

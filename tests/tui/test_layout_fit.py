@@ -228,7 +228,7 @@ async def test_a_notice_on_the_training_screen_leaves_the_probe_and_the_curves_i
     app = AttentionApp()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        await pilot.press("T")
+        await pilot.press("L")
         await settle(pilot)
         app.notes.say("This run is done: r resets it (with the controls' values).", timeout=30)  # train.py's
         await settle(pilot)

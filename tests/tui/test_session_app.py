@@ -151,7 +151,7 @@ async def test_the_training_run_is_said_not_kept(state_home, settle):
 
     app = AttentionApp(session=keeper(state_home))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("T")
+        await pilot.press("L")
         await settle(pilot)
         assert isinstance(app.screen, TrainScreen)
         await pilot.press("n", "n")

@@ -93,7 +93,7 @@ async def test_orange_lines_read(theme, settle):
     app = AttentionApp()
     async with app.run_test(size=(120, 40)) as pilot:
         app.theme = theme
-        for key, selector in (("t", "#tour-try"), ("T", "#train-scale"), ("question_mark", "#help-scenario")):
+        for key, selector in (("t", "#tour-try"), ("L", "#train-scale"), ("question_mark", "#help-scenario")):
             await pilot.press(key)
             await settle(pilot)
             style = app.screen.query_one(selector).rich_style

@@ -26,7 +26,7 @@ def _app(tokens=REPEAT):
 
 async def _tokens(pilot, settle) -> TokenText:
     await settle(pilot)
-    await pilot.press("T")
+    await pilot.press("L")
     await settle(pilot)
     assert isinstance(pilot.app.screen, TokensScreen)
     return pilot.app.screen.query_one(TokenText)

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.usefixtures("unpaced")
 
 async def open_train(pilot) -> TrainScreen:
     await pilot.pause()
-    await pilot.press("T")
+    await pilot.press("L")
     await pilot.pause()
     assert isinstance(pilot.app.screen, TrainScreen)
     return pilot.app.screen
@@ -101,7 +101,7 @@ async def test_leaving_for_another_screen_kills_its_processes():
         assert await ended(runs) == [KILLED] * len(runs.processes)
         await screen.workers.wait_for_complete()
         assert screen.compare_runs is None and screen.query_one("#compare-text").content == ""  # none shown
-        await pilot.press("T")
+        await pilot.press("L")
         await pilot.pause()
         assert "stopped when you left this screen: c runs it again" in status(screen)
 

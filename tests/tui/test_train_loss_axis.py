@@ -26,7 +26,7 @@ async def test_the_target_line_lies_between_0_1_and_0_01(size, trained, settle):
     app = AttentionApp()
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        await pilot.press("T")
+        await pilot.press("L")
         await settle(pilot)
         if trained:
             await pilot.press("space")
@@ -52,7 +52,7 @@ async def test_a_resize_shows_the_last_curves_not_the_ones_shown_when_it_happene
     app = AttentionApp()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("T")
+        await pilot.press("L")
         await settle(pilot)
         curves = app.screen.query_one(TrainCurves)
         tr = Trainer(Config(steps=20))

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.usefixtures("unpaced")  # the runs unpaced (conftest.py
 
 async def open_train(pilot, steps: int | None = None) -> TrainScreen:
     await pilot.pause()
-    await pilot.press("T")
+    await pilot.press("L")
     await pilot.pause()
     screen = pilot.app.screen
     assert isinstance(screen, TrainScreen)
@@ -36,7 +36,7 @@ async def open_train(pilot, steps: int | None = None) -> TrainScreen:
 
 def test_the_key_the_palette_and_the_help_name_it():
     rows = [k for k in keys.all_keys() if k.action == "switch_mode('train')"]
-    assert [(k.key, k.description, k.scope) for k in rows] == [("T", "Train", "app")]
+    assert [(k.key, k.description, k.scope) for k in rows] == [("L", "Train", "app")]
     train = {k.action for k in keys.all_keys() if k.scope == "train"}
     assert {"run", "step", "reset", "toggle_scaled", "compare", "explore", "toggle_view"} <= train
 
@@ -272,7 +272,7 @@ async def test_random_keys_on_the_training_screen_never_crash(seed, tmp_path, mo
             if app.screen is not screen and not isinstance(app.screen, TrainScreen):
                 await pilot.press("escape")  # a save dialog: leave it
                 if app.current_mode != "train":
-                    await pilot.press("T")
+                    await pilot.press("L")
                 await pilot.pause()
                 continue
             if i % 50 == 0:

@@ -198,7 +198,7 @@ def tour_page() -> str:
     t = Task()
     sds = ", ".join(f"{math.sqrt(d):g}" for d in DKS)
     return (
-        "The lesson says the projections are learned by gradient descent. The training screen (T) trains W_Q and "
+        "The lesson says the projections are learned by gradient descent. The training screen (L) trains W_Q and "
         "W_K of one head on associative recall; W_V is fixed to the identity (a key's value is the token itself), "
         f"so it is not learned. The task: {t.n_keys} keys (one-hot symbols), {t.n_queries} queries, each repeating "
         "one key. The right A puts each query's weight on its matching key, and W_Q·W_Kᵀ learns a leading "
