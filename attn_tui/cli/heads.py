@@ -32,6 +32,12 @@ def add_parser(sub) -> None:
         metavar='"q w e r q w e r"',
         help="run the built-in model on these tokens (letters a..z separated by spaces)",
     )
+    h.add_argument(
+        "--query",
+        type=number_type(int, "t"),
+        metavar="t",
+        help="where query t (counted from 1) looks in each head: its five heaviest keys (JSON: each head's \"query\")",
+    )
     h.add_argument("--json", action="store_true", help='JSON: {"heads": [{layer, head, mean_entropy_bits, ...}]}')
     h.add_argument(
         "--rollout",
@@ -92,7 +98,12 @@ def _run(args) -> str:
         return rollout_json(src, args.query) if args.json else rollout_text(src, args.query)
     if args.layer is not None:
         check_head(src, args.layer)
-    return heads_json(src, args.layer) if args.json else heads_text(src, args.layer)
+    query = None
+    if args.query is not None:
+        if not 1 <= args.query <= src.T:
+            raise ValueError(f"--query: {args.query} is not a query position; this source has positions 1..{src.T}")
+        query = args.query - 1
+    return heads_json(src, args.layer, query) if args.json else heads_text(src, args.layer, query)
 
 
 def report_scenario(args):

@@ -11,6 +11,7 @@ import math
 
 from ..core.heads.capture_check import stored_check
 from ..core.heads.combine import combine
+from ..core.heads.query_top import query_tops
 from ..core.heads.readings import FIELDS
 from ..core.heads.source import HeadSource, all_readings, own_weights_diffs
 from ..core.labeltext import positioned
@@ -28,10 +29,28 @@ def _mask(kind, w):
     return f"window {w}" if kind == "window" else kind
 
 
-def heads_data(src: HeadSource, layer: int | None = None) -> dict:
-    """What the command prints: the source, every head's readings (a dict each), the combines."""
+def query_rows(src: HeadSource, t: int, layer: int | None = None) -> dict:
+    """{(layer, head): {"position": t + 1, "top": [{position, token, weight}, ...]}}: where query ``t``
+    (0-based) looks in each head, its five heaviest keys, weight descending; positions from 1."""
+    keys = src.key_tokens or src.tokens
+    return {
+        (h.layer, h.head): {
+            "position": t + 1,
+            "top": [{"position": j + 1, "token": keys[j], "weight": w} for j, w in h.top],
+        }
+        for h in query_tops(src, t, layer)
+    }
+
+
+def heads_data(src: HeadSource, layer: int | None = None, query: int | None = None) -> dict:
+    """What the command prints: the source, every head's readings (a dict each), the combines;
+    with ``query`` (0-based), where that query looks in each head (query_rows)."""
     readings = all_readings(src, layer)
     rows = [r.as_dict() for r in readings]
+    if query is not None:
+        looks = query_rows(src, query, layer)
+        for row in rows:
+            row["query"] = looks[(row["layer"], row["head"])]
     if src.has("A"):  # a layer's heads at once
         diffs = {ly: own_weights_diffs(src, ly).tolist() for ly in sorted({row["layer"] for row in rows})}
         for row in rows:
@@ -70,8 +89,8 @@ def _finite(x):
     return x
 
 
-def heads_json(src: HeadSource, layer: int | None = None) -> str:
-    return json.dumps(_finite(heads_data(src, layer)), indent=1, allow_nan=False) + "\n"
+def heads_json(src: HeadSource, layer: int | None = None, query: int | None = None) -> str:
+    return json.dumps(_finite(heads_data(src, layer, query)), indent=1, allow_nan=False) + "\n"
 
 
 def _best(rows, field):
@@ -92,8 +111,8 @@ def tokens_line(tokens, most: int = TOKENS_SHOWN) -> str:
     return f"tokens: {shown}" + (f", ... ({more} more, {len(tokens)} in all)" if more > 0 else "")
 
 
-def heads_text(src: HeadSource, layer: int | None = None) -> str:
-    d = heads_data(src, layer)
+def heads_text(src: HeadSource, layer: int | None = None, query: int | None = None) -> str:
+    d = heads_data(src, layer, query)
     out = [
         d["title"],
         f"{d['n_layers']} layers x {d['n_heads']} heads ({d['n_kv_heads']} K/V heads), T = {d['T']} query tokens, "
@@ -119,7 +138,19 @@ def heads_text(src: HeadSource, layer: int | None = None) -> str:
     for r in d["heads"]:
         out.append(f"{r['layer']:>9} {r['head']:>9} " + " ".join(_num(r[f]) for f in FIELDS))
     out += _verdicts(d)
+    if query is not None:
+        out += _looks(d, src.tokens, query)
     return "\n".join(out) + "\n"
+
+
+def _looks(d, tokens, t: int) -> list:
+    """Where query t looks in each head: its five heaviest keys, "t10 'p' 0.879", heaviest first (tokens
+    quoted: a captured token's leading space shows)."""
+    out = ["", f"where query t{t + 1} ({tokens[t]!r}) looks: each head's five heaviest keys, weight descending"]
+    for r in d["heads"]:
+        keys = " · ".join(f"t{k['position']} {k['token']!r} {k['weight']:.3f}" for k in r["query"]["top"])
+        out.append(f"  L{r['layer']}.H{r['head']}  {keys or 'every key masked'}")
+    return out
 
 
 def _verdicts(d) -> list:
