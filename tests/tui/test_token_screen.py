@@ -52,7 +52,8 @@ async def test_the_shades_are_row_t_of_A_and_the_query_is_outlined(settle):
             await pilot.press(key)
             await settle(pilot)
             assert app.state.row == before + step and text.selected == app.state.row
-        assert text.codes[: app.state.row + 1].tolist() == P.buckets(_row(app, app.state.row)[: app.state.row + 1], "seq").tolist()
+        t = app.state.row
+        assert text.codes[: t + 1].tolist() == P.buckets(_row(app, t)[: t + 1], "seq").tolist()
 
 
 async def test_f_flips_to_the_column_and_back(settle):
@@ -97,7 +98,8 @@ async def test_without_a_colour_scale_each_token_gets_a_bar(settle, monkeypatch,
         text = await _tokens(pilot, settle)
         assert text.glyphs
         line = text.render_line(0).text
-        assert any(g in line for g in P.BARS) and "bar after each token" in pilot.app.screen.query_one("#tokens-legend").plain
+        legend = pilot.app.screen.query_one("#tokens-legend").plain
+        assert any(g in line for g in P.BARS) and "bar after each token" in legend
 
 
 @pytest.mark.parametrize("size", [(20, 6), (80, 24), (200, 60)])
