@@ -36,7 +36,7 @@ def add_parser(sub) -> None:
         "--query",
         type=number_type(int, "t"),
         metavar="t",
-        help="where query t (counted from 1) looks in each head: its five heaviest keys (JSON: each head's \"query\")",
+        help='where query t (counted from 1) looks in each head: its five heaviest keys (JSON: each head\'s "query")',
     )
     h.add_argument("--json", action="store_true", help='JSON: {"heads": [{layer, head, mean_entropy_bits, ...}]}')
     h.add_argument(
