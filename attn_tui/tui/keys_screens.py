@@ -171,6 +171,14 @@ SCREEN_KEYS: list[Key] = [
         scope="heads",
     ),
     Key("V", "flip", "Flip order", "highest first or lowest first", scope="heads"),
+    Key(
+        "M",
+        "app.switch_mode('model')",
+        "Model view",
+        "where the selected query looks in every head of the layer (M again there: every layer)",
+        scope="heads",
+        palette=False,
+    ),
     # The app's head keys, shown in this screen's key bar (the palette has them from the app's rows).
     Key(
         "i",
@@ -211,6 +219,14 @@ SCREEN_KEYS: list[Key] = [
     ),
     Key("k,left", "move(-1)", "Prev token", "the previous token", scope="tokens", display="k/←", bar="token"),
     Key("f", "flip", "Flip", "who t looks at (row t of A) <-> who looks at t (column t of A)", scope="tokens"),
+    Key(
+        "M",
+        "app.switch_mode('model')",
+        "Model view",
+        "where this query looks in every head of its layer (M again there: every layer)",
+        scope="tokens",
+        palette=False,
+    ),
     # The model view (attn_tui/tui/screens/model.py).
     Key(
         "j,right",

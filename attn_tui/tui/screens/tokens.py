@@ -48,7 +48,7 @@ class TokensScreen(Screen):
         self._asked = None  # (id(trace), direction, index) a worker is reading
 
     def compose(self) -> ComposeResult:
-        yield TextLines(id="tokens-header", wrap=False)
+        yield TextLines(id="tokens-header", wrap=True)
         yield TokenText(id="token-text")
         yield TextLines(id="tokens-top", wrap=True)
         yield TextLines(id="tokens-legend", wrap=True)

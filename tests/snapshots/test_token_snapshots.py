@@ -1,0 +1,62 @@
+"""Snapshots of the token view (T) and the model view (M) on induction-demo repeated (each looked at
+as PNG): dark and textual-light in a 256-colour terminal, and a 16-colour one (TERM=xterm, where each
+token gets a bar glyph for its weight: the colour scale collapses there). The terminal is pinned here:
+the token view reads its colour depth from TERM/COLORTERM, as users' terminals set them."""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_tui.tui.app import AttentionApp
+from attn_tui.tui.heads_nav import open_ref
+
+REPEAT = "q w e r t y u i q w e r t y u i"
+
+
+@pytest.fixture
+def colours(monkeypatch):
+    def pin(term: str, colorterm: str | None):
+        monkeypatch.setenv("TERM", term)
+        if colorterm is None:
+            monkeypatch.delenv("COLORTERM", raising=False)
+        else:
+            monkeypatch.setenv("COLORTERM", colorterm)
+
+    return pin
+
+
+def _app(layer=1) -> AttentionApp:
+    s, ref = open_ref("induction-demo", REPEAT, layer=layer, head=2)
+    return AttentionApp(scenario=s, head=ref)
+
+
+def keys(settle, *pressed, theme=None):
+    async def run_before(pilot):
+        if theme:
+            pilot.app.theme = theme
+        await settle(pilot)
+        for key in pressed:
+            await pilot.press(key)
+            await settle(pilot)
+
+    return run_before
+
+
+def test_token_view_dark_120x40(snap_compare, settle, colours):
+    colours("xterm-256color", "truecolor")
+    assert snap_compare(_app(), terminal_size=(120, 40), run_before=keys(settle, "T", "j", "j"))
+
+
+def test_token_view_light_80x24(snap_compare, settle, colours):
+    colours("xterm-256color", "truecolor")
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=keys(settle, "T", "f", theme="textual-light"))
+
+
+def test_token_view_16_colours_80x24(snap_compare, settle, colours):
+    colours("xterm", None)
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=keys(settle, "T"))
+
+
+def test_model_view_every_layer_120x40(snap_compare, settle, colours):
+    colours("xterm-256color", "truecolor")
+    assert snap_compare(_app(), terminal_size=(120, 40), run_before=keys(settle, "M", "M"))
