@@ -5,7 +5,7 @@ every built-in scenario as TOML.
 
 Run it after changing the app's look or core/builtins.py, look at the SVGs, commit them;
 tests/test_readme_assets.py regenerates them in a temporary folder and fails when the committed ones
-are stale. Every picture is the lesson's pipeline at 120×40 in the default dark theme, taken
+are stale. Every picture is the lesson's pipeline (the token and model views: induction-demo) at 120×40 in the default dark theme, taken
 with ``run_test`` + ``save_screenshot`` once the app has settled (no animation playing, the
 chart drawn, the experiments' workers done), with NO_COLOR/TEXTUAL_THEME removed.
 """
@@ -29,7 +29,19 @@ SIZE = (120, 40)
 THEME = "textual-dark"
 # name -> the keys pressed on the explorer before the picture (the README shows the explorer,
 # docs/EXPLORER.md the rest, in this order)
-PICTURES = {"explorer": (), "lenses": ("l",), "experiments": ("x",), "tour": ("t",)}
+PICTURES = {
+    "explorer": (),
+    "lenses": ("l",),
+    "experiments": ("x",),
+    "tour": ("t",),
+    "tokens": ("T", "j", "j"),
+    "model": ("M", "M"),
+}
+# name -> the multi-head source a picture opens on (NAME, tokens, layer, head) instead of the lesson's pipeline
+SOURCES = {
+    "tokens": ("induction-demo", "q w e r t y u i q w e r t y u i", 1, 2),
+    "model": ("induction-demo", "q w e r t y u i q w e r t y u i", 1, 2),
+}
 SWEEP = "softmax_sharpening.svg"
 
 
@@ -42,14 +54,22 @@ async def _settle(pilot) -> None:
     await pilot.pause()
 
 
-async def picture(keys, path: Path, theme: str = THEME, size=SIZE) -> Path:
-    """One SVG screenshot of the explorer after ``keys``."""
+async def picture(keys, path: Path, theme: str = THEME, size=SIZE, source=None) -> Path:
+    """One SVG screenshot of the explorer after ``keys``, on the lesson's pipeline or on ``source``
+    (SOURCES' form), in a 256-colour terminal (the token view reads the colour depth from TERM)."""
     from attn_tui.tui.app import AttentionApp
+    from attn_tui.tui.heads_nav import open_ref
     from attn_tui.tui.widgets.softmax_chart import SoftmaxChart
 
+    os.environ.update(TERM="xterm-256color", COLORTERM="truecolor")
     interval, SoftmaxChart.INTERVAL = SoftmaxChart.INTERVAL, 0.0  # every state drawn at once: no throttle
     try:
-        app = AttentionApp()
+        if source is None:
+            app = AttentionApp()
+        else:
+            name, tokens, layer, head = source
+            scenario, ref = open_ref(name, tokens, layer, head)
+            app = AttentionApp(scenario=scenario, head=ref)
         async with app.run_test(size=size) as pilot:
             app.theme = theme
             await _settle(pilot)
@@ -64,7 +84,10 @@ async def picture(keys, path: Path, theme: str = THEME, size=SIZE) -> Path:
 
 def write_pictures(out: Path, theme: str = THEME) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
-    return [asyncio.run(picture(keys, out / f"{name}.svg", theme)) for name, keys in PICTURES.items()]
+    return [
+        asyncio.run(picture(keys, out / f"{name}.svg", theme, source=SOURCES.get(name)))
+        for name, keys in PICTURES.items()
+    ]
 
 
 def write_sweep(out: Path) -> Path:

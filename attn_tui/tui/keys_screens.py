@@ -248,5 +248,5 @@ SCREEN_KEYS: list[Key] = [
         bar="query",
         palette=False,
     ),
-    Key("M", "layers", "All layers", "every head of this layer <-> every head of every layer", scope="model"),
+    Key("M", "layers", "One/all layers", "every head of this layer <-> every head of every layer", scope="model"),
 ]

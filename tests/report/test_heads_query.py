@@ -73,3 +73,21 @@ def test_a_4096_token_file(tmp_path, capsys):
         j = int(np.argmax(A))
         assert h["query"]["top"][0]["position"] == j + 1
         assert abs(h["query"]["top"][0]["weight"] - A[j]) <= 1e-6  # float32 inputs, float64 softmax both sides
+
+
+def test_the_pages_worked_example_is_what_the_model_computes():
+    """docs/HEADS.md (Reading a head like text): t11 "e" on layer 1 head 2 reads t4 "r" at 0.994, and at
+    t9 "q" layer 1's four heads read t2 "w" at 0.94-0.99: recomputed here, read back from the page."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "HEADS.md").read_text(encoding="utf-8")
+    seq = "q w e r t y u i q w e r t y u i"
+    src = open_heads("induction-demo", seq)
+    A = _row(src, 1, 2, 10)
+    j = int(np.argmax(A))
+    assert (j, seq.split()[j]) == (3, "r") and f"t4 r {A[j]:.3f}" in page and f"({A[j]:.3f})" in page
+    assert int(np.argmax(_row(src, 0, 0, 10))) == 9 and 'lights t10 "w"' in page
+    best = [_row(src, 1, h, 8) for h in range(src.n_heads)]
+    assert all(int(np.argmax(a)) == 1 for a in best)  # t2 "w", after the earlier "q"
+    lo, hi = min(a[1] for a in best), max(a[1] for a in best)
+    assert f"at {lo:.2f}–{hi:.2f}" in page
