@@ -5,7 +5,8 @@ every built-in scenario as TOML.
 
 Run it after changing the app's look or core/builtins.py, look at the SVGs, commit them;
 tests/test_readme_assets.py regenerates them in a temporary folder and fails when the committed ones
-are stale. Every picture is the lesson's pipeline (the token and model views: induction-demo) at 120×40 in the default dark theme, taken
+are stale. Every picture is the lesson's pipeline (the token and model views: induction-demo)
+at 120×40 in the default dark theme, taken
 with ``run_test`` + ``save_screenshot`` once the app has settled (no animation playing, the
 chart drawn, the experiments' workers done), with NO_COLOR/TEXTUAL_THEME removed.
 """
