@@ -26,9 +26,9 @@ def _app(tokens=REPEAT):
 
 async def _tokens(pilot, settle) -> TokenText:
     await settle(pilot)
-    await pilot.press("L")
+    await pilot.press("T")
     await settle(pilot)
-    assert isinstance(pilot.app.screen, TokensScreen)
+    assert isinstance(pilot.app.screen, TokensScreen), (pilot.app.screen, pilot.app.focused)
     return pilot.app.screen.query_one(TokenText)
 
 
@@ -159,3 +159,19 @@ async def test_a_4096_token_file_scrolls_and_flips(tmp_path, settle):
         await settle(pilot)
         assert text.selected == 3999 and text.codes[:3999].tolist() == [BLOCKED] * 3999
         assert (text.codes[3999:] >= 0).all()
+
+
+async def test_the_weighting_key_shades_the_text_by_what_each_key_moves(settle):
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        text = await _tokens(pilot, settle)
+        await pilot.press("W")  # value-weighted: A[t, j] · ‖v_j‖ / max_k ‖v_k‖
+        await settle(pilot)
+        assert app.state.weighting_shown == "value"
+        t = app.state.row
+        V = np.asarray(app.state.trace.V, dtype=np.float64)
+        norms = np.linalg.norm(V, axis=1)
+        want = _row(app, t)[: t + 1] * norms[: t + 1] / norms.max()
+        assert text.codes[: t + 1].tolist() == P.buckets(want, "seq").tolist()
+        assert "value-weighted" in pilot.app.screen.query_one("#tokens-header").plain
+        assert "value-weighted" in pilot.app.screen.query_one("#tokens-legend").plain

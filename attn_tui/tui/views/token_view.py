@@ -22,6 +22,7 @@ from ..state import State
 
 OUT, IN = "out", "in"
 BLOCKED, NAN = -2, -1  # codes beside a bucket index (the grid's: widgets/grid_cells.py)
+WEIGHTED = {"value": "value-weighted A·‖v‖", "info": "info-weighted A·‖vW_O‖"}  # key W (views/weighting.py)
 GLYPH_NOTE = "bar after each token = its weight, ▁ 0 … █ 1 (no colour scale here); × masked"
 
 
@@ -54,6 +55,9 @@ def weights_of(state: State, direction: str, index: int) -> Weights:
     else:
         values, blocked = tr.A[:, index], tr.blocked[:, index]
     values = np.asarray(values, dtype=np.float64).reshape(-1)
+    scale = state.key_scale  # the weighting (key W): each key's size over the largest's, None for A as is
+    if scale is not None:
+        values = values * (scale if direction == OUT else scale[index])
     return Weights(direction, index, values, ~np.asarray(blocked, dtype=bool).reshape(-1))
 
 
@@ -82,10 +86,11 @@ def token_view(state: State, w: Weights) -> TokenView:
     here = s.tokens if w.direction == OUT else s.keys
     t = who(here, w.index)
     selected = w.index if s.T == s.T_k and not s.cross else None  # the token t is in the text shown
+    name = WEIGHTED.get(state.weighting_shown, "A")
     if w.direction == OUT:
-        title = f"who does {t} look at: row {w.index + 1} of A, the weight it gives each key"
+        title = f"who does {t} look at: row {w.index + 1} of {name}, the weight it gives each key"
     else:
-        title = f"who looks at {t}: column {w.index + 1} of A, the weight each query gives it"
+        title = f"who looks at {t}: column {w.index + 1} of {name}, the weight each query gives it"
     top = top_keys(w.values, w.seen)
     listed = " · ".join(f"{who(texts, j)} {a:.3f}" for j, a in top) or "none: every key is masked"
     what = "keys it looks at most" if w.direction == OUT else "queries that look at it most"
@@ -93,7 +98,13 @@ def token_view(state: State, w: Weights) -> TokenView:
     return TokenView(texts, joined, shown, w.seen, selected, title, f"{what}: {listed}")
 
 
-def legend(glyphs: bool) -> str:
-    """The line under the text: what the shades mean (and the glyphs, when colours are not shown)."""
+def legend(glyphs: bool, state: State | None = None) -> str:
+    """The line under the text: what the shades mean (and the glyphs, when colours are not shown); under
+    a weighting (key W), what is weighted and why the weights sum to less than 1."""
     scale = GLYPH_NOTE if glyphs else "shade = weight, A's colour scale (dark 0 … bright 1); struck through: masked"
-    return f"{scale} · [ ] the query · numbers under the text: positions · f flips who looks at whom"
+    words = f"{scale} · [ ] the query · numbers under the text: positions · f flips who looks at whom"
+    if state is not None and state.weighting_shown != "A":
+        from .weighting import weighting_words
+
+        words = f"{weighting_words(state)} · {words}"
+    return words
