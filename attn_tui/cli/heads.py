@@ -32,19 +32,18 @@ def add_parser(sub) -> None:
         metavar='"q w e r q w e r"',
         help="run the built-in model on these tokens (letters a..z separated by spaces)",
     )
-    h.add_argument(
-        "--query",
-        type=number_type(int, "t"),
-        metavar="t",
-        help='where query t (counted from 1) looks in each head: its five heaviest keys (JSON: each head\'s "query")',
-    )
     h.add_argument("--json", action="store_true", help='JSON: {"heads": [{layer, head, mean_entropy_bits, ...}]}')
     h.add_argument(
         "--rollout",
         action="store_true",
         help="attention rollout across the layers (heads averaged, residual as half): R, T x T up to 512 tokens",
     )
-    h.add_argument("--query", metavar="ROWS", help="with --rollout: only these rows of R, positions from 1 (e.g. 1,5)")
+    h.add_argument(
+        "--query",
+        metavar="t|ROWS",
+        help='where query t (counted from 1) looks in each head: its five heaviest keys (JSON: each head\'s "query"); '
+        "with --rollout: only these rows of R (e.g. 1,5)",
+    )
 
 
 def _backstop(name, fn, *args):
@@ -89,8 +88,6 @@ def _run(args) -> str:
     from ..core.heads.source import check_head
     from ..report.heads_text import heads_json, heads_text
 
-    if args.query is not None and not args.rollout:
-        raise ValueError("--query: goes with --rollout (the rows of R to print)")
     src = open_heads(args.source, args.tokens)
     if args.rollout:
         from ..report.rollout_text import rollout_json, rollout_text
@@ -98,12 +95,18 @@ def _run(args) -> str:
         return rollout_json(src, args.query) if args.json else rollout_text(src, args.query)
     if args.layer is not None:
         check_head(src, args.layer)
-    query = None
-    if args.query is not None:
-        if not 1 <= args.query <= src.T:
-            raise ValueError(f"--query: {args.query} is not a query position; this source has positions 1..{src.T}")
-        query = args.query - 1
+    query = None if args.query is None else _position(args.query, src.T)
     return heads_json(src, args.layer, query) if args.json else heads_text(src, args.layer, query)
+
+
+def _position(text: str, T: int) -> int:
+    """--query t without --rollout: one position from 1, returned from 0; ValueError: one line."""
+    t = text.strip()
+    if not (t.isdigit() and 1 <= int(t) <= T):
+        raise ValueError(
+            f"--query: {t[:40]!r} is not a query position; give one of 1..{T} (several rows go with --rollout)"
+        )
+    return int(t) - 1
 
 
 def report_scenario(args):

@@ -54,7 +54,7 @@ def test_text_lists_each_head_and_one_layer_only(capsys):
     assert sum(line.split()[1:3] == ["t3", "'e'"] for line in lines) >= 2
 
 
-@pytest.mark.parametrize("bad", ["0", "11", "-3", "x"])
+@pytest.mark.parametrize("bad", ["0", "11", "-3", "x", "1,2"])
 def test_a_query_that_is_not_there_is_one_line_exit_2(capsys, bad):
     assert cli.main(["heads", "induction-demo", "--tokens", TOKENS, "--query", bad]) == 2
     err = capsys.readouterr().err

@@ -47,4 +47,4 @@ def test_long_files_take_query_rows_and_bad_input_is_one_line(tmp_path):
     row = np.array(json.loads(res.stdout)["rollout"])
     assert row.shape == (1, T) and abs(row.sum() - 1) < 1e-12
     assert_bad_input(attn("heads", str(path), "--rollout", "--query", "0"), "--query: '0' is not a position")
-    assert_bad_input(attn("heads", str(path), "--query", "5"), "--query: goes with --rollout")
+    assert_bad_input(attn("heads", str(path), "--query", "5,6"), "--query: '5,6' is not a query position", "--rollout")
