@@ -135,6 +135,7 @@ PAGES: tuple[Page, ...] = (
         (),
         TryIt("the heads screen on induction-demo, a sequence that repeats", mode="heads"),
     ),
+    Page("moves", "What a head moves: weights times values", heads_tour.moves_page, ("A", "V", "O")),
     Page("results", "Your predictions", lambda: "", ()),
 )
 

@@ -34,6 +34,7 @@ ORDER = [
     "train",
     "takeaways",
     "heads",
+    "moves",
     "results",
 ]
 

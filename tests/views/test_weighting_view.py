@@ -75,3 +75,14 @@ def test_undo_keeps_the_weighting_and_heads_header_names_it():
     back = h.undo(weighted)
     assert back.scenario is st.scenario and back.weighting == "value"
     assert "value-weighted A (rows sum ≤ 1)" in header(st.head.source, 1, "head", False, 16, "value")
+
+
+def test_the_tour_page_on_what_a_head_moves_computes_its_numbers():
+    from attn_tui.tui.views.heads_tour import SINK_ROW, SINK_V, moves_page
+
+    text = moves_page()
+    norms = [math.sqrt(sum(x * x for x in v)) for v in SINK_V]
+    dark = SINK_ROW[0] * norms[0] / max(norms)  # the sink's weight, value-weighted (a loop here)
+    assert f"{dark:.2f} on t1" in text and "O = A V" in text and "sink goes dark" in text
+    total = sum(a * n / max(norms) for a, n in zip(SINK_ROW, norms))
+    assert f"the row sums to {total:.2f}, not 1" in text

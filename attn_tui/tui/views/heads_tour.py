@@ -42,3 +42,38 @@ def heads_page() -> str:
         "sequence (repeat some letters and watch the induction head follow), enter opens a head on the pipeline, "
         "where > and < move to the next head and P pins one to compare with another."
     )
+
+
+# A row that parks most of its weight on a "sink" whose value is near zero (rows t1..t4, keys t1..t4).
+SINK_ROW = (0.70, 0.0, 0.30, 0.0)  # row t4 of A: 0.70 on t1, 0.30 on t3
+SINK_V = ((0.05, 0.0), (0.6, 0.8), (0.0, 1.0), (0.8, 0.6))  # ‖v₁‖ = 0.05, the others 1
+
+
+def moves_page() -> str:
+    """What a head moves (issue 40): O = A V weighs each key's weight by its value; computed now."""
+    import numpy as np
+
+    from ...core.heads.weighting import scale_for, weigh
+
+    A, V = np.array(SINK_ROW), np.array(SINK_V)
+    vw = weigh(A, scale_for("value", V))
+    norms = np.linalg.norm(V, axis=1)
+
+    def n(x) -> str:
+        return fit_number(float(x), 4)
+
+    return (
+        "The lesson's value mix O = A V: row t of the output is Σ_j A[t, j] v_j, and a value is \"what it "
+        "contributes if selected\". A's row says where t looks; what it takes from each key is that weight "
+        "times the key's value, so a weight on a key whose value is small contributes little. In trained "
+        "models many heads put much of a row on the first token, whose value is near zero, when there is "
+        'nothing worth reading (the "attention sink" of Xiao et al. 2023).\n\n'
+        f"Computed now: row t4 puts A = {n(A[0])} on t1 and {n(A[2])} on t3; ‖v₁‖ = {n(norms[0])}, "
+        f"‖v₃‖ = {n(norms[2])}. Value-weighted, A[t, j]·‖v_j‖ / max‖v‖ = {n(vw[0])} on t1 and {n(vw[2])} on "
+        f"t3: the sink goes dark, and the row sums to {n(vw.sum())}, not 1 — the rest was weight spent on a "
+        "key that carries almost nothing.\n\n"
+        "W in the explorer cycles what A's grid, the chart and the heads screen show: A, value-weighted A, "
+        "info-weighted A (‖v_j W_O^(h)‖: what the key writes into the model's output, when the source holds "
+        "W_O), and A again. Try it on induction-demo (--scenario induction-demo): press W on a head and "
+        "watch which of its weights survive."
+    )
