@@ -175,3 +175,27 @@ async def test_the_weighting_key_shades_the_text_by_what_each_key_moves(settle):
         assert text.codes[: t + 1].tolist() == P.buckets(want, "seq").tolist()
         assert "value-weighted" in pilot.app.screen.query_one("#tokens-header").plain
         assert "value-weighted" in pilot.app.screen.query_one("#tokens-legend").plain
+
+
+async def test_a_captured_models_tokens_read_as_text(tmp_path, settle, monkeypatch):
+    """A file as `attn-tui capture` writes one: labels with their own leading spaces (token_label of the
+    tokenizer's Ġ-tokens) and raw_tokens: the text is joined as the model reads it, no space added."""
+    from attn_tui.core.heads.capture_check import token_label
+
+    raw = ["The", "Ġcat", "Ġsat", "Ġon", "Ġthe", "Ġmat", ".", "ĠThe", "Ġcat", "Ġsat", "Ċ", "Ġit"]
+    labels = [token_label(r) for r in raw]
+    monkeypatch.setenv("TERM", "xterm-256color")  # colours: no bar glyph between the tokens
+    monkeypatch.setenv("COLORTERM", "truecolor")
+    rng = np.random.default_rng(5)
+    Q, K, V = (rng.standard_normal((1, 2, len(raw), 4)).astype(np.float32) for _ in range(3))
+    path = save_heads(tmp_path / "cap.npz", Q, K, V, tokens=labels, raw_tokens=raw, mask="causal")
+    s, ref = open_ref(str(path))
+    app = AttentionApp(scenario=s, head=ref)
+    async with app.run_test(size=SIZE) as pilot:
+        text = await _tokens(pilot, settle)
+        assert text.joined and text.texts[1] == " cat" and text.texts[10] == "↵"
+        first = text.render_line(0).text
+        assert first.lstrip().startswith("The cat sat on the mat. The cat sat↵")  # as written, one line
+        assert text.render_line(2).text.lstrip().startswith("it") or "[ it]" in text.render_line(2).text
+        header = pilot.app.screen.query_one("#tokens-header").plain
+        assert f"t{app.state.row + 1}" in header

@@ -67,8 +67,12 @@ def texts_of(state: State, direction: str) -> tuple[tuple, bool]:
     as written; hand-made labels ("mat", "q") get a space between."""
     s = state.scenario
     tokens = s.keys if direction == OUT else s.tokens
-    joined = state.head is not None and bool(state.head.source.raw_tokens)
-    return tuple(tokens), joined
+    src = state.head.source if state.head is not None else None
+    if src is None or not src.raw_tokens:
+        return tuple(tokens), False
+    # the file's labels keep the spaces the door's cleaned labels drop (" cat", not "cat")
+    own = (src.key_tokens or src.tokens) if direction == OUT else src.tokens
+    return (tuple(own), True) if len(own) == len(tokens) else (tuple(tokens), False)
 
 
 def who(tokens, j: int) -> str:
