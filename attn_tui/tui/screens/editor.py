@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.geometry import Offset, Region
 from textual.widgets import Input, Label, Static
 
+from ..widgets.ordered_input import OrderedInput
 from .dialog import AnswerDialog
 
 Apply = Callable[[str], "str | None"]
@@ -46,7 +47,7 @@ class CellEditor(AnswerDialog):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="editor-box"):
             yield Label(self.title_text, classes="dialog-title", id="editor-title", markup=False)
-            yield Input(self.value, id="editor-input", select_on_focus=True, compact=True)
+            yield OrderedInput(self.value, id="editor-input", select_on_focus=True, compact=True)
             yield Static(self.hint, classes="dialog-message", id="editor-message", markup=False)
 
     def on_mount(self) -> None:
@@ -96,7 +97,7 @@ class FormScreen(AnswerDialog):
                 with Horizontal(classes="form-row"):
                     yield Label(label, markup=False)
                     # any text ("2.5" kept, not "25"): apply names what is not a whole number
-                    yield Input(str(value), id=f"field-{key}", compact=True)
+                    yield OrderedInput(str(value), id=f"field-{key}", compact=True)
             yield Static(self.hint, classes="dialog-message", id="form-message", markup=False)
 
     def on_mount(self) -> None:

@@ -33,6 +33,7 @@ from ..widgets.exp_panels import (
     variance_table,
 )
 from ..widgets.key_bar import KeyBar
+from ..widgets.ordered_input import OrderedInput
 from .files import FolderExportScreen, SaveScreen
 
 HIST_N = 20000  # samples drawn for the histogram (the variance uses all n)
@@ -89,11 +90,11 @@ class ExperimentsScreen(Screen):
                     box.border_title = "Variance  Var(q·k) = d_k;  Var(q·k/√d_k) = 1"
                     with Horizontal(id="exp-controls"):
                         yield Label("custom d_k")
-                        yield Input("128", id="in-d_k")
+                        yield OrderedInput("128", id="in-d_k")
                         yield Label("n")
-                        yield Input("5000", id="in-n")
+                        yield OrderedInput("5000", id="in-n")
                         yield Label("seed")
-                        yield Input("8", id="in-seed")
+                        yield OrderedInput("8", id="in-seed")
                     yield ProgressBar(id="var-progress", show_eta=False)
                     yield ProgressLine(" ", id="var-status", markup=False)
                     yield Static(id="var-table")

@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from ...core.builtins import BUILTINS
 from ...core.heads.demo import HEAD_BUILTINS
+from ..widgets.ordered_input import OrderedInput
 from .dialog import AnswerDialog
 
 CSS_PATH = "dialogs.tcss"
@@ -44,7 +45,7 @@ class _PathDialog(AnswerDialog):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.title_text(), classes="dialog-title", markup=False)
-            yield Input(self.path, id="path", placeholder=self.PLACEHOLDER)
+            yield OrderedInput(self.path, id="path", placeholder=self.PLACEHOLDER)
             yield from self.extra()
             yield Static(self.HINT, classes="dialog-message", id="message", markup=False)
 

@@ -29,6 +29,7 @@ from ..views.tour_view import contents, open_index, page_text, panes
 from ..widgets.key_bar import KeyBar
 from ..widgets.lens_panels import LensPanel
 from ..widgets.matrix_grid import MatrixGrid
+from ..widgets.ordered_input import OrderedInput
 from ..widgets.softmax_chart import SoftmaxChart
 from .keyed_grid import KeyedGrid
 from .modes import ChoiceScreen
@@ -47,7 +48,7 @@ LENS_PANES = {
 }
 
 
-class PredictionInput(Input):
+class PredictionInput(OrderedInput):
     """The prediction box. A key that cannot be part of a prediction (n, b, s, t, y, …) is not
     typed: it stays with the tour's bindings, so the page can be left or skipped from the box."""
 

@@ -33,6 +33,7 @@ from ..views import train_view as tv
 from ..widgets.exp_panels import ProgressLine
 from ..widgets.key_bar import KeyBar
 from ..widgets.matrix_grid import MatrixGrid
+from ..widgets.ordered_input import OrderedInput
 from ..widgets.train_charts import TrainCurves
 from .files import SaveScreen
 from .keyed_grid import KeyedGrid
@@ -74,9 +75,9 @@ class TrainScreen(Screen):
             with Horizontal(id="train-controls"):
                 for key, value in (("lr", self.config.lr), ("d_k", self.config.d_k), ("steps", self.config.steps)):
                     yield Label(key)
-                    yield Input(str(value), id=f"in-{key}")  # any text: the form names what is not a number
+                    yield OrderedInput(str(value), id=f"in-{key}")  # any text: the form names what is not a number
                 yield Label("seed")
-                yield Input(str(self.config.seed), id="in-seed")
+                yield OrderedInput(str(self.config.seed), id="in-seed")
                 yield Static(id="train-scale", markup=False)
             yield ProgressLine(id="train-status", markup=False)
             with Horizontal(id="train-top"):
