@@ -232,7 +232,12 @@ def run(presses: int = 30, repeats: int = 5) -> dict:
             samples[name].append(_quiet(case))
         builds.append(_quiet(plotext_build_ms))
     m = {name: statistics.median(v) for name, v in samples.items()}
-    noop, plotext = m["noop"], statistics.median(builds)
+    return _figures(m, statistics.median(builds), n_widgets, len(parts))
+
+
+def _figures(m: dict, plotext: float, n_widgets: int, n_parts: int) -> dict:
+    """run's figures from the cases' medians ``m`` and plotext's build time: each against its floor."""
+    noop = m["noop"]
     out = {"noop_ms": noop, "plotext_build_ms": plotext, "widgets": n_widgets}
     for T, key, bare in ((5, "lesson", "bare5"), (64, "t64", "bare64")):
         floor = m[bare] - noop + 2 * plotext
@@ -250,7 +255,7 @@ def run(presses: int = 30, repeats: int = 5) -> dict:
     out["first_frame_textual_ratio"] = m["ff_textual"] / m["ff_bare"]
     out["first_frame_least_s"] = m["ff_textual"] + 2 * plotext / 1000  # and the chart's two plotext builds
     out["first_frame_least_ratio"] = out["first_frame_least_s"] / m["ff_bare"]
-    out["first_frame_replay_s"], out["first_frame_replay_widgets"] = m["ff_replay"], len(parts)
+    out["first_frame_replay_s"], out["first_frame_replay_widgets"] = m["ff_replay"], n_parts
     out["first_frame_replay_ratio"] = m["ff_replay"] / m["ff_bare"]
     out["first_frame_over_replay"] = m["ff_app"] / m["ff_replay"]
     return out

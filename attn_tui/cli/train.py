@@ -26,8 +26,7 @@ def add_parser(sub) -> None:
 
 
 def _arguments(t) -> None:
-    from ..core.machine import cpus
-    from ..core.train.compare import COMPARE_STEPS, DKS
+    from ..core.train.compare import COMPARE_STEPS
     from ..core.train.optim import OPTIMIZERS
     from ..core.train.run import Config
     from ..core.train.task import TASKS
@@ -63,6 +62,15 @@ def _arguments(t) -> None:
         default=defaults.optimizer,
         help="sgd (momentum 0.9) or adam (default %(default)s)",
     )
+    _compare_arguments(t)
+    t.add_argument("--json", action="store_true", help="JSON instead of text")
+
+
+def _compare_arguments(t) -> None:
+    """--compare and what goes with it: --seeds, --jobs."""
+    from ..core.machine import cpus
+    from ..core.train.compare import DKS
+
     t.add_argument(
         "--compare",
         action="store_true",
@@ -83,7 +91,6 @@ def _arguments(t) -> None:
         help=f"with --compare: the runs in N processes side by side, the same figures (default: one a CPU, "
         f"{cpus()} here); 1 runs them one after another in this process",
     )
-    t.add_argument("--json", action="store_true", help="JSON instead of text")
 
 
 def config(args):

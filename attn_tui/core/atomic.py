@@ -125,6 +125,22 @@ def write_atomic(path, data: bytes, within=None, new_mode: int | None = None) ->
 _TMP_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_"  # mkstemp's, so remove_stale knows the names
 
 
+def _replaced_mode(path: Path, folder: int, new_mode: int | None) -> int:
+    """The mode the file at ``path.name`` in ``folder`` (an fd) is written with: the regular file's
+    there now (a symlink, a folder or anything else refused), else ``new_mode`` or the umask's."""
+    try:
+        st = os.stat(path.name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return 0o666 & ~current_umask() if new_mode is None else new_mode
+    if stat.S_ISLNK(st.st_mode):
+        raise OSError(errno.ELOOP, "became a symlink after it was checked; not followed", str(path))
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "is a folder; type a file name inside it", str(path))
+    if not stat.S_ISREG(st.st_mode):
+        raise OSError(errno.EINVAL, "is not a regular file (a FIFO, device or socket); not replaced", str(path))
+    return stat.S_IMODE(st.st_mode)
+
+
 def _write_within(path: Path, data: bytes, within: Path, new_mode: int | None = None) -> Path:
     """write_atomic for a path below ``within`` without a window between check and write: the folder
     is opened once and proved below ``within`` (its fd's inode is that of its real path, which lies
@@ -138,17 +154,7 @@ def _write_within(path: Path, data: bytes, within: Path, new_mode: int | None = 
         same = os.path.samestat(os.fstat(folder), os.stat(real))
         if not same or (real != within and within not in real.parents):
             raise OSError(errno.EXDEV, "its folder is no longer below the served folder", str(path))
-        try:
-            st = os.stat(path.name, dir_fd=folder, follow_symlinks=False)
-            if stat.S_ISLNK(st.st_mode):
-                raise OSError(errno.ELOOP, "became a symlink after it was checked; not followed", str(path))
-            if stat.S_ISDIR(st.st_mode):
-                raise IsADirectoryError(errno.EISDIR, "is a folder; type a file name inside it", str(path))
-            if not stat.S_ISREG(st.st_mode):
-                raise OSError(errno.EINVAL, "is not a regular file (a FIFO, device or socket); not replaced", str(path))
-            mode = stat.S_IMODE(st.st_mode)
-        except FileNotFoundError:
-            mode = 0o666 & ~current_umask() if new_mode is None else new_mode
+        mode = _replaced_mode(path, folder, new_mode)
         remove_stale(real / path.name)
         import secrets  # here: its hmac and hashlib cost a launch ~3 ms (issue 32), a write needs them
 

@@ -219,6 +219,22 @@ def _check_additive(mask):
         raise ValueError(f"mask: row {r + 1}, column {c + 1} is {m[r, c]}; use 0, a negative number or -inf")
 
 
+def _mask_arrays(mask, T: int, T_k: int, dtype) -> tuple[np.ndarray, np.ndarray]:
+    """(blocked, M) of ``attention``'s mask: None (nothing blocked), a boolean array of blocked cells
+    (filled with -1e9) or an additive array (a negative entry blocks)."""
+    if mask is None:
+        return np.zeros((T, T_k), dtype=bool), np.zeros((T, T_k), dtype=dtype)
+    mask = np.asarray(mask)
+    if mask.shape != (T, T_k):
+        raise ValueError(f"mask: shape {mask.shape} must be {(T, T_k)} (queries x keys)")
+    if mask.dtype == bool:
+        return mask, additive_mask(mask, "-1e9", dtype)
+    _check_additive(mask)
+    with np.errstate(over="ignore"):
+        M = mask.astype(dtype)
+    return M < 0, M
+
+
 def attention(Q, K, V, mask=None, scale=None, dtype=np.float64):
     """Scaled dot-product attention returning a :class:`Trace`.
 
@@ -230,9 +246,7 @@ def attention(Q, K, V, mask=None, scale=None, dtype=np.float64):
 
     S = scale · Q Kᵀ,  A = softmax_row(S + M),  O = A V.
     """
-    Q = check_matrix(Q, "Q")
-    K = check_matrix(K, "K")
-    V = check_matrix(V, "V")
+    Q, K, V = check_matrix(Q, "Q"), check_matrix(K, "K"), check_matrix(V, "V")
     check_same(K.shape[1], Q.shape[1], "K", "columns (d_k) must match Q's")
     check_same(V.shape[0], K.shape[0], "V", "rows must match K's (one value per key)")
     dtype = float_dtype(dtype)
@@ -243,20 +257,7 @@ def attention(Q, K, V, mask=None, scale=None, dtype=np.float64):
     scale = float(scale)
     if not np.isfinite(scale):
         raise ValueError(f"scale: must be finite, got {scale}")
-    if mask is None:
-        blocked = np.zeros((T, T_k), dtype=bool)
-        M = np.zeros((T, T_k), dtype=dtype)
-    else:
-        mask = np.asarray(mask)
-        if mask.shape != (T, T_k):
-            raise ValueError(f"mask: shape {mask.shape} must be {(T, T_k)} (queries x keys)")
-        if mask.dtype == bool:
-            blocked, M = mask, additive_mask(mask, "-1e9", dtype)
-        else:
-            _check_additive(mask)
-            with np.errstate(over="ignore"):
-                M = mask.astype(dtype)
-            blocked = M < 0
+    blocked, M = _mask_arrays(mask, T, T_k, dtype)
     with np.errstate(over="ignore", invalid="ignore"):
         Qd, Kd, Vd = Q.astype(dtype), K.astype(dtype), V.astype(dtype)
         S = matmul(Qd, Kd.T)  # (T, T')

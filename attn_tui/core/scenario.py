@@ -193,32 +193,48 @@ def validate(s: Scenario):
     """Raise ValueError naming the key (and row/column) of the first problem: what makes any Scenario
     valid, whatever its size (what a door admits besides: core/limits.py, above its admit)."""
     if s.projected:
-        for name in ("W_Q", "W_K", "W_V"):
-            if getattr(s, name) is None:
-                raise ValueError(f"{name}: missing; a scenario with X needs W_Q, W_K and W_V")
-        for name in ("Q", "K", "V"):
-            if getattr(s, name) is not None:
-                raise ValueError(f"{name}: give either X with W_Q/W_K/W_V or Q/K/V, not both")
-        X = _shape(s, "X")
-        dm = X.shape[1]
-        wq = _shape(s, "W_Q", dm, None, "X's d_model")
-        _shape(s, "W_K", dm, wq.shape[1], "X's d_model", "W_Q's d_k")
-        _shape(s, "W_V", dm, None, "X's d_model")
-        if s.Y is not None:
-            _shape(s, "Y", None, dm, cols_of="X's d_model")
-        _labels(s, "features", dm, "f")
+        _validate_projected(s)
     else:
-        if s.Q is None or s.K is None:
-            raise ValueError("X: missing; a scenario needs X with W_Q/W_K/W_V, or Q and K")
-        if s.Y is not None:
-            raise ValueError("Y: only a scenario with X can take keys from a second sequence Y")
-        Q = _shape(s, "Q")
-        K = _shape(s, "K", None, Q.shape[1], cols_of="Q's d_k")
-        if s.V is not None:
-            _shape(s, "V", K.shape[0], None, "K (one value per key)")
+        _validate_direct(s)
     _labels(s, "tokens", s.T, "t")
     if s.key_tokens or s.cross:
         _labels(s, "key_tokens", s.T_k, "k")
+    _validate_mask(s)
+    _validate_settings(s)
+
+
+def _validate_projected(s: Scenario) -> None:
+    """X with W_Q, W_K, W_V (and Y): their shapes agree."""
+    for name in ("W_Q", "W_K", "W_V"):
+        if getattr(s, name) is None:
+            raise ValueError(f"{name}: missing; a scenario with X needs W_Q, W_K and W_V")
+    for name in ("Q", "K", "V"):
+        if getattr(s, name) is not None:
+            raise ValueError(f"{name}: give either X with W_Q/W_K/W_V or Q/K/V, not both")
+    X = _shape(s, "X")
+    dm = X.shape[1]
+    wq = _shape(s, "W_Q", dm, None, "X's d_model")
+    _shape(s, "W_K", dm, wq.shape[1], "X's d_model", "W_Q's d_k")
+    _shape(s, "W_V", dm, None, "X's d_model")
+    if s.Y is not None:
+        _shape(s, "Y", None, dm, cols_of="X's d_model")
+    _labels(s, "features", dm, "f")
+
+
+def _validate_direct(s: Scenario) -> None:
+    """Q, K (and V) given directly: their shapes agree."""
+    if s.Q is None or s.K is None:
+        raise ValueError("X: missing; a scenario needs X with W_Q/W_K/W_V, or Q and K")
+    if s.Y is not None:
+        raise ValueError("Y: only a scenario with X can take keys from a second sequence Y")
+    Q = _shape(s, "Q")
+    K = _shape(s, "K", None, Q.shape[1], cols_of="Q's d_k")
+    if s.V is not None:
+        _shape(s, "V", K.shape[0], None, "K (one value per key)")
+
+
+def _validate_mask(s: Scenario) -> None:
+    """The mask's kind, a window's width, the padded key positions."""
     if s.mask not in MASKS:
         raise ValueError(f"mask: unknown mask {s.mask!r}; use one of {', '.join(MASKS)}")
     if s.mask == "window" and (not isinstance(s.window, int) or s.window < 1):
@@ -230,6 +246,10 @@ def validate(s: Scenario):
     for p in s.padding:
         if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 1 <= p <= s.T_k:
             raise ValueError(f"padding: key position {shown(p)} is outside 1..{s.T_k} (positions count from 1)")
+
+
+def _validate_settings(s: Scenario) -> None:
+    """fill, dtype, the row to open on, c and scaled (focus_row clamped, c made a float)."""
     if s.fill not in FILLS:
         raise ValueError(f'fill: unknown fill {s.fill!r}; use -1e9, "-inf" or "min"')
     if s.dtype not in DTYPES:

@@ -194,11 +194,16 @@ def settings(s: Scenario) -> dict:
 def scenario_text(s: Scenario, name: str = "") -> str:
     """One scenario: title, shapes, settings, Q, K, V, S, M, A, O, entropies, ranks, params, NaN rows."""
     tr = s.run()
+    lines = _heading(s, name) + _matrices(s, tr) + _entropies(tr) + _closing(s, tr)
+    return "\n".join(line for i, line in enumerate(lines) if line or i > 1) + "\n"
+
+
+def _heading(s: Scenario, name: str) -> list[str]:
+    """Title, the scenario's name (or an empty line, dropped), shapes, settings, the labels."""
     st = settings(s)
-    S_label = "S = c * Q K^T / sqrt(d_k)" if s.scaled else "S = c * Q K^T (unscaled)"
     shape = f"T = {s.T}   T' = {s.T_k}   d_model = {s.d_model if s.projected else '-'}   d_k = {s.d_k}   d_v = {s.d_v}"
     # titles, labels and names are written with their control characters escaped: never a raw ESC/BEL
-    lines = [
+    return [
         printable(s.title),
         f"scenario: {printable(name)}" if name else "",
         shape,
@@ -221,6 +226,11 @@ def scenario_text(s: Scenario, name: str = "") -> str:
         "keys:   " + ", ".join(map(printable, s.key_labels)),
         "",
     ]
+
+
+def _matrices(s: Scenario, tr) -> list[str]:
+    S_label = "S = c * Q K^T / sqrt(d_k)" if s.scaled else "S = c * Q K^T (unscaled)"
+    lines = []
     for label, m in (
         ("Q =", tr.Q),
         ("K =", tr.K),
@@ -231,11 +241,20 @@ def scenario_text(s: Scenario, name: str = "") -> str:
         ("O = A V =", tr.O),
     ):
         lines += [label, fmt_matrix(m)]
-    lines += ["", "  t  keys  log2(keys) |  H(A_t)    2^H"]
+    return lines
+
+
+def _entropies(tr) -> list[str]:
+    lines = ["", "  t  keys  log2(keys) |  H(A_t)    2^H"]
     for t, (k, lg, h) in enumerate(zip(visible_keys(tr.blocked), ceiling_bits(tr.blocked), tr.H), 1):
         lg_txt = f"{lg:10.2f}" if np.isfinite(lg) else f"{NO_CEILING:>10}"  # no visible key: no ceiling
         lines.append(f" {t:2d}  {k:4d}  {lg_txt} | {h:7.2f} {2**h:6.2f}")
-    lines += [
+    return lines
+
+
+def _closing(s: Scenario, tr) -> list[str]:
+    """Ranks, parameters, NaN rows and what overflowed."""
+    lines = [
         "",
         rprint(
             "rank(S) =",
@@ -262,7 +281,7 @@ def scenario_text(s: Scenario, name: str = "") -> str:
     ov = overflows(tr)
     if ov:
         lines.append(f"overflow in {s.dtype}: " + ", ".join(ov))
-    return "\n".join(line for i, line in enumerate(lines) if line or i > 1) + "\n"
+    return lines
 
 
 def _rank(r):

@@ -13,10 +13,7 @@ from ..core import lenses
 from ..core.builtins import builtin
 from ..core.train import compare
 from .quiz import Question
-from .views import readings as L
-from .views import reveals as R
-from .views import teaching as T
-from .views import train_view
+from .views import readings, reveals, teaching, train_view
 
 STALL_CHOICES = (
     "one-hot: more than 0.99 on one wrong key",
@@ -35,12 +32,12 @@ def _pipe_keys() -> tuple:
 
 
 def _hand_doubled_choice() -> float:
-    before, after = T.hand()[1].H[3], builtin("exercise1-doubled").run().H[3]
+    before, after = teaching.hand()[1].H[3], builtin("exercise1-doubled").run().H[3]
     return 1.0 if after > before + 1e-9 else 2.0 if after < before - 1e-9 else 3.0
 
 
 def _rank_S() -> float:
-    tr = T.pipe()[1]
+    tr = teaching.pipe()[1]
     return float(lenses.rank_info(tr.S, tr.Q, tr.K)["S"])
 
 
@@ -48,8 +45,8 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
     "qkv": (
         Question(
             "In the pipeline 'mat was soft, it was', which key will query 4 ('it') put the most weight on?",
-            lambda: float(np.argmax(T.pipe()[1].A[3]) + 1),
-            L.qkv_reveal,
+            lambda: float(np.argmax(teaching.pipe()[1].A[3]) + 1),
+            readings.qkv_reveal,
             "p shows the pipeline; j/k move to row 4 and read its row of A",
             choices=_pipe_keys,
         ),
@@ -58,10 +55,10 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
         Question(
             lambda: (
                 "What is the score S(4,1) = q_4·k_1/√d_k of query 4 ('it') against key 1 ('mat'), "
-                f"from the Q and K beside (d_k = {T.pipe()[0].d_k})."
+                f"from the Q and K beside (d_k = {teaching.pipe()[0].d_k})."
             ),
-            lambda: float(T.pipe()[1].S[3, 0]),
-            T.scores,
+            lambda: float(teaching.pipe()[1].S[3, 0]),
+            teaching.scores,
             "p shows S beside Q and K; ↑/↓ move the row",
             tol=0.1,
         ),
@@ -69,11 +66,12 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
     "scale": (
         Question(
             lambda: (
-                f"The pipeline's row 4 has H(A_4) = {T.f2(T.pipe()[1].H[3])} bits. Remove the 1/√d_k (u) at "
-                f"d_k = {T.pipe()[0].d_k}: predict H(A_4) unscaled, in bits."
+                f"The pipeline's row 4 has H(A_4) = {teaching.f2(teaching.pipe()[1].H[3])} bits. "
+                "Remove the 1/√d_k (u) at "
+                f"d_k = {teaching.pipe()[0].d_k}: predict H(A_4) unscaled, in bits."
             ),
-            lambda: float(R.unscaled("lesson-pipeline")[1].H[3]),
-            R.scale_reveal,
+            lambda: float(reveals.unscaled("lesson-pipeline")[1].H[3]),
+            reveals.scale_reveal,
             "u removes the scale: watch row 4 in the H pane",
             tol=0.1,
             unit=" bits",
@@ -82,8 +80,8 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
     "mask": (
         Question(
             "With the causal mask on, what is the largest entry above the diagonal of the hand-crafted A?",
-            lambda: float(max([0.0, *T.hand()[1].A[np.triu_indices(5, 1)]])),
-            L.mask_reveal,
+            lambda: float(max([0.0, *teaching.hand()[1].A[np.triu_indices(5, 1)]])),
+            readings.mask_reveal,
             "m toggles the mask: the check pane shows the largest entry above the diagonal now",
             tol=0.005,
         ),
@@ -92,8 +90,8 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
         Question(
             "The pipeline's row 5 ('was' again) has two candidate subjects. Predict 2^H(A_5), the effective "
             "number of tokens it attends.",
-            lambda: float(2 ** T.pipe()[1].H[4]),
-            L.softmax_reveal,
+            lambda: float(2 ** teaching.pipe()[1].H[4]),
+            readings.softmax_reveal,
             "j/k to row 5: the H pane gives H and 2^H",
             tol=0.25,
             unit=" tokens",
@@ -102,8 +100,8 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
     "readA": (
         Question(
             "Row 4 of the hand-crafted A: how much weight will it put on t1 (Lesson 07's average gives 1/4)?",
-            lambda: float(T.hand()[1].A[3, 0]),
-            T.read_a,
+            lambda: float(teaching.hand()[1].A[3, 0]),
+            teaching.read_a,
             "y loads the hand-crafted Q, K on row 4",
             tol=0.05,
         ),
@@ -111,8 +109,8 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
     "output": (
         Question(
             "Row 4 of O = A V: how much of mat's value (its noun feature, O(4, noun)) will 'it' carry?",
-            lambda: float(T.pipe()[1].O[3, 0]),
-            T.output,
+            lambda: float(teaching.pipe()[1].O[3, 0]),
+            teaching.output,
             "p: the O grid beside A and V; j/k to row 4",
             tol=0.05,
         ),
@@ -120,28 +118,32 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
     "rows": (
         Question(
             "Row 5 ('was' again) has two candidate subjects, 'mat' and 'it'. What weight will it put on 'mat'?",
-            lambda: float(T.pipe()[1].A[4, 0]),
-            L.rows_reveal,
+            lambda: float(teaching.pipe()[1].A[4, 0]),
+            readings.rows_reveal,
             "p, then j/k to row 5 of A",
             tol=0.05,
         ),
     ),
     "rank": (
         Question(
-            lambda: f"The pipeline has T = {T.pipe()[0].T} tokens and d_k = {T.pipe()[0].d_k}. Predict rank S.",
+            lambda: (
+                f"The pipeline has T = {teaching.pipe()[0].T} tokens and d_k = {teaching.pipe()[0].d_k}. "
+                "Predict rank S."
+            ),
             _rank_S,
-            R.rank_reveal,
+            reveals.rank_reveal,
             "l: the rank lens shows rank S, Q, K and σ(S) for the state now",
         ),
     ),
     "ex1": (
         Question(
             lambda: (
-                f"Remove the 1/√d_k factor (u) on the hand-crafted Q, K (d_k = {T.hand()[0].d_k}). Scaled, row 4 "
-                f"has H(A_4) = {T.f2(T.hand()[1].H[3])} bits. Predict H(A_4) unscaled, in bits."
+                f"Remove the 1/√d_k factor (u) on the hand-crafted Q, K (d_k = {teaching.hand()[0].d_k}). "
+                "Scaled, row 4 "
+                f"has H(A_4) = {teaching.f2(teaching.hand()[1].H[3])} bits. Predict H(A_4) unscaled, in bits."
             ),
-            lambda: float(R.unscaled("lesson-handcrafted")[1].H[3]),
-            R.ex1_reveal,
+            lambda: float(reveals.unscaled("lesson-handcrafted")[1].H[3]),
+            reveals.ex1_reveal,
             "u: pin first (P), then u, and the entropy table shows ΔH for every row",
             tol=0.15,
             unit=" bits",
@@ -149,7 +151,7 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
         Question(
             "Now double the diagonal of Q and K (built-in exercise1-doubled), scaled. Does H(A_4) rise, fall or stay?",
             _hand_doubled_choice,
-            R.doubled_reveal,
+            reveals.doubled_reveal,
             "o and pick exercise1-doubled, read against the pin",
             choices=("rises", "falls", "stays the same"),
         ),
@@ -158,7 +160,7 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
         Question(
             "Disable the causal mask on the hand-crafted Q, K. What weight will row 1 (token 1) keep on its own key?",
             lambda: float(builtin("lesson-handcrafted").with_(mask="none").run().A[0, 0]),
-            R.ex2_reveal,
+            reveals.ex2_reveal,
             "m toggles the mask: row 1 of A",
             tol=0.05,
         ),
@@ -166,30 +168,30 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
     "ex3": (
         Question(
             "Keys and values from Y (T′ rows), queries from X (T rows): which matrices change shape?",
-            R.shapes_answer,
-            R.ex3_shapes_reveal,
+            reveals.shapes_answer,
+            reveals.ex3_shapes_reveal,
             "y loads the cross-attention scenario: every pane title gives its shape",
-            choices=R.SHAPE_CHOICES,
+            choices=reveals.SHAPE_CHOICES,
         ),
         Question(
             "Does a causal mask still make sense in cross-attention?",
             lambda: 3.0,
-            R.ex3_mask_reveal,
+            reveals.ex3_mask_reveal,
             "w picks the mask; c switches cross-attention on and off",
-            choices=R.MASK_CHOICES,
+            choices=reveals.MASK_CHOICES,
         ),
     ),
     "ex4": (
         Question(
             "d_model = 384, d_k = d_v = 64: how many parameters do W_Q, W_K, W_V have together?",
             lambda: float(lenses.param_count(384, 64, 64)),
-            R.ex4_reveal,
+            reveals.ex4_reveal,
             "l: the cost lens counts the parameters",
         ),
         Question(
             "Add an output projection W_O (d_v × d_model). What's the total now?",
             lambda: float(lenses.param_count(384, 64, 64, with_output=True)),
-            R.ex4_out_reveal,
+            reveals.ex4_out_reveal,
             "l: the cost lens",
         ),
     ),
@@ -197,7 +199,7 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
         Question(
             "Self-attention: T doubles. By what factor do the entries of S and the multiply-adds of QKᵀ grow?",
             lambda: float(lenses.score_cost(2, 1)["entries"] / lenses.score_cost(1, 1)["entries"]),
-            R.ex5_reveal,
+            reveals.ex5_reveal,
             "l: the cost lens tabulates S for T = 5 … 32768",
             unit="×",
         ),

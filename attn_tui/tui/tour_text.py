@@ -12,9 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .tour_questions import QUESTIONS
-from .views import heads_tour, train_view
-from .views import readings as L
-from .views import teaching as T
+from .views import heads_tour, readings, teaching, train_view
 
 
 @dataclass(frozen=True)
@@ -55,38 +53,45 @@ class Page:
 
 
 PAGES: tuple[Page, ...] = (
-    Page("objectives", "Learning objectives", T.objectives, ("equation",)),
-    Page("qkv", "Queries, keys, values", T.qkv, ("X", "Q", "K", "V")),
-    Page("scores", "The score matrix S", L.scores_intro, ("Q", "K"), after=("Q", "K", "S"), intro=True),
-    Page("scale", "Why divide by √d_k", T.scale, ("chart", "H")),
-    Page("mask", "The causal mask", T.mask, ("M",), after=("M", "A", "check")),
-    Page("softmax", "Row-wise softmax: attention weights", T.softmax_page, ("A",), after=("A", "H")),
+    Page("objectives", "Learning objectives", teaching.objectives, ("equation",)),
+    Page("qkv", "Queries, keys, values", teaching.qkv, ("X", "Q", "K", "V")),
+    Page("scores", "The score matrix S", readings.scores_intro, ("Q", "K"), after=("Q", "K", "S"), intro=True),
+    Page("scale", "Why divide by √d_k", teaching.scale, ("chart", "H")),
+    Page("mask", "The causal mask", teaching.mask, ("M",), after=("M", "A", "check")),
+    Page("softmax", "Row-wise softmax: attention weights", teaching.softmax_page, ("A",), after=("A", "H")),
     Page(
         "readA",
         "Reading the hand-crafted A",
-        L.read_a_intro,
+        readings.read_a_intro,
         ("handQK",),
         TryIt("load the hand-crafted Q, K in the explorer, row 4", "lesson-handcrafted", row=3),
         after=("handA",),
         intro=True,
     ),
-    Page("output", "The output O = A V", L.output_intro, ("A", "V"), after=("A", "V", "O"), intro=True),
-    Page("rows", "The pipeline's other rows", L.rows_intro, ("Q", "K"), after=("A", "H"), intro=True),
-    Page("receiver", "Lens: correlation receiver", T.receiver, ("corr", "S")),
-    Page("lenses", "Lenses: kernel smoother, associative memory", T.lenses_page, ("nw", "memory")),
-    Page("more", "Adaptive filter, the model, the KV cache", L.more_page, ("H",)),
-    Page("rank", "Rank: how many questions the queries ask", L.rank_intro, ("Q", "K"), after=("S", "rank"), intro=True),
+    Page("output", "The output O = A V", readings.output_intro, ("A", "V"), after=("A", "V", "O"), intro=True),
+    Page("rows", "The pipeline's other rows", readings.rows_intro, ("Q", "K"), after=("A", "H"), intro=True),
+    Page("receiver", "Lens: correlation receiver", teaching.receiver, ("corr", "S")),
+    Page("lenses", "Lenses: kernel smoother, associative memory", teaching.lenses_page, ("nw", "memory")),
+    Page("more", "Adaptive filter, the model, the KV cache", readings.more_page, ("H",)),
+    Page(
+        "rank",
+        "Rank: how many questions the queries ask",
+        readings.rank_intro,
+        ("Q", "K"),
+        after=("S", "rank"),
+        intro=True,
+    ),
     Page(
         "ex1",
         "Exercise 1 — the scale matters",
-        T.ex1,
+        teaching.ex1,
         ("S", "A", "H"),
         TryIt("the hand-crafted Q, K pinned, row 4: press u and read ΔH", "lesson-handcrafted", row=3, pin=True),
     ),
     Page(
         "ex2",
         "Exercise 2 — drop the mask",
-        T.ex2,
+        teaching.ex2,
         ("M", "A", "check"),
         TryIt(
             "the hand-crafted Q, K pinned with the causal mask, then no mask: ΔA, row 1",
@@ -99,7 +104,7 @@ PAGES: tuple[Page, ...] = (
     Page(
         "ex3",
         "Exercise 3 — self vs. cross",
-        T.ex3,
+        teaching.ex3,
         ("equation",),
         TryIt("load the cross-attention scenario (keys and values from Y)", "cross-attention", row=0),
         after=("equation", "K", "S"),
@@ -107,7 +112,7 @@ PAGES: tuple[Page, ...] = (
     Page(
         "ex4",
         "Exercise 4 — parameter counting",
-        T.ex4,
+        teaching.ex4,
         ("equation",),
         TryIt("open the cost lens", mode="lenses"),
         after=("params",),
@@ -115,7 +120,7 @@ PAGES: tuple[Page, ...] = (
     Page(
         "ex5",
         "Exercise 5 — complexity",
-        T.ex5,
+        teaching.ex5,
         ("equation",),
         TryIt("open the cost lens", mode="lenses"),
         after=("cost",),
@@ -127,7 +132,7 @@ PAGES: tuple[Page, ...] = (
         (),
         TryIt("run the scaled-vs-unscaled comparison on the training screen", mode="train"),
     ),
-    Page("takeaways", "Key takeaways", L.takeaways, ("equation",)),
+    Page("takeaways", "Key takeaways", readings.takeaways, ("equation",)),
     Page(
         "heads",
         "What's next: many heads, each measured",

@@ -28,7 +28,14 @@ def _bytes(n: int) -> str:
 def cost(state, scores: bool = True) -> Group:
     """Parameters (independent of T) and S's size and FLOPs (growing as T²); scores=False: the
     parameters only (the tour's exercise 4, which must not show exercise 5's answer)."""
-    s = state.scenario
+    lines = _parameters(state.scenario)
+    if scores:
+        lines += _scores(state)
+    return Group(*lines)
+
+
+def _parameters(s) -> list:
+    """The scenario's parameter count now, and exercise 4's."""
     lines = []
     if s.projected:
         n = lenses.param_count(s.d_model, s.d_k, s.d_v)
@@ -49,18 +56,20 @@ def cost(state, scores: bool = True) -> Group:
             (fmt(n4o), "bold"),
         )
     )
-    if not scores:
-        return Group(*lines)
+    return lines
+
+
+def _scores(state) -> list:
+    """S's entries and FLOPs now, exercise 5's table over T, and (large T) how this explorer avoids S."""
+    s = state.scenario
     now = lenses.score_cost(s.T, s.d_k, s.d_v, T_k=s.T_k)
-    lines.append(
+    lines = [
         Text(
             f"now: S is T×T′ = {s.T}×{s.T_k} = {fmt(now['entries'])} entries; "
             f"QKᵀ costs 2·T·T′·d_k = {fmt(now['flops_S'])} FLOPs"
-        )
-    )
-    lines.append(
-        Text.assemble(("Ex. 5 ", "bold"), f"self-attention: S is T×T; QKᵀ costs 2·T²·d_k FLOPs (d_k = {s.d_k}):")
-    )
+        ),
+        Text.assemble(("Ex. 5 ", "bold"), f"self-attention: S is T×T; QKᵀ costs 2·T²·d_k FLOPs (d_k = {s.d_k}):"),
+    ]
     tab = _table("T", "S entries", "FLOPs(S)", "S in fp32")
     Ts = sorted(set(EX5_T) | ({s.T} if s.T == s.T_k else set()))
     for T in Ts:
@@ -87,4 +96,4 @@ def cost(state, scores: bool = True) -> Group:
                 "(FlashAttention's online softmax does it in one, rescaling a running max and sum)."
             )
         )
-    return Group(*lines)
+    return lines

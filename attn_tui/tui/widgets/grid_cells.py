@@ -14,7 +14,7 @@ from rich.style import Style
 
 from ...core.diagnose import NO_CEILING
 from ...core.numfmt import fit_number  # the grids' number format, shared with the inspector (core.derive)
-from . import palette as P
+from . import palette
 
 # Style codes besides a bucket index (>= 0).
 NAN, BLOCKED, MASKED, OPEN, PLAIN = -1, -2, -3, -4, -5
@@ -30,7 +30,7 @@ def row_cells(values, blocked, kind: str, r: int, c0: int, c1: int, w: int, scal
     blk = None if blocked is None else np.asarray(blocked[r, c0:c1], dtype=bool).reshape(-1)
     finite = np.isfinite(row)
     if kind in ("seq", "div"):
-        codes = P.buckets(row, kind, scale)
+        codes = palette.buckets(row, kind, scale)
         if blk is not None:
             codes[blk] = BLOCKED
     elif kind == "mask":
@@ -53,7 +53,7 @@ def row_cells(values, blocked, kind: str, r: int, c0: int, c1: int, w: int, scal
     return tuple(texts), tuple(codes.tolist())
 
 
-def code_style(look: P.Look, kind: str, code: int) -> Style:
+def code_style(look: palette.Look, kind: str, code: int) -> Style:
     if code >= 0:
         return look.seq[code] if kind == "seq" else look.div[code] if kind == "div" else look.plain
     return {
@@ -65,7 +65,7 @@ def code_style(look: P.Look, kind: str, code: int) -> Style:
     }[code]
 
 
-def row_segments(look: P.Look, kind: str, texts, codes, selected: bool, cursor: int) -> list[Segment]:
+def row_segments(look: palette.Look, kind: str, texts, codes, selected: bool, cursor: int) -> list[Segment]:
     """A gap and a cell per column; ``cursor``: the index of the cursor's cell, or -1."""
     gap = Segment(" ", look.gap)
     segs = []

@@ -34,14 +34,14 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...core.finite import finite_range
-from . import palette as P
+from . import palette
 from .grid_cells import changed_runs, row_cells, row_segments
 from .grid_cursor import GridCursor
 from .grid_sizing import GridSizing
 from .palette import LABEL_MAX, fit_label, headers
 
 
-class MatrixGrid(P.SharedStyles, GridCursor, GridSizing, ScrollView, can_focus=True):
+class MatrixGrid(palette.SharedStyles, GridCursor, GridSizing, ScrollView, can_focus=True):
     """A (rows × cols) matrix with row and column labels. ``matrix`` names the matrix (e.g. "A");
     ``editable`` makes `enter` post EditRequested(grid, row, col). Data comes in through :meth:`show`;
     ``extra_cell`` (set before it) widens every cell by that many columns (a wide screen's spare width).
@@ -65,7 +65,7 @@ class MatrixGrid(P.SharedStyles, GridCursor, GridSizing, ScrollView, can_focus=T
         """`enter` on cell (row, col); the app edits it, or says what to edit instead (S, M, A, O)."""
 
     extra_cell = 0
-    COMPONENT_CLASSES: frozenset = frozenset()  # P.COMPONENTS, applied once per app and theme, not per grid
+    COMPONENT_CLASSES: frozenset = frozenset()  # palette.COMPONENTS, applied once per app and theme, not per grid
 
     def __init__(
         self, matrix: str, *, editable: bool = False, id: str | None = None, classes: str | None = None
@@ -87,7 +87,7 @@ class MatrixGrid(P.SharedStyles, GridCursor, GridSizing, ScrollView, can_focus=T
         self._cells: dict[int, tuple] = {}  # row -> ((c0, c1), (texts, codes) of those columns)
         self._cache: dict[int, tuple] = {}  # row -> ((c0, c1), Strip of those columns)
         self._header: Strip | None = None
-        self._look: P.Look | None = None
+        self._look: palette.Look | None = None
         self._stale = True  # read the component styles again at the next draw
 
     def notify_style_update(self) -> None:
@@ -96,11 +96,11 @@ class MatrixGrid(P.SharedStyles, GridCursor, GridSizing, ScrollView, can_focus=T
         if old is not None and self.is_attached and self._styles() != old:
             self.refresh()
 
-    def _styles(self) -> P.Look:
+    def _styles(self) -> palette.Look:
         """The component classes' styles (one Look per app and theme); the cached rows are
         redrawn only if they changed."""
         if self._stale:
-            look, self._stale = P.shared_look(self, self.partial_style), False
+            look, self._stale = palette.shared_look(self, self.partial_style), False
             if look != self._look:
                 self._look, self._header = look, None
                 self._cache.clear()
@@ -132,7 +132,7 @@ class MatrixGrid(P.SharedStyles, GridCursor, GridSizing, ScrollView, can_focus=T
             values = np.asarray(values)
             lo, hi = finite_range(values)
         rows, cols = tuple(row_labels), tuple(col_labels)
-        w = P.header_width(cols, P.width_for(lo, hi, by_sign)) + self.extra_cell  # wider: a header's digits
+        w = palette.header_width(cols, palette.width_for(lo, hi, by_sign)) + self.extra_cell  # wider: a header's digits
         lw = self._lw if rows == self.row_labels else min(LABEL_MAX, max(map(len, rows), default=0)) + 1  # cached
         same_shape = (
             tuple(values.shape) == tuple(self.values.shape)
@@ -142,23 +142,27 @@ class MatrixGrid(P.SharedStyles, GridCursor, GridSizing, ScrollView, can_focus=T
         if same_shape and self._same_values(values, blocked, version):
             self.select(selected)
             return
-        old_legend = P.legend(self.kind, None, self._lw, self._scale)
+        old_legend = palette.legend(self.kind, None, self._lw, self._scale)
         self.values, self.blocked, self.version = values, blocked, version
         self.row_labels, self.col_labels, self.kind = rows, cols, kind
-        self._w, self._lw, self._scale = w, lw, P.span(lo, hi)
+        self._w, self._lw, self._scale = w, lw, palette.span(lo, hi)
         if same_shape and self.size.height:  # numbers changed, the layout did not
-            if P.legend(kind, None, lw, self._scale) != old_legend:
+            if palette.legend(kind, None, lw, self._scale) != old_legend:
                 self.refresh(Region(0, 0, lw, 1))  # the legend is in the label column
             self._repaint_changed_cells()
             self.select(selected)
             return
+        self._laid_out_again(values.shape, selected)
+
+    def _laid_out_again(self, shape, selected: int | None) -> None:
+        """A new shape, widths or labels: every cached row and the header go, the cursor stays inside."""
         self.selected = selected
         self._cells.clear()
         self._cache.clear()
         self._header = None
         r, c = self.cursor
-        self.cursor = (min(r, max(0, values.shape[0] - 1)), min(c, max(0, values.shape[1] - 1)))
-        self.virtual_size = Size(self._lw + values.shape[1] * (self._w + 1), values.shape[0] + 1)
+        self.cursor = (min(r, max(0, shape[0] - 1)), min(c, max(0, shape[1] - 1)))
+        self.virtual_size = Size(self._lw + shape[1] * (self._w + 1), shape[0] + 1)
         self.refresh()
 
     def _same_values(self, values, blocked, version) -> bool:
@@ -261,7 +265,7 @@ class MatrixGrid(P.SharedStyles, GridCursor, GridSizing, ScrollView, can_focus=T
         if y == 0:
             data, x0 = self._header_strip(), sx
             body = data.crop(x0, x0 + vis)
-            head = P.legend_segments(self.kind, self._scale, lw, look)
+            head = palette.legend_segments(self.kind, self._scale, lw, look)
             return Strip([*head, *body], lw + body.cell_length).extend_cell_length(width, look.gap).crop(0, width)
         else:
             r = sy + y - 1
