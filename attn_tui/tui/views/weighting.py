@@ -10,8 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.heads.weighting import WHY, weigh
 from ..state import State
+
+def _weighting():
+    """core.heads.weighting, imported on the first weighted pane: core.heads (the model, the file readers)
+    is not the first screen's (tests/tui/test_launch_imports.py)."""
+    from ...core.heads import weighting
+
+    return weighting
+
 
 TITLES = {  # the A grid's title (long, short) under each weighting
     "A": ("A = softmax(S + M) {shape}", "A {shape}"),
@@ -29,7 +36,7 @@ def weighting_words(state: State) -> str:
         tail = "" if state.has_w_o else f" ({NO_W_O}, so W goes A → value-weighted)"
         return f"A as is: where each row looks, each row summing to 1{tail}"
     return (
-        f"{'value' if kind == 'value' else 'info'}-weighted A ({WHY[kind]}): what each key moves into "
+        f"{'value' if kind == 'value' else 'info'}-weighted A ({_weighting().WHY[kind]}): what each key moves into "
         "O = A V, not only where the row looks"
     )
 
@@ -39,7 +46,7 @@ def weighted_rows(state: State, A_rows, c0: int = 0, c1: int | None = None) -> n
     scale = state.key_scale
     if scale is None:
         return np.asarray(A_rows)
-    return weigh(A_rows, scale[c0:c1])
+    return _weighting().weigh(A_rows, scale[c0:c1])
 
 
 def weighted_note(state: State) -> str:
