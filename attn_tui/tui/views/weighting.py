@@ -12,6 +12,7 @@ import numpy as np
 
 from ..state import State
 
+
 def _weighting():
     """core.heads.weighting, imported on the first weighted pane: core.heads (the model, the file readers)
     is not the first screen's (tests/tui/test_launch_imports.py)."""
