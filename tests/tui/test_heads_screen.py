@@ -191,3 +191,17 @@ async def test_a_click_on_a_tile_picks_its_head(settle):
         await settle(pilot)
         assert (app.state.head.layer, app.state.head.head) == (target.layer, target.head)
         assert isinstance(app.screen, HeadsScreen)  # a click picks; enter opens
+
+
+async def test_above_512_tokens_the_rollout_tile_says_where_its_rows_are(tmp_path, settle):
+    from attn_tui.core.heads.multihead_write import save_heads
+
+    rng = np.random.default_rng(1)
+    path = save_heads(tmp_path / "long.npz", *(rng.normal(size=(1, 2, 520, 2)) for _ in range(3)), mask="causal")
+    s, ref = open_ref(str(path))
+    app = AttentionApp(scenario=s, head=ref)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _heads(pilot, settle)
+        last = screen.query_one(HeadTiles).tiles[-1]
+        assert (last.layer, last.head) == ROLLOUT and last.thumb is None
+        assert "--rollout" in last.lines and "--query t" in last.lines

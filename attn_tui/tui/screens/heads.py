@@ -19,7 +19,7 @@ from textual.worker import get_current_worker
 
 from ...core.heads import combine
 from ...core.heads.layer_view import layer_view
-from ...core.heads.rollout import rollout_picture
+from ...core.heads.rollout import WHOLE, rollout_picture
 from .. import keys
 from ..state import State
 from ..views import heads_view as hv
@@ -107,7 +107,7 @@ class HeadsScreen(Screen):
         ref = state.head
         tiles = hv.tiles(views, self.sort, self.descending, (ref.layer, ref.head))
         rolled = self._rollouts.get((id(src), lay.n), (None, None))[1]
-        if rolled is not None:
+        if rolled is not None or (src.T_k == src.T and src.T > WHOLE):
             tiles.append(hv.rollout_tile(rolled, src.n_layers))
         self.query_one(HeadTiles).show(tiles, lay)
         head = hv.header(src, ref.layer, self.sort, self.descending, lay.n, state.weighting_shown)

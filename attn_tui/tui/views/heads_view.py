@@ -108,9 +108,14 @@ ROLLOUT = (-1, -1)  # the rollout tile's (layer, head): no head of the source
 ROLLOUT_LINES = ("R = Ã…Ã₀", "Ã = ½Ā+½I", "Ā: mean A", "of a layer", "rows sum 1", "all layers")
 
 
+ROLLOUT_ROWS = ("T > 512:", "its rows:", "attn-tui", "heads FILE", "--rollout", "--query t")
+
+
 def rollout_tile(thumb, n_layers: int) -> Tile:
-    """The tile of the whole model's attention rollout R (core/heads/rollout.py), after the heads."""
-    return Tile(*ROLLOUT, f"rollout L0–L{n_layers - 1}", thumb, ROLLOUT_LINES, -1, False)
+    """The tile of the whole model's attention rollout R (core/heads/rollout.py), after the heads; with no
+    picture (R not formed whole: above 512 tokens) it says where R's rows are."""
+    lines = ROLLOUT_LINES if thumb is not None else ROLLOUT_ROWS
+    return Tile(*ROLLOUT, f"rollout L0–L{n_layers - 1}", thumb, lines, -1, False)
 
 
 def sort_words(sort: str, descending: bool) -> str:
