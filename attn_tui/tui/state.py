@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
@@ -80,6 +80,8 @@ class State:
     head: HeadRef | None = None
     weighting: str = "A"
     lineage: int = 0
+    # what this state computed and keeps: its trace once read (``trace``); cold() and replace() start empty
+    _computed: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def opening(cls, scenario: Scenario, head: HeadRef | None = None) -> State:
@@ -91,20 +93,20 @@ class State:
         """T or T' above MAX_DIM: the trace is a core.lazy.LazyTrace, computed where it is read."""
         return max(self.scenario.T, self.scenario.T_k) > MAX_DIM
 
-    @cached_property
+    @property
     def trace(self):
         """The full trace (core.attention.Trace); for a large scenario a LazyTrace with the same
         names, whose matrices compute only the cells that are read. Shared with the other states
         of the same scenario while it is one of the last few (_TRACES)."""
-        return _trace_of(self.scenario, self.large)
+        if "trace" not in self._computed:
+            self._computed["trace"] = _trace_of(self.scenario, self.large)
+        return self._computed["trace"]
 
     @property
     def built_trace(self):
         """The trace if it exists already (this state's, or its scenario's LazyTrace), else None:
         asking costs nothing, where ``trace`` may compute."""
-        if "trace" in self.__dict__:
-            return self.__dict__["trace"]
-        return _cached(self.scenario)
+        return self._computed["trace"] if "trace" in self._computed else _cached(self.scenario)
 
     def cold(self) -> State:
         """This state without what it computed (the trace, the explanations...): what the undo

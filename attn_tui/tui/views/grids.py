@@ -7,7 +7,7 @@ Labels and which grids follow the query row come from the core's table of matric
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import KW_ONLY, dataclass, fields
 
 import numpy as np
 
@@ -56,10 +56,13 @@ PANE_HELP = {
 
 @dataclass(frozen=True)
 class GridView:
+    """What a grid pane shows: the matrix, its labels and palette kind, then the rest by name."""
+
     values: np.ndarray
     rows: tuple
     cols: tuple
     kind: str  # "seq" | "div" | "mask" | "plain"
+    _: KW_ONLY
     title: str
     blocked: np.ndarray | None = None
     selected: bool = False  # highlight the selected query row
@@ -101,14 +104,14 @@ def grid_view(name: str, state: State) -> GridView | None:
         rows,
         cols,
         kind,
-        title.format(shape=shape),
-        blocked,
-        MATRICES[name].row_linked,
-        short.format(shape=shape),
-        lo,
-        hi,
-        version,
-        name == "S",
+        title=title.format(shape=shape),
+        blocked=blocked,
+        selected=MATRICES[name].row_linked,
+        short=short.format(shape=shape),
+        lo=lo,
+        hi=hi,
+        version=version,
+        by_sign=name == "S",
     )
 
 
