@@ -15,7 +15,7 @@ from attn_tui.tui.history import History
 from attn_tui.tui.state import State
 from attn_tui.tui.views.chart import chart_view
 from attn_tui.tui.views.grids import grid_view
-from attn_tui.tui.views.heads_view import header
+from attn_tui.tui.views.heads_view import LEGEND, header, legend
 
 EPS = np.finfo(np.float64).eps
 
@@ -75,6 +75,8 @@ def test_undo_keeps_the_weighting_and_heads_header_names_it():
     back = h.undo(weighted)
     assert back.scenario is st.scenario and back.weighting == "value"
     assert "value-weighted A (rows sum ≤ 1)" in header(st.head.source, 1, "head", False, 16, "value")
+    assert legend("value").startswith("pictures: each weight × ‖v_j‖") and "rows sum to < 1" in legend("info")
+    assert legend("A") == LEGEND
 
 
 def test_the_tour_page_on_what_a_head_moves_computes_its_numbers():

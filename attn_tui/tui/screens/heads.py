@@ -114,7 +114,7 @@ class HeadsScreen(Screen):
         header = self.query_one("#heads-header", TextLines)
         header.set_text(Text(f"{head}\n{hv.tokens_line(src, header.content_size.width or None)}"))
         line = "combine: computing …" if comb is PENDING else hv.combine_line(comb, src)
-        self.query_one("#heads-foot", TextLines).set_text(Text(f"{line}\n{hv.LEGEND}"))
+        self.query_one("#heads-foot", TextLines).set_text(Text(f"{line}\n{hv.legend(state.weighting_shown)}"))
 
     @work(thread=True, exclusive=True, group="heads")
     def _compute(self, src, layer: int, n: int, key, weighting: str = "A") -> None:

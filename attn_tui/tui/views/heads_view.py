@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ...core.heads import FIELDS, sort_readings
 from ...core.heads.capture_check import stored_check
+from ...core.heads.weighting import WHY
 from ...core.labeltext import positioned, repeats
 from ...core.numfmt import fit_number
 
@@ -167,3 +168,10 @@ LEGEND = (
     "means over rows: H row entropy (bits) · log₂t its ceiling (mean log₂ of keys seen) · prev A[t,t−1] · "
     "first A[t,1] · self A[t,t] · ind: on the tokens after t's earlier copies · dup: on those copies"
 )
+
+
+def legend(weighting: str = "A") -> str:
+    """LEGEND, after why the pictures' rows sum to less than 1 when they are weighted (key W)."""
+    if weighting == "A":
+        return LEGEND
+    return f"pictures: {WHY[weighting]} (readings: A's own) · {LEGEND}"
