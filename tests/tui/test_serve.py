@@ -184,3 +184,14 @@ def test_a_multi_head_built_in_is_served():
         text = receive(s, want, seconds=60)
     missing = sorted(w for w in want if w not in text)
     assert not missing, f"not in the served explorer's output: {missing}"
+
+
+@pytest.mark.slow
+def test_the_token_view_is_served():
+    """T in a served tab opens the token view on the head shown: its title and five heaviest keys
+    arrive down the websocket as in a terminal."""
+    want = {"layer 0 · head 0 of 4", "who does t", "keys it looks at most: t"}
+    with served("--scenario", "induction-demo") as s:
+        text = receive(s, want, seconds=60, keys="T")
+    missing = sorted(w for w in want if w not in text)
+    assert not missing, f"not in the served explorer's output: {missing}"
