@@ -7,7 +7,7 @@ The picture ``thumb`` (n_r, n_c) pools A into at most ``bins`` x ``bins`` cells:
     thumb[a, b] = mean over the valid query rows t in row bin a of Σ_{i in key bin b} A[t, i]
 
 the weight a row of bin a puts on the keys of bin b; each row of ``thumb`` sums to 1, and with
-T, T' <= bins it is A itself. Bins split the rows and keys as evenly as whole positions allow
+T, T' <= bins it is A itself. Each bin holds the same whole number of positions, the last fewer
 (``edges``). A fully masked (NaN) row is left out of its bin's mean; a bin with no valid row is NaN.
 With a ``weighting`` ("value", "info": weighting.py) the picture pools the weighted A, whose rows
 sum to less than 1; the readings are always A's own.
@@ -35,9 +35,11 @@ class HeadView:
 
 
 def edges(n: int, bins: int) -> np.ndarray:
-    """(min(n, bins) + 1,) the starts of min(n, bins) bins of near-equal size over 0..n-1, then n."""
-    k = max(1, min(n, bins))
-    return np.round(np.linspace(0, n, k + 1)).astype(np.int64)
+    """(⌈n/k⌉ + 1,) the starts of bins of k = ⌈n/bins⌉ whole positions each over 0..n-1 (the last
+    may hold fewer), then n: every cell of a picture holds the same k tokens, which the heads
+    screen says ("a cell = 3×3 tokens"); k = 1, one position a bin, when n <= bins."""
+    k = max(1, -(-n // max(bins, 1)))
+    return np.append(np.arange(0, n, k), n).astype(np.int64)
 
 
 def head_view(src: HeadSource, layer: int, head: int, bins: int = 16, weighting: str = "A") -> HeadView:

@@ -23,6 +23,7 @@ from ...core.heads.rollout import WHOLE, rollout_picture
 from .. import keys
 from ..state import State
 from ..views import heads_view as hv
+from ..views.heads_layout import Layout, layout
 from ..views.status import status_view
 from ..widgets.head_tiles import HeadPicked, HeadTiles, TilesResized  # noqa: F401
 from ..widgets.key_bar import KeyBar
@@ -74,9 +75,11 @@ class HeadsScreen(Screen):
     def on_tiles_resized(self) -> None:
         self.show(self.app.state)
 
-    def _lay(self, src) -> hv.Layout:
+    def _lay(self, src) -> Layout:
         size = self.query_one(HeadTiles).size
-        return hv.layout(src.n_heads + 1, src.T, max(size.width, 20), max(size.height, 8))  # + the rollout tile
+        colour = not self.app.no_color  # half blocks need two colours a cell; shade glyphs without
+        n = src.n_heads + 1  # + the rollout tile
+        return layout(n, src.T, src.T_k, max(size.width, 20), max(size.height, 8), colour, len(hv.COLUMNS))
 
     def show(self, state: State) -> None:
         if state is None or not self.is_current:
@@ -87,7 +90,7 @@ class HeadsScreen(Screen):
         if ref is None:
             header.set_text(Text(NO_HEADS))
             foot.set_text(Text(""))
-            self.query_one(HeadTiles).show([], hv.Layout(1, 20, 8, 4, 1))
+            self.query_one(HeadTiles).show([], Layout(1, 20, 8, 4, 1))
             return
         lay = self._lay(ref.source)
         key = (id(ref.source), ref.layer, lay.n, state.weighting_shown)
@@ -105,12 +108,12 @@ class HeadsScreen(Screen):
         src, views = done
         comb = self._combines.get((id(src), state.head.layer), (None, PENDING))[1]
         ref = state.head
-        tiles = hv.tiles(views, self.sort, self.descending, (ref.layer, ref.head))
+        tiles = hv.tiles(views, self.sort, self.descending, (ref.layer, ref.head), lay)
         rolled = self._rollouts.get((id(src), lay.n), (None, None))[1]
         if rolled is not None or (src.T_k == src.T and src.T > WHOLE):
-            tiles.append(hv.rollout_tile(rolled, src.n_layers))
+            tiles.append(hv.rollout_tile(rolled, src.n_layers, (tiles[0].top, tiles[0].side) if tiles else ("", ())))
         self.query_one(HeadTiles).show(tiles, lay)
-        head = hv.header(src, ref.layer, self.sort, self.descending, lay.n, state.weighting_shown)
+        head = hv.header(src, ref.layer, self.sort, self.descending, lay, state.weighting_shown)
         header = self.query_one("#heads-header", TextLines)
         header.set_text(Text(f"{head}\n{hv.tokens_line(src, header.content_size.width or None)}"))
         line = "combine: computing …" if comb is PENDING else hv.combine_line(comb, src)

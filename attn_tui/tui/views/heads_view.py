@@ -19,6 +19,7 @@ from ...core.heads.capture_check import stored_check
 from ...core.heads.weighting import WHY
 from ...core.labeltext import positioned, repeats
 from ...core.numfmt import fit_number
+from .heads_layout import axes
 
 # (field, the tile's label, the header's words), in the tile's order; "head" is the natural order.
 COLUMNS = (
@@ -32,37 +33,6 @@ COLUMNS = (
 )
 SORTS = ("head",) + tuple(c[0] for c in COLUMNS)  # what `v` cycles through
 assert set(SORTS[1:]) == set(FIELDS)
-READ_W = 10  # "first 0.00": the readings column
-MIN_N = 4  # the smallest picture worth drawing (then the tiles scroll)
-
-
-@dataclass(frozen=True)
-class Layout:
-    per_row: int  # tiles on a line
-    tile_w: int
-    tile_h: int
-    n: int  # the picture's rows and columns at most (bins of core.heads.layer_view)
-    cw: int  # characters per picture column (2 makes the cells square-ish)
-
-
-def layout(n_heads: int, T: int, width: int, height: int) -> Layout:
-    """The tiles' arrangement with the largest picture (n x n, cw characters a column) that shows
-    every head at once in ``width`` x ``height``; pictures of MIN_N and a scroll when none does."""
-    best = None
-    for per_row in range(1, max(1, n_heads) + 1):
-        rows = math.ceil(n_heads / per_row)
-        tile_w = width // per_row
-        n_h = height // rows - 2
-        for cw in (2, 1):
-            n = min(T, n_h, (tile_w - 4 - READ_W) // cw)
-            score = (n * n * cw, cw)
-            if n >= MIN_N and (best is None or score > best[0]):
-                best = (score, Layout(per_row, tile_w, max(n, len(COLUMNS)) + 2, n, cw))
-    if best is not None:
-        return best[1]
-    per_row = max(1, min(n_heads, width // (MIN_N + 4 + READ_W)))
-    n = min(T, MIN_N)
-    return Layout(per_row, max(width // per_row, n + 4 + READ_W), max(n, len(COLUMNS)) + 2, n, 1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,6 +44,8 @@ class Tile:
     lines: tuple  # the readings, one a line (COLUMNS' order)
     hot: int  # the line of the sorted column (-1: sorted by head)
     current: bool  # the head the explorer shows
+    top: str = ""  # the key axis' line over the picture ("    t1   t6 …", heads_layout.axes)
+    side: tuple = ()  # each picture line's row label ("t1 ")
 
 
 def reading_lines(r) -> tuple:
@@ -93,15 +65,27 @@ def sorted_views(views: list, sort: str, descending: bool) -> list:
     return [by[(r.layer, r.head)] for r in sort_readings([v.readings for v in views], sort, descending)]
 
 
-def tiles(views: list, sort: str, descending: bool, current: tuple | None) -> list[Tile]:
+def title(layer: int, head: int, here: bool, view, width: int | None = None) -> str:
+    """ "▶ L0.H1", and when the picture is pooled how many tokens a cell holds (rows × keys), in
+    the longest form that fits ``width``: "L0.H1 · a cell = 3×3 tokens, ⏎ whole" … "L0.H1 · 3×3"."""
+    name = f"{'▶ ' if here else ''}L{layer}.H{head}"
+    k_r, k_c = (int(e[1] - e[0]) if len(e) > 1 else 1 for e in (view.row_edges, view.col_edges))
+    if k_r == k_c == 1:
+        return name
+    forms = (f" · a cell = {k_r}×{k_c} tokens, ⏎ whole", f" · a cell = {k_r}×{k_c} tokens", f" · {k_r}×{k_c}")
+    return name + next((f for f in forms if width is None or len(name + f) <= width), forms[-1])
+
+
+def tiles(views: list, sort: str, descending: bool, current: tuple | None, lay=None) -> list[Tile]:
+    """The tiles in the order of ``sort``; with a heads_layout.Layout ``lay``, their axes' labels."""
     hot = next((i for i, c in enumerate(COLUMNS) if c[0] == sort), -1)
+    top, side = ("", ()) if lay is None or not views else axes(lay, views[0].row_edges, views[0].col_edges)
     out = []
     for v in sorted_views(views, sort, descending):
         r = v.readings
         here = current == (r.layer, r.head)
-        out.append(
-            Tile(r.layer, r.head, f"{'▶ ' if here else ''}L{r.layer}.H{r.head}", v.thumb, reading_lines(r), hot, here)
-        )
+        named = title(r.layer, r.head, here, v, None if lay is None else lay.tile_w - 5)  # "┌─ " … " ─┐"
+        out.append(Tile(r.layer, r.head, named, v.thumb, reading_lines(r), hot, here, top, side))
     return out
 
 
@@ -112,11 +96,12 @@ ROLLOUT_LINES = ("R = Ã…Ã₀", "Ã = ½Ā+½I", "Ā: mean A", "of a layer", 
 ROLLOUT_ROWS = ("T > 512:", "its rows:", "attn-tui", "heads FILE", "--rollout", "--query t")
 
 
-def rollout_tile(thumb, n_layers: int) -> Tile:
+def rollout_tile(thumb, n_layers: int, labels: tuple = ("", ())) -> Tile:
     """The tile of the whole model's attention rollout R (core/heads/rollout.py), after the heads; with no
-    picture (R not formed whole: above 512 tokens) it says where R's rows are."""
+    picture (R not formed whole: above 512 tokens) it says where R's rows are. ``labels``: the heads' axes
+    (Tile.top, Tile.side), R pooled with the same bins."""
     lines = ROLLOUT_LINES if thumb is not None else ROLLOUT_ROWS
-    return Tile(*ROLLOUT, f"rollout L0–L{n_layers - 1}", thumb, lines, -1, False)
+    return Tile(*ROLLOUT, f"rollout L0–L{n_layers - 1}", thumb, lines, -1, False, *labels)
 
 
 def sort_words(sort: str, descending: bool) -> str:
@@ -129,14 +114,22 @@ def sort_words(sort: str, descending: bool) -> str:
 PICTURED = {"A": "A", "value": "value-weighted A (rows sum ≤ 1)", "info": "info-weighted A (rows sum ≤ 1)"}
 
 
-def header(src, layer: int, sort: str, descending: bool, n: int | None, weighting: str = "A") -> str:
-    """'sorted by induction score, highest first · layer 0 of 0..1 · 4 heads · T = 20 · A pooled to 16×16'
-    (the pictures' A weighted by the State's ``weighting``, core/heads/weighting.py; the readings are A's)."""
-    pooled = "" if n is None else f" · {PICTURED[weighting]} {'as is' if n >= src.T else f'pooled to {n}×{n}'}"
+def header(src, layer: int, sort: str, descending: bool, lay=None, weighting: str = "A") -> str:
+    """'sorted by induction score, highest first · layer 0 of 0..1 · 4 heads · T = 20 · A whole, ▀ two
+    rows a line' (the pictures' A weighted by the State's ``weighting``, core/heads/weighting.py; the
+    readings are A's); pooled: 'A pooled, k×k tokens a cell'. ``lay``: a heads_layout.Layout."""
+    pooled = "" if lay is None else f" · {PICTURED[weighting]} {_drawn(src, lay)}"
     return (
         f"sorted by {sort_words(sort, descending)} · layer {layer} of 0..{src.n_layers - 1} · "
         f"{src.n_heads} heads · T = {src.T}{pooled}"
     )
+
+
+def _drawn(src, lay) -> str:
+    k_r, k_c = math.ceil(src.T / lay.n), math.ceil(src.T_k / lay.n)  # core.heads.layer_view.edges
+    if max(k_r, k_c) > 1:
+        return f"pooled, {k_r}×{k_c} tokens a cell (⏎ opens a head whole)"
+    return "whole (▀: two query rows a line)" if lay.half else "whole, one cell per (query, key)"
 
 
 def tokens_line(src, width: int | None = None) -> str:

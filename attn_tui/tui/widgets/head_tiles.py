@@ -1,10 +1,12 @@
 """HeadTiles: one layer's heads side by side, each a bordered tile with its pooled A and its
 readings (views/heads_view.py makes the tiles and the layout), drawn with the Line API.
 
-A picture cell is a shade glyph (" ", ░, ▒, ▓, █) by weight, coloured with the viridis bucket of
-the grids (MatrixGrid's component classes ``matrix-grid--seq-*``, so a theme restyles it; reversed
-in a light theme, so the heavy weights are the dark ones there): with NO_COLOR the glyphs alone
-still draw the pattern. A click on a tile posts HeadPicked.
+The colours are the viridis buckets of the grids (MatrixGrid's component classes
+``matrix-grid--seq-*``, so a theme restyles them; reversed in a light theme, so the heavy weights
+are the dark ones there). In colour a character holds two query rows (``Layout.half``, views/
+heads_layout.py): ▀ in the upper row's colour on the lower row's, so A is drawn cell for cell. With
+NO_COLOR a cell is a shade glyph (" ", ░, ▒, ▓, █) by weight, one row a line: the glyphs alone draw
+the pattern. Row and key labels (tN) from the view sit on the axes. A click on a tile posts HeadPicked.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ class HeadTiles(ScrollView, can_focus=True):
 
     HELP = "Each tile: a head's A (rows t, keys i; pooled to fit) and its readings; a click picks the head."
 
-    COMPONENT_CLASSES = frozenset({"head-tiles--border", "head-tiles--current", "head-tiles--hot"})
+    COMPONENT_CLASSES = frozenset({"head-tiles--border", "head-tiles--current", "head-tiles--hot", "head-tiles--axis"})
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
@@ -76,7 +78,7 @@ class HeadTiles(ScrollView, can_focus=True):
         return self._styles_read
 
     def _read_look(self):
-        """(base, colours, border, current, hot): every Style on the widget's own background (a Line
+        """(base, colours, border, current, hot, axis, blank): every Style on the widget's own background (a Line
         API strip is drawn as given: a segment without a background shows the terminal's)."""
         get = partial(self.get_component_rich_style, partial=True)
         base = self.rich_style
@@ -84,8 +86,9 @@ class HeadTiles(ScrollView, can_focus=True):
         colours = tuple(base + Style(color=grid[f"matrix-grid--{n}"].background.rich_color) for n in P.SEQ)
         if not self.app.current_theme.dark:  # on a light ground the heavy weights go dark (viridis reversed)
             colours = colours[::-1]
-        parts = (get("head-tiles--border"), get("head-tiles--current"), get("head-tiles--hot"))
-        return (base, colours, *(base + p for p in parts))
+        parts = (get("head-tiles--border"), get("head-tiles--current"), get("head-tiles--hot"), get("head-tiles--axis"))
+        # blank cells in a style of their own: merged into a run with glyphs or text, an SVG spaces them wrong
+        return (base, colours, *(base + p for p in parts), base + Style(dim=True))
 
     def render_line(self, y: int) -> Strip:
         sy = int(self.scroll_offset.y) + y
@@ -106,7 +109,7 @@ class HeadTiles(ScrollView, can_focus=True):
 
     def _tile_line(self, tile, ty: int) -> list[Segment]:
         lay = self.lay
-        plain, colours, border, current, hot = self._look()
+        plain, colours, border, current, hot, axis, blank = self._look()
         edge = current if tile.current else border
         inner = lay.tile_w - 2
         if ty == 0:
@@ -120,23 +123,57 @@ class HeadTiles(ScrollView, can_focus=True):
             return [Segment("└" + "─" * inner + "┘", edge)]
         r = ty - 1
         segs = [Segment("│", edge), Segment(" ", plain)]  # a gap: a block glyph never touches the border
-        thumb = tile.thumb
-        pic_w = (thumb.shape[1] if thumb is not None else lay.n) * lay.cw
-        if thumb is not None and r < thumb.shape[0]:
-            vals = thumb[r]
-            codes = P.buckets(vals, "seq")
-            for g, code in zip(shade(vals), codes.tolist()):
-                segs.append(Segment(g * lay.cw, colours[code] if code >= 0 else plain))
+        drawn = 0 if tile.thumb is None else -(-tile.thumb.shape[0] // lay.rows_per_line)  # picture lines
+        if r == 0:  # the key axis, its blank over the row labels apart (merged into the gap, an SVG drops it)
+            segs += [Segment(" " * lay.lab_w, blank), Segment(tile.top[lay.lab_w :].ljust(lay.pic_w), axis)]
+        elif r - 1 < drawn:
+            side = tile.side[r - 1] if r - 1 < len(tile.side) else " " * lay.lab_w
+            segs += [Segment(side, axis), *self._picture(tile.thumb, r - 1)]
         else:
-            segs.append(Segment(" " * pic_w, colours[0]))  # not plain: merged with the text, an SVG drops it
+            segs.append(Segment(" " * (lay.lab_w + lay.pic_w), blank))
         text = tile.lines[r] if r < len(tile.lines) else ""
-        room = inner - pic_w - 2
-        segs.append(Segment(" ", plain))
+        room = inner - lay.lab_w - lay.pic_w - 2
+        segs.append(Segment(" ", blank))
         shown = text[:room]
         segs.append(Segment(shown, hot if r == tile.hot else plain))
-        segs.append(Segment(" " * (room - len(shown)), colours[0]))
+        segs.append(Segment(" " * (room - len(shown)), blank))
         segs.append(Segment("│", edge))
         return segs
+
+    def _picture(self, thumb: np.ndarray, line: int) -> list[Segment]:
+        """Picture line ``line``: one query row in shade glyphs, or two in half blocks (lay.half)."""
+        lay = self.lay
+        plain, colours, blank = self._look()[0], self._look()[1], self._look()[-1]
+        if not lay.half:
+            vals = thumb[line]
+            codes = P.buckets(vals, "seq")
+            look = [blank if g == " " else colours[c] if c >= 0 else plain for g, c in zip(shade(vals), codes.tolist())]
+            segs = [Segment(g * lay.cw, st) for g, st in zip(shade(vals), look)]
+        else:
+            upper = thumb[2 * line]
+            lower = thumb[2 * line + 1] if 2 * line + 1 < len(thumb) else np.full_like(upper, -1.0)
+            segs = [Segment(g * lay.cw, st) for g, st in zip(*self._halves(upper, lower))]
+        drawn = thumb.shape[1] * lay.cw
+        return segs + [Segment(" " * (lay.pic_w - drawn), blank)] if drawn < lay.pic_w else segs
+
+    def _halves(self, upper: np.ndarray, lower: np.ndarray) -> tuple[list[str], list[Style]]:
+        """(glyph, style) a key for two query rows: ▀ in the upper row's colour on the lower's, ▄ when
+        only the lower shows, a blank under STEPS[0] (the shade glyphs' blank too), '?' for NaN; a
+        lower of -1: no row there (T odd)."""
+        plain, colours, blank = self._look()[0], self._look()[1], self._look()[-1]
+        cu, cl = (np.where(np.nan_to_num(v) >= STEPS[0], P.buckets(v, "seq"), -1) for v in (upper, lower))
+        nan = np.isnan(upper) | np.isnan(lower)
+        glyphs, styles = [], []
+        for a, b, unknown in zip(cu.tolist(), cl.tolist(), nan.tolist()):
+            if unknown:
+                glyph, style = "?", plain
+            elif a >= 0:
+                glyph, style = "▀", colours[a] + Style(bgcolor=colours[b].color) if b >= 0 else colours[a]
+            else:
+                glyph, style = ("▄", colours[b]) if b >= 0 else (" ", blank)
+            glyphs.append(glyph)
+            styles.append(style)
+        return glyphs, styles
 
     def on_resize(self) -> None:
         self.post_message(TilesResized())
