@@ -4,6 +4,8 @@ a window mask; the rows asked for equal R's rows, in blocks; a head whose answer
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -140,3 +142,39 @@ def test_the_heads_screens_picture_of_r_pools_it_as_a_heads_a():
     ]
     np.testing.assert_allclose(pic, want, rtol=0, atol=64 * EPS)
     np.testing.assert_allclose(pic.sum(axis=1), 1.0, rtol=0, atol=64 * EPS)
+
+
+def test_an_additive_mask_counts_as_each_heads_a_does():
+    """An additive M (ALiBi-like finite slopes, plus blocked keys): rollout from A = softmax(scale QKᵀ + M)
+    written here with loops, not through head_scenario (which takes causal, none or window only)."""
+    rng = np.random.default_rng(4)
+    L, H, T, d = 2, 2, 6, 3
+    arrays = {k: rng.normal(size=(L, H, T, d)) for k in ("Q", "K", "V")}
+    dist = np.subtract.outer(np.arange(T), np.arange(T)).astype(float)
+    arrays["M"] = np.stack([np.where(dist < 0, -1e9, -0.3 * (ly + 1) * dist) for ly in range(L)])
+    src = HeadSource(
+        title="alibi",
+        source="test",
+        tokens=tuple("abcdef"),
+        ids=tuple("abcdef"),
+        key_tokens=(),
+        shapes={k: a.shape for k, a in arrays.items()},
+        kv_head=(0, 1),
+        scales=(0.5, 0.7),
+        masks=(("additive", None),) * L,
+        dtype="float64",
+        read=memory_reader(arrays),
+    )
+    R = [[float(i == j) for j in range(T)] for i in range(T)]
+    for ly in range(L):
+        bar = [[0.0] * T for _ in range(T)]
+        for h in range(H):
+            Q, K, M = arrays["Q"][ly, h], arrays["K"][ly, h], arrays["M"][ly]
+            for i in range(T):
+                s = [src.scales[ly] * sum(Q[i][a] * K[j][a] for a in range(d)) + M[i][j] for j in range(T)]
+                e = [math.exp(x - max(s)) for x in s]
+                for j in range(T):
+                    bar[i][j] += e[j] / sum(e) / H
+        tilde = [[0.5 * bar[i][j] + 0.5 * (i == j) for j in range(T)] for i in range(T)]
+        R = [[sum(tilde[i][k] * R[k][j] for k in range(T)) for j in range(T)] for i in range(T)]
+    np.testing.assert_allclose(ro.rollout(src), R, rtol=0, atol=64 * EPS)
