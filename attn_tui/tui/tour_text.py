@@ -114,7 +114,9 @@ PAGES: tuple[Page, ...] = (
         "Exercise 4 — parameter counting",
         teaching.ex4,
         ("equation",),
-        TryIt("open the cost lens", mode="lenses"),
+        # the pipeline's W_V title counts W_Q + W_K + W_V live; not the cost lens, whose table of S
+        # against T is exercise 5's answer, a page before it is asked
+        TryIt("the pipeline: the W_V pane's title counts the parameters of W_Q, W_K and W_V here"),
         after=("params",),
     ),
     Page(

@@ -158,6 +158,9 @@ async def test_try_it_sets_up_each_exercise(key):
             assert d[0, 0] < 0 and (d[0, 1:] > 0).all()
         elif key == "ex3":
             assert app.current_mode == "pipeline" and s.cross and s.T_k == 3 and tr.S.shape == (5, 3)
+        elif key == "ex4":  # not the cost lens: its S-against-T table is exercise 5's answer
+            assert app.current_mode == "pipeline" and app.state is before
+            assert "params" in app.screen.query_one("#grid-W_V").border_title
         else:
             assert app.current_mode == "lenses" and isinstance(app.screen, LensesScreen)
             assert app.state is before  # the cost lens reads the scenario as it is

@@ -114,7 +114,7 @@ def mask() -> str:
         'mask in the tensor\'s own dtype, and a finite "very negative" constant chosen per dtype works '
         "for float and integer masks alike — −10⁹ would itself overflow float16 (it becomes "
         f"{'−∞' if np.isneginf(f16) else g(f16)}).\n\n"
-        "m toggles the mask. With it on, A should be lower-triangular: verify it."
+        "m toggles the mask. Predict first what it leaves above A's diagonal, then verify it in the check pane."
     )
 
 
