@@ -51,13 +51,10 @@ class PipelineScreen(PaneFit, Screen):
 
     def __init__(self, *args, **kw) -> None:
         super().__init__(*args, **kw)
-        self._titles: dict[str, tuple[str, str]] = {}  # grid -> (full title, short title)
-        self._widths: dict[str, tuple] = {}  # grid -> the (width, max-height) last set
-        self._layout_key = None  # what the last fit was computed from
+        self.titles: dict[str, tuple[str, str]] = {}  # grid -> (full title, short title), read by the fit
         self.sizes: Sizes | None = None  # read from the styles on mount
-        self._chart_size: tuple = (None, None)  # (height, width) set on the chart row, None: the CSS's
         self._grids_state: State | None = None  # the state the grids were last handed
-        self.row_modes: dict[str, str] = {}  # "row0".. -> "line" | "wrapped" | "stacked", rows shown
+        self.start_fit()  # pipeline_fit.PaneFit's own state
 
     def compose(self) -> ComposeResult:
         # The panes get their data before the first layout, so the first frame is final.
@@ -156,6 +153,11 @@ class PipelineScreen(PaneFit, Screen):
             if int(g.scroll_offset.y) != top and top <= g.max_scroll_y:
                 g.scroll_to(y=top, animate=False, immediate=True)
 
+    def redraw_grids(self) -> None:
+        """Every grid handed its view again (the fit changed their cell width: pipeline_fit)."""
+        self._grids_state = None
+        self._show_grids(self.app.state)
+
     def _show_grids(self, state: State) -> None:
         unchanged, self._grids_state = unchanged_views(self._grids_state, state), state
         for name, grid in self.grids.items():
@@ -165,7 +167,7 @@ class PipelineScreen(PaneFit, Screen):
             set_changed(grid, "display", view is not None)
             if view is None:
                 continue
-            self._titles[name] = (view.title, view.short or view.title)
+            self.titles[name] = (view.title, view.short or view.title)
             if not grid.border_title:  # until the first layout picks the title that fits
                 grid.border_title = view.title
             args, kw = view.show_args(state.row)

@@ -3,8 +3,10 @@ row: shrink its widest grids, then wrap its third pane, then stack one pane a li
 common max-height, their widths and titles, and on a screen larger than DESIGN_SIZE wider cells
 and a larger chart row.
 
-A mixin of PipelineScreen's methods: it reads the screen's grids, titles, sizes (read from the
-CSS on mount) and explanation line, and keeps the fit it last made on the screen.
+A mixin of PipelineScreen's methods. What it reads of the screen, and all it reads: ``grids``
+(name -> MatrixGrid), ``titles`` (name -> full and short title), ``sizes`` (pipeline_layout's Sizes,
+read from the CSS on mount), the widgets #explain, #pipeline, #chart and #inspector, and
+``redraw_grids()``, which hands every grid its view again. What it keeps is its own (start_fit).
 """
 
 from __future__ import annotations
@@ -24,6 +26,13 @@ def set_changed(widget, attr: str, value) -> None:
 
 
 class PaneFit:
+    def start_fit(self) -> None:
+        """The fit's own state, none of it made yet (the screen's __init__ calls this)."""
+        self._widths: dict[str, tuple] = {}  # grid -> the (width, max-height) last set
+        self._layout_key = None  # what the last fit was computed from
+        self._chart_size: tuple = (None, None)  # (height, width) set on the chart row, None: the CSS's
+        self.row_modes: dict[str, str] = {}  # "row0".. -> "line" | "wrapped" | "stacked", rows shown
+
     def _stack_rows(self) -> None:
         """Fit the rows of panes to the screen: shrink, wrap, then stack (pipeline_layout).
 
@@ -40,7 +49,7 @@ class PaneFit:
         key = (
             width,
             budget,
-            tuple((g.display, g.virtual_size, g.values.shape, self._titles.get(n)) for n, g in self.grids.items()),
+            tuple((g.display, g.virtual_size, g.values.shape, self.titles.get(n)) for n, g in self.grids.items()),
         )
         if key == self._layout_key:  # a knob that changes only numbers: nothing to re-fit
             return
@@ -72,8 +81,7 @@ class PaneFit:
             return False
         for g in grids.values():
             g.extra_cell = extra
-        self._grids_state = None  # every grid is handed its view again, at the new cell width
-        self._show_grids(self.app.state)
+        self.redraw_grids()  # every grid is handed its view again, at the new cell width
         self._stack_rows()
         return True
 
@@ -129,8 +137,8 @@ class PaneFit:
                 self._widths[n] = (snapped, cap)
                 grid.styles.width = snapped
                 grid.styles.max_height = cap
-            full_title = full_title and snapped >= title_width(self._titles[n][0])
-            set_changed(grid, "border_title", self._titles[n][0 if full_title else 1])
+            full_title = full_title and snapped >= title_width(self.titles[n][0])
+            set_changed(grid, "border_title", self.titles[n][0 if full_title else 1])
 
     def _line_heights(self, shown: list[str], plan, cap: int) -> list[int]:
         """Natural height of each screen line of a planned row: its tallest grid's title,
@@ -148,7 +156,7 @@ class PaneFit:
         sizes = []
         bar = self.sizes.scrollbar
         for n in shown:
-            grid, (full, short) = self.grids[n], self._titles[n]
+            grid, (full, short) = self.grids[n], self.titles[n]
             sizes.append(
                 PaneSize(
                     grid.natural_width(bar, cap), grid.least_width(3, bar, cap), title_width(full), title_width(short)
