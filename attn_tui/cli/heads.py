@@ -21,7 +21,8 @@ NAME = "heads"
 def add_parser(sub) -> None:
     h = sub.add_parser(
         NAME,
-        help="every head of a multi-head scenario: entropy against log2 t, previous-token, first, self, induction",
+        help="every head of a multi-head scenario: entropy against the mean log2 t, previous-token, first, self, "
+        "induction, duplicate; or the attention rollout",
         description="The readings of every head (layers and heads counted from 0) of the built-in induction-demo "
         "(a trained two-layer model over a..z) or of a multi-head .safetensors / .npz file (docs/HEADS.md).",
     )

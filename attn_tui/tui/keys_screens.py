@@ -167,7 +167,7 @@ SCREEN_KEYS: list[Key] = [
         "v",
         "sort(1)",
         "Sort",
-        "order the tiles by the next column: head, H, log₂t, prev, first, self, ind (highest first)",
+        "order the tiles by the next column: head, H, log₂t, prev, first, self, ind, dup (highest first)",
         scope="heads",
     ),
     Key("V", "flip", "Flip order", "highest first or lowest first", scope="heads"),

@@ -1,6 +1,6 @@
 """The heads screen (key `h`): every head of one layer side by side, BertViz's head view in a
 terminal. Each tile is the head's A pooled to fit and its readings (entropy against log₂ t,
-previous-token, first-token, self, induction); `v` sorts by the next column, `V` flips the order,
+previous-token, first-token, self, induction, duplicate-token); `v` sorts by the next column, `V` flips the order,
 arrows pick a head, enter opens it on the pipeline; the layer's multi-head combine is checked
 below. The readings and pictures are computed once per (source, layer, size) in a thread worker
 (12 heads of T = 512: one pass over each head's A), the keys answered meanwhile.
@@ -165,7 +165,7 @@ class HeadsScreen(Screen):
         self._go(t.layer, t.head)
 
     def action_sort(self, step: int) -> None:
-        """`v`: sort by the next column (head order, H, log₂t, prev, first, self, ind); high first."""
+        """`v`: sort by the next column (head order, H, log₂t, prev, first, self, ind, dup); high first."""
         i = (hv.SORTS.index(self.sort) + step) % len(hv.SORTS)
         self.sort, self.descending = hv.SORTS[i], hv.SORTS[i] != "head"
         self.show(self.app.state)
