@@ -16,7 +16,7 @@ from types import SimpleNamespace
 from ..core.limits import printable, unexpected
 from . import explorer
 from .errors import EXIT_BAD_INPUT, UsageError, refusal
-from .output import OutputError, fail, say
+from .output import OutputError, fail, interrupted, say
 
 # What the parser gives for no arguments (tests/report/test_cli.py checks they stay the same): the explorer
 # on the lesson, launched without building the parser.
@@ -53,5 +53,6 @@ def main(argv=None) -> int:
         return fail(exc)
     except BrokenPipeError:  # a write outside output.emit (a progress line) met a closed pipe
         return fail(OutputError("the reader went away (a closed pipe)"))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C during long work (heads, report at 16,384 tokens): nothing printed
+        interrupted()
         return 130

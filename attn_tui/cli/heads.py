@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .args import number_type
 from .errors import EXIT_OK
-from .output import emit
+from .output import emit, progress_line
 
 NAME = "heads"
 
@@ -97,7 +97,8 @@ def _run(args) -> str:
     if args.layer is not None:
         check_head(src, args.layer)
     query = None if args.query is None else _position(args.query, src.T)
-    return heads_json(src, args.layer, query) if args.json else heads_text(src, args.layer, query)
+    with progress_line("attn-tui heads: heads read") as progress:
+        return (heads_json if args.json else heads_text)(src, args.layer, query, progress)
 
 
 def _position(text: str, T: int) -> int:

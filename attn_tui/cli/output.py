@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import os
 import sys
+from contextlib import contextmanager
 
 EXIT_OUTPUT = 1  # the output is incomplete (2 stays "bad input")
 
@@ -77,6 +78,54 @@ def say(line: str) -> None:
     try:
         print(line, file=err, flush=True)
     except (OSError, ValueError):
+        pass
+
+
+CLEAR = "\r\x1b[K"  # back to the line's start, erase it: a progress line gives way
+
+
+def interrupted() -> None:
+    """Ctrl-C's one line, on a line of its own on a terminal: the terminal flushes what was on its way
+    when it sends SIGINT, so the progress line's own clearing may never arrive; this line clears it too."""
+    err = sys.stderr
+    try:
+        clear = CLEAR if err is not None and err.isatty() else ""
+    except ValueError:
+        clear = ""
+    say(f"{clear}attn-tui: interrupted (Ctrl-C); nothing was printed")
+
+
+@contextmanager
+def progress_line(what: str):
+    """A ``progress(done, total)`` that rewrites one line on a terminal's stderr ("WHAT: 3 of 8 (Ctrl-C
+    stops)"), or None when stderr is not a terminal (a pipe or a log gets only the outcome); the line
+    is cleared when the work ends, however it ends (Ctrl-C: main's one line starts on a clean line)."""
+    err = sys.stderr
+    try:
+        live = err is not None and err.isatty()
+    except ValueError:  # closed
+        live = False
+    if not live:
+        yield None
+        return
+    shown = []
+
+    def progress(done: int, total: int) -> None:
+        _to_terminal(err, f"\r{what}: {done:,} of {total:,} (Ctrl-C stops)")
+        shown.append(True)
+
+    try:
+        yield progress
+    finally:
+        if shown:
+            _to_terminal(err, CLEAR)
+
+
+def _to_terminal(err, text: str) -> None:
+    try:
+        err.write(text)
+        err.flush()
+    except (OSError, ValueError):  # the terminal went away: the work goes on, the outcome says the rest
         pass
 
 

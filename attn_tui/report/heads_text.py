@@ -42,10 +42,10 @@ def query_rows(src: HeadSource, t: int, layer: int | None = None) -> dict:
     }
 
 
-def heads_data(src: HeadSource, layer: int | None = None, query: int | None = None) -> dict:
+def heads_data(src: HeadSource, layer: int | None = None, query: int | None = None, progress=None) -> dict:
     """What the command prints: the source, every head's readings (a dict each), the combines;
     with ``query`` (0-based), where that query looks in each head (query_rows)."""
-    readings = all_readings(src, layer)
+    readings = all_readings(src, layer, progress)
     rows = [r.as_dict() for r in readings]
     if query is not None:
         looks = query_rows(src, query, layer)
@@ -89,8 +89,8 @@ def _finite(x):
     return x
 
 
-def heads_json(src: HeadSource, layer: int | None = None, query: int | None = None) -> str:
-    return json.dumps(_finite(heads_data(src, layer, query)), indent=1, allow_nan=False) + "\n"
+def heads_json(src: HeadSource, layer: int | None = None, query: int | None = None, progress=None) -> str:
+    return json.dumps(_finite(heads_data(src, layer, query, progress)), indent=1, allow_nan=False) + "\n"
 
 
 def _best(rows, field):
@@ -111,8 +111,8 @@ def tokens_line(tokens, most: int = TOKENS_SHOWN) -> str:
     return f"tokens: {shown}" + (f", ... ({more} more, {len(tokens)} in all)" if more > 0 else "")
 
 
-def heads_text(src: HeadSource, layer: int | None = None, query: int | None = None) -> str:
-    d = heads_data(src, layer, query)
+def heads_text(src: HeadSource, layer: int | None = None, query: int | None = None, progress=None) -> str:
+    d = heads_data(src, layer, query, progress)
     out = [
         d["title"],
         f"{d['n_layers']} layers x {d['n_heads']} heads ({d['n_kv_heads']} K/V heads), T = {d['T']} query tokens, "

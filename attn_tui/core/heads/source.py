@@ -11,15 +11,18 @@ kv_head[h]; optional W_O (L, H·d_v, d_model), own A (L, H, T, T'), additive mas
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
 from ..attention import DTYPES, MASKS, blocked_cells, softmax
+from ..byte_cache import ByteCache
 from ..scenario import Scenario
 from .readings import Readings, head_readings
 
 SEEN = -1e4  # an additive mask entry at or below this blocks its key (for the entropy ceiling)
+# mask blocks kept for the next head: 32 MiB (one of 256 rows x 16,384 keys is 36 MiB, computed each time)
+MASK_CACHE_BYTES = 32 * 2**20
+MASKS_KEPT = ByteCache(MASK_CACHE_BYTES)
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,11 +120,15 @@ class HeadSource:
         return block
 
 
-@lru_cache(maxsize=256)
 def mask_rows(kind: str, window: int | None, r0: int, r1: int, width: int) -> tuple[np.ndarray, np.ndarray]:
     """(blocked (r1 - r0, width), M) of query rows r0..r1-1 and keys 0..width-1 under a causal, window
     or no mask: blocked True where a key is hidden, M its additive mask (-1e9 there, 0 elsewhere).
-    Both read-only and cached: a model's heads and layers ask for the same row blocks."""
+    Both read-only, kept in MASKS_KEPT (at most MASK_CACHE_BYTES): a model's heads and layers ask for
+    the same row blocks."""
+    return MASKS_KEPT.get((kind, window, r0, r1, width), lambda: _mask_rows(kind, window, r0, r1, width))
+
+
+def _mask_rows(kind, window, r0, r1, width):
     blocked = blocked_cells(kind, r1 - r0, width, window=window, first=r0)
     M = np.where(blocked, -1e9, 0.0)
     blocked.setflags(write=False)
@@ -150,10 +157,19 @@ def layer_readings(src: HeadSource, layer: int) -> list[Readings]:
     return [head_readings_of(src, layer, h) for h in range(src.n_heads)]
 
 
-def all_readings(src: HeadSource, layer: int | None = None) -> list[Readings]:
-    """Every head's readings, layer by layer (or one layer's)."""
+def all_readings(src: HeadSource, layer: int | None = None, progress=None) -> list[Readings]:
+    """Every head's readings, layer by layer (or one layer's); ``progress(done, total)`` after each head
+    (a 16,384-token head takes seconds: a terminal says how far it got)."""
     layers = range(src.n_layers) if layer is None else [layer]
-    return [r for ly in layers for r in layer_readings(src, ly)]
+    if layer is not None:
+        check_head(src, layer)
+    pairs = [(ly, h) for ly in layers for h in range(src.n_heads)]
+    out = []
+    for done, (ly, h) in enumerate(pairs, 1):
+        out.append(head_readings_of(src, ly, h))
+        if progress is not None:
+            progress(done, len(pairs))
+    return out
 
 
 def own_weights_diff(src: HeadSource, layer: int, head: int, qkv=None, rows: int = 64) -> float | None:
@@ -177,15 +193,29 @@ def own_weights_diffs(src: HeadSource, layer: int, qkv=None, heads=None, rows: i
     """max |A computed - A the model reported| of each of ``heads`` of ``layer`` (every head when None),
     None when the source holds no A; ``qkv``: their (Q, K) stacked (H, T, d_k), else read.
 
-    The heads at once (scores_block: a NumPy call a block for all of them), in blocks of ``rows`` query
-    rows; under a causal or window mask a block's keys after its last row are blocked, so the computed A
-    is 0 there and only the reported A's own |A| is compared (half the products and exponentials of a
-    causal head)."""
+    The heads at once (scores_block: a NumPy call a block for all of them), as many as OWN_A_BYTES of
+    their reported A, Q and K allow (a stored A is up to 128 MiB a head: 12 heads read at once, 1.5 GiB),
+    in blocks of ``rows`` query rows; under a causal or window mask a block's keys after its last row are
+    blocked, so the computed A is 0 there and only the reported A's own |A| is compared (half the
+    products and exponentials of a causal head)."""
     if not src.has("A"):
         return None
     heads = list(range(src.n_heads)) if heads is None else list(heads)
-    Q, K = (qkv or layer_qk(src, layer, heads))[:2]
-    Q, K = (np.asarray(x, np.float64).reshape(len(heads), -1, np.shape(x)[-1]) for x in (Q, K))
+    if qkv is not None:
+        qkv = [np.asarray(x, np.float64).reshape(len(heads), -1, np.shape(x)[-1]) for x in qkv[:2]]
+    group = max(1, OWN_A_BYTES // (8 * (src.T * src.T_k + (src.T + src.T_k) * src.d_k)))  # A, Q and K of a head
+    parts = []
+    for g in range(0, len(heads), group):
+        part = heads[g : g + group]
+        Q, K = (x[g : g + group] for x in qkv) if qkv is not None else layer_qk(src, layer, part)
+        parts.append(_own_diffs(src, layer, part, np.asarray(Q, np.float64), np.asarray(K, np.float64), rows))
+    return np.concatenate(parts)
+
+
+OWN_A_BYTES = 64 * 2**20  # the reported A read at once by own_weights_diffs (one head at least)
+
+
+def _own_diffs(src: HeadSource, layer: int, heads: list, Q, K, rows: int) -> np.ndarray:
     every = heads == list(range(src.n_heads))
     own = src.read("A", layer) if every else np.stack([src.read("A", layer, h) for h in heads])
     block, worst = src.scores_block(layer, Q, K), np.zeros(len(heads))
