@@ -134,10 +134,11 @@ def _figures(s, src, H, seen, worst_sum, masked, tops):
 
 
 def _named(label: str, prefix: str, pos: int) -> str:
-    """A token by its label and position, "mat (t1)", or its label alone when that is the
-    position's default name ("t252" or "k252", not "t252 (k252)")."""
+    """A token by its position and label as the lesson writes them, "t1 mat", or its label alone
+    when that is the position's default name or already begins with it ("t252", "t4 it")."""
     label = printable(label)
-    return label if label in (f"t{pos}", f"{prefix}{pos}") else f"{label} ({prefix}{pos})"
+    name = f"{prefix}{pos}"
+    return label if label in (f"t{pos}", name) or label.startswith(name + " ") else f"{name} {label}"
 
 
 def _sizes(s: Scenario) -> str:
@@ -206,7 +207,8 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
     )
     lines += ["", "top keys of some rows (A):"]
     for t, ks in f["top_keys"].items():
-        keys = ", ".join(f"{_named(s.keys[i], 'k', i + 1)} {w:.3f}" for i, w in ks) or "NaN row (no key it may see)"
+        kp = "t" if s.keys is s.tokens else "k"  # self-attention: the keys are the tokens
+        keys = ", ".join(f"{_named(s.keys[i], kp, i + 1)} {w:.3f}" for i, w in ks) or "NaN row (no key it may see)"
         lines.append(f"  {_named(s.tokens[t - 1], 't', t)}: {keys}")
     lm = f["largest_masked_weight"]
     where = f" (row {lm['row']})" if lm["row"] else ""

@@ -174,8 +174,8 @@ def test_text_says_the_figures_line_by_line():
         "0 1 2 0 0 0 0 0 0 0 0 0 0 0 3 2",
         "",
         "top keys of some rows (A):",
-        "  a (t1): a (k1) 0.500, i (k9) 0.250",
-        "  c (t3): NaN row (no key it may see)",
+        "  t1 a: t1 a 0.500, t9 i 0.250",  # positions as the lesson writes them ("t4 it")
+        "  t3 c: NaN row (no key it may see)",
         "",
         "largest weight on a masked cell: 0.25 (row 7)   max |row sum of A - 1|: 2.5e-16",
         "rank(S) = 4   rank(Q) = 5   rank(K) = 6   d_k = 7   (from QR factors of Q and K: S = Q1 (R1 R2^T) Q2^T)",
@@ -196,7 +196,7 @@ def test_text_of_given_q_k_v_without_a_name_window_or_entropies():
         "settings: mask = causal   padding = []   fill = -1e9   c = 1   scaled = false   (scale = 1)   dtype = float64",
         "tokens: a, b, c, d, e, f, g, h",
     ]
-    assert lines[9:11] == ["", "NaN rows: 8 of 8"] and "  b (t2): b (k2) 1.000" in lines
+    assert lines[9:11] == ["", "NaN rows: 8 of 8"] and "  t2 b: t2 b 1.000" in lines
     assert "largest weight on a masked cell: 0   max |row sum of A - 1|: 2.5e-16" in lines
     assert lines[-2:] == ["params: n/a (Q, K, V given directly)", ""]
 
