@@ -36,6 +36,7 @@ class Page:
     try_it: TryIt | None = None
     after: tuple | None = None  # the panes once every question is answered (None: the same); they hold answers
     intro: bool = False  # the text only leads to the question: once answered, the reveals replace it
+    scenario: str | None = None  # the built-in its text and questions speak of (else its try it's, if any)
 
     @property
     def text(self) -> str:
@@ -55,9 +56,17 @@ class Page:
 PAGES: tuple[Page, ...] = (
     Page("objectives", "Learning objectives", teaching.objectives, ("equation",)),
     Page("qkv", "Queries, keys, values", teaching.qkv, ("X", "Q", "K", "V")),
-    Page("scores", "The score matrix S", readings.scores_intro, ("Q", "K"), after=("Q", "K", "S"), intro=True),
-    Page("scale", "Why divide by √d_k", teaching.scale, ("chart", "H")),
-    Page("mask", "The causal mask", teaching.mask, ("M",), after=("M", "A", "check")),
+    Page(
+        "scores",
+        "The score matrix S",
+        readings.scores_intro,
+        ("Q", "K"),
+        after=("Q", "K", "S"),
+        intro=True,
+        scenario="lesson-pipeline",
+    ),
+    Page("scale", "Why divide by √d_k", teaching.scale, ("chart", "H"), scenario="lesson-pipeline"),
+    Page("mask", "The causal mask", teaching.mask, ("M",), after=("M", "A", "check"), scenario="lesson-handcrafted"),
     Page("softmax", "Row-wise softmax: attention weights", teaching.softmax_page, ("A",), after=("A", "H")),
     Page(
         "readA",

@@ -25,7 +25,7 @@ from ..views import lenses as lens_text
 from ..views import lesson_panes
 from ..views.chart import chart_view
 from ..views.grids import grid_view
-from ..views.tour_view import contents, open_index, page_text, panes
+from ..views.tour_view import contents, open_index, page_text, panes, scene_note
 from ..widgets.key_bar import KeyBar
 from ..widgets.lens_panels import LensPanel
 from ..widgets.matrix_grid import MatrixGrid
@@ -156,16 +156,24 @@ class TourScreen(Screen):
             box.focus()
         elif self.focused is box:
             self.set_focus(None)  # letters and digits are keys again
+        self._show_try()
+
+    def _show_try(self) -> None:
+        """The try-it line, the keys, and the scene note (views/tour_view.py:scene_note), which
+        follows the state: the panes may show another scenario than the page speaks of."""
+        p, k = self.page, self.open_question
         hint = f"[y] try it: {p.try_it.label}" if p.try_it and k is None else ""
         ask = "enter check · s skip · esc leave the box" if k is not None else ""
         nav = f"{ask} · n next · b back · t contents" if ask else "n next · b back · t contents · tab ↑↓ scroll"
-        self.query_one("#tour-try", Static).update(f"{hint}\n{nav}" if hint else nav)
+        lines = [scene_note(p, self.app.state), hint, nav]
+        self.query_one("#tour-try", Static).update("\n".join(x for x in lines if x))
 
     def show_state(self) -> None:
         """Redraw the live panes from ``app.state``."""
         if self.app.screen is not self:
             return
         state = self.app.state
+        self._show_try()
         for w in self.query_one("#tour-pane").children:
             if isinstance(w, MatrixGrid):
                 gv = grid_view(w.matrix, state)

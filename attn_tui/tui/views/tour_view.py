@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ...core.builtins import builtin
 from ..quiz import Result, result_line
 
 
@@ -93,3 +94,24 @@ def contents(pages, results: Mapping) -> list[tuple[int, str, bool]]:
         asks = f"  [{mark}{done}/{n} answered]" if n else ("  [exercise]" if p.exercise else "")
         rows.append((i, f"{i + 1:>2}  {p.title}{asks}", True))
     return rows
+
+
+def scene_note(page, state) -> str:
+    """One line when the live panes show another scenario than the one the page speaks of (its
+    ``scenario``, else its try it's built-in): the scenario shown, its row's number there (H(A_t)),
+    and how to load the page's. Empty when they agree (an edit of it keeps its title) or the page
+    names none."""
+    name = page.scenario or (page.try_it.builtin if page.try_it else None)
+    if name is None:
+        return ""
+    spoken, shown = builtin(name), state.scenario
+    if shown.title == spoken.title:
+        return ""
+    t = state.row + 1
+    h = state.trace.H[state.row]
+    loads = page.try_it and page.try_it.builtin == name
+    how = "y loads it, once the question is answered" if loads else f"o opens {name}"
+    return (
+        f"The panes show {shown.title!r}, row {t}: H(A_{t}) = {h:.3f} bits. This page speaks of "
+        f"{spoken.title!r} ({how})."
+    )
