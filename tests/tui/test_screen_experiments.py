@@ -119,13 +119,21 @@ async def test_bad_input_notifies_and_keeps_the_old_table(open_experiments):
 
 
 async def test_saturation_unscaled_is_one_hot_scaled_spreads(open_experiments):
+    """The screen shows the core's saturation at its seed (8): unscaled one-hot, scaled spread."""
+    from attn_tui.core import experiments
+    from attn_tui.tui.fmt import fmt
+
+    res = experiments.saturation(seed=8)
+    assert res["unscaled"]["max"] > 0.99 and res["unscaled"]["H"] < 0.01
+    assert 0.2 < res["scaled"]["max"] < 0.9 and 1.0 < res["scaled"]["H"] < 3.0
+    assert res["log2_T"] == 3.0
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_experiments(pilot)
-        res = screen.saturation
-        assert res["unscaled"]["max"] > 0.99 and res["unscaled"]["H"] < 0.01
-        assert 0.2 < res["scaled"]["max"] < 0.9 and 1.0 < res["scaled"]["H"] < 3.0
-        assert res["log2_T"] == 3.0
+        shown = text(screen.query_one("#sat-table").content, 120)
+        for name in ("unscaled", "scaled"):
+            row = next(line for line in shown.splitlines() if line.startswith(name))
+            assert row.split()[1:3] == [fmt(res[name]["max"]), fmt(res[name]["H"])]
 
 
 @pytest.mark.slow

@@ -179,7 +179,6 @@ class ExperimentsScreen(Screen):
 
     def show_saturation(self, seed: int) -> None:
         res = experiments.saturation(seed=seed)
-        self.saturation = res
         from rich.console import Group
 
         table = saturation_text(res, LESSON_PRINTED["saturation"])
