@@ -12,6 +12,7 @@ import re
 
 import numpy as np
 import pytest
+from rich.color import ColorSystem
 
 from attn_tui.core.heads.multihead_write import save_heads
 from attn_tui.tui.app import AttentionApp
@@ -19,6 +20,7 @@ from attn_tui.tui.heads_nav import open_ref
 from attn_tui.tui.screens.pipeline import PipelineScreen
 from attn_tui.tui.widgets.head_tiles import STEPS, shade
 from tests.tui.heads_picture import BLANK, cells, colours, drawn, lightness, open_heads_screen, own_A, picture_origin
+from tests.tui.test_palette_contrast import shown
 
 SIZE = (120, 40)
 
@@ -111,6 +113,25 @@ async def test_colours_follow_the_weight(settle, theme, heavy_is_darker):
                 (heavy if A[t, i] >= 0.9 else light if A[t, i] < 0.2 else []).append(lightness(colour))
         assert heavy and light
         assert (max(heavy) < min(light)) if heavy_is_darker else (min(heavy) > max(light))
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+async def test_at_16_colours_every_cell_drawn_stands_off_the_ground(settle, theme):
+    """TERM=xterm: Rich sends each colour as one of 16 ANSI numbers (test_palette_contrast.shown, in
+    xterm's palette): no drawn cell takes the ground's colour, and the heavy and light weights differ."""
+    app = _app("induction-demo")
+    async with app.run_test(size=SIZE) as pilot:
+        app.theme = theme
+        tiles = await open_heads_screen(pilot, settle)
+        src, ground = app.state.head.source, shown(tiles.rich_style.bgcolor, ColorSystem.STANDARD)
+        heavy, light = set(), set()
+        for index, tile in enumerate(t for t in tiles.tiles if t.layer >= 0):
+            A = own_A(src, tile.layer, tile.head)
+            for (t, i), colour in colours(tiles, index, src.T, src.T_k).items():
+                sent = shown(colour, ColorSystem.STANDARD)
+                assert sent != ground, (tile.title, t, i)
+                (heavy if A[t, i] >= 0.9 else light if A[t, i] < 0.2 else set()).add(sent.get_truecolor())
+        assert heavy and light and not heavy & light
 
 
 async def test_without_colour_shade_glyphs_draw_each_row(settle, monkeypatch):
