@@ -22,6 +22,8 @@ import torch
 from transformers import AttentionInterface, AttentionMaskInterface
 from transformers.masking_utils import eager_mask
 
+from ..core.heads.capture_check import mask_kind
+
 NAME = "attn_tui_capture"
 # Keyword arguments that change the attention's arithmetic in ways a softmax(scale·QKᵀ + M)
 # cannot hold: a layer that passes one is refused, naming it.
@@ -35,64 +37,90 @@ class Unsupported(ValueError):
 
 @dataclass
 class Layer:
-    """What one layer's attention received and returned (batch 0), as NumPy arrays."""
+    """What one layer's attention received and returned (batch 0), as NumPy arrays (views of the
+    model's tensors where their dtype allows: no copy), handed to the sink and then let go."""
 
     Q: np.ndarray  # (H, T, d_k)
     K: np.ndarray  # (H_kv, T', d_k)
     V: np.ndarray  # (H_kv, T', d_v)
     A: np.ndarray  # (H, T, T') the model's own weights
     scale: float
-    mask: np.ndarray | None  # (T, T') the additive mask, None when the layer got none
-    is_causal: bool
-    sliding_window: int | None
+    mask: str  # its kind: capture_check.mask_kind's names ("none" when the layer got no mask)
+    M: np.ndarray | None  # (T, T') float64, the additive mask of a mask of kind "additive" only
     module: object = field(repr=False)
 
 
 def to_numpy(t: torch.Tensor) -> np.ndarray:
-    """A tensor as a NumPy array on the CPU; bfloat16 (which NumPy lacks) as float32, exactly."""
+    """A tensor as a NumPy array on the CPU (a view of a CPU tensor's memory); bfloat16 (which
+    NumPy lacks) as float32, exactly."""
     t = t.detach()
     if t.dtype == torch.bfloat16:
         t = t.float()
     return t.cpu().numpy()
 
 
-class Recorder:
-    """Collects one Layer per attention call of a forward pass, by the module's layer_idx."""
+class _MaskRows:
+    """Rows of one sequence's mask (T, T') as float64 NumPy arrays, read a block at a time
+    (capture_check.mask_kind): a 16,384-token mask is never copied whole. Boolean masks (True =
+    attend, transformers') read as 0 / float32's min."""
 
-    def __init__(self):
-        self.layers: dict[int, Layer] = {}
+    def __init__(self, m: torch.Tensor):
+        self.m, self.shape = m, tuple(m.shape)
+
+    def __getitem__(self, rows):
+        m = self.m[rows]
+        if m.dtype == torch.bool:
+            m = torch.where(m, 0.0, torch.finfo(torch.float32).min)
+        a = to_numpy(m).astype(np.float64)
+        a[np.isneginf(a)] = np.finfo(np.float32).min  # finite: the file holds numbers
+        return a
+
+
+class Recorder:
+    """Hands one Layer per attention call of a forward pass to ``sink(layer_idx, layer)`` as the
+    layer runs, and keeps only which layers came (the arrays are the sink's to keep or drop)."""
+
+    def __init__(self, sink):
+        self.sink = sink
+        self.seen: set[int] = set()
         self.calls = 0
         self.problem: str | None = None
+        self._kinds: dict = {}  # a mask tensor's identity -> its kind: the layers share one mask
+
+    def _mask(self, idx, attention_mask):
+        if attention_mask is None:
+            return "none", None
+        m = attention_mask[0]
+        if m.dim() == 3:  # (1 or H, T, T'): one mask for every head is all a layer holds here
+            if m.shape[0] != 1 and not bool((m == m[:1]).all()):
+                self.problem = self.problem or f"layer {idx} has a different mask per head"
+            m = m[0]
+        key = (m.data_ptr(), tuple(m.shape), tuple(m.stride()), m.dtype, m.device)
+        if key not in self._kinds:
+            self._kinds[key] = mask_kind(_MaskRows(m))
+        kind = self._kinds[key]
+        return kind, (_MaskRows(m)[:] if kind == "additive" else None)
 
     def record(self, module, query, key, value, attention_mask, scaling, kwargs, attn_weights):
         self.calls += 1
         idx = getattr(module, "layer_idx", None)
-        if idx is None or idx in self.layers:
+        if idx is None or idx in self.seen:
             what = "no layer_idx" if idx is None else f"a second attention call in layer {idx} (cross-attention)"
             self.problem = self.problem or f"{type(module).__name__} has {what}"
             return
-        mask = None
-        if attention_mask is not None:
-            m = attention_mask[0]
-            if m.dim() == 3:  # (1 or H, T, T'): one mask for every head is all a layer holds here
-                if m.shape[0] != 1 and not bool((m == m[:1]).all()):
-                    self.problem = self.problem or f"layer {idx} has a different mask per head"
-                m = m[0]
-            if m.dtype == torch.bool:  # True = attend (transformers' boolean masks)
-                m = torch.where(m, 0.0, torch.finfo(torch.float32).min)
-            mask = to_numpy(m).astype(np.float64)
-            mask[np.isneginf(mask)] = np.finfo(np.float32).min  # finite: the file holds numbers
-        self.layers[idx] = Layer(
+        self.seen.add(idx)
+        kind, M = self._mask(idx, attention_mask)
+        layer = Layer(
             Q=to_numpy(query[0]),
             K=to_numpy(key[0]),
             V=to_numpy(value[0]),
             A=to_numpy(attn_weights[0]),
             scale=float(query.shape[-1] ** -0.5 if scaling is None else scaling),
-            mask=mask,
-            is_causal=bool(getattr(module, "is_causal", False)),
-            sliding_window=kwargs.get("sliding_window"),
+            mask=kind,
+            M=M,
             module=module,
         )
+        self.sink(idx, layer)
 
 
 _current: list[Recorder] = []  # the recorder of the forward pass running now (capture runs one at a time)
@@ -133,11 +161,14 @@ def register() -> None:
 
 
 class recording:
-    """``with recording() as rec:`` the forward passes inside are recorded into rec."""
+    """``with recording(sink) as rec:`` each layer of the forward passes inside goes to sink."""
+
+    def __init__(self, sink):
+        self.sink = sink
 
     def __enter__(self) -> Recorder:
         register()
-        _current.append(Recorder())
+        _current.append(Recorder(self.sink))
         return _current[-1]
 
     def __exit__(self, *exc):

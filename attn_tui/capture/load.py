@@ -4,6 +4,9 @@ attention function. Every failure is a CaptureError of one line."""
 
 from __future__ import annotations
 
+import os
+import pickle
+import re
 import sys
 import threading
 import time
@@ -14,11 +17,15 @@ from transformers import MODEL_MAPPING, AutoConfig, AutoModel, AutoTokenizer
 from transformers.utils import logging as hf_logging
 
 from . import interface
+from .hub import CACHE_ADVICE, tokenizer_missing
 from .interface import SUPPORTED, Unsupported
 from .run import CaptureError
 
+EXTRA = "pip install 'attn-tui[models]' (in a checkout: pip install -e '.[models]')"
+
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 DEVICES = ("cpu", "cuda")
+DEVICE_MAPS = (None, "auto")
 
 
 def _first_line(exc) -> str:
@@ -26,7 +33,9 @@ def _first_line(exc) -> str:
     return text[0] if text else type(exc).__name__
 
 
-def check_options(dtype: str, device: str) -> None:
+def check_options(dtype: str, device: str, device_map=None) -> None:
+    if device_map not in DEVICE_MAPS:
+        raise CaptureError(f"--device-map: {device_map!r}; use auto (accelerate places the layers)")
     if dtype not in DTYPES:
         raise CaptureError(f"--dtype: {dtype!r}; use {', '.join(DTYPES)}")
     if device not in DEVICES:
@@ -67,17 +76,25 @@ class _Progress:
         return False
 
 
-def prepare(model_id: str, *, dtype="float32", device="cpu", revision=None, trust_remote_code=False):
+def _hub_problem(model_id: str, exc, unreachable: str | None) -> str:
+    """The config's load failed (hub.settle refused the plain cases before torch loaded)."""
+    if unreachable is not None:
+        return f"{model_id}: the hub cannot be reached ({unreachable}); {CACHE_ADVICE}"
+    return f"{model_id}: cannot load its config ({_first_line(exc)})"
+
+
+def prepare(model_id: str, *, dtype="float32", device="cpu", revision=None, trust_remote_code=False, **kw):
     """(config, tokenizer) of ``model_id``: what the checks before the weights need (no download of
-    the weights yet, no progress bar before a refusal). CaptureError or Unsupported: one line."""
-    check_options(dtype, device)
+    the weights yet, no progress bar before a refusal). ``kw["unreachable"]``: why the hub cannot be
+    reached (hub.go_offline_if_unreachable). CaptureError or Unsupported: one line."""
+    check_options(dtype, device, kw.get("device_map"))
     quiet()
-    kw = {"revision": revision, "trust_remote_code": trust_remote_code}
+    opts = {"revision": revision, "trust_remote_code": trust_remote_code}
     with _Progress(model_id):
         try:
-            config = AutoConfig.from_pretrained(model_id, **kw)
+            config = AutoConfig.from_pretrained(model_id, **opts)
         except (OSError, ValueError, KeyError) as exc:
-            raise CaptureError(f"{model_id}: cannot load its config ({_first_line(exc)})") from None
+            raise CaptureError(_hub_problem(model_id, exc, kw.get("unreachable"))) from None
         if getattr(config, "is_encoder_decoder", False):
             raise Unsupported(f"{type(config).__name__}: an encoder-decoder; capture supports {SUPPORTED}")
         try:
@@ -86,27 +103,72 @@ def prepare(model_id: str, *, dtype="float32", device="cpu", revision=None, trus
             cls = None
         if cls is not None and not cls.is_backend_compatible():
             raise Unsupported(f"{cls.__name__} does not route attention through AttentionInterface; {SUPPORTED}")
+        missing = tokenizer_missing(model_id)
+        if missing:
+            raise CaptureError(missing)
         try:
-            tokenizer = AutoTokenizer.from_pretrained(model_id, **kw)
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            tokenizer = AutoTokenizer.from_pretrained(model_id, **opts)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise CaptureError(f"{model_id}: cannot load its tokenizer ({_first_line(exc)})") from None
+        if tokenizer is None or isinstance(tokenizer, bool):
+            raise CaptureError(f"{model_id}: has no tokenizer (tokenizer.json or its vocabulary files)")
     return config, tokenizer
 
 
-def load_model(model_id: str, config, *, dtype="float32", device="cpu", revision=None, trust_remote_code=False):
-    """The model (AutoModel: no task head), eval mode, on ``device``, attention through the capture."""
+PICKLES = (".bin", ".pt", ".pth", ".ckpt", ".pkl")
+
+
+def _pickled(model_id: str) -> str | None:
+    """The name of a pickled weights file in the folder ``model_id``, when it holds one."""
+    if not os.path.isdir(model_id):
+        return None
+    return next((e.name for e in sorted(os.scandir(model_id), key=lambda e: e.name) if e.name.endswith(PICKLES)), None)
+
+
+def _load_problem(model_id, config, exc, allow_pickle: bool) -> Exception:
+    text = _first_line(exc)
+    if "attn_implementation" in text or "attention implementation" in text.lower():
+        return Unsupported(f"{type(config).__name__}: {text}; capture supports {SUPPORTED}")
+    if "accelerate" in text.lower():
+        return CaptureError(f"--device-map needs accelerate, which is not installed: {EXTRA}")
+    pickle = None if allow_pickle else _pickled(model_id)
+    if pickle is not None or (not allow_pickle and "safetensors" in text.lower()):
+        name = pickle or "a pickled file (.bin)"
+        return CaptureError(
+            f"{model_id}: its weights are in {name}, a pickle, which can run code as it loads; capture reads "
+            f".safetensors only: give --allow-pickle to load it anyway, if you trust where it came from"
+        )
+    return CaptureError(f"{model_id}: cannot load the model ({text})")
+
+
+def load_model(model_id: str, config, *, dtype="float32", device="cpu", revision=None, trust_remote_code=False, **kw):
+    """The model (AutoModel: no task head), eval mode, on ``device`` (or placed by accelerate under
+    ``kw["device_map"]``), attention through the capture; weights from .safetensors only unless
+    ``kw["allow_pickle"]``."""
     interface.register()
     if not sys.stderr.isatty():  # transformers' bars are for a person watching; a pipe or a log gets one line
         hf_logging.disable_progress_bar()
-    kw = {"revision": revision, "trust_remote_code": trust_remote_code}
+    device_map, allow_pickle = kw.get("device_map"), bool(kw.get("allow_pickle"))
+    opts = {
+        "revision": revision,
+        "trust_remote_code": trust_remote_code,
+        "use_safetensors": None if allow_pickle else True,
+    }
+    if device_map is not None:
+        opts["device_map"] = device_map
     with _Progress(model_id):
         try:
             model = AutoModel.from_pretrained(
-                model_id, config=config, dtype=DTYPES[dtype], attn_implementation=interface.NAME, **kw
+                model_id, config=config, dtype=DTYPES[dtype], attn_implementation=interface.NAME, **opts
             )
-        except (OSError, ValueError, KeyError, RuntimeError) as exc:
-            text = _first_line(exc)
-            if "attn_implementation" in text or "attention implementation" in text.lower():
-                raise Unsupported(f"{type(config).__name__}: {text}; capture supports {SUPPORTED}") from None
-            raise CaptureError(f"{model_id}: cannot load the model ({text})") from None
-    return model.to(device).eval()
+        except pickle.UnpicklingError as exc:  # --allow-pickle: torch's weights-only loader refused what it found
+            found = re.search(r"WeightsUnpickler error: ([^.\n]*)", str(exc))
+            what = found.group(1) if found else _first_line(exc)
+            name = _pickled(model_id) or "its pickled weights"
+            raise CaptureError(
+                f"{model_id}: {name} holds more than weights, and torch's weights-only loader refused it "
+                f"({what}); nothing of it ran"
+            ) from None
+        except (OSError, ValueError, KeyError, RuntimeError, ImportError) as exc:
+            raise _load_problem(model_id, config, exc, allow_pickle) from None
+    return (model if device_map is not None else model.to(device)).eval()

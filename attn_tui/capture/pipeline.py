@@ -1,4 +1,5 @@
-"""The capture command's steps in order: load, one forward pass, the check, the file."""
+"""The capture command's steps in order: the destination judged, config and tokenizer, the
+text's limits, the weights, one forward pass checked and written layer by layer, the header."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import transformers
 
 from .. import __version__
 from ..core.limits import printable
+from .destination import Destination
+from .limits import free_bytes
 from .load import load_model, prepare
-from .run import CaptureError, capture, check, tokenize, write_checked
+from .run import CaptureError, capture, finish, tokenize
 
 
 def provenance(model, model_id: str, revision, dtype: str, device: str, layers, result) -> dict:
@@ -27,28 +30,36 @@ def provenance(model, model_id: str, revision, dtype: str, device: str, layers, 
         "max_abs_dA": result.max_abs_diff,
         "allowed_dA_at_worst": result.allowed_at_worst,
         "worst_head": list(result.worst),
+        "dA_by_head": [list(r) for r in result.by_head],
     }
 
 
-def capture_to_file(
-    model_id, text, out, *, layers=None, dtype="float32", device="cpu", revision=None, trust_remote_code=False
-):
-    """(path written, HeadsCheck). CaptureError when a head's A is past what ``dtype`` allows:
-    no file is written then."""
-    kw = {"dtype": dtype, "device": device, "revision": revision, "trust_remote_code": trust_remote_code}
-    config, tokenizer = prepare(model_id, **kw)
-    enc = tokenize(tokenizer, config, text, layers=layers, model_id=model_id)
-    model = load_model(model_id, config, **kw)
-    c = capture(model, tokenizer, enc, layers=layers, device=device)
-    result = check(c)
-    if not result.holds:
-        layer, head, diff, allowed = result.failed[0]
-        raise CaptureError(
-            f"{model_id}: layer {c.layers[layer]}, head {head}: A recomputed from the captured Q, K differs from the "
-            f"model's by {diff:.2g} (allowed {allowed:.2g} in {dtype}); no file written"
-        )
-    name = printable(model_id)[:80]
-    title = f"{name} · {dtype}"  # the check's figure is in the provenance: every view shows it from there
-    prov = provenance(model, model_id, revision, dtype, device, c.layers, result)
-    prov.update(c.provenance)
-    return write_checked(c, out, title=title, source=name, provenance=prov, result=result), result
+def capture_to_file(model_id, text, out, *, layers=None, keep_A=False, force=False, opening=False, **kw):
+    """(path written, HeadsCheck). ``kw``: dtype, device, device_map, revision, trust_remote_code,
+    allow_pickle (load.py). CaptureError when a head's A is past what the dtype allows: no file is
+    written then; WriteError when the file cannot be written in full (nothing is left)."""
+    dtype, device = kw.get("dtype", "float32"), kw.get("device", "cpu")
+    dest = Destination(out, force, opening)
+    with dest as tmp:
+        config, tokenizer = prepare(model_id, **kw)
+        limits = {"dtype": dtype, "keep_A": keep_A, "free": free_bytes(model_id, device)}
+        enc = tokenize(tokenizer, config, text, layers=layers, model_id=model_id, **limits)
+        model = load_model(model_id, config, **kw)
+        try:
+            c = capture(model, tokenizer, enc, tmp, layers=layers, keep_A=keep_A)
+            result = c.result
+            if not result.holds:
+                c.writer.close()
+                layer, head, diff, allowed = result.failed[0]
+                raise CaptureError(
+                    f"{model_id}: layer {c.layers[layer]}, head {head}: A recomputed from the captured Q, K differs "
+                    f"from the model's by {diff:.2g} (allowed {allowed:.2g} in {dtype}); no file written"
+                )
+            name = printable(model_id)[:80]
+            prov = provenance(model, model_id, kw.get("revision"), dtype, device, c.layers, result)
+            prov.update(c.provenance)
+            # the check's figure is in the provenance: every view shows it from there
+            finish(c, title=f"{name} · {dtype}", source=name, provenance=prov)
+            return dest.commit(), result
+        except OSError as exc:
+            raise dest.write_error(exc) from None

@@ -1,43 +1,37 @@
-"""One forward pass of a loaded model on one text, its heads written as a multi-head file and
-checked by attn-tui's core against the model's own attention weights before the file exists.
+"""One forward pass of a loaded model on one text, each layer checked by attn-tui's core against
+the model's own attention weights and written to the file as the pass goes (sink.py), the
+file's header written last, once every head is known to hold.
 
-    capture(model, tokenizer, text, ...) -> Captured   the arrays and settings of the file
-    write_checked(captured, out)                       the check, then the file (atomically)
+    tokenize(tokenizer, config, text, ...)      the tokens, checked against the limits (limits.py)
+    capture(model, tokenizer, enc, tmp, ...)    the forward pass into the file ``tmp`` -> Captured
+    finish(captured, ...)                       the header, then the file read back as any reader does
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
+import json
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import numpy as np
 import torch
-from threadpoolctl import threadpool_limits
 
-from ..core.heads.capture_check import HeadsCheck, check_heads, mask_kind, token_label
-from ..core.heads.multihead_io import _mask_kind, open_file
-from ..core.heads.multihead_write import save_heads
-from ..core.heads.source import HeadSource
-from ..core.machine import spare_threads
+from ..core.heads.capture_check import HeadsCheck, combine_figures, token_label
+from ..core.heads.layer_file import LayerFile
+from ..core.heads.multihead_io import open_file
 from . import interface
 from .interface import Unsupported
-
-CHECK_THREADS = 4  # the check's threads at most (machine.spare_threads)
-MAX_CAPTURE_T = 4096  # the file keeps the model's A: at most 2**24 cells a head (multihead_io.MAX_CELLS)
+from .limits import check_tokens
+from .sink import LayerSink
 
 
 @dataclass
 class Captured:
-    """The arrays (Q, K, V, A, optional W_O, M) and settings of a capture. Each array is the list of
-    its layers (Q[l] (H, T, d_k), ...), the model's own tensors' memory where they are the layer's
-    as received: never stacked into one more [L, H, ...] copy (the file is written layer by layer)."""
+    """What the file holds besides its arrays (written already): settings, the check, where."""
 
-    arrays: dict
     settings: dict
+    result: HeadsCheck
     dtype: str  # the dtype the model computed in
     layers: tuple  # the model's layer numbers, in the file's order
+    writer: LayerFile = field(repr=False)
     provenance: dict = field(default_factory=dict)
 
 
@@ -45,32 +39,12 @@ class CaptureError(ValueError):
     """Bad input or an unsupported model; str(): one line."""
 
 
-def _output_projection(model, module, width: int):
-    """The layer's output projection as W_O (H·d_v, d_model) (o = concat · W_O), or None: the
-    module's own (o_proj, c_proj, out_proj, dense), else its parent's output.dense (BERT)."""
-    names = {m: n for n, m in model.named_modules()}
-    candidates = [getattr(module, a, None) for a in ("o_proj", "c_proj", "out_proj", "dense")]
-    parent_name = names.get(module, "").rpartition(".")[0]
-    parent = model.get_submodule(parent_name) if parent_name else None
-    candidates.append(getattr(getattr(parent, "output", None), "dense", None))
-    for m in candidates:
-        w = getattr(m, "weight", None)
-        if not isinstance(w, torch.Tensor) or w.dim() != 2:
-            continue
-        W = w if type(m).__name__ == "Conv1D" else w.T  # Conv1D (GPT-2) is x @ W; nn.Linear is x @ Wᵀ
-        if W.shape[0] == width:
-            return interface.to_numpy(W)
-    return None
-
-
-def _layer_mask(layer: interface.Layer, T: int, T_k: int) -> str:
-    """The layer's mask kind; None from the model means its eager function added no mask."""
-    return "none" if layer.mask is None else mask_kind(layer.mask)
-
-
-def tokenize(tokenizer, config, text: str, *, layers=None, model_id: str = ""):
-    """The encoded text (batch of one), checked against the model's context and layers before any
-    weight is loaded. CaptureError: one line."""
+def tokenize(
+    tokenizer, config, text: str, *, layers=None, model_id: str = "", dtype="float32", keep_A=False, free=None
+):
+    """The encoded text (batch of one), checked against the model's context, the file's and the
+    memory's limits (limits.check_tokens) and its layers before any weight is loaded.
+    CaptureError: one line."""
     enc = tokenizer(text, return_tensors="pt")
     T = int(enc["input_ids"].shape[1])
     name = model_id or "the model"
@@ -79,8 +53,9 @@ def tokenize(tokenizer, config, text: str, *, layers=None, model_id: str = ""):
     n_ctx = _context(config)
     if n_ctx is not None and T > n_ctx:
         raise CaptureError(f"TEXT: {T} tokens; {name} takes at most {n_ctx}")
-    if T > MAX_CAPTURE_T:
-        raise CaptureError(f"TEXT: {T} tokens; a capture keeps the model's A, at most {MAX_CAPTURE_T} tokens")
+    problem = check_tokens(config, T, dtype, keep_A, free)
+    if problem:
+        raise CaptureError(problem)
     n_layers = getattr(config, "num_hidden_layers", None)
     seen = set()
     for ly in layers or ():
@@ -92,26 +67,6 @@ def tokenize(tokenizer, config, text: str, *, layers=None, model_id: str = ""):
     return enc
 
 
-def capture(model, tokenizer, enc, *, layers=None, device: str = "cpu") -> Captured:
-    """The forward pass of ``model`` (loaded with attn_implementation=interface.NAME, .eval()) on
-    the encoded text, every (or the chosen) layer's heads kept. Unsupported: one line."""
-    ids = enc["input_ids"]
-    with interface.recording() as rec, torch.inference_mode():
-        model(**{k: v.to(device) for k, v in enc.items()})
-    n_layers = getattr(model.config, "num_hidden_layers", None) or len(rec.layers)
-    if rec.problem:
-        raise Unsupported(f"{rec.problem}; capture supports {interface.SUPPORTED}")
-    if not rec.layers or sorted(rec.layers) != list(range(n_layers)):
-        raise Unsupported(
-            f"{type(model).__name__}: {len(rec.layers)} of {n_layers} layers went through transformers' "
-            f"AttentionInterface; capture supports {interface.SUPPORTED}"
-        )
-    chosen = tuple(range(n_layers)) if layers is None else tuple(layers)
-    recs = [rec.layers[ly] for ly in chosen]
-    raw = [str(t) for t in tokenizer.convert_ids_to_tokens(ids[0].tolist())]
-    return _assemble(model, recs, raw, ids[0].tolist(), chosen)
-
-
 def _context(config):
     for key in ("max_position_embeddings", "n_positions", "n_ctx"):
         n = getattr(config, key, None)
@@ -120,78 +75,61 @@ def _context(config):
     return None
 
 
-def _assemble(model, recs, raw, ids, chosen) -> Captured:
-    first = recs[0]
-    H, T, _ = first.Q.shape
-    H_kv, T_k, d_v = first.V.shape
-    arrays = {name: [getattr(r, name) for r in recs] for name in ("Q", "K", "V", "A")}
-    masks = [_layer_mask(r, T, T_k) for r in recs]
-    if "additive" in masks:
-        arrays["M"] = [r.mask if k == "additive" else np.zeros((T, T_k)) for r, k in zip(recs, masks)]
-    W = [_output_projection(model, r.module, H * d_v) for r in recs]
-    if all(w is not None for w in W):
-        arrays["W_O"] = W
+def _reserve(raw: list, ids: list, n_layers: int, n_heads: int) -> int:
+    """Header room for the metadata: the labels' and ids' JSON (twice: written as a JSON text inside
+    a JSON string, each quote escaped) and the check's figures, with room to spare."""
+    labels = json.dumps([token_label(t) for t in raw]) + json.dumps(raw) + json.dumps(ids)
+    return 2 * len(labels) + 2 * 64 * n_layers * n_heads + 2**16
+
+
+def capture(model, tokenizer, enc, tmp, *, layers=None, device=None, keep_A: bool = False) -> Captured:
+    """The forward pass of ``model`` (loaded with attn_implementation=interface.NAME, .eval()) on
+    the encoded text, every (or the chosen) layer checked and written to ``tmp`` (an existing file,
+    overwritten) as it comes. Unsupported: one line."""
+    ids = enc["input_ids"]
+    n_layers = getattr(model.config, "num_hidden_layers", None)
+    chosen = tuple(range(n_layers or 0)) if layers is None else tuple(layers)
+    raw = [str(t) for t in tokenizer.convert_ids_to_tokens(ids[0].tolist())]
+    heads = getattr(model.config, "num_attention_heads", None) or 64
+    device = device or model.device
+    writer = LayerFile(tmp, len(chosen), _reserve(raw, ids[0].tolist(), len(chosen), heads))
+    try:
+        sink = LayerSink(writer, model, chosen, _dtype_name(model), keep_A)
+        with interface.recording(sink) as rec, torch.inference_mode():
+            model(**{k: v.to(device) for k, v in enc.items()})
+        if rec.problem:
+            raise Unsupported(f"{rec.problem}; capture supports {interface.SUPPORTED}")
+        if not rec.seen or sorted(rec.seen) != list(range(n_layers or len(rec.seen))):
+            raise Unsupported(
+                f"{type(model).__name__}: {len(rec.seen)} of {n_layers} layers went through transformers' "
+                f"AttentionInterface; capture supports {interface.SUPPORTED}"
+            )
+    except BaseException:
+        writer.close()
+        raise
+    H, H_kv = sink.shape
     settings = {
         "tokens": [token_label(t) for t in raw],
         "raw_tokens": raw,
         "kv_head": [h // (H // H_kv) for h in range(H)],  # transformers' repeat_kv
-        "scale": [r.scale for r in recs],
-        "mask": masks,
+        "scale": [sink.scales[i] for i in range(len(chosen))],
+        "mask": [sink.masks[i] for i in range(len(chosen))],
     }
-    return Captured(arrays, settings, _dtype_name(model), chosen, {"token_ids": ids})
+    result = combine_figures([sink.figures[i] for i in range(len(chosen))], H)
+    return Captured(settings, result, sink.dtype, chosen, writer, {"token_ids": ids[0].tolist()})
 
 
 def _dtype_name(model) -> str:
     return str(next(model.parameters()).dtype).removeprefix("torch.")
 
 
-def memory_source(c: Captured, title: str = "capture") -> HeadSource:
-    """A HeadSource over the captured arrays in memory (what the file will hold), for the check."""
-    a = c.arrays
-
-    def read(name, layer, head=None):
-        x = a[name][layer] if head is None else a[name][layer][head]
-        return x if name == "A" else np.asarray(x, dtype=np.float64)  # A is only subtracted from: no copy
-
-    floats = [a[k][0].dtype for k in "QKV"]
-    return HeadSource(
-        title=title,
-        source="",
-        tokens=tuple(c.settings["tokens"]),
-        ids=tuple(c.settings["raw_tokens"]),
-        key_tokens=(),
-        shapes={k: (len(v), *v[0].shape) for k, v in a.items()},
-        kv_head=tuple(c.settings["kv_head"]),
-        scales=tuple(c.settings["scale"]),
-        masks=tuple(_mask_kind(m, ly) for ly, m in enumerate(c.settings["mask"])),
-        dtype=np.result_type(*floats).name,
-        read=read,
-    )
-
-
-def check(c: Captured) -> HeadsCheck:
-    """Every head recomputed by the core against the model's A (capture_check.check_heads), the
-    heads shared by threads while cores are idle (machine.spare_threads), each on one BLAS thread:
-    right after torch's forward pass its OpenMP threads still spin, and OpenBLAS's second thread
-    fighting them made each head's Q Kᵀ 3x slower on 2 cores."""
-    with threadpool_limits(1, user_api="blas"):
-        return check_heads(memory_source(c), c.dtype, threads=spare_threads(CHECK_THREADS))
-
-
-def write_checked(c: Captured, out, *, title: str, source: str, provenance: dict, result: HeadsCheck) -> Path:
-    """Write the file (a temporary file beside ``out``, renamed over it once complete, so an
-    interrupt leaves no partial file), then open it as any reader would."""
-    out = Path(out)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".partial.safetensors", dir=out.parent)
-    os.close(fd)
+def finish(c: Captured, *, title: str, source: str, provenance: dict) -> None:
+    """The file's header (settings, title, source, provenance with the check's figures), then the
+    file opened as any reader opens it."""
+    settings = {**c.settings, "provenance": provenance}
+    meta = {k: json.dumps(v) for k, v in settings.items()} | {"title": title, "source": source}
     try:
-        save_heads(tmp, **c.arrays, **c.settings, title=title, source=source, provenance=provenance)
-        open_file(tmp)  # the headers and settings read back as every reader reads them
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # a new file's usual mode, not mkstemp's 0600
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return out
+        c.writer.finish(meta)
+    finally:
+        c.writer.close()
+    open_file(c.writer.path)  # the headers and settings read back as every reader reads them

@@ -1,6 +1,7 @@
-"""`attn-tui capture MODEL TEXT [--out FILE.safetensors] [--layers L …] [--device cpu|cuda]
-[--dtype float32|float16|bfloat16] [--revision R] [--trust-remote-code] [--open]` (or --file PATH
-for the text): a real model's heads as a multi-head file, checked against the model.
+"""`attn-tui capture MODEL TEXT [--out FILE.safetensors] [--force] [--layers L …] [--keep-A]
+[--device cpu|cuda] [--device-map auto] [--dtype float32|float16|bfloat16] [--revision R]
+[--trust-remote-code] [--allow-pickle] [--open]` (or --file PATH for the text): a real model's
+heads as a multi-head file, checked against the model layer by layer as it runs.
 
 torch and transformers (the ``models`` extra) are imported only when the command runs; without
 them the command names the extra to install. Bad input is a ValueError: one line, exit 2 (cli.main).
@@ -8,8 +9,13 @@ them the command names the extra to install. Bad input is a ValueError: one line
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import stat
 import sys
 from pathlib import Path
+
+from .output import OutputError
 
 NAME = "capture"
 EXTRA = "pip install 'attn-tui[models]' (in a checkout: pip install -e '.[models]')"
@@ -21,19 +27,36 @@ def add_parser(sub) -> None:
         NAME,
         help="a real model's heads (Hugging Face id or folder) as a multi-head file, checked against the model",
         description="Run MODEL on TEXT once; write every layer's and head's Q, K, V as its attention received them, "
-        "the scale, the mask, the tokens, W_O and the model's own A, after checking every head's A recomputed by "
-        f"attn-tui's core against the model's (docs/CAPTURE.md). Needs the models extra: {EXTRA}.",
+        "the scale, the mask, the tokens and W_O, layer by layer, each head's A recomputed by attn-tui's core and "
+        f"checked against the model's own as the layer runs (docs/CAPTURE.md). Needs the models extra: {EXTRA}.",
     )
     c.add_argument("model", metavar="MODEL", help="a Hugging Face model id or a local folder (from_pretrained's)")
     c.add_argument("text", metavar="TEXT", nargs="?", help="the text to run (or --file PATH)")
     c.add_argument("--file", metavar="PATH", help="read the text from this UTF-8 file")
     c.add_argument("--out", metavar="FILE.safetensors", help="where to write (default: MODEL's name.safetensors)")
+    c.add_argument("--force", action="store_true", help="replace --out when it exists (refused otherwise)")
     c.add_argument("--layers", metavar="L", type=int, nargs="+", help="only these layers (counted from 0)")
+    c.add_argument(
+        "--keep-A",
+        dest="keep_A",
+        action="store_true",
+        help="keep the model's own A in the file too (H x T x T per layer; up to 4,096 tokens)",
+    )
     c.add_argument("--device", default="cpu", help="cpu (default) or cuda")
+    c.add_argument(
+        "--device-map",
+        metavar="auto",
+        help="auto: accelerate places the layers over the GPUs and the CPU (a model larger than one device)",
+    )
     c.add_argument("--dtype", default="float32", help="float32 (default), float16 or bfloat16")
     c.add_argument("--revision", metavar="R", help="a branch, tag or commit of the model's repository")
     c.add_argument(
         "--trust-remote-code", action="store_true", help="run the model repository's own code (off unless given)"
+    )
+    c.add_argument(
+        "--allow-pickle",
+        action="store_true",
+        help="load weights from a pickled file (.bin) when the model has no .safetensors (a pickle can run code)",
     )
     c.add_argument("--open", action="store_true", help="open the explorer on the file when written")
 
@@ -42,12 +65,7 @@ def _text(args) -> str:
     if (args.text is None) == (args.file is None):
         raise ValueError("capture: give TEXT or --file PATH (one of them)")
     if args.file is not None:
-        try:
-            data = Path(args.file).read_bytes()[: MAX_TEXT_BYTES + 1]
-        except OSError as exc:
-            raise ValueError(f"--file {args.file}: cannot read ({exc.strerror})") from None
-        if len(data) > MAX_TEXT_BYTES:
-            raise ValueError(f"--file {args.file}: larger than {MAX_TEXT_BYTES // 2**20} MiB")
+        data = _read_text_file(args.file)
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -59,15 +77,48 @@ def _text(args) -> str:
     return text
 
 
+def _read_text_file(path: str) -> bytes:
+    """At most MAX_TEXT_BYTES + 1 bytes of a regular file (a FIFO, /dev/zero, a folder refused from
+    its stat, before a byte is read): never the whole of a file larger than the limit."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise ValueError(f"--file {path}: cannot read ({exc.strerror})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError(f"--file {path}: not a regular file (a folder, FIFO or device); give a text file")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_TEXT_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(f"--file {path}: cannot read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_TEXT_BYTES:
+        raise ValueError(f"--file {path}: larger than {MAX_TEXT_BYTES // 2**20} MiB")
+    return data
+
+
 def _out(args) -> Path:
     out = Path(args.out) if args.out else Path(Path(args.model.rstrip("/")).name + ".safetensors")
     if out.suffix.lower() != ".safetensors":
         raise ValueError(f"--out {args.out}: a capture is written as .safetensors")
-    if out.is_dir():
-        raise ValueError(f"--out {out}: is a folder; give a file name")
-    if not out.parent.is_dir():
-        raise ValueError(f"--out {out}: the folder {out.parent} does not exist")
+    from ..capture.destination import refusal  # torch-free, as hub: judged before torch loads
+
+    problem = refusal(out, args.force, args.open)
+    if problem:
+        raise ValueError(problem)
     return out
+
+
+def _installed() -> None:
+    """The models extra is there (found, not imported: hub.settle must set HF_HUB_OFFLINE first)."""
+    for name in ("torch", "transformers"):
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):  # sys.modules[name] = None: blocked
+            found = False
+        if not found:
+            raise ValueError(f"capture needs torch and transformers ({name} is not installed): {EXTRA}")
 
 
 def _imports():
@@ -83,19 +134,34 @@ def _imports():
 
 def run(args) -> int:
     """The command; returns the exit code. Prints the check line, then where the file is."""
+    from ..capture import hub
+    from ..capture.destination import WriteError
+
     text = _text(args)
     out = _out(args)
+    _installed()
+    # a missing path, no tokenizer, no network: said before torch loads (seconds)
+    unreachable = hub.settle(args.model, args.trust_remote_code, args.revision)
     pipeline = _imports()
-    path, result = pipeline.capture_to_file(
-        args.model,
-        text,
-        out,
-        layers=args.layers,
-        dtype=args.dtype,
-        device=args.device,
-        revision=args.revision,
-        trust_remote_code=args.trust_remote_code,
-    )
+    try:
+        path, result = pipeline.capture_to_file(
+            args.model,
+            text,
+            out,
+            layers=args.layers,
+            keep_A=args.keep_A,
+            force=args.force,
+            opening=args.open,
+            dtype=args.dtype,
+            device=args.device,
+            device_map=args.device_map,
+            revision=args.revision,
+            trust_remote_code=args.trust_remote_code,
+            allow_pickle=args.allow_pickle,
+            unreachable=unreachable,
+        )
+    except WriteError as exc:  # a full disk: not bad input, the output is incomplete (exit 1)
+        raise OutputError(str(exc)) from None
     print(result.line())
     print(f"wrote {path} (attn-tui heads {path}; attn-tui report --scenario {path} --layer L --head H)")
     sys.stdout.flush()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 
-from ..core.heads.capture_check import stored_check
+from ..core.heads.capture_check import stored_by_head, stored_check
 from ..core.heads.combine import combine
 from ..core.heads.query_top import query_tops
 from ..core.heads.readings import FIELDS
@@ -51,8 +51,10 @@ def heads_data(src: HeadSource, layer: int | None = None, query: int | None = No
         looks = query_rows(src, query, layer)
         for row in rows:
             row["query"] = looks[(row["layer"], row["head"])]
-    if src.has("A"):  # a layer's heads at once
-        diffs = {ly: own_weights_diffs(src, ly).tolist() for ly in sorted({row["layer"] for row in rows})}
+    stored = None if src.has("A") else stored_by_head(src)  # a capture without A: its check's figures
+    if src.has("A") or stored is not None:  # a layer's heads at once
+        layers = sorted({row["layer"] for row in rows})
+        diffs = {ly: stored[ly] if stored else own_weights_diffs(src, ly).tolist() for ly in layers}
         for row in rows:
             row["own_A_max_abs_diff"] = diffs[row["layer"]][row["head"]]
     layers = range(src.n_layers) if layer is None else [layer]

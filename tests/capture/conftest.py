@@ -36,3 +36,11 @@ def tiny_folders(tmp_path_factory):
         return made[key]
 
     return get
+
+
+@pytest.fixture(autouse=True)
+def _hub_env(monkeypatch):
+    """capture sets HF_HUB_OFFLINE for the rest of its process (hub.settle: a local folder needs no
+    network); in a test process that would leak into the next test: restored after each."""
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.delenv("TRANSFORMERS_OFFLINE", raising=False)

@@ -54,10 +54,13 @@ def captured(tiny_folders, tmp_path, family, *extra):
     return folder, out
 
 
+@pytest.mark.parametrize("keep_A", [False, True])
 @pytest.mark.parametrize("family", sorted(FAMILIES))
-def test_every_head_is_the_models(tiny_folders, tmp_path, family, capsys):
+def test_every_head_is_the_models(tiny_folders, tmp_path, family, keep_A, capsys):
+    """With and without --keep-A: the heads recomputed from the file are the model's; the model's own A
+    is in the file only when kept, and then it is the eager model's."""
     require_models()
-    folder, out = captured(tiny_folders, tmp_path, family)
+    folder, out = captured(tiny_folders, tmp_path, family, *(["--keep-A"] if keep_A else []))
     line = capsys.readouterr().out.splitlines()[0]
     assert line.startswith("checked against the model: max |ΔA| ") and "over 2 × 4 heads" in line
     ids, own, model, tok = eager_attentions(folder, TEXT)
@@ -68,6 +71,7 @@ def test_every_head_is_the_models(tiny_folders, tmp_path, family, capsys):
     assert src.title == f"{str(folder)[:80]} · float32" and src.provenance["model"] == str(folder)
     assert line.startswith(stored_check(src).words() + " (allowed ")  # the file keeps what the command printed
     assert src.provenance["token_ids"] == ids
+    assert src.has("A") is keep_A
     worst = 0.0
     for layer in range(2):
         for head in range(4):
@@ -77,6 +81,8 @@ def test_every_head_is_the_models(tiny_folders, tmp_path, family, capsys):
             tol = 4 * (src.d_k + src.T_k + 6) * EPS32 * max(B, 1.0)
             diff = np.abs(A - own[layer][head]).max()
             assert diff <= tol, (layer, head, diff, tol)
+            if keep_A:  # the model's own weights, as its eager function returned them
+                np.testing.assert_allclose(src.read("A", layer, head), own[layer][head], rtol=0, atol=tol)
             worst = max(worst, diff)
             assert np.abs(own[layer][head] - own[layer][head].mean()).max() > 0.05  # a sharp head, not uniform
     print(f"{family}: max |dA| {worst:.2g}")
@@ -175,11 +181,12 @@ def test_a_padding_mask_is_kept_as_the_explicit_additive_mask(tiny_folders, tmp_
     enc = tok(TEXT, return_tensors="pt")
     enc["attention_mask"][0, 2] = 0  # the third token is padding
     model = load_model(str(folder), AutoModel.from_pretrained(folder).config)
-    c = run.capture(model, tok, enc)
+    out = tmp_path / "pad.safetensors"
+    out.touch()
+    c = run.capture(model, tok, enc, out)
     assert c.settings["mask"] == ["additive", "additive"]
-    result = run.check(c)
-    assert result.holds
-    out = run.write_checked(c, tmp_path / "pad.safetensors", title="pad", source="", provenance={}, result=result)
+    assert c.result.holds
+    run.finish(c, title="pad", source="", provenance={})
     src = open_heads(str(out))
     eager = AutoModel.from_pretrained(folder, attn_implementation="eager").eval()
     with torch.no_grad():

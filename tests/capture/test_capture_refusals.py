@@ -107,15 +107,6 @@ def test_text_from_a_file(tiny_folders, tmp_path, capsys):
     refused(capsys, ["capture", str(tiny_folders("gpt2")), TEXT, "--file", str(tmp_path / "t.txt")], "one of them")
 
 
-def test_missing_folder_or_unknown_id(tmp_path, capsys, monkeypatch):
-    require_models()
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # an id is looked up on the hub; offline, its failure is at once
-    monkeypatch.chdir(tmp_path)
-    refused(capsys, ["capture", str(tmp_path / "no-such-model"), TEXT], "no-such-model: cannot load")
-    refused(capsys, ["capture", "nobody/no-such-model-xyz", TEXT], "nobody/no-such-model-xyz: cannot load")
-    assert leftovers(tmp_path) == []
-
-
 def test_an_architecture_without_the_interface_is_named(tmp_path, capsys, monkeypatch):
     """An encoder-decoder (T5) and a model whose attention does not go through AttentionInterface."""
     require_models()
@@ -141,9 +132,9 @@ def test_a_capture_that_is_not_the_model_is_refused(tiny_folders, tmp_path, caps
     """Drop the causal mask from the capture (a wrong capture): the check sees it and writes nothing,
     in every dtype (bfloat16's allowance is wide, a missing mask is wider)."""
     require_models()
-    from attn_tui.capture import run
+    from attn_tui.capture import sink
 
-    monkeypatch.setattr(run, "_layer_mask", lambda layer, T, T_k: "none")
+    monkeypatch.setattr(sink, "mask_of", lambda layer: "none")
     out = tmp_path / "wrong.safetensors"
     folder = str(tiny_folders("llama", initializer_range=0.3))
     line = refused(capsys, ["capture", folder, TEXT, "--out", str(out), "--dtype", dtype])
@@ -172,17 +163,22 @@ def test_a_wrong_scale_is_refused(tiny_folders, tmp_path, capsys, monkeypatch):
 
 @pytest.mark.parametrize("where", ["load", "save"])
 def test_an_interrupt_leaves_no_file(tiny_folders, tmp_path, capsys, monkeypatch, where):
+    """Ctrl-C while the weights load, or after the first layer is half written: exit 130, nothing left."""
     require_models()
-    from attn_tui.capture import pipeline, run
+    from attn_tui.capture import pipeline
+    from attn_tui.core.heads.layer_file import LayerFile
 
-    def interrupt(*a, **k):
-        if where == "save":  # half a file written, then the interrupt
-            a[0] and open(a[0], "wb").write(b"partial")
+    real = LayerFile.add
+
+    def interrupt(self, *a, **k):
+        if where == "save":
+            real(self, *a, **k)  # a layer written, then the interrupt
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(
-        pipeline if where == "load" else run, "load_model" if where == "load" else "save_heads", interrupt
-    )
+    if where == "load":
+        monkeypatch.setattr(pipeline, "load_model", interrupt)
+    else:
+        monkeypatch.setattr(LayerFile, "add", interrupt)
     out = tmp_path / "x.safetensors"
     assert main(["capture", str(tiny_folders("gpt2")), TEXT, "--out", str(out)]) == 130
     assert leftovers(tmp_path) == []

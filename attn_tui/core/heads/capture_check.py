@@ -24,26 +24,32 @@ UNIT_ROUNDOFF = {"float64": 2.0**-53, "float32": 2.0**-24, "float16": 2.0**-11, 
 BLOCKED = -1e4  # an additive mask entry at or below this blocks its key (source.SEEN)
 
 
-def mask_kind(M: np.ndarray) -> str:
+def mask_kind(M, rows: int = 256) -> str:
     """The kind of a model's additive mask M (T, T') for one sequence: "causal", "none",
     "window:W" (causal, each query sees itself and the W - 1 keys before it) or "additive" (any
-    other pattern, or allowed entries that are not 0: kept as the explicit M)."""
-    M = np.asarray(M)
-    blocked = M <= BLOCKED
-    if np.any(M[~blocked] != 0):
-        return "additive"
-    if not blocked.any():
+    other pattern, or allowed entries that are not 0: kept as the explicit M). ``M``: an array, or
+    anything with ``shape`` whose row slices M[r0:r1] are arrays; read ``rows`` rows at a time, so
+    a 16,384-token mask costs a block, not a copy."""
+    T, T_k = M.shape
+    W = int((np.asarray(M[T - 1 : T]) > BLOCKED).sum())  # the last row sees its window whole
+    causal = window = T == T_k
+    window = window and W >= 1
+    blocked_any = False
+    i = np.arange(T_k)[None, :]
+    for r0 in range(0, T, rows):
+        block = np.asarray(M[r0 : r0 + rows])
+        blocked = block <= BLOCKED
+        if np.any(block[~blocked] != 0):
+            return "additive"
+        blocked_any = blocked_any or bool(blocked.any())
+        if causal or window:
+            t = np.arange(r0, r0 + len(block))[:, None]
+            future = i > t
+            causal = causal and np.array_equal(blocked, future)
+            window = window and np.array_equal(blocked, future | (i <= t - W))
+    if not blocked_any:
         return "none"
-    T, T_k = blocked.shape
-    t, i = np.arange(T)[:, None], np.arange(T_k)[None, :]
-    if T == T_k:
-        future = i > t
-        if np.array_equal(blocked, future):
-            return "causal"
-        W = int((~blocked[-1]).sum())  # the last row sees its window whole
-        if W >= 1 and np.array_equal(blocked, future | (i <= t - W)):
-            return f"window:{W}"
-    return "additive"
+    return "causal" if causal else f"window:{W}" if window else "additive"
 
 
 def implied_mask(kind: str, T: int, T_k: int) -> np.ndarray:
@@ -108,6 +114,7 @@ class HeadsCheck:
     n_layers: int
     n_heads: int
     failed: tuple  # ((layer, head, diff, allowed), ...) of heads past their allowance
+    by_head: tuple = ()  # (L, H) max |ΔA| of each head (kept in a capture's provenance: dA_by_head)
 
     @property
     def holds(self) -> bool:
@@ -150,9 +157,24 @@ def stored_check(src: HeadSource) -> CheckFigure | None:
     `attn-tui capture` after checking every head of the file), or None when the file holds none:
     read, never recomputed, so a file made by hand shows no figure. The heads are the file's own."""
     figure = src.provenance.get("max_abs_dA") if isinstance(src.provenance, dict) else None
-    if isinstance(figure, bool) or not isinstance(figure, (int, float)) or not 0 <= figure < math.inf:
+    if not _figure(figure):
         return None  # absent, not a number, negative, NaN or infinite: not a figure a check wrote
     return CheckFigure(float(figure), src.n_layers, src.n_heads)
+
+
+def stored_by_head(src: HeadSource) -> list | None:
+    """Each head's max |ΔA| (L lists of H) as the capture's check found them (provenance ``dA_by_head``),
+    or None when the file holds none that fits its L x H heads: a file without the model's A reports
+    each head's figure as one with it does (report.heads_text)."""
+    rows = src.provenance.get("dA_by_head") if isinstance(src.provenance, dict) else None
+    ok = isinstance(rows, list) and len(rows) == src.n_layers
+    ok = ok and all(isinstance(r, list) and len(r) == src.n_heads for r in rows)
+    ok = ok and all(_figure(x) for r in rows for x in r)
+    return [[float(x) for x in r] for r in rows] if ok else None
+
+
+def _figure(x) -> bool:
+    return not isinstance(x, bool) and isinstance(x, (int, float)) and 0 <= x < math.inf
 
 
 def check_heads(src: HeadSource, dtype: str, threads: int = 1) -> HeadsCheck:
@@ -167,21 +189,27 @@ def check_heads(src: HeadSource, dtype: str, threads: int = 1) -> HeadsCheck:
     layers = range(src.n_layers)
     if threads > 1 and src.n_layers > 1:
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            figures = list(pool.map(lambda layer: _layer_figures(src, dtype, layer), layers))
+            figures = list(pool.map(lambda layer: layer_figures(src, dtype, layer), layers))
     else:
-        figures = [_layer_figures(src, dtype, layer) for layer in layers]
+        figures = [layer_figures(src, dtype, layer) for layer in layers]
+    return combine_figures(figures, src.n_heads)
+
+
+def combine_figures(figures: list, n_heads: int) -> HeadsCheck:
+    """The HeadsCheck of every layer's (diffs, allowances) (layer_figures), in the layers' order."""
     worst, where, allowed_worst, failed = -1.0, (0, 0), 0.0, []
-    for layer, (diffs, allowances) in zip(layers, figures):
-        for head, (diff, allowed) in enumerate(zip(diffs.tolist(), allowances)):
+    for layer, (diffs, allowances) in enumerate(figures):
+        for head, (diff, allowed) in enumerate(zip(list(diffs), allowances)):
             if not diff <= allowed:  # NaN fails too
                 failed.append((layer, head, diff, allowed))
             if diff > worst or math.isnan(diff):
                 worst, where, allowed_worst = diff, (layer, head), allowed
-    return HeadsCheck(worst, where, allowed_worst, src.n_layers, src.n_heads, tuple(failed))
+    by_head = tuple(tuple(float(d) for d in diffs) for diffs, _ in figures)
+    return HeadsCheck(worst, where, allowed_worst, len(figures), n_heads, tuple(failed), by_head)
 
 
-def _layer_figures(src: HeadSource, dtype: str, layer: int) -> tuple[np.ndarray, list[float]]:
-    """(max |ΔA| of each head of ``layer``, the allowed_diff of each)."""
+def layer_figures(src: HeadSource, dtype: str, layer: int, rows: int = 64) -> tuple[np.ndarray, list[float]]:
+    """(max |ΔA| of each head of ``layer``, the allowed_diff of each); ``rows``: query rows a block."""
     Q, K = layer_qk(src, layer)  # V plays no part in A
     scale = src.scales[layer]
     bounds = scale * np.linalg.norm(Q, axis=2).max(axis=1) * np.linalg.norm(K, axis=2).max(axis=1)
@@ -191,4 +219,4 @@ def _layer_figures(src: HeadSource, dtype: str, layer: int) -> tuple[np.ndarray,
         allowed_diff(dtype, src.d_k, src.T_k, float(bounds[h]), score_max(Q[h], K[h], scale) if half else None)
         for h in range(src.n_heads)
     ]
-    return own_weights_diffs(src, layer, qkv=(Q, K)), allowed
+    return own_weights_diffs(src, layer, qkv=(Q, K), rows=rows), allowed

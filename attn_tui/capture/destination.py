@@ -1,0 +1,80 @@
+"""Where a capture is written. Judged before the model loads: an existing file is replaced only
+with --force, a folder that cannot take a new file (missing, read-only, not ours) is refused in
+one line. The layers go into a hidden partial file beside ``out`` as the forward pass gives them;
+it takes ``out``'s name only once complete and checked, and any failure (a full disk, Ctrl-C, a
+refused check) removes it: no partial file is ever left under ``out``'s name or beside it.
+Imports neither torch nor transformers: capture_cli judges ``out`` (refusal) before loading them."""
+
+from __future__ import annotations
+
+import errno
+import os
+import tempfile
+from pathlib import Path
+
+
+class WriteError(Exception):
+    """The file could not be written in full (a full disk, an I/O error); str(): one line."""
+
+
+def refusal(out: Path, force: bool, opening: bool) -> str | None:
+    """Why ``out`` cannot be written (a folder, no folder, a file already there without --force), or None."""
+    if out.is_dir():
+        return f"--out {out}: is a folder; give a file name"
+    if not out.parent.is_dir():
+        return f"--out {out}: the folder {out.parent} does not exist"
+    if (out.exists() or out.is_symlink()) and not force:
+        hint = f"; to open it as it is: attn-tui --scenario {out}" if opening else ""
+        return f"--out {out}: exists; give --force to replace it, or another --out{hint}"
+    return None
+
+
+class Destination:
+    """``with Destination(out, force) as tmp:`` write to ``tmp``, then ``commit()``; leaving the block
+    without commit removes ``tmp``. ValueError (exit 2) when ``out`` cannot be written at all."""
+
+    def __init__(self, out, force: bool = False, opening: bool = False):
+        self.out, self.force = Path(out), force
+        problem = refusal(self.out, force, opening)
+        if problem:
+            raise ValueError(problem)
+        self.tmp: str | None = None
+
+    def __enter__(self) -> str:
+        try:
+            fd, self.tmp = tempfile.mkstemp(
+                prefix=f".{self.out.name}.", suffix=".partial.safetensors", dir=self.out.parent
+            )
+        except OSError as exc:  # read-only file system, no permission, no room for even a name
+            raise ValueError(f"--out {self.out}: cannot write in {self.out.parent} ({exc.strerror})") from None
+        os.close(fd)
+        return self.tmp
+
+    def commit(self) -> Path:
+        """``tmp`` under ``out``'s name, with a new file's usual mode (not mkstemp's 0600). Without
+        --force a file that appeared meanwhile is not replaced (a hard link fails on it)."""
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(self.tmp, 0o666 & ~mask)
+        if self.force:
+            os.replace(self.tmp, self.out)
+        else:
+            try:
+                os.link(self.tmp, self.out)
+            except FileExistsError:
+                raise ValueError(refusal(self.out, False, False)) from None
+            except OSError as exc:  # a file system without hard links: the check just made stands
+                if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+                    raise
+                os.replace(self.tmp, self.out)
+            Path(self.tmp).unlink(missing_ok=True)
+        self.tmp = None
+        return self.out
+
+    def write_error(self, exc: OSError) -> WriteError:
+        return WriteError(f"--out {self.out}: cannot write ({exc.strerror or exc}); no file written")
+
+    def __exit__(self, *exc):
+        if self.tmp is not None:
+            Path(self.tmp).unlink(missing_ok=True)
+        return False

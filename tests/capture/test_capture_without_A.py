@@ -1,0 +1,107 @@
+"""A capture without the model's A (the default): every reader reports it as a --keep-A capture of
+the same text; a file written before this change (A kept, no per-head figures) still opens and
+reports; and the capture's own arrays never hold more than about one layer (nothing stacks
+[L, H, T, ...])."""
+
+from __future__ import annotations
+
+import json
+import tracemalloc
+import weakref
+
+import numpy as np
+
+from attn_tui import cli
+from attn_tui.cli import main
+from attn_tui.core.heads.capture_check import stored_by_head, stored_check
+from attn_tui.core.heads.door import open_heads
+from attn_tui.core.heads.multihead_write import save_source
+from tests.capture.tiny_models import require_models
+
+TEXT = "the cat sat on the mat. The cat sat on the log, the dog sat."
+
+
+def test_reports_are_the_same_with_and_without_A(tiny_folders, tmp_path, capsys):
+    require_models()
+    folder = str(tiny_folders("llama", initializer_range=0.3))
+    lean, full = tmp_path / "lean.safetensors", tmp_path / "full.safetensors"
+    assert main(["capture", folder, TEXT, "--out", str(lean)]) == 0
+    assert main(["capture", folder, TEXT, "--out", str(full), "--keep-A"]) == 0
+    assert not open_heads(str(lean)).has("A") and open_heads(str(full)).has("A")
+    assert lean.stat().st_size < full.stat().st_size
+    capsys.readouterr()
+    reports = []
+    for path in (lean, full):
+        for extra in ([], ["--json"], ["--layer", "1"]):
+            assert main(["heads", str(path), *extra]) == 0
+            reports.append(capsys.readouterr().out)
+    assert reports[:3] == reports[3:]  # text, JSON and one layer: the same words and figures
+    rows = json.loads(reports[1])["heads"]
+    assert len(rows) == 8 and all(r["own_A_max_abs_diff"] >= 0 for r in rows)  # each head's figure, in both
+    assert "against the model's own A: max |difference|" in reports[0]
+    assert "checked against the model: max |ΔA|" in reports[0]
+
+
+def test_a_file_written_before_still_opens(tiny_folders, tmp_path, capsys):
+    """The former capture's file: A kept, no per-head figures in its provenance (written here with the
+    whole-array writer, as it was written then): opens in `heads`, `report --layer/--head` and the
+    explorer's door; its per-head figures are recomputed from its A, its check figure shown."""
+    require_models()
+    folder = str(tiny_folders("gpt2", initializer_range=0.3))
+    new = tmp_path / "new.safetensors"
+    assert main(["capture", folder, TEXT, "--out", str(new), "--keep-A"]) == 0
+    src = open_heads(str(new))
+    old_provenance = {k: v for k, v in src.provenance.items() if k != "dA_by_head"}
+    old = save_source(src, tmp_path / "old.safetensors").with_name("old.safetensors")
+    save_source(_with_provenance(src, old_provenance), old)
+    back = open_heads(str(old))
+    assert back.has("A") and stored_by_head(back) is None and stored_check(back) == stored_check(src)
+    capsys.readouterr()
+    assert main(["heads", str(old), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["heads"]
+    want = np.array(stored_by_head(src)).ravel()  # the new file's figures, from the capture's check
+    np.testing.assert_allclose([r["own_A_max_abs_diff"] for r in rows], want, rtol=0, atol=0)
+    assert main(["report", "--scenario", str(old), "--layer", "1", "--head", "2"]) == 0
+    scenario, head = cli._load_run(
+        type("A", (), {"run_scenario": str(old), "run_tokens": None, "theme": None, "title_first": True})
+    )
+    assert head is not None and scenario.T == src.T
+
+
+def _with_provenance(src, provenance):
+    from dataclasses import replace
+
+    return replace(src, provenance=provenance)
+
+
+def test_the_capture_holds_about_one_layer(tiny_folders, tmp_path, monkeypatch):
+    """8 layers of 4 heads on 600 tokens. When a layer reaches the capture, no array of an earlier
+    layer is alive (weak references to what each layer handed over: Q, K, V, the model's A); and
+    NumPy's allocations (tracemalloc sees them) peak under two layers' A, where every layer's A would be
+    eight (or every layer's float64 mask, as the capture held before, four)."""
+    require_models()
+    from attn_tui.capture import sink
+    from tests.capture.tiny_models import CORPUS
+
+    refs, alive_at = [], []
+    real = sink.LayerSink.__call__
+
+    def spy(self, idx, layer):
+        alive_at.append(sum(r() is not None for r in refs))
+        refs.extend(weakref.ref(x) for x in (layer.Q, layer.K, layer.V, layer.A))
+        return real(self, idx, layer)
+
+    monkeypatch.setattr(sink.LayerSink, "__call__", spy)
+    folder = str(tiny_folders("llama", num_hidden_layers=8, max_position_embeddings=1024))
+    out = tmp_path / "long.safetensors"
+    tracemalloc.start()
+    try:
+        assert main(["capture", folder, " ".join(CORPUS * 8), "--out", str(out)]) == 0
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    src = open_heads(str(out))
+    assert src.T >= 600 and src.n_layers == 8
+    assert alive_at == [0] * 8
+    one_layer_A = src.n_heads * src.T * src.T * 4  # float32
+    assert peak < 2 * one_layer_A, (peak, one_layer_A)
