@@ -1,110 +1,207 @@
-"""The cost of `attn-tui capture` against one forward pass of the same model (docs/CAPTURE.md: Capture a
-real model). A random GPT-2-small-sized model (12 layers x 12 heads, d_model 768, no task head:
-AutoModel, as capture loads it) on 512 tokens, on the CPU, float32:
+"""The cost of `attn-tui capture` against one forward pass of the same model (docs/CAPTURE.md;
+issue 41's done-when). A random Llama-shaped model (hidden 1024, 16 heads, 4 K/V heads,
+2 layers, d_k 64; AutoModel, as capture loads it) with a WordLevel tokenizer trained here, on a
+text of T words (T tokens), float32, on the CPU:
 
-    forward   model(ids, output_attentions=True), attn_implementation="eager"
-    capture   the forward through the capture's attention function + the arrays + the core's check
-              of every head (run.capture + run.check), then the file written (run.write_checked)
+    forward   model(ids, output_attentions=True), attn_implementation="eager": every layer's A kept
+    capture   the forward through the capture's function, each layer checked by the core and
+              written as it comes (run.capture), the header (run.finish), the rename (Destination)
 
-Medians of ROUNDS interleaved runs after one warm-up (min-max beside them), in wall time and in
-CPU time of the process (time.process_time, every thread), with the load average before and after;
-the ratio capture / forward is taken round by round (each capture against the forward just
-before it) and its median printed, so a busy moment of a shared machine weighs on both sides of
-one ratio; the CPU-time ratio is the one other processes on the machine move least.
-Needs the models extra: python scripts/bench_capture.py [--threads N] [--tokens T] [--rounds R]
+Each runs in a process of its own after the model is loaded (wall and CPU time of the step; the
+process's peak RSS, ru_maxrss, and its RSS before the step), ROUNDS times, interleaved; medians and
+ranges, and the ratio capture / forward round by round. Then the file: its bytes against its Q, K,
+V and W_O; and what opens it: `attn-tui heads FILE --layer 1` and the explorer's first frame (a
+120x40 pty, attn_tui.bench.launch) against `attn-tui report` and the explorer on a single-head
+file of the same T (layer 1, head 0's Q, K, V).
+
+Needs the models extra: python scripts/bench_capture.py [--tokens T] [--rounds R] [--threads N]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-import torch
-from transformers import AutoModel, GPT2Config
+ROOT = Path(__file__).resolve().parents[1]
+WORDS = 2000
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: its tests package
 
-from attn_tui.capture import interface  # noqa: E402
-from attn_tui.capture.run import capture, check, write_checked  # noqa: E402
-from tests.capture.tiny_models import byte_level_tokenizer  # noqa: E402
+def build(folder: Path, T: int, seed: int = 0) -> Path:
+    """The model and tokenizer in ``folder``; returns the text file (T words, one token each)."""
+    import numpy as np
+    import torch
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import AutoModel, LlamaConfig, PreTrainedTokenizerFast
+
+    vocab = {"[UNK]": 0} | {f"w{i}": i + 1 for i in range(WORDS)}
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]")
+    cfg = LlamaConfig(
+        vocab_size=len(vocab),
+        hidden_size=1024,
+        num_attention_heads=16,
+        num_key_value_heads=4,
+        num_hidden_layers=2,
+        intermediate_size=2816,
+        max_position_embeddings=max(T, 4096),
+        bos_token_id=0,
+        eos_token_id=0,
+    )
+    torch.manual_seed(seed)
+    AutoModel.from_config(cfg).save_pretrained(folder)
+    fast.save_pretrained(folder)
+    words = np.random.default_rng(seed).integers(0, WORDS, T)
+    text = folder / "text.txt"
+    text.write_text(" ".join(f"w{i}" for i in words))
+    return text
+
+
+def child(kind: str, folder: str, text_file: str, out: str) -> dict:
+    """One step in this process: its wall and CPU time, the RSS before it and the process's peak."""
+    import torch
+
+    from attn_tui.capture import load, run
+    from attn_tui.capture.destination import Destination
+
+    text = Path(text_file).read_text()
+    config, tok = load.prepare(folder)
+    enc = tok(text, return_tensors="pt")
+    if kind == "forward":
+        from transformers import AutoModel
+
+        model = AutoModel.from_pretrained(folder, attn_implementation="eager").eval()
+    else:
+        model = load.load_model(folder, config)
+    rss0 = _rss()
+    t0, p0 = time.perf_counter(), time.process_time()
+    if kind == "forward":
+        with torch.inference_mode():
+            kept = model(**enc, output_attentions=True)  # noqa: F841  (held, as a user of them would)
+        line = ""
+    else:
+        dest = Destination(out, force=True)
+        with dest as tmp:
+            c = run.capture(model, tok, enc, tmp)
+            run.finish(c, title="bench", source="bench", provenance={"max_abs_dA": c.result.max_abs_diff})
+            dest.commit()
+        line = c.result.line()
+    wall, cpu = time.perf_counter() - t0, time.process_time() - p0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return {"wall": wall, "cpu": cpu, "rss0": rss0, "peak": peak, "T": int(enc["input_ids"].shape[1]), "line": line}
+
+
+def _rss() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _run_child(kind, folder, text, out, threads) -> dict:
+    env = os.environ | {"PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": str(threads)}
+    argv = [sys.executable, __file__, "--child", kind, str(folder), str(text), str(out)]
+    p = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def _timed(argv) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(argv, capture_output=True, check=True, env=os.environ | {"PYTHONPATH": str(ROOT)})
+    return time.perf_counter() - t0
+
+
+def _med(xs, unit=1.0, fmt="{:.2f}"):
+    m = statistics.median(xs) / unit
+    return f"{fmt.format(m)} ({fmt.format(min(xs) / unit)}-{fmt.format(max(xs) / unit)})"
+
+
+def _opening(out: Path, T: int, rounds: int) -> list[str]:
+    """`heads FILE --layer 1` and the explorer's first frame, against a single-head file of the same T."""
+    import numpy as np
+
+    from attn_tui.core.heads.door import open_heads
+    from attn_tui.bench.launch import EXPLORER_READY, launch_s
+
+    src = open_heads(str(out))
+    single = out.with_name("single.npz")
+    np.savez(single, **dict(zip("QKV", (x.astype(np.float32) for x in src.qkv(1, 0)))))
+    py = [sys.executable, "-m", "attn_tui"]
+    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    rows = {
+        "heads FILE --layer 1": [],
+        "report --scenario single.npz": [],
+        "explorer, capture": [],
+        "explorer, single": [],
+    }
+    for _ in range(rounds):
+        rows["heads FILE --layer 1"].append(_timed([*py, "heads", str(out), "--layer", "1"]))
+        rows["report --scenario single.npz"].append(_timed([*py, "report", "--scenario", str(single)]))
+        rows["explorer, capture"].append(launch_s([*py, "--scenario", str(out), "--fresh"], EXPLORER_READY, env)[0])
+        rows["explorer, single"].append(launch_s([*py, "--scenario", str(single), "--fresh"], EXPLORER_READY, env)[0])
+    lines = [f"opening, T = {T} (wall time, median (min-max) of {rounds}, s):"]
+    lines += [f"  {k:<30} {_med(v)}" for k, v in rows.items()]
+    return lines
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--tokens", type=int, default=4096)
+    ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--tokens", type=int, default=512)
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--child", nargs=4, metavar=("KIND", "FOLDER", "TEXT", "OUT"), help=argparse.SUPPRESS)
     a = ap.parse_args()
-    torch.set_num_threads(a.threads)
-    torch.manual_seed(0)
-    tok = byte_level_tokenizer()
-    cfg = GPT2Config(n_layer=12, n_head=12, n_embd=768, n_positions=1024, vocab_size=50257)
+    if a.child:
+        print(json.dumps(child(*a.child)))
+        return
     with tempfile.TemporaryDirectory() as d:
-        AutoModel.from_config(cfg).save_pretrained(d)
-        interface.register()
-        eager = AutoModel.from_pretrained(d, attn_implementation="eager").eval()
-        cap = AutoModel.from_pretrained(d, attn_implementation=interface.NAME).eval()
-    ids = torch.randint(0, len(tok), (1, a.tokens))
-    enc = {"input_ids": ids, "attention_mask": torch.ones_like(ids)}
-    out = Path(tempfile.mkdtemp()) / "bench.safetensors"
+        folder = Path(d) / "model"
+        text = build(folder, a.tokens)
+        out = Path(d) / "capture.safetensors"
+        load0 = os.getloadavg()[0]
+        runs = {"forward": [], "capture": []}
+        for _ in range(a.rounds):
+            for kind in runs:
+                runs[kind].append(_run_child(kind, folder, text, out, a.threads))
+        _print(runs, a, load0)
+        _file_sizes(out)
+        print("\n".join(_opening(out, a.tokens, a.rounds)))
 
-    def forward():
-        with torch.inference_mode():
-            eager(**enc, output_attentions=True)
 
-    def captured():
-        c = capture(cap, tok, enc)
-        t = time.perf_counter()
-        result = check(c)
-        return c, result, time.perf_counter() - t
-
-    forward(), captured()  # warm-up
-    load0 = os.getloadavg()[0]
-    f, c_all, chk, w, f_cpu, c_cpu, w_cpu = ([] for _ in range(7))
-    for _ in range(a.rounds):
-        t0, p0 = time.perf_counter(), time.process_time()
-        forward()
-        t1, p1 = time.perf_counter(), time.process_time()
-        c, result, t_check = captured()
-        t2, p2 = time.perf_counter(), time.process_time()
-        write_checked(c, out, title="bench", source="bench", provenance={}, result=result)
-        t3, p3 = time.perf_counter(), time.process_time()
-        f.append(t1 - t0), c_all.append(t2 - t1), chk.append(t_check), w.append(t3 - t2)
-        f_cpu.append(p1 - p0), c_cpu.append(p2 - p1), w_cpu.append(p3 - p2)
+def _print(runs, a, load0) -> None:
+    f, c = runs["forward"], runs["capture"]
+    print(f"Llama-shaped: hidden 1024, 16 heads, 4 K/V heads, 2 layers; T = {f[0]['T']}, float32, {a.threads} threads")
+    print(f"load average (1 min) {load0:.1f} before, {os.getloadavg()[0]:.1f} after; {a.rounds} rounds, interleaved")
+    G = 2**30
+    for name, rs in runs.items():
+        print(
+            f"{name:<8} wall {_med([r['wall'] for r in rs])} s, CPU {_med([r['cpu'] for r in rs])} s; "
+            f"peak RSS {_med([r['peak'] for r in rs], G)} GiB (before the step {_med([r['rss0'] for r in rs], G)})"
+        )
+    ratio = {k: [x[k] / y[k] for x, y in zip(c, f)] for k in ("wall", "cpu", "peak")}
+    grown = [(x["peak"] - x["rss0"]) / (y["peak"] - y["rss0"]) for x, y in zip(c, f)]
     print(
-        f"{cfg.n_layer} x {cfg.n_head} heads, {a.tokens} tokens, float32, {a.threads} torch threads, {a.rounds} rounds"
+        f"capture / forward, round by round: wall {_med(ratio['wall'])}, CPU {_med(ratio['cpu'])}, "
+        f"peak RSS {_med(ratio['peak'])} (what the step added: {_med(grown)})"
     )
-    print(f"load average (1 min) {load0:.1f} before the rounds, {os.getloadavg()[0]:.1f} after")
-    print("                                          wall time, median (min-max)   CPU time of the process")
-    _row("forward (eager, output_attentions=True)", f, f_cpu)
-    _row("capture (forward + arrays + check)", c_all, c_cpu)
-    print(f"  of which the core's check               {statistics.median(chk):.2f} s")
-    _row(f"file written ({out.stat().st_size / 2**20:.0f} MiB)", w, w_cpu)
-    _ratio("capture / forward", c_all, f, c_cpu, f_cpu)
-    _ratio("with the file written", [c + y for c, y in zip(c_all, w)], f, [c + y for c, y in zip(c_cpu, w_cpu)], f_cpu)
-    print(result.line())
-    out.unlink()
+    print(c[-1]["line"])
 
 
-def _row(what, wall, cpu):
-    med = statistics.median
-    print(f"{what:<41} {med(wall):5.2f} s ({min(wall):.2f}-{max(wall):.2f})           {med(cpu):5.2f} s")
+def _file_sizes(out: Path) -> None:
+    from attn_tui.core.heads.multihead_io import open_file
 
+    src = open_file(out)
+    import numpy as np
 
-def _ratio(what, num, den, num_cpu, den_cpu):
-    """The ratio round by round (each capture against the forward just before it), its median and range."""
-    r = [n / d for n, d in zip(num, den)]
-    rc = [n / d for n, d in zip(num_cpu, den_cpu)]
-    med = statistics.median
-    print(
-        f"{what + ', paired by round:':<41} {med(r):5.2f}   ({min(r):.2f}-{max(r):.2f})"
-        f"           {med(rc):5.2f}   ({min(rc):.2f}-{max(rc):.2f})"
-    )
+    arrays = sum(int(np.prod(s)) * 4 for k, s in src.shapes.items() if k in ("Q", "K", "V", "W_O"))
+    size = out.stat().st_size
+    print(f"file {size / 2**20:.1f} MiB; its Q, K, V, W_O {arrays / 2**20:.1f} MiB: {size / arrays:.3f}x")
 
 
 if __name__ == "__main__":

@@ -48,6 +48,14 @@ def cuda_free_bytes() -> int | None:
         return None
 
 
+def size(n: int) -> str:
+    """Bytes in GiB (one decimal), MiB or KiB, whichever is the first at least 1."""
+    for unit, scale in (("GiB", GIB), ("MiB", 2**20)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}" if unit == "GiB" else f"{n / scale:.0f} {unit}"
+    return f"{n / 1024:.0f} KiB"
+
+
 def heads_of(config) -> int | None:
     for key in ("num_attention_heads", "n_head"):
         n = getattr(config, key, None)
@@ -77,8 +85,8 @@ def check_tokens(config, T: int, dtype: str, keep_A: bool, free: int | None) -> 
     if free is None or need <= free:
         return None
     return (
-        f"TEXT: T = {T:,}: one layer's eager attention needs {need / GIB:.1f} GiB ({heads} heads, {dtype}); "
-        f"{free / GIB:.1f} GiB is free here, enough for at most {most_tokens(heads, dtype, free):,} tokens "
+        f"TEXT: T = {T:,}: one layer's eager attention needs {size(need)} ({heads} heads, {dtype}); "
+        f"{size(free)} is free here, enough for at most {most_tokens(heads, dtype, free):,} tokens "
         f"(a shorter text)"
     )
 

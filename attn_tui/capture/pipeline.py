@@ -23,6 +23,7 @@ def provenance(model, model_id: str, revision, dtype: str, device: str, layers, 
         "architecture": type(model).__name__,
         "dtype": dtype,
         "device": device,
+        "device_map": _placement(model) if device == "auto" else None,  # --device-map auto: where each part ran
         "layers": list(layers),
         "transformers": transformers.__version__,
         "torch": torch.__version__,
@@ -32,6 +33,13 @@ def provenance(model, model_id: str, revision, dtype: str, device: str, layers, 
         "worst_head": list(result.worst),
         "dA_by_head": [list(r) for r in result.by_head],
     }
+
+
+def _placement(model) -> dict:
+    """Where accelerate put the model: its device map (module -> device) when it split the model, else
+    {"": the one device} (it then moves the whole model, keeping no map)."""
+    placed = getattr(model, "hf_device_map", None)
+    return {k: str(v) for k, v in placed.items()} if placed else {"": str(model.device)}
 
 
 def capture_to_file(model_id, text, out, *, layers=None, keep_A=False, force=False, opening=False, **kw):
@@ -56,7 +64,8 @@ def capture_to_file(model_id, text, out, *, layers=None, keep_A=False, force=Fal
                     f"from the model's by {diff:.2g} (allowed {allowed:.2g} in {dtype}); no file written"
                 )
             name = printable(model_id)[:80]
-            prov = provenance(model, model_id, kw.get("revision"), dtype, device, c.layers, result)
+            where = "auto" if kw.get("device_map") else device
+            prov = provenance(model, model_id, kw.get("revision"), dtype, where, c.layers, result)
             prov.update(c.provenance)
             # the check's figure is in the provenance: every view shows it from there
             finish(c, title=f"{name} · {dtype}", source=name, provenance=prov)

@@ -28,7 +28,7 @@ def output_projection(model, module, width: int):
     candidates.append(getattr(getattr(parent, "output", None), "dense", None))
     for m in candidates:
         w = getattr(m, "weight", None)
-        if not isinstance(w, torch.Tensor) or w.dim() != 2:
+        if not isinstance(w, torch.Tensor) or w.dim() != 2 or w.device.type == "meta":  # meta: offloaded
             continue
         W = w if type(m).__name__ == "Conv1D" else w.T  # Conv1D (GPT-2) is x @ W; nn.Linear is x @ Wᵀ
         if W.shape[0] == width:
