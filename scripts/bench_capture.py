@@ -126,8 +126,8 @@ def _opening(out: Path, T: int, rounds: int) -> list[str]:
     """`heads FILE --layer 1` and the explorer's first frame, against a single-head file of the same T."""
     import numpy as np
 
-    from attn_tui.core.heads.door import open_heads
     from attn_tui.bench.launch import EXPLORER_READY, launch_s
+    from attn_tui.core.heads.door import open_heads
 
     src = open_heads(str(out))
     single = out.with_name("single.npz")

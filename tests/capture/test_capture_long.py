@@ -7,8 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attn_tui import cli
-from attn_tui.cli import main
+from attn_tui.cli import explorer, main
 from attn_tui.core.heads.door import open_heads
 from attn_tui.core.limits import MAX_T
 from tests.capture.test_capture_families import TEXT, eager_attentions
@@ -90,7 +89,7 @@ def test_a_text_longer_than_4096_tokens(tmp_path, capsys):
     capsys.readouterr()
     assert main(["heads", str(out), "--layer", "1"]) == 0
     assert f"T = {src.T} query tokens" in capsys.readouterr().out
-    scenario, head = cli._load_run(
+    scenario, head = explorer.opened(
         type("A", (), {"run_scenario": str(out), "run_tokens": None, "theme": None, "title_first": True})
     )
     assert head is not None and scenario.T == src.T
@@ -112,5 +111,6 @@ def test_device_map_auto_on_the_cpu(tiny_folders, tmp_path, capsys):
         for head in range(4):
             A, _ = src.weights_block(layer, head)(0, src.T)
             assert np.abs(A - own[layer][head]).max() < 1e-5  # float32 (the families' bound: ~2e-5 here)
-    line = refused(capsys, ["capture", str(folder), TEXT, "--out", str(tmp_path / "b.safetensors"), "--device-map", "x"])
+    other = str(tmp_path / "b.safetensors")
+    line = refused(capsys, ["capture", str(folder), TEXT, "--out", other, "--device-map", "x"])
     assert line == "attn-tui: --device-map: 'x'; use auto (accelerate places the layers)"

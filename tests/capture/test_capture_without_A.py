@@ -11,8 +11,7 @@ import weakref
 
 import numpy as np
 
-from attn_tui import cli
-from attn_tui.cli import main
+from attn_tui.cli import explorer, main
 from attn_tui.core.heads.capture_check import stored_by_head, stored_check
 from attn_tui.core.heads.door import open_heads
 from attn_tui.core.heads.multihead_write import save_source
@@ -62,7 +61,7 @@ def test_a_file_written_before_still_opens(tiny_folders, tmp_path, capsys):
     want = np.array(stored_by_head(src)).ravel()  # the new file's figures, from the capture's check
     np.testing.assert_allclose([r["own_A_max_abs_diff"] for r in rows], want, rtol=0, atol=0)
     assert main(["report", "--scenario", str(old), "--layer", "1", "--head", "2"]) == 0
-    scenario, head = cli._load_run(
+    scenario, head = explorer.opened(
         type("A", (), {"run_scenario": str(old), "run_tokens": None, "theme": None, "title_first": True})
     )
     assert head is not None and scenario.T == src.T
