@@ -15,6 +15,7 @@ from attn_tui.tui.history import History
 from attn_tui.tui.state import State
 from attn_tui.tui.views.chart import chart_view
 from attn_tui.tui.views.grids import grid_view
+from attn_tui.tui.views.heads_layout import Layout
 from attn_tui.tui.views.heads_view import LEGEND, header, legend
 
 EPS = np.finfo(np.float64).eps
@@ -74,7 +75,8 @@ def test_undo_keeps_the_weighting_and_heads_header_names_it():
     weighted = changed.cycle_weighting()
     back = h.undo(weighted)
     assert back.scenario is st.scenario and back.weighting == "value"
-    assert "value-weighted A (rows sum ≤ 1)" in header(st.head.source, 1, "head", False, 16, "value")
+    lay = Layout(per_row=2, tile_w=40, tile_h=12, n=16, cw=2)
+    assert "value-weighted A (rows sum ≤ 1)" in header(st.head.source, 1, "head", False, lay, "value")
     assert legend("value").startswith("pictures: each weight × ‖v_j‖") and "rows sum to < 1" in legend("info")
     assert legend("A") == LEGEND
 
@@ -88,3 +90,12 @@ def test_the_tour_page_on_what_a_head_moves_computes_its_numbers():
     assert f"{dark:.2f} on t1" in text and "O = A V" in text and "sink goes dark" in text
     total = sum(a * n / max(norms) for a, n in zip(SINK_ROW, norms))
     assert f"the row sums to {total:.2f}, not 1" in text
+
+
+def test_the_charts_pinned_ticks_are_weighted_like_its_bars():
+    st = head_state().with_(row=6).toggle_pin().step_head(1).cycle_weighting()  # head 3 against pinned head 2
+    src = open_heads("induction-demo", "a b c d a b c d")
+    V_pin = src.read("V", 1, src.kv_head[2]).astype(np.float64)
+    c = chart_view(st)
+    want = st.compared.trace.A[6] * loop_scale(V_pin)
+    np.testing.assert_allclose(c.ghost_weights, want, rtol=0, atol=64 * EPS)

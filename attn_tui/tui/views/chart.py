@@ -18,7 +18,7 @@ from ...core.labeltext import fit, repeats
 from ..bar_values import score_bars
 from ..fmt import knob
 from ..state import State
-from .weighting import chart_name, weighted_note, weighted_rows
+from .weighting import chart_name, pinned_row, weighted_note, weighted_rows
 
 NAN_WORDS = {
     "masked": "all masked, -inf fill",
@@ -236,7 +236,11 @@ def chart_view(state: State) -> ChartView:
     ghost = (
         {}
         if pin is None
-        else {"ghost_scores": pin.trace.S[t], "ghost_weights": pin.trace.A[t], "ghost_blocked": pin.trace.blocked[t]}
+        else {
+            "ghost_scores": pin.trace.S[t],
+            "ghost_weights": pinned_row(state, t),  # under the weighting the bars show
+            "ghost_blocked": pin.trace.blocked[t],
+        }
     )
     pinned = "" if pin is None else f" · pin H={float(pin.trace.H[t]):.2f}"
     return ChartView(

@@ -60,5 +60,13 @@ def weighted_note(state: State) -> str:
     return f" · bars ×{factor}, sum {total:.2f}" + (" < 1" if total < 1 - 5e-3 else "")
 
 
+def pinned_row(state: State, t: int) -> np.ndarray:
+    """Row t of the pinned state's A under this state's weighting (the chart's ghost ticks compare like
+    with like), each key scaled by the pinned scenario's own values."""
+    pin = state.compared
+    kind = state.weighting_shown
+    return pin.trace.A[t] if kind == "A" else weighted_rows(pin.with_(weighting=kind), pin.trace.A[t])
+
+
 def chart_name(state: State) -> str:
     return CHART[state.weighting_shown]
