@@ -75,8 +75,9 @@ SCREENS: dict[str, ScreenEntry] = {
         "h",
         "Heads",
         "attn_tui.tui.screens.heads:HeadsScreen",
-        "every head of a layer side by side: A pooled, entropy against log₂ t, previous-token, first, self and "
-        "induction scores, sortable; enter opens a head (induction-demo or a multi-head file)",
+        "every head of a layer side by side: A cell for cell where it fits, entropy against log₂ t, "
+        "previous-token, first, self and induction scores, sortable; enter opens a head (induction-demo or a "
+        "multi-head file)",
         footer=False,  # the other screens' key bars stay as they were
     ),
     "tokens": ScreenEntry(

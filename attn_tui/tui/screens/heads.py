@@ -1,5 +1,6 @@
 """The heads screen (key `h`): every head of one layer side by side, BertViz's head view in a
-terminal. Each tile is the head's A pooled to fit and its readings (entropy against log₂ t,
+terminal. Each tile is the head's A, cell for cell where it fits (else pooled, the tile says how
+much: views/heads_layout.py), and its readings (entropy against log₂ t,
 previous-token, first-token, self, induction, duplicate-token); `v` sorts by the next column, `V` flips the order,
 arrows pick a head, enter opens it on the pipeline; the layer's multi-head combine is checked
 below. The readings and pictures are computed once per (source, layer, size) in a thread worker

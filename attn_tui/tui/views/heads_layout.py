@@ -16,11 +16,13 @@ and the tile's title says how many. The axes are labelled by position as the les
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
 READ_W = 10  # "first 0.00": the readings column
 MIN_N = 4  # the smallest picture worth drawing (then the tiles scroll)
+LABELLED = 8  # the fewest cells a side worth a column of row labels beside them
 SCROLLBAR = 2  # columns Textual's vertical scrollbar takes when the tiles scroll
 # (two query rows a line, characters a key): square cells first, then the others
 COLOUR_MODES = ((True, 1), (False, 2), (True, 2), (False, 1))
@@ -48,40 +50,46 @@ def _cells(T: int, n: int) -> int:
     return math.ceil(T / math.ceil(T / max(n, 1)))
 
 
-def _candidate(T, T_k, tile_w, lines, half, cw):
+def _candidate(T, T_k, tile_w, lines, half, cw, labelled=True):
     """(tokens a cell, cells, Layout fields but per_row and tile_h, picture lines) of one
-    arrangement, or None when a picture of MIN_N keys does not fit its width."""
-    lab_w = len(f"t{T}") + 1
+    arrangement, or None when a picture of MIN_N keys does not fit its width. ``labelled``: a
+    column of row labels ("t20 ") beside the picture."""
+    lab_w = len(f"t{T}") + 1 if labelled else 0
     cap_r, cap_c = lines * (2 if half else 1), (tile_w - 4 - READ_W - lab_w) // cw
     if min(cap_r, cap_c) < MIN_N:
         return None
-    k = max(math.ceil(T / cap_r), math.ceil(T_k / cap_c))
-    n = max(math.ceil(T / k), math.ceil(T_k / k))
+    # one bin count for both axes (layer_view.edges): an axis longer than its room is cut to it
+    most = max(T, T_k)
+    n = min(cap_r if T > cap_r else most, cap_c if T_k > cap_c else most)
+    k = max(math.ceil(T / n), math.ceil(T_k / n))
     n_r, n_c = _cells(T, n), _cells(T_k, n)
-    return k, n_r * n_c, (tile_w, n, cw, half, lab_w, n_c * cw), math.ceil(n_r / (2 if half else 1))
+    return k, (n_r, n_c), (tile_w, n, cw, half, lab_w, n_c * cw), math.ceil(n_r / (2 if half else 1))
 
 
 def layout(n_heads: int, T: int, T_k: int, width: int, height: int, colour: bool = True, read_lines: int = 7) -> Layout:
     """The tiles' arrangement for ``width`` x ``height``: every head at once if any arrangement
-    shows them all, then the fewest tokens a cell (one, wherever that fits), square cells, the most
-    cells, the fewest lines of tiles. Tiles are at least as tall as the readings (``read_lines``)
+    shows them all, then one token a cell (A whole) wherever that fits, row labels (unless they
+    leave fewer than LABELLED cells a side), the fewest tokens a cell, square cells, the most cells,
+    the fewest lines of tiles. Tiles are at least as tall as the readings (``read_lines``)
     beside the picture; when even that does not fit, they scroll. ``colour``: half blocks may be
     used (not under NO_COLOR)."""
     best = None
     for per_row in range(1, max(1, n_heads) + 1):
         rows = math.ceil(n_heads / per_row)
         lines = max(height // rows - 3, read_lines - 1)  # less the borders and the key axis' line
-        for half, cw in COLOUR_MODES if colour else MONO_MODES:
-            got = _candidate(T, T_k, width // per_row, lines, half, cw)
+        for (half, cw), labelled in itertools.product(COLOUR_MODES if colour else MONO_MODES, (True, False)):
+            got = _candidate(T, T_k, width // per_row, lines, half, cw, labelled)
             fits = got is not None and rows * (max(got[3] + 1, read_lines) + 2) <= height
             if got is not None and not fits:  # they scroll: the scrollbar takes its columns
-                got = _candidate(T, T_k, (width - SCROLLBAR) // per_row, lines, half, cw)
+                got = _candidate(T, T_k, (width - SCROLLBAR) // per_row, lines, half, cw, labelled)
             if got is None:
                 continue
-            k, n_cells, fields, pic_lines = got
+            k, (n_r, n_c), fields, pic_lines = got
             tile_h = max(pic_lines + 1, read_lines) + 2
             square = (half and cw == 1) or (not half and cw == 2)
-            score = (fits, -k, square, n_cells, -rows)
+            # row labels unless they cost a whole picture or leave fewer than LABELLED cells a side
+            labels = labelled and min(n_r, n_c) >= LABELLED
+            score = (fits, k == 1, labels, -k, labelled, square, n_r * n_c, -rows)
             if best is None or score > best[0]:
                 best = (score, Layout(per_row, fields[0], tile_h, *fields[1:]))
     if best is not None:

@@ -1,8 +1,9 @@
-"""What the heads screen shows: every head of one layer as a tile (its A pooled, its readings),
+"""What the heads screen shows: every head of one layer as a tile (its A, its readings),
 in the order of the sorted column, and the layer's multi-head combine. Pure: numbers come from
 core.heads (layer_view, combine), the layout from the screen's size.
 
-A tile: the pooled A on the left (rows t, keys i; ``glyph`` and colour by weight), the readings
+A tile: A on the left (rows t, keys i; colour, or a glyph under NO_COLOR, by weight; cell for cell
+where it fits, else pooled: views/heads_layout.py), the readings
 on the right, one a line, each a mean over rows: H (row entropy, bits), log₂t (its ceiling, the mean
 over rows of log₂ of the keys each row sees: the uniform row's entropy), prev (A[t, t-1]), first
 (A[t, 1]), self (A[t, t]), ind (the weight on the tokens after t's earlier copies), dup (on those

@@ -1,5 +1,6 @@
-"""HeadTiles: one layer's heads side by side, each a bordered tile with its pooled A and its
-readings (views/heads_view.py makes the tiles and the layout), drawn with the Line API.
+"""HeadTiles: one layer's heads side by side, each a bordered tile with its A and its readings
+(views/heads_view.py makes the tiles, views/heads_layout.py their arrangement and axes), drawn with
+the Line API.
 
 The colours are the viridis buckets of the grids (MatrixGrid's component classes
 ``matrix-grid--seq-*``, so a theme restyles them; reversed in a light theme, so the heavy weights
@@ -49,7 +50,11 @@ class TilesResized(Message):
 class HeadTiles(ScrollView, can_focus=True):
     """Draws the tiles it is given (:meth:`show`); scrolls when they are taller than the widget."""
 
-    HELP = "Each tile: a head's A (rows t, keys i; pooled to fit) and its readings; a click picks the head."
+    HELP = (
+        "Each tile: a head's A, rows the queries t, columns the keys i (labelled tN), one cell per (query, key) "
+        "where it fits (▀: two query rows a character); else k×k tokens a cell, said in its title. "
+        "Beside it its readings; a click picks the head."
+    )
 
     COMPONENT_CLASSES = frozenset({"head-tiles--border", "head-tiles--current", "head-tiles--hot", "head-tiles--axis"})
 
