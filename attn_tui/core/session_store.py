@@ -28,6 +28,7 @@ from .safe_read import loads_toml, read_capped
 from .scenario import Scenario
 from .session_folder import FILE_MODE, FolderRefused, prepared, readable
 from .session_heads import HeadAt, count_edits, head_toml, read_head, read_step_heads, with_heads
+from .session_tour import TourAt, read_tour, tour_toml
 
 FORMAT = 1  # the header's `format`: a file of another format is ignored, with one line
 KIND = "attn-tui session"
@@ -61,6 +62,7 @@ class Kept:
     head: HeadAt | None = None
     past_heads: tuple = ()
     future_heads: tuple = ()
+    tour: TourAt | None = None  # the tour's page and answers (session_tour.py)
 
     @property
     def edits(self) -> int:
@@ -70,8 +72,9 @@ class Kept:
     def summary(self) -> str:
         """How many edits, c, when and why it was kept."""
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.saved))
-        n = self.edits
-        return f"{n} edit{'' if n == 1 else 's'}, c = {self.scenario.c:.4g}, kept {when} ({self.why})"
+        n, t = self.edits, self.tour
+        tour = f", the tour at {t.page!r} ({len(t.answers)} answered)" if t is not None else ""
+        return f"{n} edit{'' if n == 1 else 's'}, c = {self.scenario.c:.4g}{tour}, kept {when} ({self.why})"
 
     def describe(self) -> str:
         """One line: the name, then the summary."""
@@ -116,6 +119,8 @@ def dumps(k: Kept) -> str:
         head.append(f"cursor = [{io._toml_str(k.cursor[0])}, {int(k.cursor[1])}, {int(k.cursor[2])}]")
     if k.head is not None:
         head.append(f"head = {head_toml(k.head)}")
+    if k.tour is not None:
+        head += tour_toml(k.tour)
     body = [f"scenario = {_block(io.dumps(k.scenario))}"]
     if k.pin is not None:
         head.append(f"pin_row = {int(k.pin[1])}")
@@ -212,6 +217,7 @@ def loads(text: str, source: str = "<session>") -> Kept:
     try:
         head = read_head(data["head"], "head", source) if "head" in data else None
         heads = [read_step_heads(data, key, len(steps), source) for key, steps in (("past", past), ("future", future))]
+        tour = read_tour(data, source)
     except ValueError as exc:  # the line naming the file and the key
         raise SessionError(str(exc)) from None
     return Kept(
@@ -227,6 +233,7 @@ def loads(text: str, source: str = "<session>") -> Kept:
         head=head,
         past_heads=heads[0],
         future_heads=heads[1],
+        tour=tour,
     )
 
 

@@ -89,6 +89,7 @@ class AttentionApp(App):
         self.last_random: dict | None = None  # the random form's last values (its next seed follows)
         self.first_screen = True  # the status line's "new here?" hint, until the first key of the session
         self.box_saved: tuple | None = None  # what the box kernel (z) zeroed, for z again (actions/lenses.py)
+        self.tour_kept = None  # a restored session's tour (core/session_tour.TourAt), until the tour screen takes it
         self.after_first: list[Callable[[], None]] = []  # called once the first frame is drawn (cli.explorer.run adds)
         opened = scenario if scenario is not None else builtin(DEFAULT)
         opening = State.opening(opened, head)  # head: of a multi-head source

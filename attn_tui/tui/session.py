@@ -55,12 +55,14 @@ class SessionKeeper:
         self.message: str | None = None  # the line said on exit
         if not fresh:
             kept, path, self.problems = store.newest(folder)
-            if kept is not None and not _same(kept.scenario, opened):
+            if kept is not None and (not _same(kept.scenario, opened) or kept.tour is not None):
                 self.offer, self.offer_path = kept, path
 
     # -- keeping ----------------------------------------------------------------------
     def has_edits(self, app) -> bool:
         h, st = app.history, app.state
+        if _tour_of(app) is not None:  # the tour's place and answers are kept too (issue 42 item 12)
+            return True
         if st.head is not None:  # a multi-head source: moving between its heads is no edit
             return st.pin is not None or not all(_as_computed(x) for x in (*h.past, *h.future, st))
         return bool(h.past or h.future or st.pin is not None or not _same(st.scenario, self.opened))
@@ -84,6 +86,7 @@ class SessionKeeper:
             head=_head_at(st.head),
             past_heads=past_heads if any(past_heads) else (),
             future_heads=future_heads if any(future_heads) else (),
+            tour=_tour_of(app),
         )
 
     def keep(self, app, why: str) -> str | None:
@@ -127,6 +130,7 @@ class SessionKeeper:
         app.history.past[:] = [State(x, head=_reopen(at, opened)[0]) for x, at in past]
         app.history.future[:] = [State(x, head=_reopen(at, opened)[0]) for x, at in future]
         app.first_screen = False  # a learner coming back is not new here: no "new here?" hint over their session
+        _restore_tour(app, k.tour)
         app.state = State(s, row=min(k.row, s.T - 1), cursor=clamp_cursor(s, k.cursor), pin=pin, head=head)
         self.restored_from = self.offer_path
         self.offer = None
@@ -206,6 +210,29 @@ def _reopen(at: HeadAt | None, opened: dict) -> tuple[HeadRef | None, str | None
         return moved(base, at.layer, at.head), None
     except ValueError as exc:  # the file changed: that layer or head is no longer there
         return None, f"{printable(at.name)}: {str(exc).splitlines()[0]}"
+
+
+def _tour_screen(app):
+    from .screens.tour import TourScreen
+
+    return next((x for x in all_screens(app) if isinstance(x, TourScreen)), None)
+
+
+def _tour_of(app):
+    """The tour's place and answers to keep (core/session_tour.TourAt), or None: from the tour screen
+    when it was opened, else what a restore handed it that it has not taken yet."""
+    screen = _tour_screen(app)
+    return screen.kept() if screen is not None else getattr(app, "tour_kept", None)
+
+
+def _restore_tour(app, tour) -> None:
+    """Hand a kept session's tour to the tour screen (now, or when it is first opened)."""
+    screen = _tour_screen(app)
+    if screen is None:
+        app.tour_kept = tour
+    elif tour is not None:
+        screen.take(tour)
+        screen.run_worker(screen.show_page(), exclusive=True)
 
 
 def _savable(s: Scenario) -> bool:

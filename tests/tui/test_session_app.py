@@ -231,7 +231,7 @@ def test_undo_steps_and_a_pin_above_512_tokens_are_left_out(state_home):
     small = builtin(DEFAULT).with_(c=2.0)
     h = History()
     h.past[:] = [State(large), State(builtin(DEFAULT))]
-    app = SimpleNamespace(state=State(small, pin=State(large)), history=h)
+    app = SimpleNamespace(state=State(small, pin=State(large)), history=h, _screen_stacks={}, tour_kept=None)
     k = keeper(state_home).snapshot(app, "quit")
     assert [s.T for s in k.past] == [5] and k.pin is None
     assert store.loads(store.dumps(k)).edits == 1

@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from ...core.matrices import MATRICES
+from ...core.session_tour import TourAt
 from ...core.train import compare
 from .. import keys
 from ..quiz import ALLOWED, grade, parse_prediction
@@ -88,8 +89,8 @@ class TourScreen(Screen):
         super().__init__(**kw)
         self.index = 0
         # (page key, question index) -> quiz.Result. The tour's own state, kept here and not in the
-        # app's State: no other screen reads it, it is not part of the scenario, and undo, redo
-        # and the saved session must not bring a prediction back or take one away.
+        # app's State: no other screen reads it, it is not part of the scenario, and undo and redo
+        # must not bring a prediction back or take one away. A kept session holds it (kept, take).
         self.results: dict = {}
 
     @property
@@ -110,7 +111,26 @@ class TourScreen(Screen):
 
     async def on_mount(self) -> None:
         self.watch(self.app, "state", lambda _state: self.show_state(), init=False)
+        if self.app.tour_kept is not None:  # a restored session's place and answers
+            self.take(self.app.tour_kept)
+            self.app.tour_kept = None
         await self.show_page()
+
+    def kept(self) -> TourAt | None:
+        """The learner's place and answers as a kept session holds them; None: the tour untouched."""
+        if self.index == 0 and not self.results:
+            return None
+        return TourAt(self.page.key, tuple((k, i, r.prediction) for (k, i), r in self.results.items()))
+
+    def take(self, at: TourAt) -> None:
+        """Restore ``at``: its page, and each answer graded again against the core's answer now (a page
+        or question this version does not have is left out)."""
+        where = {p.key: n for n, p in enumerate(PAGES)}
+        self.index = where.get(at.page, 0)
+        self.results = {}
+        for key, i, prediction in at.answers:
+            if key in where and i < len(PAGES[where[key]].questions):
+                self.results[(key, i)] = grade(PAGES[where[key]].questions[i], prediction)
 
     def on_screen_resume(self) -> None:
         self.show_state()
