@@ -41,10 +41,6 @@ class HeadRef:
         return f"L{self.layer}.H{self.head}"
 
 
-class NotHeads(ValueError):
-    """A head move on a scenario of one head; the message says where heads come from."""
-
-
 ONE_HEAD = "one head here: heads come with induction-demo or a multi-head file (o opens one, or --scenario)"
 
 

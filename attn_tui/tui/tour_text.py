@@ -154,5 +154,3 @@ PAGES: tuple[Page, ...] = (
     Page("moves", "What a head moves: weights times values", heads_tour.moves_page, ("A", "V", "O")),
     Page("results", "Your predictions", lambda: "", ()),
 )
-
-EXERCISES = tuple(p for p in PAGES if p.exercise)

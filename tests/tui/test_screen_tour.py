@@ -7,9 +7,11 @@ import pytest
 
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.lenses import LensesScreen
-from attn_tui.tui.tour_text import EXERCISES, PAGES
+from attn_tui.tui.tour_text import PAGES
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
 from tests.tui.tour_pilot import goto, open_tour
+
+EXERCISES = tuple(p for p in PAGES if p.exercise)  # the tour's exercise pages
 
 SIZE = (120, 40)
 ORDER = [

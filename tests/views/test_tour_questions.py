@@ -9,9 +9,11 @@ import pytest
 from attn_tui.core import lenses
 from attn_tui.core.builtins import builtin
 from attn_tui.tui.quiz import Question, Result, grade, parse_prediction, result_line
-from attn_tui.tui.tour_text import EXERCISES, PAGES
+from attn_tui.tui.tour_text import PAGES
 from attn_tui.tui.views import reveals
 from attn_tui.tui.views.tour_view import contents, open_index, page_text, panes, results_text
+
+EXERCISES = tuple(p for p in PAGES if p.exercise)  # the tour's exercise pages
 
 PAGE = {p.key: p for p in PAGES}
 

@@ -92,12 +92,6 @@ def softmax_backward(A, dA):
     return A * (dA - np.sum(A * dA, axis=-1, keepdims=True))
 
 
-def jacobian(p):
-    """The softmax Jacobian of one row p: diag(p) − p pᵀ, (T', T')."""
-    p = np.asarray(p, dtype=np.float64)
-    return np.diag(p) - np.outer(p, p)
-
-
 def backward(p: Params, f: BatchForward) -> dict:
     """{'W_Q': dL/dW_Q, 'W_K': dL/dW_K}, each (d_model, d_k), by the chain rule written out."""
     n = f.target.size  # the mean runs over every query row of the batch
