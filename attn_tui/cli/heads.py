@@ -76,26 +76,31 @@ def open_first(name, tokens):
 
 
 def _open_first(name, tokens):
+    from ..core.heads.admission import check_heads
     from ..core.heads.door import open_heads
     from ..core.heads.source import head_scenario
     from ..core.limits import admit
 
     src = open_heads(name, tokens)
+    check_heads(src, name, [(0, 0)])  # the same line as `heads` and `report --layer 0 --head 0`
     return src, admit(head_scenario(src, 0, 0), large=True)
 
 
 def _run(args) -> str:
+    from ..core.heads.admission import check_heads
     from ..core.heads.door import open_heads
     from ..core.heads.source import check_head
     from ..report.heads_text import heads_json, heads_text
 
     src = open_heads(args.source, args.tokens)
+    if args.layer is not None:
+        check_head(src, args.layer)
+    layers = range(src.n_layers) if args.layer is None or args.rollout else [args.layer]
+    check_heads(src, args.source, [(ly, h) for ly in layers for h in range(src.n_heads)])  # each head it computes
     if args.rollout:
         from ..report.rollout_text import rollout_json, rollout_text
 
         return rollout_json(src, args.query) if args.json else rollout_text(src, args.query)
-    if args.layer is not None:
-        check_head(src, args.layer)
     query = None if args.query is None else _position(args.query, src.T)
     with progress_line("attn-tui heads: heads read") as progress:
         return (heads_json if args.json else heads_text)(src, args.layer, query, progress)
@@ -121,10 +126,11 @@ def report_scenario(args):
 
 def _report_scenario(args):
     from ..core.arrays_io import is_arrays_file
+    from ..core.heads.admission import check_heads
     from ..core.heads.demo import HEAD_BUILTINS
     from ..core.heads.door import open_heads
     from ..core.heads.multihead_io import is_heads_file
-    from ..core.heads.source import head_scenario
+    from ..core.heads.source import check_head, head_scenario
     from ..core.heads.weighting import source_w_o
     from ..core.limits import admit, printable
 
@@ -142,5 +148,7 @@ def _report_scenario(args):
             "or list every head with `attn-tui heads`"
         )
     src = open_heads(name)
+    check_head(src, *picked)
+    check_heads(src, name, [picked])
     s = head_scenario(src, *picked)
     return admit(s, large=True), source_w_o(src, *picked)

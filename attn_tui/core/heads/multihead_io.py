@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import npz_members
 from ..limits import BOUND, MAX_TITLE, check_tokens, dim_limit, printable, shown, unexpected
+from .admission import admit_source
 from .file_headers import check_regular, npz_headers, read_settings, read_slice, safetensors_headers
 from .source import HeadSource
 
@@ -275,7 +276,7 @@ def open_file(path) -> HeadSource:
             settings = {k: _npz_setting(k, a) for k, a in read_settings(path, size, small).items()}
         else:
             raise ValueError("a multi-head file is .safetensors or .npz")
-        return build(path, entries, settings)
+        return admit_source(build(path, entries, settings))  # what every door refuses (admission.py)
     except ValueError as exc:
         raise ValueError(f"{name}: {printable(exc)}") from None
     except Exception as exc:  # noqa: BLE001  (the backstop, as the single-head door's: one line naming the file)

@@ -1,0 +1,76 @@
+"""One admission for a multi-head source, whatever the door (issue 44).
+
+`attn-tui heads FILE`, `report --scenario FILE --layer L --head H` and `--scenario FILE` (the
+explorer) open a file through multihead_io.open_file, which ends with admit_source: what the
+single-head door (core.limits.admit) refuses in a head's Scenario is refused here for the whole
+file, in its words, before any door computes a head: labels (control and format characters, an
+empty label), each layer's scale (c = scale·√d_k within the knob's range), a window wider than the
+door's tokens, an additive M holding NaN or +inf. What only a head's numbers show (S overflowing a
+float16 file's dtype) is head_problem's line, asked by every door for each head it computes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..attention import DTYPES
+from ..limits import MAX_DIM, MAX_T, check_c, clean_label, compute_problem, overflow_message, printable, shown
+from ..scenario import Scenario
+from .source import HeadSource
+
+
+def admit_source(src: HeadSource) -> HeadSource:
+    """``src`` if every door may open it; else ValueError, one line without the file's name (open_file
+    adds it). Labels are judged by the single-head door's clean_label and kept as they are (a captured
+    token's leading space is part of its label; a head's Scenario collapses it, as any door's)."""
+    for key in ("tokens", "key_tokens"):
+        for i, x in enumerate(getattr(src, key), 1):
+            clean_label(x, f"{key}: label {i}")
+    for layer, scale in enumerate(src.scales):
+        try:
+            check_c(scale * math.sqrt(src.d_k))
+        except ValueError as exc:
+            raise ValueError(f"scale: layer {layer} has {scale:g}, so {exc}") from None
+    widest = MAX_T if max(src.T, src.T_k) > MAX_DIM else MAX_DIM  # limits.admit's rule for a Scenario
+    for layer, (kind, window) in enumerate(src.masks):
+        if kind == "window" and window > widest:
+            raise ValueError(f"mask: layer {layer}: window: a width from 1 to {widest}, got {shown(window)}")
+        if kind == "additive":
+            _check_M(src.read("M", layer), layer)
+    return src
+
+
+def _check_M(M: np.ndarray, layer: int) -> None:
+    """An additive mask holds numbers, -inf for a blocked key: NaN or +inf makes its rows NaN."""
+    bad = np.isnan(M) | (M == np.inf)
+    if bad.any():
+        r, c = (int(v) for v in np.argwhere(bad)[0])
+        raise ValueError(
+            f"M: layer {layer}, row {r + 1}, column {c + 1} is {M[r, c]:g}; an additive mask entry is a number, "
+            "-inf for a blocked key"
+        )
+
+
+def head_problem(src: HeadSource, layer: int, head: int) -> str | None:
+    """The one line limits.admit refuses this head's numbers with (its scores overflow the file's
+    dtype: only float16 can, BOUND keeps float32 and float64 finite), prefixed with the head; None when
+    they compute."""
+    if src.dtype not in DTYPES or src.dtype in ("float32", "float64"):
+        return None
+    Q, K, V = src.qkv(layer, head)
+    keys = {} if src.T_k == src.T and not src.key_tokens else {"key_tokens": src.key_tokens}
+    c = float(src.scales[layer] * math.sqrt(src.d_k))
+    s = Scenario(title="head", tokens=src.tokens, Q=Q, K=K, V=V, mask="none", c=c, dtype=src.dtype, **keys)
+    problem = compute_problem(s)
+    return None if problem is None else f"layer {layer}, head {head}: {overflow_message(problem)}"
+
+
+def check_heads(src: HeadSource, name, heads) -> None:
+    """ValueError "NAME: layer L, head H: ..." for the first of ``heads`` ((layer, head) pairs) whose
+    numbers do not compute (head_problem): every door asks it for the heads it computes."""
+    for layer, head in heads:
+        line = head_problem(src, layer, head)
+        if line:
+            raise ValueError(f"{printable(name)}: {line}")
