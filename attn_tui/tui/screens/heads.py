@@ -128,18 +128,24 @@ class HeadsScreen(Screen):
         views = layer_view(src, layer, bins=n, weighting=weighting)  # State.weighting: what the pictures pool
         if worker.is_cancelled:
             return
-        if (id(src), n) not in self._rollouts:  # the whole model's, before its tile is drawn
-            self._rollouts = {(id(src), n): (src, rollout_picture(src, bins=n))}
         self.app.call_from_thread(self._computed, key, (src, views))
         if (id(src), layer) not in self._combines:
             comb = combine(src, layer)
             if not worker.is_cancelled:
                 self.app.call_from_thread(self._combined, (id(src), layer), (src, comb))
+        if (id(src), n) not in self._rollouts:  # the whole model's, once per source and size, drawn last
+            pic = rollout_picture(src, bins=n)
+            if not worker.is_cancelled:
+                self.app.call_from_thread(self._rolled, (id(src), n), (src, pic))
 
     def _computed(self, key, done) -> None:
         self._pending = None if self._pending == key else self._pending
         self._done = {k: v for k, v in self._done.items() if v[0] is done[0]}  # only the current source's
         self._done[key] = done
+        self.show(self.app.state)
+
+    def _rolled(self, key, done) -> None:
+        self._rollouts = {key: done}  # the current source's, at the size shown
         self.show(self.app.state)
 
     def _combined(self, key, done) -> None:

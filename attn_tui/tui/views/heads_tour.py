@@ -40,7 +40,9 @@ def heads_page() -> str:
         "Try it opens the heads screen on that sequence: every head of a layer as a picture of its A with its "
         "readings. v sorts by a column (find the heads by their numbers), } and { change layer, i types your own "
         "sequence (repeat some letters and watch the induction head follow), enter opens a head on the pipeline, "
-        "where > and < move to the next head and P pins one to compare with another."
+        "where > and < move to the next head and P pins one to compare with another. W weighs each picture by "
+        "the size of each key's value (what the head moves: the next page), and the last tile follows every "
+        "layer at once (attention rollout: each layer's heads averaged, half kept for the residual)."
     )
 
 
