@@ -148,7 +148,8 @@ class HeadTiles(ScrollView, can_focus=True):
     def _picture(self, thumb: np.ndarray, line: int) -> list[Segment]:
         """Picture line ``line``: one query row in shade glyphs, or two in half blocks (lay.half)."""
         lay = self.lay
-        plain, colours, blank = self._look()[0], self._look()[1], self._look()[-1]
+        look = self._look()
+        plain, colours, blank = look[0], look[1], look[-1]
         if not lay.half:
             vals = thumb[line]
             codes = P.buckets(vals, "seq")
@@ -165,7 +166,8 @@ class HeadTiles(ScrollView, can_focus=True):
         """(glyph, style) a key for two query rows: ▀ in the upper row's colour on the lower's, ▄ when
         only the lower shows, a blank under STEPS[0] (the shade glyphs' blank too), '?' for NaN; a
         lower of -1: no row there (T odd)."""
-        plain, colours, blank = self._look()[0], self._look()[1], self._look()[-1]
+        look = self._look()
+        plain, colours, blank = look[0], look[1], look[-1]
         cu, cl = (np.where(np.nan_to_num(v) >= STEPS[0], P.buckets(v, "seq"), -1) for v in (upper, lower))
         nan = np.isnan(upper) | np.isnan(lower)
         glyphs, styles = [], []
