@@ -1,4 +1,4 @@
-"""A matrix (and a vector) computed on demand, in tiles kept in a small LRU.
+"""A matrix (and a vector) computed on demand, in tiles kept in a small LRU bounded by bytes.
 
 A :class:`LazyMatrix` has ``.shape``, ``.dtype``, ``.ndim`` and 2-D indexing
 (``m[r, c0:c1]``, ``m[r0:r1, c0:c1]``, ``m[r]``, ``m[r, c]``) returning ndarrays (or a
@@ -17,7 +17,8 @@ import numpy as np
 
 ROWS = 16  # rows per tile (a screen shows ~6-12 rows of a grid; 32 doubled the row-statistics pass per `+`)
 COLS = 512  # columns per tile
-CACHE = 64  # tiles kept per matrix (64 x 16 x 512 x 8 bytes = 4 MiB at most)
+CACHE = 64  # row blocks of figures kept per trace (core.lazy.LazyTrace.stats: each a few KiB)
+CACHE_BYTES = 4 * 2**20  # tiles kept per matrix, by their bytes (64 tiles of 16 x 512 float64)
 RECENT = 12  # tiles per matrix remembered as read last: what a screen showed, to warm a new trace with
 
 
@@ -48,12 +49,13 @@ class LazyMatrix:
 
     ndim = 2
 
-    def __init__(self, shape, dtype, fn, rows=ROWS, cols=COLS, cache=CACHE):
+    def __init__(self, shape, dtype, fn, rows=ROWS, cols=COLS, cache_bytes=CACHE_BYTES):
         self.shape = (int(shape[0]), int(shape[1]))
         self.dtype = np.dtype(dtype)
         self._fn = fn
-        self._rows, self._cols, self._cache_size = rows, cols, cache
+        self._rows, self._cols, self._cache_bytes = rows, cols, cache_bytes
         self._tiles: OrderedDict = OrderedDict()
+        self._held = 0  # bytes of the tiles kept
         self._lock = threading.RLock()  # a lens worker and the event loop may read the same matrix
         self.recent: OrderedDict = OrderedDict()  # the keys of the tiles read last (see warm)
 
@@ -72,10 +74,16 @@ class LazyMatrix:
             return self._tiles[key]
         r0, c0 = i * self._rows, j * self._cols
         t = np.asarray(self._fn(r0, min(r0 + self._rows, self.shape[0]), c0, min(c0 + self._cols, self.shape[1])))
-        self._tiles[key] = t
-        if len(self._tiles) > self._cache_size:
-            self._tiles.popitem(last=False)
+        self._keep(key, t)
         return t
+
+    def _keep(self, key, t: np.ndarray) -> None:
+        """Keep tile ``t``, dropping the least recently read ones beyond CACHE_BYTES (``t`` itself stays)."""
+        self._tiles[key] = t
+        self._held += t.nbytes
+        while self._held > self._cache_bytes and len(self._tiles) > 1:
+            _, old = self._tiles.popitem(last=False)
+            self._held -= old.nbytes
 
     def block(self, r0, r1, c0, c1) -> np.ndarray:
         """The ndarray of rows r0:r1, columns c0:c1, assembled from tiles; a few rows across
@@ -86,9 +94,7 @@ class LazyMatrix:
                 key = ("rows", r0, r1, c0, c1)
                 remember_recent(self.recent, key)
                 if key not in self._tiles:
-                    self._tiles[key] = np.asarray(self._fn(r0, r1, c0, c1))
-                    if len(self._tiles) > self._cache_size:
-                        self._tiles.popitem(last=False)
+                    self._keep(key, np.asarray(self._fn(r0, r1, c0, c1)))
                 self._tiles.move_to_end(key)
                 return self._tiles[key].copy()
         out = np.empty((r1 - r0, c1 - c0), dtype=self.dtype)

@@ -20,14 +20,14 @@ RNG = np.random.default_rng(29)
 FULL = RNG.standard_normal((70, 45))
 
 
-def recorded(rows=8, cols=4, cache=64, full=FULL):
+def recorded(rows=8, cols=4, cache_bytes=64 * 8 * 4 * 8, full=FULL):
     calls = []
 
     def fn(r0, r1, c0, c1):
         calls.append((r0, r1, c0, c1))
         return full[r0:r1, c0:c1]
 
-    return LazyMatrix(full.shape, full.dtype, fn, rows, cols, cache), calls
+    return LazyMatrix(full.shape, full.dtype, fn, rows, cols, cache_bytes), calls
 
 
 def softmax_rows(X):
@@ -80,7 +80,7 @@ def test_empty_reads_compute_nothing(tiles_computed):
 
 
 def test_direct_reads_are_counted_and_kept_in_a_bounded_cache(tiles_computed):
-    m, calls = recorded(cache=2)
+    m, calls = recorded(cache_bytes=2 * FULL[0].nbytes)  # two rows' bytes
     for t in (1, 2, 1, 2):
         np.testing.assert_array_equal(m[t], FULL[t])
     assert tiles_computed(m) == 2 and len(calls) == 2  # both kept
@@ -91,7 +91,7 @@ def test_direct_reads_are_counted_and_kept_in_a_bounded_cache(tiles_computed):
 
 
 def test_tiles_keep_the_newest_when_the_cache_is_full(tiles_computed):
-    m, calls = recorded(rows=8, cols=16, cache=2)
+    m, calls = recorded(rows=8, cols=16, cache_bytes=2 * 8 * 16 * 8)  # two tiles
     m[0, 0:16], m[8, 0:16], m[16, 0:16]
     m[16, 0:16]
     assert tiles_computed(m) == 3
