@@ -51,3 +51,21 @@ async def test_a_large_screen_grows_the_chart_and_the_inspector(settle):
     small, large = sizes
     for pane in small:
         assert large[pane].width > small[pane].width and large[pane].height > small[pane].height, (pane, sizes)
+
+
+async def test_a_200_by_60_screen_leaves_no_empty_band(settle):
+    """Issue 42 item 9: at 200×60 the pipeline left about 50 columns and 10 rows empty (cells widened
+    by at most 3, bars at most 3 lines thick). Now the grids reach the right edge, the chart's bars fill
+    its height, and a wider cell still prints the lesson's "-1e9", not "-1000000000"."""
+    from attn_tui.tui.widgets.bar_plot import BarPlot
+
+    app = AttentionApp()
+    async with app.run_test(size=(200, 60)) as pilot:
+        await settle(pilot)
+        assert used(app) >= 200 - 20, used(app)  # was 150: about 50 left
+        plots = list(app.screen.query_one("#chart").query(BarPlot))
+        assert plots
+        for plot in plots:
+            drawn = plot.bars * plot.bar_lines + 2  # title and axis besides the bars
+            assert plot.size.height - drawn < plot.bars, (plot.size.height, plot.bars, plot.bar_lines)
+        assert app.screen.grids["M"].cell_text(0, 1) == "-1e9"

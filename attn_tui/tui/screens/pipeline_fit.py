@@ -89,7 +89,7 @@ class PaneFit:
         """On a screen larger than DESIGN_SIZE, the chart and the inspector take the lines and
         columns the grids leave (taller bars, more keys); at DESIGN_SIZE and below, the CSS sizes."""
         w0, h0 = DESIGN_SIZE
-        grow_h = max(0, min(spare, height - h0))
+        grow_h = max(0, spare) if height > h0 else 0  # every spare line: at 200×60 ten were left empty
         grow_w = max(0, width - w0) // 2
         size = (
             self.sizes.chart_row_height + grow_h if grow_h else None,

@@ -83,7 +83,7 @@ def plan_row(sizes: list[PaneSize], avail: int) -> RowPlan:
     return RowPlan("stacked", tuple(widths), tuple(w >= s.full for w, s in zip(widths, sizes)))
 
 
-MAX_EXTRA_CELL = 3  # columns a wide screen may add to each cell
+MAX_EXTRA_CELL = 8  # columns a wide screen may add to each cell (200 columns: the lesson's X row takes 6)
 
 
 def extra_cell(rows: list[list[tuple[int, int]]], avail: int) -> int:

@@ -57,6 +57,9 @@ def separate(lines: list[str]) -> list[str]:
     return out
 
 
+MAX_BAR_LINES = 6  # lines a bar may take on a tall chart
+
+
 class BarPlot(PlotextPlot):
     """A PlotextPlot drawn with the Line API: plotext builds plain text (theme "clear"),
     and each line becomes one Strip (bars in ``bar-plot--bar``, the rest in ``bar-plot--text``).
@@ -93,9 +96,10 @@ class BarPlot(PlotextPlot):
     @staticmethod
     def thickness(height: int, bars: int) -> tuple[int, float]:
         """(lines per bar, plotext's bar width) for ``bars`` horizontal bars in ``height`` lines
-        (a title and an axis line besides): up to 3 lines a bar when there is room."""
-        k = max(1, min(3, (height - 2) // max(1, bars)))
-        return k, {1: 0.3, 2: 0.5, 3: 0.67}[k]
+        (a title and an axis line besides): up to MAX_BAR_LINES a bar when there is room (capped at 3,
+        a 200×60 screen left the chart's lower ten lines blank); a bar fills (k − 1)/k of its lines."""
+        k = max(1, min(MAX_BAR_LINES, (height - 2) // max(1, bars)))
+        return k, 0.3 if k == 1 else (k - 1) / k
 
     def _build(self) -> list[Strip]:
         w, h = self.size.width, self.size.height

@@ -20,8 +20,12 @@ from . import palette
 NAN, BLOCKED, MASKED, OPEN, PLAIN = -1, -2, -3, -4, -5
 
 
-def row_cells(values, blocked, kind: str, r: int, c0: int, c1: int, w: int, scale: float) -> tuple[tuple, tuple]:
-    """(texts, codes) of cells c0..c1-1 of row r: each text right-aligned in ``w`` characters,
+def row_cells(
+    values, blocked, kind: str, r: int, c0: int, c1: int, w: int, scale: float, extra: int = 0
+) -> tuple[tuple, tuple]:
+    """(texts, codes) of cells c0..c1-1 of row r: each text right-aligned in ``w`` characters, the
+    number formatted in ``w - extra`` (a wide screen's extra columns space the cells, they do not
+    turn "-1e9" into "-1000000000"),
     each code a bucket of the colour scale (``scale`` = max |finite value| of the matrix) or
     one of NAN, BLOCKED, MASKED, OPEN, PLAIN."""
     if c1 <= c0:
@@ -48,7 +52,7 @@ def row_cells(values, blocked, kind: str, r: int, c0: int, c1: int, w: int, scal
         elif blk is not None and blk[c] and kind == "plain":
             t = NO_CEILING  # a cell with no value (a row that sees no key)
         else:
-            t = fit_number(x, w)
+            t = fit_number(x, w - extra)
         texts.append(t.rjust(w))
     return tuple(texts), tuple(codes.tolist())
 

@@ -224,14 +224,16 @@ class MatrixGrid(palette.SharedStyles, GridCursor, GridSizing, ScrollView, can_f
         """(texts, codes) of the visible cells c0..c1-1 of row r, cached with that window."""
         cached = self._cells.get(r)
         if cached is None or cached[0] != (c0, c1):
-            cells = row_cells(self.values, self.blocked, self.kind, r, c0, c1, self._w, self._scale)
+            cells = row_cells(self.values, self.blocked, self.kind, r, c0, c1, self._w, self._scale, self.extra_cell)
             cached = self._cells[r] = ((c0, c1), cells)
         return cached[1]
 
     def _row_text(self, r: int, c0: int = 0, c1: int | None = None) -> list[str]:
         """The texts of cells c0..c1-1 of row r, right-aligned (all columns when c1 is None)."""
         c1 = self.values.shape[1] if c1 is None else c1
-        return list(row_cells(self.values, self.blocked, self.kind, r, c0, c1, self._w, self._scale)[0])
+        args = (self.values, self.blocked, self.kind, r, c0, c1, self._w, self._scale, self.extra_cell)
+        texts, _codes = row_cells(*args)
+        return list(texts)
 
     def cell_text(self, row: int, col: int) -> str:
         """What cell (row, col) prints, e.g. "0.870", "NaN", "-1e9"."""
