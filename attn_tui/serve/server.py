@@ -19,6 +19,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
+from . import page
 from .guard import (
     BadMessage,
     allowed_origins,
@@ -138,6 +139,7 @@ class GuardedServer(Server):
         if not self._has_token(request):
             return self._refuse(request, 403, "no token: open the URL attn-tui serve printed (it ends in ?token=...)")
         response = aiohttp_jinja2.render_template("app_index.html", request, self._page(request))
+        response.text = page.fixed(response.text)  # the terminal fills the window and takes the keys
         response.headers["Referrer-Policy"] = "no-referrer"  # the URL's token stays on this server
         response.headers["Cache-Control"] = "no-store"
         response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"  # no page frames it (clickjacking)

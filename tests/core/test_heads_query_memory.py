@@ -1,0 +1,34 @@
+"""Issue 44 item 1 on the token view's path: where one query looks in every head of a layer
+(query_top.layer_rows) reads a head at a time. It stacked every head's Q and K first: for 64 heads of
+4096 tokens x d_k 256 that was 1 GiB in float64 from a file of a few hundred KB. Measured with
+tracemalloc (NumPy reports its arrays to it), not time."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from attn_tui.core.heads import open_heads
+from attn_tui.core.heads.multihead_write import save_heads
+from attn_tui.core.heads.query_top import layer_rows
+
+MIB = 2**20
+
+
+@pytest.mark.slow
+def test_one_query_in_every_head_reads_a_head_at_a_time(tmp_path):
+    H, T, d = 64, 4096, 256
+    Q = np.zeros((1, H, T, d), np.float16)  # calloc'd: no page is touched until written
+    K = np.zeros((1, 1, T, d), np.float16)
+    path = save_heads(tmp_path / "wide.npz", Q, K, K, compressed=True, kv_head=[0] * H)
+    src = open_heads(str(path))
+    tracemalloc.start()
+    try:
+        A, seen = layer_rows(src, 0, 5)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert A.shape == (H, T) and np.allclose(A[:, :6], 1 / 6) and not A[:, 6:].any()  # causal, all scores 0
+    assert peak < 64 * MIB, f"peak {peak / MIB:.0f} MiB"  # one head's Q and K in float64: 16 MiB
