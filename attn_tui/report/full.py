@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..core.limits import MAX_DIM, REPORT_TEXT_MAX, gib
 from ..core.scenario import Scenario
 
-FULL_MAX = 2048  # --full prints every matrix up to this many tokens (~0.6 GiB of memory at 2048; JSON ~3 GiB)
+FULL_MAX = 2048  # --full prints every matrix up to this many tokens (~0.6 GiB of memory at 2048; JSON ~3.6 GiB)
 
 # Peak memory of `report --full` per number it prints, measured (random float64 Q, K, V of T x 64,
 # causal; Python 3.11): the JSON holds each number as a Python float (24 B) in tolist's list and
