@@ -37,11 +37,6 @@ def test_make_names_and_momentum():
         optim.make("x", 0.1)
 
 
-def test_jacobian_is_diag_minus_outer():
-    J = head.jacobian([0.2, 0.8])
-    np.testing.assert_allclose(J, [[0.2 - 0.04, -0.16], [-0.16, 0.8 - 0.64]], atol=1e-15)
-
-
 def test_metrics_recomputed_row_by_row():
     tr = Trainer(Config(d_k=8, steps=1))
     X, Y, target = tr.eval_set

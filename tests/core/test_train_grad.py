@@ -27,6 +27,12 @@ def jacobian(p):
     return np.diag(p) - np.outer(p, p)
 
 
+def test_jacobian_is_diag_minus_outer():
+    """The reference itself, against numbers worked by hand."""
+    J = jacobian([0.2, 0.8])
+    np.testing.assert_allclose(J, [[0.2 - 0.04, -0.16], [-0.16, 0.8 - 0.64]], atol=1e-15)
+
+
 def test_softmax_backward_is_the_jacobian_product():
     rng = np.random.default_rng(0)
     S = rng.standard_normal((3, 6))
