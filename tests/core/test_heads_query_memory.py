@@ -32,3 +32,32 @@ def test_one_query_in_every_head_reads_a_head_at_a_time(tmp_path):
         tracemalloc.stop()
     assert A.shape == (H, T) and np.allclose(A[:, :6], 1 / 6) and not A[:, 6:].any()  # causal, all scores 0
     assert peak < 64 * MIB, f"peak {peak / MIB:.0f} MiB"  # one head's Q and K in float64: 16 MiB
+
+
+@pytest.mark.slow
+def test_the_combine_holds_a_group_of_heads_not_all(tmp_path, monkeypatch):
+    """combine() held every head's Q, K, V at once (64 heads x 2048 tokens x d 64: 192 MiB in float64);
+    it holds as many as combine.COMBINE_BYTES allow (21 of them here), and gives the same figures."""
+    import importlib
+
+    combine = importlib.import_module("attn_tui.core.heads.combine")
+    H, T, d = 64, 2048, 64
+    rng = np.random.default_rng(0)
+    Q = rng.standard_normal((1, H, T, d)).astype(np.float16)
+    K, V = (rng.standard_normal((1, 1, T, d)).astype(np.float16) for _ in range(2))
+    W_O = rng.standard_normal((1, H * d, 8)).astype(np.float16)
+    src = open_heads(str(save_heads(tmp_path / "combine.npz", Q, K, V, W_O=W_O, kv_head=[0] * H)))
+
+    def peak_of():
+        tracemalloc.start()
+        try:
+            return combine.combine(src, 0), tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    grouped, peak = peak_of()
+    monkeypatch.setattr(combine, "COMBINE_BYTES", 2**40)  # every head at once, as before
+    whole, whole_peak = peak_of()
+    assert grouped.holds and grouped.output is None  # above 512 rows no output is kept
+    assert whole.holds and np.isclose(grouped.tolerance, whole.tolerance, rtol=1e-12)  # |O| |W_O| sums: same terms
+    assert peak < whole_peak - (H * 3 * T * d * 8 - combine.COMBINE_BYTES) / 2, (peak / MIB, whole_peak / MIB)

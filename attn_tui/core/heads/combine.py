@@ -16,6 +16,8 @@ from ..limits import MAX_DIM
 from .readings import ROWS
 from .source import HeadSource, check_head
 
+COMBINE_BYTES = 64 * 2**20  # the heads' Q, K, V held at once by combine (a group of heads beyond)
+
 
 @dataclass(frozen=True)
 class Combine:
@@ -37,19 +39,22 @@ def combine(src: HeadSource, layer: int) -> Combine | None:
     if not src.has("W_O"):
         return None
     W_O = src.read("W_O", layer)  # (H·d_v, d_model)
-    H = src.n_heads
+    H, T = src.n_heads, src.T
     d_v = W_O.shape[0] // H
-    heads = [(src.weights_block(layer, h, qkv), qkv[2]) for h in range(H) for qkv in [src.qkv(layer, h)]]
-    diff = bound = 0.0
-    rows = []
-    for r0 in range(0, src.T, ROWS):
-        r1 = min(src.T, r0 + ROWS)
-        O = [block(r0, r1)[0] @ V for block, V in heads]  # H x (rows, d_v)
-        concat = np.concatenate(O, axis=1) @ W_O  # (rows, d_model)
-        summed = sum(O[h] @ W_O[h * d_v : (h + 1) * d_v] for h in range(H))
-        if src.T <= MAX_DIM:
-            rows.append(concat)
-        diff = max(diff, float(np.nanmax(np.abs(concat - summed), initial=0.0)))
-        bound = max(bound, float(np.nanmax(np.abs(np.concatenate(O, axis=1)) @ np.abs(W_O), initial=0.0)))
-    output = np.vstack(rows) if rows else None
+    concat, summed, bounds = (np.zeros((T, W_O.shape[1])) for _ in range(3))  # each side, and |O| |W_O|, by row
+    group = max(1, COMBINE_BYTES // (8 * (T * src.d_k + src.T_k * (src.d_k + d_v))))  # heads whose Q, K, V fit
+    for g0 in range(0, H, group):  # all heads at once unless they are hundreds of MiB (then the sums by group)
+        hs = range(g0, min(H, g0 + group))
+        heads = [(src.weights_block(layer, h, qkv), qkv[2]) for h in hs for qkv in [src.qkv(layer, h)]]
+        W_g = W_O[g0 * d_v : hs.stop * d_v]
+        for r0 in range(0, T, ROWS):
+            r1 = min(T, r0 + ROWS)
+            O = [block(r0, r1)[0] @ V for block, V in heads]  # len(hs) x (rows, d_v)
+            cat = np.concatenate(O, axis=1)
+            concat[r0:r1] += cat @ W_g  # (rows, d_model)
+            summed[r0:r1] += sum(O[i] @ W_g[i * d_v : (i + 1) * d_v] for i in range(len(hs)))
+            bounds[r0:r1] += np.abs(cat) @ np.abs(W_g)
+    output = concat if T <= MAX_DIM else None
+    diff = float(np.nanmax(np.abs(concat - summed), initial=0.0))
+    bound = float(np.nanmax(bounds, initial=0.0))
     return Combine(layer, output, diff, tolerance=2 * H * d_v * float(np.finfo(np.float64).eps) * bound)

@@ -145,9 +145,11 @@ def _check_shapes(shapes: dict) -> None:
     if max(L, H) > MAX_LAYERS:
         raise ValueError(f"Q: {L} layers x {H} heads; at most {MAX_LAYERS} of each")
     check_tokens(T, T_k, True, ValueError, source="Q")
-    for key, d in (("Q", d_k), ("V", d_v)):
+    d_model = shapes["W_O"][2] if "W_O" in shapes and len(shapes["W_O"]) == 3 else 0
+    for key, d in (("Q", d_k), ("V", d_v), ("W_O", d_model)):
         if d > dim_limit(T, T_k):
-            raise ValueError(f"{key}: width {d}; with {max(T, T_k)} tokens d_k, d_v are at most {dim_limit(T, T_k)}")
+            limit = dim_limit(T, T_k)
+            raise ValueError(f"{key}: width {d}; with {max(T, T_k)} tokens d_model, d_k, d_v are at most {limit}")
     want = {"W_O": (L, H * d_v, None), "A": (L, H, T, T_k), "M": (L, T, T_k)}
     for key, w in want.items():
         if key in shapes and any(x is not None and x != y for x, y in zip(w, shapes[key])):
