@@ -2,8 +2,8 @@
 
 For a query position t (0-based here, counted from 1 wherever it is shown), each head of a layer
 gives a row A[t, :] (T',) of the model's own weights, softmax(scale · q_t Kᵀ + M_t), computed
-from the source's Q and K (HeadSource.scores_block: every head of the layer in one NumPy call,
-one row, never a T x T' matrix). ``top_keys`` orders a row's keys by weight; ``query_tops``
+from the source's Q and K (HeadSource.scores_block, a head at a time: one row, never a T x T'
+matrix, nor every head's Q and K at once). ``top_keys`` orders a row's keys by weight; ``query_tops``
 gives the top few of every head of one layer or of every layer.
 """
 
@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .source import HeadSource, check_head, layer_qk
+from .source import HeadSource, check_head
 
 TOP = 5  # keys listed per head (the issue's BertViz-like strip)
 
@@ -43,9 +43,12 @@ def layer_rows(src: HeadSource, layer: int, t: int) -> tuple[np.ndarray, np.ndar
     check_head(src, layer)
     if not (isinstance(t, (int, np.integer)) and 0 <= t < src.T):
         raise ValueError(f"--query: {t!r} is not a query position; this source has positions 1..{src.T}")
-    Q, K = layer_qk(src, layer)
-    A, seen = src.scores_block(layer, Q, K)(int(t), int(t) + 1)  # (H, 1, T'), (1, T')
-    return A[:, 0, :], np.asarray(seen).reshape(-1)
+    rows, seen = [], None
+    for h in range(src.n_heads):  # a head at a time: every head's Q and K stacked were gigabytes at 16,384 tokens
+        Q, K = src.read("Q", layer, h), src.read("K", layer, src.kv_head[h])
+        A, seen = src.scores_block(layer, Q, K)(int(t), int(t) + 1)  # (1, T'), (1, T')
+        rows.append(A[0])
+    return np.stack(rows), np.asarray(seen).reshape(-1)
 
 
 def query_tops(src: HeadSource, t: int, layer: int | None = None, n: int = TOP) -> list[HeadTop]:
