@@ -102,7 +102,7 @@ def test_rows_of_a_long_source_never_hold_a_t_by_t_matrix(monkeypatch):
     from attn_tui.core.heads import source
 
     # The source's cache of mask row blocks (shared by every reading) is not rollout's: measured without it.
-    monkeypatch.setattr(source, "mask_rows", source.mask_rows.__wrapped__)
+    monkeypatch.setattr(source, "mask_rows", source._mask_rows)
 
     T = 3000
     rng = np.random.default_rng(3)
