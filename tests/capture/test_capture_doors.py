@@ -187,3 +187,26 @@ def test_a_full_disk_is_one_line_and_leaves_nothing(tiny_folders, tmp_path, caps
         f"attn-tui: output incomplete: --out {out}: cannot write (No space left on device); no file written"
     )
     assert leftovers(tmp_path) == []
+
+
+def test_a_write_the_file_system_refuses_is_one_line(tiny_folders, tmp_path):
+    """A real refused write, not a stand-in: the capture runs in a process whose files may not grow past
+    16 KiB (RLIMIT_FSIZE; SIGXFSZ ignored, so the write fails with EFBIG as a full disk fails with
+    ENOSPC). The first layer's write fails: exit 1, one line, no file and no partial file left."""
+    require_models()
+    import resource
+    import signal
+
+    def limited():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (16 * 1024, 16 * 1024))
+
+    out = tmp_path / "out" / "big.safetensors"
+    out.parent.mkdir()
+    env = os.environ | {"PYTHONDONTWRITEBYTECODE": "1"}
+    argv = [sys.executable, "-m", "attn_tui", "capture", str(tiny_folders("gpt2")), TEXT, "--out", str(out)]
+    p = subprocess.run(argv, capture_output=True, text=True, env=env, preexec_fn=limited, timeout=300)  # noqa: PLW1509
+    assert p.returncode == 1, p.stderr
+    (line,) = p.stderr.strip().splitlines()
+    assert line == f"attn-tui: output incomplete: --out {out}: cannot write (File too large); no file written"
+    assert list(out.parent.iterdir()) == []
