@@ -220,6 +220,13 @@ SCREEN_KEYS: list[Key] = [
     Key("k,left", "move(-1)", "Prev token", "the previous token", scope="tokens", display="k/←", bar="token"),
     Key("f", "flip", "Flip", "who t looks at (row t of A) <-> who looks at t (column t of A)", scope="tokens"),
     Key(
+        "R",
+        "rollout",
+        "Rollout",
+        "the whole model's attention rollout R (heads averaged, Ã = ½Ā + ½I, layer 0 first) <-> this head's A",
+        scope="tokens",
+    ),
+    Key(
         "M",
         "app.switch_mode('model')",
         "Model view",

@@ -159,6 +159,12 @@ async def test_a_4096_token_file_scrolls_and_flips(tmp_path, settle):
         await settle(pilot)
         assert text.selected == 3999 and text.codes[:3999].tolist() == [BLOCKED] * 3999
         assert (text.codes[3999:] >= 0).all()
+        await pilot.press("R")  # a column of R needs all of R: above 512 tokens it is refused, said
+        await settle(pilot)
+        assert not pilot.app.screen.rollout and text.codes[:3999].tolist() == [BLOCKED] * 3999
+        await pilot.press("f", "R")  # a row of R is read without it
+        await settle(pilot)
+        assert pilot.app.screen.rollout and "rollout R" in pilot.app.screen.query_one("#tokens-header").plain
 
 
 async def test_the_weighting_key_shades_the_text_by_what_each_key_moves(settle):
@@ -199,3 +205,42 @@ async def test_a_captured_models_tokens_read_as_text(tmp_path, settle, monkeypat
         assert text.render_line(2).text.lstrip().startswith("it") or "[ it]" in text.render_line(2).text
         header = pilot.app.screen.query_one("#tokens-header").plain
         assert f"t{app.state.row + 1}" in header
+
+
+async def test_R_shows_the_rollout_of_the_whole_model(settle):
+    """R: row t of the attention rollout, checked against a loop over the layers written here."""
+    from attn_tui.core.heads import head_scenario
+
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        text = await _tokens(pilot, settle)
+        await pilot.press("R")
+        await settle(pilot)
+        src, t = app.state.head.source, app.state.row
+        R = np.eye(src.T)
+        for layer in range(src.n_layers):
+            mean = sum(head_scenario(src, layer, h).run().A for h in range(src.n_heads)) / src.n_heads
+            R = (0.5 * mean + 0.5 * np.eye(src.T)) @ R
+        assert text.codes.tolist() == P.buckets(R[t], "seq").tolist()
+        assert "rollout R" in pilot.app.screen.query_one("#tokens-header").plain
+        await pilot.press("greater_than_sign")  # another head: R is the whole model's, unchanged
+        await settle(pilot)
+        assert text.codes.tolist() == P.buckets(R[t], "seq").tolist()
+        await pilot.press("f")  # the column of R
+        await settle(pilot)
+        assert text.codes.tolist() == P.buckets(R[:, t], "seq").tolist()
+        await pilot.press("R")  # back to the head's A
+        await settle(pilot)
+        assert "rollout" not in pilot.app.screen.query_one("#tokens-header").plain
+
+
+async def test_R_on_one_head_says_why_not(settle):
+    from attn_tui.core import builtin
+
+    app = AttentionApp(scenario=builtin("lesson-pipeline"))
+    async with app.run_test(size=SIZE) as pilot:
+        text = await _tokens(pilot, settle)
+        before = text.codes.copy()
+        await pilot.press("R")
+        await settle(pilot)
+        assert not pilot.app.screen.rollout and text.codes.tolist() == before.tolist()

@@ -45,7 +45,8 @@ class TokensScreen(Screen):
         super().__init__(*args, **kw)
         self.direction = tv.OUT  # who t looks at (row t) or who looks at t (column t)
         self.key = 0  # the token t of the "in" direction (0-based; a key position)
-        self._asked = None  # (id(trace), direction, index) a worker is reading
+        self.rollout = False  # R, the attention rollout of the whole model, instead of the head's A (key R)
+        self._asked = None  # (id(trace), direction, index, rollout) a worker is reading
 
     def compose(self) -> ComposeResult:
         yield TextLines(id="tokens-header", wrap=True)
@@ -73,34 +74,51 @@ class TokensScreen(Screen):
             return
         self.query_one("#status", StatusLine).show(status_view(state))
         index = self._index(state)
-        if state.large and self.direction == tv.IN:
-            asked = (id(state.trace), self.direction, index)
+        if self.rollout and state.head is None:
+            self.rollout = False  # another scenario, of one head, was opened meanwhile
+        if self.rollout or (state.large and self.direction == tv.IN):
+            asked = (id(state.head.source if self.rollout else state.trace), self.direction, index, self.rollout)
             if self._asked != asked:
                 self._asked = asked
-                self.query_one("#tokens-top", TextLines).set_text(Text("reading column … (keys still work)"))
-                self._read(state, self.direction, index)
+                what = "the rollout across the layers" if self.rollout else "the column"
+                self.query_one("#tokens-top", TextLines).set_text(Text(f"reading {what} … (keys still work)"))
+                self._read(state, self.direction, index, self.rollout)
             return
         self._draw(state, tv.weights_of(state, self.direction, index))
 
     def _draw(self, state: State, w: tv.Weights) -> None:
-        view = tv.token_view(state, w)
+        view = tv.token_view(state, w, self.rollout)
         glyphs = no_colour(self.app)
         self.query_one(TokenText).show(view.texts, view.joined, view.weights, view.selected, glyphs)
-        head = f"{state.head.label()} · " if state.head is not None else ""
+        head = "the whole model · " if self.rollout else f"{state.head.label()} · " if state.head is not None else ""
         self.query_one("#tokens-header", TextLines).set_text(Text(f"{head}{view.title}", style="bold"))
         self.query_one("#tokens-top", TextLines).set_text(Text(view.top))
         self.query_one("#tokens-legend", TextLines).set_text(Text(tv.legend(glyphs, state), style="dim"))
 
     @work(thread=True, exclusive=True, group="tokens")
-    def _read(self, state: State, direction: str, index: int) -> None:
-        w = tv.weights_of(state, direction, index)
+    def _read(self, state: State, direction: str, index: int, rollout: bool) -> None:
+        try:
+            w = tv.rollout_weights(state, direction, index) if rollout else tv.weights_of(state, direction, index)
+        except ValueError as exc:  # a column of R above 512 tokens: said, and back to the head's A
+            self.app.call_from_thread(self._refused, str(exc))
+            return
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._read_done, state, w)
+            self.app.call_from_thread(self._read_done, state, w, rollout)
 
-    def _read_done(self, state: State, w: tv.Weights) -> None:
+    def _refused(self, why: str) -> None:
+        self._asked, self.rollout = None, False
+        self.app.notes.say(why)
+        self.show(self.app.state)
+
+    def _read_done(self, state: State, w: tv.Weights, rollout: bool) -> None:
+        """Draw a worker's result when it is still what the screen asks: R of the same model (R does not
+        change with the head shown or c), or the column of the same State."""
         self._asked = None
-        if state is self.app.state and (w.direction, w.index) == (self.direction, self._index(state)):
-            self._draw(state, w)
+        now = self.app.state
+        if (w.direction, w.index, rollout) != (self.direction, self._index(now), self.rollout):
+            return
+        if (now.head is not None and state.head.source is now.head.source) if rollout else state is now:
+            self._draw(now, w)
 
     # -- keys (keys_screens.py, scope "tokens") --------------------------------
     def action_move(self, step: int) -> None:
@@ -110,6 +128,16 @@ class TokensScreen(Screen):
             return
         self.key += step
         self.show(self.app.state)
+
+    def action_rollout(self) -> None:
+        """`R`: the whole model's attention rollout R (core/heads/rollout.py) <-> this head's A."""
+        state = self.app.state
+        if not self.rollout and (state.head is None or state.head.source.T_k != state.head.source.T):
+            self.app.notes.say("rollout: it reads across the layers of a multi-head source whose keys are its queries")
+            return
+        self.rollout = not self.rollout
+        self._asked = None
+        self.show(state)
 
     def action_flip(self) -> None:
         """Who t looks at <-> who looks at t; the token t stays the same where queries are the keys."""

@@ -61,6 +61,27 @@ def weights_of(state: State, direction: str, index: int) -> Weights:
     return Weights(direction, index, values, ~np.asarray(blocked, dtype=bool).reshape(-1))
 
 
+ROLLOUT = "rollout R (every layer: heads averaged, Ã = ½Ā + ½I)"
+
+
+def rollout_weights(state: State, direction: str, index: int) -> Weights:
+    """Row ``index`` of the attention rollout R of the State's whole model (out), or its column (in,
+    up to rollout.WHOLE tokens); core/heads/rollout.py. ValueError (one line): one head, keys that are
+    another sequence, a column of more tokens. Every key is counted as seen: R carries no mask of its own."""
+    from ...core.heads import rollout as ro
+
+    if state.head is None:
+        raise ValueError("rollout: one head here; the rollout is read across the layers of a multi-head source")
+    src = state.head.source
+    if direction == OUT:
+        values = ro.rollout_rows(src, [index])[0]
+    elif src.T > ro.WHOLE:
+        raise ValueError(f"rollout: a column of R needs all of R, given up to {ro.WHOLE} tokens (f back: its rows)")
+    else:
+        values = ro.rollout(src)[:, index]
+    return Weights(direction, index, np.asarray(values, dtype=np.float64), np.ones(len(values), dtype=bool))
+
+
 def texts_of(state: State, direction: str) -> tuple[tuple, bool]:
     """(texts, joined): the tokens of the side shown, as the model reads them. A captured model's
     tokens carry their own leading spaces (capture_check.token_label: " cat"), so they are joined
@@ -83,18 +104,21 @@ def who(tokens, j: int) -> str:
     return tok if tok == pos or tok.startswith(pos + " ") else f"{pos} {tok}"
 
 
-def token_view(state: State, w: Weights) -> TokenView:
-    """The view of ``w`` (weights_of) on ``state``'s tokens."""
+def token_view(state: State, w: Weights, rollout: bool = False) -> TokenView:
+    """The view of ``w`` (weights_of, or rollout_weights when ``rollout``) on ``state``'s tokens."""
     s = state.scenario
     texts, joined = texts_of(state, w.direction)
     here = s.tokens if w.direction == OUT else s.keys
     t = who(here, w.index)
     selected = w.index if s.T == s.T_k and not s.cross else None  # the token t is in the text shown
-    name = WEIGHTED.get(state.weighting_shown, "A")
+    name = ROLLOUT if rollout else WEIGHTED.get(state.weighting_shown, "A")
     if w.direction == OUT:
         title = f"who does {t} look at: row {w.index + 1} of {name}, the weight it gives each key"
     else:
         title = f"who looks at {t}: column {w.index + 1} of {name}, the weight each query gives it"
+    if rollout:
+        title = title.replace("the weight it gives each key", "the share of t's mixture from each token")
+        title = title.replace("the weight each query gives it", "the share of each position's mixture from it")
     top = top_keys(w.values, w.seen)
     listed = " · ".join(f"{who(texts, j)} {a:.3f}" for j, a in top) or "none: every key is masked"
     what = "keys it looks at most" if w.direction == OUT else "queries that look at it most"
