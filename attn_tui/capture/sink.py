@@ -10,7 +10,7 @@ from threadpoolctl import threadpool_limits
 
 from ..core.heads.capture_check import layer_figures
 from ..core.heads.layer_file import LayerFile
-from ..core.heads.multihead_io import _mask_kind
+from ..core.heads.multihead_io import read_mask_kind
 from ..core.heads.source import HeadSource
 from . import interface
 from .interface import Unsupported
@@ -56,7 +56,7 @@ def layer_source(layer: interface.Layer, kind: str) -> HeadSource:
         shapes={k: (1, *v.shape) for k, v in arrays.items()},
         kv_head=tuple(h // (H // H_kv) for h in range(H)),  # transformers' repeat_kv
         scales=(layer.scale,),
-        masks=(_mask_kind(kind, 0),),
+        masks=(read_mask_kind(kind, 0),),
         dtype=np.result_type(layer.Q, layer.K).name,
         read=read,
     )

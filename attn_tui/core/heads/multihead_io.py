@@ -103,7 +103,9 @@ def _per_layer(key, value, L):
     return values
 
 
-def _mask_kind(text, layer):
+def read_mask_kind(text, layer):
+    """(kind, window or None) of a layer's stored mask text ("causal", "none", "additive", "window:W");
+    ValueError naming the layer otherwise. The file door's reading, and a capture's of its own masks."""
     if text in ("causal", "none", "additive"):
         return text, None
     if isinstance(text, str) and text.startswith("window:") and text[7:].isdigit() and int(text[7:]) >= 1:
@@ -221,7 +223,7 @@ def build(path, entries: dict, settings: dict) -> HeadSource:
     shapes = {k: e.shape for k, e in entries.items()}
     _check_shapes(shapes)
     (L, H, T, d_k), (_, H_kv, T_k, _) = shapes["Q"], shapes["K"]
-    masks = tuple(_mask_kind(m, ly) for ly, m in enumerate(_per_layer("mask", settings.get("mask", "causal"), L)))
+    masks = tuple(read_mask_kind(m, ly) for ly, m in enumerate(_per_layer("mask", settings.get("mask", "causal"), L)))
     additive = any(k == "additive" for k, _ in masks)
     if additive != ("M" in shapes):
         raise ValueError(
