@@ -22,7 +22,7 @@ from .. import keys
 from ..state import State
 from ..views import model_view as mv
 from ..views.status import status_view
-from ..widgets import palette as P
+from ..widgets import palette
 from ..widgets.key_bar import KeyBar
 from ..widgets.status import StatusLine
 from ..widgets.text_lines import TextLines
@@ -81,7 +81,7 @@ class ModelScreen(Screen):
         self._read(state, key)
 
     def _draw(self, state: State, tops) -> None:
-        look = P.shared_look(self, lambda n: P.shared_styles(self)[n].partial_rich_style)
+        look = palette.shared_look(self, lambda n: palette.shared_styles(self)[n].partial_rich_style)
         lines = mv.head_lines(state, tops, look.seq, look.label)
         self.query_one("#model-heads", TextLines).set_text(lines)
 

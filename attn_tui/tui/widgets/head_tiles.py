@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from . import palette as P
+from . import palette
 
 SHADES = (" ", "░", "▒", "▓", "█")  # by weight: < 0.05, < 0.25, < 0.5, < 0.75, else
 STEPS = np.array([0.05, 0.25, 0.5, 0.75])
@@ -87,8 +87,8 @@ class HeadTiles(ScrollView, can_focus=True):
         API strip is drawn as given: a segment without a background shows the terminal's)."""
         get = partial(self.get_component_rich_style, partial=True)
         base = self.rich_style
-        grid = P.shared_styles(self)  # the grids' viridis buckets, as the theme styles them
-        colours = tuple(base + Style(color=grid[f"matrix-grid--{n}"].background.rich_color) for n in P.SEQ)
+        grid = palette.shared_styles(self)  # the grids' viridis buckets, as the theme styles them
+        colours = tuple(base + Style(color=grid[f"matrix-grid--{n}"].background.rich_color) for n in palette.SEQ)
         if not self.app.current_theme.dark:  # on a light ground the heavy weights go dark (viridis reversed)
             colours = colours[::-1]
         parts = (get("head-tiles--border"), get("head-tiles--current"), get("head-tiles--hot"), get("head-tiles--axis"))
@@ -152,7 +152,7 @@ class HeadTiles(ScrollView, can_focus=True):
         plain, colours, blank = look[0], look[1], look[-1]
         if not lay.half:
             vals = thumb[line]
-            codes = P.buckets(vals, "seq")
+            codes = palette.buckets(vals, "seq")
             look = [blank if g == " " else colours[c] if c >= 0 else plain for g, c in zip(shade(vals), codes.tolist())]
             segs = [Segment(g * lay.cw, st) for g, st in zip(shade(vals), look)]
         else:
@@ -168,7 +168,7 @@ class HeadTiles(ScrollView, can_focus=True):
         lower of -1: no row there (T odd)."""
         look = self._look()
         plain, colours, blank = look[0], look[1], look[-1]
-        cu, cl = (np.where(np.nan_to_num(v) >= STEPS[0], P.buckets(v, "seq"), -1) for v in (upper, lower))
+        cu, cl = (np.where(np.nan_to_num(v) >= STEPS[0], palette.buckets(v, "seq"), -1) for v in (upper, lower))
         nan = np.isnan(upper) | np.isnan(lower)
         glyphs, styles = [], []
         for a, b, unknown in zip(cu.tolist(), cl.tolist(), nan.tolist()):

@@ -18,7 +18,7 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from . import palette as P
+from . import palette
 
 BLOCKED, NAN = -2, -1
 ROWS = 2  # a line of text is two rows: the tokens, and under each its position (t1 ...) where it fits
@@ -60,7 +60,7 @@ class TokenText(ScrollView, can_focus=True):
         self._look = None
 
     def show(self, texts: tuple, joined: bool, weights: np.ndarray, selected: int | None, glyphs: bool) -> None:
-        codes = P.buckets(weights, "seq")
+        codes = palette.buckets(weights, "seq")
         codes[np.isnan(np.asarray(weights, dtype=np.float64))] = BLOCKED
         old_codes, old_sel = self.codes, self.selected
         same_text = texts is self.texts and joined == self.joined and glyphs == self.glyphs
@@ -107,7 +107,7 @@ class TokenText(ScrollView, can_focus=True):
 
     def _styles(self):
         if self._look is None:
-            look = P.shared_look(self, lambda n: P.shared_styles(self)[n].partial_rich_style)
+            look = palette.shared_look(self, lambda n: palette.shared_styles(self)[n].partial_rich_style)
             self._look = (self.rich_style, look)
         return self._look
 
@@ -156,7 +156,7 @@ class TokenText(ScrollView, can_focus=True):
             segs.append(Segment(run, dim if digits else base))
         return Strip(segs, width)
 
-    def _token(self, i: int, look: P.Look, base: Style) -> list[Segment]:
+    def _token(self, i: int, look: palette.Look, base: Style) -> list[Segment]:
         """A token's cells: the space before it (the outline's "[" or "]" when the query is this token or
         the one before), its text on its weight's colour, its glyph."""
         code = int(self.codes[i])
@@ -170,6 +170,6 @@ class TokenText(ScrollView, can_focus=True):
         text = self.texts[i].replace("\n", "↵")
         segs.append(Segment(text, look.cursor + Style(underline=True) if sel else base + style))
         if self.glyphs:
-            g = "×" if code == BLOCKED else P.ramp_glyph("seq", code) if code >= 0 else "?"
+            g = "×" if code == BLOCKED else palette.ramp_glyph("seq", code) if code >= 0 else "?"
             segs.append(Segment(g, base))
         return segs
