@@ -6,7 +6,7 @@ from functools import partial
 
 from textual.worker import get_current_worker
 
-from ...core import edit as E
+from ...core import edit
 from ...core.limits import MAX_DIM
 from ...core.matrices import INPUTS, MATRICES, axis_labels, computed_hint
 from ...core.numparse import parse_int
@@ -20,14 +20,14 @@ def cell(app, name: str, row: int, col: int) -> None:
     """`enter` on cell (row, col) of ``name``: the inline editor, or what to edit instead."""
     s = app.state.scenario
     try:
-        m = E.matrix_of(s, name)
-    except E.EditError:
+        m = edit.matrix_of(s, name)
+    except edit.EditError:
         app.push_screen(NothingHere(f"{computed_hint(s, name)}.\n{_where_enter_edits(s)}"))
         return
     rows, cols = axis_labels(s, name)
     title = f"{name}[{rows[row]}, {cols[col]}]  row {row + 1}, column {col + 1}"
     anchor = next((g.cell_region(row, col) for g in app.screen.query(MatrixGrid) if g.matrix == name), None)
-    hint = f"enter commit · esc cancel · |x| ≤ {E.BOUND:g}".replace("e+0", "e")
+    hint = f"enter commit · esc cancel · |x| ≤ {edit.BOUND:g}".replace("e+0", "e")
     app.push_screen(
         CellEditor(
             title,
@@ -57,8 +57,8 @@ def _where_enter_edits(s) -> str:
     names = []
     for name in INPUTS:
         try:
-            E.matrix_of(s, name)
-        except E.EditError:
+            edit.matrix_of(s, name)
+        except edit.EditError:
             continue
         names.append(name)
     listed = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
@@ -71,28 +71,28 @@ def _set_cell(app, name: str, row: int, col: int, text: str) -> str | None:
     about a second at T = 16384, d = 256 (a float16 one may scan S in row blocks)."""
     s = app.state.scenario
     if max(s.T, s.T_k) <= MAX_DIM:
-        return attempt(app, E.set_cell, name, row, col, text)
+        return attempt(app, edit.set_cell, name, row, col, text)
     try:
-        x = E.parse_value(text, E.cell_name(name, row, col))
-    except E.EditError as exc:
+        x = edit.parse_value(text, edit.cell_name(name, row, col))
+    except edit.EditError as exc:
         return str(exc).splitlines()[0]
     _edit_in_worker(app, name, row, col, x)
     return None
 
 
 def _edit_in_worker(app, name: str, row: int, col: int, x: float) -> None:
-    s, where = app.state.scenario, E.cell_name(name, row, col)
+    s, where = app.state.scenario, edit.cell_name(name, row, col)
     app.notes.note(f"computing {where} = {x:g} over {s.T} tokens …", "change", timeout=60)
     app.run_worker(partial(_edit_work, app, s, name, row, col, x), thread=True, group="edit")
 
 
 def _edit_work(app, s, name: str, row: int, col: int, x: float) -> None:
     try:
-        new = E.set_cell(s, name, row, col, x)
+        new = edit.set_cell(s, name, row, col, x)
         if new is not s:  # A's row statistics for the selected row's block too, into the trace the explorer reads
             app.state.with_(scenario=new).trace.stats(app.state.row, app.state.row + 1)
         out = (new, None)
-    except (E.EditError, ValueError) as exc:
+    except (edit.EditError, ValueError) as exc:
         out = (None, str(exc).splitlines()[0])
     if not get_current_worker().is_cancelled:  # the app is closing
         app.call_from_thread(_edit_done, app, s, out, (name, row, col, x))
@@ -116,7 +116,9 @@ def rename_token(app) -> None:
     s, t = app.state.scenario, app.state.row
     app.push_screen(
         CellEditor(
-            f"Rename token {t + 1} ({s.tokens[t]})", s.tokens[t], lambda text: attempt(app, E.rename, "tokens", t, text)
+            f"Rename token {t + 1} ({s.tokens[t]})",
+            s.tokens[t],
+            lambda text: attempt(app, edit.rename, "tokens", t, text),
         )
     )
 
@@ -134,7 +136,7 @@ def rename_feature(app) -> None:
         CellEditor(
             f"Rename feature {j + 1} ({s.features[j]})",
             s.features[j],
-            lambda text: attempt(app, E.rename, "features", j, text),
+            lambda text: attempt(app, edit.rename, "features", j, text),
         )
     )
 
@@ -153,7 +155,7 @@ def rename_key(app) -> None:
         CellEditor(
             f"Rename key token {i + 1} ({s.keys[i]})",
             s.keys[i],
-            lambda text: attempt(app, E.rename, "key_tokens", i, text),
+            lambda text: attempt(app, edit.rename, "key_tokens", i, text),
         )
     )
 
@@ -161,7 +163,7 @@ def rename_key(app) -> None:
 def add_token(app) -> None:
     at = app.state.row + 1
     reason = attempt(
-        app, E.add_token, at, note=f"token {at + 1} added after the selected row (tN labels follow positions)"
+        app, edit.add_token, at, note=f"token {at + 1} added after the selected row (tN labels follow positions)"
     )
     if reason is None:
         app.set_state(app.state.select_row(1))  # onto the new token
@@ -171,15 +173,15 @@ def add_token(app) -> None:
 def remove_token(app) -> None:
     t = app.state.row
     label = app.state.scenario.tokens[t]
-    refuse(app, attempt(app, E.remove_token, t, note=f"token {t + 1} ({label}) removed; ctrl+z brings it back"))
+    refuse(app, attempt(app, edit.remove_token, t, note=f"token {t + 1} ({label}) removed; ctrl+z brings it back"))
 
 
 def add_key(app) -> None:
-    refuse(app, attempt(app, E.add_key_token, note="key token added to Y"))
+    refuse(app, attempt(app, edit.add_key_token, note="key token added to Y"))
 
 
 def remove_key(app) -> None:
-    refuse(app, attempt(app, E.remove_key_token, _key_under_cursor(app, app.state.scenario.T_k - 1)))
+    refuse(app, attempt(app, edit.remove_key_token, _key_under_cursor(app, app.state.scenario.T_k - 1)))
 
 
 def dims(app) -> None:
@@ -195,9 +197,9 @@ def _apply_dims(app, values: dict) -> str | None:
     s = app.state.scenario
     try:
         for dim, text in values.items():
-            n = parse_int(text, dim, 1, MAX_DIM, E.EditError)  # ASCII digits only (numparse)
+            n = parse_int(text, dim, 1, MAX_DIM, edit.EditError)  # ASCII digits only (numparse)
             if n != getattr(s, dim):
-                s = E.set_dim(s, dim, n)
-    except E.EditError as exc:
+                s = edit.set_dim(s, dim, n)
+    except edit.EditError as exc:
         return str(exc)
     return commit(app, s) if s is not app.state.scenario else None

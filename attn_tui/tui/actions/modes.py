@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core import modes as Mo
+from ...core import modes
 from ...core.edit import EditError
 from ...core.numparse import parse_int
 from ...core.random_scenario import DEFAULTS, check_params, random_scenario
@@ -27,32 +27,33 @@ def _picked_mask(app, kind) -> None:
             )
         )
     elif kind:
-        refuse(app, attempt(app, Mo.set_mask, kind))
+        refuse(app, attempt(app, modes.set_mask, kind))
 
 
 def pick_fill(app) -> None:
     app.push_screen(
         ChoiceScreen("Fill of masked cells", FILL_OPTIONS, app.state.scenario.fill),
-        lambda f: f and refuse(app, attempt(app, Mo.set_fill, f)),
+        lambda f: f and refuse(app, attempt(app, modes.set_fill, f)),
     )
 
 
 def pick_dtype(app) -> None:
     app.push_screen(
         ChoiceScreen("dtype every step is computed in", DTYPE_OPTIONS, app.state.scenario.dtype),
-        lambda d: d and refuse(app, attempt(app, Mo.set_dtype, d)),
+        lambda d: d and refuse(app, attempt(app, modes.set_dtype, d)),
     )
 
 
 def pick_padding(app) -> None:
     s = app.state.scenario
     app.push_screen(
-        PaddingScreen(s.keys, s.padding), lambda pos: pos is not None and refuse(app, attempt(app, Mo.set_padding, pos))
+        PaddingScreen(s.keys, s.padding),
+        lambda pos: pos is not None and refuse(app, attempt(app, modes.set_padding, pos)),
     )
 
 
 def toggle_cross(app) -> None:
-    refuse(app, attempt(app, Mo.set_cross_keeping_padding, not app.state.scenario.cross))
+    refuse(app, attempt(app, modes.set_cross_keeping_padding, not app.state.scenario.cross))
 
 
 def random(app) -> None:
@@ -83,4 +84,4 @@ def _apply_random(app, values: dict) -> str | None:
 
 def _window(s, text: str):
     """``s`` with a sliding window of the width typed (ASCII digits, 1..T')."""
-    return Mo.set_mask(s, "window", parse_int(text, "window width", 1, max(1, s.T_k), EditError))
+    return modes.set_mask(s, "window", parse_int(text, "window width", 1, max(1, s.T_k), EditError))
