@@ -241,7 +241,7 @@ def test_the_cli_refuses_a_bad_array_file_with_exit_2(tmp_path, capsys):
     p = npz(tmp_path, **bad)
     assert main(["report", "--scenario", str(p)]) == 2
     err = capsys.readouterr().err
-    assert err == f"{p}: V: row 1, column 1 is inf; entries must be finite\n"
+    assert err == f"attn-tui: {p}: V: row 1, column 1 is inf; entries must be finite\n"  # the one prefix (cli/errors)
 
 
 def test_the_editor_adds_no_token_to_a_large_file(tmp_path):

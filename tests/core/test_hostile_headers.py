@@ -145,7 +145,7 @@ def test_the_backstop_names_the_file_and_cuts_at_a_word(tmp_path, monkeypatch, c
         assert str(err.value) == msg
     for argv in (["report", "--scenario", str(p)], ["report", "--json", "--scenario", str(p)]):
         assert main(argv) == 2
-        assert capsys.readouterr().err == msg + "\n"
+        assert capsys.readouterr().err == f"attn-tui: {msg}\n"  # the one refusal prefix (cli/errors)
     monkeypatch.setattr(arrays_io, "read", lambda *a, **k: (_ for _ in ()).throw(TypeError("unhashable type: 'list'")))
     assert refusal(p) == "cannot be read (TypeError: unhashable type: 'list')"
 

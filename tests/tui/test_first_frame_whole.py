@@ -15,9 +15,9 @@ from attn_tui.tui.widgets.key_bar import KeyBar
 
 
 def calls(monkeypatch, cls, name: str) -> list:
-    """The argument of each call of method ``name`` of ``cls`` (which still runs), in order."""
+    """The first argument of each call of method ``name`` of ``cls`` (which still runs), in order."""
     real, seen = getattr(cls, name), []
-    monkeypatch.setattr(cls, name, lambda self, arg: seen.append(arg) or real(self, arg))
+    monkeypatch.setattr(cls, name, lambda self, arg, *more: seen.append(arg) or real(self, arg, *more))
     return seen
 
 
