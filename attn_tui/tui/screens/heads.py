@@ -15,7 +15,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from ...core.heads import combine
@@ -30,6 +29,7 @@ from ..widgets.head_tiles import HeadPicked, HeadTiles, TilesResized  # noqa: F4
 from ..widgets.key_bar import KeyBar
 from ..widgets.status import StatusLine
 from ..widgets.text_lines import TextLines
+from .state_screen import StateScreen
 
 PENDING = object()  # the combine of the layer shown is still being computed
 NO_HEADS = (
@@ -38,7 +38,7 @@ NO_HEADS = (
 )
 
 
-class HeadsScreen(Screen):
+class HeadsScreen(StateScreen):
     HELP = (
         "Every head of one layer, side by side: its attention weights A and how far its rows sit below "
         "log₂ t, and which position it reads (the previous token, the first, itself, the tokens after its "
@@ -65,13 +65,6 @@ class HeadsScreen(Screen):
         yield TextLines(id="heads-foot", wrap=True)
         yield StatusLine(id="status")
         yield KeyBar(keys.bar_label, id="keybar")
-
-    def on_mount(self) -> None:
-        self.watch(self.app, "state", self.show, init=False)
-        self.call_after_refresh(lambda: self.show(self.app.state))  # the state then, not now
-
-    def on_screen_resume(self) -> None:
-        self.show(self.app.state)
 
     def on_tiles_resized(self) -> None:
         self.show(self.app.state)

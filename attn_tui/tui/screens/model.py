@@ -14,7 +14,6 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from ...core.heads.query_top import query_tops
@@ -26,9 +25,10 @@ from ..widgets import palette
 from ..widgets.key_bar import KeyBar
 from ..widgets.status import StatusLine
 from ..widgets.text_lines import TextLines
+from .state_screen import StateScreen
 
 
-class ModelScreen(Screen):
+class ModelScreen(StateScreen):
     HELP = (
         "Where the selected query looks in every head of its layer (M again: every layer): each head's five "
         "heaviest keys with their weights, and what that key is to the query (the previous token, itself, "
@@ -51,13 +51,6 @@ class ModelScreen(Screen):
         yield TextLines(id="model-legend", wrap=True)
         yield StatusLine(id="status")
         yield KeyBar(keys.bar_label, id="keybar")
-
-    def on_mount(self) -> None:
-        self.watch(self.app, "state", self.show, init=False)
-        self.call_after_refresh(lambda: self.show(self.app.state))
-
-    def on_screen_resume(self) -> None:
-        self.show(self.app.state)
 
     def _key(self, state: State):
         return (id(state.head.source), state.row, None if self.every_layer else state.head.layer)

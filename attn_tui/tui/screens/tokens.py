@@ -13,7 +13,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from .. import keys
@@ -24,6 +23,7 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.status import StatusLine
 from ..widgets.text_lines import TextLines
 from ..widgets.token_text import TokenText
+from .state_screen import StateScreen
 
 
 def no_colour(app) -> bool:
@@ -31,7 +31,7 @@ def no_colour(app) -> bool:
     return bool(getattr(app, "no_color", False)) or app.console.color_system in (None, "standard", "windows")
 
 
-class TokensScreen(Screen):
+class TokensScreen(StateScreen):
     HELP = (
         "The sequence as text, each token shaded by the weight the selected query gives it (row t of A, "
         "A's colour scale; masked keys struck through), the query outlined; f: who looks at t (column t)."
@@ -55,13 +55,6 @@ class TokensScreen(Screen):
         yield TextLines(id="tokens-legend", wrap=True)
         yield StatusLine(id="status")
         yield KeyBar(keys.bar_label, id="keybar")
-
-    def on_mount(self) -> None:
-        self.watch(self.app, "state", self.show, init=False)
-        self.call_after_refresh(lambda: self.show(self.app.state))
-
-    def on_screen_resume(self) -> None:
-        self.show(self.app.state)
 
     def _index(self, state: State) -> int:
         if self.direction == tv.OUT:

@@ -1,0 +1,22 @@
+"""StateScreen: a screen that draws the app's State whenever it changes, and on each resume.
+
+``show(state)`` is the subclass's; it is called with the State when the app's changes (while the
+screen is not current it should return at once), after the first layout (the State then, not the
+one at mount), and each time the screen becomes current again. The heads, token and model views
+share this.
+"""
+
+from __future__ import annotations
+
+from textual.screen import Screen
+
+
+class StateScreen(Screen):
+    """A subclass defines ``show(state)``."""
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "state", self.show, init=False)
+        self.call_after_refresh(lambda: self.show(self.app.state))  # the state then, not now
+
+    def on_screen_resume(self) -> None:
+        self.show(self.app.state)
