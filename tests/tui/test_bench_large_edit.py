@@ -48,7 +48,7 @@ async def test_large_edit_runs_in_a_worker(tmp_path, settle, monkeypatch):
         go.wait(30)
         return set_cell(*args)
 
-    monkeypatch.setattr(edit_actions.E, "set_cell", held)
+    monkeypatch.setattr(edit_actions.edit, "set_cell", held)  # core.edit, as the action module names it
     app = AttentionApp(scenario=s)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

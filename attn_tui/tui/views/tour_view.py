@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...core.builtins import builtin
+from ...core.builtins import BUILTINS, builtin
 from ..quiz import Result, result_line
 
 
@@ -111,7 +111,12 @@ def scene_note(page, state) -> str:
     h = state.trace.H[state.row]
     loads = page.try_it and page.try_it.builtin == name
     how = "y loads it, once the question is answered" if loads else f"o opens {name}"
-    return (
-        f"The panes show {shown.title!r}, row {t}: H(A_{t}) = {h:.3f} bits. This page speaks of "
-        f"{spoken.title!r} ({how})."
-    )
+    return f"The panes show {short_name(shown)} (row {t}: H(A_{t}) = {h:.3f} bits); this page speaks of {name} ({how})."
+
+
+def short_name(scenario) -> str:
+    """A scenario as the learner opens it: its built-in's name when it is one (an edit keeps the title),
+    else its title, cut: the note must leave the question room at 80x24."""
+    names = {builtin(n).title: n for n in BUILTINS}
+    title = scenario.title
+    return names.get(title) or (repr(title) if len(title) <= 40 else repr(title[:39] + "…"))
