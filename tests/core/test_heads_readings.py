@@ -30,7 +30,7 @@ def naive(A, blocked, ids):
     out["first_token"] = sum(A[t][0] for t in later) / len(later)
     aligned = T == T_k
     out["prev_token"] = sum(A[t][t - 1] for t in later) / len(later) if aligned else None
-    out["self"] = sum(A[t][t] for t in later) / len(later) if aligned else None
+    out["self_token"] = sum(A[t][t] for t in later) / len(later) if aligned else None
     hits, dups = [], []
     if aligned:
         for t in rows:
@@ -77,7 +77,7 @@ def test_no_repeat_gives_no_induction_and_cross_keys_no_positional_scores():
     assert r.induction is None and r.prev_token is not None
     A, blocked, ids = random_head(2, 4, 7, "none")
     r = head_readings(lambda r0, r1: (A[r0:r1], ~blocked[r0:r1]), 4, 7, ids)
-    assert (r.prev_token, r.self, r.induction) == (None, None, None)
+    assert (r.prev_token, r.self_token, r.induction) == (None, None, None)
     check(r, naive(A.tolist(), blocked.tolist(), ids), 4)
 
 
@@ -155,7 +155,7 @@ def test_readings_are_bounded(seed, T, spread, mask):
     r = head_readings_of(src, 0, 0)
     tol = 64 * EPS * max(1.0, r.mean_ceiling_bits)
     assert -tol <= r.mean_entropy_bits <= r.mean_ceiling_bits + tol
-    for field in ("prev_token", "first_token", "self", "induction"):
+    for field in ("prev_token", "first_token", "self_token", "induction"):
         x = getattr(r, field)
         assert x is None or -tol <= x <= 1 + tol, field
     assert (r.induction is None) == (T < 3)  # "a b a": the first repeat is at t = 3

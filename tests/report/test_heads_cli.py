@@ -17,7 +17,7 @@ from attn_tui.core.heads.weighting import source_w_o
 from attn_tui.core.limits import admit
 from attn_tui.report import as_json, text
 
-KEYS = {"layer", "head", "mean_entropy_bits", "mean_ceiling_bits", "prev_token", "first_token", "self"}
+KEYS = {"layer", "head", "mean_entropy_bits", "mean_ceiling_bits", "prev_token", "first_token", "self_token"}
 KEYS |= {"induction", "duplicate_token"}
 
 

@@ -8,7 +8,7 @@ Each score is a mean over the query rows where it is defined:
   (log₂ t under a causal mask): "trained heads typically sit far below log₂ t";
 - prev_token: mean A[t, t-1] over t = 2..T (a previous-token head puts its weight there);
 - first_token: mean A[t, 1] over t = 2..T (row 1 under a causal mask is 1 whatever the head);
-- self: mean A[t, t] over t = 2..T;
+- self_token: mean A[t, t] over t = 2..T;
 - induction: over the rows t whose token occurred before, the mean of Σ_j A[t, j+1] over every
   earlier position j < t holding the same token: the weight on the tokens that followed its earlier
   occurrences (Olsson et al. 2022's prefix matching; a head that copies after every earlier copy
@@ -39,7 +39,7 @@ FIELDS = (
     "mean_ceiling_bits",
     "prev_token",
     "first_token",
-    "self",
+    "self_token",
     "induction",
     "duplicate_token",
 )
@@ -55,7 +55,7 @@ class Readings:
     mean_ceiling_bits: float
     prev_token: float | None
     first_token: float
-    self: float | None
+    self_token: float | None
     induction: float | None
     duplicate_token: float | None
 
@@ -96,42 +96,62 @@ def head_readings(weights_block, T: int, T_k: int, ids=None, layer: int = 0, hea
     each row may see). ids (T,): the query tokens (any hashables), for the induction score."""
     aligned = T_k == T
     codes = token_codes(ids) if ids is not None and aligned else None
-    s = dict.fromkeys(("H", "ceil", "prev", "first", "self", "ind", "dup"), 0.0)
-    n = dict.fromkeys(("rows", "later", "ind"), 0)
+    tot = _Totals()
     for r0 in range(0, T, ROWS):
         r1 = min(T, r0 + ROWS)
         A, seen = weights_block(r0, r1)  # (r1 - r0, T')
-        H = row_entropies_bits(A)
-        ok = ~np.isnan(H)  # a fully masked row is NaN: left out of every mean
-        s["H"] += float(H[ok].sum())
-        s["ceil"] += float(np.log2(np.maximum(seen[ok].sum(axis=1), 1)).sum())
-        n["rows"] += int(ok.sum())
-        t = np.arange(r0, r1)
-        rows = np.flatnonzero(ok & (t >= 1))  # local rows of t = 2..T (1-based)
-        n["later"] += len(rows)
-        s["first"] += float(A[rows, 0].sum())
-        if aligned:
-            s["prev"] += float(A[rows, t[rows] - 1].sum())
-            s["self"] += float(A[rows, t[rows]].sum())
-        if codes is not None:
-            same = earlier_same(codes, r0, r1)  # (r1 - r0, T)
-            rep = np.flatnonzero(ok & same.any(axis=1))
-            A_rep, same = A[rep], same[rep]
-            s["ind"] += float((A_rep[:, 1:] * same[:, :-1]).sum())  # A[t, j+1] for each earlier copy j
-            s["dup"] += float((A_rep * same).sum())
-            n["ind"] += len(rep)
-    later = n["later"]
+        tot.add_block(A, seen, r0, aligned, codes)
+    later, rows = tot.later, tot.rows
     return Readings(
         layer=layer,
         head=head,
-        mean_entropy_bits=s["H"] / n["rows"] if n["rows"] else float("nan"),
-        mean_ceiling_bits=s["ceil"] / n["rows"] if n["rows"] else float("nan"),
-        prev_token=_mean(s["prev"], later) if aligned else None,
-        first_token=_mean(s["first"], later),
-        self=_mean(s["self"], later) if aligned else None,
-        induction=_mean(s["ind"], n["ind"]),
-        duplicate_token=_mean(s["dup"], n["ind"]),
+        mean_entropy_bits=tot.entropy / rows if rows else float("nan"),
+        mean_ceiling_bits=tot.ceiling / rows if rows else float("nan"),
+        prev_token=_mean(tot.prev, later) if aligned else None,
+        first_token=_mean(tot.first, later),
+        self_token=_mean(tot.self_weight, later) if aligned else None,
+        induction=_mean(tot.induction, tot.repeated),
+        duplicate_token=_mean(tot.duplicate, tot.repeated),
     )
+
+
+@dataclass
+class _Totals:
+    """The sums head_readings divides at the end, one block of query rows at a time: weights summed
+    over the rows where each reading is defined, and how many rows those were."""
+
+    entropy: float = 0.0  # Σ H(A_t) over the rows that are not NaN (``rows`` of them)
+    ceiling: float = 0.0  # Σ log₂(keys row t sees) over the same rows
+    prev: float = 0.0  # Σ A[t, t-1] over t = 2..T (``later`` rows)
+    first: float = 0.0  # Σ A[t, 1] over the same
+    self_weight: float = 0.0  # Σ A[t, t] over the same
+    induction: float = 0.0  # Σ A[t, j+1] over every earlier copy j, rows whose token occurred before
+    duplicate: float = 0.0  # Σ A[t, j] over those copies (``repeated`` rows)
+    rows: int = 0
+    later: int = 0
+    repeated: int = 0
+
+    def add_block(self, A, seen, r0: int, aligned: bool, codes) -> None:
+        """Add query rows r0..r0 + len(A) - 1: A and seen (rows, T')."""
+        H = row_entropies_bits(A)
+        ok = ~np.isnan(H)  # a fully masked row is NaN: left out of every mean
+        self.entropy += float(H[ok].sum())
+        self.ceiling += float(np.log2(np.maximum(seen[ok].sum(axis=1), 1)).sum())
+        self.rows += int(ok.sum())
+        t = np.arange(r0, r0 + len(A))
+        rows = np.flatnonzero(ok & (t >= 1))  # local rows of t = 2..T (1-based)
+        self.later += len(rows)
+        self.first += float(A[rows, 0].sum())
+        if aligned:
+            self.prev += float(A[rows, t[rows] - 1].sum())
+            self.self_weight += float(A[rows, t[rows]].sum())
+        if codes is not None:
+            same = earlier_same(codes, r0, r0 + len(A))  # (rows, T)
+            rep = np.flatnonzero(ok & same.any(axis=1))
+            A_rep, same = A[rep], same[rep]
+            self.induction += float((A_rep[:, 1:] * same[:, :-1]).sum())  # A[t, j+1] for each earlier copy j
+            self.duplicate += float((A_rep * same).sum())
+            self.repeated += len(rep)
 
 
 def sort_readings(readings, field: str, descending: bool = True) -> list:

@@ -28,7 +28,7 @@ COLUMNS = (
     ("mean_ceiling_bits", "log₂t", "its ceiling log₂ t"),
     ("prev_token", "prev", "previous-token score"),
     ("first_token", "first", "first-token score"),
-    ("self", "self", "self score"),
+    ("self_token", "self", "self score"),
     ("induction", "ind", "induction score"),
     ("duplicate_token", "dup", "duplicate-token score"),
 )
