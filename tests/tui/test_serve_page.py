@@ -32,6 +32,28 @@ def test_the_page_fills_the_window_and_focuses_the_terminal():
 
 
 BROWSER = os.environ.get("ATTN_BROWSER_TEST") == "1"
+# The terminal size the page gives the explorer: textual-serve's script opens the websocket with
+# ?width=&height= and later sends ["resize", {width, height}].
+RECORD_SIZE = """(() => {
+  const WS = window.WebSocket;
+  const note = (w, h) => { window.__posted_size = [Number(w), Number(h)]; };
+  window.WebSocket = function (url, protocols) {
+    const q = new URL(url, location.href).searchParams;
+    if (q.get("width")) note(q.get("width"), q.get("height"));
+    const ws = new WS(url, protocols);
+    const send = ws.send.bind(ws);
+    ws.send = (data) => {
+      try {
+        const m = JSON.parse(data);
+        if (Array.isArray(m) && m[0] === "resize") note(m[1].width, m[1].height);
+      } catch (e) {}
+      return send(data);
+    };
+    return ws;
+  };
+  window.WebSocket.prototype = WS.prototype;
+  Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+})();"""
 PROBE = """JSON.stringify((() => {
   const screen = document.querySelector("#terminal .xterm-screen");
   const r = screen ? screen.getBoundingClientRect() : null;
@@ -41,6 +63,7 @@ PROBE = """JSON.stringify((() => {
     scrolls: document.scrollingElement.scrollWidth > innerWidth || document.scrollingElement.scrollHeight > innerHeight,
     inside: r !== null && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth,
     rect: r && [r.left, r.top, r.right, r.bottom], window: [innerWidth, innerHeight],
+    size: window.__posted_size || null,
   };
 })())"""
 
@@ -56,12 +79,14 @@ def test_in_chromium_at_800_by_500_keys_work_at_once_and_nothing_is_cut(tmp_path
         deadline = time.monotonic() + 120
         async with devtools(tmp_path / "profile", deadline) as call:
             await call("Emulation.setDeviceMetricsOverride", width=800, height=500, deviceScaleFactor=1, mobile=False)
+            await call("Page.enable")  # without it the script below was not run on the page (seen here)
+            await call("Page.addScriptToEvaluateOnNewDocument", source=RECORD_SIZE)
             await call("Page.navigate", url=url)
             seen = {}
             while time.monotonic() < deadline:
                 got = await call("Runtime.evaluate", expression=PROBE, returnByValue=True)
                 seen = json.loads(got.get("result", {}).get("value") or "{}")
-                if seen.get("started") and seen.get("focused"):
+                if seen.get("started") and seen.get("focused") and seen.get("size"):
                     break
                 await asyncio.sleep(0.1)  # a poll interval; the deadline only stops a page that never draws
             return seen
@@ -71,3 +96,7 @@ def test_in_chromium_at_800_by_500_keys_work_at_once_and_nothing_is_cut(tmp_path
     assert seen.get("started"), seen
     assert seen["focused"], seen  # keys go to the explorer with no click
     assert not seen["scrolls"] and seen["inside"], seen  # the whole terminal in the window
+    # the size the page gave the explorer: A, O and H show every column there (88×26 here; A hid t5)
+    from tests.tui.test_layout_whole import assert_A_O_H_whole
+
+    asyncio.run(assert_A_O_H_whole(tuple(seen["size"])))

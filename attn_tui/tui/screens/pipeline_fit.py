@@ -11,8 +11,10 @@ read from the CSS on mount), the widgets #explain, #pipeline, #chart and #inspec
 
 from __future__ import annotations
 
+from functools import partial
+
 from .pane_lines import PaneColumn, screen_lines
-from .pipeline_layout import PaneSize, extra_cell, fit_cap, plan_row, title_width
+from .pipeline_layout import PaneSize, extra_cell, fit_cap, join_rows, plan_row, title_width
 
 ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
 GRID_MIN_HEIGHT = 7  # the least height worth capping a grid pane to: title, header, rows, scrollbar
@@ -57,7 +59,7 @@ class PaneFit:
         rows = [(f"row{i}", [n for n in names if self.grids[n].display]) for i, names in enumerate(ROWS)]
         rows = [(row, shown) for row, shown in rows if shown]
         avail = width - self.sizes.scrollbar  # the container's scrollbar, when it has one
-        plans, cap = self._plan_rows(rows, avail, budget, width, height)
+        rows, plans, cap = self._plan_rows(rows, avail, budget, width, height)
         if self._widen_cells(rows, plans, avail, width):
             return  # the grids were handed wider cells and fitted again
         self.row_modes = {row: plan.mode for (row, _shown), plan in zip(rows, plans)}
@@ -101,23 +103,34 @@ class PaneFit:
             chart.styles.height = inspector.styles.height = size[0]
             chart.styles.width = size[1]
 
-    def _plan_rows(self, rows, avail: int, budget: int, width: int, height: int) -> tuple[list, int]:
-        """Each row's plan and the grids' common max-height (cap); taller than the CSS's only on
-        a screen taller than DESIGN_SIZE."""
+    def _plan_rows(self, rows, avail: int, budget: int, width: int, height: int) -> tuple[list, list, int]:
+        """The rows (join_rows may move a pane up), each row's plan and the grids' common
+        max-height (cap). When the page cannot be on one screen, planned again preferring rows
+        that show their grids whole (plan_row's ``whole``)."""
+        rows_, plans, cap, fit = self._plan_pass(rows, avail, budget, width, height, whole=False)
+        if fit is None:
+            rows_, plans, cap, fit = self._plan_pass(rows, avail, budget, width, height, whole=True)
+        return rows_, plans, cap
+
+    def _plan_pass(self, rows, avail: int, budget: int, width: int, height: int, whole: bool) -> tuple:
+        """(rows, plans, cap, fit); the cap is taller than the CSS's only on a screen taller than
+        DESIGN_SIZE; fit is None when the page, the chart too, cannot be on one screen."""
         sz = self.sizes
         top = sz.grid_max_height + max(0, height - DESIGN_SIZE[1])
         cap = top
         chart = sz.chart_row_height if width >= sz.chart_row_width else None  # a stacked chart row: below
         for _ in range(2):  # the cap changes the scrollbars, and so the widths: plan twice
-            plans = [self._plan(shown, avail, cap) for _row, shown in rows]
-            heights = [h for (_row, shown), p in zip(rows, plans) for h in self._line_heights(shown, p, cap)]
+            joined = join_rows([shown for _row, shown in rows], partial(self._pane_size, cap=cap), avail)
+            rows_ = [(row, shown) for (row, _), shown in zip(rows, joined) if shown]
+            plans = [self._plan(shown, avail, cap, whole) for _row, shown in rows_]
+            heights = [h for (_row, shown), p in zip(rows_, plans) for h in self._line_heights(shown, p, cap)]
             # Everything, the chart too, on one screen when grids keep GRID_MIN_HEIGHT lines;
             # else A and O on the first screen; else whole grids, and the page scrolls.
             fit = fit_cap(heights, budget - chart, GRID_MIN_HEIGHT, top) if chart else None
             cap = fit or min(top, budget // max(1, len(heights)))
             if cap < GRID_MIN_HEIGHT:
                 cap = top
-        return plans, cap
+        return rows_, plans, cap, fit
 
     def _apply_plan(self, shown: list[str], plan, cap: int) -> None:
         """Set each grid's width, max-height and title."""
@@ -152,14 +165,10 @@ class PaneFit:
         groups = {"line": [h], "wrapped": [h[:2], h[2:]]}.get(plan.mode, [[x] for x in h])
         return [max(g) for g in groups if g]
 
-    def _plan(self, shown: list[str], avail: int, cap: int):
-        sizes = []
-        bar = self.sizes.scrollbar
-        for n in shown:
-            grid, (full, short) = self.grids[n], self.titles[n]
-            sizes.append(
-                PaneSize(
-                    grid.natural_width(bar, cap), grid.least_width(3, bar, cap), title_width(full), title_width(short)
-                )
-            )
-        return plan_row(sizes, avail)
+    def _pane_size(self, n: str, cap: int) -> PaneSize:
+        grid, (full, short), bar = self.grids[n], self.titles[n], self.sizes.scrollbar
+        natural, least = grid.natural_width(bar, cap), grid.least_width(3, bar, cap)
+        return PaneSize(natural, least, title_width(full), title_width(short))
+
+    def _plan(self, shown: list[str], avail: int, cap: int, whole: bool = False):
+        return plan_row([self._pane_size(n, cap) for n in shown], avail, whole)

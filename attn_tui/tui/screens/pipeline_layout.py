@@ -11,7 +11,12 @@ A row has up to three panes (e.g. V | S | M). In order of preference:
 5. stacked: one pane per line, each at most the screen's width.
 
 Rows stay in one line as long as possible: a wrapped row costs T+2 lines of height and
-the goal at 120×40 is X → Q, K, V and S → A → O on one screen.
+the goal at 120×40 is X → Q, K, V and S → A → O on one screen. When the page scrolls anyway
+(``whole``: it cannot be on one screen), a wrapped row that shows every column of its grids
+comes before a line that hides some (at 82×25, a browser's 800×500, A | O | H hid A's last column).
+A row of fewer than four panes takes the next row's first pane when all of them then show
+whole and that row hid columns (join_rows: at 200×60 a captured head's Q | K left 75 columns empty
+while S and M, beside V, showed 8 of their 20; a scenario of T = 16 gets W_V | Q | K | V).
 """
 
 from __future__ import annotations
@@ -70,17 +75,48 @@ def fit_line(sizes: list[PaneSize], avail: int) -> tuple[list[int], list[bool]] 
     return widths, [w >= s.full for w, s in zip(widths, sizes)]
 
 
-def plan_row(sizes: list[PaneSize], avail: int) -> RowPlan:
-    """The plan for one row of panes in ``avail`` columns (see the module docstring)."""
+def hides(sizes: list[PaneSize], widths) -> bool:
+    """True when a pane of these widths is narrower than its natural width (columns scroll)."""
+    return any(w < s.natural for w, s in zip(widths, sizes))
+
+
+def plan_row(sizes: list[PaneSize], avail: int, whole: bool = False) -> RowPlan:
+    """The plan for one row of panes in ``avail`` columns (see the module docstring); ``whole``:
+    a wrapped row that hides no column is taken before a line that hides some."""
     line = fit_line(sizes, avail)
-    if line is not None:
-        return RowPlan("line", tuple(line[0]), tuple(line[1]))
+    wrapped = None
     if len(sizes) == 3:
         first, second = fit_line(sizes[:2], avail), fit_line(sizes[2:], avail)
         if first is not None and second is not None:
-            return RowPlan("wrapped", tuple(first[0] + second[0]), tuple(first[1] + second[1]))
+            wrapped = RowPlan("wrapped", tuple(first[0] + second[0]), tuple(first[1] + second[1]))
+    if line is not None and not (
+        whole and wrapped is not None and hides(sizes, line[0]) and not hides(sizes, wrapped.widths)
+    ):
+        return RowPlan("line", tuple(line[0]), tuple(line[1]))
+    if wrapped is not None:
+        return wrapped
     widths = [max(1, min(max(s.natural, s.short), avail - MARGIN)) for s in sizes]
     return RowPlan("stacked", tuple(widths), tuple(w >= s.full for w, s in zip(widths, sizes)))
+
+
+JOIN_MAX = 4  # panes a joined line may hold (W_V | Q | K | V)
+
+
+def join_rows(rows: list[list], size, avail: int) -> list[list]:
+    """Rows of pane names, a row of fewer than JOIN_MAX taking the next row's first pane when the
+    joined row shows every pane whole in ``avail`` columns and the next row, as it was, hid columns
+    in one line or did not fit one (``size``: name -> PaneSize). A row it empties stays, empty."""
+    rows = [list(r) for r in rows]
+    for i in range(len(rows) - 1):
+        here, below = rows[i], rows[i + 1]
+        if not here or len(here) >= JOIN_MAX or len(below) < 2:
+            continue
+        line = fit_line([size(n) for n in below], avail)
+        joined = [size(n) for n in here + below[:1]]
+        natural = sum(s.natural for s in joined) + MARGIN * len(joined)
+        if (line is None or hides([size(n) for n in below], line[0])) and natural <= avail:
+            here.append(below.pop(0))
+    return rows
 
 
 MAX_EXTRA_CELL = 8  # columns a wide screen may add to each cell (200 columns: the lesson's X row takes 6)
