@@ -100,7 +100,8 @@ def _run(args) -> str:
     if args.rollout:
         from ..report.rollout_text import rollout_json, rollout_text
 
-        return rollout_json(src, args.query) if args.json else rollout_text(src, args.query)
+        with progress_line("attn-tui heads --rollout: heads read") as progress:
+            return (rollout_json if args.json else rollout_text)(src, args.query, progress)
     query = None if args.query is None else _position(args.query, src.T)
     with progress_line("attn-tui heads: heads read") as progress:
         return (heads_json if args.json else heads_text)(src, args.layer, query, progress)

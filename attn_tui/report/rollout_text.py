@@ -38,12 +38,12 @@ def parse_query(text: str | None, T: int) -> list[int] | None:
     return rows
 
 
-def rollout_data(src: HeadSource, query: str | None) -> dict:
+def rollout_data(src: HeadSource, query: str | None, progress=None) -> dict:
     rows = parse_query(query, src.T)
     if rows is None:
-        R, rows = rollout(src), list(range(src.T))  # refuses above WHOLE, naming --query
+        R, rows = rollout(src, progress), list(range(src.T))  # refuses above WHOLE, naming --query
     else:
-        R = rollout_rows(src, rows)
+        R = rollout_rows(src, rows, progress)
     return {
         "title": src.title,
         "source": src.source,
@@ -56,8 +56,8 @@ def rollout_data(src: HeadSource, query: str | None) -> dict:
     }
 
 
-def rollout_json(src: HeadSource, query: str | None = None) -> str:
-    d = rollout_data(src, query)
+def rollout_json(src: HeadSource, query: str | None = None, progress=None) -> str:
+    d = rollout_data(src, query, progress)
     d["rollout"] = np.asarray(d["rollout"]).tolist()
     return json.dumps(d, indent=1, allow_nan=False) + "\n"
 
@@ -66,8 +66,8 @@ def _name(tokens, t: int) -> str:
     return f"t{t + 1} {tokens[t]}"
 
 
-def rollout_text(src: HeadSource, query: str | None = None) -> str:
-    d = rollout_data(src, query)
+def rollout_text(src: HeadSource, query: str | None = None, progress=None) -> str:
+    d = rollout_data(src, query, progress)
     out = [d["title"], f"{d['n_layers']} layers x {d['n_heads']} heads, T = {d['T']}", WHAT, ""]
     for t, row in zip(d["rows"], d["rollout"]):
         top = [j for j in np.argsort(-row, kind="stable")[:TOP] if row[j] >= SHOWN]

@@ -50,8 +50,15 @@ def mean_heads(src: HeadSource, layer: int):
     return rows
 
 
-def rollout(src: HeadSource) -> np.ndarray:
-    """(T, T) R = Ã_{L−1} ⋯ Ã_0 (module doc), for T ≤ WHOLE (else ValueError: ask for rows)."""
+def _tell(progress, layers_done: int, src: HeadSource) -> None:
+    """``progress(heads read, heads)`` after each layer, when there is one (the CLI's progress line)."""
+    if progress is not None:
+        progress(layers_done * src.n_heads, src.n_layers * src.n_heads)
+
+
+def rollout(src: HeadSource, progress=None) -> np.ndarray:
+    """(T, T) R = Ã_{L−1} ⋯ Ã_0 (module doc), for T ≤ WHOLE (else ValueError: ask for rows);
+    ``progress(done, total)`` is told the heads read after each layer."""
     check_rollout(src)
     if src.T > WHOLE:
         raise ValueError(
@@ -64,13 +71,15 @@ def rollout(src: HeadSource) -> np.ndarray:
         mean = mean_heads(src, layer)
         A_bar = np.vstack([mean(r0, min(T, r0 + ROWS)) for r0 in range(0, T, ROWS)])
         R = (0.5 * A_bar + 0.5 * np.eye(T)) @ R  # layer `layer` applied after the ones before it
+        _tell(progress, layer + 1, src)
     return R
 
 
-def rollout_rows(src: HeadSource, rows) -> np.ndarray:
+def rollout_rows(src: HeadSource, rows, progress=None) -> np.ndarray:
     """(len(rows), T) rows ``rows`` (0-based) of R, without forming any T × T matrix:
     e_t Ã_{L−1} ⋯ Ã_0, the row vector carried down from the last layer to the first, each Ã_l read in
-    row blocks (only the blocks the vector has weight on: under a causal mask, rows ≤ t)."""
+    row blocks (only the blocks the vector has weight on: under a causal mask, rows ≤ t); ``progress``
+    as rollout's."""
     check_rollout(src)
     rows = np.asarray(rows, dtype=np.int64)
     T = src.T
@@ -78,7 +87,7 @@ def rollout_rows(src: HeadSource, rows) -> np.ndarray:
         raise ValueError(f"--query: positions go from 1 to {T}")
     r = np.zeros((len(rows), T))
     r[np.arange(len(rows)), rows] = 1.0
-    for layer in reversed(range(src.n_layers)):
+    for done, layer in enumerate(reversed(range(src.n_layers))):
         out, mean = 0.5 * r, mean_heads(src, layer)
         for r0 in range(0, T, ROWS):
             r1 = min(T, r0 + ROWS)
@@ -86,6 +95,7 @@ def rollout_rows(src: HeadSource, rows) -> np.ndarray:
                 continue  # no weight on these rows: their block adds nothing
             out += 0.5 * (r[:, r0:r1] @ mean(r0, r1))
         r = out
+        _tell(progress, done + 1, src)
     return r
 
 
