@@ -244,3 +244,23 @@ async def test_R_on_one_head_says_why_not(settle):
         await pilot.press("R")
         await settle(pilot)
         assert not pilot.app.screen.rollout and text.codes.tolist() == before.tolist()
+
+
+async def test_the_key_bar_names_each_move_once(settle):
+    """The token view's bar showed "j/k token" and the app's "k/j row" (its [ ] keys, displayed by
+    the j/k the view takes over): a key the screen binds itself is named only by the screen."""
+    from attn_tui.tui.widgets.key_bar import KeyBar
+
+    app = _app()
+    async with app.run_test(size=(200, 40)) as pilot:
+        await settle(pilot)
+        pipeline_bar = app.screen.query_one(KeyBar).render_line(0).text
+        assert "k/j row" in pipeline_bar  # the pipeline's own: nothing takes j/k over there
+        await _tokens(pilot, settle)
+        bar = app.screen.query_one(KeyBar).render_line(0).text
+        assert "j/k token" in bar and "row" not in bar, bar
+        await pilot.press("M")
+        await settle(pilot)
+        assert isinstance(app.screen, ModelScreen)
+        bar = app.screen.query_one(KeyBar).render_line(0).text
+        assert "j/k query" in bar and " row" not in bar, bar

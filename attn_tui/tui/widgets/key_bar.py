@@ -96,13 +96,17 @@ class KeyBar(TextLines):
         """The bar's text for ``width`` (its click spans kept with it)."""
         text, spans, seen = Text(no_wrap=True, overflow="ellipsis"), [], set()
         entries = []  # [group, [keys], description, action, namespace, enabled, the screen's own]
-        for namespace, binding, enabled, _tip in self.screen.active_bindings.values():
+        active = self.screen.active_bindings
+        own_keys = {key for key, (namespace, *_rest) in active.items() if namespace is self.screen}
+        for namespace, binding, enabled, _tip in active.values():
             if not binding.show or binding.action in seen:
                 continue
             if priority(binding.action, getattr(self.app, "current_mode", None)) >= SHOWN:
                 continue
-            seen.add(binding.action)
             key, group = self.app.get_key_display(binding), self._bar_label(binding.action)
+            if namespace is not self.screen and key.split("/")[0] in own_keys:
+                continue  # "k/j row" where the screen's own j/k move the token: its [ ] keys are not named
+            seen.add(binding.action)
             if group is not None and entries and entries[-1][0] == group:
                 entries[-1][1].append(key)  # "+/- multiplier ×÷", "k/j row"
                 continue
