@@ -4,8 +4,9 @@ body's 8-pixel margin made the page larger than the window around a window-sized
 
 The page itself (always): the style that makes the terminal fill the window, and the script that
 gives it the focus. In headless Chromium at 800×500 (with ATTN_BROWSER_TEST=1, as the other browser
-test): the terminal's input has the focus with no click, the page does not scroll, and the terminal's
-screen lies inside the window."""
+test): the terminal's input has the focus with no click, the page does not scroll, the terminal's
+screen lies inside the window, and at the size the page posts A, O and H show every column. Down the
+websocket (always), at that size: A's and O's last columns are on the screen the explorer draws."""
 
 from __future__ import annotations
 
@@ -100,3 +101,39 @@ def test_in_chromium_at_800_by_500_keys_work_at_once_and_nothing_is_cut(tmp_path
     from tests.tui.test_layout_whole import assert_A_O_H_whole
 
     asyncio.run(assert_A_O_H_whole(tuple(seen["size"])))
+
+
+async def _served_screen(s, size, want, seconds: float) -> str:
+    """The screen the served explorer draws at ``size`` (the ?width=&height= the page's script puts on
+    its websocket), kept by bench.pty_bytes' emulator, once a line satisfies ``want``."""
+    import aiohttp
+
+    from attn_tui.bench.pty_bytes import Screen
+
+    screen, deadline = Screen(*size), time.monotonic() + seconds
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(s.ws_url(*size), headers={"Origin": s.origin}) as ws:
+            while time.monotonic() < deadline and not any(want(line) for line in screen.text().splitlines()):
+                try:
+                    msg = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
+                except TimeoutError:
+                    break
+                if msg.type != aiohttp.WSMsgType.BINARY:
+                    if msg.type != aiohttp.WSMsgType.TEXT:
+                        break  # closed
+                    continue
+                screen.feed(msg.data)
+    return screen.text()
+
+
+@pytest.mark.slow
+def test_served_at_the_size_of_an_800_by_500_page_A_and_O_show_every_column():
+    """Down the websocket, at the 88×26 headless Chromium's 800×500 page posted: A's header names t5
+    and O's names pron on the same screen line (A hid t5 and O pron there)."""
+
+    def whole(line: str) -> bool:
+        return all(w in line for w in ("t1", "t5", "noun", "pron"))
+
+    with served() as s:
+        text = asyncio.run(asyncio.wait_for(_served_screen(s, (88, 26), whole, 90), 120))
+    assert any(whole(line) for line in text.splitlines()), text
