@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from ..core.heads.multihead_io import MAX_CELLS
+from ..core.heads.multihead_shapes import MAX_CELLS
 from ..core.limits import MAX_T
 
 BYTES_PER_CELL = {"float32": 8, "float16": 6, "bfloat16": 6}

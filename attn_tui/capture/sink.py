@@ -10,7 +10,7 @@ from threadpoolctl import threadpool_limits
 
 from ..core.heads.capture_check import layer_figures
 from ..core.heads.layer_file import LayerFile
-from ..core.heads.multihead_io import read_mask_kind
+from ..core.heads.multihead_settings import read_mask_kind
 from ..core.heads.source import HeadSource
 from . import interface
 from .interface import Unsupported

@@ -5,123 +5,25 @@ column (1-based). ``load``/``loads`` parse faithfully (any Scenario round-trips)
 safely (core.safe_read: no blocking on a FIFO, at most MAX_FILE_BYTES read, nesting and
 object counts bounded before tomllib runs, no matrix over MAX_DIM built); ``resolve``,
 the door of the CLI, --scenario and the app's open, also applies core.limits.admit.
-Saving writes floats with repr(), which round-trips bit for bit, through core.atomic
-(fsynced temporary file renamed over the target, permissions and symlinks kept).
+The keys are checked by scenario_dict.from_dict; saving (``dumps``, ``save``: floats with repr(),
+which round-trips bit for bit, through core.atomic) is scenario_write's, re-exported here.
 """
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
-import numpy as np
-
 from . import labeltext
-from .atomic import write_atomic
 from .builtins import BUILTINS, builtin
-from .limits import MAX_ARRAY_FILE_BYTES, MAX_DIM, MAX_TITLE, admit, check_dim, printable, shown, unexpected
-from .matrices import INPUTS, LABELS
+from .limits import MAX_ARRAY_FILE_BYTES, MAX_TITLE, admit, printable, unexpected
 from .safe_read import FloatRefused, loads_toml, read_capped, structure_problem
 from .scenario import Scenario
-
-KEYS = ("title", *LABELS, *INPUTS, "mask", "padding", "window", "fill", "c", "scaled", "dtype", "focus_row")
+from .scenario_dict import KEYS, from_dict  # noqa: F401  (re-exported: the keys a scenario file may hold)
+from .scenario_write import check_savable, dumps, save  # noqa: F401  (re-exported: TOML out)
 
 
 class ScenarioError(ValueError):
     """A scenario file or name that cannot be used; str() is the one-line message."""
-
-
-def _number(key, r, c, x):
-    """A matrix entry as a float; huge integers are refused, not turned into OverflowError."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise ValueError(f"{key}: row {r}, column {c} is {shown(x)}, not a number")  # noqa: TRY004
-    try:
-        x = float(x)
-    except OverflowError:
-        raise ValueError(f"{key}: row {r}, column {c} is {shown(x)}, beyond float64; entries must be finite") from None
-    if not math.isfinite(x):
-        raise ValueError(f"{key}: row {r}, column {c} is {x}; entries must be finite")
-    return x
-
-
-def _matrix(key, value):
-    if isinstance(value, np.ndarray):  # from an .npz or .safetensors file (core.arrays_io)
-        from . import arrays_io
-
-        return arrays_io.matrix(key, value)
-    if not isinstance(value, list) or not value:
-        raise ValueError(f"{key}: must be a non-empty list of rows, e.g. [[1.0, 0.0], [0.0, 1.0]]")
-    check_dim(key, len(value), unit=" rows")
-    width = None
-    rows = []
-    for r, row in enumerate(value, 1):
-        if not isinstance(row, list):
-            raise ValueError(f"{key}: row {r} is not a list of numbers")  # noqa: TRY004
-        if width is None:
-            width = len(row)
-            check_dim(key, width, unit=" columns")
-        elif len(row) != width:
-            raise ValueError(f"{key}: row {r} has {len(row)} entries, row 1 has {width} (ragged rows)")
-        rows.append([_number(key, r, c, x) for c, x in enumerate(row, 1)])
-    if width == 0:
-        raise ValueError(f"{key}: rows are empty")
-    return rows
-
-
-def _labels(key, value):
-    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-        raise ValueError(f"{key}: must be a list of strings")
-    return tuple(value)
-
-
-def _fill(value):
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value == -1e9:
-        return "-1e9"
-    if value in ("-1e9", "-inf", "min"):
-        return value
-    raise ValueError(f'fill: {value!r} is not one of -1e9, "-inf", "min"')
-
-
-def from_dict(data: dict) -> Scenario:
-    """Build a Scenario from parsed TOML, refusing unknown keys and wrong types."""
-    unknown = [k for k in data if k not in KEYS]
-    if unknown:
-        raise ValueError(f"{unknown[0]}: unknown key; known keys: {', '.join(KEYS)}")
-    kw = {}
-    for key, value in data.items():
-        if key in INPUTS:
-            kw[key] = _matrix(key, value)
-        elif key in LABELS:
-            kw[key] = _labels(key, value)
-        elif key == "fill":
-            kw[key] = _fill(value)
-        elif key == "padding":
-            if not isinstance(value, list):
-                raise ValueError(f"padding: must be a list of whole key positions, e.g. [1, 3], got {shown(value)}")
-            for i, p in enumerate(value, 1):
-                if isinstance(p, bool) or not isinstance(p, int):
-                    raise ValueError(f"padding: entry {i} is {shown(p)}, not a whole key position (e.g. [1, 3])")  # noqa: TRY004
-            kw[key] = tuple(value)
-        elif key in ("title", "mask", "dtype") and not isinstance(value, str):
-            raise ValueError(f"{key}: must be a string, got {shown(value)}")
-        elif key in ("window", "focus_row") and (isinstance(value, bool) or not isinstance(value, int)):
-            raise ValueError(f"{key}: must be a whole number, got {shown(value)}")
-        else:
-            kw[key] = value
-    if "window" in data and data.get("mask", "causal") != "window":
-        raise ValueError(
-            f"window: given with mask = {shown(data.get('mask', 'causal'))}; a width applies "
-            'only to mask = "window" (remove window, or set mask = "window")'
-        )
-    if "key_tokens" in data and "X" in data and "Y" not in data:
-        raise ValueError(
-            "key_tokens: given without Y; with X the keys are the tokens themselves, "
-            "so remove key_tokens, or add Y (one row per key token) for cross-attention"
-        )
-    s = Scenario(**kw)
-    if isinstance(data.get("focus_row"), int) and data["focus_row"] > s.T:
-        raise ValueError(f"focus_row: {data['focus_row']} is past the last query row ({s.T})")
-    return s
 
 
 def _parse(text: str, source: str) -> dict:
@@ -229,74 +131,3 @@ def _exists(p: Path) -> bool:
         return p.exists()
     except (OSError, ValueError):  # ENAMETOOLONG, ELOOP, a NUL in the name: load() says which
         return True
-
-
-def _toml_str(s):
-    """A TOML basic string: backslash, quote and every control character escaped."""
-    out = []
-    for ch in s:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\u{ord(ch):04X}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-def _toml_value(v):
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return repr(v)
-    if isinstance(v, str):
-        return _toml_str(v)
-    return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-
-
-def dumps(s: Scenario) -> str:
-    """TOML text for ``s``; ``loads(dumps(s))`` gives back the same matrices bit for bit."""
-    lines = [f"title = {_toml_str(s.title)}"]
-    for key in LABELS:
-        if getattr(s, key) and (key != "key_tokens" or s.cross or not s.projected):
-            lines.append(f"{key} = {_toml_value(list(getattr(s, key)))}")
-    settings = {
-        "mask": s.mask,
-        "fill": -1e9 if s.fill == "-1e9" else s.fill,
-        "c": s.c,
-        "scaled": s.scaled,
-        "dtype": s.dtype,
-        "padding": list(s.padding),
-    }
-    if s.window is not None and s.mask == "window":  # a file refuses a width with another mask
-        settings["window"] = s.window
-    if s.focus_row is not None:
-        settings["focus_row"] = s.focus_row
-    lines += [f"{k} = {_toml_value(v)}" for k, v in settings.items()]
-    for key in INPUTS:
-        m = getattr(s, key)
-        if m is not None:
-            rows = ",\n".join("  " + _toml_value([float(x) for x in row]) for row in m)
-            lines.append(f"{key} = [\n{rows},\n]")
-    return "\n".join(lines) + "\n"
-
-
-def check_savable(s: Scenario) -> None:
-    """ValueError when ``s`` has more tokens than a TOML file holds (safe_read's limits)."""
-    if max(s.T, s.T_k) > MAX_DIM:
-        raise ValueError(
-            f"{max(s.T, s.T_k)} tokens: a TOML scenario holds at most {MAX_DIM}; keep the arrays in "
-            "an .npz or .safetensors file (docs/FILES.md: Your own arrays)"
-        )
-
-
-def save(s: Scenario, path, overwrite=False, within=None):
-    """Write ``s`` to ``path`` atomically. FileExistsError unless ``overwrite``. ``within``: the served
-    folder ``path`` was checked against; the write lands below it (write_atomic)."""
-    path = Path(path)
-    check_savable(s)
-    if path.exists() and not overwrite:
-        raise FileExistsError(f"{path}: already exists")
-    return write_atomic(path, dumps(s).encode("utf-8"), within=within)

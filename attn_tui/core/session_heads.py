@@ -1,9 +1,9 @@
-"""Which head of a multi-head source a kept session's scenarios were (core/session_store.py writes
+"""Which head of a multi-head source a kept session's scenarios were (core/session_toml.py writes
 and reads them; tui/session.py makes them from the State's HeadRef and reopens the source).
 
 In the state file, ``head = {name, layer, head, tokens}`` beside the scenario, and ``past_heads`` /
 ``future_heads``: one such table per undo step, ``{}`` for a step that was no head. Reading refuses
-anything else with one line naming the file and the key (a ValueError; session_store makes it a
+anything else with one line naming the file and the key (a ValueError; session_toml makes it a
 SessionError), so a hostile or stale file is ignored like one with a bad scenario.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from . import scenario_io as io
 from .limits import printable, shown
+from .scenario_write import _toml_str
 
 MAX_HEAD_NAME = 4096  # a kept head's source: a built-in's name or a file's path (PATH_MAX)
 
@@ -32,7 +32,7 @@ def head_toml(h: HeadAt | None) -> str:
     """``h`` as a TOML inline table; {} for a step that was no head of a multi-head source."""
     if h is None:
         return "{}"
-    name, tokens = io._toml_str(h.name), io._toml_str(h.tokens)
+    name, tokens = _toml_str(h.name), _toml_str(h.tokens)
     return f"{{name = {name}, layer = {int(h.layer)}, head = {int(h.head)}, tokens = {tokens}}}"
 
 

@@ -1,4 +1,4 @@
-"""The tour's place and answers in a kept session (session_store.py writes and reads them).
+"""The tour's place and answers in a kept session (session_toml.py writes and reads them).
 
 ``tour_page`` names the page the learner was on, ``tour_answers`` each question answered as
 [page key, question index, prediction] (the text "skipped" for a skipped one). The core's answer is

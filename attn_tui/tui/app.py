@@ -25,12 +25,13 @@ from ..core.builtins import DEFAULT, builtin
 from ..core.limits import refusal
 from ..core.matrices import ROW_LINKED
 from ..core.scenario import Scenario
-from . import framework, keys, session
+from . import framework, keys
 from .history import History
 from .notes import Notes
 from .screens import HOME, SCREENS
 from .served_root import default_screenshot_folder, rooted
 from .session import SessionKeeper
+from .session_signals import install_signals
 from .state import State
 from .themes import ParseOnceStylesheet
 from .widgets.matrix_grid import MatrixGrid
@@ -114,7 +115,7 @@ class AttentionApp(App):
         if self.state.head is not None:  # the heads next to the one opened, ready for `>` / `<`
             self.run_worker(partial(prefetch, self.state.head), thread=True, exclusive=True, group="heads-prefetch")
         if not self.is_headless:  # a real terminal: SIGHUP, SIGTERM... keep the session and exit cleanly
-            session.install_signals(self)
+            install_signals(self)
         if self.session is not None:
             self.session.start(self)
 

@@ -1,25 +1,17 @@
-"""The explorer's session outlives its process: kept on quit, on SIGHUP/SIGTERM/SIGQUIT/SIGINT and
-after a crash, offered back at the next launch (core/session_store.py writes and reads the files).
+"""The explorer's session outlives its process: kept on quit, on SIGHUP/SIGTERM/SIGQUIT/SIGINT
+(tui/session_signals.py) and after a crash, offered back at the next launch (tui/session_offer.py asks;
+core/session_store.py writes and reads the files).
 
 ``SessionKeeper`` is built by cli/explorer.py (the tests build one too) and handed to AttentionApp; an app
-without one (the tests' default, ``attn-tui serve``'s tabs) keeps nothing. Signals are handled on
-the event loop (``loop.add_signal_handler``): the session is written first, then ``app.exit`` with
-128 + the signal's number, so Textual leaves the alternate screen, shows the cursor and resets the
-mouse and keyboard modes as on any exit. A resume after SIGTSTP/``fg`` (Textual's driver suspends
-and resumes) repaints the whole screen at once. A session on a head of a multi-head source keeps
-which head (core/session_heads.py); the restore reopens the source through the explorer's door.
+without one (the tests' default, ``attn-tui serve``'s tabs) keeps nothing. A session on a head of a
+multi-head source keeps which head (core/session_heads.py); the restore reopens the source through the
+explorer's door.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
-import signal
 from pathlib import Path
-
-from textual.app import ComposeResult
-from textual.screen import ModalScreen
-from textual.widgets import Static
 
 from ..core import scenario_io as io
 from ..core import session_store as store
@@ -29,9 +21,8 @@ from ..core.session_heads import MAX_HEAD_NAME, HeadAt, with_heads
 from .framework import all_screens
 from .heads_nav import HeadRef, moved, open_ref, scenario_of
 from .history import clamp_cursor, same_scenario
+from .session_offer import OfferScreen
 from .state import State
-
-SIGNALS = ("SIGHUP", "SIGTERM", "SIGQUIT", "SIGINT")
 
 
 def _same(a: Scenario, b: Scenario) -> bool:
@@ -248,71 +239,3 @@ def _train_note(app) -> str:
             tr = screen.trainer
             return f"\nattn-tui: the training run (step {tr.step_count} of {tr.config.steps}) is not kept"
     return ""
-
-
-# The offer's keys (the screen is modal: every other key is answered by saying these again).
-OFFER_KEYS = {"enter": "restore", "n": "clean", "escape": "clean", "q": "quit", "ctrl+q": "quit"}
-OFFER_WORDS = "enter restores it · n (or escape) starts clean · q quits"
-
-
-class OfferScreen(ModalScreen[str]):
-    """The first screen's question: enter restores the kept session, n or escape starts clean, q quits;
-    the kept file stays for the next launch unless restored. Any other key (a shell line typed into the
-    wrong window) answers nothing: it only says the keys again."""
-
-    def __init__(self, what: str, folder: Path) -> None:
-        super().__init__(id="session-offer")
-        self.what, self.folder = what, folder
-        self.answered = False  # a second key before the screen is gone must not dismiss it twice
-
-    def compose(self) -> ComposeResult:
-        text = Static(self._text(), id="session-offer-text", markup=False)
-        text.border_title = "A kept session"
-        yield text
-
-    def _text(self, stray: str = "") -> str:
-        again = f"\n\n{stray!r} does nothing here: {OFFER_WORDS}." if stray else ""
-        return (
-            f"{self.what}\n\n{OFFER_WORDS}. Starting clean or quitting keeps it in {self.folder} "
-            f"for the next launch.{again}"
-        )
-
-    def on_key(self, event) -> None:
-        event.stop()
-        event.prevent_default()
-        if self.answered:
-            return
-        answer = OFFER_KEYS.get(event.key)
-        if answer is None:
-            self.query_one("#session-offer-text", Static).update(self._text(event.character or event.key))
-            return
-        self.answered = True
-        self.dismiss(answer)
-
-
-# -- signals ------------------------------------------------------------------------------
-def install_signals(app) -> None:
-    """SIGHUP, SIGTERM, SIGQUIT, SIGINT: keep the session, then exit 128 + the signal through Textual's
-    own shutdown (the terminal left as found). SIGCONT (after SIGTSTP, `fg`): repaint at once."""
-    loop = asyncio.get_running_loop()
-    for name in SIGNALS:
-        sig = getattr(signal, name, None)
-        try:
-            if sig is not None:
-                loop.add_signal_handler(sig, _on_signal, app, sig)
-        except (NotImplementedError, RuntimeError, ValueError):  # Windows' loop; not the main thread
-            return
-    app.app_resume_signal.subscribe(app, _repaint)
-
-
-def _on_signal(app, sig: int) -> None:
-    name = signal.Signals(sig).name
-    keeper = getattr(app, "session", None)
-    if keeper is not None:
-        keeper.keep(app, name)
-    app.exit(return_code=128 + sig)
-
-
-def _repaint(app) -> None:
-    app.refresh(layout=True)
-    app.screen.refresh(layout=True)

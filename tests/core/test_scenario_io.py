@@ -105,7 +105,7 @@ def test_save_is_atomic_when_writing_fails(tmp_path, monkeypatch):
     f = tmp_path / "mine.toml"
     save(builtin("lesson-handcrafted"), f)
     before = f.read_bytes()
-    import attn_tui.core.scenario_io as sio
+    import attn_tui.core.scenario_write as sio  # save's dumps (scenario_io re-exports both)
 
     def boom(s):
         raise RuntimeError("disk full")

@@ -13,7 +13,7 @@ import tomllib
 import numpy as np
 import pytest
 
-from attn_tui.core import scenario_io
+from attn_tui.core import scenario_io, scenario_write
 from attn_tui.core.builtins import BUILTINS, builtin
 from attn_tui.core.scenario_io import KEYS, ScenarioError, dumps, loads, resolve
 from tests import refusals
@@ -117,7 +117,7 @@ def test_resolve_names_what_it_could_not_find_or_admit(tmp_path):
 
 
 def test_writing_toml():
-    assert scenario_io._toml_str('a"\\\x7f\x1fé') == '"a\\"\\\\\\u007F\\u001Fé"'
+    assert scenario_write._toml_str('a"\\\x7f\x1fé') == '"a\\"\\\\\\u007F\\u001Fé"'
     s = builtin("lesson-pipeline").with_(key_tokens=("k1", "k2", "k3", "k4", "k5"))
     text = dumps(s)
     assert "key_tokens" not in text  # self-attention: the keys are the tokens; a file refuses them

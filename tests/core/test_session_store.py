@@ -12,8 +12,10 @@ import pytest
 
 from attn_tui.core import scenario_io as io
 from attn_tui.core import session_store as store
+from attn_tui.core import session_toml
 from attn_tui.core.builtins import builtin
 from attn_tui.core.session_heads import HeadAt
+from attn_tui.core.session_toml import MAX_STEPS
 
 
 def a_session(**kw) -> store.Kept:
@@ -68,15 +70,15 @@ def test_write_read_in_a_new_folder_made_private(tmp_path):
 def test_the_history_is_bounded_by_size_oldest_first(monkeypatch):
     k = a_session(past=tuple(builtin("lesson-pipeline").with_(c=1 + i / 10) for i in range(10)))
     one = len(io.dumps(k.scenario))
-    monkeypatch.setattr(store, "MAX_SESSION_BYTES", one * 6)
+    monkeypatch.setattr(session_toml, "MAX_SESSION_BYTES", one * 6)
     back = store.loads(store.dumps(k))
     assert 0 < back.edits < 10
     assert [s.c for s in back.past] == [s.c for s in k.past[-back.edits :]]  # the newest kept
 
 
 def test_the_history_is_bounded_by_count():
-    k = a_session(past=tuple(builtin("lesson-pipeline").with_(c=1 + i / 100) for i in range(store.MAX_STEPS + 7)))
-    assert store.loads(store.dumps(k)).edits == store.MAX_STEPS
+    k = a_session(past=tuple(builtin("lesson-pipeline").with_(c=1 + i / 100) for i in range(MAX_STEPS + 7)))
+    assert store.loads(store.dumps(k)).edits == MAX_STEPS
 
 
 @pytest.mark.parametrize(
@@ -226,11 +228,11 @@ def test_a_head_and_each_steps_head_round_trip():
 
 
 def test_the_history_bound_drops_a_steps_head_with_it():
-    steps = tuple(builtin("lesson-pipeline").with_(c=1 + i / 100) for i in range(store.MAX_STEPS + 3))
+    steps = tuple(builtin("lesson-pipeline").with_(c=1 + i / 100) for i in range(MAX_STEPS + 3))
     heads = tuple(AT._replace(head=i) for i in range(len(steps)))
     back = store.loads(store.dumps(a_session(past=steps, past_heads=heads, head=AT)))
-    assert [h.head for h in back.past_heads] == [h.head for h in heads[-store.MAX_STEPS :]]
-    assert [s.c for s in back.past] == [s.c for s in steps[-store.MAX_STEPS :]]
+    assert [h.head for h in back.past_heads] == [h.head for h in heads[-MAX_STEPS:]]
+    assert [s.c for s in back.past] == [s.c for s in steps[-MAX_STEPS:]]
 
 
 @pytest.mark.parametrize(

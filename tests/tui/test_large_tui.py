@@ -18,6 +18,7 @@ from attn_tui.tui import framework
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.lenses import LensesScreen
 from attn_tui.tui.views import lenses as lens_views
+from attn_tui.tui.views import rank_lens
 from attn_tui.tui.widgets.lens_panels import RankPanel, with_help
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
 
@@ -91,7 +92,7 @@ async def test_lenses_run_in_a_worker_that_the_next_change_cancels(big, settle, 
         for pid, (lens, _title, panel_help) in lens_views.PANELS.items():  # the last state's lenses, not a stale one
             assert panel_text(app, pid) == rendered(with_help(panel_help, lens(app.state))), pid
         rank = screen.query_one(RankPanel)
-        want = with_help(rank.HELP, lens_views.rank_reading(app.state))
+        want = with_help(rank.HELP, rank_lens.rank_reading(app.state))
         assert rendered(rank.query_one("#rank-text").content) == rendered(want)
         assert "computing" not in panel_text(app, "lens-box") and "row 2" in panel_text(app, "lens-box")
 

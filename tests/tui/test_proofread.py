@@ -10,6 +10,7 @@ from rich.console import Console
 from attn_tui.core.builtins import builtin
 from attn_tui.tui.state import State
 from attn_tui.tui.views import lenses as lens_text
+from attn_tui.tui.views import rank_lens
 from attn_tui.tui.views.box_note import zero_scores_words
 
 
@@ -66,7 +67,7 @@ def test_the_box_kernel_note_in_cross_attention_is_not_the_prefix_average():
 def test_the_rank_lens_reads_rank_s_as_the_lesson_does():
     for name in ("lesson-pipeline", "lesson-handcrafted"):
         st = State(builtin(name), row=3)
-        out = text(lens_text.rank_reading(st))
+        out = text(rank_lens.rank_reading(st))
         rs, ra = np.linalg.matrix_rank(st.trace.S), np.linalg.matrix_rank(st.trace.A)
         assert (rs, ra) == (2, 5)  # the lesson: rank S = 2 on both, A full rank
         assert f"ask only {rs} independent questions" in out and "can pose at most d_k" in out

@@ -11,8 +11,7 @@ from rich.console import Console
 from attn_tui.core.builtins import builtin
 from attn_tui.core.scenario import Scenario
 from attn_tui.tui.state import State
-from attn_tui.tui.views import cost_lens, reveals
-from attn_tui.tui.views import lenses as lens_text
+from attn_tui.tui.views import cost_lens, rank_lens, reveals
 from attn_tui.tui.views.grids import PANE_HELP
 
 
@@ -42,7 +41,7 @@ def test_a_tied_row_falls_toward_log2_k_from_above():
 
 
 def _rank(s: Scenario) -> str:
-    return " ".join(text(lens_text.rank_reading(State(s))).split())
+    return " ".join(text(rank_lens.rank_reading(State(s))).split())
 
 
 def test_the_rank_lens_claims_the_d_k_budget_only_where_it_binds():
@@ -63,7 +62,7 @@ def test_the_rank_words_start_each_sentence_with_a_capital():
     s = builtin("lesson-pipeline")
     info = State(s).rank
     for rank_a in (None, 5):  # None: rank A not computed (a large T)
-        words = lens_text.rank_words(info, rank_a, s)
+        words = rank_lens.rank_words(info, rank_a, s)
         assert not re.search(r"\. [a-z]", words), words
 
 

@@ -20,22 +20,27 @@ Opening reads the headers only and checks every shape against the others and the
 
 from __future__ import annotations
 
-import json
-import math
 from pathlib import Path
 
 import numpy as np
 
-from .. import npz_members
-from ..limits import BOUND, MAX_TITLE, check_tokens, dim_limit, printable, shown, unexpected
+from ..limits import BOUND, MAX_TITLE, printable, unexpected
 from .admission import admit_source
 from .file_headers import check_regular, npz_headers, read_settings, read_slice, safetensors_headers
+from .multihead_settings import (
+    json_setting,
+    judge_settings,
+    npz_setting,
+    per_layer,
+    read_kv_head,
+    read_labels,
+    read_mask_kind,
+    read_scale,
+    refuse_unknown,
+)
+from .multihead_shapes import check_shapes
 from .source import HeadSource
 
-ARRAYS = {"Q": 4, "K": 4, "V": 4, "W_O": 3, "A": 4, "M": 3}  # name -> number of axes
-SETTINGS = ("title", "source", "tokens", "key_tokens", "kv_head", "scale", "mask", "raw_tokens", "provenance")
-MAX_LAYERS = 1024  # layers of a file, and heads of a layer
-MAX_CELLS = 2**24  # T x T' of a stored A or M per head or layer (128 MiB in float64)
 MAX_FILE = 64 * 2**30  # read lazily: only the headers and one head at a time
 
 
@@ -71,159 +76,18 @@ class FileReader:
         return a
 
 
-def _json_setting(key, text):
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        if key in ("title", "source", "mask"):
-            return text  # a bare word: mask = causal
-        raise ValueError(f"{key}: {shown(text)} is not JSON (labels: a JSON list of strings)") from None
-
-
-def _npz_setting(key, a: np.ndarray):
-    if a.ndim > 1:
-        raise ValueError(f"{key}: a {a.ndim}-D array; a setting is one value or a 1-D list")
-    return a.tolist()
-
-
-def _strings(key, value, n, what):
-    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-        raise ValueError(f"{key}: must be a list of strings")
-    if len(value) != n:
-        raise ValueError(f"{key}: {len(value)} labels for {n} {what}")
-    return tuple(value)
-
-
-def _per_layer(key, value, L):
-    values = value if isinstance(value, list) else [value]
-    if len(values) == 1:
-        values = values * L
-    if len(values) != L:
-        raise ValueError(f"{key}: {len(values)} values for {L} layers (give one, or one per layer)")
-    return values
-
-
-def read_mask_kind(text, layer):
-    """(kind, window or None) of a layer's stored mask text ("causal", "none", "additive", "window:W");
-    ValueError naming the layer otherwise. The file door's reading, and a capture's of its own masks."""
-    if text in ("causal", "none", "additive"):
-        return text, None
-    if isinstance(text, str) and text.startswith("window:") and text[7:].isdigit() and int(text[7:]) >= 1:
-        return "window", int(text[7:])
-    raise ValueError(f"mask: layer {layer} has {shown(text)}; use causal, none, window:W (W >= 1) or additive")
-
-
-def _scale(x, layer):
-    ok = isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
-    if not ok:
-        raise ValueError(f"scale: layer {layer} has {shown(x)}; a scale is a positive finite number")
-    return float(x)
-
-
-def _check_shapes(shapes: dict) -> None:
-    for key, shape in shapes.items():
-        if key not in ARRAYS:
-            raise ValueError(f"{printable(key)}: unknown array; a multi-head file holds {', '.join(ARRAYS)}")
-        if len(shape) != ARRAYS[key]:
-            hint = " (a single head's 2-D Q, K, V open with --scenario FILE)" if key in "QKV" else ""
-            raise ValueError(f"{key}: a {len(shape)}-D array of shape {shape}; {key} is {_AXES[key]}{hint}")
-        if 0 in shape:
-            raise ValueError(f"{key}: is empty (shape {shape})")
-    for key in ("Q", "K", "V"):
-        if key not in shapes:
-            raise ValueError(f"{key}: missing; a multi-head file needs Q, K and V")
-    (L, H, T, d_k), (Lk, H_kv, T_k, dk2), (Lv, Hv, Tv, d_v) = shapes["Q"], shapes["K"], shapes["V"]
-    for key, got, want, what in (
-        ("K", Lk, L, "layers"),
-        ("V", Lv, L, "layers"),
-        ("K", dk2, d_k, "columns (d_k)"),
-        ("V", Hv, H_kv, "K/V heads"),
-        ("V", Tv, T_k, "key tokens (T')"),
-    ):
-        if got != want:
-            raise ValueError(f"{key}: {got} {what}, but {'Q' if key == 'K' or what == 'layers' else 'K'} has {want}")
-    if H_kv > H:
-        raise ValueError(f"K: {H_kv} K/V heads for {H} query heads; grouped heads share K/V, so H_kv <= H")
-    if max(L, H) > MAX_LAYERS:
-        raise ValueError(f"Q: {L} layers x {H} heads; at most {MAX_LAYERS} of each")
-    check_tokens(T, T_k, True, ValueError, source="Q")
-    d_model = shapes["W_O"][2] if "W_O" in shapes and len(shapes["W_O"]) == 3 else 0
-    for key, d in (("Q", d_k), ("V", d_v), ("W_O", d_model)):
-        if d > dim_limit(T, T_k):
-            limit = dim_limit(T, T_k)
-            raise ValueError(f"{key}: width {d}; with {max(T, T_k)} tokens d_model, d_k, d_v are at most {limit}")
-    want = {"W_O": (L, H * d_v, None), "A": (L, H, T, T_k), "M": (L, T, T_k)}
-    for key, w in want.items():
-        if key in shapes and any(x is not None and x != y for x, y in zip(w, shapes[key])):
-            raise ValueError(
-                f"{key}: shape {shapes[key]}, but Q, K, V need {tuple('*' if x is None else x for x in w)}"
-            )
-        if key in ("A", "M") and key in shapes and T * T_k > MAX_CELLS:
-            raise ValueError(f"{key}: {T} x {T_k} cells per head; a stored {key} is at most {MAX_CELLS:,} cells a head")
-
-
-_AXES = {
-    "Q": "[L, H, T, d_k]",
-    "K": "[L, H_kv, T', d_k]",
-    "V": "[L, H_kv, T', d_v]",
-    "W_O": "[L, H·d_v, d_model]",
-    "A": "[L, H, T, T']",
-    "M": "[L, T, T']",
-}
-
-
-def _kv_head(value, H, H_kv):
-    if value is None:
-        if H % H_kv:
-            raise ValueError(f"kv_head: missing; {H} heads over {H_kv} K/V heads need the head -> K/V head map")
-        return tuple(h // (H // H_kv) for h in range(H))
-    if not isinstance(value, list) or len(value) != H:
-        raise ValueError(f"kv_head: {shown(value)}; give one K/V head per query head ({H})")
-    for h, kv in enumerate(value):
-        if isinstance(kv, bool) or not isinstance(kv, int) or not 0 <= kv < H_kv:
-            raise ValueError(f"kv_head: head {h} maps to {shown(kv)}; K/V heads are 0..{H_kv - 1}")
-    return tuple(value)
-
-
-def _unknown(keys) -> None:
-    unknown = [k for k in keys if k not in SETTINGS]
-    if unknown:
-        raise ValueError(f"{printable(unknown[0])}: unknown setting; known: {', '.join(SETTINGS)}")
-
-
-def _judge_settings(small: dict, entries: dict) -> None:
-    """The .npz settings members from their headers, before one is read: labels by
-    npz_members.label_kind (at most the largest side of any array, each not too wide), title and
-    source by npz_members.setting_kind (0-d, a word), kv_head, scale, mask one value or one per
-    layer or head (at most MAX_LAYERS, each a word or a number)."""
-    for key, m in small.items():
-        if key in ARRAYS:
-            raise ValueError(f"{key}: a {len(m.shape)}-D array; {key} is {_AXES[key]}")
-    _unknown(small)
-    most = max((n for e in entries.values() for n in e.shape), default=0)
-    for key, m in small.items():
-        if key in ("tokens", "key_tokens"):
-            npz_members.label_kind(m, most)
-        elif key in ("title", "source") or len(m.shape) == 0:
-            npz_members.setting_kind(m)
-        elif m.shape[0] > MAX_LAYERS:
-            raise ValueError(f"{key}: {m.shape[0]:,} values; one per layer or head, at most {MAX_LAYERS}")
-        else:
-            npz_members.check_setting_chars(key, m.dtype.itemsize // 4 if m.dtype.kind == "U" else m.dtype.itemsize)
-
-
 def build(path, entries: dict, settings: dict) -> HeadSource:
     """A HeadSource over ``entries`` (file_headers.Entry by name) and ``settings`` (Python values)."""
-    _unknown(settings)
+    refuse_unknown(settings)
     for key, e in entries.items():
         if not (e.dtype.kind in "iu" or e.dtype.name in ("float16", "float32", "float64")):
             raise ValueError(
                 f"{printable(key)}: {e.dtype.name} entries; arrays hold float16, float32, float64 or integers"
             )
     shapes = {k: e.shape for k, e in entries.items()}
-    _check_shapes(shapes)
+    check_shapes(shapes)
     (L, H, T, d_k), (_, H_kv, T_k, _) = shapes["Q"], shapes["K"]
-    masks = tuple(read_mask_kind(m, ly) for ly, m in enumerate(_per_layer("mask", settings.get("mask", "causal"), L)))
+    masks = tuple(read_mask_kind(m, ly) for ly, m in enumerate(per_layer("mask", settings.get("mask", "causal"), L)))
     additive = any(k == "additive" for k, _ in masks)
     if additive != ("M" in shapes):
         raise ValueError(
@@ -231,13 +95,13 @@ def build(path, entries: dict, settings: dict) -> HeadSource:
             if additive is False
             else "M: missing; a layer with mask = additive reads its additive mask from M [L, T, T']"
         )
-    scales = tuple(_scale(x, ly) for ly, x in enumerate(_per_layer("scale", settings.get("scale", d_k**-0.5), L)))
-    tokens = _strings("tokens", settings["tokens"], T, "query tokens (T)") if "tokens" in settings else None
-    keys = _strings("key_tokens", settings["key_tokens"], T_k, "key tokens (T')") if "key_tokens" in settings else ()
-    raw = _strings("raw_tokens", settings["raw_tokens"], T, "query tokens (T)") if "raw_tokens" in settings else ()
+    scales = tuple(read_scale(x, ly) for ly, x in enumerate(per_layer("scale", settings.get("scale", d_k**-0.5), L)))
+    tokens = read_labels("tokens", settings["tokens"], T, "query tokens (T)") if "tokens" in settings else None
+    keys = read_labels("key_tokens", settings["key_tokens"], T_k, "key tokens (T')") if "key_tokens" in settings else ()
+    raw = read_labels("raw_tokens", settings["raw_tokens"], T, "query tokens (T)") if "raw_tokens" in settings else ()
     provenance = settings.get("provenance", {})
     if isinstance(provenance, str):  # an .npz keeps it as a JSON text
-        provenance = _json_setting("provenance", provenance)
+        provenance = json_setting("provenance", provenance)
     if not isinstance(provenance, dict):
         raise ValueError("provenance: must be a JSON object")
     floats = [e.dtype for k, e in entries.items() if k in "QKV" and e.dtype.kind == "f"]
@@ -253,7 +117,7 @@ def build(path, entries: dict, settings: dict) -> HeadSource:
         ids=labels,
         key_tokens=keys,
         shapes=shapes,
-        kv_head=_kv_head(settings.get("kv_head"), H, H_kv),
+        kv_head=read_kv_head(settings.get("kv_head"), H, H_kv),
         scales=scales,
         masks=masks,
         dtype=np.result_type(*floats).name if floats else "float64",
@@ -273,11 +137,11 @@ def open_file(path) -> HeadSource:
         suffix = Path(path).suffix.lower()
         if suffix == ".safetensors":
             entries, meta = safetensors_headers(path, size)
-            settings = {k: _json_setting(k, v) for k, v in meta.items()}
+            settings = {k: json_setting(k, v) for k, v in meta.items()}
         elif suffix == ".npz":
             entries, small = npz_headers(path, size)
-            _judge_settings(small, entries)
-            settings = {k: _npz_setting(k, a) for k, a in read_settings(path, size, small).items()}
+            judge_settings(small, entries)
+            settings = {k: npz_setting(k, a) for k, a in read_settings(path, size, small).items()}
         else:
             raise ValueError("a multi-head file is .safetensors or .npz")
         return admit_source(build(path, entries, settings))  # what every door refuses (admission.py)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..views.box_lens import is_zeroed
 from ..views.box_note import zero_scores_words
-from ..views.lenses import is_zeroed
 
 
 def zero_qk(app) -> None:

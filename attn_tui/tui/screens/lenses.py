@@ -16,8 +16,8 @@ from textual.worker import get_current_worker
 
 from .. import keys
 from ..fmt import knob
-from ..views import lenses as lens_text
-from ..views.lenses import PANELS, RANK_TITLE
+from ..views.lenses import PANELS
+from ..views.rank_lens import RANK_TITLE, rank_reading
 from ..widgets.key_bar import KeyBar
 from ..widgets.lens_panels import LensPanel, RankPanel
 
@@ -73,7 +73,7 @@ class LensesScreen(Screen):
             self.workers.cancel_group(self, "lenses")
             for pid, (build, _title, _help) in PANELS.items():
                 self.query_one(f"#{pid}", LensPanel).show(build(state))
-            self.query_one(RankPanel).show(lens_text.rank_reading(state), state.rank["singular_values"])
+            self.query_one(RankPanel).show(rank_reading(state), state.rank["singular_values"])
             return
         total = len(PANELS) + 1
         for pid in PANELS:
@@ -89,7 +89,7 @@ class LensesScreen(Screen):
             if worker.is_cancelled:
                 return
             self.app.call_from_thread(self._show_panel, state, pid, view)
-        text, sv = lens_text.rank_reading(state), state.rank["singular_values"]
+        text, sv = rank_reading(state), state.rank["singular_values"]
         if not worker.is_cancelled:
             self.app.call_from_thread(self._show_rank, state, text, sv)
 

@@ -23,7 +23,7 @@ from .. import keys
 from ..quiz import ALLOWED, grade, parse_prediction
 from ..tour_text import PAGES, Page
 from ..views import lenses as lens_text
-from ..views import lesson_panes
+from ..views import lesson_panes, rank_lens
 from ..views.chart import chart_view
 from ..views.grids import grid_view
 from ..views.tour_view import contents, open_index, page_text, panes, scene_note
@@ -45,7 +45,7 @@ LENS_PANES = {
     "handA": (lesson_panes.handcrafted, "The hand-crafted A, entry by entry, and H(A_t)"),
     "handQK": (lesson_panes.hand_qk, "The hand-crafted Q and K"),
     "check": (lesson_panes.causal_check, "Objective 4, now: is A lower-triangular?"),
-    "rank": (lens_text.rank_reading, "Rank  rank S ≤ min(rank Q, rank K) ≤ d_k"),
+    "rank": (rank_lens.rank_reading, "Rank  rank S ≤ min(rank Q, rank K) ≤ d_k"),
 }
 
 

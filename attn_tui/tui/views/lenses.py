@@ -1,4 +1,6 @@
-"""The lenses as text: pure functions State -> Rich renderable, one per lens.
+"""The lenses as text: pure functions State -> Rich renderable, one per lens, and PANELS, the lenses
+screen's panels (the box kernel's in box_lens.py, the cost's in cost_lens.py; the rank lens, with its
+chart, in rank_lens.py).
 
 Each reads the state's trace (computed once by the core) and the core's lens
 helpers; nothing here computes attention itself. Panels call these and show
@@ -14,6 +16,7 @@ from rich.text import Text
 from ...core import lenses
 from ..fmt import fmt, fmt_vec, knob, short_vec
 from . import lesson_panes
+from .box_lens import box_kernel
 from .cost_lens import cost
 from .lens_table import table as _table
 
@@ -60,67 +63,6 @@ def nadaraya_watson(state) -> Group:
             )
         )
     return Group(*lines)
-
-
-def box_kernel_applies(s) -> str | None:
-    """None when A can be compared with W_avg, else why not (one line)."""
-    if s.T != s.T_k:
-        return "W_avg is Lesson 07's T×T prefix average: it needs self-attention (T' = T)."
-    if s.mask != "causal" or s.padding:
-        return f"W_avg is the causal prefix average; the mask now is {s.mask!r}{' with padding' if s.padding else ''}."
-    return None
-
-
-def is_zeroed(s) -> bool:
-    """True when the scores' projections (W_Q, W_K, or Q, K given directly) are all zero."""
-    a, b = (s.W_Q, s.W_K) if s.projected else (s.Q, s.K)
-    return not np.any(a) and not np.any(b)
-
-
-def box_kernel(state) -> Group:
-    """A against Lesson 07's W_avg; exactly 0 apart when W_Q = W_K = 0."""
-    s, tr, t = state.scenario, state.trace, state.row
-    names = "W_Q = W_K = 0" if s.projected else "Q = K = 0"
-    on = is_zeroed(s)
-    head = Text.assemble(("[z] ", "bold"), f"{names}: ", ("ON" if on else "off", "bold reverse" if on else "bold"))
-    why = box_kernel_applies(s)
-    if why:
-        return Group(head, Text(why))
-    if state.large:  # W_avg and A are T x T': compared on the selected row only
-        w_row = (np.arange(s.T_k) <= t) / (t + 1.0)
-        diff, over = lenses.max_abs_diff(tr.A[t], w_row), f"over row {t + 1} (of {s.T} rows)"
-    else:
-        W_avg = lenses.prefix_average(s.T)
-        w_row, diff, over = W_avg[t], lenses.max_abs_diff(tr.A, W_avg), "over all of A"
-    bound = lenses.rounding_bound(s.dtype)
-    lines = [
-        head,
-        Text(
-            "κ ≡ 1 (every score 0) is a box kernel: A collapses to W_avg."
-            if on
-            else "Switch on: every score becomes 0, κ ≡ 1, a box kernel."
-        ),
-        Text(f"A row {t + 1}      {fmt_vec(tr.A[t])}"),
-        Text(f"W_avg row {t + 1}  {fmt_vec(w_row)}"),
-        Text.assemble(f"max|A − W_avg| {over} = ", (fmt(diff) + (" (exactly)" if diff == 0 else ""), "bold")),
-        Text(box_words(on, diff, bound, s.dtype)),
-    ]
-    return Group(*lines)
-
-
-def box_words(on: bool, diff: float, bound: float, dtype: str) -> str:
-    """Exactly W_avg, W_avg up to the dtype's rounding, or taps that content moved."""
-    if diff == 0:
-        return "Two lessons, one formula." if on else "A equals the 1/t average exactly here."
-    if diff <= bound:
-        return (
-            f"A equals W_avg up to {dtype} rounding (≤ {fmt(bound, 2)}): two lessons, one formula."
-            if on
-            else f"A equals the 1/t average up to {dtype} rounding."
-        )
-    if np.isnan(diff):
-        return "A has NaN entries: no comparison."
-    return "The learned taps differ from the 1/t average: content decides."
 
 
 def memory(state) -> Group:
@@ -182,54 +124,6 @@ def _tie_words(who: str, wa: float, tied: list, others: list) -> str:
     return (
         f"{who!r} matches {n} addresses {how} and blends them; the other {len(others)} get at most {fmt(max(others))}."
     )
-
-
-def rank(state) -> Text:
-    """rank S <= min(rank Q, rank K) <= d_k, the bilinear bound."""
-    info = state.rank
-    rs = "?" if info["S"] is None else str(info["S"])
-    ok = info["S"] is not None and info["S"] <= min(info["Q"], info["K"]) <= info["d_k"]
-    sv = np.asarray(info["singular_values"], dtype=np.float64)
-    shown = " ".join(fmt(x, 2) for x in sv[:6]) + (" …" if sv.size > 6 else "")
-    return Text.assemble(
-        f"rank S = {rs}   rank Q = {info['Q']}   rank K = {info['K']}   d_k = {info['d_k']}\n",
-        ("rank S ≤ min(rank Q, rank K) ≤ d_k " + ("✓" if ok else "(S not finite)"), "bold"),
-        f"\nσ(S) = {shown}" if sv.size else "",
-    )
-
-
-def rank_reading(state) -> Group:
-    """The rank lens's numbers for the state now, and the lesson's reading of them."""
-    info = state.rank
-    tr = state.trace
-    rank_a = int(np.linalg.matrix_rank(np.nan_to_num(np.asarray(tr.A, dtype=np.float64)))) if not state.large else None
-    return Group(rank(state), Text(rank_words(info, rank_a, state.scenario), style="italic"))
-
-
-def rank_words(info: dict, rank_a: int | None, s) -> str:
-    """The lesson's reading of rank S: how many questions, the d_k budget (binding only when d_k is
-    below T and T′), A's own rank (always full for a causal self-attention A: triangular, its diagonal
-    positive)."""
-    rs = info["S"]
-    if rs is None:
-        return "S is not finite: no rank to read."
-    d_k = info["d_k"]
-    asks = f"The queries ask only {rs} independent question{'s' if rs != 1 else ''}; "
-    if d_k < min(s.T, s.T_k):
-        budget = (
-            f"a head with d_k = {d_k} dimensions can pose at most d_k, so a single head cannot realise "
-            f"an arbitrary {'T×T' if s.T == s.T_k else 'T×T′'} pattern."
-        )
-    else:
-        budget = f"d_k = {d_k} is not below T = {s.T} and T′ = {s.T_k} here, so d_k is no limit on this S."
-    if s.mask == "causal" and not s.cross and s.T == s.T_k and not s.padding:
-        a_rank = (
-            "A causal A is always full rank: lower-triangular with a positive diagonal (each row weighs its own key)."
-        )
-    else:
-        a_rank = "Mask and softmax act after S, so A itself is generally full rank."
-    here = "" if rank_a is None else f" Here rank A = {rank_a} while rank S = {rs}."
-    return f"{asks}{budget} {a_rank}{here} The budget is on the scores."
 
 
 def gradient(state, scales=(0.5, 1, 2, 4, 8, 16)) -> Group:
@@ -301,5 +195,3 @@ PANELS = {
         ),
     ),
 }
-
-RANK_TITLE = "Rank  rank S ≤ min(rank Q, rank K) ≤ d_k"
