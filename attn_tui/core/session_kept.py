@@ -36,6 +36,7 @@ class Kept:
     past_heads: tuple = ()
     future_heads: tuple = ()
     tour: TourAt | None = None  # the tour's page and answers (session_tour.py)
+    weighting: str = "A"  # what A shows (key W): "A", "value" or "info" (core/heads/weighting.KINDS)
 
     @property
     def edits(self) -> int:

@@ -54,6 +54,8 @@ def dumps(k: Kept) -> str:
         head.append(f"head = {head_toml(k.head)}")
     if k.tour is not None:
         head += tour_toml(k.tour)
+    if k.weighting != "A":
+        head.append(f"weighting = {_toml_str(k.weighting)}")
     body = [f"scenario = {_block(io.dumps(k.scenario))}"]
     if k.pin is not None:
         head.append(f"pin_row = {int(k.pin[1])}")
@@ -125,6 +127,15 @@ def _cursor(value, source):
     return tuple(value)
 
 
+def _weighting(data, source) -> str:
+    from .heads.weighting import KINDS
+
+    v = data.get("weighting", "A")
+    if not isinstance(v, str) or v not in KINDS:
+        raise SessionError(f"{source}: weighting is {shown(v)}, not one of {', '.join(KINDS)}")
+    return v
+
+
 def _history(data, key, source) -> tuple:
     items = data.get(key, [])
     if not isinstance(items, list) or len(items) > MAX_STEPS:
@@ -167,4 +178,5 @@ def loads(text: str, source: str = "<session>") -> Kept:
         past_heads=heads[0],
         future_heads=heads[1],
         tour=tour,
+        weighting=_weighting(data, source),
     )

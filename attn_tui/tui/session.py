@@ -78,6 +78,7 @@ class SessionKeeper:
             past_heads=past_heads if any(past_heads) else (),
             future_heads=future_heads if any(future_heads) else (),
             tour=_tour_of(app),
+            weighting=st.weighting,
         )
 
     def keep(self, app, why: str) -> str | None:
@@ -122,7 +123,9 @@ class SessionKeeper:
         app.history.future[:] = [State(x, head=_reopen(at, opened)[0]) for x, at in future]
         app.first_screen = False  # a learner coming back is not new here: no "new here?" hint over their session
         _restore_tour(app, k.tour)
-        app.state = State(s, row=min(k.row, s.T - 1), cursor=clamp_cursor(s, k.cursor), pin=pin, head=head)
+        app.state = State(
+            s, row=min(k.row, s.T - 1), cursor=clamp_cursor(s, k.cursor), pin=pin, head=head, weighting=k.weighting
+        )
         self.restored_from = self.offer_path
         self.offer = None
         note = f"restored {k.describe()}; ctrl+z undoes its edits"

@@ -255,3 +255,16 @@ def test_a_hostile_or_stale_head_is_one_line_naming_the_key(new, words):
     with pytest.raises(store.SessionError) as e:
         store.loads(text, "f.toml")
     assert str(e.value).startswith("f.toml: ") and words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_the_weighting_round_trips_and_a_hostile_one_is_one_line():
+    """What A shows (key W: value- or info-weighted) is kept; "A" writes nothing."""
+    assert "weighting" not in store.dumps(a_session())
+    assert store.loads(store.dumps(a_session())).weighting == "A"
+    for kind in ("value", "info"):
+        assert store.loads(store.dumps(a_session(weighting=kind))).weighting == kind
+    text = store.dumps(a_session(weighting="value"))
+    for bad, words in (('"magic"', "weighting is 'magic', not one of A, value, info"), ("3", "weighting is 3")):
+        with pytest.raises(store.SessionError) as e:
+            store.loads(_with(text, 'weighting = "value"', f"weighting = {bad}"), "f.toml")
+        assert words in str(e.value) and "\n" not in str(e.value)

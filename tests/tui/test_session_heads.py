@@ -129,3 +129,21 @@ async def test_a_kept_layer_no_longer_in_the_file_restores_one_head_and_says_so(
         said = [m for m in _notes(app) if m.startswith("restored ")]
         assert len(said) == 1 and f"could not be reopened ({path}: layer 1 is not there" in said[0], said
         assert app.history.past[0].head is not None  # the step on layer 0 is still there: on its head
+
+
+async def test_the_weighting_comes_back_with_the_session(state_home, settle):
+    """`W` (value-weighted A) then an edit and `q`: the resumed explorer shows value-weighted A again."""
+    s, ref = open_ref("induction-demo")
+    app = AttentionApp(scenario=s, head=ref, session=SessionKeeper(store.state_folder(), s, "induction-demo"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("W", "plus")
+        await settle(pilot)
+        assert app.state.weighting == "value"
+        await pilot.press("q")
+    assert "is kept in" in app.session.message
+    app = _resumed()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.state.weighting == app.state.weighting_shown == "value"
+        assert app.state.key_scale is not None
