@@ -185,8 +185,12 @@ class AttentionApp(App):
     # -- actions (keys.py names them) -----------------------------------------
     def check_action(self, action: str, parameters) -> bool | None:
         """The explorer's knobs and edits are off on a screen that does not show its state
-        (the training screen): `+` there would change c unseen, and its key bar named them."""
+        (the training screen): `+` there would change c unseen, and its key bar named them. A screen
+        with ``knobs_here`` (the model view) keeps only the knobs it names (prefixes of do's name)."""
         if action == "do" and not getattr(self.screen, "shows_state", True):
+            return False
+        here = getattr(self.screen, "knobs_here", None)  # the knobs that change what this screen shows
+        if action == "do" and here is not None and parameters and not str(parameters[0]).startswith(here):
             return False
         return True
 

@@ -208,8 +208,8 @@ SCREEN_KEYS: list[Key] = [
         show=False,
     ),
     # The token view (attn_tui/tui/screens/tokens.py).
-    Key(
-        "j,right",
+    Key(  # ] and [ too: the app's row keys would move the query unseen while t is shown (after f)
+        "j,right,right_square_bracket",
         "move(1)",
         "Next token",
         "the next token: the query (who t looks at) or t (who looks at t)",
@@ -217,7 +217,15 @@ SCREEN_KEYS: list[Key] = [
         display="j/→",
         bar="token",
     ),
-    Key("k,left", "move(-1)", "Prev token", "the previous token", scope="tokens", display="k/←", bar="token"),
+    Key(
+        "k,left,left_square_bracket",
+        "move(-1)",
+        "Prev token",
+        "the previous token",
+        scope="tokens",
+        display="k/←",
+        bar="token",
+    ),
     Key("f", "flip", "Flip", "who t looks at (row t of A) <-> who looks at t (column t of A)", scope="tokens"),
     Key(
         "R",

@@ -3,6 +3,7 @@
 Item 4: in a browser at 800×500 (headless Chromium's page gave the app 88×26) A | O | H stayed on one line
 with A's last column scrolled off, though the page scrolled anyway: when the page cannot be on one
 screen, a row wraps its third pane to show its grids whole rather than hide columns.
+At 60×20 A | O, wrapped, still hid columns: one pane a line shows each whole.
 Item 9: at 200×60 a captured head (T = 20, no X or W panes) left Q | K with 75 empty columns
 beside them while S and M, beside V, showed 8 of their 20 columns: a row of fewer than three
 panes takes the next row's first pane when all then show whole."""
@@ -32,9 +33,13 @@ def test_a_scrolling_page_wraps_a_row_rather_than_hide_columns():
     assert line.mode == "line" and any(w < s.natural for w, s in zip(line.widths, row))
     whole = plan_row(row, 79, whole=True)
     assert whole.mode == "wrapped" and all(w >= s.natural for w, s in zip(whole.widths, row))
-    # a wrap that would hide columns too is not taken: the line stays
+    # a wrap that would hide columns too gives way to one pane a line, when that shows each whole
     wide = [size(60, 20), size(60, 20), size(26, 20)]
-    assert plan_row(wide, 79, whole=True).mode == "line"
+    assert plan_row(wide, 79, whole=True).mode == "stacked"
+    assert plan_row(wide, 79).mode == "line"  # the page fits the screen: lines first, as before
+    # nothing shows whole: the usual preference stays
+    huge = [size(100, 20), size(60, 20), size(26, 20)]
+    assert plan_row(huge, 79, whole=True) == plan_row(huge, 79)
 
 
 def test_a_short_row_takes_the_next_rows_first_pane_only_when_that_shows_more():
@@ -67,7 +72,7 @@ async def assert_A_O_H_whole(size_) -> None:
         assert grids["A"].region.y >= 0 and grids["A"].region.bottom <= size_[1]  # A in view on opening
 
 
-@pytest.mark.parametrize("size_", [(88, 26), (82, 25), (80, 24)])
+@pytest.mark.parametrize("size_", [(88, 26), (82, 25), (80, 24), (60, 20)])
 async def test_the_browsers_800_by_500_shows_A_and_O_whole(size_):
     await assert_A_O_H_whole(size_)
 
@@ -109,3 +114,23 @@ async def test_a_scenario_of_16_tokens_at_200_by_60_puts_V_beside_Q_and_K(settle
         assert all(hidden(grids[n]) == 0 for n in ("W_V", "Q", "K", "V"))
         assert grids["S"].region.y == grids["M"].region.y > grids["V"].region.y
         assert min(columns_shown(grids[n]) for n in ("S", "M")) >= 13, {n: columns_shown(grids[n]) for n in "SM"}
+
+
+async def test_another_scenario_opens_on_A_as_a_launch_does(settle):
+    """A random scenario of 16 tokens opened at 80×24 with X focused: the view stayed where X was
+    (on K, then V | S), A and its selected row off screen. Now A has the focus and is in view."""
+    app = AttentionApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.screen.grids["X"].focus()
+        await settle(pilot)
+        assert app.open_scenario(random_scenario(T=16, d_model=16), "random") is None
+        await settle(pilot)
+        A = app.screen.grids["A"]
+        assert app.focused is A
+        assert A.region.y >= 0 and A.region.y + 3 <= 24 - 2, A.region  # its title, header and a row above the bars
+        app.screen.grids["X"].focus()  # an edit of the same scenario keeps the focus where it is
+        await settle(pilot)
+        await pilot.press("plus")
+        await settle(pilot)
+        assert app.focused is app.screen.grids["X"]

@@ -264,3 +264,44 @@ async def test_the_key_bar_names_each_move_once(settle):
         assert isinstance(app.screen, ModelScreen)
         bar = app.screen.query_one(KeyBar).render_line(0).text
         assert "j/k query" in bar and " row" not in bar, bar
+
+
+async def test_the_model_view_offers_only_the_keys_that_change_it(settle):
+    """The model view shows the model's own weights: `+`, `m`, `u`, `P` changed only the status line
+    there, and its bar named them. They are off there (and left off its bar); j/k and heads still move."""
+    from attn_tui.tui.widgets.key_bar import KeyBar
+
+    app = _app()
+    async with app.run_test(size=(200, 40)) as pilot:
+        await _tokens(pilot, settle)
+        await pilot.press("M")
+        await settle(pilot)
+        assert isinstance(app.screen, ModelScreen)
+        before = app.state
+        await pilot.press("plus", "m", "u", "P")
+        await settle(pilot)
+        assert app.state is before  # nothing changed unseen
+        bar = app.screen.query_one(KeyBar).render_line(0).text
+        assert not any(w in bar for w in ("multiplier", "Mask", "Scale", "Pin")), bar
+        await pilot.press("j")
+        await settle(pilot)
+        assert app.state.row == before.row + 1
+        await pilot.press("p")  # back on the pipeline the knobs work again
+        await settle(pilot)
+        await pilot.press("plus")
+        await settle(pilot)
+        assert app.state.scenario.c > before.scenario.c
+
+
+async def test_brackets_move_the_token_shown_after_a_flip(settle):
+    """After `f` the view shows t (a column of A): `]` moved the query row unseen; it moves t, as j does."""
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        text = await _tokens(pilot, settle)
+        t = app.state.row
+        await pilot.press("f", "right_square_bracket")
+        await settle(pilot)
+        assert app.state.row == t and text.selected == t + 1
+        await pilot.press("left_square_bracket")
+        await settle(pilot)
+        assert text.selected == t

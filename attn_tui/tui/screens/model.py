@@ -38,6 +38,8 @@ class ModelScreen(StateScreen):
     CSS_PATH = "tokens.tcss"
     BINDINGS = keys.bindings("model")
     AUTO_FOCUS = "#model-scroll"
+    # The model's own weights: c, the mask, the pin and edits change nothing here (AttentionApp.check_action)
+    knobs_here = ("knobs.select_row", "knobs.step_head", "knobs.step_layer", "heads.", "go.", "files.", "undo.")
 
     def __init__(self, *args, **kw) -> None:
         super().__init__(*args, **kw)

@@ -132,6 +132,7 @@ class PipelineScreen(PaneFit, Screen):
         self._stale = not self.is_current
         if self._stale or warm.start(self, state):
             return
+        opened = self.shown is not None and state.lineage != self.shown.lineage  # another scenario
         self.shown = state
         warm.drawn(self)
         self._show_grids(state)
@@ -141,6 +142,9 @@ class PipelineScreen(PaneFit, Screen):
         self.query_one(SoftmaxChart).show(chart_view(state))
         self.query_one(Inspector).show(inspector_lines(state))
         self.call_after_refresh(self._align_query_rows)
+        if opened:  # as at launch: the focus on A, and on a small terminal A in view
+            self.grids["A"].focus(scroll_visible=False)
+            self.call_after_refresh(self._open_on_A)
 
     def _align_query_rows(self) -> None:
         """Grids whose rows are the query tokens start at the same row (each scrolled on its own

@@ -12,8 +12,9 @@ A row has up to three panes (e.g. V | S | M). In order of preference:
 
 Rows stay in one line as long as possible: a wrapped row costs T+2 lines of height and
 the goal at 120×40 is X → Q, K, V and S → A → O on one screen. When the page scrolls anyway
-(``whole``: it cannot be on one screen), a wrapped row that shows every column of its grids
-comes before a line that hides some (at 82×25, a browser's 800×500, A | O | H hid A's last column).
+(``whole``: it cannot be on one screen), a wrapped row, else a stacked one, that shows every column
+of its grids comes before a line that hides some (at 88×26, a browser's 800×500, A | O | H hid A's
+last column; at 60×20 A | O, wrapped, still hid columns: stacked, each shows whole).
 A row of fewer than four panes takes the next row's first pane when all of them then show
 whole and that row hid columns (join_rows: at 200×60 a captured head's Q | K left 75 columns empty
 while S and M, beside V, showed 8 of their 20; a scenario of T = 16 gets W_V | Q | K | V).
@@ -82,21 +83,20 @@ def hides(sizes: list[PaneSize], widths) -> bool:
 
 def plan_row(sizes: list[PaneSize], avail: int, whole: bool = False) -> RowPlan:
     """The plan for one row of panes in ``avail`` columns (see the module docstring); ``whole``:
-    a wrapped row that hides no column is taken before a line that hides some."""
+    the first of line, wrapped, stacked that hides no column, when one does."""
+    plans = []
     line = fit_line(sizes, avail)
-    wrapped = None
+    if line is not None:
+        plans.append(RowPlan("line", tuple(line[0]), tuple(line[1])))
     if len(sizes) == 3:
         first, second = fit_line(sizes[:2], avail), fit_line(sizes[2:], avail)
         if first is not None and second is not None:
-            wrapped = RowPlan("wrapped", tuple(first[0] + second[0]), tuple(first[1] + second[1]))
-    if line is not None and not (
-        whole and wrapped is not None and hides(sizes, line[0]) and not hides(sizes, wrapped.widths)
-    ):
-        return RowPlan("line", tuple(line[0]), tuple(line[1]))
-    if wrapped is not None:
-        return wrapped
+            plans.append(RowPlan("wrapped", tuple(first[0] + second[0]), tuple(first[1] + second[1])))
     widths = [max(1, min(max(s.natural, s.short), avail - MARGIN)) for s in sizes]
-    return RowPlan("stacked", tuple(widths), tuple(w >= s.full for w, s in zip(widths, sizes)))
+    plans.append(RowPlan("stacked", tuple(widths), tuple(w >= s.full for w, s in zip(widths, sizes))))
+    if whole:
+        return next((p for p in plans if not hides(sizes, p.widths)), plans[0])
+    return plans[0]
 
 
 JOIN_MAX = 4  # panes a joined line may hold (W_V | Q | K | V)
