@@ -134,3 +134,18 @@ async def test_another_scenario_opens_on_A_as_a_launch_does(settle):
         await pilot.press("plus")
         await settle(pilot)
         assert app.focused is app.screen.grids["X"]
+
+
+@pytest.mark.parametrize("size_", [(20, 6), (40, 12)])
+async def test_a_pane_taller_than_the_page_opens_with_its_selected_row_in_view(size_, settle):
+    """induction-demo opens on t11: at 40×12 the page showed A's t1..t8 (A at its top), the selected
+    row below. Now the page goes on down A until that row is in view."""
+    scenario, ref = open_ref("induction-demo")
+    app = AttentionApp(scenario, head=ref)
+    async with app.run_test(size=size_) as pilot:
+        await settle(pilot)
+        A, page = app.screen.grids["A"], app.screen.query_one("#pipeline")
+        assert app.focused is A and A.outer_size.height > page.scrollable_content_region.height
+        line = A.content_region.y + 1 + app.state.row - int(A.scroll_offset.y)  # the selected row, on screen
+        view = page.scrollable_content_region
+        assert view.y <= line < view.bottom, (line, view, A.region)

@@ -80,30 +80,50 @@ class PipelineScreen(PaneFit, Screen):
         self.call_after_refresh(self._open_on_A)
 
     def _open_on_A(self) -> None:
-        """On a small terminal (rows wrapped) open on A, the lesson's centre, not on X."""
+        """On a small terminal (rows wrapped) open on A, the lesson's centre, not on X, with its
+        selected row in view (at 40×12 induction-demo's A showed t1..t8, the selected t11 below)."""
         if any(mode != "line" for mode in self.row_modes.values()):
-            self.grids["A"].scroll_visible(top=True, animate=False)
+            self._scroll_to_pane(self.grids["A"])
+
+    def _scroll_to_pane(self, grid) -> None:
+        """The page scrolled to ``grid``'s top; when the page is shorter than the pane, lower, so that
+        its cursor row (A's: the selected query row) is in view too (at 40×12 induction-demo's A
+        showed t1..t8, the selected t11 below), after the next two refreshes: after Textual's own
+        scroll to the focused pane, on the final layout."""
+        if grid.outer_size.height <= self.query_one("#pipeline").scrollable_content_region.height:
+            grid.scroll_visible(top=True, animate=False)
+        else:
+            self.call_after_refresh(self.call_after_refresh, self._pane_in_view, grid)
+
+    def _pane_in_view(self, grid) -> None:
+        page = self.query_one("#pipeline")
+        top = grid.virtual_region.y  # in the page's own lines: not moved by its scrolling
+        line = top + 2 + grid.cursor[0] - int(grid.scroll_offset.y)  # under its title and header
+        y = max(top, line - page.scrollable_content_region.height + 1)
+        page.scroll_to(y=min(y, page.max_scroll_y), animate=False, immediate=True)
 
     def on_resize(self) -> None:
         self._stack_rows()
         self.call_after_refresh(self._keep_focus_in_view)
 
-    def _keep_focus_in_view(self, again: bool = True) -> None:
+    def _keep_focus_in_view(self, again: bool = True, moved: bool = False) -> None:
         """After a resize: back to the top when every pane fits, else the focused pane
         (A when the explorer opened) in view, as on opening on a small terminal. Checked
         again after the next refresh: scrollbars that come and go with the new widths
-        can still move the panes by a line."""
-        if again:
-            self.call_after_refresh(self._keep_focus_in_view, False)
+        can still move the panes by a line (a pane moved to is moved to again, on the final layout)."""
         page = self.query_one("#pipeline")
+        focused = self.focused
         if page.max_scroll_y == 0:
             page.scroll_home(animate=False)
-            return
-        focused = self.focused
-        if focused is None or page not in focused.ancestors:
-            return
-        if not page.region.contains_region(focused.region):
-            focused.scroll_visible(top=True, animate=False)
+        elif focused is not None and page in focused.ancestors:
+            if moved or not page.region.contains_region(focused.region):
+                moved = True
+                if focused in self.grids.values():
+                    self._scroll_to_pane(focused)
+                else:
+                    focused.scroll_visible(top=True, animate=False)
+        if again:
+            self.call_after_refresh(self._keep_focus_in_view, False, moved)
 
     def on_key(self) -> None:
         """The session's first key dismisses the status line's "new here?" hint for good."""
