@@ -305,3 +305,28 @@ async def test_brackets_move_the_token_shown_after_a_flip(settle):
         await pilot.press("left_square_bracket")
         await settle(pilot)
         assert text.selected == t
+
+
+async def test_new_tokens_typed_on_the_token_view_keep_its_shades(settle, monkeypatch):
+    """`i` on the token view, new letters, Enter: the text came back unshaded (the grid rules were read
+    under the token text, which they do not match, once the dialog's style sheet was added)."""
+    monkeypatch.setenv("COLORTERM", "truecolor")
+    from textual.widgets import Input
+
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        text = await _tokens(pilot, settle)
+
+        def shades() -> set:
+            return {seg.style.bgcolor for seg in text.render_line(0) if seg.text.strip() and seg.style}
+
+        before = shades()
+        assert len(before) > 1, before  # tokens on more than one shade
+        await pilot.press("i")
+        await settle(pilot)
+        app.screen.query_one(Input).value = "a b c d a e f a b g h"
+        await pilot.press("enter")
+        await settle(pilot)
+        text = app.screen.query_one(TokenText)
+        assert app.state.scenario.T == 11
+        assert len(shades()) > 1 and shades() & before, (shades(), before)

@@ -85,13 +85,20 @@ class _Sheet:
 _SHEETS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # app -> _Sheet
 
 
+# The rules name the classes under a grid (``MatrixGrid > .matrix-grid--seq-0``): they are read under a
+# stand-in of that type, whichever widget reads them first. Read under the token view's text (the first
+# to read after a dialog's style sheet was added), they matched nothing, and its shades went plain.
+_GridStandIn = type("MatrixGrid", (DOMNode,), {"__doc__": "A node the grid rules match (CSS type MatrixGrid)."})
+
+
 def _sheet(node: DOMNode) -> _Sheet:
     app = node.app
     sheet, rules, classes = _SHEETS.get(app), app.stylesheet.rules, app.classes
     if sheet is None or sheet.rules is not rules or sheet.classes != classes:
-        styles = {}
+        styles, grid = {}, _GridStandIn()
+        grid._attach(node)
         for name in sorted(COMPONENTS):  # what Textual does for each component class of each node
-            styles[name] = component_class_styles(node, name)
+            styles[name] = component_class_styles(grid, name)
         sheet = _SHEETS[app] = _Sheet(rules, classes, styles)
     return sheet
 
