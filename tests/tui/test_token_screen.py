@@ -330,3 +330,20 @@ async def test_new_tokens_typed_on_the_token_view_keep_its_shades(settle, monkey
         text = app.screen.query_one(TokenText)
         assert app.state.scenario.T == 11
         assert len(shades()) > 1 and shades() & before, (shades(), before)
+
+
+@pytest.mark.parametrize("n", [11, 12, 20])
+async def test_the_last_token_is_always_numbered(settle, monkeypatch, n):
+    """From 10 on the positions row numbers every other token; with 11 tokens it ended at 10, t11 bare
+    (in colour: without colours each token's glyph leaves room for every number)."""
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.setenv("COLORTERM", "truecolor")
+    app = _app(" ".join("abcdabcdefghijklmnopqrst"[i] for i in range(n)))
+    async with app.run_test(size=SIZE) as pilot:
+        text = await _tokens(pilot, settle)
+        for _ in range(n):
+            await pilot.press("j")
+        await settle(pilot)
+        assert text.selected == n - 1 and not text.glyphs
+        numbers = [int(x) for x in "".join(seg.text for seg in text.render_line(1)).split()]
+        assert numbers[-1] == n and numbers == sorted(numbers) and numbers[0] == 1, numbers

@@ -129,15 +129,20 @@ class TokenText(ScrollView, can_focus=True):
 
     def _positions(self, line: list[int], width: int) -> str:
         """The row under a line of tokens: each token's position (from 1) under its first cell, when it
-        fits before the next token's (a run of one-letter tokens shows every other one)."""
+        fits before the next token's (a run of one-letter tokens shows every other one). The last token
+        is always numbered: the number before it gives way (11 tokens showed 1 … 10, t11 unnumbered)."""
         cells = [" "] * width
-        x, free = 0, 0
+        x, free, placed = 0, 0, None
+        last = len(self.texts) - 1
         for i in line:
             x += 0 if self.joined else 1
             num = str(i + 1)
+            if i == last and x < free and placed is not None:
+                cells[placed[0] : placed[1]] = " " * (placed[1] - placed[0])  # the one before gives way
+                free = placed[0]
             if x >= free and x + len(num) <= width:
                 cells[x : x + len(num)] = num
-                free = x + len(num) + 1
+                free, placed = x + len(num) + 1, (x, x + len(num))
             x += cell_len(self.texts[i].replace("\n", "↵")) + (1 if self.glyphs else 0)
         return "".join(cells)
 
