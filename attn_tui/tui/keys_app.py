@@ -115,7 +115,7 @@ APP_KEYS: list[Key] = [
     Key(
         "i",
         "do('heads.tokens')",
-        "Tokens",
+        "New tokens",
         "type your own tokens: every head of the built-in model recomputed on them (e.g. a sequence that repeats)",
         show=False,
     ),

@@ -183,7 +183,7 @@ SCREEN_KEYS: list[Key] = [
     Key(
         "i",
         "app.do('heads.tokens')",
-        "Tokens",
+        "New tokens",
         "type your own tokens: every head recomputed",
         scope="heads",
         palette=False,

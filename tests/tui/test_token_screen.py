@@ -347,3 +347,49 @@ async def test_the_last_token_is_always_numbered(settle, monkeypatch, n):
         assert text.selected == n - 1 and not text.glyphs
         numbers = [int(x) for x in "".join(seg.text for seg in text.render_line(1)).split()]
         assert numbers[-1] == n and numbers == sorted(numbers) and numbers[0] == 1, numbers
+
+
+async def test_the_rollout_says_what_it_is_under_a_weighting(settle):
+    """W (value-weighted) then R: the legend went on describing the weighted A, which R is not (R is the
+    model's own attention, weighted by nothing), and the header said "the share of t's mixture"."""
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        await _tokens(pilot, settle)
+        await pilot.press("W")
+        await settle(pilot)
+        legend = app.screen.query_one("#tokens-legend").render_line(0).text
+        assert "weighted" in legend
+        await pilot.press("R")
+        await pilot.app.workers.wait_for_complete()
+        await settle(pilot)
+        t = app.state.row + 1
+        header = app.screen.query_one("#tokens-header")
+        lines = " ".join(header.render_line(y).text for y in range(header.size.height))
+        assert f"t{t}'s mixture" in lines, lines
+        legend = app.screen.query_one("#tokens-legend")
+        words = " ".join(legend.render_line(y).text for y in range(legend.size.height))
+        assert "weighted" not in words and "W, c and edits do not change it" in words, words
+
+
+async def test_the_heads_screen_offers_only_the_keys_that_change_it(settle):
+    """The heads screen's tiles are the model's own heads: `+`, `m`, `u` changed only the status line
+    and its bar named them, beside two "Tokens" (i: new tokens; T: the token view). W still weights."""
+    from attn_tui.tui.screens.heads import HeadsScreen
+    from attn_tui.tui.widgets.key_bar import KeyBar
+
+    app = _app()
+    async with app.run_test(size=(200, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("h")
+        await settle(pilot)
+        assert isinstance(app.screen, HeadsScreen)
+        before = app.state
+        await pilot.press("plus", "m", "u")
+        await settle(pilot)
+        assert app.state is before
+        bar = app.screen.query_one(KeyBar).render_line(0).text
+        assert not any(w in bar for w in ("multiplier", "Mask", "Scale")), bar
+        assert "i New tokens" in bar and bar.count("Tokens") <= 1, bar
+        await pilot.press("W")
+        await settle(pilot)
+        assert app.state.weighting == "value"

@@ -49,6 +49,12 @@ class HeadsScreen(StateScreen):
     CSS_PATH = "heads.tcss"
     BINDINGS = keys.bindings("heads")
     AUTO_FOCUS = "#head-tiles"
+    # The tiles are the model's own heads: c, the mask, the scaling and the pin change nothing here
+    # (AttentionApp.check_action); the weighting (W) does, and the head and layer keys move the pick.
+    knobs_here = (
+        "knobs.select_row", "knobs.step_head", "knobs.step_layer", "knobs.cycle_weighting",
+        "heads.", "go.", "files.", "undo.",
+    )  # fmt: skip
 
     def __init__(self, *args, **kw) -> None:
         super().__init__(*args, **kw)

@@ -117,7 +117,7 @@ def token_view(state: State, w: Weights, rollout: bool = False) -> TokenView:
     else:
         title = f"who looks at {t}: column {w.index + 1} of {name}, the weight each query gives it"
     if rollout:
-        title = title.replace("the weight it gives each key", "the share of t's mixture from each token")
+        title = title.replace("the weight it gives each key", f"the share of t{w.index + 1}'s mixture from each token")
         title = title.replace("the weight each query gives it", "the share of each position's mixture from it")
     top = top_keys(w.values, w.seen)
     listed = " · ".join(f"{who(texts, j)} {a:.3f}" for j, a in top) or "none: every key is masked"
@@ -126,11 +126,14 @@ def token_view(state: State, w: Weights, rollout: bool = False) -> TokenView:
     return TokenView(texts, joined, shown, w.seen, selected, title, f"{what}: {listed}")
 
 
-def legend(glyphs: bool, state: State | None = None) -> str:
+def legend(glyphs: bool, state: State | None = None, rollout: bool = False) -> str:
     """The line under the text: what the shades mean (and the glyphs, when colours are not shown); under
-    a weighting (key W), what is weighted and why the weights sum to less than 1."""
+    a weighting (key W), what is weighted and why the weights sum to less than 1. The rollout R is
+    the model's own A, weighted by nothing (W, c and edits do not change it): it says so instead."""
     scale = GLYPH_NOTE if glyphs else "shade = weight, A's colour scale (dark 0 … bright 1); struck through: masked"
     words = f"{scale} · [ ] the query · numbers under the text: positions · f flips who looks at whom"
+    if rollout:
+        return f"R is read from the model's own weights: W, c and edits do not change it · {words}"
     if state is not None and state.weighting_shown != "A":
         from .weighting import weighting_words
 
