@@ -393,3 +393,16 @@ async def test_the_heads_screen_offers_only_the_keys_that_change_it(settle):
         await pilot.press("W")
         await settle(pilot)
         assert app.state.weighting == "value"
+
+
+async def test_the_model_views_legend_is_whole_at_80_by_24(settle):
+    """At 80×24 the legend was cut at "after copy = the token after an earlier occurrence o…", ten empty
+    rows above it: the definition of the induction label was the part lost."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _tokens(pilot, settle)
+        await pilot.press("M")
+        await settle(pilot)
+        legend = app.screen.query_one("#model-legend")
+        words = " ".join(legend.render_line(y).text.strip() for y in range(legend.size.height))
+        assert "what an induction head reads" in words and "…" not in words, words
