@@ -406,3 +406,15 @@ async def test_the_model_views_legend_is_whole_at_80_by_24(settle):
         legend = app.screen.query_one("#model-legend")
         words = " ".join(legend.render_line(y).text.strip() for y in range(legend.size.height))
         assert "what an induction head reads" in words and "…" not in words, words
+
+
+def test_each_key_is_named_for_what_it_is_to_the_query():
+    """The model view's labels, on "a b c a b" from the query t5 "b" (0-based 4): its earlier copy t2 is
+    "copy" (the heads screen's dup, unlabelled before), the token after the earlier "b" is "after copy"."""
+    from attn_tui.tui.views.model_view import relation
+
+    ids = ["a", "b", "c", "a", "b"]
+    got = {j + 1: relation(ids, True, 4, j) for j in range(5)}
+    assert got == {1: "first", 2: "copy", 3: "after copy", 4: "prev", 5: "self"}
+    assert relation(ids, True, 3, 0) == "first"  # t4 "a": t1 is a copy too, and named first
+    assert relation(ids, False, 4, 0) == "first" and relation(ids, False, 4, 1) == ""  # keys of another sequence

@@ -17,7 +17,8 @@ NO_HEADS = (
 LEGEND = (
     "each head: its five heaviest keys for this query, heaviest first, shaded by weight (A's colour scale); "
     "prev = the previous token, self = the query itself, first = the first token, "
-    "after copy = the token after an earlier occurrence of the query's token (what an induction head reads)"
+    "after copy = the token after an earlier occurrence of the query's token (what an induction head reads), "
+    "copy = that earlier occurrence itself (what a duplicate-token head reads)"
 )
 
 
@@ -31,7 +32,8 @@ def header(state: State, every_layer: bool) -> str:
 
 
 def relation(ids, keys_are_queries: bool, t: int, j: int) -> str:
-    """What key j is to query t (both 0-based): "prev", "self", "first", "after copy", or ""."""
+    """What key j is to query t (both 0-based): "prev", "self", "first", "after copy", "copy" (an earlier
+    occurrence of the query's own token: the heads screen's "dup"), or ""."""
     if not keys_are_queries:
         return "first" if j == 0 else ""
     if j == t:
@@ -40,7 +42,9 @@ def relation(ids, keys_are_queries: bool, t: int, j: int) -> str:
         return "prev"
     if 1 <= j < t and ids[j - 1] == ids[t]:
         return "after copy"
-    return "first" if j == 0 else ""
+    if j == 0:
+        return "first"  # also when it is a copy: the first token is read for being first (a sink)
+    return "copy" if j < t and ids[j] == ids[t] else ""
 
 
 def head_lines(state: State, tops: list[HeadTop], seq: tuple, label: Style) -> Text:
