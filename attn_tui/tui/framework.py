@@ -128,6 +128,12 @@ def component_class_styles(node: DOMNode, name: str):
     return virtual.styles
 
 
+def attach(node: DOMNode, parent: DOMNode) -> None:
+    """Hang ``node`` under ``parent`` without mounting it: a virtual node whose styles the style sheet
+    resolves as if it were there (widgets/palette.py: a stand-in grid under the widget that asks)."""
+    node._attach(parent)
+
+
 def use_component_styles(widget, styles: dict) -> None:
     """Make ``widget`` read its component classes' styles from ``styles`` ({class: styles}, shared
     by many widgets), dropping the Rich styles it derived from any others."""

@@ -20,7 +20,7 @@ from textual.dom import DOMNode
 from ...core.finite import finite_range  # (lo, hi) of a whole ndarray when the view gave none
 from ...core.labeltext import cut, fit, last_cluster
 from ...core.numfmt import fit_number
-from ..framework import component_class_styles, use_component_styles
+from ..framework import attach, component_class_styles, use_component_styles
 
 # The colours are defined in app.tcss only, as MatrixGrid component classes (a theme or a user's
 # CSS restyles them); the code counts the buckets, seq-0 .. seq-9 and div-0 .. div-8 there
@@ -96,7 +96,7 @@ def _sheet(node: DOMNode) -> _Sheet:
     sheet, rules, classes = _SHEETS.get(app), app.stylesheet.rules, app.classes
     if sheet is None or sheet.rules is not rules or sheet.classes != classes:
         styles, grid = {}, _GridStandIn()
-        grid._attach(node)
+        attach(grid, node)
         for name in sorted(COMPONENTS):  # what Textual does for each component class of each node
             styles[name] = component_class_styles(grid, name)
         sheet = _SHEETS[app] = _Sheet(rules, classes, styles)
