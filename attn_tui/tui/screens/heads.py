@@ -29,7 +29,7 @@ from ..widgets.head_tiles import HeadPicked, HeadTiles, TilesResized  # noqa: F4
 from ..widgets.key_bar import KeyBar
 from ..widgets.status import StatusLine
 from ..widgets.text_lines import TextLines
-from .state_screen import StateScreen
+from .state_screen import MODEL_KNOBS, StateScreen
 
 PENDING = object()  # the combine of the layer shown is still being computed
 NO_HEADS = (
@@ -49,12 +49,7 @@ class HeadsScreen(StateScreen):
     CSS_PATH = "heads.tcss"
     BINDINGS = keys.bindings("heads")
     AUTO_FOCUS = "#head-tiles"
-    # The tiles are the model's own heads: c, the mask, the scaling and the pin change nothing here
-    # (AttentionApp.check_action); the weighting (W) does, and the head and layer keys move the pick.
-    knobs_here = (
-        "knobs.select_row", "knobs.step_head", "knobs.step_layer", "knobs.cycle_weighting",
-        "heads.", "go.", "files.", "undo.",
-    )  # fmt: skip
+    knobs_here = (*MODEL_KNOBS, "knobs.cycle_weighting")  # the model's own heads, which W weights
 
     def __init__(self, *args, **kw) -> None:
         super().__init__(*args, **kw)

@@ -25,7 +25,7 @@ from ..widgets import palette
 from ..widgets.key_bar import KeyBar
 from ..widgets.status import StatusLine
 from ..widgets.text_lines import TextLines
-from .state_screen import StateScreen
+from .state_screen import MODEL_KNOBS, StateScreen
 
 
 class ModelScreen(StateScreen):
@@ -38,8 +38,7 @@ class ModelScreen(StateScreen):
     CSS_PATH = "tokens.tcss"
     BINDINGS = keys.bindings("model")
     AUTO_FOCUS = "#model-scroll"
-    # The model's own weights: c, the mask, the pin and edits change nothing here (AttentionApp.check_action)
-    knobs_here = ("knobs.select_row", "knobs.step_head", "knobs.step_layer", "heads.", "go.", "files.", "undo.")
+    knobs_here = MODEL_KNOBS  # the model's own weights: c, the mask, the pin and edits change nothing here
 
     def __init__(self, *args, **kw) -> None:
         super().__init__(*args, **kw)

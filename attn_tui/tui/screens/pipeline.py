@@ -87,9 +87,8 @@ class PipelineScreen(PaneFit, Screen):
 
     def _scroll_to_pane(self, grid) -> None:
         """The page scrolled to ``grid``'s top; when the page is shorter than the pane, lower, so that
-        its cursor row (A's: the selected query row) is in view too (at 40×12 induction-demo's A
-        showed t1..t8, the selected t11 below), after the next two refreshes: after Textual's own
-        scroll to the focused pane, on the final layout."""
+        its cursor row (A's: the selected query row) is in view too, after the next two refreshes:
+        after Textual's own scroll to the focused pane, on the final layout."""
         if grid.outer_size.height <= self.query_one("#pipeline").scrollable_content_region.height:
             grid.scroll_visible(top=True, animate=False)
         else:
@@ -98,7 +97,7 @@ class PipelineScreen(PaneFit, Screen):
     def _pane_in_view(self, grid) -> None:
         page = self.query_one("#pipeline")
         top = grid.virtual_region.y  # in the page's own lines: not moved by its scrolling
-        line = top + 2 + grid.cursor[0] - int(grid.scroll_offset.y)  # under its title and header
+        line = top + grid.row_line(grid.cursor[0])
         y = max(top, line - page.scrollable_content_region.height + 1)
         page.scroll_to(y=min(y, page.max_scroll_y), animate=False, immediate=True)
 

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from textual.screen import Screen
 
+# The knobs a screen of the model's own weights keeps (its ``knobs_here``: AttentionApp.check_action): c, the
+# mask, the scaling, the pin and edits act on the pipeline's head, not on the model it shows.
+MODEL_KNOBS = ("knobs.select_row", "knobs.step_head", "knobs.step_layer", "heads.", "go.", "files.", "undo.")
+
 
 class StateScreen(Screen):
     """A subclass defines ``show(state)``."""

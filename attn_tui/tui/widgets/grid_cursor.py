@@ -22,9 +22,13 @@ class GridCursor:
         self._invalidate(row)
         self._scroll_to_cell(row, col)
         if self.has_focus:  # a pane taller than the screen keeps the cursor's row in view
-            reveal_line(self, self.content_region.y + 1 + row - int(self.scroll_offset.y))
+            reveal_line(self, self.region.y + self.row_line(row))
         if post:
             self.post_message(self.CellCursorMoved(self, row, col))
+
+    def row_line(self, row: int) -> int:
+        """Lines from the pane's top to its ``row`` as now scrolled: under its border and header."""
+        return self.content_region.y - self.region.y + 1 + row - int(self.scroll_offset.y)
 
     def action_cursor(self, drow: int, dcol: int) -> None:
         r, c = self.cursor
