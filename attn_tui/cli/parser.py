@@ -80,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar='"q w e r q w e r"',
         help="with --scenario induction-demo: run the model on these tokens (letters a..z, space-separated)",
     )
+    p.add_argument(
+        "--text",
+        dest="run_text",
+        metavar='"The cat sat on the mat."',
+        help="with --scenario text-demo: run the model on this text (any English, up to 1,024 tokens)",
+    )
     p.add_argument("--theme", metavar="NAME", help="a Textual theme, e.g. textual-light (default textual-dark)")
     kept = p.add_mutually_exclusive_group()
     kept.add_argument("--resume", action="store_true", help="restore the last kept session without asking")

@@ -1,5 +1,6 @@
-"""`attn-tui report [--scenario NAME|FILE] [--json] [--full] [--layer L --head H]`: the lesson's numbers
-(or one scenario's) without the UI; imports the report and the core only when it runs."""
+"""`attn-tui report [--scenario NAME|FILE] [--json] [--full] [--layer L --head H] [--tokens/--text "..."]`:
+the lesson's numbers (or one scenario's, or a built-in model's head on a text) without the UI; imports the
+report and the core only when it runs."""
 
 from __future__ import annotations
 
@@ -33,6 +34,10 @@ def add_parser(sub) -> None:
     whole = number_type  # ASCII digits only: type=int read '١' as 1
     r.add_argument("--layer", type=whole(int, "L"), metavar="L", help="with a multi-head scenario: the layer (from 0)")
     r.add_argument("--head", type=whole(int, "H"), metavar="H", help="with a multi-head scenario: the head (from 0)")
+    from .heads import TEXT_HELP
+
+    r.add_argument("--tokens", metavar='"q w e r q w e r"', help="run induction-demo on these letters (a..z, spaces)")
+    r.add_argument("--text", metavar='"The cat sat on the mat."', help=TEXT_HELP)
 
 
 def run(args) -> int:

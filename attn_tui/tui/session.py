@@ -176,7 +176,7 @@ def _head_at(ref: HeadRef | None) -> HeadAt | None:
     from ..core.heads.demo import HEAD_BUILTINS
 
     if ref.name in HEAD_BUILTINS:
-        return HeadAt(ref.name, ref.layer, ref.head, " ".join(ref.source.tokens))
+        return HeadAt(ref.name, ref.layer, ref.head, ref.source.text)
     name = os.path.abspath(ref.name)
     if printable(name) != name or len(name) > MAX_HEAD_NAME:
         return None

@@ -45,6 +45,11 @@ class HeadSource:
     read: object = field(repr=False)  # read(name, layer, head=None) -> np.ndarray
     raw_tokens: tuple = ()  # the tokenizer's own tokens (Ġ kept), when captured from a model
     provenance: dict = field(default_factory=dict)  # model, revision, dtype, versions, the check (capture)
+    # a built-in's: the handle that re-runs it on another text (core/models: ModelEntry), the forward pass
+    # these heads are of (a Run: each head's output, the residual stream, the logits), the text it read
+    model: object = field(default=None, repr=False)
+    run: object = field(default=None, repr=False)
+    text: str = ""
 
     @property
     def n_layers(self) -> int:
