@@ -25,10 +25,13 @@ def add_parser(sub) -> None:
         NAME,
         help="every head of a multi-head scenario: entropy against the mean log2 t, previous-token, first, self, "
         "induction, duplicate; or the attention rollout",
-        description="The readings of every head (layers and heads counted from 0) of the built-in induction-demo "
-        "(a trained two-layer model over a..z) or of a multi-head .safetensors / .npz file (docs/HEADS.md).",
+        description="The readings of every head (layers and heads counted from 0) of a built-in model: induction-demo "
+        "(a trained two-layer model over a..z) or text-demo (a two-layer model trained on English, any text), "
+        "or of a multi-head .safetensors / .npz file (docs/HEADS.md).",
     )
-    h.add_argument("source", metavar="NAME|FILE", help="induction-demo, or a multi-head .safetensors / .npz file")
+    h.add_argument(
+        "source", metavar="NAME|FILE", help="induction-demo, text-demo, or a multi-head .safetensors / .npz file"
+    )
     h.add_argument("--layer", type=number_type(int, "L"), metavar="L", help="one layer's heads only (counted from 0)")
     h.add_argument(
         "--tokens",

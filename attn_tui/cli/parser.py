@@ -12,7 +12,9 @@ from .commands import COMMANDS
 from .errors import UsageError
 from .output import emit, finish
 
-RUN_HELP = f"{SCENARIO_HELP}, or a multi-head one (induction-demo, a multi-head file: its heads, > and < move)"
+RUN_HELP = (
+    f"{SCENARIO_HELP}, or a multi-head one (induction-demo, text-demo, a multi-head file: its heads, > and < move)"
+)
 
 
 class Parser(argparse.ArgumentParser):
