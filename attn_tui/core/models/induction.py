@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ..attention import softmax
-from .run import Run, causal_fill, stacked
+from .run import Layers, Run, causal_fill
 from .tokenizer import InputError, Letters
 
 VOCAB = tuple("abcdefghijklmnopqrstuvwxyz")
@@ -112,7 +112,8 @@ def forward(model: Model, ids) -> Run:
     T, L = len(ids), model.n_layers
     x = model.E[ids] + model.P[:T]  # (T, d_model)
     M = causal_fill(T)
-    layers, resid = [], [x]
+    out = Layers(L, model.n_heads, T, model.d_k, x.shape[1])
+    out.resid[0] = x
     for layer in range(L):
         Q = np.einsum("td,hdk->htk", x, model.W_Q[layer])  # (H, T, d_k)
         K = np.einsum("td,hdk->htk", x, model.W_K[layer])
@@ -120,9 +121,9 @@ def forward(model: Model, ids) -> Run:
         A = softmax(Q @ K.transpose(0, 2, 1) * model.scale + M)  # (H, T, T)
         O = A @ V  # (H, T, d_k)
         x = x + np.einsum("htk,hkd->td", O, model.W_O[layer])  # Σ_h O_h W_O^(h)
-        layers.append((Q, K, V, A, O, np.einsum("htk,hkd->htd", O, model.W_O[layer])))  # each O_h W_O^(h)
-        resid.append(x)
-    return stacked(layers, ids, resid, np.ones(T), x @ model.W_U)
+        out.Q[layer], out.K[layer], out.V[layer], out.A[layer], out.O[layer], out.resid[layer + 1] = Q, K, V, A, O, x
+        out.head_out[layer] = np.einsum("htk,hkd->htd", O, model.W_O[layer])  # each O_h W_O^(h)
+    return out.run(ids, np.ones(T), x @ model.W_U)
 
 
 def repeated_sequences(rng, batch: int, n_ctx: int, vocab: int = len(VOCAB), n_min: int = 4, n_max: int | None = None):

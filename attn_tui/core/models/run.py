@@ -46,7 +46,17 @@ def causal_fill(T: int) -> np.ndarray:
     return np.triu(np.full((T, T), FILL), k=1)
 
 
-def stacked(layers: list[tuple], ids, resid: list, final_scale, logits) -> Run:
-    """A Run of per-layer (Q, K, V, A, O, head_out) tuples, each (H, T, ...)."""
-    Q, K, V, A, O, head_out = (np.stack(s) for s in zip(*layers))
-    return Run(np.asarray(ids), Q, K, V, A, O, head_out, np.stack(resid), final_scale, logits)
+class Layers:
+    """The Run's arrays, allocated once and filled a layer at a time (np.stack of the layers copied
+    each of them again: a tenth of a forward at 128 tokens)."""
+
+    def __init__(self, L: int, H: int, T: int, d_k: int, d_model: int) -> None:
+        self.Q, self.K, self.V, self.O = (np.empty((L, H, T, d_k)) for _ in range(4))
+        self.A = np.empty((L, H, T, T))
+        self.head_out = np.empty((L, H, T, d_model))
+        self.resid = np.empty((L + 1, T, d_model))
+
+    def run(self, ids, final_scale, logits) -> Run:
+        return Run(
+            np.asarray(ids), self.Q, self.K, self.V, self.A, self.O, self.head_out, self.resid, final_scale, logits
+        )

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ..attention import softmax
-from .run import Run, causal_fill, stacked
+from .run import Layers, Run, causal_fill
 from .tokenizer import BytePairs
 
 HERE = Path(__file__).parent
@@ -108,23 +108,24 @@ def rope(x: np.ndarray, base: float) -> np.ndarray:
 def forward(model: TextModel, ids) -> Run:
     """The forward pass over token ids (T,), every head of every layer kept (float64)."""
     ids = np.asarray(ids)
-    T = len(ids)
-    x = model.embed[ids]  # (T, d)
+    T, d = len(ids), model.embed.shape[1]
     M = causal_fill(T)
-    layers, resid = [], [x]
+    out = Layers(model.n_layers, model.n_heads, T, model.d_k, d)
+    x = out.resid[0]
+    x[:] = model.embed[ids]  # (T, d)
     for layer in range(model.n_layers):
         h, _ = layer_norm(x, model.ln[layer], model.eps)
-        Q = rope(np.einsum("td,hdk->htk", h, model.W_Q[layer]), model.rope_base)  # (H, T, d_head)
-        K = rope(np.einsum("td,hdk->htk", h, model.W_K[layer]), model.rope_base)
-        V = np.einsum("td,hdk->htk", h, model.W_V[layer])
+        # matmul broadcasts h (T, d) over the heads' (H, d, d_head): BLAS, where einsum looped in C (4x slower)
+        Q = rope(h @ model.W_Q[layer], model.rope_base)  # (H, T, d_head)
+        K = rope(h @ model.W_K[layer], model.rope_base)
+        V = np.matmul(h, model.W_V[layer], out=out.V[layer])
         A = softmax(Q @ K.transpose(0, 2, 1) * model.scale + M)  # (H, T, T)
-        O = A @ V
-        out = np.einsum("htk,hkd->htd", O, model.W_O[layer])  # (H, T, d): each head's O_j W_O^(j)
-        x = x + out.sum(axis=0)
-        layers.append((Q, K, V, A, O, out))
-        resid.append(x)
+        O = np.matmul(A, V, out=out.O[layer])
+        np.matmul(O, model.W_O[layer], out=out.head_out[layer])  # (H, T, d): each head's O_j W_O^(j)
+        out.Q[layer], out.K[layer], out.A[layer] = Q, K, A
+        x = np.add(x, out.head_out[layer].sum(axis=0), out=out.resid[layer + 1])
     final, inv = layer_norm(x, model.ln_final, model.eps)
-    return stacked(layers, ids, resid, inv, final @ model.unembed)
+    return out.run(ids, inv, final @ model.unembed)
 
 
 def load_text_model(weights=WEIGHTS, tokenizer=TOKENIZER) -> TextModel:
