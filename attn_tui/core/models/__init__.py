@@ -22,7 +22,10 @@ from .tokenizer import Encoded, InputError, Tokenizer
 # A sentence in the style of the text the model learnt from (the Python docs), whose second half
 # repeats a phrase of the first: an induction head attends from each repeated token to the token that
 # followed its first occurrence, and the model predicts it.
-TEXT_DEMO = "The method returns a list of the keys in the dictionary. A second call returns a list of the keys in the dictionary."
+TEXT_DEMO = (
+    "The method returns a list of the keys in the dictionary. "
+    "A second call returns a list of the keys in the dictionary."
+)
 
 
 @dataclass(frozen=True)
