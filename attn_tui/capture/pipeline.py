@@ -59,9 +59,10 @@ def capture_to_file(model_id, text, out, *, layers=None, keep_A=False, force=Fal
             if not result.holds:
                 c.writer.close()
                 layer, head, diff, allowed = result.failed[0]
+                how = "holds NaN where the other does not" if diff != diff else f"by {diff:.2g}"
                 raise CaptureError(
                     f"{model_id}: layer {c.layers[layer]}, head {head}: A recomputed from the captured Q, K differs "
-                    f"from the model's by {diff:.2g} (allowed {allowed:.2g} in {dtype}); no file written"
+                    f"from the model's {how} (allowed {allowed:.2g} in {dtype}); no file written"
                 )
             name = printable(model_id)[:80]
             where = "auto" if kw.get("device_map") else device
