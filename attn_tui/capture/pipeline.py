@@ -10,7 +10,7 @@ from .. import __version__
 from ..core.limits import printable
 from .destination import Destination
 from .limits import free_bytes
-from .load import load_model, prepare
+from .load import load_model, pick_device, prepare
 from .run import CaptureError, capture, finish, tokenize
 
 
@@ -46,7 +46,8 @@ def capture_to_file(model_id, text, out, *, layers=None, keep_A=False, force=Fal
     """(path written, HeadsCheck). ``kw``: dtype, device, device_map, revision, trust_remote_code,
     allow_pickle (load.py). CaptureError when a head's A is past what the dtype allows: no file is
     written then; WriteError when the file cannot be written in full (nothing is left)."""
-    dtype, device = kw.get("dtype", "float32"), kw.get("device", "cpu")
+    dtype, device = kw.get("dtype", "float32"), pick_device(kw.get("device", "auto"), kw.get("device_map"))[0]
+    kw["device"] = "cpu" if device == "auto" else device
     dest = Destination(out, force, opening)
     with dest as tmp:
         config, tokenizer = prepare(model_id, **kw)
