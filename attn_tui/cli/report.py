@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-from ..core.limits import MAX_DIM, REPORT_TEXT_MAX
+from ..core.limits import REPORT_JSON_MAX, REPORT_TEXT_MAX
 from ..core.scenario_io import resolve
 from .args import SCENARIO_HELP, number_type
 from .errors import EXIT_OK
@@ -21,7 +21,7 @@ def add_parser(sub) -> None:
         help="print the lesson's numbers (or one scenario's) without the UI",
         description="Without --scenario: every number Lesson 08 prints, in its order. "
         "With --scenario: that scenario's matrices and numbers "
-        f"(a summary above {REPORT_TEXT_MAX} tokens, JSON above {MAX_DIM}, unless --full).",
+        f"(a summary above {REPORT_TEXT_MAX} tokens, JSON above {REPORT_JSON_MAX}, unless --full).",
     )
     r.add_argument("--scenario", metavar="NAME|FILE", help=SCENARIO_HELP)
     r.add_argument("--json", action="store_true", help="JSON instead of text (non-finite numbers as null)")
@@ -29,7 +29,7 @@ def add_parser(sub) -> None:
         "--full",
         action="store_true",
         help=f"every matrix, up to 2048 tokens; without it the text summarises above {REPORT_TEXT_MAX} tokens, "
-        f"the JSON above {MAX_DIM}",
+        f"the JSON above {REPORT_JSON_MAX}",
     )
     whole = number_type  # ASCII digits only: type=int read '١' as 1
     r.add_argument("--layer", type=whole(int, "L"), metavar="L", help="with a multi-head scenario: the layer (from 0)")
