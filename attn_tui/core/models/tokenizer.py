@@ -22,7 +22,13 @@ import numpy as np
 
 
 class InputError(ValueError):
-    """A text a model cannot read: one line naming what is wrong and where."""
+    """Input a model or a source cannot take: one line naming what is wrong and where, about the input
+    itself. ``field``: what the input is ("layer", "head"; None for a text, whose flag or field the
+    caller knows): the CLI writes it as its flag, "--layer: ..."."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True)
