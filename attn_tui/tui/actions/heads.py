@@ -113,3 +113,18 @@ def open_tour_demo(app) -> None:
         s, ref = open_ref("induction-demo", TOUR_TOKENS, layer=1)
         row = (s.focus_row or 1) - 1  # the first repeated token
         app.set_state(app.state.with_(scenario=s, head=ref, row=row, cursor=None).fresh())
+
+
+def open_tour_text(app) -> None:
+    """The tour's text page (tour_text "text"): text-demo on its sentence, on its induction head, the
+    query where the model reads the repeat (views/text_tour.py: measured); refused in one line when the
+    model cannot be loaded."""
+    from ..views.text_tour import measured
+
+    try:
+        m = measured()
+        s, ref = first_head(m.src, "text-demo", m.induction.layer, m.induction.head)
+    except ValueError as exc:
+        refuse(app, str(exc).splitlines()[0])
+        return
+    refuse(app, app.set_state(app.state.with_(scenario=s, head=ref, row=m.row, cursor=None).fresh()))
