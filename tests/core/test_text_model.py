@@ -131,3 +131,17 @@ def test_the_registry_names_both_models():
     with pytest.raises(InputError) as e:
         MODELS["induction-demo"].encode(" ".join("a" * 33))
     assert str(e.value) == "33 tokens; the model has 32 positions"
+
+
+def test_the_demo_never_imports_tokenizers():
+    """tokenizers loads with text-demo's tokenizer only: induction-demo and the heads' door run without it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom attn_tui.core.heads import open_heads\nopen_heads('induction-demo', 'a b a b')\n"
+        "print('tokenizers' in sys.modules)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip().splitlines()[-1] == "False"
