@@ -69,9 +69,12 @@ def apply_tokens(app, text: str) -> str | None:
 
 
 def _run_work(app, ref: HeadRef, text: str) -> None:
-    """In a worker: the model's forward on ``text`` and the head shown, as a new (Scenario, HeadRef)."""
+    """In a worker: the model's forward on ``text`` through the source's handle (core/models: its
+    ModelEntry) and the head shown, as a new (Scenario, HeadRef)."""
+    from ...core.heads.demo import model_source
+
     try:
-        out = (open_ref(ref.name, text, ref.layer, ref.head), None)
+        out = (first_head(model_source(ref.source.model, text), ref.name, ref.layer, ref.head), None)
     except ValueError as exc:
         out = (None, str(exc).splitlines()[0])
     if not get_current_worker().is_cancelled:  # the app is closing, or newer tokens came
