@@ -5,7 +5,8 @@ every built-in scenario as TOML.
 
 Run it after changing the app's look or core/builtins.py, look at the SVGs, commit them;
 tests/test_readme_assets.py regenerates them in a temporary folder and fails when the committed ones
-are stale. Every picture is the lesson's pipeline (the token and model views: induction-demo)
+are stale. Every picture is the lesson's pipeline (the token and model views: induction-demo; the
+README's token view: text-demo)
 at 120×40 in the default dark theme, taken
 with ``run_test`` + ``save_screenshot`` once the app has settled (no animation playing, the
 chart drawn, the experiments' workers done), with NO_COLOR/TEXTUAL_THEME removed.
@@ -37,11 +38,15 @@ PICTURES = {
     "tour": ("t",),
     "tokens": ("T", "j", "j"),
     "model": ("M", "M"),
+    "text": ("T",),
 }
-# name -> the multi-head source a picture opens on (NAME, tokens, layer, head) instead of the lesson's pipeline
+# name -> the multi-head source a picture opens on (NAME, tokens, layer, head[, query t from 1]) instead of the
+# lesson's pipeline; tokens None: the built-in's own text (text-demo: its sentence, on its induction head, at the
+# query the tour's text page names, views/text_tour.py)
 SOURCES = {
     "tokens": ("induction-demo", "q w e r t y u i q w e r t y u i", 1, 2),
     "model": ("induction-demo", "q w e r t y u i q w e r t y u i", 1, 2),
+    "text": ("text-demo", None, 1, 1, 16),
 }
 SWEEP = "softmax_sharpening.svg"
 
@@ -68,8 +73,9 @@ async def picture(keys, path: Path, theme: str = THEME, size=SIZE, source=None) 
         if source is None:
             app = AttentionApp()
         else:
-            name, tokens, layer, head = source
+            name, tokens, layer, head, *row = source
             scenario, ref = open_ref(name, tokens, layer, head)
+            scenario = scenario.with_(focus_row=row[0]) if row else scenario
             app = AttentionApp(scenario=scenario, head=ref)
         async with app.run_test(size=size) as pilot:
             app.theme = theme

@@ -54,11 +54,17 @@ def add_parser(sub) -> None:
 
 
 def _backstop(name, fn, *args):
-    """fn(*args); anything but a ValueError (the doors' refusals) becomes one naming ``name``."""
+    """fn(*args); anything but a ValueError (the doors' refusals) becomes one naming ``name``; the
+    core's line about a layer or head (an InputError with its field) gets its flag."""
     from ..core.limits import printable, unexpected
+    from ..core.models import InputError
 
     try:
         return fn(*args)
+    except InputError as exc:
+        if exc.field is None:
+            raise
+        raise ValueError(f"--{exc.field}: {exc}") from None  # the core names the input, the CLI its flag
     except ValueError:
         raise
     except Exception as exc:  # noqa: BLE001  (the backstop: one line, never a traceback)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .tour_questions import QUESTIONS
-from .views import heads_tour, readings, teaching, train_view
+from .views import heads_tour, readings, teaching, text_tour, train_view
 
 
 @dataclass(frozen=True)
@@ -152,5 +152,14 @@ PAGES: tuple[Page, ...] = (
         TryIt("the heads screen on induction-demo, a sequence that repeats", mode="heads"),
     ),
     Page("moves", "What a head moves: weights times values", heads_tour.moves_page, ("A", "V", "O")),
+    Page(
+        "text",
+        "From letters to English: the same heads in a model of text",
+        text_tour.text_page,
+        (),
+        TryIt(
+            "the token view on text-demo's sentence, on its induction head (i: a sentence of your own)", mode="tokens"
+        ),
+    ),
     Page("results", "Your predictions", lambda: "", ()),
 )

@@ -125,9 +125,34 @@ def test_a_text_the_model_cannot_read_is_one_line_about_the_text(model, text, n_
     assert "\n" not in msg and "--" not in msg and all(w in msg for w in words), msg
 
 
+def test_a_text_too_long_for_certain_is_refused_before_it_is_tokenized(model, monkeypatch):
+    entry = entry_of(model, n_ctx=8)
+    widest = model.tokenizer.max_token_bytes
+    assert widest == max(len(model.tokenizer.decode([i]).encode()) for i in range(model.tokenizer.vocab_size))
+    calls = []
+    monkeypatch.setattr(type(model.tokenizer), "encode", lambda self, text: calls.append(text))
+    with pytest.raises(InputError, match=f"no token is over {widest} bytes"):
+        entry.encode("x" * (8 * widest + 1))
+    assert calls == []
+
+
 def test_the_registry_names_both_models():
     assert list(MODELS) == ["induction-demo", "text-demo"]
     assert MODELS["induction-demo"].field == "tokens" and MODELS["text-demo"].field == "text"
     with pytest.raises(InputError) as e:
         MODELS["induction-demo"].encode(" ".join("a" * 33))
     assert str(e.value) == "33 tokens; the model has 32 positions"
+
+
+def test_the_demo_never_imports_tokenizers():
+    """tokenizers loads with text-demo's tokenizer only: induction-demo and the heads' door run without it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom attn_tui.core.heads import open_heads\nopen_heads('induction-demo', 'a b a b')\n"
+        "print('tokenizers' in sys.modules)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip().splitlines()[-1] == "False"

@@ -29,6 +29,8 @@ LAZY = (
     "attn_tui.core.train",
     "attn_tui.core.export",
     "attn_tui.core.heads",
+    "attn_tui.core.models",  # the built-in models: loaded when one is opened
+    "tokenizers",  # text-demo's BPE: imported when text-demo is first used
     "attn_tui.core.random_scenario",
     "attn_tui.core.lazy",
     "attn_tui.core.stream",

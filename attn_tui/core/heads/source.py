@@ -16,6 +16,7 @@ import numpy as np
 
 from ..attention import DTYPES, MASKS, blocked_cells, softmax
 from ..byte_cache import ByteCache
+from ..models.tokenizer import InputError
 from ..scenario import Scenario
 from .readings import Readings, head_readings
 
@@ -158,12 +159,13 @@ def _mask_rows(kind, window, r0, r1, width):
 
 
 def check_head(src: HeadSource, layer, head=None) -> None:
-    """ValueError naming a layer or head outside the source (both count from 0)."""
+    """InputError (a ValueError) naming a layer or head outside the source (both count from 0); its
+    field says which, the CLI's flag."""
     if isinstance(layer, bool) or not isinstance(layer, (int, np.integer)) or not 0 <= layer < src.n_layers:
-        raise ValueError(f"--layer: {layer!r} is not a layer; this source has layers 0..{src.n_layers - 1}")
+        raise InputError(f"{layer!r} is not a layer; this source has layers 0..{src.n_layers - 1}", "layer")
     bad = isinstance(head, bool) or not isinstance(head, (int, np.integer)) or not 0 <= head < src.n_heads
     if head is not None and bad:
-        raise ValueError(f"--head: {head!r} is not a head; this source has heads 0..{src.n_heads - 1} per layer")
+        raise InputError(f"{head!r} is not a head; this source has heads 0..{src.n_heads - 1} per layer", "head")
 
 
 def head_readings_of(src: HeadSource, layer: int, head: int) -> Readings:

@@ -50,6 +50,13 @@ class ModelEntry:
     def encode(self, text: str) -> Encoded:
         """The tokens of ``text``; InputError (one line): nothing to read, an unknown token, too long."""
         model = self.model()
+        widest = getattr(model.tokenizer, "max_token_bytes", None)
+        size = len(text.encode("utf-8", errors="replace"))
+        if widest and size > model.n_ctx * widest:  # too long for certain: not tokenized (a megabyte took 6 s)
+            raise InputError(
+                f"{size:,} bytes: more than {model.n_ctx:,} tokens (no token is over {widest} bytes); "
+                f"the model has {model.n_ctx:,} positions"
+            )
         enc = model.tokenizer.encode(text)
         if len(enc.ids) > model.n_ctx:
             raise InputError(f"{len(enc.ids):,} tokens; the model has {model.n_ctx:,} positions")

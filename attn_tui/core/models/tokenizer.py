@@ -16,13 +16,20 @@ never of a command-line flag (the CLI and the dialogs add their own field's name
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol
 
 import numpy as np
 
 
 class InputError(ValueError):
-    """A text a model cannot read: one line naming what is wrong and where."""
+    """Input a model or a source cannot take: one line naming what is wrong and where, about the input
+    itself. ``field``: what the input is ("layer", "head"; None for a text, whose flag or field the
+    caller knows): the CLI writes it as its flag, "--layer: ..."."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -81,6 +88,12 @@ class BytePairs:
     @property
     def vocab_size(self) -> int:
         return self._tok.get_vocab_size(with_added_tokens=True)
+
+    @cached_property
+    def max_token_bytes(self) -> int:
+        """The most bytes one token stands for (a byte-level token is one character a byte): a text of
+        b bytes has at least b / max_token_bytes tokens, known before it is tokenized."""
+        return max(len(token) for token in self._tok.get_vocab(with_added_tokens=True))
 
     def encode(self, text: str) -> Encoded:
         if not text.strip():

@@ -44,7 +44,8 @@ def tokens(app) -> None:
         refuse(app, apply_tokens(app, " ".join(ref.source.tokens)))
         return
     field = entry.field
-    title = f"New {field} ({entry.what}, up to {entry.model().n_ctx:,} tokens): every head runs on them"
+    them = "them" if field == "tokens" else "it"
+    title = f"New {field} ({entry.what}, up to {entry.model().n_ctx:,} tokens): every head runs on {them}"
     app.push_screen(FormScreen(title, [(field, field, ref.source.text)], lambda v: apply_tokens(app, v[field])))
 
 
@@ -69,9 +70,12 @@ def apply_tokens(app, text: str) -> str | None:
 
 
 def _run_work(app, ref: HeadRef, text: str) -> None:
-    """In a worker: the model's forward on ``text`` and the head shown, as a new (Scenario, HeadRef)."""
+    """In a worker: the model's forward on ``text`` through the source's handle (core/models: its
+    ModelEntry) and the head shown, as a new (Scenario, HeadRef)."""
+    from ...core.heads.demo import model_source
+
     try:
-        out = (open_ref(ref.name, text, ref.layer, ref.head), None)
+        out = (first_head(model_source(ref.source.model, text), ref.name, ref.layer, ref.head), None)
     except ValueError as exc:
         out = (None, str(exc).splitlines()[0])
     if not get_current_worker().is_cancelled:  # the app is closing, or newer tokens came
@@ -113,3 +117,18 @@ def open_tour_demo(app) -> None:
         s, ref = open_ref("induction-demo", TOUR_TOKENS, layer=1)
         row = (s.focus_row or 1) - 1  # the first repeated token
         app.set_state(app.state.with_(scenario=s, head=ref, row=row, cursor=None).fresh())
+
+
+def open_tour_text(app) -> None:
+    """The tour's text page (tour_text "text"): text-demo on its sentence, on its induction head, the
+    query where the model reads the repeat (views/text_tour.py: measured); refused in one line when the
+    model cannot be loaded."""
+    from ..views.text_tour import measured
+
+    try:
+        m = measured()
+        s, ref = first_head(m.src, "text-demo", m.induction.layer, m.induction.head)
+    except ValueError as exc:
+        refuse(app, str(exc).splitlines()[0])
+        return
+    refuse(app, app.set_state(app.state.with_(scenario=s, head=ref, row=m.row, cursor=None).fresh()))

@@ -56,6 +56,10 @@ class TokensScreen(StateScreen):
         yield StatusLine(id="status")
         yield KeyBar(keys.bar_label, id="keybar")
 
+    def try_it(self) -> None:
+        """The tour's try-it (tour_text: the "text" page): text-demo's sentence on its induction head."""
+        self.app.action_do("heads.open_tour_text")  # the action opens it (actions/heads.py)
+
     def _index(self, state: State) -> int:
         if self.direction == tv.OUT:
             return state.row
