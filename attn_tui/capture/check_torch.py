@@ -19,7 +19,7 @@ import torch
 
 from ..core.heads.capture_check import UNIT_ROUNDOFF, allowed_diff
 
-CHECK_BYTES = 64 * 2**20  # a block of every head's scores: H x rows x T' x 8 bytes at most
+CHECK_BYTES = {"cpu": 64 * 2**20, "cuda": 512 * 2**20}  # a block of every head's scores: H x rows x T' x 8 bytes
 BLOCKED = 1e9  # what the core adds to a blocked key's score (core.heads.source.mask_rows)
 
 
@@ -53,7 +53,7 @@ def layer_figures(
     half = UNIT_ROUNDOFF[dtype] > UNIT_ROUNDOFF["float32"]
     worst = torch.zeros(H, dtype=ct, device=device)
     smax = torch.zeros(H, dtype=ct, device=device)
-    rows = rows or max(1, min(T, CHECK_BYTES // (8 * H * T_k)))
+    rows = rows or max(1, min(T, CHECK_BYTES.get(device.type, CHECK_BYTES["cpu"]) // (8 * H * T_k)))
     Mt = None if M is None else torch.as_tensor(M, device=device).to(ct)
     for r0 in range(0, T, rows):
         r1 = min(T, r0 + rows)
