@@ -59,3 +59,20 @@ def test_more_parameters_than_memory_is_refused_before_loading(tiny_folders, tmp
     line = _refused(capsys, ["capture", folder, TEXT, "--out", str(tmp_path / "x.safetensors")])
     assert line.startswith(f"attn-tui: {folder}: its config describes about ") and "parameters, " in line
     assert line.endswith("in float32; 8.0 GiB is free here (a smaller model, or --dtype bfloat16)"), line
+
+
+def test_a_file_the_readers_would_refuse_is_refused_before_the_forward(tiny_folders, tmp_path, capsys, monkeypatch):
+    """The readers' one size rule (core.reader_sizes), asked from the config and the token count
+    before any weight loads: capture never writes a file the project then refuses to open."""
+    require_models()
+    from attn_tui.capture import limits, pipeline
+    from attn_tui.core.reader_sizes import reader_problem
+
+    monkeypatch.setattr(pipeline, "load_model", lambda *a, **k: (_ for _ in ()).throw(AssertionError("loaded")))
+    monkeypatch.setattr(limits, "available_bytes", lambda: 2**50)  # memory is not what refuses it here
+    folder = _edited(tiny_folders, tmp_path, n_embd=16400, n_head=16)
+    line = _refused(capsys, ["capture", folder, TEXT, "--out", str(tmp_path / "x.safetensors")])
+    T = int(line.split("its file of ")[1].split(" tokens")[0])
+    rule = reader_problem(T, T, 1025, 1025, 16400, heads=16)
+    assert line == f"attn-tui: {folder}: its file of {T:,} tokens would be refused by every reader: {rule}"
+    assert rule == "d_model: width 16400; widths (d_model, d_k, d_v) are at most 16,384"
