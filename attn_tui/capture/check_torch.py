@@ -19,7 +19,7 @@ import torch
 
 from ..core.heads.capture_check import UNIT_ROUNDOFF, allowed_diff
 
-CHECK_BYTES = 64 * 2**20  # a block of every head's scores: H x rows x T' x 8 bytes at most
+CHECK_BYTES = {"cpu": 64 * 2**20, "cuda": 512 * 2**20}  # a block of every head's scores: H x rows x T' x 8 bytes
 BLOCKED = 1e9  # what the core adds to a blocked key's score (core.heads.source.mask_rows)
 
 
@@ -37,6 +37,30 @@ def _blocked(kind: str, window, r0: int, r1: int, w: int, device) -> torch.Tenso
     return (j > t) | (j <= t - window) if kind == "window" else j > t
 
 
+def _weights(q, k, scale: float, block: tuple, mask: tuple, Mt, half: bool):
+    """(softmax(scale·q kᵀ + M) of query rows r0..r1-1 and keys 0..w-1, max |scale·q kᵀ| of each head
+    over every key when ``half``, else None). A causal block of a square layer is masked on its
+    diagonal tile alone (keys before r0 are seen by every row: core.heads.source._causal_block)."""
+    r0, r1, w = block
+    kind, window = mask
+    T_k = k.shape[1]
+    S = torch.matmul(q[:, r0:r1], k[:, : (T_k if half else w)].transpose(1, 2))
+    S.mul_(scale)
+    top = S.abs().amax(dim=(1, 2)) if half else None
+    if half and w < T_k:
+        S = S[..., :w].contiguous()
+    if Mt is not None:
+        S.add_(Mt[r0:r1, :w])
+    elif kind == "causal" and q.shape[1] == T_k:
+        tile = torch.ones(r1 - r0, w - r0, dtype=torch.bool, device=q.device).triu_(1)
+        S[..., r0:w].masked_fill_(tile, -BLOCKED)
+    else:
+        blocked = _blocked(kind, window, r0, r1, w, q.device)
+        if blocked is not None:
+            S.masked_fill_(blocked, -BLOCKED)
+    return torch.softmax(S, dim=-1), top
+
+
 def layer_figures(
     Q, K, A, scale: float, mask: tuple, dtype: str, kv_head, M=None, rows: int | None = None
 ) -> tuple[np.ndarray, list[float]]:
@@ -49,34 +73,26 @@ def layer_figures(
     T_k = K.shape[1]
     q = Q.detach().to(ct)
     k = K.detach().to(ct)[torch.as_tensor(list(kv_head), device=device)]  # (H, T', d_k)
-    kind, window = mask
     half = UNIT_ROUNDOFF[dtype] > UNIT_ROUNDOFF["float32"]
     worst = torch.zeros(H, dtype=ct, device=device)
     smax = torch.zeros(H, dtype=ct, device=device)
-    rows = rows or max(1, min(T, CHECK_BYTES // (8 * H * T_k)))
+    rows = rows or max(1, min(T, CHECK_BYTES.get(device.type, CHECK_BYTES["cpu"]) // (8 * H * T_k)))
     Mt = None if M is None else torch.as_tensor(M, device=device).to(ct)
     for r0 in range(0, T, rows):
         r1 = min(T, r0 + rows)
-        w = min(r1, T_k) if kind in ("causal", "window") and Mt is None else T_k
-        S = torch.matmul(q[:, r0:r1], k[:, : (T_k if half else w)].transpose(1, 2))
-        S.mul_(scale)
-        if half:  # a half dtype's allowance is relative to max |S| over every key (capture_check.score_max)
-            smax = torch.maximum(smax, S.abs().amax(dim=(1, 2)))
-            S = S[..., :w]
-        if Mt is not None:
-            S = S + Mt[r0:r1, :w]
-        else:
-            blocked = _blocked(kind, window, r0, r1, w, device)
-            if blocked is not None:
-                S = S - blocked.to(ct) * BLOCKED
-        D = torch.softmax(S, dim=-1)
-        own = A[:, r0:r1, :w].to(ct)
-        both = torch.isnan(D) & torch.isnan(own)
-        D.sub_(own).abs_()
-        D.masked_fill_(both, 0.0)
-        worst = torch.maximum(worst, D.amax(dim=(1, 2)))  # maximum keeps NaN (fmax would drop it)
+        w = min(r1, T_k) if mask[0] in ("causal", "window") and Mt is None else T_k
+        D, top = _weights(q, k, scale, (r0, r1, w), mask, Mt, half)
+        if top is not None:
+            smax = torch.maximum(smax, top)
+        own = A[:, r0:r1, :w]
+        D.sub_(own).abs_()  # in place: the model's weights promoted to the check's dtype as they are read
+        most = D.amax(dim=(1, 2))
+        if torch.isnan(most).any():  # rare: NaN in the model's A, or in both (a fully masked row: they agree)
+            both = torch.isnan(_weights(q, k, scale, (r0, r1, w), mask, Mt, False)[0]) & torch.isnan(own)
+            most = D.masked_fill_(both, 0.0).amax(dim=(1, 2))
+        worst = torch.maximum(worst, most)  # maximum keeps NaN (fmax would drop it)
         if w < T_k:  # keys after the block's last row are blocked: the model's weights there are its error
-            worst = torch.maximum(worst, A[:, r0:r1, w:].to(ct).abs().amax(dim=(1, 2)))
+            worst = torch.maximum(worst, A[:, r0:r1, w:].abs().amax(dim=(1, 2)).to(ct))
     bounds = scale * torch.linalg.vector_norm(q, dim=2).amax(dim=1) * torch.linalg.vector_norm(k, dim=2).amax(dim=1)
     bounds, smax = bounds.cpu().tolist(), smax.cpu().tolist()
     allowed = [allowed_diff(dtype, d_k, T_k, bounds[h], smax[h] if half else None) for h in range(H)]

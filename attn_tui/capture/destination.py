@@ -88,18 +88,27 @@ class Destination:
 
     def __enter__(self) -> str:
         remove_stale(self.out)
+        try:  # before the partial file exists: no moment when a signal would leave it behind
+            self._handlers = {sig: signal.signal(sig, _raise) for sig in CAUGHT}
+        except ValueError:  # not the main thread: signals stay as they were
+            self._handlers = {}
         try:
             fd, self.tmp = tempfile.mkstemp(
                 prefix=f".{self.out.name}.{os.getpid()}.", suffix=PARTIAL, dir=self.out.parent
             )
         except OSError as exc:  # read-only file system, no permission, no room for even a name
+            self._restore()
             raise ValueError(f"--out {self.out}: cannot write in {self.out.parent} ({exc.strerror})") from None
+        except BaseException:
+            self._restore()
+            raise
         os.close(fd)
-        try:
-            self._handlers = {sig: signal.signal(sig, _raise) for sig in CAUGHT}
-        except ValueError:  # not the main thread: signals stay as they were
-            self._handlers = {}
         return self.tmp
+
+    def _restore(self) -> None:
+        for sig, handler in self._handlers.items():
+            signal.signal(sig, handler)
+        self._handlers = {}
 
     def commit(self) -> Path:
         """``tmp`` under ``out``'s name, with a new file's usual mode (not mkstemp's 0600). Without
@@ -130,6 +139,5 @@ class Destination:
             if self.tmp is not None:
                 Path(self.tmp).unlink(missing_ok=True)
         finally:
-            for sig, handler in self._handlers.items():
-                signal.signal(sig, handler)
+            self._restore()
         return False

@@ -12,7 +12,9 @@ figure is the whole of it beside the model and the mask (T x T' in the model's d
 
 from __future__ import annotations
 
+import json
 import os
+import re
 
 from ..core.heads.multihead_shapes import MAX_CELLS
 from ..core.limits import MAX_T
@@ -20,6 +22,7 @@ from ..core.reader_sizes import reader_problem
 
 BYTES_PER_CELL = {"float32": 8, "float16": 6, "bfloat16": 6}
 MASK_BYTES = {"float32": 4, "float16": 2, "bfloat16": 2}
+PARAM_BYTES = {"float32": 4, "float16": 2, "bfloat16": 2}  # a weight's bytes in each dtype
 GIB = 2**30
 
 
@@ -125,3 +128,68 @@ def free_bytes(model_id: str, device: str) -> int | None:
     folder = model_id
     weights = sum(e.stat().st_size for e in os.scandir(folder) if e.name.endswith(".safetensors") and e.is_file())
     return max(0, free - weights)
+
+
+LAYER_NAME = re.compile(r"(?:^|\.)(?:layers|layer|h|blocks)\.(\d+)\.")
+MAX_ST_HEADER = 100 * 2**20  # a safetensors header read to count the layers its weights hold
+
+
+def parameters_of(config) -> int | None:
+    """About how many parameters a decoder or encoder of this config holds, from its sizes alone
+    (embeddings, and per layer the attention's Q, K, V, O and the MLP), or None when it does not say:
+    a bound to judge before any weight is loaded, not an exact count."""
+    widths = widths_of(config)
+    n_layers = getattr(config, "num_hidden_layers", None)
+    if widths is None or not isinstance(n_layers, int):
+        return None
+    H, d_head, d = widths
+    H_kv = getattr(config, "num_key_value_heads", None) or H
+    d_ff = getattr(config, "intermediate_size", None) or getattr(config, "n_inner", None) or 4 * d
+    vocab = getattr(config, "vocab_size", 0) or 0
+    gated = 3 if getattr(config, "hidden_act", "") in ("silu", "swiglu") else 2
+    per_layer = d * d_head * (2 * H + 2 * H_kv) + gated * d * d_ff
+    return int(vocab * d + n_layers * per_layer)
+
+
+def layers_in_weights(folder: str) -> tuple[int, str] | None:
+    """(how many layers the .safetensors weights of ``folder`` hold, their file names), from the
+    tensors' names in the headers (…layers.N… / …h.N…); None when not a folder or no name says."""
+    if not os.path.isdir(folder):
+        return None
+    found, files = -1, []
+    for e in sorted(os.scandir(folder), key=lambda e: e.name):
+        if not (e.name.endswith(".safetensors") and e.is_file()):
+            continue
+        try:
+            with open(e.path, "rb") as f:
+                n = int.from_bytes(f.read(8), "little")
+                names = json.loads(f.read(n)) if 0 < n <= MAX_ST_HEADER else {}
+        except (OSError, ValueError):
+            continue
+        layers = [int(m.group(1)) for k in names for m in [LAYER_NAME.search(k)] if m]
+        if layers:
+            found, files = max(found, max(layers)), files + [e.name]
+    return (found + 1, ", ".join(files)) if found >= 0 else None
+
+
+def check_config(config, model_id: str, dtype: str, device: str) -> str | None:
+    """One line when the config describes a model that cannot be loaded here, before any weight is:
+    more layers than its weights hold (a local folder), or parameters x bytes past the memory the
+    machine (or the GPU, for cuda) has free now. None when it may load."""
+    n_layers = getattr(config, "num_hidden_layers", None)
+    present = layers_in_weights(str(model_id))
+    if isinstance(n_layers, int) and present is not None and n_layers > present[0]:
+        return (
+            f"{model_id}: its config says {n_layers:,} layers, but its weights ({present[1]}) hold {present[0]:,}; "
+            "a config and its weights go together"
+        )
+    params = parameters_of(config)
+    free = cuda_free_bytes() if device == "cuda" else available_bytes()
+    need = None if params is None else params * PARAM_BYTES.get(dtype, 4)
+    if need is None or free is None or need <= free:
+        return None
+    return (
+        f"{model_id}: its config describes about {params:,} parameters, {size(need)} in {dtype}; "
+        f"{size(free)} is free here{' on the GPU' if device == 'cuda' else ''} "
+        f"({'a smaller model' if dtype != 'float32' else 'a smaller model, or --dtype bfloat16'})"
+    )

@@ -9,7 +9,7 @@ import transformers
 from .. import __version__
 from ..core.limits import printable
 from .destination import Destination
-from .limits import free_bytes
+from .limits import check_config, free_bytes
 from .load import load_model, pick_device, prepare
 from .run import CaptureError, capture, finish, tokenize
 
@@ -51,6 +51,9 @@ def capture_to_file(model_id, text, out, *, layers=None, keep_A=False, force=Fal
     dest = Destination(out, force, opening)
     with dest as tmp:
         config, tokenizer = prepare(model_id, **kw)
+        problem = check_config(config, model_id, dtype, device)  # before any weight loads
+        if problem:
+            raise CaptureError(problem)
         limits = {"dtype": dtype, "keep_A": keep_A, "free": free_bytes(model_id, device)}
         enc = tokenize(tokenizer, config, text, layers=layers, model_id=model_id, **limits)
         model = load_model(model_id, config, **kw)

@@ -180,6 +180,6 @@ def test_compute_problem_streams_above_max_dim_only(monkeypatch, T, T_k):
     monkeypatch.setattr(limits, "_streamed_problem", lambda sc: streamed.append(sc) or real(sc))
     want = ("S", f"Q row {T} and K row {T_k}", "float16", float(np.finfo(np.float16).max))
     assert limits.compute_problem(s) == want
-    # the T x T' trace up to MAX_DIM tokens (T and T' both), the streamed search past it
+    # the T x T' trace up to DENSE_MAX tokens (T and T' both), the streamed search past it
     assert len(streamed) == (1 if max(T, T_k) > limits.DENSE_MAX else 0) and all(x is s for x in streamed)
     assert limits.compute_problem(s.with_(Q=np.ones((T, 1)), K=np.ones((T_k, 1)))) is None

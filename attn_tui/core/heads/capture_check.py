@@ -5,7 +5,9 @@ The check recomputes each head's A with the core (source.weights_block, float64)
 captured Q, K, the layer's scale and mask, and compares it with the attention weights the model
 itself returned for that head. The difference allowed is derived from the model's dtype (module
 ``allowed_diff``), so a capture whose heads are not the model's (a wrong mask, scale or head map)
-is refused while float rounding is not.
+is refused while float rounding is not. `attn-tui capture` runs the same check in torch on the
+model's device (attn_tui/capture/check_torch.py); this NumPy one is its oracle (tested to agree),
+and the check of a file that keeps A (`attn-tui heads`).
 """
 
 from __future__ import annotations
