@@ -3,7 +3,10 @@ sequence of letters, every head of both layers ready for head_scenario and the r
 
 from __future__ import annotations
 
-from .model import Model, encode, forward, shipped_model
+import numpy as np
+
+from .model import Model, ModelForward, encode, forward, shipped_model
+from .prediction import Readout
 from .source import HeadSource
 
 DEFAULT_TOKENS = "q w e r t y u i o p q w e r t y u i o p"  # ten letters, then the same ten again
@@ -38,7 +41,15 @@ def model_source(model: Model, tokens: str, title: str, source: str) -> HeadSour
         masks=(("causal", None),) * L,
         dtype="float64",
         read=memory_reader(arrays),
+        readout=readout_of(model, f),
     )
+
+
+def readout_of(model: Model, f: ModelForward) -> Readout:
+    """What the prediction reads from the forward ``f``: the direct path E[ids] + P[:T] (T, d_model),
+    each head's write O_h W_O^(h) (L, H, T, d_model), W_U and the logits; no final norm."""
+    heads = np.einsum("lhtk,lhkd->lhtd", f.O, model.W_O)
+    return Readout(f.logits, f.resid[0], heads, model.W_U, model.vocab, direct_name="embedding + position")
 
 
 def induction_demo(tokens: str | None = None) -> HeadSource:

@@ -45,6 +45,7 @@ class HeadSource:
     read: object = field(repr=False)  # read(name, layer, head=None) -> np.ndarray
     raw_tokens: tuple = ()  # the tokenizer's own tokens (Ġ kept), when captured from a model
     provenance: dict = field(default_factory=dict)  # model, revision, dtype, versions, the check (capture)
+    readout: object = field(default=None, repr=False)  # prediction.Readout of a model run here; None for a file
 
     @property
     def n_layers(self) -> int:

@@ -1,0 +1,96 @@
+"""The model's prediction and each head's share of it (core/heads/prediction.py), recomputed here from
+the shipped weights (np.load of the .npz, a forward of this file's own, head by head): the top five
+and their probabilities, and every part's share of the top token's logit, which sum to the logit."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from attn_tui.core.heads.demo import induction_demo
+from attn_tui.core.heads.model import WEIGHTS
+from attn_tui.core.heads.prediction import attribution, predict, top_k
+
+REPEAT = "q w e r t y u i q w e r t y u i"
+SUM_TOL = 1e-9  # the issue's bound on |Σ parts − logit| in float64 (rounding is ~1e-14 here)
+
+
+def own_forward(letters: str):
+    """(logits (T, V), direct (T, d), writes {(layer, head): (T, d)}) of the demo on ``letters``, from the
+    weights file, each head's O_h W_O^(h) kept: the model's formula written again, a head at a time."""
+    with np.load(WEIGHTS) as z:
+        w = {k: z[k].astype(np.float64) for k in ("E", "P", "W_Q", "W_K", "W_V", "W_O", "W_U")}
+    ids = [ord(c) - ord("a") for c in letters.split()]
+    T = len(ids)
+    x = w["E"][ids] + w["P"][:T]
+    direct, writes = x.copy(), {}
+    for layer in range(w["W_Q"].shape[0]):
+        step = np.zeros_like(x)
+        for h in range(w["W_Q"].shape[1]):
+            q, k, v = (x @ w[n][layer, h] for n in ("W_Q", "W_K", "W_V"))
+            s = q @ k.T / math.sqrt(q.shape[1])
+            s[np.triu_indices(T, 1)] = -np.inf
+            a = np.exp(s - s.max(axis=1, keepdims=True))
+            a /= a.sum(axis=1, keepdims=True)
+            writes[layer, h] = a @ v @ w["W_O"][layer, h]
+            step += writes[layer, h]
+        x = x + step
+    return x @ w["W_U"], direct, writes, w["W_U"]
+
+
+@pytest.mark.parametrize("t", [3, 10, 14])
+def test_the_demos_prediction_and_every_heads_share_recomputed(t):
+    logits, direct, writes, W_U = own_forward(REPEAT)
+    p = np.exp(logits[t] - logits[t].max())
+    p /= p.sum()
+    want_top = np.argsort(-p, kind="stable")[:5]
+    got = predict(induction_demo(REPEAT).readout, t)
+    assert [tok for tok, _ in got.top] == [chr(ord("a") + i) for i in want_top]
+    np.testing.assert_allclose([q for _, q in got.top], p[want_top], rtol=1e-12, atol=1e-15)
+    tok = int(want_top[0])
+    assert got.token == tok
+    assert got.logit == pytest.approx(logits[t, tok], abs=1e-12 * abs(logits[t]).max())
+    shares = {(ly, h): float(o[t] @ W_U[:, tok]) for (ly, h), o in writes.items()}
+    for part in got.heads:
+        assert part.logit == pytest.approx(shares[part.layer, part.head], abs=1e-12)
+    assert got.direct == pytest.approx(float(direct[t] @ W_U[:, tok]), abs=1e-12)
+    assert len(got.heads) == len(writes)
+    assert abs(sum(x.logit for x in got.parts) - logits[t, tok]) < SUM_TOL
+    assert [x.logit for x in got.parts] == sorted((x.logit for x in got.parts), reverse=True)
+
+
+def test_the_induction_head_puts_the_repeat_there():
+    """After t11 'e' (its earlier copy at t3, followed by 'r') the model predicts 'r', an induction head first."""
+    got = predict(induction_demo(REPEAT).readout, 10)
+    assert got.top[0][0] == "r" and got.top[0][1] > 0.9
+    assert got.parts[0].is_head and got.parts[0].layer == 1
+
+
+def test_with_a_final_norm_the_parts_sum_to_the_normed_logit():
+    """LN(x) = (x − mean x)/σ · w: with 1/σ held, centred parts sum to the logit (random parts, float64)."""
+    rng = np.random.default_rng(7)
+    d = 48
+    direct, heads = rng.normal(size=d), rng.normal(size=(2, 4, d))
+    w, u = rng.normal(size=d), rng.normal(size=d)
+    x = direct + heads.sum(axis=(0, 1))
+    inv_sigma = 1 / math.sqrt(x.var() + 1e-5)
+    logit = float(((x - x.mean()) * inv_sigma * w) @ u)
+    parts = attribution(direct, heads, u, inv_sigma, w)
+    assert abs(sum(p.logit for p in parts) - logit) < SUM_TOL
+    head = next(p for p in parts if p.layer == 1 and p.head == 3)
+    o = heads[1, 3]
+    assert head.logit == pytest.approx(float(((o - o.mean()) * inv_sigma * w) @ u), abs=1e-12)
+
+
+def test_without_a_norm_a_share_is_the_plain_dot_product():
+    parts = attribution(np.array([1.0, 0.0]), np.array([[[0.0, 2.0], [3.0, 1.0]]]), np.array([1.0, -1.0]))
+    assert [(p.layer, p.head, p.logit) for p in parts] == [(0, 1, 2.0), (None, None, 1.0), (0, 0, -2.0)]
+
+
+def test_top_k_is_the_stable_softmax_even_for_huge_logits():
+    top = top_k(np.array([1000.0, 1001.0, -np.inf]), 3, "abc")
+    assert [t for t, _ in top] == ["b", "a", "c"]
+    assert top[0][1] == pytest.approx(1 / (1 + math.exp(-1)), rel=1e-15)
+    assert top[2][1] == 0.0
