@@ -1,5 +1,5 @@
 """The model's prediction and each head's share of it (core/heads/prediction.py), recomputed here from
-the shipped weights (np.load of the .npz, a forward of this file's own, head by head): the top five
+the shipped weights (np.load of the .npz, the tests' own forward in demo_forward.py, head by head): the top five
 and their probabilities, and every part's share of the top token's logit, which sum to the logit."""
 
 from __future__ import annotations
@@ -10,34 +10,10 @@ import numpy as np
 import pytest
 
 from attn_tui.core.heads.demo import induction_demo
-from attn_tui.core.heads.model import WEIGHTS
 from attn_tui.core.heads.prediction import attribution, predict, top_k
+from tests.core.demo_forward import REPEAT, own_forward
 
-REPEAT = "q w e r t y u i q w e r t y u i"
 SUM_TOL = 1e-9  # the issue's bound on |Σ parts − logit| in float64 (rounding is ~1e-14 here)
-
-
-def own_forward(letters: str):
-    """(logits (T, V), direct (T, d), writes {(layer, head): (T, d)}) of the demo on ``letters``, from the
-    weights file, each head's O_h W_O^(h) kept: the model's formula written again, a head at a time."""
-    with np.load(WEIGHTS) as z:
-        w = {k: z[k].astype(np.float64) for k in ("E", "P", "W_Q", "W_K", "W_V", "W_O", "W_U")}
-    ids = [ord(c) - ord("a") for c in letters.split()]
-    T = len(ids)
-    x = w["E"][ids] + w["P"][:T]
-    direct, writes = x.copy(), {}
-    for layer in range(w["W_Q"].shape[0]):
-        step = np.zeros_like(x)
-        for h in range(w["W_Q"].shape[1]):
-            q, k, v = (x @ w[n][layer, h] for n in ("W_Q", "W_K", "W_V"))
-            s = q @ k.T / math.sqrt(q.shape[1])
-            s[np.triu_indices(T, 1)] = -np.inf
-            a = np.exp(s - s.max(axis=1, keepdims=True))
-            a /= a.sum(axis=1, keepdims=True)
-            writes[layer, h] = a @ v @ w["W_O"][layer, h]
-            step += writes[layer, h]
-        x = x + step
-    return x @ w["W_U"], direct, writes, w["W_U"]
 
 
 @pytest.mark.parametrize("t", [3, 10, 14])

@@ -132,6 +132,21 @@ def predict(readout: Readout, t: int, k: int = TOP) -> Prediction:
     )
 
 
+def p_text(q: float) -> str:
+    """A probability as text: three decimals, or two significant digits below 0.001 (not a bare 0.000)."""
+    return f"{q:.3f}" if q >= 0.001 or q == 0 else f"{q:.1e}"
+
+
+def how_they_sum(p: Prediction) -> str:
+    """The legend's sentence: how the parts make up the logit, and what they are (words for ``p``)."""
+    held = ", the final norm's 1/σ at this position held fixed" if p.has_norm else ""
+    return (
+        f"each part's share of the top token's logit, largest first: {p.direct_name} and each head's write "
+        f"O_h W_O^(h) taken through the unembedding{held}; the shares sum to the logit exactly, for an "
+        f"attention-only model ({NO_MLP})"
+    )
+
+
 NO_PREDICTION = (
     "no prediction here: this file holds the heads' Q, K, V, not the model's unembedding, "
     "so the next token and each head's share of it cannot be computed"
