@@ -35,7 +35,7 @@ def prediction_lines(src: HeadSource, t: int, p: Prediction | None) -> list:
     looks = looks_at(src, t, query_tops(src, t, n=1))
     keys = src.key_tokens or src.tokens
     out = ["", f"what the model predicts after t{t + 1} ({src.tokens[t]!r}), its top {len(p.top)}: {top}"]
-    out.append(f"the logit of {p.top[0][0]!r}, {p.logit:.3f}: {how_they_sum(p)}")
+    out.append(f"the logit of {p.top[0][0]!r}, {p.logit:.3f}, as each part's share, largest first: {how_they_sum(p)}")
     for x in p.parts:  # the share first: the list is ranked by it
         if not x.is_head:
             out.append(f"  {x.logit:+8.3f}  {p.direct_name}")

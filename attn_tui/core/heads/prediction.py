@@ -25,7 +25,7 @@ import numpy as np
 from ..attention import softmax
 
 TOP = 5  # next tokens listed (the issue's "top 5")
-NO_MLP = "no MLP part: this model is attention-only"
+NO_MLP = "it has no MLP, so no MLP part"
 
 
 class Part(NamedTuple):
@@ -138,12 +138,11 @@ def p_text(q: float) -> str:
 
 
 def how_they_sum(p: Prediction) -> str:
-    """The legend's sentence: how the parts make up the logit, and what they are (words for ``p``)."""
+    """What the parts are and how they make up the logit (the legend's words for ``p``)."""
     held = ", the final norm's 1/σ at this position held fixed" if p.has_norm else ""
     return (
-        f"each part's share of the top token's logit, largest first: {p.direct_name} and each head's write "
-        f"O_h W_O^(h) taken through the unembedding{held}; the shares sum to the logit exactly, for an "
-        f"attention-only model ({NO_MLP})"
+        f"{p.direct_name} and each head's write O_h W_O^(h), each through the unembedding{held}; "
+        f"they sum to the logit exactly, for an attention-only model such as this one ({NO_MLP})"
     )
 
 
