@@ -5,6 +5,7 @@ not the command's own path; a file with no model says why it has none, in one li
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -68,3 +69,19 @@ def test_a_file_with_no_model_says_why_in_one_line(capsys, tmp_path):
 def test_without_query_there_is_no_prediction(capsys):
     d = json.loads(_run(capsys, "induction-demo", "--json"))
     assert "prediction" not in d
+
+
+def test_the_worked_example_in_heads_md_is_the_programs_output(capsys):
+    """docs/HEADS.md (What the model predicts): its text block is what the command prints now, and the
+    figures its prose names are the tests' own forward's (layer 1's sum, the logit, the direct share)."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "HEADS.md").read_text(encoding="utf-8")
+    section = page.split("## What the model predicts, and which heads put it there")[1].split("\n## ")[0]
+    block = section.split("```text\n")[1].split("```")[0].rstrip("\n").splitlines()
+    out = _run(capsys, "induction-demo", "--tokens", REPEAT, "--query", "11").splitlines()
+    assert block == out[len(out) - len(block) :] and block[0].startswith("what the model predicts after t11")
+    logits, direct, writes, W_U = own_forward(REPEAT)
+    tok = int(np.argmax(logits[10]))
+    layer1 = sum(float(o[10] @ W_U[:, tok]) for (ly, _), o in writes.items() if ly == 1)
+    assert f"give it +{layer1:.3f} between them" in section
+    assert f"whole logit of\n{logits[10, tok]:.3f}" in section
+    assert f"embedding's −{-float(direct[10] @ W_U[:, tok]):.3f}" in section

@@ -60,3 +60,11 @@ def test_the_token_views_line_marks_the_head_shown():
     marked = [text.plain[s.start : s.end] for s in text.spans if "reverse" in str(s.style)]
     assert len(marked) == 1 and marked[0].startswith("L1.H2 +")
     assert len(text.plain.splitlines()) == 3
+
+
+def test_the_headline_docs_heads_md_quotes_is_the_views():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "HEADS.md").read_text(encoding="utf-8")
+    st = _state(10)
+    assert f"reads `{pv.prediction_view(st, pv.prediction_at(st)).headline}`" in page
