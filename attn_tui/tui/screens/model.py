@@ -33,7 +33,8 @@ class ModelScreen(StateScreen):
     HELP = (
         "Where the selected query looks in every head of its layer (M again: every layer): each head's five "
         "heaviest keys with their weights, and what that key is to the query (the previous token, itself, "
-        "the token after an earlier copy of it)."
+        "the token after an earlier copy of it). Above them: the model's prediction after the query and each "
+        "part's share of its logit, ranked (n: the next head; enter: that head in the token view)."
     )
     name_for_keys = "model"
     CSS_PATH = "tokens.tcss"

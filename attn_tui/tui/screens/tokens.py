@@ -35,7 +35,8 @@ def no_colour(app) -> bool:
 class TokensScreen(StateScreen):
     HELP = (
         "The sequence as text, each token shaded by the weight the selected query gives it (row t of A, "
-        "A's colour scale; masked keys struck through), the query outlined; f: who looks at t (column t)."
+        "A's colour scale; masked keys struck through), the query outlined; f: who looks at t (column t). "
+        "Below: the model's own prediction after t and each head's share of its logit (n: the next head)."
     )
     name_for_keys = "tokens"
     CSS_PATH = "tokens.tcss"
