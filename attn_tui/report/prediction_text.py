@@ -3,14 +3,15 @@ of the top one's logit (core/heads/prediction.py), as JSON fields and as text li
 
 from __future__ import annotations
 
-from ..core.heads.prediction import NO_PREDICTION, Prediction, how_they_sum, p_text, predict
+from ..core.heads.prediction import NO_PREDICTION, Prediction, how_they_sum, p_text, predict, source_readout
 from ..core.heads.query_top import looks_at, query_tops
 from ..core.heads.source import HeadSource
 
 
 def prediction_of(src: HeadSource, t: int) -> Prediction | None:
     """The prediction after query ``t`` (0-based); None for a source with no model (a file)."""
-    return None if src.readout is None else predict(src.readout, t)
+    readout = source_readout(src)
+    return None if readout is None else predict(readout, t)
 
 
 def prediction_dict(p: Prediction | None) -> dict | None:

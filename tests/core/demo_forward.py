@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from attn_tui.core.heads.model import WEIGHTS
+from attn_tui.core.models.induction import WEIGHTS
 
 REPEAT = "q w e r t y u i q w e r t y u i"
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from attn_tui.core.heads.demo import induction_demo
-from attn_tui.core.heads.prediction import attribution, predict, top_k
+from attn_tui.core.heads.prediction import attribution, predict, source_readout, top_k
 from tests.core.demo_forward import REPEAT, own_forward
 
 SUM_TOL = 1e-9  # the issue's bound on |Σ parts − logit| in float64 (rounding is ~1e-14 here)
@@ -22,7 +22,7 @@ def test_the_demos_prediction_and_every_heads_share_recomputed(t):
     p = np.exp(logits[t] - logits[t].max())
     p /= p.sum()
     want_top = np.argsort(-p, kind="stable")[:5]
-    got = predict(induction_demo(REPEAT).readout, t)
+    got = predict(source_readout(induction_demo(REPEAT)), t)
     assert [tok for tok, _ in got.top] == [chr(ord("a") + i) for i in want_top]
     np.testing.assert_allclose([q for _, q in got.top], p[want_top], rtol=1e-12, atol=1e-15)
     tok = int(want_top[0])
@@ -39,7 +39,7 @@ def test_the_demos_prediction_and_every_heads_share_recomputed(t):
 
 def test_the_induction_head_puts_the_repeat_there():
     """After t11 'e' (its earlier copy at t3, followed by 'r') the model predicts 'r', an induction head first."""
-    got = predict(induction_demo(REPEAT).readout, 10)
+    got = predict(source_readout(induction_demo(REPEAT)), 10)
     assert got.top[0][0] == "r" and got.top[0][1] > 0.9
     assert got.parts[0].is_head and got.parts[0].layer == 1
 

@@ -12,7 +12,8 @@ fixed, LN(x_t) = Σ_p (p − mean p) / σ · w, so each part's share is ((p − 
 and the shares still sum to the logit, exactly up to rounding. No model here has an MLP (the demo
 and the text model are attention-only), so there is no MLP part: none is made up.
 
-Everything here works on plain float64 arrays; the heads' sources build a Readout from their forward.
+Everything here works on plain float64 arrays; ``source_readout`` reads them off a built-in source's
+forward (core/models: its Run and its model's unembedding and final norm).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..attention import softmax
+from .capture_check import token_label
 
 TOP = 5  # next tokens listed (the issue's "top 5")
 NO_MLP = "it has no MLP, so no MLP part"
@@ -68,17 +70,50 @@ class Readout:
     """One forward's pieces the prediction is read from, float64.
 
     logits (T, V); direct (T, d): the direct path at each position; heads (L, H, T, d): each head's
-    O_j W_O^(j); W_U (d, V); vocab: V labels; ln_scale (T,): 1/σ of the final norm at each position
+    O_j W_O^(j); W_U (d, V); vocab: id -> label (a tuple, or TokenLabels); ln_scale (T,): 1/σ of the final norm at each position
     and ln_weight (d,) its weight, both None for a model with no final norm (the demo)."""
 
     logits: np.ndarray
     direct: np.ndarray
     heads: np.ndarray
     W_U: np.ndarray
-    vocab: tuple
+    vocab: object
     ln_scale: np.ndarray | None = None
     ln_weight: np.ndarray | None = None
     direct_name: str = "the embedding"
+
+
+class TokenLabels:
+    """Token id -> its label on screen, from a tokenizer: its vocabulary when it has one (the demo's
+    letters), else each id decoded when asked (a text model's few thousand are never all shown)."""
+
+    def __init__(self, tokenizer) -> None:
+        self.tokenizer = tokenizer
+
+    def __getitem__(self, i: int) -> str:
+        vocab = getattr(self.tokenizer, "vocab", None)
+        return vocab[i] if vocab is not None else token_label(self.tokenizer.decode([int(i)]))
+
+
+def source_readout(src) -> Readout | None:
+    """The Readout of a built-in HeadSource (its ``run`` and its ``model``, a core/models ModelEntry): the
+    direct path resid[0], each head's head_out, the logits, the unembedding and, for a model with a
+    final LayerNorm (ln_final), its 1/σ at each position and its weight. None for a file of heads."""
+    run, entry = getattr(src, "run", None), getattr(src, "model", None)
+    if run is None or entry is None:
+        return None
+    model = entry.model()
+    norm = getattr(model, "ln_final", None)
+    return Readout(
+        logits=run.logits,
+        direct=run.resid[0],
+        heads=run.head_out,
+        W_U=model.W_U if norm is None else model.unembed,
+        vocab=TokenLabels(model.tokenizer),
+        ln_scale=None if norm is None else run.final_scale,
+        ln_weight=norm,
+        direct_name="embedding + position" if getattr(model, "P", None) is not None else "embedding",
+    )
 
 
 def probabilities(logits_row) -> np.ndarray:

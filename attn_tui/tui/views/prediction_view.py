@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from rich.text import Text
 
-from ...core.heads.prediction import NO_PREDICTION, Prediction, how_they_sum, p_text, predict
+from ...core.heads.prediction import NO_PREDICTION, Prediction, how_they_sum, p_text, predict, source_readout
 from ...core.heads.query_top import HeadTop, looks_at, query_tops
 from ..state import State
 
@@ -39,12 +39,12 @@ def why_none(state: State) -> str | None:
     """The one line a view shows instead of a prediction, or None when the State's source has one."""
     if state.head is None:
         return ONE_HEAD
-    return NO_PREDICTION if state.head.source.readout is None else None
+    return NO_PREDICTION if source_readout(state.head.source) is None else None
 
 
 def prediction_at(state: State) -> Prediction | None:
     """The model's prediction after the selected query (None: why_none says why)."""
-    return None if why_none(state) else predict(state.head.source.readout, state.row)
+    return None if why_none(state) else predict(source_readout(state.head.source), state.row)
 
 
 def _looks(state: State, tops) -> dict:
