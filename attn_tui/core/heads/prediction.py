@@ -70,8 +70,9 @@ class Readout:
     """One forward's pieces the prediction is read from, float64.
 
     logits (T, V); direct (T, d): the direct path at each position; heads (L, H, T, d): each head's
-    O_j W_O^(j); W_U (d, V); vocab: id -> label (a tuple, or TokenLabels); ln_scale (T,): 1/σ of the final norm at each position
-    and ln_weight (d,) its weight, both None for a model with no final norm (the demo)."""
+    O_j W_O^(j); W_U (d, V); vocab: id -> label (a tuple, or TokenLabels); ln_scale (T,): 1/σ of the
+    final norm at each position and ln_weight (d,) its weight, both None for a model with no final
+    norm (the demo)."""
 
     logits: np.ndarray
     direct: np.ndarray
