@@ -99,3 +99,26 @@ async def test_small_terminals_draw_the_prediction(settle, size):
         await _press(pilot, settle, "T", "j", "n", "M", "n", "enter")
         assert isinstance(app.screen, TokensScreen)
         assert app.screen.query_one("#tokens-predict").plain.startswith("predicts ")
+
+
+async def test_text_demo_predicts_in_both_views(settle, monkeypatch, tmp_path):
+    """text-demo (the shipped model, else random weights of its format): the token view's headline names the
+    model's own top token at the query, and the model view says the final norm's 1/σ is held."""
+    from attn_tui.core.heads.capture_check import token_label
+    from attn_tui.core.models import MODELS, text
+    from tests.core.textmodels import random_model, shipped
+
+    if not shipped():
+        m = random_model(tmp_path)
+        monkeypatch.setattr(text, "shipped_text_model", lambda: m)
+    s, ref = open_ref("text-demo")
+    app = AttentionApp(scenario=s, head=ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _press(pilot, settle, "T")
+        run = app.state.head.source.run
+        tok = int(np.argmax(run.logits[app.state.row]))
+        label = token_label(MODELS["text-demo"].model().tokenizer.decode([tok]))
+        assert app.screen.query_one("#tokens-predict").plain.startswith(f"predicts {label!r} ")
+        await _press(pilot, settle, "M")
+        assert "the final norm's 1/σ at this position held fixed" in app.screen.query_one("#model-predict").plain
