@@ -31,7 +31,7 @@ class PredictionView(NamedTuple):
     headline: str  # predicts 'r' 1.000; L1.H2 +9.2 (looks at t4 'r', after copy)
     top: str  # next: 'r' 1.000 · 'y' 1.0e-05 · ...
     sums: str  # what the parts are and how they sum to the logit
-    logit: str  # the logit of 'r', 20.69,
+    lead: str  # the token view's words before the shares: "the logit of 'r', 20.69, as shares, ... (attention-only"
     parts: tuple  # PartLine, ranked, largest share first
 
 
@@ -72,9 +72,10 @@ def prediction_view(state: State, p: Prediction, tops: list[HeadTop] | None = No
     why = looks.get((first.layer, first.head)) if first.is_head else None
     headline = f"predicts {tok!r} {p_text(q)}; " + _part(name, f"{first.logit:+.1f}", why)
     top = "next: " + " · ".join(f"{t!r} {p_text(v)}" for t, v in p.top)
-    logit = f"the logit of {tok!r}, {p.logit:.2f},"
-    sums = f"{logit} as each part's share, largest first: {how_they_sum(p)}"
-    return PredictionView(headline, top, sums, logit, tuple(lines))
+    lead = f"the logit of {tok!r}, {p.logit:.2f}, as shares, largest first, summing to it exactly (attention-only"
+    lead += ", the final norm's 1/σ held" if p.has_norm else ""
+    sums = f"the logit of {tok!r}, {p.logit:.2f}, as each part's share, largest first: {how_they_sum(p)}"
+    return PredictionView(headline, top, sums, lead, tuple(lines))
 
 
 def token_lines(v: PredictionView, current: tuple) -> Text:
@@ -82,7 +83,7 @@ def token_lines(v: PredictionView, current: tuple) -> Text:
     head shown, in bold)."""
     out = Text()
     out.append(v.headline, style="bold")
-    out.append(f"\n{v.top}\n{v.logit} as shares, largest first, summing to it exactly (attention-only; n: next head): ")
+    out.append(f"\n{v.top}\n{v.lead}; n: the next head): ")
     for k, line in enumerate(v.parts):
         out.append(" · " if k else "")
         out.append(line.text.split(" (")[0], style="bold reverse" if line.head == current else "")
