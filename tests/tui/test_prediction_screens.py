@@ -119,6 +119,7 @@ async def test_text_demo_predicts_in_both_views(settle, monkeypatch, tmp_path):
         run = app.state.head.source.run
         tok = int(np.argmax(run.logits[app.state.row]))
         label = token_label(MODELS["text-demo"].model().tokenizer.decode([tok]))
-        assert app.screen.query_one("#tokens-predict").plain.startswith(f"predicts {label!r} ")
+        shown = app.screen.query_one("#tokens-predict").plain
+        assert shown.startswith(f"predicts {label!r} ") and "(attention-only, the final norm's 1/σ held;" in shown
         await _press(pilot, settle, "M")
         assert "the final norm's 1/σ at this position held fixed" in app.screen.query_one("#model-predict").plain
