@@ -271,7 +271,6 @@ SCREEN_KEYS: list[Key] = [
             "Next share",
             "the head with the next largest share of the predicted token's logit (▶ in the model view)",
             scope=scope,
-            palette=scope == "model",
         )
         for scope in ("tokens", "model")
     ),
