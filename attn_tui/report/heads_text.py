@@ -16,6 +16,7 @@ from ..core.heads.readings import FIELDS
 from ..core.heads.source import HeadSource, all_readings, own_weights_diffs
 from ..core.labeltext import positioned
 from ..core.limits import printable
+from .prediction_text import prediction_dict, prediction_lines, prediction_of
 
 TOKENS_SHOWN = 24  # the text's tokens line: a 4,096-token file is not printed whole
 COLUMNS = ("layer", "head", "H mean", "log2 ceil", "prev", "first", "self", "induction", "duplicate")
@@ -59,7 +60,7 @@ def heads_data(src: HeadSource, layer: int | None = None, query: int | None = No
             row["own_A_max_abs_diff"] = diffs[row["layer"]][row["head"]]
     layers = range(src.n_layers) if layer is None else [layer]
     combines = [c for c in (combine(src, ly) for ly in layers) if c is not None]
-    return {
+    out = {
         "title": src.title,
         "source": src.source,
         "tokens": list(src.tokens),
@@ -78,6 +79,9 @@ def heads_data(src: HeadSource, layer: int | None = None, query: int | None = No
             for c in combines
         ],
     }
+    if query is not None:
+        out["prediction"] = prediction_dict(prediction_of(src, query))
+    return out
 
 
 def _finite(x):
@@ -142,6 +146,7 @@ def heads_text(src: HeadSource, layer: int | None = None, query: int | None = No
     out += _verdicts(d)
     if query is not None:
         out += _looks(d, src.tokens, query)
+        out += prediction_lines(src, query, prediction_of(src, query))
     return "\n".join(out) + "\n"
 
 

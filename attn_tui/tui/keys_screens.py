@@ -264,4 +264,15 @@ SCREEN_KEYS: list[Key] = [
         palette=False,
     ),
     Key("M", "layers", "One/all layers", "every head of this layer <-> every head of every layer", scope="model"),
+    *(  # the prediction's heads, ranked by their share of the top token's logit (views/prediction_view.py)
+        Key(
+            "n",
+            "app.do('heads.next_part', 1)",
+            "Next share",
+            "the head with the next largest share of the predicted token's logit (▶ in the model view)",
+            scope=scope,
+        )
+        for scope in ("tokens", "model")
+    ),
+    Key("enter", "app.switch_mode('tokens')", "Token view", "the head marked ▶, in the token view", scope="model"),
 ]

@@ -1,4 +1,5 @@
-"""Snapshots of the token view (T) and the model view (M) on induction-demo repeated (each looked at
+"""Snapshots of the token view (T) and the model view (M) on induction-demo repeated, each with the model's
+prediction after the query and each head's share of it (each looked at
 as PNG): dark and textual-light in a 256-colour terminal, and a 16-colour one (TERM=xterm, where each
 token gets a bar glyph for its weight: the colour scale collapses there). The terminal is pinned here:
 the token view reads its colour depth from TERM/COLORTERM, as users' terminals set them."""
@@ -60,3 +61,9 @@ def test_token_view_16_colours_80x24(snap_compare, settle, colours):
 def test_model_view_every_layer_120x40(snap_compare, settle, colours):
     colours("xterm-256color", "truecolor")
     assert snap_compare(_app(), terminal_size=(120, 40), run_before=keys(settle, "M", "M"))
+
+
+def test_model_view_prediction_80x24(snap_compare, settle, colours):
+    """The prediction's block on a small terminal: n has moved the ▶ to the head with the second share."""
+    colours("xterm-256color", "truecolor")
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=keys(settle, "M", "j", "j", "n"))

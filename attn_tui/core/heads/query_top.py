@@ -59,3 +59,26 @@ def query_tops(src: HeadSource, t: int, layer: int | None = None, n: int = TOP) 
         A, seen = layer_rows(src, ly, t)
         out += [HeadTop(ly, h, top_keys(A[h], seen, n)) for h in range(src.n_heads)]
     return out
+
+
+def relation(ids, keys_are_queries: bool, t: int, j: int) -> str:
+    """What key j is to query t (both 0-based): "prev", "self", "first", "after copy", "copy" (an earlier
+    occurrence of the query's own token: the heads screen's "dup"), or ""."""
+    if not keys_are_queries:
+        return "first" if j == 0 else ""
+    if j == t:
+        return "self"
+    if j == t - 1:
+        return "prev"
+    if 1 <= j < t and ids[j - 1] == ids[t]:
+        return "after copy"
+    if j == 0:
+        return "first"  # also when it is a copy: the first token is read for being first (a sink)
+    return "copy" if j < t and ids[j] == ids[t] else ""
+
+
+def looks_at(src: HeadSource, t: int, tops: list[HeadTop]) -> dict:
+    """{(layer, head): (j, relation)}: the heaviest key j (0-based) of query ``t`` in each head of ``tops``
+    and what it is to the query (``relation``; "" when nothing named), heads whose keys are all masked left out."""
+    aligned = src.T_k == src.T
+    return {(h.layer, h.head): (h.top[0][0], relation(src.ids, aligned, t, h.top[0][0])) for h in tops if h.top}

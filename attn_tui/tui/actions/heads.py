@@ -110,6 +110,21 @@ def show_head(app, layer: int, head: int) -> None:
         app.notes.note(str(exc), "refusal", severity="warning", timeout=6)
 
 
+def next_part(app, step: int = 1) -> None:
+    """The head with the next share of the prediction's top logit, in the ranking the token and model
+    views list (largest first, round again after the last): the key `n` there."""
+    from ..views.prediction_view import prediction_at, why_none
+
+    why = why_none(app.state)
+    if why is not None:
+        refuse(app, why)
+        return
+    ranked = [(x.layer, x.head) for x in prediction_at(app.state).heads]
+    ref = app.state.head
+    now = (ref.layer, ref.head)
+    show_head(app, *(ranked[(ranked.index(now) + step) % len(ranked)] if now in ranked else ranked[0]))
+
+
 def open_tour_demo(app) -> None:
     """The tour's heads page (tour_text "heads"): induction-demo on a repeated sequence, layer 1, on
     its first repeated token; a multi-head source already open is kept."""

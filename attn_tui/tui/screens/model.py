@@ -20,6 +20,7 @@ from ...core.heads.query_top import query_tops
 from .. import keys
 from ..state import State
 from ..views import model_view as mv
+from ..views import prediction_view as pv
 from ..views.status import status_view
 from ..widgets import palette
 from ..widgets.key_bar import KeyBar
@@ -32,7 +33,8 @@ class ModelScreen(StateScreen):
     HELP = (
         "Where the selected query looks in every head of its layer (M again: every layer): each head's five "
         "heaviest keys with their weights, and what that key is to the query (the previous token, itself, "
-        "the token after an earlier copy of it)."
+        "the token after an earlier copy of it). Above them: the model's prediction after the query and each "
+        "part's share of its logit, ranked (n: the next head; enter: that head in the token view)."
     )
     name_for_keys = "model"
     CSS_PATH = "tokens.tcss"
@@ -43,11 +45,12 @@ class ModelScreen(StateScreen):
     def __init__(self, *args, **kw) -> None:
         super().__init__(*args, **kw)
         self.every_layer = False
-        self._done = None  # ((id(source), row, layer or None), [HeadTop])
+        self._done = None  # ((id(source), row, layer or None), [HeadTop], PredictionView or why there is none)
 
     def compose(self) -> ComposeResult:
         yield TextLines(id="model-header", wrap=True)
         with VerticalScroll(id="model-scroll"):
+            yield TextLines(id="model-predict", wrap=True)
             yield TextLines(id="model-heads", wrap=False)
         yield TextLines(id="model-legend", wrap=True)
         yield StatusLine(id="status")
@@ -64,32 +67,41 @@ class ModelScreen(StateScreen):
         if state.head is None:
             header.set_text(Text(mv.NO_HEADS))
             self.query_one("#model-heads", TextLines).set_text(Text(""))
+            self.query_one("#model-predict", TextLines).set_text(Text(""))
             return
         header.set_text(Text(mv.header(state, self.every_layer), style="bold"))
         self.query_one("#model-legend", TextLines).set_text(Text(mv.LEGEND, style="dim"))
         key = self._key(state)
         if self._done is not None and self._done[0] == key:
-            self._draw(state, self._done[1])
+            self._draw(state, *self._done[1:])
             return
         self.query_one("#model-heads", TextLines).set_text(Text("reading every head … (keys still work)"))
         self._read(state, key)
 
-    def _draw(self, state: State, tops) -> None:
+    def _draw(self, state: State, tops, predicted) -> None:
         look = palette.shared_look(self, lambda n: palette.shared_styles(self)[n].partial_rich_style)
         lines = mv.head_lines(state, tops, look.seq, look.label)
         self.query_one("#model-heads", TextLines).set_text(lines)
+        if isinstance(predicted, str):
+            block = Text(predicted, style="dim")
+        else:
+            block = pv.model_lines(predicted, (state.head.layer, state.head.head))
+        block.append("\n\nwhere it looks, each head:", style="bold")
+        self.query_one("#model-predict", TextLines).set_text(block)
 
     @work(thread=True, exclusive=True, group="model")
     def _read(self, state: State, key) -> None:
         tops = query_tops(state.head.source, state.row, key[2])
+        p = pv.prediction_at(state)
+        predicted = pv.why_none(state) if p is None else pv.prediction_view(state, p)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._read_done, key, tops)
+            self.app.call_from_thread(self._read_done, key, tops, predicted)
 
-    def _read_done(self, key, tops) -> None:
-        self._done = (key, tops)
+    def _read_done(self, key, tops, predicted) -> None:
+        self._done = (key, tops, predicted)
         state = self.app.state
         if state is not None and state.head is not None and self._key(state) == key:
-            self._draw(state, tops)
+            self._draw(state, tops, predicted)
 
     def action_layers(self) -> None:
         """`M` here: every head of this layer <-> every head of every layer."""

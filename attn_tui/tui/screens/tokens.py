@@ -17,6 +17,7 @@ from textual.worker import get_current_worker
 
 from .. import keys
 from ..state import State
+from ..views import prediction_view as pv
 from ..views import token_view as tv
 from ..views.status import status_view
 from ..widgets.key_bar import KeyBar
@@ -34,7 +35,8 @@ def no_colour(app) -> bool:
 class TokensScreen(StateScreen):
     HELP = (
         "The sequence as text, each token shaded by the weight the selected query gives it (row t of A, "
-        "A's colour scale; masked keys struck through), the query outlined; f: who looks at t (column t)."
+        "A's colour scale; masked keys struck through), the query outlined; f: who looks at t (column t). "
+        "Below: the model's own prediction after t and each head's share of its logit (n: the next head)."
     )
     name_for_keys = "tokens"
     CSS_PATH = "tokens.tcss"
@@ -47,11 +49,13 @@ class TokensScreen(StateScreen):
         self.key = 0  # the token t of the "in" direction (0-based; a key position)
         self.rollout = False  # R, the attention rollout of the whole model, instead of the head's A (key R)
         self._asked = None  # (id(trace), direction, index, rollout) a worker is reading
+        self._predicted = None  # (source, row, its PredictionView or the line saying why there is none)
 
     def compose(self) -> ComposeResult:
         yield TextLines(id="tokens-header", wrap=True)
         yield TokenText(id="token-text")
         yield TextLines(id="tokens-top", wrap=True)
+        yield TextLines(id="tokens-predict", wrap=True)
         yield TextLines(id="tokens-legend", wrap=True)
         yield StatusLine(id="status")
         yield KeyBar(keys.bar_label, id="keybar")
@@ -70,6 +74,7 @@ class TokensScreen(StateScreen):
         if state is None or not self.is_current:
             return
         self.query_one("#status", StatusLine).show(status_view(state))
+        self._show_prediction(state)
         index = self._index(state)
         if self.rollout and state.head is None:
             self.rollout = False  # another scenario, of one head, was opened meanwhile
@@ -91,6 +96,18 @@ class TokensScreen(StateScreen):
         self.query_one("#tokens-header", TextLines).set_text(Text(f"{head}{view.title}", style="bold"))
         self.query_one("#tokens-top", TextLines).set_text(Text(view.top))
         self.query_one("#tokens-legend", TextLines).set_text(Text(tv.legend(glyphs, state, self.rollout), style="dim"))
+
+    def _show_prediction(self, state: State) -> None:
+        """The model's top next tokens after the query and each part's share of the top one's logit (the
+        model's own, whatever head, c or edit is shown), or the line saying why there is none."""
+        src = state.head.source if state.head is not None else None
+        if self._predicted is None or self._predicted[0] is not src or self._predicted[1] != state.row:
+            p = pv.prediction_at(state)
+            self._predicted = (src, state.row, pv.why_none(state) if p is None else pv.prediction_view(state, p))
+        v = self._predicted[2]
+        current = (state.head.layer, state.head.head) if state.head is not None else None
+        text = Text(v, style="dim") if isinstance(v, str) else pv.token_lines(v, current)
+        self.query_one("#tokens-predict", TextLines).set_text(text)
 
     @work(thread=True, exclusive=True, group="tokens")
     def _read(self, state: State, direction: str, index: int, rollout: bool) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
-from ...core.heads.query_top import HeadTop
+from ...core.heads.query_top import HeadTop, relation
 from ..state import State
 from .token_view import who
 
@@ -29,22 +29,6 @@ def header(state: State, every_layer: bool) -> str:
         f"where {who(s.tokens, state.row)} looks, in every head of "
         f"{where} ({ref.source.n_heads} heads a layer; the model's weights: c and edits do not apply here)"
     )
-
-
-def relation(ids, keys_are_queries: bool, t: int, j: int) -> str:
-    """What key j is to query t (both 0-based): "prev", "self", "first", "after copy", "copy" (an earlier
-    occurrence of the query's own token: the heads screen's "dup"), or ""."""
-    if not keys_are_queries:
-        return "first" if j == 0 else ""
-    if j == t:
-        return "self"
-    if j == t - 1:
-        return "prev"
-    if 1 <= j < t and ids[j - 1] == ids[t]:
-        return "after copy"
-    if j == 0:
-        return "first"  # also when it is a copy: the first token is read for being first (a sink)
-    return "copy" if j < t and ids[j] == ids[t] else ""
 
 
 def head_lines(state: State, tops: list[HeadTop], seq: tuple, label: Style) -> Text:

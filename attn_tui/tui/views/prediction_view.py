@@ -1,0 +1,105 @@
+"""What the token view and the model view say of the model's own prediction at the selected position: its
+top next tokens with their probabilities, and each part's share of the top token's logit, ranked (direct
+logit attribution, core/heads/prediction.py), each head with where it looks from here (the model view's
+words: prev, self, after copy, ...).
+
+"predicts 'r' 1.000; L1.H2 +9.2 (looks at t4 'r', after copy)" is the headline: the top token, and the
+part that put most of its logit there. A source with no model (a file of heads) says why in one line.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rich.text import Text
+
+from ...core.heads.prediction import NO_PREDICTION, Prediction, how_they_sum, p_text, predict, source_readout
+from ...core.heads.query_top import HeadTop, looks_at, query_tops
+from ..state import State
+
+ONE_HEAD = "no prediction: one head here, not a model (open induction-demo for a model's next token)"
+
+
+class PartLine(NamedTuple):
+    """One part's line: its head (layer, head), None for the direct path, and its words."""
+
+    head: tuple | None
+    text: str
+
+
+class PredictionView(NamedTuple):
+    headline: str  # predicts 'r' 1.000; L1.H2 +9.2 (looks at t4 'r', after copy)
+    top: str  # next: 'r' 1.000 · 'y' 1.0e-05 · ...
+    sums: str  # what the parts are and how they sum to the logit
+    lead: str  # the token view's words before the shares: "the logit of 'r', 20.69, as shares, ... (attention-only"
+    parts: tuple  # PartLine, ranked, largest share first
+
+
+def why_none(state: State) -> str | None:
+    """The one line a view shows instead of a prediction, or None when the State's source has one."""
+    if state.head is None:
+        return ONE_HEAD
+    return NO_PREDICTION if source_readout(state.head.source) is None else None
+
+
+def prediction_at(state: State) -> Prediction | None:
+    """The model's prediction after the selected query (None: why_none says why)."""
+    return None if why_none(state) else predict(source_readout(state.head.source), state.row)
+
+
+def _looks(state: State, tops) -> dict:
+    src = state.head.source
+    keys = src.key_tokens or src.tokens
+    out = {}
+    for (layer, head), (j, why) in looks_at(src, state.row, tops).items():
+        out[layer, head] = f"looks at t{j + 1} {str(keys[j]).strip() or keys[j]!r}" + (f", {why}" if why else "")
+    return out
+
+
+def prediction_view(state: State, p: Prediction, tops: list[HeadTop] | None = None) -> PredictionView:
+    """The words for ``p`` on ``state``; ``tops``: every head's top key at the query (query_tops, every
+    layer; read here when not given)."""
+    src = state.head.source
+    looks = _looks(state, query_tops(src, state.row, n=1) if tops is None else tops)
+    lines = []
+    for x in p.parts:
+        name = f"L{x.layer}.H{x.head}" if x.is_head else p.direct_name
+        why = looks.get((x.layer, x.head)) if x.is_head else None
+        lines.append(PartLine((x.layer, x.head) if x.is_head else None, _part(name, f"{x.logit:+.2f}", why)))
+    tok, q = p.top[0]
+    first = p.parts[0]
+    name = f"L{first.layer}.H{first.head}" if first.is_head else p.direct_name
+    why = looks.get((first.layer, first.head)) if first.is_head else None
+    headline = f"predicts {tok!r} {p_text(q)}; " + _part(name, f"{first.logit:+.1f}", why)
+    top = "next: " + " · ".join(f"{t!r} {p_text(v)}" for t, v in p.top)
+    lead = f"the logit of {tok!r}, {p.logit:.2f}, as shares, largest first, summing to it exactly (attention-only"
+    lead += ", the final norm's 1/σ held" if p.has_norm else ""
+    sums = f"the logit of {tok!r}, {p.logit:.2f}, as each part's share, largest first: {how_they_sum(p)}"
+    return PredictionView(headline, top, sums, lead, tuple(lines))
+
+
+def token_lines(v: PredictionView, current: tuple) -> Text:
+    """The token view's lines: the headline, the top five, the shares on one line (``current``, the
+    head shown, in bold)."""
+    out = Text()
+    out.append(v.headline, style="bold")
+    out.append(f"\n{v.top}\n{v.lead}; n: the next head): ")
+    for k, line in enumerate(v.parts):
+        out.append(" · " if k else "")
+        out.append(line.text.split(" (")[0], style="bold reverse" if line.head == current else "")
+    return out
+
+
+def model_lines(v: PredictionView, current: tuple) -> Text:
+    """The model view's block: headline, top five, how the shares sum, then a line a part, ``current`` ▶."""
+    out = Text()
+    out.append(v.headline, style="bold")
+    out.append(f"\n{v.top}\n")
+    out.append(v.sums, style="dim")
+    for line in v.parts:
+        out.append(("\n▶ " if line.head == current else "\n  ") + line.text)
+    return out
+
+
+def _part(name: str, share: str, why: str | None) -> str:
+    return f"{name} {share}" + (f" ({why})" if why else "")
