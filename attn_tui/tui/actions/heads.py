@@ -44,7 +44,8 @@ def tokens(app) -> None:
         refuse(app, apply_tokens(app, " ".join(ref.source.tokens)))
         return
     field = entry.field
-    title = f"New {field} ({entry.what}, up to {entry.model().n_ctx:,} tokens): every head runs on them"
+    them = "them" if field == "tokens" else "it"
+    title = f"New {field} ({entry.what}, up to {entry.model().n_ctx:,} tokens): every head runs on {them}"
     app.push_screen(FormScreen(title, [(field, field, ref.source.text)], lambda v: apply_tokens(app, v[field])))
 
 
