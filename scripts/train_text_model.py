@@ -49,15 +49,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "attn-tui-text-model")
     ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--steps", type=int, default=1400)
+    ap.add_argument("--steps", type=int, default=800)
     ap.add_argument("--batch", type=int, default=8, help="sequences a step")
     ap.add_argument("--n-ctx-train", type=int, default=256)
     ap.add_argument("--d-model", type=int, default=128)
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--lr", type=float, default=5e-3)
     ap.add_argument("--warmup", type=int, default=100)
-    ap.add_argument("--frac-text-repeat", type=float, default=0.25)
-    ap.add_argument("--frac-token-repeat", type=float, default=0.25)
+    ap.add_argument("--frac-text-repeat", type=float, default=0.3)
+    ap.add_argument("--frac-token-repeat", type=float, default=0.3)
+    ap.add_argument("--stop-after", type=int, help="stop at this step (schedule of --steps)")
     ap.add_argument("--ckpt-every", type=int, default=100)
     ap.add_argument("--log-every", type=int, default=25)
     ap.add_argument("--resume", action="store_true", help="go on from --cache/ckpt.pt")
@@ -179,13 +180,17 @@ def token_stream(tok: Tokenizer, docs: list[str]) -> np.ndarray:
 
 
 def init_params(vocab: int, d: int, heads: int, gen: torch.Generator) -> dict:
-    """Spec-layout weights (safetensors keys), float32, requiring grad."""
+    """Spec-layout weights (safetensors keys), float32, requiring grad. Every embedding row
+    starts with one shared unit direction: without it (no biases, no positional embedding) a
+    layer-0 head cannot attend by position alone (a 1400-step run grew no previous-token head
+    in layer 0 by step 800, nor an induction head)."""
     dh = d // heads
 
     def normal(shape: tuple, std: float) -> torch.Tensor:
         return (torch.randn(shape, generator=gen) * std).requires_grad_()
 
-    p = {"embed": normal((vocab, d), 0.1)}
+    shared = torch.tensor([(-1.0) ** i for i in range(d)]) / math.sqrt(d)  # mean 0: LN keeps it
+    p = {"embed": (normal((vocab, d), 0.1) + shared).detach().requires_grad_()}
     for layer in range(2):
         p[f"layers.{layer}.ln"] = torch.ones(d, requires_grad=True)
         for name in ("W_Q", "W_K", "W_V"):
@@ -325,7 +330,7 @@ def train(p: dict, stream: np.ndarray, common: np.ndarray, tok: Tokenizer, args)
         rng.bit_generator.state, step, seconds = state["rng"], state["step"], state["seconds"]
         print(f"resumed at step {step} ({seconds:.0f} s)", flush=True)
     t0, run_loss = time.perf_counter() - seconds, []
-    while step < args.steps:
+    while step < min(args.steps, args.stop_after or args.steps):
         for g in opt.param_groups:
             g["lr"] = lr_at(step, args)
         ids = torch.from_numpy(make_batch(stream, common, rng, args))
@@ -340,7 +345,7 @@ def train(p: dict, stream: np.ndarray, common: np.ndarray, tok: Tokenizer, args)
             el = time.perf_counter() - t0
             print(f"step {step:6d}  loss {np.mean(run_loss):.4f}  {el:7.0f} s", flush=True)
             run_loss = []
-        if step % args.ckpt_every == 0 or step == args.steps:
+        if step % args.ckpt_every == 0 or step in (args.steps, args.stop_after):
             prov = {"steps": step, "seconds": time.perf_counter() - t0}
             state = {"params": p, "opt": opt.state_dict(), "rng": rng.bit_generator.state}
             torch.save({**state, "step": step, "seconds": prov["seconds"]}, ckpt)
@@ -387,13 +392,16 @@ PROSE = (
     "cliffs, and eat fish in one of the small restaurants near the harbour."
 )
 WORDS = (
-    "time year people way day man thing woman life child world school state family student "
-    "group country problem hand part place case week company system program question work "
-    "government number night point home water room mother area money story fact month lot "
-    "right study book eye job word business issue side kind head house service friend father "
-    "power hour game line end member law car city community name president team minute idea "
-    "kid body information back parent face others level office door health person art war "
-    "history party result change morning reason research girl guy moment air teacher force"
+    "time year people way day man thing child state family group problem hand part place case "
+    "week system program work number point fact month right word issue side kind head power line "
+    "end member name body information back parent others level result change reason good new "
+    "first last long little own other old big high different small large next important few "
+    "public same able make take see know give find tell become show put begin keep hold write "
+    "let mean set run sit lead read fall send build open consider appear wait expect stop call "
+    "need want look use try start turn happen include continue add follow create order value "
+    "list file data type string class object method function code table page text field key "
+    "test sign step color form view model task event tree window woman world school student "
+    "country company question government night home water room mother area money story"
 ).split()
 
 
@@ -403,10 +411,10 @@ def word_ids(tok: Tokenizer) -> np.ndarray:
     return np.asarray(sorted({i[0] for i in ids if len(i) == 1}), dtype=np.int64)
 
 
-def repeats(tok: Tokenizer, n: int, count: int, seed: int) -> np.ndarray:
-    """(count, 2n) ids: n distinct common words in a seeded order, then the same n again."""
-    rng, pool = np.random.default_rng(seed), word_ids(tok)
-    firsts = np.stack([rng.choice(pool, n, replace=n > len(pool)) for _ in range(count)])
+def repeats(pool: np.ndarray, n: int, count: int, seed: int) -> np.ndarray:
+    """(count, 2n) ids: n distinct ids of pool in a seeded order, then the same n again."""
+    rng = np.random.default_rng(seed)
+    firsts = np.stack([rng.choice(pool, n, replace=False) for _ in range(count)])
     return np.concatenate([firsts, firsts], 1)
 
 
@@ -444,15 +452,106 @@ def measure(p: dict, ids: np.ndarray, n_rep: int | None = None) -> tuple[list, f
 
 
 def quick_eval(p: dict, tok: Tokenizer) -> None:
-    """Pilot figures: best previous-token head of layer 0, best induction head of layer 1."""
+    """Pilot figures: layer 0's prev_token on PROSE, layer 1's induction on repeats."""
     prose = np.asarray([tok.encode(PROSE).ids], dtype=np.int64)
     (s0, s1), loss, _ = measure(p, prose)
-    (r0, r1), _, acc = measure(p, repeats(tok, 50, 8, 1), 50)
+    (r0, r1), _, acc = measure(p, repeats(word_ids(tok), 40, 8, 1), 40)
     print(
         f"prose loss {loss:.3f}  prev L0 {np.round(s0['prev'], 2)}  "
         f"induction L1 {np.round(r1['induction'], 2)}  repeat top-1 {acc:.2f}",
         flush=True,
     )
+
+
+def ngram_losses(stream: np.ndarray, ids: np.ndarray, vocab: int) -> dict:
+    """Held-out nats/token of add-k unigram and bigram models fit on the training stream,
+    each given its best k of (1, 0.1, 0.01) on ids (B, T); predicted tokens 1..T-1."""
+    prev, nxt = ids[:, :-1].ravel(), ids[:, 1:].ravel()
+    uni_counts = np.bincount(stream, minlength=vocab).astype(np.float64)
+    pair = stream[:-1] * vocab + stream[1:]
+    big = np.bincount(pair, minlength=vocab * vocab).reshape(vocab, vocab)
+    out = {}
+    for k in (1.0, 0.1, 0.01):
+        uni = (uni_counts + k) / (uni_counts.sum() + k * vocab)
+        bi = (big[prev, nxt] + k) / (big[prev].sum(1) + k * vocab)
+        out[k] = (-np.log(uni[nxt]).mean(), -np.log(bi).mean())
+    return {"unigram": min(v[0] for v in out.values()), "bigram": min(v[1] for v in out.values())}
+
+
+def windows(stream: np.ndarray, n: int) -> np.ndarray:
+    """(B, n): the stream cut into whole windows of n tokens."""
+    b = len(stream) // n
+    return stream[: b * n].reshape(b, n)
+
+
+@torch.no_grad()
+def model_loss(p: dict, ids: np.ndarray, chunk: int = 8) -> float:
+    """Mean nats/token over ids (B, T), predicted tokens 1..T-1, a few rows at a time."""
+    total = 0.0
+    for i in range(0, len(ids), chunk):
+        x = torch.from_numpy(ids[i : i + chunk])
+        logits, _ = forward(p, x[:, :-1])
+        total += F.cross_entropy(logits.transpose(1, 2), x[:, 1:], reduction="sum").item()
+    return total / (len(ids) * (ids.shape[1] - 1))
+
+
+def loss_table(p: dict, tok: Tokenizer, stream: np.ndarray, held: np.ndarray) -> None:
+    """Print held-out nats/token: model vs unigram and bigram baselines."""
+    vocab = tok.get_vocab_size()
+    prose = np.asarray([tok.encode(PROSE).ids], dtype=np.int64)
+    print("\nheld-out loss, nats/token (predicted tokens 1..T-1 of each window)")
+    print(f"{'text':<34}{'tokens':>8}{'model':>8}{'unigram':>9}{'bigram':>8}")
+    for name, ids in (
+        ("held-out docs, windows of 256", windows(held, 256)),
+        ("held-out docs, windows of 1024", windows(held, 1024)),
+        ("PROSE (plain English, not docs)", prose),
+    ):
+        base = ngram_losses(stream, ids, vocab)
+        print(f"{name:<34}{ids.size:>8}{model_loss(p, ids):>8.3f}{base['unigram']:>9.3f}{base['bigram']:>8.3f}")
+
+
+def head_table(p: dict, tok: Tokenizer, stream: np.ndarray, held: np.ndarray) -> None:
+    """Print each head's prev/self/first on natural text and induction on repeats: of
+    40 WORDS (one token each), and of 256 or 512 of the corpus's 1000 commonest words."""
+    prose = np.asarray([tok.encode(PROSE).ids], dtype=np.int64)
+    cases = [("PROSE", prose, None), ("held 1024", windows(held, 1024)[:4], None)]
+    words, common = word_ids(tok), common_tokens(stream, tok)
+    for n, count, pool in ((40, 16, words), (256, 4, common), (512, 2, common)):
+        cases.append((f"rep {2 * n}", repeats(pool, n, count, n), n))
+    results = [(name, *measure(p, ids, n)) for name, ids, n in cases]
+    print("\nper head: mean attention (queries t >= 1; induction: second-half queries)")
+    print(f"{'case':<11}{'head':<6}{'prev':>6}{'self':>6}{'first':>6}{'induct':>7}")
+    for name, scores, _, _ in results:
+        for layer, sc in enumerate(scores):
+            for j in range(len(sc["prev"])):
+                ind = f"{sc['induction'][j]:>7.2f}" if "induction" in sc else f"{'':>7}"
+                row = f"{sc['prev'][j]:>6.2f}{sc['self'][j]:>6.2f}{sc['first'][j]:>6.2f}{ind}"
+                print(f"{name:<11}{f'{layer}.{j}':<6}{row}")
+    print("\nrepeats: share of second-half queries whose top prediction is the next token")
+    for name, _, _, acc in results[2:]:
+        print(f"{name:<11}{acc:>6.3f}")
+
+
+def check_numpy(p: dict, tok: Tokenizer, held: np.ndarray) -> None:
+    """The spec's NumPy forward against torch's, float32, on three sequences."""
+    w = {k: t.detach().numpy() for k, t in p.items()}
+    seqs = [tok.encode(PROSE).ids, repeats(word_ids(tok), 40, 1, 7)[0], windows(held, 1024)[0]]
+    worst_logit = worst_a = 0.0
+    for ids in seqs:
+        ids = np.asarray(ids, dtype=np.int64)
+        logits, pats = numpy_forward(w, ids)
+        with torch.no_grad():
+            t_logits, t_pats = forward(p, torch.from_numpy(ids[None]), keep=True)
+        worst_logit = max(worst_logit, np.abs(logits - t_logits[0].numpy()).max())
+        for a, ta in zip(pats, t_pats):
+            worst_a = max(worst_a, np.abs(a - ta[0].numpy()).max())
+    ok = worst_logit <= 1e-5 * max(1.0, np.abs(logits).max()) and worst_a <= 1e-5
+    print(
+        f"\nNumPy spec forward vs torch (float32, T = 330..1024): max |dlogit| {worst_logit:.2e}"
+        f", max |dA| {worst_a:.2e}: {'ok' if ok else 'MISMATCH'}"
+    )
+    if not ok:
+        sys.exit("error: the NumPy forward of the spec does not match torch")
 
 
 def prepare(args) -> tuple:
@@ -482,7 +581,19 @@ def main(argv: list[str] | None = None) -> None:
         common = common_tokens(stream, tok)
         prov = train(p, stream, common, tok, args)
         print(f"trained {prov['steps']} steps in {prov['seconds']:.0f} s", flush=True)
-    quick_eval(load_params(args.out), tok)
+    p = load_params(args.out)
+    meta = safe_open_metadata(args.out / WEIGHTS)
+    print(f"\nmodel: {args.out / WEIGHTS} ({meta['steps']} steps, {meta['train_seconds']} s)")
+    check_numpy(p, tok, held)
+    loss_table(p, tok, stream, held)
+    head_table(p, tok, stream, held)
+
+
+def safe_open_metadata(path: Path) -> dict:
+    from safetensors import safe_open
+
+    with safe_open(str(path), framework="numpy") as f:
+        return f.metadata()
 
 
 def load_params(folder: Path) -> dict:
