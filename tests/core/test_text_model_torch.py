@@ -5,12 +5,16 @@ RoPE is written as the contract gives it (GPT-NeoX rotate_half). Skipped without
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from attn_tui.core.models.text import forward, shipped_text_model
 from tests.core.textmodels import random_model, shipped
 
+ROOT = Path(__file__).resolve().parents[2]
 TEXTS = [
     "The cat sat on the mat. The cat sat on the mat.",
     "It was a bright cold day in April, and the clocks were striking thirteen.",
@@ -58,3 +62,23 @@ def test_numpy_forward_equals_torch_to_1e6(model, text):
     for ly in range(model.n_layers):
         assert np.abs(run.A[ly] - As[ly]).max() <= 1e-6
         assert np.abs(run.Q[ly] - Qs[ly]).max() <= 1e-6  # post-RoPE, as the heads screen reads them
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_numpy_forward_equals_the_trainers_torch_forward(model, text):
+    """The model as trained is the model as run: scripts/train_text_model.py's own torch forward (its
+    layer_norm, einsums, SDPA) on the same weights in float64. Its RoPE tables are float32, so the
+    two agree to float32's rounding of cos and sin, not to 1e-6."""
+    torch = pytest.importorskip("torch", reason="torch not installed: pip install -e '.[oracle]'")
+    spec = importlib.util.spec_from_file_location("train_text_model", ROOT / "scripts" / "train_text_model.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    names = {"embed": model.embed, "ln_final": model.ln_final, "unembed": model.unembed}
+    for ly in range(model.n_layers):
+        names |= {f"layers.{ly}.{k}": getattr(model, k)[ly] for k in ("W_Q", "W_K", "W_V", "W_O")}
+        names[f"layers.{ly}.ln"] = model.ln[ly]
+    p = {k: torch.from_numpy(np.array(v)) for k, v in names.items()}  # float64
+    ids = model.tokenizer.encode(text).ids
+    want = script.forward(p, torch.from_numpy(ids)[None])[0][0].numpy()
+    got = forward(model, ids).logits
+    assert np.abs(got - want).max() <= 64 * np.finfo(np.float32).eps * np.abs(want).max(), np.abs(got - want).max()
