@@ -1,0 +1,55 @@
+"""Issue 52 item 2 in a real pseudo-terminal: q quits at once while a screen's worker is still reading
+heads. A sparse .safetensors of 1,024 layers x 1,024 heads (a few KB on disk) keeps the heads screen
+(`h`: its layer, then the rollout of every layer) and the model view of every layer (`M M`) reading
+for minutes. Before, the screen went away but the process kept reading, deaf to q, Ctrl-C and SIGTERM:
+asyncio's default executor was shut down with wait=True, and its threads were joined at exit
+(tui/worker_threads.py). The wait is on the process's exit, bounded by ptyrun.DEADLINE."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from tests.tui.ptyrun import READY, PtyApp
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a pty")
+
+
+def sparse_heads(path, L: int, H: int, T: int, d: int = 1):
+    """A causal multi-head .safetensors whose Q, K, V (L, H, T, d) float16 are a hole in the file:
+    all zeros, no disk used (the header alone is written)."""
+    head, at = {}, 0
+    for name in ("Q", "K", "V"):
+        n = L * H * T * d * 2
+        head[name] = {"dtype": "F16", "shape": [L, H, T, d], "data_offsets": [at, at + n]}
+        at += n
+    head["__metadata__"] = {"mask": json.dumps("causal")}
+    text = json.dumps(head).encode()
+    text += b" " * (-len(text) % 8)
+    with open(path, "wb") as f:
+        f.write(len(text).to_bytes(8, "little") + text)
+        f.truncate(8 + len(text) + at)
+    return path
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        # the heads screen: its layer's tiles drawn, then the rollout of 1,024 x 1,024 heads under way
+        (("h", "L0.H0 ·"),),
+        # the model view: layer 0's 1,024 heads drawn, then every layer's being read
+        (("M", "L0.H0 t1"), ("M", "reading every head")),
+    ],
+    ids=["heads", "model-every-layer"],
+)
+def test_q_quits_while_a_worker_reads(tmp_path, keys):
+    path = sparse_heads(tmp_path / "many.safetensors", L=1024, H=1024, T=16)
+    with PtyApp(["--scenario", str(path), "--fresh"]) as app:
+        app.shows(READY)
+        for key, shown in keys:
+            app.send(key.encode())
+            app.shows(shown)
+        app.send(b"q")
+        assert app.exit_code() == 0  # waits on the exit (AssertionError "did not exit" past the deadline)
