@@ -17,8 +17,9 @@ from contextlib import contextmanager
 _here = threading.local()
 
 
-class Cancelled(Exception):  # noqa: N818  (what happened, as asyncio's CancelledError says)
-    """The work's result is no longer wanted."""
+class Cancelled(BaseException):  # noqa: N818  (what happened, as asyncio's CancelledError says)
+    """The work's result is no longer wanted. A BaseException, as asyncio.CancelledError: no
+    ``except Exception`` backstop on the way (a file reader's one line) takes it for an error."""
 
 
 @contextmanager

@@ -11,7 +11,7 @@ import json
 
 import numpy as np
 
-from ..core.heads.rollout import rollout, rollout_rows
+from ..core.heads.rollout import check_rows, rollout, rollout_rows
 from ..core.heads.source import HeadSource
 
 TOP = 5  # the text's entries per row
@@ -35,6 +35,7 @@ def parse_query(text: str | None, T: int) -> list[int] | None:
                 f"--query: {item[:20]!r} is not a position; give positions from 1 to {T}, e.g. --query 1,{T}"
             )
         rows.append(int(item) - 1)
+    check_rows(len(rows), T)  # before any head is read
     return rows
 
 

@@ -7,31 +7,14 @@ asyncio's default executor was shut down with wait=True, and its threads were jo
 
 from __future__ import annotations
 
-import json
 import sys
 
 import pytest
 
+from tests.core.badheads import sparse_heads
 from tests.tui.ptyrun import READY, PtyApp
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a pty")
-
-
-def sparse_heads(path, L: int, H: int, T: int, d: int = 1):
-    """A causal multi-head .safetensors whose Q, K, V (L, H, T, d) float16 are a hole in the file:
-    all zeros, no disk used (the header alone is written)."""
-    head, at = {}, 0
-    for name in ("Q", "K", "V"):
-        n = L * H * T * d * 2
-        head[name] = {"dtype": "F16", "shape": [L, H, T, d], "data_offsets": [at, at + n]}
-        at += n
-    head["__metadata__"] = {"mask": json.dumps("causal")}
-    text = json.dumps(head).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(len(text).to_bytes(8, "little") + text)
-        f.truncate(8 + len(text) + at)
-    return path
 
 
 @pytest.mark.parametrize(

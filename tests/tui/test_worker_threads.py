@@ -12,8 +12,8 @@ from attn_tui.core.cancel import Cancelled, cancellable, check
 from attn_tui.core.heads.door import open_heads
 from attn_tui.core.heads.query_top import query_tops
 from attn_tui.tui.app import AttentionApp
+from tests.core.badheads import sparse_heads
 from tests.tui.ptyrun import DEADLINE
-from tests.tui.test_quit_while_reading_pty import sparse_heads
 
 
 async def test_a_superseded_worker_stops_reading(tmp_path):

@@ -13,8 +13,11 @@ mixture, after the last layer, that comes from input token j. It needs the keys 
 own positions (T′ = T). Heads are read as their A already is (grouped K/V heads, windows, additive
 masks: source.weights_block); a fully masked (NaN) row of a head counts as 0 in the mean.
 
-Up to WHOLE tokens R is formed whole (T × T); above, only the rows asked for, each pass over one
-head's row block at a time (readings.ROWS rows), so memory stays O(rows asked × T + ROWS × T).
+Up to WHOLE tokens R is formed whole (T × T); above, only the rows asked for, at most MAX_CELLS
+numbers in all (the whole R's at WHOLE tokens). Either way the rows are carried down the layers
+reading one head at a time (its Q and K, then its A in blocks of readings.ROWS rows), so memory stays
+O(rows asked × T + one head + ROWS × T), never a layer's heads at once (16 heads of 16,384 tokens
+and d_k 256 held in float64 took 1.5 GB).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from .readings import ROWS
 from .source import HeadSource
 
 WHOLE = 512  # up to this many tokens the whole R; above, the query rows asked for
+MAX_CELLS = WHOLE * WHOLE  # the numbers of R given at most: R whole at WHOLE tokens, or as many rows of R
 
 
 def check_rollout(src: HeadSource) -> None:
@@ -36,66 +40,74 @@ def check_rollout(src: HeadSource) -> None:
         )
 
 
-def mean_heads(src: HeadSource, layer: int):
-    """A function (r0, r1) -> (r1 - r0, T) Ā_l's rows r0..r1-1: the mean over the layer's heads of
-    their A (NaN as 0). Each head's Q and K are read once, here."""
-    blocks = [src.weights_block(layer, h) for h in range(src.n_heads)]
+def _carry(src: HeadSource, layer: int, r: np.ndarray, tell) -> np.ndarray:
+    """r Ã_layer for row vectors r (n, T): ½ r + ½ r Ā_layer, Ā_layer's heads read one at a time (each
+    head's Q and K once, then its A in row blocks, only the blocks r has weight on: under a causal mask,
+    rows ≤ t; keys past a block's seen width are blocked). A fully masked (NaN) row of a head counts as
+    0. ``tell()`` after each head."""
+    T, H = src.T, src.n_heads
+    out = 0.5 * r
+    blocks = [(r0, min(T, r0 + ROWS)) for r0 in range(0, T, ROWS) if r[:, r0 : r0 + ROWS].any()]
+    for h in range(H):  # one head's Q, K and a block of its A at a time: never every head of a layer
+        block = src.weights_block(layer, h)
+        for r0, r1 in blocks:
+            w = src.seen_width(layer, r1)
+            A = np.nan_to_num(block(r0, r1, w)[0], nan=0.0, copy=False)  # (r1 - r0, w)
+            out[:, :w] += (0.5 / H) * (r[:, r0:r1] @ A)
+        tell()
+    return out
 
-    def rows(r0: int, r1: int) -> np.ndarray:
-        total = np.zeros((r1 - r0, src.T_k))
-        for block in blocks:
-            total += np.nan_to_num(block(r0, r1)[0], nan=0.0)
-        return total / src.n_heads
 
-    return rows
+def _counter(src: HeadSource, progress):
+    """tell(): ``progress(heads read, heads)`` after each head, when there is one (the CLI's progress line)."""
+    done, total = [0], src.n_layers * src.n_heads
+
+    def tell() -> None:
+        done[0] += 1
+        if progress is not None:
+            progress(done[0], total)
+
+    return tell
 
 
-def _tell(progress, layers_done: int, src: HeadSource) -> None:
-    """``progress(heads read, heads)`` after each layer, when there is one (the CLI's progress line)."""
-    if progress is not None:
-        progress(layers_done * src.n_heads, src.n_layers * src.n_heads)
+def check_rows(n_rows: int, T: int) -> None:
+    """ValueError (one line) when ``n_rows`` query rows of R would be more than the whole R's cells at
+    WHOLE tokens: the one bound on rows, whether they are R whole or rows asked for (duplicates count)."""
+    if n_rows * T > MAX_CELLS:
+        most = MAX_CELLS // T
+        raise ValueError(
+            f"--query: {n_rows} rows of {T} tokens; rollout gives at most {MAX_CELLS:,} numbers "
+            f"({WHOLE} x {WHOLE}), {most} row{'s' if most != 1 else ''} at {T} tokens: name fewer"
+        )
 
 
 def rollout(src: HeadSource, progress=None) -> np.ndarray:
     """(T, T) R = Ã_{L−1} ⋯ Ã_0 (module doc), for T ≤ WHOLE (else ValueError: ask for rows);
-    ``progress(done, total)`` is told the heads read after each layer."""
+    ``progress(done, total)`` is told the heads read after each head."""
     check_rollout(src)
     if src.T > WHOLE:
         raise ValueError(
             f"--rollout: {src.T} tokens; the whole T × T rollout is given up to {WHOLE}: "
             "name the rows you want with --query (positions from 1, e.g. --query 1,5)"
         )
-    T = src.T
-    R = np.eye(T)
-    for layer in range(src.n_layers):
-        mean = mean_heads(src, layer)
-        A_bar = np.vstack([mean(r0, min(T, r0 + ROWS)) for r0 in range(0, T, ROWS)])
-        R = (0.5 * A_bar + 0.5 * np.eye(T)) @ R  # layer `layer` applied after the ones before it
-        _tell(progress, layer + 1, src)
-    return R
+    return rollout_rows(src, range(src.T), progress)  # e_t Ã_{L−1} ⋯ Ã_0 for every t: R whole
 
 
 def rollout_rows(src: HeadSource, rows, progress=None) -> np.ndarray:
-    """(len(rows), T) rows ``rows`` (0-based) of R, without forming any T × T matrix:
-    e_t Ã_{L−1} ⋯ Ã_0, the row vector carried down from the last layer to the first, each Ã_l read in
-    row blocks (only the blocks the vector has weight on: under a causal mask, rows ≤ t); ``progress``
-    as rollout's."""
+    """(len(rows), T) rows ``rows`` (0-based) of R, without forming any T × T matrix above WHOLE tokens:
+    e_t Ã_{L−1} ⋯ Ã_0, the row vectors carried down from the last layer to the first (_carry: a head at
+    a time); ``progress`` as rollout's. At most MAX_CELLS numbers (check_rows)."""
     check_rollout(src)
-    rows = np.asarray(rows, dtype=np.int64)
+    rows = np.asarray(rows, dtype=np.int64).reshape(-1)
     T = src.T
     if rows.size and (rows.min() < 0 or rows.max() >= T):
         raise ValueError(f"--query: positions go from 1 to {T}")
+    check_rows(rows.size, T)
     r = np.zeros((len(rows), T))
     r[np.arange(len(rows)), rows] = 1.0
-    for done, layer in enumerate(reversed(range(src.n_layers))):
-        out, mean = 0.5 * r, mean_heads(src, layer)
-        for r0 in range(0, T, ROWS):
-            r1 = min(T, r0 + ROWS)
-            if not r[:, r0:r1].any():
-                continue  # no weight on these rows: their block adds nothing
-            out += 0.5 * (r[:, r0:r1] @ mean(r0, r1))
-        r = out
-        _tell(progress, done + 1, src)
+    tell = _counter(src, progress)
+    for layer in reversed(range(src.n_layers)):
+        r = _carry(src, layer, r, tell)
     return r
 
 
