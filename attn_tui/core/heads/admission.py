@@ -16,7 +16,18 @@ import math
 import numpy as np
 
 from ..attention import DTYPES
-from ..limits import MAX_DIM, MAX_T, check_c, clean_label, compute_problem, overflow_message, printable, shown
+from ..labeltext import stored_problem
+from ..limits import (
+    MAX_DIM,
+    MAX_LABEL,
+    MAX_T,
+    check_c,
+    clean_label,
+    compute_problem,
+    overflow_message,
+    printable,
+    shown,
+)
 from ..scenario import Scenario
 from .source import HeadSource, check_head
 
@@ -24,10 +35,15 @@ from .source import HeadSource, check_head
 def admit_source(src: HeadSource) -> HeadSource:
     """``src`` if every door may open it; else ValueError, one line without the file's name (open_file
     adds it). Labels are judged by the single-head door's clean_label and kept as they are (a captured
-    token's leading space is part of its label; a head's Scenario collapses it, as any door's)."""
+    token's leading space is part of its label; a head's Scenario collapses it, as any door's), so
+    they are judged as kept too (labeltext.stored_problem): "q\n\nall heads OK\r" passed the
+    collapsed check and printed lines of its own in `heads --rollout`."""
     for key in ("tokens", "key_tokens"):
         for i, x in enumerate(getattr(src, key), 1):
             clean_label(x, f"{key}: label {i}")
+            problem = stored_problem(x, MAX_LABEL)  # kept as stored: judged as stored, as shown and printed
+            if problem:
+                raise ValueError(f"{key}: label {i} {problem}; labels are plain text")
     for layer, scale in enumerate(src.scales):
         try:
             check_c(scale * math.sqrt(src.d_k))
