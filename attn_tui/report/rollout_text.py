@@ -17,8 +17,10 @@ from ..core.heads.source import HeadSource
 TOP = 5  # the text's entries per row
 WHAT = (
     "Attention rollout (Abnar & Zuidema 2020): each layer's heads averaged, the residual counted as half,\n"
-    "R = Ã_{L-1} ... Ã_0 with Ã_l = ½ mean_h A_l + ½ I (layer 0 first). R[t, j]: the share of position t's\n"
-    "mixture after the last layer that comes from input token j; each row sums to 1. Its largest entries:"
+    "R = Ã_{L-1} ... Ã_0 with Ã_l = ½ mean_h A_l + ½ I (layer 0 first; a query row that sees no key: e_t).\n"
+    "R[t, j]: rollout's estimate of how much of position t after the last layer comes from input token j,\n"
+    "under its assumptions (values, W_O and the MLPs left out; residual and attention half each); each row\n"
+    "sums to 1. Its largest entries:"
 )
 SHOWN = 5e-4  # entries below this print as 0.000: left out
 

@@ -5,13 +5,17 @@ Each layer's heads are averaged, and the residual stream is counted as half of w
 keeps (a token also passes itself on, unchanged, around the attention):
 
     Ā_l = mean over heads of A_l          (T, T)
-    Ã_l = ½ Ā_l + ½ I
+    Ã_l = ½ Ā_l + ½ I                      (a row of Ā_l that is fully masked: Ã_l's row is e_t)
     R   = Ã_{L−1} ⋯ Ã_1 Ã_0               (layer 0 applied first)
 
-Each Ã_l is row-stochastic, so each row of R sums to 1: R[t, j] is the share of position t's
-mixture, after the last layer, that comes from input token j. It needs the keys to be the queries'
-own positions (T′ = T). Heads are read as their A already is (grouped K/V heads, windows, additive
-masks: source.weights_block); a fully masked (NaN) row of a head counts as 0 in the mean.
+Each Ã_l is row-stochastic, so each row of R sums to 1. R[t, j] is rollout's estimate of how much
+of position t after the last layer comes from input token j, under its assumptions: values, W_O
+and the MLPs are left out, and the residual and the attention count half each. It needs the keys
+to be the queries' own positions (T′ = T). Heads are read as their A already is (grouped K/V heads,
+windows, additive masks: source.weights_block). A query row that sees no key (a padded token of an
+additive mask: its A row is NaN, or a mean over blocked keys) has nothing to mix in: its row of Ã is
+e_t, the position passing itself on, as Abnar & Zuidema's renormalised Ā + I gives; counted as 0 it
+left R's rows summing to 0.25–0.98.
 
 Up to WHOLE tokens R is formed whole (T × T); above, only the rows asked for, at most MAX_CELLS
 numbers in all (the whole R's at WHOLE tokens). Either way the rows are carried down the layers
@@ -25,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from .readings import ROWS
-from .source import HeadSource
+from .source import SEEN, HeadSource
 
 WHOLE = 512  # up to this many tokens the whole R; above, the query rows asked for
 MAX_CELLS = WHOLE * WHOLE  # the numbers of R given at most: R whole at WHOLE tokens, or as many rows of R
@@ -43,19 +47,33 @@ def check_rollout(src: HeadSource) -> None:
 def _carry(src: HeadSource, layer: int, r: np.ndarray, tell) -> np.ndarray:
     """r Ã_layer for row vectors r (n, T): ½ r + ½ r Ā_layer, Ā_layer's heads read one at a time (each
     head's Q and K once, then its A in row blocks, only the blocks r has weight on: under a causal mask,
-    rows ≤ t; keys past a block's seen width are blocked). A fully masked (NaN) row of a head counts as
-    0. ``tell()`` after each head."""
+    rows ≤ t; keys past a block's seen width are blocked). A row that sees no key is e_t (_unseeing).
+    ``tell()`` after each head."""
     T, H = src.T, src.n_heads
-    out = 0.5 * r
-    blocks = [(r0, min(T, r0 + ROWS)) for r0 in range(0, T, ROWS) if r[:, r0 : r0 + ROWS].any()]
+    dead = _unseeing(src, layer)
+    live = r.copy() if dead.any() else r
+    live[:, dead] = 0.0  # a row that sees no key: Ã's row is e_t, so r's weight there passes on whole
+    out = r - 0.5 * live
+    blocks = [(r0, min(T, r0 + ROWS)) for r0 in range(0, T, ROWS) if live[:, r0 : r0 + ROWS].any()]
     for h in range(H):  # one head's Q, K and a block of its A at a time: never every head of a layer
         block = src.weights_block(layer, h)
         for r0, r1 in blocks:
             w = src.seen_width(layer, r1)
             A = np.nan_to_num(block(r0, r1, w)[0], nan=0.0, copy=False)  # (r1 - r0, w)
-            out[:, :w] += (0.5 / H) * (r[:, r0:r1] @ A)
+            out[:, :w] += (0.5 / H) * (live[:, r0:r1] @ A)
         tell()
     return out
+
+
+def _unseeing(src: HeadSource, layer: int) -> np.ndarray:
+    """(T,) True for the query rows of ``layer`` that see no key: only an additive mask has them (a
+    causal or window row sees itself), the same for every head of the layer; read in row blocks."""
+    dead = np.zeros(src.T, bool)
+    if src.masks[layer][0] == "additive":
+        M = src.read("M", layer)  # (T, T'), read once (as weights_block does)
+        for r0 in range(0, src.T, ROWS):
+            dead[r0 : r0 + ROWS] = (M[r0 : r0 + ROWS] <= SEEN).all(axis=1)
+    return dead
 
 
 def _counter(src: HeadSource, progress):
