@@ -13,6 +13,7 @@ import numpy as np
 
 from ..core.heads.rollout import check_rows, rollout, rollout_rows
 from ..core.heads.source import HeadSource
+from ..core.numparse import digits_hint, whole_digits
 
 TOP = 5  # the text's entries per row
 WHAT = (
@@ -32,9 +33,10 @@ def parse_query(text: str | None, T: int) -> list[int] | None:
     rows = []
     for item in text.split(","):
         item = item.strip()
-        if not item.isdigit() or not 1 <= int(item) <= T:
+        if not whole_digits(item) or not 1 <= int(item) <= T:  # ASCII only: ١ and １２ were read as 1 and 12
             raise ValueError(
-                f"--query: {item[:20]!r} is not a position; give positions from 1 to {T}, e.g. --query 1,{T}"
+                f"--query: {item[:20]!r} is not a position{digits_hint(item)}; give positions from 1 to {T}, "
+                f"e.g. --query 1,{T}"
             )
         rows.append(int(item) - 1)
     check_rows(len(rows), T)  # before any head is read

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..core.limits import MAX_TITLE, admit, check_values, clean_label
+from ..core.numparse import whole_digits
 
 if TYPE_CHECKING:
     from ..core.heads import HeadSource
@@ -154,6 +155,6 @@ def parse_head(text: str, ref: HeadRef) -> HeadRef:
     """'1.3' (or '1 3', 'L1.H3') -> head 3 of layer 1; ValueError with one line otherwise."""
     cleaned = text.strip().lower().replace("l", " ").replace("h", " ").replace(".", " ").replace(",", " ")
     parts = cleaned.split()
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    if len(parts) != 2 or not all(whole_digits(p) for p in parts):  # ASCII: ١ was layer 1
         raise ValueError(f"head: {text.strip()[:40]!r} is not LAYER.HEAD; type e.g. 1.3 (both from 0)")
     return moved(ref, int(parts[0]), int(parts[1]))
