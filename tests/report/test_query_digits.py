@@ -13,8 +13,11 @@ from attn_tui.core.heads.multihead_settings import read_mask_kind
 BAD = ["١", "１２", "²", "1" * 5000, "1_0", " 1 2"]
 
 
+IDS = ["arabic-indic", "fullwidth", "superscript", "5000-digits", "underscore", "gap"]
+
+
 @pytest.mark.parametrize("rollout", [False, True], ids=["query", "rollout-query"])
-@pytest.mark.parametrize("bad", BAD, ids=["arabic-indic", "fullwidth", "superscript", "5000-digits", "underscore", "gap"])
+@pytest.mark.parametrize("bad", BAD, ids=IDS)
 def test_a_position_not_in_ascii_digits_is_refused_in_one_line(capsys, bad, rollout):
     argv = ["heads", "induction-demo", *(["--rollout"] if rollout else []), "--query", bad]
     assert cli.main(argv) == 2
