@@ -139,6 +139,11 @@ def _load_problem(model_id, config, exc, allow_pickle: bool) -> Exception:
             f"{model_id}: its weights are in {name}, a pickle, which can run code as it loads; capture reads "
             f".safetensors only: give --allow-pickle to load it anyway, if you trust where it came from"
         )
+    if "ignore_mismatched_sizes" in text or "above report" in text:  # transformers' report is not shown here
+        return CaptureError(
+            f"{model_id}: its weights do not have the shapes its config asks for (config.json names other sizes "
+            "than the weights files hold); use the config that came with these weights"
+        )
     return CaptureError(f"{model_id}: cannot load the model ({text})")
 
 

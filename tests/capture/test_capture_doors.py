@@ -232,3 +232,19 @@ def test_a_hostile_pickle_under_allow_pickle_is_one_line_with_its_reason(tmp_pat
     line = refused(capsys, ["capture", str(folder), TEXT, "--out", str(tmp_path / "o.safetensors"), "--allow-pickle"])
     assert "weights-only loader refused it (Unsupported operand " in line and "()" not in line, line
     assert not (tmp_path / "ran").exists()
+
+
+def test_a_config_whose_sizes_the_weights_do_not_have_is_one_line_in_our_words(tmp_path, capsys):
+    """Issue 52 item 11: a config.json naming other sizes than the weights ended with transformers'
+    "For details look at the above report!", and no report was shown (its logging is quiet here)."""
+    require_models()
+    import json
+
+    from tests.capture.tiny_models import save_tiny
+
+    folder = save_tiny(tmp_path / "resized", "gpt2")
+    config = json.loads((folder / "config.json").read_text())
+    config["n_positions"] *= 4  # wpe in the weights keeps the old size
+    (folder / "config.json").write_text(json.dumps(config))
+    line = refused(capsys, ["capture", str(folder), TEXT, "--out", str(tmp_path / "o.safetensors")])
+    assert "its weights do not have the shapes its config asks for" in line and "above report" not in line, line
