@@ -55,13 +55,21 @@ def _carry(src: HeadSource, layer: int, r: np.ndarray, tell) -> np.ndarray:
     live[:, dead] = 0.0  # a row that sees no key: Ã's row is e_t, so r's weight there passes on whole
     out = r - 0.5 * live
     blocks = [(r0, min(T, r0 + ROWS)) for r0 in range(0, T, ROWS) if live[:, r0 : r0 + ROWS].any()]
+    # Up to WHOLE tokens Ā itself is small (2 MiB): summed head by head, then one product. Above, r has
+    # at most MAX_CELLS / T rows (16 at 16,384 tokens), each head's block multiplied into it as it comes.
+    total = np.zeros((T, T)) if T <= WHOLE else None
     for h in range(H):  # one head's Q, K and a block of its A at a time: never every head of a layer
         block = src.weights_block(layer, h)
         for r0, r1 in blocks:
             w = src.seen_width(layer, r1)
             A = np.nan_to_num(block(r0, r1, w)[0], nan=0.0, copy=False)  # (r1 - r0, w)
-            out[:, :w] += (0.5 / H) * (live[:, r0:r1] @ A)
+            if total is not None:
+                total[r0:r1, :w] += A
+            else:
+                out[:, :w] += (0.5 / H) * (live[:, r0:r1] @ A)
         tell()
+    if total is not None:
+        out += 0.5 * (live @ (total / H))
     return out
 
 
