@@ -58,7 +58,14 @@ def is_multi(name: str) -> bool:
 # (prefetch), so `>` / `<` cost only the trace, as `+` does. Keyed by the source's identity.
 _READY: OrderedDict = OrderedDict()  # (id(source), layer, head) -> (source, Scenario)
 KEEP = 8
+# and at most this many bytes of their arrays: 8 heads of 16,384 tokens x d_k 256 in float64 (96 MiB each)
+# were 768 MiB kept for a file of a few KB (issue 52: no file under 1 MB takes 500 MB on any screen)
+KEEP_BYTES = 128 * 2**20
 _LOCK = threading.Lock()
+
+
+def _nbytes(s) -> int:
+    return sum(getattr(a, "nbytes", 0) for a in (s.X, s.Y, s.Q, s.K, s.V, s.W_Q, s.W_K, s.W_V))
 
 
 def scenario_of(ref: HeadRef):
@@ -76,7 +83,7 @@ def scenario_of(ref: HeadRef):
     if ref.labels:
         with _LOCK:
             _READY[key] = (ref.source, s)
-            while len(_READY) > KEEP:
+            while len(_READY) > KEEP or (len(_READY) > 1 and sum(_nbytes(v[1]) for v in _READY.values()) > KEEP_BYTES):
                 _READY.popitem(last=False)
     return s
 
