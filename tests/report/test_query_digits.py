@@ -1,7 +1,7 @@
 """Issue 52 item 11: positions are ASCII digits, as docs/FILES.md says of every typed number.
 `--query` took `١` and `１２` as 1 and 12 (str.isdigit, then int), and `²` or 5,000 digits leaked
 Python's own messages (int() raises on both). The same check reads `--rollout --query`, the palette's
-"go to L.H" and a file's "window:W" mask (core/numparse.whole_digits)."""
+"go to L.H" (tests/tui/test_head_digits.py) and a file's "window:W" mask (core/numparse.whole_digits)."""
 
 from __future__ import annotations
 
@@ -34,15 +34,7 @@ def test_an_ascii_position_still_reads(capsys):
     assert "where query t12 " in capsys.readouterr().out
 
 
-def test_the_palettes_head_and_a_files_window_take_ascii_digits_only():
-    from attn_tui.core.heads.door import open_heads
-    from attn_tui.tui.heads_nav import HeadRef, parse_head
-
-    src = open_heads("induction-demo")
-    ref = HeadRef(src, "induction-demo", 0, 0)
-    assert (parse_head("1.3", ref).layer, parse_head("1.3", ref).head) == (1, 3)
-    with pytest.raises(ValueError, match="is not LAYER.HEAD"):
-        parse_head("١.1", ref)
+def test_a_files_window_takes_ascii_digits_only():
     assert read_mask_kind("window:4", 0) == ("window", 4)
     with pytest.raises(ValueError, match="mask: layer 0"):
         read_mask_kind("window:４", 0)
