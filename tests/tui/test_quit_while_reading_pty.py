@@ -7,6 +7,7 @@ asyncio's default executor was shut down with wait=True, and its threads were jo
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import pytest
@@ -36,3 +37,14 @@ def test_q_quits_while_a_worker_reads(tmp_path, keys):
             app.shows(shown)
         app.send(b"q")
         assert app.exit_code() == 0  # waits on the exit (AssertionError "did not exit" past the deadline)
+
+
+def test_sigterm_ends_it_while_a_worker_reads(tmp_path):
+    """The same read, ended by SIGTERM: the session's signal handler exits, 128 + 15, without waiting."""
+    path = sparse_heads(tmp_path / "many.safetensors", L=1024, H=1024, T=16)
+    with PtyApp(["--scenario", str(path), "--fresh"]) as app:
+        app.shows(READY)
+        app.send(b"h")
+        app.shows("L0.H0 ·")
+        app.proc.send_signal(signal.SIGTERM)
+        assert app.exit_code() == 128 + signal.SIGTERM
