@@ -10,6 +10,7 @@ import re
 import sys
 import threading
 import time
+import warnings
 
 import torch
 from huggingface_hub.utils import logging as hub_logging
@@ -152,6 +153,11 @@ def _load_problem(model_id, config, exc, allow_pickle: bool) -> Exception:
             f"{model_id}: its weights are in {name}, a pickle, which can run code as it loads; capture reads "
             f".safetensors only: give --allow-pickle to load it anyway, if you trust where it came from"
         )
+    if "ignore_mismatched_sizes" in text or "above report" in text:  # transformers' report is not shown here
+        return CaptureError(
+            f"{model_id}: its weights do not have the shapes its config asks for (config.json names other sizes "
+            "than the weights files hold); use the config that came with these weights"
+        )
     return CaptureError(f"{model_id}: cannot load the model ({text})")
 
 
@@ -172,12 +178,15 @@ def load_model(model_id: str, config, *, dtype="float32", device="cpu", revision
         opts["device_map"] = device_map
     with _Progress(model_id):
         try:
-            model = AutoModel.from_pretrained(
-                model_id, config=config, dtype=DTYPES[dtype], attn_implementation=interface.NAME, **opts
-            )
+            with warnings.catch_warnings():  # torch warns of a pickle's protocol in two lines: the refusal says it
+                warnings.filterwarnings("ignore", category=UserWarning, module=r"torch\._weights_only_unpickler")
+                model = AutoModel.from_pretrained(
+                    model_id, config=config, dtype=DTYPES[dtype], attn_implementation=interface.NAME, **opts
+                )
         except pickle.UnpicklingError as exc:  # --allow-pickle: torch's weights-only loader refused what it found
-            found = re.search(r"WeightsUnpickler error: ([^.\n]*)", str(exc))
-            what = found.group(1) if found else _first_line(exc)
+            # torch writes the reason after "WeightsUnpickler error:", on that line or after blank lines
+            found = re.search(r"WeightsUnpickler error:\s*([^\n]*[^\s.])", str(exc))
+            what = found.group(1) if found else _first_line(exc) or "not weights alone"
             name = _pickled(model_id) or "its pickled weights"
             raise CaptureError(
                 f"{model_id}: {name} holds more than weights, and torch's weights-only loader refused it "

@@ -138,10 +138,13 @@ def _run(args) -> str:
 
 def _position(text: str, T: int) -> int:
     """--query t without --rollout: one position from 1, returned from 0; ValueError: one line."""
+    from ..core.numparse import digits_hint, whole_digits
+
     t = text.strip()
-    if not (t.isdigit() and 1 <= int(t) <= T):
+    if not (whole_digits(t) and 1 <= int(t) <= T):  # ASCII only: ١ and １２ were read as 1 and 12
         raise ValueError(
-            f"--query: {t[:40]!r} is not a query position; give one of 1..{T} (several rows go with --rollout)"
+            f"--query: {t[:40]!r} is not a query position{digits_hint(t)}; give one of 1..{T} "
+            "(several rows go with --rollout)"
         )
     return int(t) - 1
 

@@ -33,6 +33,25 @@ def bad_format_char(text: str) -> str | None:
     return next((ch for ch in text if unicodedata.category(ch) == "Cf" and ch not in JOINERS), None)
 
 
+LINE_BREAKS = frozenset("\u2028\u2029")  # LINE and PARAGRAPH SEPARATOR: a terminal or a log may break there
+
+
+def stored_problem(text: str, most: int) -> str | None:
+    """Why ``text``, a label kept exactly as stored (a multi-head file's: a captured token's leading
+    space is part of it, and it is shown and printed as written), cannot be, judged on that very text;
+    None when it can. A control character of any kind (CR, LF, tab, VT, FF, FS-US, NEL: the whitespace
+    a door's cleaning collapses is still in the stored text, and printed it starts new lines), a line or
+    paragraph separator, a lone surrogate (no terminal or UTF-8 file can hold one), more than ``most``
+    characters (spaces count: "a" + 100,000 spaces + "b" is not a short label)."""
+    bad = next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Cs") or ch in LINE_BREAKS), None)
+    if bad is not None:
+        what = "a lone surrogate" if unicodedata.category(bad) == "Cs" else "the control character"
+        return f"contains {what} {describe(bad)}"
+    if len(text) > most:
+        return f"{len(text):,} characters as stored (spaces count); at most {most}"
+    return None
+
+
 def describe(ch: str) -> str:
     """ "U+202E (RIGHT-TO-LEFT OVERRIDE)": a character that cannot be shown, by its code and name."""
     name = unicodedata.name(ch, "")

@@ -134,6 +134,9 @@ def clean_label(text, where: str, error=ValueError, limit: int = MAX_LABEL, kind
     bad = next((ch for ch in lab if unicodedata.category(ch) == "Cc"), None)
     if bad is not None:
         raise error(f"{where}: contains the control character {printable(bad)}; {kind}s are plain text")
+    bad = next((ch for ch in lab if unicodedata.category(ch) == "Cs"), None)  # no terminal or UTF-8 file holds one
+    if bad is not None:
+        raise error(f"{where}: contains a lone surrogate {labeltext.describe(bad)}; {kind}s are plain text")
     bad = labeltext.bad_format_char(lab)
     if bad is not None:
         raise error(f"{where}: contains the format character {labeltext.describe(bad)}; {kind}s are plain text")

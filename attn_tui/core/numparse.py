@@ -18,6 +18,7 @@ from .limits import shown
 
 MAX_NUMBER_CHARS = 32  # repr() of any float64 is at most 24 characters
 _INT = re.compile(r"[+-]?[0-9]+")
+_DIGITS = re.compile(r"[0-9]+")
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _WORDS = {"nan": "NaN", "inf": "infinite", "infinity": "infinite"}
 
@@ -29,6 +30,18 @@ def _clean(text) -> str:
 
 def _ascii_hint(raw: str) -> str:
     return " (digits 0-9 only)" if not raw.isascii() else ""
+
+
+def whole_digits(text: str) -> bool:
+    """True when ``text`` is ASCII digits 0-9 only, at most MAX_NUMBER_CHARS of them: what a position
+    (``--query 12``, a head's "1.3") may be. str.isdigit() takes ``١``, ``１２`` and ``²``, and int()
+    reads the first two as 1 and 12, raises on the third and on 5,000 digits."""
+    return len(text) <= MAX_NUMBER_CHARS and _DIGITS.fullmatch(text) is not None
+
+
+def digits_hint(text: str) -> str:
+    """ " (digits 0-9 only)" when ``text`` holds a character outside ASCII, else ""."""
+    return _ascii_hint(text)
 
 
 def parse_int(text, where: str, lo: int | None = None, hi: int | None = None, error=ValueError) -> int:

@@ -58,12 +58,15 @@ def read(path) -> Kept:
 
 
 def _ours(folder: Path) -> list[tuple[float, Path]]:
-    """(mtime, path) of the regular files named like a kept session, newest first."""
+    """(mtime, path) of the regular files and symlinks named like a kept session, newest first (a
+    symlink's own mtime: it is not followed)."""
     found = []
     try:
         with os.scandir(folder) as it:
             for e in it:
-                if NAME.match(e.name) and e.is_file(follow_symlinks=False):
+                # a symlink of our name is listed so that read() refuses it with its line (SESSIONS.md: a
+                # symlink is skipped with one line); prune's _remove never removes one, nothing follows it
+                if NAME.match(e.name) and (e.is_file(follow_symlinks=False) or e.is_symlink()):
                     found.append((e.stat(follow_symlinks=False).st_mtime, Path(e.path)))
     except OSError:
         return []

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from . import scenario_io as io
 from .limits import admit, printable, shown
-from .safe_read import loads_toml
+from .safe_read import loads_toml, outer_structure_problem
 from .scenario import Scenario
 from .scenario_write import _toml_str
 from .session_heads import count_edits, head_toml, read_head, read_step_heads, with_heads
@@ -148,6 +148,9 @@ def loads(text: str, source: str = "<session>") -> Kept:
     import tomllib  # read when a kept session is (a launch with none does not import it: issue 32)
 
     source = printable(source)
+    problem = outer_structure_problem(text)  # the scenario door's pre-scan, before tomllib builds anything
+    if problem:
+        raise SessionError(f"{source}: not a readable session file ({problem})")
     try:
         data = loads_toml(text)
     except (tomllib.TOMLDecodeError, RecursionError, ValueError) as exc:

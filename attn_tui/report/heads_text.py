@@ -30,37 +30,26 @@ def _mask(kind, w):
     return f"window {w}" if kind == "window" else kind
 
 
-def query_rows(src: HeadSource, t: int, layer: int | None = None) -> dict:
-    """{(layer, head): {"position": t + 1, "top": [{position, token, weight}, ...]}}: where query ``t``
-    (0-based) looks in each head, its five heaviest keys, weight descending; positions from 1."""
+def query_rows(src: HeadSource, t: int, layer: int | None = None, progress=None) -> list[dict]:
+    """[{"layer", "head", "query": {"position": t + 1, "top": [{position, token, weight}, ...]}}]: where
+    query ``t`` (0-based) looks in each head, its five heaviest keys, weight descending; positions from 1.
+    One row of A a head, read a head at a time (query_tops), never a head's readings."""
     keys = src.key_tokens or src.tokens
-    return {
-        (h.layer, h.head): {
-            "position": t + 1,
-            "top": [{"position": j + 1, "token": keys[j], "weight": w} for j, w in h.top],
+    return [
+        {
+            "layer": h.layer,
+            "head": h.head,
+            "query": {
+                "position": t + 1,
+                "top": [{"position": j + 1, "token": keys[j], "weight": w} for j, w in h.top],
+            },
         }
-        for h in query_tops(src, t, layer)
-    }
+        for h in query_tops(src, t, layer, progress=progress)
+    ]
 
 
-def heads_data(src: HeadSource, layer: int | None = None, query: int | None = None, progress=None) -> dict:
-    """What the command prints: the source, every head's readings (a dict each), the combines;
-    with ``query`` (0-based), where that query looks in each head (query_rows)."""
-    readings = all_readings(src, layer, progress)
-    rows = [r.as_dict() for r in readings]
-    if query is not None:
-        looks = query_rows(src, query, layer)
-        for row in rows:
-            row["query"] = looks[(row["layer"], row["head"])]
-    stored = stored_by_head(src)  # a capture's check of each head against this A: read, not recomputed
-    if src.has("A") or stored is not None:  # a layer's heads at once
-        layers = sorted({row["layer"] for row in rows})
-        diffs = {ly: stored[ly] if stored else own_weights_diffs(src, ly).tolist() for ly in layers}
-        for row in rows:
-            row["own_A_max_abs_diff"] = diffs[row["layer"]][row["head"]]
-    layers = range(src.n_layers) if layer is None else [layer]
-    combines = [c for c in (combine(src, ly) for ly in layers) if c is not None]
-    out = {
+def _about(src: HeadSource) -> dict:
+    return {
         "title": src.title,
         "source": src.source,
         "tokens": list(src.tokens),
@@ -73,15 +62,34 @@ def heads_data(src: HeadSource, layer: int | None = None, query: int | None = No
         "d_k": src.d_k,
         "scale": list(src.scales),
         "mask": [_mask(*m) for m in src.masks],
+    }
+
+
+def heads_data(src: HeadSource, layer: int | None = None, query: int | None = None, progress=None) -> dict:
+    """What the command prints: the source, every head's readings (a dict each), the combines; with
+    ``query`` (0-based), only where that query looks in each head (query_rows): no readings, no combine
+    (every head's readings of a 64 x 64-head, 16,384-token file took hours before one row was printed)."""
+    if query is not None:
+        heads = query_rows(src, query, layer, progress)
+        return {**_about(src), "heads": heads, "prediction": prediction_dict(prediction_of(src, query))}
+    readings = all_readings(src, layer, progress)
+    rows = [r.as_dict() for r in readings]
+    stored = None if src.has("A") else stored_by_head(src)  # a capture without A: its check's figures
+    if src.has("A") or stored is not None:  # a layer's heads at once
+        layers = sorted({row["layer"] for row in rows})
+        diffs = {ly: stored[ly] if stored else own_weights_diffs(src, ly).tolist() for ly in layers}
+        for row in rows:
+            row["own_A_max_abs_diff"] = diffs[row["layer"]][row["head"]]
+    layers = range(src.n_layers) if layer is None else [layer]
+    combines = [c for c in (combine(src, ly) for ly in layers) if c is not None]
+    return {
+        **_about(src),
         "heads": rows,
         "combine": [
             {"layer": c.layer, "max_abs_diff": c.max_abs_diff, "tolerance": c.tolerance, "holds": c.holds}
             for c in combines
         ],
     }
-    if query is not None:
-        out["prediction"] = prediction_dict(prediction_of(src, query))
-    return out
 
 
 def _finite(x):
@@ -131,6 +139,11 @@ def heads_text(src: HeadSource, layer: int | None = None, query: int | None = No
     if figure is not None:
         out.append(figure.words())
     out.append(f"mask: {_per_layer(d['mask'])}; scale: {_per_layer([f'{s:.6g}' for s in d['scale']])}")
+    if query is not None:  # one row of A a head, no readings (heads_data)
+        return (
+            "\n".join(out + _looks(d, src.tokens, query) + prediction_lines(src, query, prediction_of(src, query)))
+            + "\n"
+        )
     out += [
         "",
         "H mean: mean row entropy H(A_t) in bits; log2 ceil: mean over rows of log2 of the keys each row sees",
@@ -144,9 +157,6 @@ def heads_text(src: HeadSource, layer: int | None = None, query: int | None = No
     for r in d["heads"]:
         out.append(f"{r['layer']:>9} {r['head']:>9} " + " ".join(_num(r[f]) for f in FIELDS))
     out += _verdicts(d)
-    if query is not None:
-        out += _looks(d, src.tokens, query)
-        out += prediction_lines(src, query, prediction_of(src, query))
     return "\n".join(out) + "\n"
 
 

@@ -11,14 +11,17 @@ import json
 
 import numpy as np
 
-from ..core.heads.rollout import rollout, rollout_rows
+from ..core.heads.rollout import check_rows, rollout, rollout_rows
 from ..core.heads.source import HeadSource
+from ..core.numparse import digits_hint, whole_digits
 
 TOP = 5  # the text's entries per row
 WHAT = (
     "Attention rollout (Abnar & Zuidema 2020): each layer's heads averaged, the residual counted as half,\n"
-    "R = Ã_{L-1} ... Ã_0 with Ã_l = ½ mean_h A_l + ½ I (layer 0 first). R[t, j]: the share of position t's\n"
-    "mixture after the last layer that comes from input token j; each row sums to 1. Its largest entries:"
+    "R = Ã_{L-1} ... Ã_0 with Ã_l = ½ mean_h A_l + ½ I (layer 0 first; a query row that sees no key: e_t).\n"
+    "R[t, j]: rollout's estimate of how much of position t after the last layer comes from input token j,\n"
+    "under its assumptions (values, W_O and the MLPs left out; residual and attention half each); each row\n"
+    "sums to 1. Its largest entries:"
 )
 SHOWN = 5e-4  # entries below this print as 0.000: left out
 
@@ -30,11 +33,13 @@ def parse_query(text: str | None, T: int) -> list[int] | None:
     rows = []
     for item in text.split(","):
         item = item.strip()
-        if not item.isdigit() or not 1 <= int(item) <= T:
+        if not whole_digits(item) or not 1 <= int(item) <= T:  # ASCII only: ١ and １２ were read as 1 and 12
             raise ValueError(
-                f"--query: {item[:20]!r} is not a position; give positions from 1 to {T}, e.g. --query 1,{T}"
+                f"--query: {item[:20]!r} is not a position{digits_hint(item)}; give positions from 1 to {T}, "
+                f"e.g. --query 1,{T}"
             )
         rows.append(int(item) - 1)
+    check_rows(len(rows), T)  # before any head is read
     return rows
 
 

@@ -16,6 +16,7 @@ import sys
 
 import aiohttp_jinja2
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.http_exceptions import HttpProcessingError
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
@@ -46,6 +47,20 @@ def _logged_path(request: web.Request) -> str:
     return request.path
 
 
+def _malformed_in_one_line(record: logging.LogRecord) -> bool:
+    """A request aiohttp cannot parse (a Host header given twice, a bad header line) is one line in the
+    log, as every refusal here is: aiohttp logged "Error handling request" with its parser's traceback,
+    on every such request. Any other exception keeps its traceback (a fault of ours)."""
+    exc = record.exc_info[1] if record.exc_info else None
+    if isinstance(exc, HttpProcessingError):
+        why = " ".join(str(exc.message).split())[:200]
+        said = record.getMessage()  # "Error handling request from 127.0.0.1"
+        peer = said.split(" from ", 1)[1] if " from " in said else "a client"
+        record.msg, record.args = f"refused a malformed request from {peer} ({exc.code}): {why}", ()
+        record.exc_info = record.exc_text = None
+    return True
+
+
 class GuardedServer(Server):
     def __init__(self, command: str, *, host: str, port: int, public_url: str, token: str | None, limits) -> None:
         super().__init__(command, host=host, port=port, title="attn-tui", public_url=public_url)
@@ -59,6 +74,7 @@ class GuardedServer(Server):
         """One plain line per event (textual-serve's handler printed tracebacks with locals)."""
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("%(asctime)s attn-tui serve: %(message)s", "%H:%M:%S"))
+        handler.addFilter(_malformed_in_one_line)
         logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
         logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
         logging.getLogger("asyncio").setLevel(logging.ERROR)  # "Unknown child process" as the loop closes

@@ -10,6 +10,7 @@ their dialogs load on first use (tests/tui/test_launch_imports.py keeps it so).
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import Callable
 from functools import partial
@@ -25,7 +26,7 @@ from ..core.builtins import DEFAULT, builtin
 from ..core.limits import refusal
 from ..core.matrices import ROW_LINKED
 from ..core.scenario import Scenario
-from . import framework, keys
+from . import framework, keys, worker_threads
 from .history import History
 from .notes import Notes
 from .screens import HOME, SCREENS
@@ -106,6 +107,10 @@ class AttentionApp(App):
 
             self._paths = FilePaths()
         return self._paths
+
+    def on_load(self) -> None:
+        """Before any worker starts: their threads never hold up quitting (worker_threads says why)."""
+        worker_threads.install(asyncio.get_running_loop())
 
     def on_mount(self) -> None:
         if not gc.isenabled():  # cli.explorer.run paused the collector for the start-up: resume after the first frame

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..core.limits import MAX_TITLE, admit, check_values, clean_label
+from ..core.numparse import whole_digits
 
 if TYPE_CHECKING:
     from ..core.heads import HeadSource
@@ -57,7 +58,14 @@ def is_multi(name: str) -> bool:
 # (prefetch), so `>` / `<` cost only the trace, as `+` does. Keyed by the source's identity.
 _READY: OrderedDict = OrderedDict()  # (id(source), layer, head) -> (source, Scenario)
 KEEP = 8
+# and at most this many bytes of their arrays: 8 heads of 16,384 tokens x d_k 256 in float64 (96 MiB each)
+# were 768 MiB kept for a file of a few KB (issue 52: no file under 1 MB takes 500 MB on any screen)
+KEEP_BYTES = 128 * 2**20
 _LOCK = threading.Lock()
+
+
+def _nbytes(s) -> int:
+    return sum(getattr(a, "nbytes", 0) for a in (s.X, s.Y, s.Q, s.K, s.V, s.W_Q, s.W_K, s.W_V))
 
 
 def scenario_of(ref: HeadRef):
@@ -75,7 +83,7 @@ def scenario_of(ref: HeadRef):
     if ref.labels:
         with _LOCK:
             _READY[key] = (ref.source, s)
-            while len(_READY) > KEEP:
+            while len(_READY) > KEEP or (len(_READY) > 1 and sum(_nbytes(v[1]) for v in _READY.values()) > KEEP_BYTES):
                 _READY.popitem(last=False)
     return s
 
@@ -154,6 +162,6 @@ def parse_head(text: str, ref: HeadRef) -> HeadRef:
     """'1.3' (or '1 3', 'L1.H3') -> head 3 of layer 1; ValueError with one line otherwise."""
     cleaned = text.strip().lower().replace("l", " ").replace("h", " ").replace(".", " ").replace(",", " ")
     parts = cleaned.split()
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    if len(parts) != 2 or not all(whole_digits(p) for p in parts):  # ASCII: ١ was layer 1
         raise ValueError(f"head: {text.strip()[:40]!r} is not LAYER.HEAD; type e.g. 1.3 (both from 0)")
     return moved(ref, int(parts[0]), int(parts[1]))

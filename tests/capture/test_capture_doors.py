@@ -210,3 +210,41 @@ def test_a_write_the_file_system_refuses_is_one_line(tiny_folders, tmp_path):
     (line,) = p.stderr.strip().splitlines()
     assert line == f"attn-tui: output incomplete: --out {out}: cannot write (File too large); no file written"
     assert list(out.parent.iterdir()) == []
+
+
+def test_a_hostile_pickle_under_allow_pickle_is_one_line_with_its_reason(tmp_path, capsys):
+    """Issue 52 item 11: a pickle that is not a state dict (here one that would call os.system) under
+    --allow-pickle printed torch's two-line UserWarning (its pickle protocol) and "refused it ()": torch
+    puts the reason on a line after "WeightsUnpickler error:". One line now, with the reason."""
+    require_models()
+    import os
+    import pickle
+
+    from tests.capture.tiny_models import save_tiny
+
+    class System:
+        def __reduce__(self):
+            return (os.system, (f"touch {tmp_path / 'ran'}",))
+
+    folder = save_tiny(tmp_path / "hostile", "gpt2")
+    (folder / "model.safetensors").unlink()
+    (folder / "pytorch_model.bin").write_bytes(pickle.dumps(System(), protocol=4))
+    line = refused(capsys, ["capture", str(folder), TEXT, "--out", str(tmp_path / "o.safetensors"), "--allow-pickle"])
+    assert "weights-only loader refused it (Unsupported operand " in line and "()" not in line, line
+    assert not (tmp_path / "ran").exists()
+
+
+def test_a_config_whose_sizes_the_weights_do_not_have_is_one_line_in_our_words(tmp_path, capsys):
+    """Issue 52 item 11: a config.json naming other sizes than the weights ended with transformers'
+    "For details look at the above report!", and no report was shown (its logging is quiet here)."""
+    require_models()
+    import json
+
+    from tests.capture.tiny_models import save_tiny
+
+    folder = save_tiny(tmp_path / "resized", "gpt2")
+    config = json.loads((folder / "config.json").read_text())
+    config["n_positions"] *= 4  # wpe in the weights keeps the old size
+    (folder / "config.json").write_text(json.dumps(config))
+    line = refused(capsys, ["capture", str(folder), TEXT, "--out", str(tmp_path / "o.safetensors")])
+    assert "its weights do not have the shapes its config asks for" in line and "above report" not in line, line

@@ -153,7 +153,10 @@ def test_a_symlink_elsewhere_is_refused_and_never_followed(tmp_path):
     link.symlink_to(elsewhere)
     with pytest.raises(store.SessionError, match="a symlink"):
         store.read(link)
-    assert store.newest(folder)[0] is None  # not a regular file of ours: not even tried
+    kept, path, problems = store.newest(folder)
+    assert kept is None and path is None  # not a regular file of ours: refused, never followed
+    # issue 52 item 11: skipped with its one line, as SESSIONS.md promises (it was skipped silently)
+    assert problems == [f"{link}: a symlink; a kept session is a file of attn-tui's own, ignored"]
     before = elsewhere.read_bytes()
     for _ in range(store.KEEP_FILES + 2):
         store.write(folder, a_session(), replaces=link)

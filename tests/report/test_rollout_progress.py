@@ -19,9 +19,9 @@ def heads_file(path, T: int):
     return save_heads(path, q, q, q, mask="causal")
 
 
-def test_rollout_tells_the_heads_read_after_each_layer(tmp_path):
+def test_rollout_tells_the_heads_read_after_each_head(tmp_path):
     src = open_heads(str(heads_file(tmp_path / "h.npz", T=12)))
-    want = [(HEADS * k, HEADS * LAYERS) for k in range(1, LAYERS + 1)]
+    want = [(k, HEADS * LAYERS) for k in range(1, HEADS * LAYERS + 1)]  # a head at a time (issue 52 item 3)
     for run in (lambda p: rollout(src, p), lambda p: rollout_rows(src, [3, 11], p)):
         told: list = []
         R = run(lambda done, total, told=told: told.append((done, total)))

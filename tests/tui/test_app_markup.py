@@ -21,6 +21,25 @@ async def test_markup_like_labels_render_on_every_screen():
         assert app.return_code is None  # still running: no MarkupError took it down
 
 
+async def test_a_label_with_an_unclosed_bracket_is_drawn_in_the_charts_title(tmp_path):
+    """Issue 52.1: markup.escape leaves "[x=" (no closing bracket) as it is, and the chart's title
+    raised MarkupError when its row was shown: at launch on that row, or when j reached it."""
+    from attn_tui.core.scenario_io import load
+    from attn_tui.core.scenario_write import dumps
+
+    labels = ("[x=", "[bold red]B[/]", "t3 [soft", "t4", "t5")
+    path = tmp_path / "brackets.toml"
+    path.write_text(dumps(builtin("lesson-pipeline").with_(tokens=labels, focus_row=1)), encoding="utf-8")
+    app = AttentionApp(load(path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for label in labels[:3]:
+            assert app.screen.query_one("#chart").title_text.startswith(f"softmax row {label.split()[0]}")
+            await pilot.press("j")
+            await pilot.pause()
+        assert app.return_code is None
+
+
 async def test_markup_typed_into_the_cell_editor_is_refused_as_text():
     app = AttentionApp()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -362,3 +362,21 @@ def test_rebinding_host_refused_on_every_route():
         headers = {"Host": evil, "Origin": f"http://{evil}"}
         assert run(handshake_status(s.ws_url(), headers)) == 421
         assert s.tabs() == []
+
+
+def test_an_empty_or_doubled_host_header_is_one_line_in_the_log():
+    """Issue 52 item 11: an empty Host, or Host given twice (which aiohttp's parser refuses itself), is one
+    line in serve's log, as every refusal is: aiohttp logged its parser's traceback on each such request."""
+    import socket
+
+    def sent(s, headers: str) -> bytes:
+        with socket.create_connection(("127.0.0.1", s.port), timeout=30) as c:
+            c.sendall(f"GET /?token={s.token} HTTP/1.1\r\n{headers}Connection: close\r\n\r\n".encode())
+            return c.recv(64)
+
+    with served() as s:
+        assert sent(s, "Host:\r\n").startswith(b"HTTP/1.1 421")
+        assert sent(s, f"Host: 127.0.0.1:{s.port}\r\nHost: 127.0.0.1:{s.port}\r\n").split()[1] == b"400"
+        s.wait_output("refused a malformed request from 127.0.0.1 (400): Duplicate 'Host' header found.")
+        s.wait_output("refused GET / from 127.0.0.1: no Host header")
+        assert "Traceback" not in s.output(), s.output()

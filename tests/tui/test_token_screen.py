@@ -365,7 +365,9 @@ async def test_the_rollout_says_what_it_is_under_a_weighting(settle):
         t = app.state.row + 1
         header = app.screen.query_one("#tokens-header")
         lines = " ".join(header.render_line(y).text for y in range(header.size.height))
-        assert f"t{t}'s mixture" in lines, lines
+        assert f"rollout R (every layer: heads averaged, Ã = ½Ā + ½I), its estimate of what t{t} draws" in " ".join(
+            lines.split()
+        ), lines  # an estimate under rollout's assumptions (issue 51 item 2)
         legend = app.screen.query_one("#tokens-legend")
         words = " ".join(legend.render_line(y).text for y in range(legend.size.height))
         assert "weighted" not in words and "W, c and edits do not change it" in words, words

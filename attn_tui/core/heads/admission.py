@@ -16,18 +16,24 @@ import math
 import numpy as np
 
 from ..attention import DTYPES
-from ..limits import check_c, clean_label, compute_problem, overflow_message, printable, shown, window_limit
+from ..labeltext import stored_problem
+from ..limits import MAX_LABEL, check_c, clean_label, compute_problem, overflow_message, printable, shown, window_limit
 from ..scenario import Scenario
-from .source import HeadSource
+from .source import HeadSource, check_head
 
 
 def admit_source(src: HeadSource) -> HeadSource:
     """``src`` if every door may open it; else ValueError, one line without the file's name (open_file
     adds it). Labels are judged by the single-head door's clean_label and kept as they are (a captured
-    token's leading space is part of its label; a head's Scenario collapses it, as any door's)."""
+    token's leading space is part of its label; a head's Scenario collapses it, as any door's), so
+    they are judged as kept too (labeltext.stored_problem): "q\n\nall heads OK\r" passed the
+    collapsed check and printed lines of its own in `heads --rollout`."""
     for key in ("tokens", "key_tokens"):
         for i, x in enumerate(getattr(src, key), 1):
             clean_label(x, f"{key}: label {i}")
+            problem = stored_problem(x, MAX_LABEL)  # kept as stored: judged as stored, as shown and printed
+            if problem:
+                raise ValueError(f"{key}: label {i} {problem}; labels are plain text")
     for layer, scale in enumerate(src.scales):
         try:
             check_c(scale * math.sqrt(src.d_k))
@@ -59,12 +65,26 @@ def head_problem(src: HeadSource, layer: int, head: int) -> str | None:
     they compute."""
     if src.dtype not in DTYPES or src.dtype in ("float32", "float64"):
         return None
-    Q, K, V = src.qkv(layer, head)
+    check_head(src, layer, head)
+    Q, K = src.read("Q", layer, head), src.read("K", layer, src.kv_head[head])
+    if _cannot_overflow(Q, K, float(src.scales[layer]), float(np.finfo(DTYPES[src.dtype]).max)):
+        return None  # O(T·d_k): the whole check computes every score and output (hours on 64 x 64 long heads)
+    V = src.read("V", layer, src.kv_head[head])
     keys = {} if src.T_k == src.T and not src.key_tokens else {"key_tokens": src.key_tokens}
     c = float(src.scales[layer] * math.sqrt(src.d_k))
     s = Scenario(title="head", tokens=src.tokens, Q=Q, K=K, V=V, mask="none", c=c, dtype=src.dtype, **keys)
     problem = compute_problem(s)
     return None if problem is None else f"layer {layer}, head {head}: {overflow_message(problem)}"
+
+
+def _cannot_overflow(Q: np.ndarray, K: np.ndarray, scale: float, top: float) -> bool:
+    """True when no score of Q Kᵀ, scaled or not, nor any partial sum of one, can reach ``top``: each is
+    at most max‖q‖·max‖k‖ (Cauchy–Schwarz, the sum of |q_i k_i| too), kept under half of ``top`` for
+    the dtype's rounding. O = A V is a weighted mean of V's finite rows (its weights sum to 1), so then
+    nothing overflows. False: the whole check (compute_problem) decides."""
+    most = float(np.sqrt(np.max(np.einsum("td,td->t", Q, Q), initial=0.0)))
+    most *= float(np.sqrt(np.max(np.einsum("td,td->t", K, K), initial=0.0)))
+    return most * max(1.0, abs(scale)) < top / 2
 
 
 def check_heads(src: HeadSource, name, heads) -> None:

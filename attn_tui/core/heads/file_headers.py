@@ -20,6 +20,7 @@ import math
 import os
 import stat
 import struct
+import threading
 import zipfile
 from dataclasses import dataclass
 
@@ -148,8 +149,51 @@ def read_settings(path, size: int, settings: dict) -> dict:
         return npz_members.read_members(zf, settings)
 
 
-def read_slice(path, e: Entry, index: tuple) -> np.ndarray:
-    """e's array at ``index`` (leading axes, e.g. (layer, head)): a C-contiguous block, read alone."""
+class MemberStreams:
+    """The compressed .npz members a reader has open, one decompressing stream each, kept between
+    slices: a slice after the last one read continues where it stopped (a zip member seeks forward by
+    decompressing, backward by starting again), so reading heads in order decompresses each member
+    once. Opened afresh for every slice, head h of a member decompressed the h heads before it too:
+    head 255 took 35x head 0, the file's heads in order O(H²). Safe across threads (the explorer's
+    workers share a source)."""
+
+    def __init__(self) -> None:
+        self._open: dict = {}  # name -> (ZipFile, its member's stream)
+        self._last: dict = {}  # name -> (at, bytes) of the slice read last: grouped heads read a K/V head twice
+        self._lock = threading.Lock()
+
+    def read(self, path, e: Entry, at: int, nbytes: int) -> bytes:
+        with self._lock:
+            last = self._last.get(e.name)
+            if last is not None and last[0] == at and len(last[1]) == nbytes:
+                return last[1]
+            if e.name not in self._open:
+                zf = open_npz(path, check_regular(path))  # the same checks as a slice opened alone
+                self._open[e.name] = (zf, zf.open(e.member))
+            f = self._open[e.name][1]
+            f.seek(at)
+            raw = f.read(nbytes)
+            self._last[e.name] = (at, raw)
+            return raw
+
+    def close(self) -> None:
+        with self._lock:
+            for zf, f in self._open.values():
+                f.close()
+                zf.close()
+            self._open.clear()
+            self._last.clear()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001, S110  (at interpreter exit the modules it needs may be gone)
+            pass
+
+
+def read_slice(path, e: Entry, index: tuple, streams: MemberStreams | None = None) -> np.ndarray:
+    """e's array at ``index`` (leading axes, e.g. (layer, head)): a C-contiguous block; a compressed
+    member's through ``streams`` when given (kept open between slices), else opened for this one."""
     inner = e.shape[len(index) :]
     count = math.prod(inner)
     start = 0
@@ -159,6 +203,8 @@ def read_slice(path, e: Entry, index: tuple) -> np.ndarray:
     nbytes = count * e.dtype.itemsize
     if e.offset is not None:
         raw = read_at(path, e.offset + start * e.dtype.itemsize, nbytes)
+    elif streams is not None:
+        raw = streams.read(path, e, e.header_len + start * e.dtype.itemsize, nbytes)
     else:  # e.member: the ZipInfo judged at open (method, size), reopened with the same tail check
         with open_npz(path, check_regular(path)) as zf, zf.open(e.member) as f:
             f.seek(e.header_len + start * e.dtype.itemsize)

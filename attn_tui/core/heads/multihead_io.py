@@ -26,7 +26,7 @@ import numpy as np
 
 from ..limits import BOUND, MAX_TITLE, printable, unexpected
 from .admission import admit_source
-from .file_headers import check_regular, npz_headers, read_settings, read_slice, safetensors_headers
+from .file_headers import MemberStreams, check_regular, npz_headers, read_settings, read_slice, safetensors_headers
 from .multihead_settings import (
     json_setting,
     judge_settings,
@@ -49,6 +49,7 @@ class FileReader:
 
     def __init__(self, path, entries: dict):
         self.path, self.entries, self.bytes_read = str(path), entries, 0
+        self.streams = MemberStreams()  # a compressed .npz's members, read on from the last slice
 
     def __call__(self, name, layer, head=None):
         try:
@@ -63,7 +64,7 @@ class FileReader:
     def _read(self, name, layer, head):
         e = self.entries[name]
         index = (layer,) if head is None else (layer, head)
-        a = read_slice(self.path, e, index)
+        a = read_slice(self.path, e, index, self.streams)
         self.bytes_read += a.nbytes
         a = a.astype(np.float64)
         if name in ("Q", "K", "V", "W_O"):  # inputs: finite and within the doors' bound (A may hold NaN rows)

@@ -38,8 +38,9 @@ def top_keys(row: np.ndarray, seen: np.ndarray | None = None, n: int = TOP) -> t
     return tuple((int(j), float(row[j])) for j in order)
 
 
-def layer_rows(src: HeadSource, layer: int, t: int) -> tuple[np.ndarray, np.ndarray]:
-    """(A (H, T'), seen (T',)): row ``t`` (0-based) of every head of ``layer``, as the model computes it."""
+def layer_rows(src: HeadSource, layer: int, t: int, tell=None) -> tuple[np.ndarray, np.ndarray]:
+    """(A (H, T'), seen (T',)): row ``t`` (0-based) of every head of ``layer``, as the model computes it;
+    ``tell()`` after each head."""
     check_head(src, layer)
     if not (isinstance(t, (int, np.integer)) and 0 <= t < src.T):
         raise ValueError(f"--query: {t!r} is not a query position; this source has positions 1..{src.T}")
@@ -48,15 +49,24 @@ def layer_rows(src: HeadSource, layer: int, t: int) -> tuple[np.ndarray, np.ndar
         Q, K = src.read("Q", layer, h), src.read("K", layer, src.kv_head[h])
         A, seen = src.scores_block(layer, Q, K)(int(t), int(t) + 1)  # (1, T'), (1, T')
         rows.append(A[0])
+        if tell is not None:
+            tell()
     return np.stack(rows), np.asarray(seen).reshape(-1)
 
 
-def query_tops(src: HeadSource, t: int, layer: int | None = None, n: int = TOP) -> list[HeadTop]:
-    """The top ``n`` keys of query ``t`` (0-based) in every head of ``layer`` (every layer when None)."""
+def query_tops(src: HeadSource, t: int, layer: int | None = None, n: int = TOP, progress=None) -> list[HeadTop]:
+    """The top ``n`` keys of query ``t`` (0-based) in every head of ``layer`` (every layer when None);
+    ``progress(heads read, heads)`` after each head, when given."""
     layers = range(src.n_layers) if layer is None else [layer]
+    done, total = [0], len(layers) * src.n_heads
+
+    def tell() -> None:
+        done[0] += 1
+        progress(done[0], total)
+
     out = []
     for ly in layers:
-        A, seen = layer_rows(src, ly, t)
+        A, seen = layer_rows(src, ly, t, None if progress is None else tell)
         out += [HeadTop(ly, h, top_keys(A[h], seen, n)) for h in range(src.n_heads)]
     return out
 

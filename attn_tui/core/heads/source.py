@@ -16,6 +16,7 @@ import numpy as np
 
 from ..attention import DTYPES, MASKS, blocked_cells, softmax
 from ..byte_cache import ByteCache
+from ..cancel import check
 from ..models.tokenizer import InputError
 from ..scenario import Scenario
 from .readings import Readings, head_readings
@@ -82,6 +83,7 @@ class HeadSource:
     def qkv(self, layer: int, head: int):
         """(Q (T, d_k), K (T', d_k), V (T', d_v)) of one head, as stored."""
         check_head(self, layer, head)
+        check()
         kv = self.kv_head[head]
         return self.read("Q", layer, head), self.read("K", layer, kv), self.read("V", layer, kv)
 
@@ -112,6 +114,7 @@ class HeadSource:
         M_layer = self.read("M", layer) if self.masks[layer][0] == "additive" else None  # (T, T'), read once
 
         def block(r0, r1, w=None):
+            check()  # a worker superseded or quitting stops here, a row block at most after (core/cancel.py)
             S = Q[..., r0:r1, :] @ np.swapaxes(K[..., :w, :], -1, -2)  # (..., r1 - r0, w)
             S *= scale
             if M_layer is not None:

@@ -117,8 +117,11 @@ def token_view(state: State, w: Weights, rollout: bool = False) -> TokenView:
     else:
         title = f"who looks at {t}: column {w.index + 1} of {name}, the weight each query gives it"
     if rollout:
-        title = title.replace("the weight it gives each key", f"the share of t{w.index + 1}'s mixture from each token")
-        title = title.replace("the weight each query gives it", "the share of each position's mixture from it")
+        # an estimate under rollout's assumptions (values, W_O, MLPs left out), not a measured share
+        title = title.replace(
+            "the weight it gives each key", f"its estimate of what t{w.index + 1} draws from each token"
+        )
+        title = title.replace("the weight each query gives it", "its estimate of what each position draws from it")
     top = top_keys(w.values, w.seen)
     listed = " · ".join(f"{who(texts, j)} {a:.3f}" for j, a in top) or "none: every key is masked"
     what = "keys it looks at most" if w.direction == OUT else "queries that look at it most"

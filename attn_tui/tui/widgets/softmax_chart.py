@@ -10,8 +10,8 @@ from __future__ import annotations
 from time import monotonic
 
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.geometry import Region
-from textual.markup import escape
 
 from ..bar_values import sanitise
 from .bar_plot import BarPlot
@@ -58,6 +58,7 @@ class SoftmaxChart(Horizontal, can_focus=True):
         self._title_only = False  # a refresh for a new border title (see refresh)
         self._title_quiet = False  # a new border title the render under way draws: no refresh
         self._title_size = None  # the size the border title was fitted to
+        self._title = ""  # the border title's text: token labels, never parsed as markup
         self._plots_memo = None  # (view, the plots' sizes, _plots of them)
 
     @property
@@ -93,11 +94,18 @@ class SoftmaxChart(Horizontal, can_focus=True):
             self._bars(selector, *bars)
         self._set_title(title)
 
+    @property
+    def title_text(self) -> str:
+        """The border title as shown (``border_title`` gives it as markup, brackets escaped)."""
+        return self._title
+
     def _set_title(self, title: str, quiet: bool = False) -> None:
         self._title_size = self.size
-        if title != self.border_title:
+        if title != self._title:
             self._title_only, self._title_quiet = True, quiet  # Textual repaints the whole widget: its line only
-            self.border_title = title
+            # Content, not a str: Textual parses a str title as markup, and markup.escape leaves a label
+            # such as "[x=" (no closing bracket) to raise MarkupError in the title of the row it names
+            self._title, self.border_title = title, Content(title)
             self._title_only = self._title_quiet = False
 
     def render_lines(self, crop):
@@ -127,7 +135,7 @@ class SoftmaxChart(Horizontal, can_focus=True):
         return {
             "#chart-scores": (labels, bars.scores, scores_title, bars.score_axis, bars.ghost_scores),
             "#chart-probs": (labels, bars.weights, probs_title, bars.probs_axis, bars.ghost_weights),
-        }, escape(bars.border_title)
+        }, bars.border_title
 
     def _prepare(self, plot: BarPlot) -> None:
         """``plot`` is about to be built at a size its bars were not set for (the first frame is drawn
