@@ -48,6 +48,23 @@ def main():
             v = np.array([getattr(r, field) for r in rs], dtype=float)
             cells.append(f"{np.median(v):.2f} ({v.min():.2f}-{v.max():.2f})")
         print(f"{layer:>5} {h:>4} " + " ".join(f"{c:>22}" for c in cells))
+    by_offset(m)
+
+
+def by_offset(m):
+    """Layer 0's mean weight at each offset t - j (0: the token itself, 1: the previous one), over
+    every row t >= 2 of the same 10 sequences: what "more than any other single position" rests on."""
+    print("layer 0, mean A[t, t - k] over the rows t >= 2 of the 10 sequences, k = 0..5:")
+    for h in range(m.n_heads):
+        offs = {}
+        for seed in range(10):
+            ids, n = repeated_sequences(np.random.default_rng([seed, 2026]), 1, m.n_ctx)
+            ids = ids[0, : 2 * int(n[0])]
+            A = forward(m, ids).A[0, h]
+            for t in range(1, len(ids)):
+                for k in range(min(t, 5) + 1):
+                    offs.setdefault(k, []).append(A[t, t - k])
+        print(f"  head {h}: " + " ".join(f"{np.mean(offs[k]):.2f}" for k in range(6)))
 
 
 def latest_copy_only(A, ids):

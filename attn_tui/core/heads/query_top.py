@@ -1,4 +1,4 @@
-"""Where one query looks, in every head: the top keys of row t of each head's A (BertViz's model view).
+"""Where one query looks, in every head: the top keys of row t of each head's A, and how near uniform the row is.
 
 For a query position t (0-based here, counted from 1 wherever it is shown), each head of a layer
 gives a row A[t, :] (T',) of the model's own weights, softmax(scale · q_t Kᵀ + M_t), computed
@@ -15,15 +15,37 @@ import numpy as np
 
 from .source import HeadSource, check_head
 
-TOP = 5  # keys listed per head (the issue's BertViz-like strip)
+TOP = 5  # keys listed per head (BertViz's model view, one line a head)
+# A row whose entropy is within this share of its ceiling (log2 of the keys it sees) is near uniform:
+# its heaviest keys are barely heavier than the rest, and what they are to the query says little.
+NEAR_UNIFORM = 0.05
 
 
 class HeadTop(NamedTuple):
-    """Row t of head ``layer``.``head``: its top keys as (position from 0, weight), heaviest first."""
+    """Row t of head ``layer``.``head``: its top keys as (position from 0, weight), heaviest first;
+    the row's entropy H(A_t) in bits and its ceiling, log2 of the keys it sees (NaN: every key masked)."""
 
     layer: int
     head: int
     top: tuple  # ((j, weight), ...)
+    entropy_bits: float = float("nan")
+    ceiling_bits: float = float("nan")
+
+    @property
+    def near_uniform(self) -> bool:
+        """H(A_t) within NEAR_UNIFORM of the ceiling (a row that sees one key is not near uniform: it has
+        no choice to make)."""
+        return self.ceiling_bits > 0 and self.entropy_bits >= (1 - NEAR_UNIFORM) * self.ceiling_bits
+
+
+def row_entropy(row: np.ndarray, seen: np.ndarray) -> tuple[float, float]:
+    """(H(A_t) in bits, log2 of the keys seen) of one row (T',); (nan, nan) when no key is seen."""
+    a = np.asarray(row, dtype=np.float64).reshape(-1)[np.asarray(seen, dtype=bool).reshape(-1)]
+    a = a[np.isfinite(a)]
+    if a.size == 0:
+        return float("nan"), float("nan")
+    p = a[a > 0]
+    return float(-(p * np.log2(p)).sum()), float(np.log2(a.size))
 
 
 def top_keys(row: np.ndarray, seen: np.ndarray | None = None, n: int = TOP) -> tuple:
@@ -57,5 +79,5 @@ def query_tops(src: HeadSource, t: int, layer: int | None = None, n: int = TOP) 
     out = []
     for ly in layers:
         A, seen = layer_rows(src, ly, t)
-        out += [HeadTop(ly, h, top_keys(A[h], seen, n)) for h in range(src.n_heads)]
+        out += [HeadTop(ly, h, top_keys(A[h], seen, n), *row_entropy(A[h], seen)) for h in range(src.n_heads)]
     return out

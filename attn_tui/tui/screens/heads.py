@@ -1,10 +1,11 @@
-"""The heads screen (key `h`): every head of one layer side by side, BertViz's head view in a
-terminal. Each tile is the head's A, cell for cell where it fits (else pooled, the tile says how
-much: views/heads_layout.py), and its readings (entropy against log₂ t,
-previous-token, first-token, self, induction, duplicate-token); `v` sorts by the next column, `V` flips the order,
-arrows pick a head, enter opens it on the pipeline; the layer's multi-head combine is checked
-below. The readings and pictures are computed once per (source, layer, size) in a thread worker
-(12 heads of T = 512: one pass over each head's A), the keys answered meanwhile.
+"""The heads screen (key `h`): every head of one layer side by side as small pictures of A (as
+CircuitsVis's attention_heads draws a layer's heads, or one row of BertViz's model view). Each tile
+is the head's A, cell for cell where it fits (else pooled, the tile says how much:
+views/heads_layout.py), and its readings (entropy against log₂ t, previous-token, first-token, self,
+induction, duplicate-token); `v` sorts by the next column, `V` flips the order, arrows pick a head,
+enter opens it on the pipeline; the layer's multi-head combine is checked below. The readings and
+pictures are computed once per (source, layer, size) in a thread worker (12 heads of T = 512: one
+pass over each head's A), the keys answered meanwhile.
 
 The head picked is the app State's head (heads_nav.HeadRef): `>`/`<`, `}`/`{` and the palette
 move it here as on the pipeline, and the layer shown is its layer.

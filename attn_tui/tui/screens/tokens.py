@@ -1,5 +1,5 @@
-"""The token view (key `T`): the sequence as text, shaded by where one query looks (CircuitsVis's
-coloured tokens, BertViz's head view read from one token), beside the matrices of the pipeline.
+"""The token view (key `T`): the sequence as text, shaded by where one query looks (as CircuitsVis's
+colored_tokens shades a text by the values it is given: here row t of A), beside the matrices of the pipeline.
 
 It shows the State: the head (`>` `<` `}` `{` step through heads and layers here too), the row t
 (`j`/`k`, or left/right in the text), c and the mask. `f` flips the direction: who t looks at

@@ -14,12 +14,19 @@ NO_HEADS = (
     "One head here: the model view shows where a query looks in every head of a multi-head source. "
     "Open induction-demo (o, then pick it; or attn-tui --scenario induction-demo) or a multi-head file."
 )
+SHADE = "shaded by weight (A's colour scale)"
+NO_SHADE = "no colour scale: read the numbers"
 LEGEND = (
-    "each head: its five heaviest keys for this query, heaviest first, shaded by weight (A's colour scale); "
-    "prev = the previous token, self = the query itself, first = the first token, "
-    "after copy = the token after an earlier occurrence of the query's token (what an induction head reads), "
-    "copy = that earlier occurrence itself (what a duplicate-token head reads)"
+    f"each head's five heaviest keys, heaviest first, {SHADE} · prev = previous token, self = the query, "
+    "first = first token, after copy = the token after an earlier occurrence of the query's token (what an "
+    "induction head reads), copy = that occurrence (a duplicate-token head's); a key may be several · "
+    "near uniform: the row's H within 5% of log2 of its keys"
 )
+
+
+def legend(glyphs: bool = False) -> str:
+    """LEGEND, with no word of colour where the terminal shows none (NO_COLOR, 16 colours)."""
+    return LEGEND.replace(SHADE, NO_SHADE) if glyphs else LEGEND
 
 
 def header(state: State, every_layer: bool) -> str:
@@ -31,20 +38,26 @@ def header(state: State, every_layer: bool) -> str:
     )
 
 
-def relation(ids, keys_are_queries: bool, t: int, j: int) -> str:
-    """What key j is to query t (both 0-based): "prev", "self", "first", "after copy", "copy" (an earlier
-    occurrence of the query's own token: the heads screen's "dup"), or ""."""
+def relations(ids, keys_are_queries: bool, t: int, j: int) -> tuple[str, ...]:
+    """Every name key j has for query t (both 0-based), in this order: "self", "prev", "after copy",
+    "first", "copy" (an earlier occurrence of the query's own token: the heads screen's "dup"). A key
+    can be several: t1 is "first" and a "copy" when the query repeats the first token."""
     if not keys_are_queries:
-        return "first" if j == 0 else ""
+        return ("first",) if j == 0 else ()
     if j == t:
-        return "self"
-    if j == t - 1:
-        return "prev"
-    if 1 <= j < t and ids[j - 1] == ids[t]:
-        return "after copy"
-    if j == 0:
-        return "first"  # also when it is a copy: the first token is read for being first (a sink)
-    return "copy" if j < t and ids[j] == ids[t] else ""
+        return ("self",)
+    names = (
+        ("prev", j == t - 1),
+        ("after copy", 1 <= j < t and ids[j - 1] == ids[t]),
+        ("first", j == 0),
+        ("copy", j < t and ids[j] == ids[t]),
+    )
+    return tuple(name for name, holds in names if holds)
+
+
+def relation(ids, keys_are_queries: bool, t: int, j: int) -> str:
+    """relations() as the model view writes them: "first, copy", or "" when the key is none of them."""
+    return ", ".join(relations(ids, keys_are_queries, t, j))
 
 
 def head_lines(state: State, tops: list[HeadTop], seq: tuple, label: Style) -> Text:
@@ -56,6 +69,8 @@ def head_lines(state: State, tops: list[HeadTop], seq: tuple, label: Style) -> T
     for n, ht in enumerate(tops):
         mark = "▶ " if (ht.layer, ht.head) == (ref.layer, ref.head) else "  "
         out.append(f"{mark}L{ht.layer}.H{ht.head} ", style=label)
+        if ht.near_uniform:
+            out.append("near uniform ", style="italic")
         for k, (j, w) in enumerate(ht.top):
             out.append(" " if k else "")
             out.append(f"{who(keys, j)} {w:.2f}", style=seq[min(len(seq) - 1, int(w * len(seq)))])

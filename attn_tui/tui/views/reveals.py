@@ -139,8 +139,10 @@ def ex5_reveal() -> str:
     return (
         "S = QKᵀ takes T·T′·d_k multiply-adds and O = A V T·T′·d_v more: both grow as T², and S has T² "
         f"entries to store (at T = 4096, d_k = 64: {c['entries']:,} entries, {c['flops_S']:,} FLOPs for S).\n\n"
-        "Which variant attacks what: FlashAttention still does all 2T²d_k multiply-adds (S and O, d_v = d_k); "
-        "it removes the T² memory — S is computed in tiles that stay in fast memory, the softmax runs online "
+        "Which variant attacks what: without a mask FlashAttention still does all 2T²d_k multiply-adds (S and O, "
+        "d_v = d_k), and under a causal mask FlashAttention-2 (Dao 2023) skips the tiles wholly above the diagonal, "
+        "about half of them; it removes the T² memory — S is computed in tiles that stay in fast memory, the softmax "
+        "runs online "
         "(a running max and sum), and S is never stored — and cuts the traffic to slow memory, which still grows "
         "as T² (Θ(T²d²/M) accesses for a fast memory of M, Dao et al. 2022). A sliding window (each query reads its "
         "last w keys) cuts work and memory to O(T·w). Linear attention replaces exp(q·k) by a feature map "
