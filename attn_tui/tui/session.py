@@ -11,6 +11,7 @@ explorer's door.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from ..core import scenario_io as io
@@ -119,12 +120,21 @@ class SessionKeeper:
         head, why = _reopen(k.head, opened)
         past = with_heads(k.past, k.past_heads)
         future = with_heads(k.future, k.future_heads)
-        app.history.past[:] = [State(x, head=_reopen(at, opened)[0]) for x, at in past]
-        app.history.future[:] = [State(x, head=_reopen(at, opened)[0]) for x, at in future]
+        steps = [State(x, head=_reopen(at, opened)[0]) for x, at in (*past, (s, None), *future)]
+        steps = _lineages(steps)  # a pin restored is kept by undo only across edits of its own scenario
+        app.history.past[:] = steps[: len(past)]
+        app.history.future[:] = steps[len(past) + 1 :]
+        lineage = steps[len(past)].lineage
         app.first_screen = False  # a learner coming back is not new here: no "new here?" hint over their session
         _restore_tour(app, k.tour)
         app.state = State(
-            s, row=min(k.row, s.T - 1), cursor=clamp_cursor(s, k.cursor), pin=pin, head=head, weighting=k.weighting
+            s,
+            row=min(k.row, s.T - 1),
+            cursor=clamp_cursor(s, k.cursor),
+            pin=None if pin is None else replace(pin, lineage=lineage),
+            head=head,
+            weighting=k.weighting,
+            lineage=lineage,
         )
         self.restored_from = self.offer_path
         self.offer = None
@@ -242,3 +252,23 @@ def _train_note(app) -> str:
             tr = screen.trainer
             return f"\nattn-tui: the training run (step {tr.step_count} of {tr.config.steps}) is not kept"
     return ""
+
+
+def _lineages(steps: list) -> list:
+    """The undo steps (oldest first, the current scenario among them) with the lineages a kept session
+    does not write: a new one wherever a step cannot be an edit of the step before (_kin: another title,
+    another model or tokens: an opened file, a built-in, a random scenario), else the one before, so
+    undo after --resume drops a pin across another scenario as it does before a quit (history._view)."""
+    out = []
+    for st in steps:
+        kin = out and _kin(out[-1], st)
+        out.append(replace(st, lineage=out[-1].lineage) if kin else st.fresh())
+    return out
+
+
+def _kin(a: State, b: State) -> bool:
+    """b may be an edit of a: the same title, or heads of the same source on the same tokens (a move
+    between heads keeps the pin, to compare them)."""
+    if a.head is not None and b.head is not None:
+        return (a.head.name, a.head.source.tokens) == (b.head.name, b.head.source.tokens)
+    return a.head is None and b.head is None and a.scenario.title == b.scenario.title

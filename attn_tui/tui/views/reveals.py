@@ -60,12 +60,16 @@ def doubled_reveal() -> str:
     t = s.T - 1  # the last row: its half-and-half query ties keys
     row = tr.S[t][~tr.blocked[t]]
     k = int(np.sum(row == row.max()))
+    drow = d.S[t][~d.blocked[t]]
+    k2 = int(np.sum(drow == drow.max()))
     return (
         f"Row 4: H = {f2(tr.H[3])} → {f2(d.H[3])} bits with the diagonal doubled. Larger scores make softmax "
         "sharper: as they grow, H(A_t) falls toward 0 when one key leads (one key takes the row), and with it "
         "p(1−p), the gradient softmax passes (the gradient lens, l). A row whose top k keys tie falls only to "
         f"log₂k: the hand-crafted row {t + 1} ties {k} keys, so turning c up (+) brings its H down toward "
-        f"{f2(np.log2(k))} bits from above, never below, however large its scores."
+        f"{f2(np.log2(k))} bits from above, never below, however far c goes: c multiplies every score alike, "
+        f"so the tie stays. Doubling the diagonal changes some scores and not others: row {t + 1}'s tie there is "
+        f"{k2} keys, and its H falls toward {f2(np.log2(k2))} bits instead."
     )
 
 
