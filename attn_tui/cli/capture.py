@@ -163,7 +163,10 @@ def run(args) -> int:
     except WriteError as exc:  # a full disk: not bad input, the output is incomplete (exit 1)
         raise OutputError(str(exc)) from None
     print(result.line())
-    print(f"wrote {path} (attn-tui heads {path}; attn-tui report --scenario {path} --layer L --head H)")
+    print(
+        f"wrote {path} (attn-tui --scenario {path}: the explorer on its heads; attn-tui heads {path}; "
+        f"attn-tui report --scenario {path} --layer L --head H)"
+    )
     sys.stdout.flush()
     if args.open:
         return open_explorer(path)
