@@ -86,7 +86,8 @@ class TokensScreen(StateScreen):
         head = "the whole model · " if self.rollout else f"{state.head.label()} · " if state.head is not None else ""
         self.query_one("#tokens-header", TextLines).set_text(Text(f"{head}{view.title}", style="bold"))
         self.query_one("#tokens-top", TextLines).set_text(Text(view.top))
-        self.query_one("#tokens-legend", TextLines).set_text(Text(tv.legend(glyphs, state, self.rollout), style="dim"))
+        legend = tv.legend(glyphs, state, self.rollout, view.joined)
+        self.query_one("#tokens-legend", TextLines).set_text(Text(legend, style="dim"))
 
     @work(thread=True, exclusive=True, group="tokens")
     def _read(self, state: State, direction: str, index: int, rollout: bool) -> None:
