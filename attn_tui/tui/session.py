@@ -31,11 +31,17 @@ def _same(a: Scenario, b: Scenario) -> bool:
     return same_scenario(a.with_(focus_row=None), b.with_(focus_row=None))
 
 
+OFFER_LINE = "a kept session (ctrl+r restores it over this one; --resume at launch)"
+
+
 class SessionKeeper:
     """Where this session is kept, what was opened, and the kept session offered at launch."""
 
-    def __init__(self, folder: Path, opened: Scenario, source: str, resume: bool = False, fresh: bool = False):
+    def __init__(
+        self, folder: Path, opened: Scenario, source: str, resume: bool = False, fresh: bool = False, asked=False
+    ):
         self.folder = folder
+        self.asked = asked  # --scenario named what to open: the kept session is offered in a line, not a dialog
         self.opened = opened  # the scenario the launch opened: a session equal to it has nothing to keep
         self.source = source  # the --scenario given, or the default built-in's name
         self.resume = resume
@@ -155,6 +161,9 @@ class SessionKeeper:
         if self.resume:  # after the first frame's focus has put the cell cursor on the focused grid
             kept = self.offer
             app.call_after_refresh(self.restore, app, kept)
+        elif self.asked:  # what the learner asked for stays in front; ctrl+r (actions/undo.py) restores
+            kept = self.offer
+            app.notes.say(f"{OFFER_LINE}: {kept.describe()}", timeout=15)
         else:
             kept = self.offer
             origin = f"\nfirst opened from {kept.source}" if kept.source else ""
