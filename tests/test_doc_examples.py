@@ -182,3 +182,23 @@ def test_explorer_md_captions_are_what_the_heads_give():
     assert src.tokens[q] == tok and src.tokens[int(j1) - 1] == tok1
     assert query_tops(src, q, 0)[int(prev_head)].top[0][0] == int(j0) - 1 == q - 1
     assert {ht.top[0][0] for ht in query_tops(src, q, 1)} == {int(j1) - 1}
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_the_readme_counts_the_tabs_to_the_x_grid(size, settle):
+    """"`tab` five times to the X grid": the count and the panes on the way are what the explorer does."""
+    from attn_tui.tui.app import AttentionApp
+
+    m = found(r"`tab` (\w+) times to the X grid \(([^)]+): the explorer opens on A\)", page("README.md"))
+    n = ["one", "two", "three", "four", "five", "six", "seven"].index(m.group(1)) + 1
+    app = AttentionApp()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        seen = [app.focused.id]
+        for _ in range(n):
+            await pilot.press("tab")
+            await settle(pilot)
+            seen.append(app.focused.id)
+    assert seen[0] == "grid-A" and seen[-1] == "grid-X" and "grid-X" not in seen[:-1], seen
+    names = {"grid-A": "A", "grid-O": "O", "grid-H": "H", "chart": "the chart", "inspector": "the inspector"}
+    assert ", ".join(names[i] for i in seen[:-1]) + ", then X" == m.group(2)
