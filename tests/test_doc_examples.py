@@ -186,7 +186,7 @@ def test_explorer_md_captions_are_what_the_heads_give():
 
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)])
 async def test_the_readme_counts_the_tabs_to_the_x_grid(size, settle):
-    """"`tab` five times to the X grid": the count and the panes on the way are what the explorer does."""
+    """ "`tab` five times to the X grid": the count and the panes on the way are what the explorer does."""
     from attn_tui.tui.app import AttentionApp
 
     m = found(r"`tab` (\w+) times to the X grid \(([^)]+): the explorer opens on A\)", page("README.md"))
