@@ -38,3 +38,16 @@ async def test_a_notice_leaves_the_views_header_and_text_alone(key, top, settle)
         for name in (*top, "#status", "#keybar"):
             region = app.screen.query_one(name).region
             assert not any(region.overlaps(t) for t in toasts), (name, region, toasts)
+
+
+async def test_under_no_color_the_model_views_legend_speaks_of_no_colour(monkeypatch, settle):
+    """Issue 51: under NO_COLOR the model view's legend said "shaded by weight (A's colour scale)"."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = _demo()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("M")
+        await settle(pilot)
+        legend = app.screen.query_one("#model-legend")
+        words = " ".join(legend.render_line(y).text.strip() for y in range(legend.size.height))
+        assert "colour scale" in words and "no colour scale" in words and "shaded" not in words, words
