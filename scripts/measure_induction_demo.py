@@ -30,24 +30,56 @@ def main():
         + ", ".join(f"{int(s)}: {v:.3g}" for s, v in curve if s in (100, 300, 500, 700, 900, 1000, 1500, 2000, 3000))
     )
     m = shipped_model()
-    per = {}
+    print("layer head " + " ".join(f"{x:>22}" for x in FIELDS))
+    for (layer, h), cells in summary(per_head(m)).items():
+        print(f"{layer:>5} {h:>4} " + " ".join(f"{c:>22}" for c in cells.values()))
+    by_offset(m)
+
+
+def sequences(m):
+    """The 10 fresh repeated sequences: n distinct letters then the same n, seeds 0-9."""
     for seed in range(10):
         ids, n = repeated_sequences(np.random.default_rng([seed, 2026]), 1, m.n_ctx)
-        ids = ids[0, : 2 * int(n[0])]
-        f, T = forward(m, ids), 2 * int(n[0])
+        yield ids[0, : 2 * int(n[0])]
+
+
+def per_head(m) -> dict:
+    """{(layer, head): [Readings on each of the 10 sequences]}."""
+    per = {}
+    for ids in sequences(m):
+        f, T = forward(m, ids), len(ids)
         seen = np.tril(np.ones((T, T), dtype=bool))
         for layer in range(m.n_layers):
             for h in range(m.n_heads):
                 A = f.A[layer, h]
                 r = head_readings(lambda r0, r1, A=A, seen=seen: (A[r0:r1], seen[r0:r1]), T, T, ids.tolist(), layer, h)
                 per.setdefault((layer, h), []).append(r)
-    print("layer head " + " ".join(f"{x:>22}" for x in FIELDS))
-    for (layer, h), rs in per.items():
-        cells = []
+    return per
+
+
+def summary(per: dict) -> dict:
+    """{(layer, head): {field: "median (min-max)"}}, two decimals: what docs/HEADS.md quotes."""
+    out = {}
+    for key, rs in per.items():
+        out[key] = {}
         for field in FIELDS:
             v = np.array([getattr(r, field) for r in rs], dtype=float)
-            cells.append(f"{np.median(v):.2f} ({v.min():.2f}-{v.max():.2f})")
-        print(f"{layer:>5} {h:>4} " + " ".join(f"{c:>22}" for c in cells))
+            out[key][field] = f"{np.median(v):.2f} ({v.min():.2f}-{v.max():.2f})"
+    return out
+
+
+def by_offset(m):
+    """Layer 0's mean weight at each offset t - j (0: the token itself, 1: the previous one), over
+    every row t >= 2 of the same 10 sequences: what "more than any other single position" rests on."""
+    print("layer 0, mean A[t, t - k] over the rows t >= 2 of the 10 sequences, k = 0..5:")
+    for h in range(m.n_heads):
+        offs = {}
+        for ids in sequences(m):
+            A = forward(m, ids).A[0, h]
+            for t in range(1, len(ids)):
+                for k in range(min(t, 5) + 1):
+                    offs.setdefault(k, []).append(A[t, t - k])
+        print(f"  head {h}: " + " ".join(f"{np.mean(offs[k]):.2f}" for k in range(6)))
 
 
 def latest_copy_only(A, ids):
@@ -57,20 +89,26 @@ def latest_copy_only(A, ids):
     return float(np.mean([A[t, prev[t] + 1] for t in rows]))
 
 
-def repeats():
-    m = shipped_model()
-    print("layer 1 on a..h repeated r times: induction | latest copy only | TransformerLens (every row)")
+def repeat_cells(m) -> dict:
+    """{r: ["0.84 | 0.84 | 0.42", ...] a head of layer 1}: docs/HEADS.md's table of repeats."""
+    out = {}
     for r in (2, 3, 4):
         ids = np.array([ord(c) - ord("a") for c in LETTERS * r])
         f, T = forward(m, ids), len(ids)
         seen = np.tril(np.ones((T, T), dtype=bool))
-        cells = []
+        out[r] = []
         for h in range(m.n_heads):
             A = f.A[1, h]
             rd = head_readings(lambda r0, r1, A=A, seen=seen: (A[r0:r1], seen[r0:r1]), T, T, ids.tolist(), 1, h)
             every_row = rd.induction * (T - len(LETTERS)) / T  # rows with an earlier copy: all but the first 8
-            cells.append(f"H{h} {rd.induction:.2f} | {latest_copy_only(A, ids.tolist()):.2f} | {every_row:.2f}")
-        print(f"  x{r}: " + "; ".join(cells))
+            out[r].append(f"{rd.induction:.2f} | {latest_copy_only(A, ids.tolist()):.2f} | {every_row:.2f}")
+    return out
+
+
+def repeats():
+    print("layer 1 on a..h repeated r times: induction | latest copy only | TransformerLens (every row)")
+    for r, cells in repeat_cells(shipped_model()).items():
+        print(f"  x{r}: " + "; ".join(f"H{h} {c}" for h, c in enumerate(cells)))
 
 
 if __name__ == "__main__":

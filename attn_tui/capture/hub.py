@@ -108,8 +108,16 @@ def tokenizer_missing(model: str) -> str | None:
         return None
     return (
         f"{printable(model)}: has no tokenizer (none of tokenizer.json, tokenizer_config.json, vocab.json, "
-        "tokenizer.model); save the model's tokenizer beside it (tokenizer.save_pretrained(folder))"
+        f"tokenizer.model); save the model's tokenizer beside it (tokenizer.save_pretrained(folder)). {NO_TOKENIZER}"
     )
+
+
+# what a learner whose model was built offline, with no tokenizer of its own, can do (said with both refusals)
+NO_TOKENIZER = (
+    "A model you built yourself has none: save one whose vocabulary is its embedding's, e.g. "
+    "AutoTokenizer.from_pretrained('gpt2').save_pretrained(folder) for a GPT-2-sized vocabulary (50257), "
+    "or write its heads from Python with save_heads (docs/HEADS.md, Multi-head files)"
+)
 
 
 def go_offline_if_unreachable() -> str | None:

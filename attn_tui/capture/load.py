@@ -18,7 +18,7 @@ from transformers import MODEL_MAPPING, AutoConfig, AutoModel, AutoTokenizer
 from transformers.utils import logging as hf_logging
 
 from . import interface
-from .hub import CACHE_ADVICE, tokenizer_missing
+from .hub import CACHE_ADVICE, NO_TOKENIZER, tokenizer_missing
 from .interface import SUPPORTED, Unsupported
 from .run import CaptureError
 
@@ -126,7 +126,7 @@ def prepare(model_id: str, *, dtype="float32", device="cpu", revision=None, trus
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise CaptureError(f"{model_id}: cannot load its tokenizer ({_first_line(exc)})") from None
         if tokenizer is None or isinstance(tokenizer, bool):
-            raise CaptureError(f"{model_id}: has no tokenizer (tokenizer.json or its vocabulary files)")
+            raise CaptureError(f"{model_id}: has no tokenizer (tokenizer.json or its vocabulary files). {NO_TOKENIZER}")
     return config, tokenizer
 
 

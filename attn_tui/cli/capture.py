@@ -169,7 +169,10 @@ def run(args) -> int:
         print(f"attn-tui: capture stopped by {exc}; no file written", file=sys.stderr)
         return 128 + exc.signum
     print(result.line())
-    print(f"wrote {path} (attn-tui heads {path}; attn-tui report --scenario {path} --layer L --head H)")
+    print(
+        f"wrote {path} (attn-tui --scenario {path}: the explorer on its heads; attn-tui heads {path}; "
+        f"attn-tui report --scenario {path} --layer L --head H)"
+    )
     sys.stdout.flush()
     if args.open:
         return open_explorer(path)

@@ -123,7 +123,8 @@ def keeper(args, scenario):
     from ..tui.session import SessionKeeper
 
     first = scenario if scenario is not None else builtin(DEFAULT)
-    return SessionKeeper(state_folder(), first, args.run_scenario or DEFAULT, resume=args.resume, fresh=args.fresh)
+    source, asked = args.run_scenario or DEFAULT, args.run_scenario is not None
+    return SessionKeeper(state_folder(), first, source, resume=args.resume, fresh=args.fresh, asked=asked)
 
 
 def kept(app, code: int) -> None:

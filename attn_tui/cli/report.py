@@ -8,7 +8,7 @@ import sys
 
 from ..core.limits import REPORT_JSON_MAX, REPORT_TEXT_MAX
 from ..core.scenario_io import resolve
-from .args import SCENARIO_HELP, number_type
+from .args import HEADS_HELP, SCENARIO_HELP, number_type
 from .errors import EXIT_OK
 from .output import emit
 
@@ -23,7 +23,9 @@ def add_parser(sub) -> None:
         "With --scenario: that scenario's matrices and numbers "
         f"(a summary above {REPORT_TEXT_MAX} tokens, JSON above {REPORT_JSON_MAX}, unless --full).",
     )
-    r.add_argument("--scenario", metavar="NAME|FILE", help=SCENARIO_HELP)
+    r.add_argument(
+        "--scenario", metavar="NAME|FILE", help=f"{SCENARIO_HELP}; or one head of {HEADS_HELP}, with --layer L --head H"
+    )
     r.add_argument("--json", action="store_true", help="JSON instead of text (non-finite numbers as null)")
     r.add_argument(
         "--full",

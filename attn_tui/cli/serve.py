@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 from ..core.builtins import BUILTINS
 from ..core.numparse import parse_int
-from .args import SCENARIO_HELP
+from .args import HEADS_HELP, SCENARIO_HELP
 
 NAME = "serve"
 
@@ -93,7 +93,12 @@ def add_parser(sub) -> None:
 def _arguments(s) -> None:
     s.add_argument("--host", default=LOOPBACK, help=f"address to listen on (default {LOOPBACK}, this machine only)")
     s.add_argument("--port", type=_port, default=8000, help="TCP port, 1..65535 (default %(default)s)")
-    s.add_argument("--scenario", dest="serve_scenario", metavar="NAME|FILE", help=SCENARIO_HELP)
+    s.add_argument(
+        "--scenario",
+        dest="serve_scenario",
+        metavar="NAME|FILE",
+        help=f"{SCENARIO_HELP}; or {HEADS_HELP} (its heads: > and < move)",
+    )
     s.add_argument(
         "--theme", dest="serve_theme", metavar="NAME", help="a Textual theme for every tab, e.g. textual-light"
     )

@@ -12,7 +12,7 @@ import math
 from ..core.heads.capture_check import stored_by_head, stored_check
 from ..core.heads.combine import combine
 from ..core.heads.query_top import query_tops
-from ..core.heads.readings import FIELDS
+from ..core.heads.readings import FIELDS, NAMES_A_HEAD
 from ..core.heads.source import HeadSource, all_readings, own_weights_diffs
 from ..core.labeltext import positioned
 from ..core.limits import printable
@@ -176,7 +176,12 @@ def _verdicts(d) -> list:
     ceiling = f"the mean over rows of {ceiling}, the uniform row's entropy"
     for field, what in (("prev_token", "previous-token"), ("induction", "induction"), ("duplicate_token", "duplicate")):
         best = _best(d["heads"], field)
-        if best is not None:
+        if best is not None and best[field] < NAMES_A_HEAD:  # a highest reading, not a kind of head
+            out.append(
+                f"no {what} head: no head's {field} reaches {NAMES_A_HEAD} (the highest: layer {best['layer']}, "
+                f"head {best['head']}, {best[field]:.3f})"
+            )
+        elif best is not None:
             out.append(
                 f"strongest {what} head: layer {best['layer']}, head {best['head']} ({field} = {best[field]:.3f}); "
                 f"its mean entropy {best['mean_entropy_bits']:.2f} bits of a mean {best['mean_ceiling_bits']:.2f}-bit "

@@ -162,6 +162,13 @@ APP_KEYS: list[Key] = [
     ),
     Key("ctrl+y", "do('undo.redo')", "Redo", "redo the change undo took back", show=False),
     Key(
+        "ctrl+r",
+        "do('undo.restore_kept')",
+        "Restore session",
+        "restore the session kept at the last quit, offered in one line when --scenario opened another",
+        show=False,
+    ),
+    Key(
         "o",
         "do('files.open')",
         "Open",

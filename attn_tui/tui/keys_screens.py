@@ -207,6 +207,24 @@ SCREEN_KEYS: list[Key] = [
         palette=False,
         show=False,
     ),
+    Key(  # the app's row keys: no row is shown here, so they say where one is (issue 51)
+        "j,k,right_square_bracket,left_square_bracket",
+        "not_here('row')",
+        "Row",
+        "the query row is not shown here: T or M shows where one query looks",
+        scope="heads",
+        show=False,
+        palette=False,
+    ),
+    Key(
+        "R,f",
+        "not_here('tokens')",
+        "Token view keys",
+        "R (rollout) and f (who looks at t) are the token view's keys: T",
+        scope="heads",
+        show=False,
+        palette=False,
+    ),
     # The token view (attn_tui/tui/screens/tokens.py).
     Key(  # ] and [ too: the app's row keys would move the query unseen while t is shown (after f)
         "j,right,right_square_bracket",

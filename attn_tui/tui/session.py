@@ -11,6 +11,7 @@ explorer's door.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from ..core import scenario_io as io
@@ -30,11 +31,17 @@ def _same(a: Scenario, b: Scenario) -> bool:
     return same_scenario(a.with_(focus_row=None), b.with_(focus_row=None))
 
 
+OFFER_LINE = "a kept session (ctrl+r restores it over this one; --resume at launch)"
+
+
 class SessionKeeper:
     """Where this session is kept, what was opened, and the kept session offered at launch."""
 
-    def __init__(self, folder: Path, opened: Scenario, source: str, resume: bool = False, fresh: bool = False):
+    def __init__(
+        self, folder: Path, opened: Scenario, source: str, resume: bool = False, fresh: bool = False, asked=False
+    ):
         self.folder = folder
+        self.asked = asked  # --scenario named what to open: the kept session is offered in a line, not a dialog
         self.opened = opened  # the scenario the launch opened: a session equal to it has nothing to keep
         self.source = source  # the --scenario given, or the default built-in's name
         self.resume = resume
@@ -119,12 +126,21 @@ class SessionKeeper:
         head, why = _reopen(k.head, opened)
         past = with_heads(k.past, k.past_heads)
         future = with_heads(k.future, k.future_heads)
-        app.history.past[:] = [State(x, head=_reopen(at, opened)[0]) for x, at in past]
-        app.history.future[:] = [State(x, head=_reopen(at, opened)[0]) for x, at in future]
+        steps = [State(x, head=_reopen(at, opened)[0]) for x, at in (*past, (s, None), *future)]
+        steps = _lineages(steps)  # a pin restored is kept by undo only across edits of its own scenario
+        app.history.past[:] = steps[: len(past)]
+        app.history.future[:] = steps[len(past) + 1 :]
+        lineage = steps[len(past)].lineage
         app.first_screen = False  # a learner coming back is not new here: no "new here?" hint over their session
         _restore_tour(app, k.tour)
         app.state = State(
-            s, row=min(k.row, s.T - 1), cursor=clamp_cursor(s, k.cursor), pin=pin, head=head, weighting=k.weighting
+            s,
+            row=min(k.row, s.T - 1),
+            cursor=clamp_cursor(s, k.cursor),
+            pin=None if pin is None else replace(pin, lineage=lineage),
+            head=head,
+            weighting=k.weighting,
+            lineage=lineage,
         )
         self.restored_from = self.offer_path
         self.offer = None
@@ -145,6 +161,9 @@ class SessionKeeper:
         if self.resume:  # after the first frame's focus has put the cell cursor on the focused grid
             kept = self.offer
             app.call_after_refresh(self.restore, app, kept)
+        elif self.asked:  # what the learner asked for stays in front; ctrl+r (actions/undo.py) restores
+            kept = self.offer
+            app.notes.say(f"{OFFER_LINE}: {kept.describe()}", timeout=15)
         else:
             kept = self.offer
             origin = f"\nfirst opened from {kept.source}" if kept.source else ""
@@ -242,3 +261,23 @@ def _train_note(app) -> str:
             tr = screen.trainer
             return f"\nattn-tui: the training run (step {tr.step_count} of {tr.config.steps}) is not kept"
     return ""
+
+
+def _lineages(steps: list) -> list:
+    """The undo steps (oldest first, the current scenario among them) with the lineages a kept session
+    does not write: a new one wherever a step cannot be an edit of the step before (_kin: another title,
+    another model or tokens: an opened file, a built-in, a random scenario), else the one before, so
+    undo after --resume drops a pin across another scenario as it does before a quit (history._view)."""
+    out = []
+    for st in steps:
+        kin = out and _kin(out[-1], st)
+        out.append(replace(st, lineage=out[-1].lineage) if kin else st.fresh())
+    return out
+
+
+def _kin(a: State, b: State) -> bool:
+    """b may be an edit of a: the same title, or heads of the same source on the same tokens (a move
+    between heads keeps the pin, to compare them)."""
+    if a.head is not None and b.head is not None:
+        return (a.head.name, a.head.source.tokens) == (b.head.name, b.head.source.tokens)
+    return a.head is None and b.head is None and a.scenario.title == b.scenario.title

@@ -47,6 +47,16 @@ def test_a_folder_without_a_tokenizer_says_so(tmp_path, capsys, monkeypatch):
     assert leftovers(tmp_path) == ["m"]
 
 
+def test_the_no_tokenizer_line_tells_a_model_built_offline_what_to_do(tmp_path):
+    """Issue 51: a learner whose model was built from a config has no tokenizer to save: the line says
+    which to save (one of the embedding's vocabulary) or how to write the heads without one."""
+    from attn_tui.capture.hub import NO_TOKENIZER, tokenizer_missing
+
+    line = tokenizer_missing(str(tmp_path))  # a folder with no tokenizer file
+    assert line is not None and line.endswith(NO_TOKENIZER) and "\n" not in line
+    assert "save_pretrained(folder)" in NO_TOKENIZER and "save_heads" in NO_TOKENIZER
+
+
 def _closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

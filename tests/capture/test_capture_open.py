@@ -24,7 +24,9 @@ async def test_open_shows_the_models_heads_and_the_check(tiny_folders, tmp_path,
     monkeypatch.setattr(explorer, "run", lambda args: opened.append(args) or 0)
     out = tmp_path / "o.safetensors"
     assert main(["capture", str(tiny_folders("gpt2")), TEXT, "--out", str(out), "--open"]) == 0
-    figure = capsys.readouterr().out.split("max |ΔA| ")[1].split()[0]
+    printed = capsys.readouterr().out
+    figure = printed.split("max |ΔA| ")[1].split()[0]
+    assert f"wrote {out} (attn-tui --scenario {out}: the explorer on its heads;" in printed  # the explorer's door
     status_words, header_words = (w.format(figure) for w in WORDS[width])
     (args,) = opened
     assert args.run_scenario == str(out) and args.title_first is True

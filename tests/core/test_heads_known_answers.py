@@ -5,6 +5,8 @@ transformer_lens is installed, our scores against its head detector through the 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -102,3 +104,20 @@ def test_our_induction_through_the_relation_equals_transformer_lens_detector():
     )  # Σ (A · pattern) / Σ A, and Σ A = T: the mean over every row
     with_copy = sum(1 for t in range(len(ids)) if the_copies(t, ids))
     assert readings_of(A, ids).induction * with_copy / len(ids) == pytest.approx(theirs, rel=1e-6)
+
+
+def test_the_transformer_lens_relations_docs_heads_states():
+    """docs/HEADS.md's relations, from TransformerLens's definition (Σ(A · pattern) / Σ A over every row):
+    previous-token = ours × (T − 1)/T (row 1 has no previous token); through detect_head, which prepends
+    a BOS row (no copy, no previous token), the worked example's induction head reads 8/17, not 0.5."""
+    ids = sequence(8, 2)
+    T = len(ids)
+    prev = pattern_head(ids, lambda t, _: [t - 1] if t else [])
+    tl_prev = sum(prev[t, t - 1] for t in range(1, T)) / prev.sum()
+    assert readings_of(prev, ids).prev_token * (T - 1) / T == pytest.approx(tl_prev)
+    with_bos = ["<bos>", *ids]
+    A = pattern_head(with_bos, after_copies)  # the BOS row puts all on itself
+    tl_bos = sum(sum(A[t, k] for k in after_copies(t, with_bos)) for t in range(T + 1)) / A.sum()
+    assert tl_bos == pytest.approx(8 / 17)
+    doc = " ".join((Path(__file__).parents[2] / "docs" / "HEADS.md").read_text(encoding="utf-8").split())
+    assert "our prev_token × (T − 1) / T" in doc and "8/17 = 0.47" in doc and f"{8 / 17:.2f}" == "0.47"

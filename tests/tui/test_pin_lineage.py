@@ -61,3 +61,31 @@ async def test_the_pin_survives_the_edits_it_compares(settle):
         await pilot.press("ctrl+z")
         await settle(pilot)
         assert app.state.pin is pinned  # undoing one `+` is an edit of the same scenario
+
+
+async def test_after_resume_undo_drops_a_pin_across_another_scenario(state_home, settle):
+    """A kept session writes no lineage: restored, its steps got one lineage, and a pin of the box kernel
+    survived ctrl+z back to the pipeline (issue 51). Now each step that cannot be an edit of the one
+    before (another title) starts a new one; an edit (c = 1.1 -> 1.21) keeps the pin."""
+    from attn_tui.core import session_store as store
+    from attn_tui.core.builtins import DEFAULT
+    from attn_tui.tui.session import SessionKeeper
+
+    box, pipeline = builtin("box-kernel"), builtin("lesson-pipeline")
+    app = AttentionApp(scenario=pipeline)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        keeper = SessionKeeper(store.state_folder(), builtin(DEFAULT), DEFAULT)
+        edited = box.with_(c=1.21)
+        k = store.Kept(edited, row=2, pin=(box.with_(c=1.1), 2), past=(pipeline, box.with_(c=1.1)))
+        keeper.restore(app, k)
+        await settle(pilot)
+        assert app.state.pin is not None and "ΔA" in app.screen.query_one("#grid-A").border_title
+        await pilot.press("ctrl+z")  # c back to 1.1: an edit of the box kernel, the pin compares it
+        await settle(pilot)
+        assert app.state.pin is not None and app.state.scenario.c == 1.1
+        await pilot.press("ctrl+z")  # back to the pipeline: another scenario, the pin goes
+        await settle(pilot)
+        assert app.state.scenario.title == pipeline.title and app.state.pin is None
+        assert "ΔA" not in app.screen.query_one("#grid-A").border_title
+        assert any(PIN_DROPPED in m for m in app.notes.messages())

@@ -101,7 +101,8 @@ def test_the_cost_lens_says_which_variant_attacks_what():
 
     s = builtin("lesson-pipeline")
     out = " ".join(text(cost(State(s))).split())
-    assert "FlashAttention still does all 2T²d_k multiply-adds (QKᵀ and AV)" in out
+    assert "Without a mask FlashAttention still does all 2T²d_k multiply-adds (QKᵀ and AV)" in out
+    assert "under a causal mask FlashAttention-2 skips the tiles wholly above the diagonal, about half" in out
     assert "removes the T² memory and cuts the traffic, which still grows as T² (tiles, online softmax)" in out
     assert "sliding window of w keys makes the work O(T·w); linear attention O(T·d²)" in out
     c = lenses.score_cost(8, 4)  # 2T²d_k multiply-adds = FLOPs of S and O together / 2 (d_v = d_k)

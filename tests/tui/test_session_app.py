@@ -235,3 +235,42 @@ def test_undo_steps_and_a_pin_above_512_tokens_are_left_out(state_home):
     k = keeper(state_home).snapshot(app, "quit")
     assert [s.T for s in k.past] == [5] and k.pin is None
     assert store.loads(store.dumps(k)).edits == 1
+
+
+async def test_an_explicit_scenario_opens_and_the_kept_session_is_one_line_and_a_key(state_home, settle):
+    """Issue 51: `--scenario box-kernel` opened the kept session's dialog in front of what was asked for.
+    Now the box kernel is shown, the kept session is offered in one line, and ctrl+r restores it."""
+    from attn_tui.tui.session import OFFER_LINE
+
+    first = AttentionApp(session=keeper(state_home))
+    async with first.run_test(size=SIZE) as pilot:
+        await make_edits(first, pilot, settle)
+        lost = (first.state, first.history)
+        await pilot.press("q")
+    box = builtin("box-kernel")
+    app = AttentionApp(scenario=box, session=SessionKeeper(store.state_folder(), box, "box-kernel", asked=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert not isinstance(app.screen, OfferScreen) and app.state.scenario is box
+        said = [m for m in app.notes.messages() if OFFER_LINE in m]
+        assert len(said) == 1 and "3 edits, c = 1.21" in said[0] and "\n" not in said[0]
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        same_state((app.state, app.history), lost)
+        await pilot.press("ctrl+r")  # once restored, nothing more to restore: said, nothing changes
+        await settle(pilot)
+        assert any("no kept session to restore here" in m for m in app.notes.messages())
+        same_state((app.state, app.history), lost)
+
+
+def test_the_command_line_asks_for_the_line_only_with_a_scenario(state_home):
+    """explorer.keeper: `attn-tui --scenario NAME` offers the kept session in a line; bare `attn-tui` asks."""
+    from argparse import Namespace
+
+    from attn_tui.cli import explorer
+
+    def args(name):
+        return Namespace(run_scenario=name, resume=False, fresh=False)
+
+    assert explorer.keeper(args("box-kernel"), builtin("box-kernel")).asked is True
+    assert explorer.keeper(args(None), None).asked is False

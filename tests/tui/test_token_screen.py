@@ -418,5 +418,6 @@ def test_each_key_is_named_for_what_it_is_to_the_query():
     ids = ["a", "b", "c", "a", "b"]
     got = {j + 1: relation(ids, True, 4, j) for j in range(5)}
     assert got == {1: "first", 2: "copy", 3: "after copy", 4: "prev", 5: "self"}
-    assert relation(ids, True, 3, 0) == "first"  # t4 "a": t1 is a copy too, and named first
+    assert relation(ids, True, 3, 0) == "first, copy"  # t4 "a": t1 is first and a copy, and says both
+    assert relation(["a", "a", "b", "a"], True, 3, 2) == "prev, after copy"  # t3 follows the earlier t2 "a"
     assert relation(ids, False, 4, 0) == "first" and relation(ids, False, 4, 1) == ""  # keys of another sequence

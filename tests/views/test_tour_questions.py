@@ -155,3 +155,7 @@ def test_the_doubled_reveal_says_a_tied_row_keeps_log2_k_bits():
     assert big == pytest.approx(np.log2(3), abs=1e-6)
     assert "the hand-crafted row 5 ties 3 keys" in text and f"{np.log2(3):.2f} bits" in text
     assert f"{run('lesson-handcrafted').H[3]:.2f} → {run('exercise1-doubled').H[3]:.2f} bits" in text
+    # c scales every score; the doubled diagonal does not, and breaks row 5's tie (issue 51): its own limit
+    assert "however large its scores" not in text and "however far c goes" in text
+    doubled = run("exercise1-doubled", c=64.0).H[4]
+    assert doubled < np.log2(3) - 0.5 and f"row 5's tie there is 2 keys, and its H falls toward {doubled:.2f}" in text

@@ -1,4 +1,4 @@
-"""Where one query looks, in every head: the top keys of row t of each head's A (BertViz's model view).
+"""Where one query looks, in every head: the top keys of row t of each head's A, and how near uniform the row is.
 
 For a query position t (0-based here, counted from 1 wherever it is shown), each head of a layer
 gives a row A[t, :] (T',) of the model's own weights, softmax(scale · q_t Kᵀ + M_t), computed
@@ -15,15 +15,37 @@ import numpy as np
 
 from .source import HeadSource, check_head
 
-TOP = 5  # keys listed per head (the issue's BertViz-like strip)
+TOP = 5  # keys listed per head (BertViz's model view, one line a head)
+# A row whose entropy is within this share of its ceiling (log2 of the keys it sees) is near uniform:
+# its heaviest keys are barely heavier than the rest, and what they are to the query says little.
+NEAR_UNIFORM = 0.05
 
 
 class HeadTop(NamedTuple):
-    """Row t of head ``layer``.``head``: its top keys as (position from 0, weight), heaviest first."""
+    """Row t of head ``layer``.``head``: its top keys as (position from 0, weight), heaviest first;
+    the row's entropy H(A_t) in bits and its ceiling, log2 of the keys it sees (NaN: every key masked)."""
 
     layer: int
     head: int
     top: tuple  # ((j, weight), ...)
+    entropy_bits: float = float("nan")
+    ceiling_bits: float = float("nan")
+
+    @property
+    def near_uniform(self) -> bool:
+        """H(A_t) within NEAR_UNIFORM of the ceiling (a row that sees one key is not near uniform: it has
+        no choice to make)."""
+        return self.ceiling_bits > 0 and self.entropy_bits >= (1 - NEAR_UNIFORM) * self.ceiling_bits
+
+
+def row_entropy(row: np.ndarray, seen: np.ndarray) -> tuple[float, float]:
+    """(H(A_t) in bits, log2 of the keys seen) of one row (T',); (nan, nan) when no key is seen."""
+    a = np.asarray(row, dtype=np.float64).reshape(-1)[np.asarray(seen, dtype=bool).reshape(-1)]
+    a = a[np.isfinite(a)]
+    if a.size == 0:
+        return float("nan"), float("nan")
+    p = a[a > 0]
+    return float(-(p * np.log2(p)).sum()), float(np.log2(a.size))
 
 
 def top_keys(row: np.ndarray, seen: np.ndarray | None = None, n: int = TOP) -> tuple:
@@ -67,24 +89,30 @@ def query_tops(src: HeadSource, t: int, layer: int | None = None, n: int = TOP, 
     out = []
     for ly in layers:
         A, seen = layer_rows(src, ly, t, None if progress is None else tell)
-        out += [HeadTop(ly, h, top_keys(A[h], seen, n)) for h in range(src.n_heads)]
+        out += [HeadTop(ly, h, top_keys(A[h], seen, n), *row_entropy(A[h], seen)) for h in range(src.n_heads)]
     return out
 
 
-def relation(ids, keys_are_queries: bool, t: int, j: int) -> str:
-    """What key j is to query t (both 0-based): "prev", "self", "first", "after copy", "copy" (an earlier
-    occurrence of the query's own token: the heads screen's "dup"), or ""."""
+def relations(ids, keys_are_queries: bool, t: int, j: int) -> tuple[str, ...]:
+    """Every name key j has for query t (both 0-based), in this order: "self", "prev", "after copy",
+    "first", "copy" (an earlier occurrence of the query's own token: the heads screen's "dup"). A key
+    can be several: t1 is "first" and a "copy" when the query repeats the first token."""
     if not keys_are_queries:
-        return "first" if j == 0 else ""
+        return ("first",) if j == 0 else ()
     if j == t:
-        return "self"
-    if j == t - 1:
-        return "prev"
-    if 1 <= j < t and ids[j - 1] == ids[t]:
-        return "after copy"
-    if j == 0:
-        return "first"  # also when it is a copy: the first token is read for being first (a sink)
-    return "copy" if j < t and ids[j] == ids[t] else ""
+        return ("self",)
+    names = (
+        ("prev", j == t - 1),
+        ("after copy", 1 <= j < t and ids[j - 1] == ids[t]),
+        ("first", j == 0),
+        ("copy", j < t and ids[j] == ids[t]),
+    )
+    return tuple(name for name, holds in names if holds)
+
+
+def relation(ids, keys_are_queries: bool, t: int, j: int) -> str:
+    """relations() as the views write them: "first, copy", or "" when the key is none of them."""
+    return ", ".join(relations(ids, keys_are_queries, t, j))
 
 
 def looks_at(src: HeadSource, t: int, tops: list[HeadTop]) -> dict:

@@ -11,8 +11,8 @@ Each score is a mean over the query rows where it is defined:
 - self_token: mean A[t, t] over t = 2..T;
 - induction: over the rows t whose token occurred before, the mean of Σ_j A[t, j+1] over every
   earlier position j < t holding the same token: the weight on the tokens that followed its earlier
-  occurrences (Olsson et al. 2022's prefix matching; a head that copies after every earlier copy
-  scores 1 however many there are); None (null) when no token repeats;
+  occurrences (our reading of the prefix matching Olsson et al. 2022 describe in words; a head that
+  copies after every earlier copy scores 1 however many there are); None (null) when no token repeats;
 - duplicate_token: over the same rows, the mean of Σ_j A[t, j] over those earlier j: the weight on
   the token's own earlier copies.
 
@@ -34,6 +34,10 @@ import numpy as np
 from ..info import row_entropies_bits
 
 ROWS = 256  # query rows per block: ROWS x T' float64 is 32 MiB at T' = 16384
+# A head is named for a score (previous-token, induction, duplicate) only when it puts at least this
+# share of its weight there: "most of the weight". A random-weight head reads ~1/t on every pattern,
+# and the highest of many such readings is a number, not a kind of head.
+NAMES_A_HEAD = 0.5
 FIELDS = (
     "mean_entropy_bits",
     "mean_ceiling_bits",

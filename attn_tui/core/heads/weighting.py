@@ -2,11 +2,14 @@
 
 The lesson's last line is O = A V: row t of O is Σ_j A[t, j] v_j. A weight on a key whose value is
 tiny moves almost nothing (a first-token "attention sink" with a near-zero value). So each key's
-weight is scaled by the size of what it would carry, relative to the largest (CircuitsVis's
-"value-weighted" and "info-weighted" attention; Kobayashi et al. 2020 weigh by ‖v_j‖ the same way):
+weight is scaled by the size of what it would carry, relative to the largest:
 
-    A_vw[t, j] = A[t, j] · ‖v_j‖ / max_k ‖v_k‖
-    A_iw[t, j] = A[t, j] · ‖v_j W_O^(h)‖ / max_k ‖v_k W_O^(h)‖
+    A_vw[t, j] = A[t, j] · ‖v_j‖ / max_k ‖v_k‖                  value-weighted (used by, e.g., Wang et al. 2022, IOI)
+    A_iw[t, j] = A[t, j] · ‖v_j W_O^(h)‖ / max_k ‖v_k W_O^(h)‖  info-weighted (McDougall et al. 2023, Copy Suppression)
+
+Kobayashi et al. (2020) measure ‖A[t, j] v_j W_O^(h)‖ (through W_O, unnormalised): A_iw times
+max_k ‖v_k W_O^(h)‖, one number a head. CircuitsVis and BertViz compute neither: they draw the
+tensor they are given.
 
 W_O^(h) (d_v, d_model): the head's d_v rows of the layer's W_O (combine.py), so ‖v_j W_O^(h)‖ is the
 size of what key j writes into the model's output, not only into this head's d_v columns.

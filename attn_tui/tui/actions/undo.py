@@ -25,3 +25,13 @@ def undo(app) -> None:
 def redo(app) -> None:
     st = app.history.redo(app.state)
     _replay(app, st, "nothing to redo", f"redone ({len(app.history.future)} more)")
+
+
+def restore_kept(app) -> None:
+    """ctrl+r: the kept session that the launch offered in one line (tui/session.py: start), restored
+    over what the explicit --scenario opened; said when there is none left to restore."""
+    session = getattr(app, "session", None)
+    if session is None or session.offer is None:
+        app.notes.note("no kept session to restore here (none was kept, or it is restored)", "refusal", timeout=4)
+        return
+    session.restore(app, session.offer)

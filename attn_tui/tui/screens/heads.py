@@ -1,10 +1,11 @@
-"""The heads screen (key `h`): every head of one layer side by side, BertViz's head view in a
-terminal. Each tile is the head's A, cell for cell where it fits (else pooled, the tile says how
-much: views/heads_layout.py), and its readings (entropy against log₂ t,
-previous-token, first-token, self, induction, duplicate-token); `v` sorts by the next column, `V` flips the order,
-arrows pick a head, enter opens it on the pipeline; the layer's multi-head combine is checked
-below. The readings and pictures are computed once per (source, layer, size) in a thread worker
-(12 heads of T = 512: one pass over each head's A), the keys answered meanwhile.
+"""The heads screen (key `h`): every head of one layer side by side as small pictures of A (as
+CircuitsVis's attention_heads draws a layer's heads, or one row of BertViz's model view). Each tile
+is the head's A, cell for cell where it fits (else pooled, the tile says how much:
+views/heads_layout.py), and its readings (entropy against log₂ t, previous-token, first-token, self,
+induction, duplicate-token); `v` sorts by the next column, `V` flips the order, arrows pick a head,
+enter opens it on the pipeline; the layer's multi-head combine is checked below. The readings and
+pictures are computed once per (source, layer, size) in a thread worker (12 heads of T = 512: one
+pass over each head's A), the keys answered meanwhile.
 
 The head picked is the app State's head (heads_nav.HeadRef): `>`/`<`, `}`/`{` and the palette
 move it here as on the pipeline, and the layer shown is its layer.
@@ -38,6 +39,14 @@ NO_HEADS = (
 )
 
 
+NOT_HERE = {  # what j/k, R and f say on this screen (keys_screens.py, scope "heads")
+    "row": "j/k move the query row, which this screen does not show (every head's whole A): "
+    "T (the token view) or M (the model view) shows where one query looks",
+    "tokens": "R (the rollout of one query) and f (who looks at t) are the token view's keys: T opens it; "
+    "the whole model's rollout R is this screen's last tile",
+}
+
+
 class HeadsScreen(StateScreen):
     HELP = (
         "Every head of one layer, side by side: its attention weights A and how far its rows sit below "
@@ -49,7 +58,8 @@ class HeadsScreen(StateScreen):
     CSS_PATH = "heads.tcss"
     BINDINGS = keys.bindings("heads")
     AUTO_FOCUS = "#head-tiles"
-    knobs_here = (*MODEL_KNOBS, "knobs.cycle_weighting")  # the model's own heads, which W weights
+    # the model's own heads, which W weights; no query row (j/k would move one that nothing here shows)
+    knobs_here = (*(k for k in MODEL_KNOBS if k != "knobs.select_row"), "knobs.cycle_weighting")
 
     def __init__(self, *args, **kw) -> None:
         super().__init__(*args, **kw)
@@ -178,6 +188,10 @@ class HeadsScreen(StateScreen):
     def action_open(self) -> None:
         if self.app.state.head is not None:
             self.app.switch_mode("pipeline")
+
+    def action_not_here(self, what: str) -> None:
+        """j/k, R, f: keys of the screens that show one query; here they say where they work."""
+        self.app.notes.note(NOT_HERE[what], "refusal", timeout=4)
 
     def try_it(self) -> None:
         """The tour's try-it (tour_text: the "heads" page): induction-demo on a repeated sequence,

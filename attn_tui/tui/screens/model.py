@@ -1,7 +1,8 @@
 """The model view (key `M`): where the selected query looks in every head of its layer (`M` again:
-of every layer), each head a line of its five heaviest keys as text with their weights — BertViz's
-model view in a terminal, so "which heads look back to the previous token from here, which to the
-token after its earlier copy" is one screen.
+of every layer), each head a line of its five heaviest keys as text with their weights (BertViz's
+model view draws every head of every layer as a picture; here each head is one line of text), so
+"which heads look back to the previous token from here, which to the token after its earlier copy"
+is one screen.
 
 The weights are the model's own (core/heads/query_top.py: each head's row t from its Q, K, scale
 and mask), not the edited scenario's: c or an edit changes the pipeline's head, not the model. They
@@ -27,6 +28,7 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.status import StatusLine
 from ..widgets.text_lines import TextLines
 from .state_screen import MODEL_KNOBS, StateScreen
+from .tokens import no_colour
 
 
 class ModelScreen(StateScreen):
@@ -70,7 +72,8 @@ class ModelScreen(StateScreen):
             self.query_one("#model-predict", TextLines).set_text(Text(""))
             return
         header.set_text(Text(mv.header(state, self.every_layer), style="bold"))
-        self.query_one("#model-legend", TextLines).set_text(Text(mv.LEGEND, style="dim"))
+        legend = mv.legend(no_colour(self.app))
+        self.query_one("#model-legend", TextLines).set_text(Text(legend, style="dim"))
         key = self._key(state)
         if self._done is not None and self._done[0] == key:
             self._draw(state, *self._done[1:])

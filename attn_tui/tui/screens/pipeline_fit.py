@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import partial
 
 from .pane_lines import PaneColumn, screen_lines
-from .pipeline_layout import PaneSize, extra_cell, fit_cap, join_rows, plan_row, title_width
+from .pipeline_layout import PaneSize, fit_cap, join_rows, plan_row, row_extras, title_width
 
 ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
 GRID_MIN_HEIGHT = 7  # the least height worth capping a grid pane to: title, header, rows, scrollbar
@@ -34,6 +34,7 @@ class PaneFit:
         self._layout_key = None  # what the last fit was computed from
         self._chart_size: tuple = (None, None)  # (height, width) set on the chart row, None: the CSS's
         self.row_modes: dict[str, str] = {}  # "row0".. -> "line" | "wrapped" | "stacked", rows shown
+        self._widening = False  # inside _widen_cells' own fit: the cells it set stay (no second round)
 
     def _stack_rows(self) -> None:
         """Fit the rows of panes to the screen: shrink, wrap, then stack (pipeline_layout).
@@ -60,7 +61,7 @@ class PaneFit:
         rows = [(row, shown) for row, shown in rows if shown]
         avail = width - self.sizes.scrollbar  # the container's scrollbar, when it has one
         rows, plans, cap = self._plan_rows(rows, avail, budget, width, height)
-        if self._widen_cells(rows, plans, avail, width):
+        if self._widen_cells(rows, plans, avail, width, cap):
             return  # the grids were handed wider cells and fitted again
         self.row_modes = {row: plan.mode for (row, _shown), plan in zip(rows, plans)}
         for (_row, shown), plan in zip(rows, plans):
@@ -72,19 +73,30 @@ class PaneFit:
         used = sum(min(cap, h) for (_row, shown), p in zip(rows, plans) for h in self._line_heights(shown, p, cap))
         self._grow_chart_row(0 if stacked else budget - used - self.sizes.chart_row_height, width, height)
 
-    def _widen_cells(self, rows, plans, avail: int, width: int) -> bool:
-        """Beyond DESIGN_SIZE's width, wider cells (pipeline_layout.extra_cell); True when the cells
-        changed and the rows were fitted again (at 200 columns the lesson's grids left 80 empty)."""
+    def _widen_cells(self, rows, plans, avail: int, width: int, cap: int) -> bool:
+        """Beyond DESIGN_SIZE's width, wider cells (pipeline_layout.extra_cell), each row's own: every row
+        then ends within a cell's widening of the right edge (one width for all, the fullest row's, left
+        the lesson's first row at 178 of 200), measured at the grids' height cap (a capped grid's scrollbar
+        takes a column). True when the cells changed and the rows were fitted again (once: the fit inside
+        keeps them, so a plan that the wider cells change cannot swing back and forth)."""
         bar, grids = self.sizes.scrollbar, self.grids
-        sizes = [[(grids[n].natural_width(bar) - grids[n].extra_cell * grids[n].values.shape[1],
+        sizes = [[(grids[n].natural_width(bar, cap) - grids[n].extra_cell * grids[n].values.shape[1],
                    grids[n].values.shape[1]) for n in shown] for _row, shown in rows]  # fmt: skip
-        extra = extra_cell(sizes, avail) if width > DESIGN_SIZE[0] and all(p.mode == "line" for p in plans) else 0
-        if all(g.extra_cell == extra for g in grids.values()):
+        wide = width > DESIGN_SIZE[0] and all(p.mode == "line" for p in plans)
+        extra = {}
+        for (_row, shown), row in zip(rows, sizes):
+            extra.update(zip(shown, row_extras(row, avail) if wide else [0] * len(shown)))
+        extra.update({n: 0 for n in grids if n not in extra and not wide})
+        if self._widening or all(grids[n].extra_cell == e for n, e in extra.items()):
             return False
-        for g in grids.values():
-            g.extra_cell = extra
-        self.redraw_grids()  # every grid is handed its view again, at the new cell width
-        self._stack_rows()
+        for n, e in extra.items():
+            grids[n].extra_cell = e
+        self._widening = True
+        try:
+            self.redraw_grids()  # every grid is handed its view again, at the new cell width
+            self._stack_rows()
+        finally:
+            self._widening = False
         return True
 
     def _grow_chart_row(self, spare: int, width: int, height: int) -> None:

@@ -129,6 +129,20 @@ def extra_cell(rows: list[list[tuple[int, int]]], avail: int) -> int:
     return max(0, min(MAX_EXTRA_CELL, *slack)) if slack else 0
 
 
+def row_extras(row: list[tuple[int, int]], avail: int) -> list[int]:
+    """Columns to add to each cell of each pane of one row (as extra_cell's), so that the row ends as
+    near ``avail`` as whole columns allow: extra_cell for every pane, then one more for the panes whose
+    columns still fit what is left, last pane first. Each 0 to MAX_EXTRA_CELL."""
+    base = extra_cell([row], avail)
+    left = avail - sum(w + MARGIN + base * c for w, c in row)
+    out = [base] * len(row)
+    for i in range(len(row) - 1, -1, -1):
+        cols = row[i][1]
+        if 0 < base < MAX_EXTRA_CELL and 0 < cols <= left:
+            out[i], left = base + 1, left - cols
+    return out
+
+
 def fit_cap(line_heights: list[int], room: int, lo: int, hi: int) -> int | None:
     """The largest grid max-height in [lo, hi] with which lines of these natural heights fit
     in ``room`` lines (a line is as tall as its tallest pane, at most the cap), or None."""

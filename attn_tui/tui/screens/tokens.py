@@ -1,5 +1,5 @@
-"""The token view (key `T`): the sequence as text, shaded by where one query looks (CircuitsVis's
-coloured tokens, BertViz's head view read from one token), beside the matrices of the pipeline.
+"""The token view (key `T`): the sequence as text, shaded by where one query looks (as CircuitsVis's
+colored_tokens shades a text by the values it is given: here row t of A), beside the matrices of the pipeline.
 
 It shows the State: the head (`>` `<` `}` `{` step through heads and layers here too), the row t
 (`j`/`k`, or left/right in the text), c and the mask. `f` flips the direction: who t looks at
@@ -95,7 +95,8 @@ class TokensScreen(StateScreen):
         head = "the whole model · " if self.rollout else f"{state.head.label()} · " if state.head is not None else ""
         self.query_one("#tokens-header", TextLines).set_text(Text(f"{head}{view.title}", style="bold"))
         self.query_one("#tokens-top", TextLines).set_text(Text(view.top))
-        self.query_one("#tokens-legend", TextLines).set_text(Text(tv.legend(glyphs, state, self.rollout), style="dim"))
+        legend = tv.legend(glyphs, state, self.rollout, view.joined)
+        self.query_one("#tokens-legend", TextLines).set_text(Text(legend, style="dim"))
 
     def _show_prediction(self, state: State) -> None:
         """The model's top next tokens after the query and each part's share of the top one's logit (the

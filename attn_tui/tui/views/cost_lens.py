@@ -79,7 +79,8 @@ def _scores(state) -> list:
     lines.append(tab)
     lines.append(
         Text(
-            "Doubling T quadruples S. FlashAttention still does all 2T²d_k multiply-adds (QKᵀ and AV); it "
+            "Doubling T quadruples S. Without a mask FlashAttention still does all 2T²d_k multiply-adds (QKᵀ and "
+            "AV); under a causal mask FlashAttention-2 skips the tiles wholly above the diagonal, about half. It "
             "removes the T² memory and cuts the traffic, which still grows as T² (tiles, online softmax). "
             "A sliding window of w keys makes the work O(T·w); linear attention O(T·d²). Parameters do not "
             "grow with T.",

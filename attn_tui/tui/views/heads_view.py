@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from rich.cells import cell_len, set_cell_size
+
 from ...core.heads import FIELDS, sort_readings
 from ...core.heads.capture_check import stored_check
 from ...core.heads.weighting import WHY
@@ -139,11 +141,18 @@ def tokens_line(src, width: int | None = None) -> str:
     sep = "  " if repeats(src.tokens) else " "  # "t1 q  t2 w": positions when a token repeats
     tokens = "tokens: " + sep.join(positioned(src.tokens))
     figure = stored_check(src)
-    if figure is None:
-        return tokens
-    words = figure.words()
-    fits = width is None or len(words) + 3 + 16 <= width  # " · " and the tokens' first words
-    return f"{words if fits else figure.short()} · {tokens}"
+    if figure is not None:
+        words = figure.words()
+        fits = width is None or len(words) + 3 + 16 <= width  # " · " and the tokens' first words
+        tokens = f"{words if fits else figure.short()} · {tokens}"
+    return tokens if width is None else _cut(tokens, width)
+
+
+def _cut(line: str, width: int) -> str:
+    """``line`` in ``width`` cells, ended by "…" where it was cut (it ran off the header unmarked)."""
+    if cell_len(line) <= width:
+        return line
+    return set_cell_size(line, max(0, width - 1)).rstrip() + "…"
 
 
 def combine_line(c, src) -> str:

@@ -14,12 +14,19 @@ NO_HEADS = (
     "One head here: the model view shows where a query looks in every head of a multi-head source. "
     "Open induction-demo (o, then pick it; or attn-tui --scenario induction-demo) or a multi-head file."
 )
+SHADE = "shaded by weight (A's colour scale)"
+NO_SHADE = "no colour scale: read the numbers"
 LEGEND = (
-    "each head: its five heaviest keys for this query, heaviest first, shaded by weight (A's colour scale); "
-    "prev = the previous token, self = the query itself, first = the first token, "
-    "after copy = the token after an earlier occurrence of the query's token (what an induction head reads), "
-    "copy = that earlier occurrence itself (what a duplicate-token head reads)"
+    f"each head's five heaviest keys, heaviest first, {SHADE} · prev = previous token, self = the query, "
+    "first = first token, after copy = the token after an earlier occurrence of the query's token (what an "
+    "induction head reads), copy = that occurrence (a duplicate-token head's); a key may be several · "
+    "near uniform: the row's H within 5% of log2 of its keys"
 )
+
+
+def legend(glyphs: bool = False) -> str:
+    """LEGEND, with no word of colour where the terminal shows none (NO_COLOR, 16 colours)."""
+    return LEGEND.replace(SHADE, NO_SHADE) if glyphs else LEGEND
 
 
 def header(state: State, every_layer: bool) -> str:
@@ -40,6 +47,8 @@ def head_lines(state: State, tops: list[HeadTop], seq: tuple, label: Style) -> T
     for n, ht in enumerate(tops):
         mark = "▶ " if (ht.layer, ht.head) == (ref.layer, ref.head) else "  "
         out.append(f"{mark}L{ht.layer}.H{ht.head} ", style=label)
+        if ht.near_uniform:
+            out.append("near uniform ", style="italic")
         for k, (j, w) in enumerate(ht.top):
             out.append(" " if k else "")
             out.append(f"{who(keys, j)} {w:.2f}", style=seq[min(len(seq) - 1, int(w * len(seq)))])

@@ -60,12 +60,16 @@ def doubled_reveal() -> str:
     t = s.T - 1  # the last row: its half-and-half query ties keys
     row = tr.S[t][~tr.blocked[t]]
     k = int(np.sum(row == row.max()))
+    drow = d.S[t][~d.blocked[t]]
+    k2 = int(np.sum(drow == drow.max()))
     return (
         f"Row 4: H = {f2(tr.H[3])} → {f2(d.H[3])} bits with the diagonal doubled. Larger scores make softmax "
         "sharper: as they grow, H(A_t) falls toward 0 when one key leads (one key takes the row), and with it "
         "p(1−p), the gradient softmax passes (the gradient lens, l). A row whose top k keys tie falls only to "
         f"log₂k: the hand-crafted row {t + 1} ties {k} keys, so turning c up (+) brings its H down toward "
-        f"{f2(np.log2(k))} bits from above, never below, however large its scores."
+        f"{f2(np.log2(k))} bits from above, never below, however far c goes: c multiplies every score alike, "
+        f"so the tie stays. Doubling the diagonal changes some scores and not others: row {t + 1}'s tie there is "
+        f"{k2} keys, and its H falls toward {f2(np.log2(k2))} bits instead."
     )
 
 
@@ -139,8 +143,10 @@ def ex5_reveal() -> str:
     return (
         "S = QKᵀ takes T·T′·d_k multiply-adds and O = A V T·T′·d_v more: both grow as T², and S has T² "
         f"entries to store (at T = 4096, d_k = 64: {c['entries']:,} entries, {c['flops_S']:,} FLOPs for S).\n\n"
-        "Which variant attacks what: FlashAttention still does all 2T²d_k multiply-adds (S and O, d_v = d_k); "
-        "it removes the T² memory — S is computed in tiles that stay in fast memory, the softmax runs online "
+        "Which variant attacks what: without a mask FlashAttention still does all 2T²d_k multiply-adds (S and O, "
+        "d_v = d_k), and under a causal mask FlashAttention-2 (Dao 2023) skips the tiles wholly above the diagonal, "
+        "about half of them; it removes the T² memory — S is computed in tiles that stay in fast memory, the softmax "
+        "runs online "
         "(a running max and sum), and S is never stored — and cuts the traffic to slow memory, which still grows "
         "as T² (Θ(T²d²/M) accesses for a fast memory of M, Dao et al. 2022). A sliding window (each query reads its "
         "last w keys) cuts work and memory to O(T·w). Linear attention replaces exp(q·k) by a feature map "

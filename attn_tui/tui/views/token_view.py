@@ -129,12 +129,15 @@ def token_view(state: State, w: Weights, rollout: bool = False) -> TokenView:
     return TokenView(texts, joined, shown, w.seen, selected, title, f"{what}: {listed}")
 
 
-def legend(glyphs: bool, state: State | None = None, rollout: bool = False) -> str:
+def legend(glyphs: bool, state: State | None = None, rollout: bool = False, joined: bool = False) -> str:
     """The line under the text: what the shades mean (and the glyphs, when colours are not shown); under
     a weighting (key W), what is weighted and why the weights sum to less than 1. The rollout R is
-    the model's own A, weighted by nothing (W, c and edits do not change it): it says so instead."""
+    the model's own A, weighted by nothing (W, c and edits do not change it): it says so instead.
+    ``joined``: a captured text, its tokens side by side with no space for brackets: the query is
+    underlined only, and the legend says that, not "[ ]"."""
     scale = GLYPH_NOTE if glyphs else "shade = weight, A's colour scale (dark 0 … bright 1); struck through: masked"
-    words = f"{scale} · [ ] the query · numbers under the text: positions · f flips who looks at whom"
+    query = "underlined: the query" if joined else "[ ] the query"
+    words = f"{scale} · {query} · numbers under the text: positions · f flips who looks at whom"
     if rollout:
         return f"R is read from the model's own weights: W, c and edits do not change it · {words}"
     if state is not None and state.weighting_shown != "A":

@@ -47,6 +47,8 @@ def priority(action: str, current_mode: str | None = None, own: bool = False) ->
         return SHOWN
     if current_mode and current_mode != "pipeline" and action.removeprefix("app.") == "switch_mode('pipeline')":
         return 0.5  # the way home: after Help, before every other hint
+    if current_mode == "pipeline" and action.removeprefix("app.") == "switch_mode('experiments')":
+        return 2.5  # before the other screens there: at 80x24 `T Tokens` was dropped and `x Experiments` kept
     rank = next((p for prefix, p in PRIORITY if action.startswith(prefix)), 4)
     return min(rank, OWN) if own and rank else rank
 
