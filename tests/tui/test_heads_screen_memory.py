@@ -23,7 +23,7 @@ async def main(path):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("h")
         while not (isinstance(app.screen, HeadsScreen) and app.screen._done):
-            await pilot.pause(0.2)  # the heads' worker: waited on, its results are the state
+            await pilot.pause()  # the heads' worker: waited on (the pilot idles), its results are the state
     print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 asyncio.run(main(sys.argv[1]))

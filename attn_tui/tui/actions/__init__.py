@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...core.edit import EditError
-from ..history import clamp_cursor
+from ..state import clamp_cursor
 
 KEEP = object()  # commit's head: the scenario is an edit of the current one (of the same head)
 PIN_DROPPED = "the pin was of the previous scenario: dropped (P pins this one)"
