@@ -19,7 +19,7 @@ got=$("$tmp/venv/bin/attn-tui" --version)
 "$tmp/venv/bin/attn-tui" report > report.txt
 (cd "$OLDPWD" && PYTHONPATH=. "$python" -m attn_tui report) > report.tree.txt
 cmp -s report.txt report.tree.txt || { echo "check_wheel: the installed report differs from the work tree's" >&2; diff report.txt report.tree.txt | head >&2; exit 1; }
-# the induction demo's weights (package-data, core/heads/induction_demo.npz) load from the wheel
+# the induction demo's weights (package-data, core/models/induction_demo.npz) load from the wheel
 "$tmp/venv/bin/attn-tui" heads induction-demo --json > heads.json
 (cd "$OLDPWD" && PYTHONPATH=. "$python" -m attn_tui heads induction-demo --json) > heads.tree.json
 cmp -s heads.json heads.tree.json || { echo "check_wheel: the installed heads differs from the work tree's" >&2; exit 1; }

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from attn_tui.core.heads.model import WEIGHTS, forward, repeated_sequences, shipped_model
 from attn_tui.core.heads.readings import FIELDS, head_readings, previous_occurrence
+from attn_tui.core.models.induction import WEIGHTS, forward, repeated_sequences, shipped_model
 
 LETTERS = "abcdefgh"
 

@@ -1,4 +1,4 @@
-"""Train the induction demo (attn_tui/core/heads/model.py) and write its weights.
+"""Train the induction demo (attn_tui/core/models/induction.py) and write its weights.
 
     python3 -m venv /tmp/torchvenv && /tmp/torchvenv/bin/pip install torch==2.13.0 numpy
     PYTHONPATH=. /tmp/torchvenv/bin/python scripts/train_induction_demo.py   # ~1-3 min on 2 CPU cores
@@ -6,10 +6,10 @@
 Seeded (torch.manual_seed, numpy default_rng) and on one thread, so the same torch version
 writes the same weights. The model: token + position embeddings, two attention-only layers of
 4 heads (d_k = 8) on a residual stream of width 32, an unembedding; the task: a random run of
-n distinct letters (n from 4 to 16) and the same run again (core.heads.model.repeated_sequences),
-the loss on the repeat's predictable tokens only. The NumPy forward in core/heads/model.py is the
+n distinct letters (n from 4 to 16) and the same run again (core.models.induction.repeated_sequences),
+the loss on the repeat's predictable tokens only. The NumPy forward in core/models/induction.py is the
 same function (tests/core/test_heads_model.py compares them when torch is importable).
-Writes attn_tui/core/heads/induction_demo.npz (float32 weights, the vocabulary, the seed and
+Writes attn_tui/core/models/induction_demo.npz (float32 weights, the vocabulary, the seed and
 the training curve: loss every 100 steps, mean over the 100 steps before it).
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from attn_tui.core.heads.model import VOCAB, WEIGHTS, repeated_sequences
+from attn_tui.core.models.induction import VOCAB, WEIGHTS, repeated_sequences
 
 D_MODEL, N_LAYERS, N_HEADS, D_K, N_CTX = 32, 2, 4, 8, 32
 FILL = -1e9
@@ -45,7 +45,7 @@ def init(gen: torch.Generator) -> dict:
 
 
 def forward(w: dict, ids: torch.Tensor) -> torch.Tensor:
-    """logits (B, T, vocab) of ids (B, T): the same steps as core.heads.model.forward."""
+    """logits (B, T, vocab) of ids (B, T): the same steps as core.models.induction.forward."""
     T = ids.shape[1]
     x = w["E"][ids] + w["P"][:T]  # (B, T, d_model)
     M = torch.triu(torch.full((T, T), FILL), diagonal=1)

@@ -2,15 +2,60 @@
 with --force, a folder that cannot take a new file (missing, read-only, not ours) is refused in
 one line. The layers go into a hidden partial file beside ``out`` as the forward pass gives them;
 it takes ``out``'s name only once complete and checked, and any failure (a full disk, Ctrl-C, a
-refused check) removes it: no partial file is ever left under ``out``'s name or beside it.
+refused check, SIGTERM or SIGHUP: `timeout`, a closed terminal) removes it: no partial file is left
+under ``out``'s name or beside it. Only SIGKILL cannot be caught: the partial's name holds the
+process id, and the next capture to the same file removes a partial whose process is gone.
 Imports neither torch nor transformers: capture_cli judges ``out`` (refusal) before loading them."""
 
 from __future__ import annotations
 
 import errno
 import os
+import signal
 import tempfile
 from pathlib import Path
+
+CAUGHT = (signal.SIGTERM, signal.SIGHUP)  # Ctrl-C (SIGINT) is Python's KeyboardInterrupt already
+PARTIAL = ".partial.safetensors"
+
+
+class Signalled(BaseException):
+    """SIGTERM or SIGHUP arrived while the capture wrote: the partial file is removed on the way out
+    (Destination.__exit__) and the command exits 128 + the signal's number."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _raise(signum, _frame):
+    raise Signalled(signum)
+
+
+def remove_stale(out: Path) -> list[Path]:
+    """Remove the partial files of earlier captures to ``out`` whose process is gone (SIGKILL, a
+    power cut): ``.NAME.PID.xxxx.partial.safetensors`` of this user, PID no longer running."""
+    gone = []
+    for p in out.parent.glob(f".{out.name}.*{PARTIAL}"):
+        pid = p.name[len(out.name) + 2 :].split(".", 1)[0]
+        try:
+            if not pid.isdigit() or p.lstat().st_uid != os.getuid() or _alive(int(pid)):
+                continue
+            p.unlink()
+            gone.append(p)
+        except OSError:
+            continue
+    return gone
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 class WriteError(Exception):
@@ -39,15 +84,21 @@ class Destination:
         if problem:
             raise ValueError(problem)
         self.tmp: str | None = None
+        self._handlers: dict = {}
 
     def __enter__(self) -> str:
+        remove_stale(self.out)
         try:
             fd, self.tmp = tempfile.mkstemp(
-                prefix=f".{self.out.name}.", suffix=".partial.safetensors", dir=self.out.parent
+                prefix=f".{self.out.name}.{os.getpid()}.", suffix=PARTIAL, dir=self.out.parent
             )
         except OSError as exc:  # read-only file system, no permission, no room for even a name
             raise ValueError(f"--out {self.out}: cannot write in {self.out.parent} ({exc.strerror})") from None
         os.close(fd)
+        try:
+            self._handlers = {sig: signal.signal(sig, _raise) for sig in CAUGHT}
+        except ValueError:  # not the main thread: signals stay as they were
+            self._handlers = {}
         return self.tmp
 
     def commit(self) -> Path:
@@ -75,6 +126,10 @@ class Destination:
         return WriteError(f"--out {self.out}: cannot write ({exc.strerror or exc}); no file written")
 
     def __exit__(self, *exc):
-        if self.tmp is not None:
-            Path(self.tmp).unlink(missing_ok=True)
+        try:
+            if self.tmp is not None:
+                Path(self.tmp).unlink(missing_ok=True)
+        finally:
+            for sig, handler in self._handlers.items():
+                signal.signal(sig, handler)
         return False

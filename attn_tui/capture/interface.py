@@ -37,13 +37,14 @@ class Unsupported(ValueError):
 
 @dataclass
 class Layer:
-    """What one layer's attention received and returned (batch 0), as NumPy arrays (views of the
-    model's tensors where their dtype allows: no copy), handed to the sink and then let go."""
+    """What one layer's attention received and returned (batch 0), as the model's own tensors on
+    its device (views: no copy), handed to the sink and then let go. The sink checks them there
+    (check_torch) and brings to the host only what the file needs."""
 
-    Q: np.ndarray  # (H, T, d_k)
-    K: np.ndarray  # (H_kv, T', d_k)
-    V: np.ndarray  # (H_kv, T', d_v)
-    A: np.ndarray  # (H, T, T') the model's own weights
+    Q: torch.Tensor  # (H, T, d_k)
+    K: torch.Tensor  # (H_kv, T', d_k)
+    V: torch.Tensor  # (H_kv, T', d_v)
+    A: torch.Tensor  # (H, T, T') the model's own weights
     scale: float
     mask: str  # its kind: capture_check.mask_kind's names ("none" when the layer got no mask)
     M: np.ndarray | None  # (T, T') float64, the additive mask of a mask of kind "additive" only
@@ -111,10 +112,10 @@ class Recorder:
         self.seen.add(idx)
         kind, M = self._mask(idx, attention_mask)
         layer = Layer(
-            Q=to_numpy(query[0]),
-            K=to_numpy(key[0]),
-            V=to_numpy(value[0]),
-            A=to_numpy(attn_weights[0]),
+            Q=query[0].detach(),
+            K=key[0].detach(),
+            V=value[0].detach(),
+            A=attn_weights[0].detach(),
             scale=float(query.shape[-1] ** -0.5 if scaling is None else scaling),
             mask=kind,
             M=M,

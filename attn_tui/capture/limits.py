@@ -16,6 +16,7 @@ import os
 
 from ..core.heads.multihead_shapes import MAX_CELLS
 from ..core.limits import MAX_T
+from ..core.reader_sizes import reader_problem
 
 BYTES_PER_CELL = {"float32": 8, "float16": 6, "bfloat16": 6}
 MASK_BYTES = {"float32": 4, "float16": 2, "bfloat16": 2}
@@ -62,6 +63,28 @@ def heads_of(config) -> int | None:
         if isinstance(n, int) and n > 0:
             return n
     return None
+
+
+def widths_of(config) -> tuple[int, int, int] | None:
+    """(H, d_head, d_model) of a model's attention from its config, or None when it does not say."""
+    H = heads_of(config)
+    d_model = getattr(config, "hidden_size", None) or getattr(config, "n_embd", None)
+    if H is None or not isinstance(d_model, int) or d_model <= 0:
+        return None
+    d_head = getattr(config, "head_dim", None)
+    d_head = d_head if isinstance(d_head, int) and d_head > 0 else d_model // H
+    return H, d_head, d_model
+
+
+def check_shapes(config, T: int, name: str) -> str | None:
+    """One line when the file this capture would write is one the project refuses to open
+    (core.reader_sizes.reader_problem, the rule of every door), else None: asked before the forward."""
+    widths = widths_of(config)
+    if widths is None:
+        return None
+    H, d_head, d_model = widths
+    problem = reader_problem(T, T, d_head, d_head, d_model, heads=H)
+    return None if problem is None else f"{name}: its file of {T:,} tokens would be refused by every reader: {problem}"
 
 
 def most_tokens(heads: int, dtype: str, free: int) -> int:

@@ -24,7 +24,7 @@ from .run import CaptureError
 EXTRA = "pip install 'attn-tui[models]' (in a checkout: pip install -e '.[models]')"
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
-DEVICES = ("cpu", "cuda")
+DEVICES = ("auto", "cpu", "cuda")
 DEVICE_MAPS = (None, "auto")
 
 
@@ -39,9 +39,23 @@ def check_options(dtype: str, device: str, device_map=None) -> None:
     if dtype not in DTYPES:
         raise CaptureError(f"--dtype: {dtype!r}; use {', '.join(DTYPES)}")
     if device not in DEVICES:
-        raise CaptureError(f"--device: {device!r}; use {' or '.join(DEVICES)}")
+        raise CaptureError(f"--device: {device!r}; use {', '.join(DEVICES)}")
     if device == "cuda" and not torch.cuda.is_available():
         raise CaptureError("--device cuda: torch sees no CUDA device here; use --device cpu")
+
+
+def pick_device(device: str, device_map=None) -> tuple[str, str]:
+    """(the device the capture runs on, the words that say why) for --device (default auto: cuda when
+    torch sees one, else cpu). CaptureError for a device that is not one of DEVICES."""
+    if device not in DEVICES:
+        raise CaptureError(f"--device: {device!r}; use {', '.join(DEVICES)}")
+    if device_map is not None:
+        return "auto", f"--device-map {device_map}: accelerate places the layers over the GPUs and the CPU"
+    if device != "auto":
+        return device, f"--device {device}"
+    if torch.cuda.is_available():
+        return "cuda", f"--device auto: torch sees CUDA ({torch.cuda.get_device_name(0)})"
+    return "cpu", "--device auto: torch sees no CUDA device"
 
 
 def quiet() -> None:

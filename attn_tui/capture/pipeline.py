@@ -10,7 +10,7 @@ from .. import __version__
 from ..core.limits import printable
 from .destination import Destination
 from .limits import free_bytes
-from .load import load_model, prepare
+from .load import load_model, pick_device, prepare
 from .run import CaptureError, capture, finish, tokenize
 
 
@@ -46,7 +46,8 @@ def capture_to_file(model_id, text, out, *, layers=None, keep_A=False, force=Fal
     """(path written, HeadsCheck). ``kw``: dtype, device, device_map, revision, trust_remote_code,
     allow_pickle (load.py). CaptureError when a head's A is past what the dtype allows: no file is
     written then; WriteError when the file cannot be written in full (nothing is left)."""
-    dtype, device = kw.get("dtype", "float32"), kw.get("device", "cpu")
+    dtype, device = kw.get("dtype", "float32"), pick_device(kw.get("device", "auto"), kw.get("device_map"))[0]
+    kw["device"] = "cpu" if device == "auto" else device
     dest = Destination(out, force, opening)
     with dest as tmp:
         config, tokenizer = prepare(model_id, **kw)
@@ -59,9 +60,10 @@ def capture_to_file(model_id, text, out, *, layers=None, keep_A=False, force=Fal
             if not result.holds:
                 c.writer.close()
                 layer, head, diff, allowed = result.failed[0]
+                how = "holds NaN where the other does not" if diff != diff else f"by {diff:.2g}"
                 raise CaptureError(
                     f"{model_id}: layer {c.layers[layer]}, head {head}: A recomputed from the captured Q, K differs "
-                    f"from the model's by {diff:.2g} (allowed {allowed:.2g} in {dtype}); no file written"
+                    f"from the model's {how} (allowed {allowed:.2g} in {dtype}); no file written"
                 )
             name = printable(model_id)[:80]
             where = "auto" if kw.get("device_map") else device

@@ -19,7 +19,7 @@ from ..core.heads.layer_file import LayerFile
 from ..core.heads.multihead_io import open_file
 from . import interface
 from .interface import Unsupported
-from .limits import check_tokens
+from .limits import check_shapes, check_tokens
 from .sink import LayerSink
 
 
@@ -53,7 +53,7 @@ def tokenize(
     n_ctx = _context(config)
     if n_ctx is not None and T > n_ctx:
         raise CaptureError(f"TEXT: {T} tokens; {name} takes at most {n_ctx}")
-    problem = check_tokens(config, T, dtype, keep_A, free)
+    problem = check_tokens(config, T, dtype, keep_A, free) or check_shapes(config, T, name)
     if problem:
         raise CaptureError(problem)
     n_layers = getattr(config, "num_hidden_layers", None)

@@ -1,21 +1,17 @@
-"""Each layer as the forward pass gives it: its heads checked by attn-tui's core against the
-model's own A, its arrays written to the file (core.heads.layer_file), and the model's A let go
-(kept in the file only with --keep-A). The capture's memory is the model's plus one layer's."""
+"""Each layer as the forward pass gives it: its heads checked against the model's own A on the
+model's device (check_torch: the core's check, in torch), its Q, K, V and W_O brought to the host
+and written to the file (core.heads.layer_file), and the model's A let go (brought to the host and
+kept in the file only with --keep-A). The capture's memory is the model's plus one layer's."""
 
 from __future__ import annotations
 
-import numpy as np
 import torch
-from threadpoolctl import threadpool_limits
 
-from ..core.heads.capture_check import layer_figures
 from ..core.heads.layer_file import LayerFile
 from ..core.heads.multihead_settings import read_mask_kind
-from ..core.heads.source import HeadSource
 from . import interface
-from .interface import Unsupported
-
-CHECK_BYTES = 32 * 2**20  # the check's float64 block of every head: rows x H x T' x 8 bytes at most
+from .check_torch import layer_figures
+from .interface import Unsupported, to_numpy
 
 
 def output_projection(model, module, width: int):
@@ -34,32 +30,6 @@ def output_projection(model, module, width: int):
         if W.shape[0] == width:
             return interface.to_numpy(W)
     return None
-
-
-def layer_source(layer: interface.Layer, kind: str) -> HeadSource:
-    """A one-layer HeadSource over what the layer received (and the model's A), for the check."""
-    arrays = {"Q": layer.Q, "K": layer.K, "V": layer.V, "A": layer.A}
-    if layer.M is not None:
-        arrays["M"] = layer.M
-
-    def read(name, _layer, head=None):
-        x = arrays[name] if head is None else arrays[name][head]
-        return x if name == "A" else np.asarray(x, dtype=np.float64)  # A is only subtracted from: no copy
-
-    H, H_kv = layer.Q.shape[0], layer.K.shape[0]
-    return HeadSource(
-        title="capture",
-        source="",
-        tokens=tuple(f"t{t}" for t in range(1, layer.Q.shape[1] + 1)),
-        ids=(),
-        key_tokens=(),
-        shapes={k: (1, *v.shape) for k, v in arrays.items()},
-        kv_head=tuple(h // (H // H_kv) for h in range(H)),  # transformers' repeat_kv
-        scales=(layer.scale,),
-        masks=(read_mask_kind(kind, 0),),
-        dtype=np.result_type(layer.Q, layer.K).name,
-        read=read,
-    )
 
 
 def mask_of(layer: interface.Layer) -> str:
@@ -84,23 +54,24 @@ class LayerSink:
         i = self.index.get(idx)
         if i is None:
             return
-        H, T, _ = layer.Q.shape
+        H, H_kv = layer.Q.shape[0], layer.K.shape[0]
         kind = mask_of(layer)
-        arrays = {"Q": layer.Q, "K": layer.K, "V": layer.V}
+        kv_head = [h // (H // H_kv) for h in range(H)]  # transformers' repeat_kv
+        self.figures[i] = layer_figures(
+            layer.Q, layer.K, layer.A, layer.scale, read_mask_kind(kind, 0), self.dtype, kv_head, M=layer.M
+        )
         W_O = output_projection(self.model, layer.module, H * layer.V.shape[-1])
         if self.with_w_o is None:
             self.with_w_o = W_O is not None
         if self.with_w_o != (W_O is not None):
             raise Unsupported(f"layer {idx}: {'no' if W_O is None else 'an'} output projection, unlike the first")
+        arrays = {"Q": to_numpy(layer.Q), "K": to_numpy(layer.K), "V": to_numpy(layer.V)}
         if W_O is not None:
             arrays["W_O"] = W_O
         if self.keep_A:
-            arrays["A"] = layer.A
+            arrays["A"] = to_numpy(layer.A)
         if kind == "additive":
             arrays["M"] = layer.M
-        rows = max(1, min(64, CHECK_BYTES // (8 * H * layer.A.shape[-1])))
-        with threadpool_limits(1, user_api="blas"):  # torch's threads still spin right after its kernels
-            self.figures[i] = layer_figures(layer_source(layer, kind), self.dtype, 0, rows)
         self.writer.add(i, arrays)
         self.scales[i], self.masks[i] = layer.scale, kind
-        self.shape = self.shape or (H, layer.K.shape[0])
+        self.shape = self.shape or (H, H_kv)

@@ -20,7 +20,15 @@ from .output import OutputError, fail, interrupted, say
 
 # What the parser gives for no arguments (tests/report/test_cli.py checks they stay the same): the explorer
 # on the lesson, launched without building the parser.
-NO_ARGS = {"command": None, "run_scenario": None, "run_tokens": None, "theme": None, "resume": False, "fresh": False}
+NO_ARGS = {
+    "command": None,
+    "run_scenario": None,
+    "run_tokens": None,
+    "run_text": None,
+    "theme": None,
+    "resume": False,
+    "fresh": False,
+}
 
 
 def build_parser():

@@ -1,5 +1,5 @@
 """`attn-tui capture MODEL TEXT [--out FILE.safetensors] [--force] [--layers L …] [--keep-A]
-[--device cpu|cuda] [--device-map auto] [--dtype float32|float16|bfloat16] [--revision R]
+[--device auto|cpu|cuda] [--device-map auto] [--dtype float32|float16|bfloat16] [--revision R]
 [--trust-remote-code] [--allow-pickle] [--open]` (or --file PATH for the text): a real model's
 heads as a multi-head file, checked against the model layer by layer as it runs.
 
@@ -42,7 +42,7 @@ def add_parser(sub) -> None:
         action="store_true",
         help="keep the model's own A in the file too (H x T x T per layer; up to 4,096 tokens)",
     )
-    c.add_argument("--device", default="cpu", help="cpu (default) or cuda")
+    c.add_argument("--device", default="auto", help="auto (default: cuda when torch sees one, else cpu), cpu or cuda")
     c.add_argument(
         "--device-map",
         metavar="auto",
@@ -135,7 +135,7 @@ def _imports():
 def run(args) -> int:
     """The command; returns the exit code. Prints the check line, then where the file is."""
     from ..capture import hub
-    from ..capture.destination import WriteError
+    from ..capture.destination import Signalled, WriteError
 
     text = _text(args)
     out = _out(args)
@@ -143,6 +143,9 @@ def run(args) -> int:
     # a missing path, no tokenizer, no network: said before torch loads (seconds)
     unreachable = hub.settle(args.model, args.trust_remote_code, args.revision)
     pipeline = _imports()
+    device, why = pipeline.pick_device(args.device, args.device_map)
+    print(f"capturing on {device} ({why})")  # the first line: where the forward and the check run
+    sys.stdout.flush()
     try:
         path, result = pipeline.capture_to_file(
             args.model,
@@ -153,7 +156,7 @@ def run(args) -> int:
             force=args.force,
             opening=args.open,
             dtype=args.dtype,
-            device=args.device,
+            device="cpu" if device == "auto" else device,
             device_map=args.device_map,
             revision=args.revision,
             trust_remote_code=args.trust_remote_code,
@@ -162,6 +165,9 @@ def run(args) -> int:
         )
     except WriteError as exc:  # a full disk: not bad input, the output is incomplete (exit 1)
         raise OutputError(str(exc)) from None
+    except Signalled as exc:  # SIGTERM, SIGHUP (`timeout`, a closed terminal): the partial file is gone
+        print(f"attn-tui: capture stopped by {exc}; no file written", file=sys.stderr)
+        return 128 + exc.signum
     print(result.line())
     print(f"wrote {path} (attn-tui heads {path}; attn-tui report --scenario {path} --layer L --head H)")
     sys.stdout.flush()

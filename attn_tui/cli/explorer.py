@@ -1,4 +1,4 @@
-"""The explorer: `attn-tui [--scenario NAME|FILE] [--tokens "..."] [--theme NAME] [--resume|--fresh]`.
+"""The explorer: `attn-tui [--scenario NAME|FILE] [--tokens "..." | --text "..."] [--theme NAME] [--resume|--fresh]`.
 
 A bad scenario is refused before any UI starts: one line on stderr, exit 2. Textual is imported only
 here, on the run path, so `report` never loads a UI library.
@@ -42,17 +42,21 @@ def check_opens(name) -> None:
 
 def opened(args):
     """(scenario or None, HeadRef or None) the explorer opens on: a multi-head source's head 0.0
-    (tui/heads_nav.py), else a single-head scenario; --tokens only with a multi-head built-in."""
+    (tui/heads_nav.py), else a single-head scenario; --tokens or --text only with a multi-head built-in."""
     name = args.run_scenario
+    from .heads import given_text
+
+    text, flag = given_text(args.run_tokens, getattr(args, "run_text", None))
     if name is not None and is_heads(name):
         from . import heads
 
-        src, first = heads.open_first(name, args.run_tokens)  # refused here, before any UI module is imported
+        src, first = heads.open_first(name, text, flag)  # refused here, before any UI module is imported
         from ..tui.heads_nav import first_head
 
         return first_head(src, name, admitted=first)
-    if args.run_tokens is not None:
-        raise UsageError("--tokens goes with a multi-head built-in: --scenario induction-demo --tokens ...")
+    if text is not None:
+        example = "--scenario induction-demo --tokens" if flag == "--tokens" else "--scenario text-demo --text"
+        raise UsageError(f"{flag} goes with a multi-head built-in: {example} ...")
     return load(name), None
 
 

@@ -1,10 +1,11 @@
-"""`attn-tui heads NAME|FILE [--layer L] [--tokens "..."] [--json] [--rollout [--query ROWS]]`: every
-head's reading, or the attention rollout across the layers, headless.
+"""`attn-tui heads NAME|FILE [--layer L] [--tokens "..." | --text "..."] [--json] [--rollout [--query ROWS]]`:
+every head's reading, or the attention rollout across the layers, headless.
 
 Its door (open_first, report_scenario) is also how the explorer, `report --layer/--head` and `serve`
 open a multi-head source.
 Bad input (an unknown token, too many tokens, a malformed multi-head file, a layer that is not
-there) is a ValueError: one line, exit 2 (cli.main). An exception no check foresaw (a TypeError
+there) is a ValueError: one line, exit 2 (cli.main); the core's line about a text (an InputError)
+is prefixed here with the flag that gave it (opened). An exception no check foresaw (a TypeError
 from a hostile file, a MemoryError) is the backstop's one line naming the file, as at the
 single-head door (scenario_io.load): never a traceback.
 """
@@ -16,6 +17,7 @@ from .errors import EXIT_OK
 from .output import emit, progress_line
 
 NAME = "heads"
+TEXT_HELP = "run a built-in model on this text: text-demo any English (up to 1,024 tokens), induction-demo letters"
 
 
 def add_parser(sub) -> None:
@@ -23,16 +25,20 @@ def add_parser(sub) -> None:
         NAME,
         help="every head of a multi-head scenario: entropy against the mean log2 t, previous-token, first, self, "
         "induction, duplicate; or the attention rollout",
-        description="The readings of every head (layers and heads counted from 0) of the built-in induction-demo "
-        "(a trained two-layer model over a..z) or of a multi-head .safetensors / .npz file (docs/HEADS.md).",
+        description="The readings of every head (layers and heads counted from 0) of a built-in model: induction-demo "
+        "(a trained two-layer model over a..z) or text-demo (a two-layer model trained on English, any text), "
+        "or of a multi-head .safetensors / .npz file (docs/HEADS.md).",
     )
-    h.add_argument("source", metavar="NAME|FILE", help="induction-demo, or a multi-head .safetensors / .npz file")
+    h.add_argument(
+        "source", metavar="NAME|FILE", help="induction-demo, text-demo, or a multi-head .safetensors / .npz file"
+    )
     h.add_argument("--layer", type=number_type(int, "L"), metavar="L", help="one layer's heads only (counted from 0)")
     h.add_argument(
         "--tokens",
         metavar='"q w e r q w e r"',
-        help="run the built-in model on these tokens (letters a..z separated by spaces)",
+        help="run induction-demo on these tokens (letters a..z separated by spaces)",
     )
+    h.add_argument("--text", metavar='"The cat sat on the mat."', help=TEXT_HELP)
     h.add_argument("--json", action="store_true", help='JSON: {"heads": [{layer, head, mean_entropy_bits, ...}]}')
     h.add_argument(
         "--rollout",
@@ -59,6 +65,25 @@ def _backstop(name, fn, *args):
         raise ValueError(f"{printable(name)}: cannot be read or computed ({unexpected(exc)})") from None
 
 
+def given_text(tokens: str | None, text: str | None) -> tuple[str | None, str]:
+    """(the text a built-in model runs on, the flag that gave it) of --tokens and --text; ValueError
+    (one line) when both are given."""
+    if tokens is not None and text is not None:
+        raise ValueError("--tokens and --text: give one, the text the built-in model reads")
+    return (text, "--text") if text is not None else (tokens, "--tokens")
+
+
+def opened(name, text: str | None, flag: str = "--tokens"):
+    """open_heads(name, text), the core's line about the text prefixed with ``flag``."""
+    from ..core.heads.door import open_heads
+    from ..core.models import InputError
+
+    try:
+        return open_heads(name, text)
+    except InputError as exc:
+        raise ValueError(f"{flag}: {exc}") from None
+
+
 def run(args) -> int:
     emit(render(args))  # checked, as report's and train's (a bare write raised a traceback)
     return EXIT_OK
@@ -69,30 +94,28 @@ def render(args) -> str:
     return _backstop(args.source, _run, args)
 
 
-def open_first(name, tokens):
+def open_first(name, tokens, flag: str = "--tokens"):
     """(HeadSource, its head 0.0's admitted Scenario) for `attn-tui --scenario NAME|FILE`: the
     explorer's multi-head door, its refusals and the backstop's one line naming the file."""
-    return _backstop(name, _open_first, name, tokens)
+    return _backstop(name, _open_first, name, tokens, flag)
 
 
-def _open_first(name, tokens):
+def _open_first(name, tokens, flag):
     from ..core.heads.admission import check_heads
-    from ..core.heads.door import open_heads
     from ..core.heads.source import head_scenario
     from ..core.limits import admit
 
-    src = open_heads(name, tokens)
+    src = opened(name, tokens, flag)
     check_heads(src, name, [(0, 0)])  # the same line as `heads` and `report --layer 0 --head 0`
     return src, admit(head_scenario(src, 0, 0), large=True)
 
 
 def _run(args) -> str:
     from ..core.heads.admission import check_heads
-    from ..core.heads.door import open_heads
     from ..core.heads.source import check_head
     from ..report.heads_text import heads_json, heads_text
 
-    src = open_heads(args.source, args.tokens)
+    src = opened(args.source, *given_text(args.tokens, args.text))
     if args.layer is not None:
         check_head(src, args.layer)
     layers = range(src.n_layers) if args.layer is None or args.rollout else [args.layer]
@@ -137,6 +160,9 @@ def _report_scenario(args):
 
     name, picked = args.scenario, (args.layer, args.head)
     multi = name is not None and (name in HEAD_BUILTINS or is_heads_file(name))
+    text, flag = given_text(getattr(args, "tokens", None), getattr(args, "text", None))
+    if text is not None and name not in HEAD_BUILTINS:
+        raise ValueError(f"{flag} goes with a multi-head built-in ({', '.join(HEAD_BUILTINS)})")
     if not multi:
         if picked != (None, None):
             if name is not None and is_arrays_file(name):
@@ -148,7 +174,7 @@ def _report_scenario(args):
             f"{printable(name)}: a multi-head scenario; give --layer L --head H (from 0), "
             "or list every head with `attn-tui heads`"
         )
-    src = open_heads(name)
+    src = opened(name, text, flag)
     check_head(src, *picked)
     check_heads(src, name, [picked])
     s = head_scenario(src, *picked)

@@ -12,7 +12,9 @@ from .commands import COMMANDS
 from .errors import UsageError
 from .output import emit, finish
 
-RUN_HELP = f"{SCENARIO_HELP}, or a multi-head one (induction-demo, a multi-head file: its heads, > and < move)"
+RUN_HELP = (
+    f"{SCENARIO_HELP}, or a multi-head one (induction-demo, text-demo, a multi-head file: its heads, > and < move)"
+)
 
 
 class Parser(argparse.ArgumentParser):
@@ -79,6 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
         dest="run_tokens",
         metavar='"q w e r q w e r"',
         help="with --scenario induction-demo: run the model on these tokens (letters a..z, space-separated)",
+    )
+    p.add_argument(
+        "--text",
+        dest="run_text",
+        metavar='"The cat sat on the mat."',
+        help="with --scenario text-demo: run the model on this text (any English, up to 1,024 tokens)",
     )
     p.add_argument("--theme", metavar="NAME", help="a Textual theme, e.g. textual-light (default textual-dark)")
     kept = p.add_mutually_exclusive_group()

@@ -1,11 +1,12 @@
-"""`attn-tui report [--scenario NAME|FILE] [--json] [--full] [--layer L --head H]`: the lesson's numbers
-(or one scenario's) without the UI; imports the report and the core only when it runs."""
+"""`attn-tui report [--scenario NAME|FILE] [--json] [--full] [--layer L --head H] [--tokens/--text "..."]`:
+the lesson's numbers (or one scenario's, or a built-in model's head on a text) without the UI; imports the
+report and the core only when it runs."""
 
 from __future__ import annotations
 
 import sys
 
-from ..core.limits import MAX_DIM, REPORT_TEXT_MAX
+from ..core.limits import REPORT_JSON_MAX, REPORT_TEXT_MAX
 from ..core.scenario_io import resolve
 from .args import SCENARIO_HELP, number_type
 from .errors import EXIT_OK
@@ -20,7 +21,7 @@ def add_parser(sub) -> None:
         help="print the lesson's numbers (or one scenario's) without the UI",
         description="Without --scenario: every number Lesson 08 prints, in its order. "
         "With --scenario: that scenario's matrices and numbers "
-        f"(a summary above {REPORT_TEXT_MAX} tokens, JSON above {MAX_DIM}, unless --full).",
+        f"(a summary above {REPORT_TEXT_MAX} tokens, JSON above {REPORT_JSON_MAX}, unless --full).",
     )
     r.add_argument("--scenario", metavar="NAME|FILE", help=SCENARIO_HELP)
     r.add_argument("--json", action="store_true", help="JSON instead of text (non-finite numbers as null)")
@@ -28,11 +29,15 @@ def add_parser(sub) -> None:
         "--full",
         action="store_true",
         help=f"every matrix, up to 2048 tokens; without it the text summarises above {REPORT_TEXT_MAX} tokens, "
-        f"the JSON above {MAX_DIM}",
+        f"the JSON above {REPORT_JSON_MAX}",
     )
     whole = number_type  # ASCII digits only: type=int read '١' as 1
     r.add_argument("--layer", type=whole(int, "L"), metavar="L", help="with a multi-head scenario: the layer (from 0)")
     r.add_argument("--head", type=whole(int, "H"), metavar="H", help="with a multi-head scenario: the head (from 0)")
+    from .heads import TEXT_HELP
+
+    r.add_argument("--tokens", metavar='"q w e r q w e r"', help="run induction-demo on these letters (a..z, spaces)")
+    r.add_argument("--text", metavar='"The cat sat on the mat."', help=TEXT_HELP)
 
 
 def run(args) -> int:

@@ -22,9 +22,10 @@ import json
 import numpy as np
 
 from . import npz_members
-from .limits import MAX_DIM, MAX_T, check_tokens, dim_limit, printable, shown
+from .limits import MAX_T, TOML_MAX, check_tokens, printable, shown
 from .matrices import INPUTS, LABELS, TOKEN_ROWS  # the one table: the matrices a file holds, those with a row per token
 from .npz_members import MAX_MEMBERS
+from .reader_sizes import reader_problem
 
 MAX_HEADER = 16 * 2**20  # a safetensors JSON header (labels of 16384 tokens fit)
 MAX_HEADER_COMMAS = 4 * MAX_T + 1024  # token, key and feature labels, padding, 8 tensors' entries
@@ -47,14 +48,43 @@ def check_shapes(shapes: dict, large: bool) -> None:
             raise ValueError(f"{key}: is empty (shape {shape[0]}x{shape[1]})")
     T = next((shapes[k][0] for k in ("X", "Q") if k in shapes), 0)
     T_k = next((shapes[k][0] for k in ("Y", "K", "X") if k in shapes), T)
-    check_tokens(T, T_k, large, ValueError, source=next((k for k in ("X", "Q") if k in shapes), "T"))
-    limit = dim_limit(T, T_k) if large else MAX_DIM
+    source = next((k for k in ("X", "Q") if k in shapes), "T")
+    if large:  # the rule of every array-file door: what a reader of this head holds
+        widths = _widths(shapes)
+        problem = reader_problem(T, T_k, widths["d_k"], widths["d_v"], widths["d_model"], cross="Y" in shapes)
+        if problem:
+            raise ValueError(f"{source}: {problem}")
+        for key, (rows, cols) in shapes.items():
+            for n, what in ((rows, "rows"), (cols, "columns")):
+                if n > MAX_T:
+                    raise ValueError(f"{key}: {n} {what}; sizes are at most {MAX_T}")
+        return
+    check_tokens(T, T_k, large, ValueError, source=source)
     for key, (rows, cols) in shapes.items():
         for n, what in ((rows, "rows"), (cols, "columns")):
-            if not (what == "rows" and key in TOKEN_ROWS) and n > limit:
-                raise ValueError(f"{key}: {n} {what}; with {max(T, T_k)} tokens d_model, d_k, d_v are at most {limit}")
-            if n > MAX_T:
-                raise ValueError(f"{key}: {n} {what}; sizes are at most {MAX_T}")
+            if not (what == "rows" and key in TOKEN_ROWS) and n > TOML_MAX:
+                raise ValueError(
+                    f"{key}: {n} {what}; with {max(T, T_k)} tokens d_model, d_k, d_v are at most {TOML_MAX}"
+                )
+
+
+def _widths(shapes: dict) -> dict:
+    """d_model, d_k, d_v of a single head's matrices from their shapes (0 where none says); an axis
+    that is no width (a projection's rows) counts as one too, so every axis is judged."""
+    w = {"d_model": 0, "d_k": 0, "d_v": 0}
+    for key, (rows, cols) in shapes.items():
+        if key in ("X", "Y"):
+            w["d_model"] = max(w["d_model"], cols)
+        elif key in ("W_Q", "W_K", "W_V"):
+            w["d_model"] = max(w["d_model"], rows)
+            w["d_v" if key == "W_V" else "d_k"] = max(w["d_v" if key == "W_V" else "d_k"], cols)
+        elif key in ("Q", "K"):
+            w["d_k"] = max(w["d_k"], cols)
+        elif key == "V":
+            w["d_v"] = max(w["d_v"], cols)
+        else:  # any other matrix a file may hold: each axis a width
+            w["d_model"] = max(w["d_model"], cols, 0 if key in TOKEN_ROWS else rows)
+    return w
 
 
 def check_dtype(key: str, dtype) -> None:

@@ -15,12 +15,12 @@ import re
 
 import numpy as np
 
-from .limits import BOUND, MAX_DIM, MAX_LABEL, clean_label, compute_problem  # noqa: F401 (MAX_LABEL: the editor's, as BOUND)
+from .limits import BOUND, EDIT_MAX, MAX_LABEL, clean_label, compute_problem  # noqa: F401 (MAX_LABEL: the editor's, as BOUND)
 from .matrices import INPUTS  # the matrices the learner edits (when the scenario has them)
 from .numparse import parse_float
 from .scenario import Scenario
 
-# BOUND (|cell| <= 1e6), MAX_DIM (512) and MAX_LABEL (24) live in core.limits: every door applies them
+# BOUND (|cell| <= 1e6), EDIT_MAX (512) and MAX_LABEL (24) live in core.limits: every door applies them
 
 
 class EditError(ValueError):
@@ -149,9 +149,9 @@ def add_token(s: Scenario, at: int | None = None, label: str | None = None) -> S
     at = T if at is None else at
     if not 0 <= at <= T:
         raise EditError(f"token {at + 1}: outside 1..{T + 1}")
-    if T >= MAX_DIM:  # an array file may hold more (limits.MAX_T); the editor adds none beyond MAX_DIM
-        more = f" are added here; this scenario has {T}, from an array file" if T > MAX_DIM else ""
-        raise EditError(f"tokens: at most {MAX_DIM} tokens{more}")
+    if T >= EDIT_MAX:  # an array file may hold more (limits.MAX_T); the editor adds none beyond EDIT_MAX
+        more = f" are added here; this scenario has {T}, from an array file" if T > EDIT_MAX else ""
+        raise EditError(f"tokens: at most {EDIT_MAX} tokens{more}")
     tokens = list(s.tokens)
     tokens.insert(at, _label(label, f"token {at + 1}") if label else f"t{at + 1}")
     tokens = list(renumber(tokens))  # "t5 was" after the new t4 becomes "t6 was"
@@ -205,9 +205,9 @@ def add_key_token(s: Scenario, label: str | None = None) -> Scenario:
     """Cross-attention: a new last key token (a zero row of Y)."""
     if not s.cross:
         raise EditError("Y: key tokens are added to Y, and only in cross-attention")
-    if s.T_k >= MAX_DIM:
-        more = f" are added here; this scenario has {s.T_k}, from an array file" if s.T_k > MAX_DIM else ""
-        raise EditError(f"key tokens: at most {MAX_DIM}{more}")
+    if s.T_k >= EDIT_MAX:
+        more = f" are added here; this scenario has {s.T_k}, from an array file" if s.T_k > EDIT_MAX else ""
+        raise EditError(f"key tokens: at most {EDIT_MAX}{more}")
     keys = list(s.keys)
     keys.append(_label(label, f"key token {len(keys) + 1}") if label else _fresh(keys, "y"))
     return s.with_(Y=_insert_row(s.Y, s.T_k), key_tokens=tuple(keys))
@@ -251,8 +251,8 @@ def set_dim(s: Scenario, dim: str, n: int) -> Scenario:
     """
     if dim not in DIMS:
         raise EditError(f"{dim}: unknown dimension; use d_model, d_k or d_v")
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_DIM:
-        raise EditError(f"{dim}: {n!r} must be a whole number from 1 to {MAX_DIM}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= EDIT_MAX:
+        raise EditError(f"{dim}: {n!r} must be a whole number from 1 to {EDIT_MAX}")
     n = int(n)
     if dim == "d_model":
         if not s.projected:

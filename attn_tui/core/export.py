@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from .atomic_folder import write_all_or_none
-from .limits import MAX_DIM, gib
+from .limits import EXPORT_MAX, gib
 from .scenario import Scenario
 
 FORMATS = ("csv", "npy")
@@ -67,9 +67,9 @@ def export(s: Scenario, trace, folder, fmt="csv", overwrite=False) -> list[Path]
     """
     if fmt not in FORMATS:
         raise ValueError(f"format: {fmt!r} is not one of {', '.join(FORMATS)}")
-    if max(s.T, s.T_k) > MAX_DIM:  # a large scenario's trace is lazy (core.lazy): never materialised
+    if max(s.T, s.T_k) > EXPORT_MAX:  # a large scenario's trace is lazy (core.lazy): never materialised
         raise ValueError(
-            f"{max(s.T, s.T_k)} tokens: matrices are exported up to {MAX_DIM} tokens (S alone would be "
+            f"{max(s.T, s.T_k)} tokens: matrices are exported up to {EXPORT_MAX} tokens (S alone would be "
             f"{gib(np.dtype(s.dtype).itemsize * s.T * s.T_k)} in {s.dtype} here); "
             "`attn-tui report --scenario FILE --json` summarises it"
         )

@@ -17,29 +17,37 @@ from . import labeltext
 from .attention import DTYPES
 from .matrices import INPUTS  # the matrices a scenario stores, from the one table
 
-MAX_DIM = 512  # largest T, T', d_model, d_k, d_v (so S and A are at most 512 x 512)
+# Each limit has one meaning and one name (issue 53 item 2); a module imports the one it means.
+# Scenarios the app holds as text and dense matrices (all 512 today, each free to move alone):
+EDIT_MAX = 512  # the editor's and the random form's T, T', d_model, d_k, d_v (what a person builds by hand)
+TOML_MAX = 512  # sizes of a TOML scenario, read (the pre-scan's counts below) and written
+DENSE_MAX = 512  # up to this T and T' a trace is dense (T x T' arrays); above, lazy / streamed in row blocks
+EXPORT_MAX = 512  # T, T' whose matrices `export` writes (S, A, ... are T x T')
+SESSION_MAX = 512  # T, T' of a scenario a kept session saves (as TOML)
+REPORT_JSON_MAX = 512  # report's JSON holds every matrix up to this T, T' (a summary above, unless --full)
 # `report` prints every matrix as text up to 64 tokens (T and T'), a summary above unless --full:
 # at 64 tokens (d = 64) the full text is ~540 lines, ~320 KB, already more than a person reads,
 # and it grows as T²: 10 MB at 512. The lesson's scenarios have 5 tokens, the induction demo 20.
-# Its JSON is for programs: complete up to MAX_DIM.
 REPORT_TEXT_MAX = 64
-BOUND = 1e6  # |input cell| <= BOUND: scores cannot overflow float64 or float32 within MAX_DIM
+BOUND = 1e6  # |input cell| <= BOUND: scores cannot overflow float64 or float32 within these sizes
 MAX_LABEL = 24  # longest token / feature label, so grids keep their columns
 MAX_TITLE = 200  # longest title, one status line
 MAX_FILE_BYTES = 64 * 2**20  # a scenario file: the largest the app can save (5 x 512 x 512 cells, ~31 MiB) fits
 MAX_NESTING = 16  # brackets inside brackets in a file (a matrix needs 2)
 # Before tomllib builds objects from a file (each bounds what it allocates):
-MAX_LISTS = 8 * (MAX_DIM + 1) + 64  # [ and { outside strings: 8 matrices of 512 rows, label lists
+MAX_LISTS = 8 * (TOML_MAX + 1) + 64  # [ and { outside strings: 8 matrices of 512 rows, label lists
 MAX_TOKENS = 8 * MAX_LISTS  # brackets, strings and comments scanned
-MAX_VALUES = 5 * MAX_DIM**2 + 2**16  # commas: 5 matrices of 512 x 512, labels
+MAX_VALUES = 5 * TOML_MAX**2 + 2**16  # commas: 5 matrices of 512 x 512, labels
 MAX_KEYS = 2**16  # '=' signs (19 keys, and '=' inside labels)
 MAX_KEY_PARTS = 16  # parts of one dotted key (a.b.c): tomllib's memory grows with their square
 MAX_KEY_DOTS = 4096  # dots of every dotted key of 3 parts or more in a file (a scenario has none)
 C_MIN, C_MAX = 1e-3, 1e3  # the knob's range for the score multiplier c
-# Array files (.npz, .safetensors) at --scenario and the in-app open, and in `report`:
-MAX_T = 16384  # largest T, T' of an array file in the explorer (a lazy State) and report (a summary)
-MAX_D = 256  # largest d_model, d_k, d_v once T or T' is above MAX_DIM
-MAX_ARRAY_FILE_BYTES = 128 * 2**20  # Q, K, V of 16384 x 256 in float64 are 96 MiB
+# Array files (.npz, .safetensors): every door that reads one (--scenario, the in-app open, `report`,
+# `heads`, the heads screen, the token and model views, capture before its forward) asks reader_problem:
+MAX_T = 16384  # largest T, T' of an array file (the explorer's lazy State, report's summary, heads, capture)
+MAX_WIDTH = 16384  # largest d_model, d_k, d_v of an array file (and any axis that is not tokens)
+READER_BYTES = 2**31  # what one reader of an array file holds at once, in float64 (reader_bytes)
+MAX_ARRAY_FILE_BYTES = 128 * 2**20  # a single-head array file, read whole: Q, K, V of 16384 x 256 in float64 are 96 MiB
 TRACE_MATRICES = 5  # T x T' matrices a full trace holds: S, M, S + M, A, blocked (counted at 8 bytes)
 
 
@@ -85,9 +93,9 @@ def unexpected(exc: BaseException, width: int = 80) -> str:
 
 
 def check_dim(what: str, n: int, error=ValueError, unit: str = "") -> None:
-    """Refuse a size above MAX_DIM before anything of that size is built."""
-    if n > MAX_DIM:
-        raise error(f"{what}: {n}{unit}; sizes (T, T', d_model, d_k, d_v) are at most {MAX_DIM}")
+    """Refuse a size of a TOML scenario above TOML_MAX before anything of that size is built."""
+    if n > TOML_MAX:
+        raise error(f"{what}: {n}{unit}; sizes (T, T', d_model, d_k, d_v) are at most {TOML_MAX}")
 
 
 def gib(nbytes: float) -> str:
@@ -101,25 +109,20 @@ def trace_bytes(T: int, T_k: int) -> int:
 
 
 def check_tokens(T: int, T_k: int, large: bool = False, error=ValueError, source: str = "T") -> None:
-    """Refuse T or T' above the limit of the door (``large``: the explorer's and report's, MAX_T,
-    whose matrices are lazy or streamed; else MAX_DIM), naming the limit and the memory the full
-    trace would need."""
-    limit = MAX_T if large else MAX_DIM
+    """Refuse T or T' above the limit of the door (``large``: an array file's, MAX_T, whose matrices
+    are lazy or streamed; else a TOML scenario's, TOML_MAX), naming the limit and the memory the
+    full trace would need."""
+    limit = MAX_T if large else TOML_MAX
     what, n = ("T", T) if T >= T_k else ("T'", T_k)
     if n <= limit:
         return
     need = f"its T x T' matrices would need {gib(trace_bytes(T, T_k))} ({TRACE_MATRICES} of {T} x {T_k} in float64)"
     if large:
-        raise error(f"{source}: {what} = {n} tokens; at most {MAX_T} (d <= {MAX_D}): {need}")
+        raise error(f"{source}: {what} = {n} tokens; at most {MAX_T}: {need}")
     raise error(
-        f"{source}: {what} = {n} tokens; at most {MAX_DIM} here "
+        f"{source}: {what} = {n} tokens; at most {TOML_MAX} here "
         f"(`attn-tui --scenario FILE` and `attn-tui report --scenario FILE` take up to {MAX_T}); {need}"
     )
-
-
-def dim_limit(T: int, T_k: int) -> int:
-    """The largest d_model, d_k, d_v with these token counts: MAX_DIM up to MAX_DIM tokens, else MAX_D."""
-    return MAX_DIM if max(T, T_k) <= MAX_DIM else MAX_D
 
 
 def clean_label(text, where: str, error=ValueError, limit: int = MAX_LABEL, kind: str = "label") -> str:
@@ -183,7 +186,7 @@ def compute_problem(s, trace=None):
     cells it came from. A NaN row of A from a fully masked row is not a problem (the lesson's
     point); neither is a -1e9 fill that overflows in float16 (it lives in M). ``trace``: s.run()
     when the caller has it already (the explorer computes it for its panes anyway)."""
-    if max(s.T, s.T_k) > MAX_DIM:
+    if max(s.T, s.T_k) > DENSE_MAX:
         return _streamed_problem(s)  # no T x T' matrix (core.stream)
     with np.errstate(all="ignore"):  # no RuntimeWarning line: the overflow is reported here
         tr = s.run() if trace is None else trace
@@ -204,14 +207,21 @@ def overflow_message(problem) -> str:
 
 # -- the whole door --------------------------------------------------------------------
 def check_sizes(s, error=ValueError, large: bool = False) -> None:
-    """T, T' and the widths within the door's limits: MAX_DIM everywhere for a TOML door;
-    for ``large`` (report) T, T' up to MAX_T and the widths up to dim_limit."""
+    """T, T' and the widths within the door's limits: TOML_MAX everywhere for a TOML door; for
+    ``large`` (an array file's door) the one rule of every array-file door, reader_problem."""
+    if large:
+        from .reader_sizes import reader_problem  # reader_sizes reads the limits above
+
+        d_v = s.d_v if s.projected or s.V is not None else 0
+        problem = reader_problem(s.T, s.T_k, s.d_k, d_v, s.d_model or 0, cross=s.cross)
+        if problem:
+            raise error(problem)
+        return
     check_tokens(s.T, s.T_k, large, error)
-    limit = dim_limit(s.T, s.T_k) if large else MAX_DIM
     widths = {"d_k": s.d_k, "d_v": s.d_v if s.projected or s.V is not None else 0, "d_model": s.d_model or 0}
     for what, n in widths.items():
-        if n > limit:
-            raise error(f"{what}: {n}; with {max(s.T, s.T_k)} tokens d_model, d_k, d_v are at most {limit}")
+        if n > TOML_MAX:
+            raise error(f"{what}: {n}; with {max(s.T, s.T_k)} tokens d_model, d_k, d_v are at most {TOML_MAX}")
 
 
 def _clean_labels(s, error) -> dict:
@@ -241,9 +251,14 @@ def _within_limits(s, error, large: bool) -> None:
         if getattr(s, name) is not None:
             check_values(name, getattr(s, name), error)
     check_c(s.c, error)
-    widest = MAX_T if large and max(s.T, s.T_k) > MAX_DIM else MAX_DIM  # wider only for a large file
+    widest = window_limit(s.T, s.T_k, large)
     if s.mask == "window" and s.window > widest:  # >= 1: valid already (scenario.validate)
         raise error(f"window: a width from 1 to {widest}, got {shown(s.window)}")
+
+
+def window_limit(T: int, T_k: int, large: bool = True) -> int:
+    """The widest window a door takes: MAX_T for an array file of more than DENSE_MAX tokens, else DENSE_MAX."""
+    return MAX_T if large and max(T, T_k) > DENSE_MAX else DENSE_MAX
 
 
 def _computes(s, error, trace=None) -> None:
@@ -278,7 +293,7 @@ def refusal(s, trace=None) -> str | None:
 
 
 def _streamed_problem(s):
-    """compute_problem for T above MAX_DIM, without a T x T' matrix: Q, K, V, then S in row
+    """compute_problem for T above DENSE_MAX, without a T x T' matrix: Q, K, V, then S in row
     blocks (core.stream; O = A V cannot overflow)."""
     from .stream import first_overflow  # stream imports attention; limits is imported by scenario
 

@@ -168,7 +168,7 @@ def explanations(s: Scenario, trace) -> list[str]:
 
 
 def explanations_large(s: Scenario, lz) -> list[str]:
-    """:func:`explanations` for a core.lazy.LazyTrace (T above MAX_DIM), from each row's count of
+    """:func:`explanations` for a core.lazy.LazyTrace (T above DENSE_MAX), from each row's count of
     visible keys instead of the T x T' matrices: the fill's overflow, NaN rows (no key seen with
     a −inf fill) and rows whose finite fill spreads them over masked keys. Overflowing scores
     cannot occur there: limits.admit refuses them when the file is opened."""

@@ -10,11 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from .edit import EditError
-from .limits import MAX_DIM, admit, shown
+from .limits import EDIT_MAX, admit, shown
 from .numparse import parse_int
 from .scenario import Scenario
 
-LIMITS = {"T": (1, MAX_DIM), "d_model": (1, MAX_DIM), "d_k": (1, MAX_DIM), "d_v": (1, MAX_DIM), "seed": (0, 2**32 - 1)}
+LIMITS = {"T": (1, EDIT_MAX), "d_model": (1, EDIT_MAX), "d_k": (1, EDIT_MAX), "d_v": (1, EDIT_MAX)}
+LIMITS["seed"] = (0, 2**32 - 1)
 # d_model, d_k, d_v up to 512 as in a file (docs/FILES.md: Limits): the lesson's d_k = 512 case can be rebuilt
 DEFAULTS = {"T": 8, "d_model": 8, "d_k": 4, "d_v": 4, "seed": 0}
 

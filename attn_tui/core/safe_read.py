@@ -11,7 +11,6 @@ import re
 import stat
 
 from .limits import (
-    MAX_DIM,
     MAX_FILE_BYTES,
     MAX_KEY_DOTS,
     MAX_KEY_PARTS,
@@ -20,6 +19,7 @@ from .limits import (
     MAX_NESTING,
     MAX_TOKENS,
     MAX_VALUES,
+    TOML_MAX,
     printable,
     shown,
 )
@@ -189,7 +189,7 @@ def structure_problem(text: str) -> str | None:
     objects: 64 MiB of ``[],`` is 1.7 GB of lists), or None. Commas and '=' are counted at C
     speed; brackets, strings and comments by one linear scan that stops at the first limit."""
     if text.count(",") > MAX_VALUES:
-        return f"more than {MAX_VALUES:,} commas; a scenario holds at most 5 matrices of {MAX_DIM} x {MAX_DIM}"
+        return f"more than {MAX_VALUES:,} commas; a scenario holds at most 5 matrices of {TOML_MAX} x {TOML_MAX}"
     if text.count("=") > MAX_KEYS:
         return f"more than {MAX_KEYS:,} '=' signs; a scenario has a few keys"
     return _scan_problem(text) or dotted_problem(text)
@@ -214,7 +214,7 @@ def _scan_problem(text: str) -> str | None:
                     text,
                     j,
                     f"more than {MAX_LISTS:,} lists",
-                    f"a matrix has one per row, and sizes (T, T', d_model, d_k, d_v) are at most {MAX_DIM}",
+                    f"a matrix has one per row, and sizes (T, T', d_model, d_k, d_v) are at most {TOML_MAX}",
                 )
             i = j + 1
         elif ch in "]}":

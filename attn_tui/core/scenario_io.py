@@ -3,7 +3,7 @@
 Every refusal is one line naming the file, the key and, for matrices, the row and
 column (1-based). ``load``/``loads`` parse faithfully (any Scenario round-trips) and
 safely (core.safe_read: no blocking on a FIFO, at most MAX_FILE_BYTES read, nesting and
-object counts bounded before tomllib runs, no matrix over MAX_DIM built); ``resolve``,
+object counts bounded before tomllib runs, no matrix over TOML_MAX built); ``resolve``,
 the door of the CLI, --scenario and the app's open, also applies core.limits.admit.
 The keys are checked by scenario_dict.from_dict; saving (``dumps``, ``save``: floats with repr(),
 which round-trips bit for bit, through core.atomic) is scenario_write's, re-exported here.

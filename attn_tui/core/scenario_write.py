@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .atomic import write_atomic
-from .limits import MAX_DIM
+from .limits import TOML_MAX
 from .matrices import INPUTS, LABELS
 from .scenario import Scenario
 
@@ -67,9 +67,9 @@ def dumps(s: Scenario) -> str:
 
 def check_savable(s: Scenario) -> None:
     """ValueError when ``s`` has more tokens than a TOML file holds (safe_read's limits)."""
-    if max(s.T, s.T_k) > MAX_DIM:
+    if max(s.T, s.T_k) > TOML_MAX:
         raise ValueError(
-            f"{max(s.T, s.T_k)} tokens: a TOML scenario holds at most {MAX_DIM}; keep the arrays in "
+            f"{max(s.T, s.T_k)} tokens: a TOML scenario holds at most {TOML_MAX}; keep the arrays in "
             "an .npz or .safetensors file (docs/FILES.md: Your own arrays)"
         )
 

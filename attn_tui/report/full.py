@@ -4,7 +4,7 @@ beyond FULL_MAX (check_full); the summary's hints say where --full helps."""
 
 from __future__ import annotations
 
-from ..core.limits import MAX_DIM, REPORT_TEXT_MAX, gib
+from ..core.limits import REPORT_JSON_MAX, REPORT_TEXT_MAX, gib
 from ..core.scenario import Scenario
 
 FULL_MAX = 2048  # --full prints every matrix up to this many tokens (~0.6 GiB of memory at 2048; JSON ~3.6 GiB)
@@ -45,17 +45,18 @@ def full_hint(s: Scenario) -> str:
 
 def everything_hint(s: Scenario) -> str:
     """How to get every number instead of the text summary: --full, and the JSON for programs
-    (complete up to MAX_DIM tokens, with --full up to FULL_MAX, this summary beyond)."""
+    (complete up to REPORT_JSON_MAX tokens, with --full up to FULL_MAX, this summary beyond)."""
     n = max(s.T, s.T_k)
     if n > FULL_MAX:
         return f"{full_hint(s)}; --json gives these figures, for programs"
-    return f"--full prints them; {'--json' if n <= MAX_DIM else '--full --json'} gives every number, for programs"
+    json_flags = "--json" if n <= REPORT_JSON_MAX else "--full --json"
+    return f"--full prints them; {json_flags} gives every number, for programs"
 
 
 def is_large(s: Scenario, as_json: bool = False) -> bool:
     """True when the report summarises ``s`` unless --full is given: the text above REPORT_TEXT_MAX tokens
-    (T or T'), the JSON (``as_json``, for programs) above MAX_DIM."""
-    return max(s.T, s.T_k) > (MAX_DIM if as_json else REPORT_TEXT_MAX)
+    (T or T'), the JSON (``as_json``, for programs) above REPORT_JSON_MAX."""
+    return max(s.T, s.T_k) > (REPORT_JSON_MAX if as_json else REPORT_TEXT_MAX)
 
 
 def check_full(s: Scenario, as_json: bool = False, info: bool = False) -> None:

@@ -1,5 +1,5 @@
 """The report of a large scenario: a summary, not every matrix (the text above REPORT_TEXT_MAX tokens,
-the JSON above limits.MAX_DIM; `--full` prints every matrix up to FULL_MAX).
+the JSON above limits.REPORT_JSON_MAX; `--full` prints every matrix up to FULL_MAX).
 
 Shapes, settings, row-entropy statistics, the top keys of a few rows, the largest weight
 on a masked cell, row sums and the ranks. Every whole-matrix figure comes from
@@ -17,7 +17,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..core import stream
-from ..core.limits import MAX_DIM, REPORT_TEXT_MAX, printable
+from ..core.limits import REPORT_JSON_MAX, REPORT_TEXT_MAX, printable
 from ..core.machine import spare_threads
 from ..core.ranks import qr_ranks
 from ..core.scenario import Scenario
@@ -159,7 +159,7 @@ def summary_dict(s: Scenario, name: str = "", figures: dict | None = None) -> di
         "name": name,
         "title": s.title,
         "summary": True,
-        "why": f"T or T' above {MAX_DIM}: a summary computed in row blocks (no T x T' matrix); {full_hint(s)}",
+        "why": f"T or T' above {REPORT_JSON_MAX}: a summary computed in row blocks (no T x T' matrix); {full_hint(s)}",
         "tokens_first": list(s.tokens[:LABELS_SHOWN]),
         "key_tokens_first": list(s.keys[:LABELS_SHOWN]),
         "shape": {"T": s.T, "T_k": s.T_k, "d_model": s.d_model, "d_k": s.d_k, "d_v": s.d_v},

@@ -64,7 +64,7 @@ def scenario_of(ref: HeadRef):
     """The Scenario of ``ref``'s head through the explorer's door (ValueError: one line), made
     once (a prefetched neighbour is taken as made). The whole door (limits.admit) for the first
     head and for float16; for another head of a float32/64 source its Q, K, V values only: the
-    labels are the first head's, and with |x| <= 1e6 and d_k <= 512 no product can overflow, so
+    labels are the first head's, and with |x| <= 1e6 and d_k <= limits.MAX_WIDTH no product can overflow float32, so
     a move costs no second trace."""
     key = (id(ref.source), ref.layer, ref.head)
     with _LOCK:

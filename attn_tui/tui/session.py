@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..core import scenario_io as io
 from ..core import session_store as store
-from ..core.limits import MAX_DIM, printable, unexpected
+from ..core.limits import SESSION_MAX, printable, unexpected
 from ..core.scenario import Scenario
 from ..core.session_heads import MAX_HEAD_NAME, HeadAt, with_heads
 from .framework import all_screens
@@ -176,7 +176,7 @@ def _head_at(ref: HeadRef | None) -> HeadAt | None:
     from ..core.heads.demo import HEAD_BUILTINS
 
     if ref.name in HEAD_BUILTINS:
-        return HeadAt(ref.name, ref.layer, ref.head, " ".join(ref.source.tokens))
+        return HeadAt(ref.name, ref.layer, ref.head, ref.source.text)
     name = os.path.abspath(ref.name)
     if printable(name) != name or len(name) > MAX_HEAD_NAME:
         return None
@@ -230,7 +230,7 @@ def _restore_tour(app, tour) -> None:
 
 
 def _savable(s: Scenario) -> bool:
-    return max(s.T, s.T_k) <= MAX_DIM
+    return max(s.T, s.T_k) <= SESSION_MAX
 
 
 def _train_note(app) -> str:

@@ -15,7 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from ..core.diagnose import ceiling_bits
-from ..core.limits import C_MAX, C_MIN, MAX_DIM  # the knob's range, the same as a file's
+from ..core.limits import C_MAX, C_MIN, DENSE_MAX  # the knob's range, the same as a file's
 from ..core.matrices import shape as matrix_shape
 from ..core.modes import causal_allowed, explanations, explanations_large
 from ..core.scenario import Scenario
@@ -91,8 +91,8 @@ class State:
 
     @cached_property
     def large(self) -> bool:
-        """T or T' above MAX_DIM: the trace is a core.lazy.LazyTrace, computed where it is read."""
-        return max(self.scenario.T, self.scenario.T_k) > MAX_DIM
+        """T or T' above DENSE_MAX: the trace is a core.lazy.LazyTrace, computed where it is read."""
+        return max(self.scenario.T, self.scenario.T_k) > DENSE_MAX
 
     @property
     def trace(self):

@@ -61,7 +61,11 @@ def test_every_head_is_the_models(tiny_folders, tmp_path, family, keep_A, capsys
     is in the file only when kept, and then it is the eager model's."""
     require_models()
     folder, out = captured(tiny_folders, tmp_path, family, *(["--keep-A"] if keep_A else []))
-    line = capsys.readouterr().out.splitlines()[0]
+    first, line = capsys.readouterr().out.splitlines()[:2]
+    import torch
+
+    said = "cuda (--device auto: torch sees CUDA" if torch.cuda.is_available() else "cpu (--device auto: torch sees no"
+    assert first.startswith(f"capturing on {said}")  # --device auto, named in the first line
     assert line.startswith("checked against the model: max |ΔA| ") and "over 2 × 4 heads" in line
     ids, own, model, tok = eager_attentions(folder, TEXT)
     src = open_heads(str(out))

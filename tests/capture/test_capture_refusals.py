@@ -34,7 +34,7 @@ def leftovers(folder):
     ("extra", "needle"),
     [
         (["--dtype", "float64"], "--dtype: 'float64'; use float32, float16, bfloat16"),
-        (["--device", "tpu"], "--device: 'tpu'; use cpu or cuda"),
+        (["--device", "tpu"], "--device: 'tpu'; use auto, cpu, cuda"),
         (["--layers", "2"], "--layers: 2 is not a layer"),
         (["--layers", "-1"], "--layers: -1 is not a layer"),
         (["--layers", "1", "1"], "--layers: layer 1 is given twice"),

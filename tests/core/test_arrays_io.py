@@ -15,7 +15,7 @@ import pytest
 from safetensors.numpy import save_file
 
 from attn_tui.cli import main
-from attn_tui.core.limits import MAX_DIM, MAX_T, gib, trace_bytes
+from attn_tui.core.limits import EDIT_MAX, MAX_T, TOML_MAX, gib, trace_bytes
 from attn_tui.core.scenario_io import ScenarioError, dumps, resolve
 
 RNG = np.random.default_rng(13)
@@ -175,10 +175,10 @@ def test_sizes_are_checked_from_the_headers_before_reading(tmp_path):
     p = _npz_with_header(tmp_path, (100_000, 4))  # no data at all: a read would fail differently
     need = gib(trace_bytes(100_000, 100_000))
     assert refusal(p, large=True) == (
-        f"Q: T = 100000 tokens; at most {MAX_T} (d <= 256): its T x T' matrices would need {need} "
+        f"Q: T = 100000 tokens; at most {MAX_T}: its T x T' matrices would need {need} "
         "(5 of 100000 x 100000 in float64)"
     )
-    assert refusal(p).startswith(f"Q: T = 100000 tokens; at most {MAX_DIM} here (`attn-tui --scenario FILE`")
+    assert refusal(p).startswith(f"Q: T = 100000 tokens; at most {TOML_MAX} here (`attn-tui --scenario FILE`")
     assert need == "372.5 GiB"  # 5 x 8 bytes x 1e10, the issue's 74.5 GiB per matrix
 
 
@@ -225,14 +225,24 @@ def test_a_fifo_is_refused_unopened(tmp_path):
 
 
 def test_large_files_pass_the_report_door_only(tmp_path):
-    T = MAX_DIM + 1
+    T = TOML_MAX + 1
     p = npz(tmp_path, **qkv(T=T, d=8, dv=8))
-    assert refusal(p).startswith(f"Q: T = {T} tokens; at most {MAX_DIM} here")
+    assert refusal(p).startswith(f"Q: T = {T} tokens; at most {TOML_MAX} here")
     assert resolve(p, large=True).T == T
-    wide = npz(tmp_path, "w.npz", Q=np.ones((T, 300)), K=np.ones((T, 300)))
-    assert refusal(wide, large=True) == f"d_k: 300; with {T} tokens d_model, d_k, d_v are at most 256" or refusal(
-        wide, large=True
-    ).startswith("Q: 300 columns; with")
+    wide = npz(tmp_path, "w.npz", Q=np.ones((T, 300)), K=np.ones((T, 300)))  # refused by width before issue 48
+    assert resolve(wide, large=True).d_k == 300
+    assert refusal(wide).startswith(f"Q: T = {T} tokens; at most {TOML_MAX} here")
+
+
+def test_a_single_head_file_is_refused_for_what_its_reader_would_hold(tmp_path):
+    """From the headers alone (no data): a Q of 16,384 x 16,384 means 4 GiB of Q and K in float64."""
+    big = refusal(_npz_with_header(tmp_path, (MAX_T, MAX_T)), large=True)
+    assert big == (
+        "Q: Q, K, V of a head: 4.0 GiB in float64 at 16,384 tokens (d_k 16384, d_v 0, d_model 0); "
+        "a reader holds at most 2.0 GiB at once"
+    )
+    wide = refusal(_npz_with_header(tmp_path, (4, MAX_T + 1)), large=True)
+    assert wide == f"Q: d_k: width {MAX_T + 1}; widths (d_model, d_k, d_v) are at most 16,384"
 
 
 def test_the_cli_refuses_a_bad_array_file_with_exit_2(tmp_path, capsys):
@@ -247,9 +257,9 @@ def test_the_cli_refuses_a_bad_array_file_with_exit_2(tmp_path, capsys):
 def test_the_editor_adds_no_token_to_a_large_file(tmp_path):
     from attn_tui.core.edit import EditError, add_token
 
-    s = resolve(npz(tmp_path, **qkv(T=MAX_DIM + 3, d=2, dv=2)), large=True)
+    s = resolve(npz(tmp_path, **qkv(T=EDIT_MAX + 3, d=2, dv=2)), large=True)
     with pytest.raises(EditError) as err:
         add_token(s)
     assert str(err.value) == (
-        f"tokens: at most {MAX_DIM} tokens are added here; this scenario has {MAX_DIM + 3}, from an array file"
+        f"tokens: at most {EDIT_MAX} tokens are added here; this scenario has {EDIT_MAX + 3}, from an array file"
     )

@@ -44,8 +44,18 @@ def cut80(text):
         ({"K": (600, 4)}, False, f"T: T' = 600 tokens; at most 512 here {HERE}; {need(0, 600)}"),
         ({"X": (5, 3), "Y": (600, 3)}, False, f"X: T' = 600 tokens; at most 512 here {HERE}; {need(5, 600)}"),
         ({"Q": (5, 4), "K": (600, 4)}, False, f"Q: T' = 600 tokens; at most 512 here {HERE}; {need(5, 600)}"),
-        ({"Q": (600, 300), "K": (600, 300)}, True, "Q: 300 columns; with 600 tokens d_model, d_k, d_v are at most 256"),
-        ({"X": (600, 3), "W_Q": (300, 4)}, True, "W_Q: 300 rows; with 600 tokens d_model, d_k, d_v are at most 256"),
+        (
+            {"Q": (16384, 8193), "K": (16384, 8193)},
+            True,
+            "Q: Q, K, V of a head: 2.0 GiB in float64 at 16,384 tokens (d_k 8193, d_v 0, d_model 0); "
+            "a reader holds at most 2.0 GiB at once",
+        ),
+        (
+            {"X": (16384, 8193), "Y": (16384, 8193), "W_Q": (8193, 4)},
+            True,
+            "X: X, Y, W_Q, W_K, W_V: 2.0 GiB in float64 at 16,384 tokens (d_k 4, d_v 0, d_model 8193); "
+            "a reader holds at most 2.0 GiB at once",
+        ),
         ({"Q": (5, 4), "K": (5, 4), "V": (20000, 2)}, True, "V: 20000 rows; sizes are at most 16384"),
     ],
 )
@@ -54,7 +64,9 @@ def test_sizes_from_the_headers_name_the_matrix_and_the_limit(shapes, large, wor
 
 
 def test_sizes_at_the_limits_pass():
-    aio.check_shapes({"Q": (600, 256), "K": (600, 256)}, True)  # the width limit itself
+    aio.check_shapes({"Q": (600, 300), "K": (600, 300)}, True)  # refused by a width limit before issue 48
+    aio.check_shapes({"Q": (16384, 512), "K": (16384, 512), "V": (16384, 512)}, True)  # a real head, 192 MiB
+    aio.check_shapes({"X": (16384, 16000), "W_Q": (16000, 128)}, True)  # X of a wide model, 2 GiB
     aio.check_shapes({"Q": (5, 4), "K": (5, 4), "V": (16384, 2)}, True)
     aio.check_shapes({"Q": (5, 512), "K": (5, 512)}, False)
 

@@ -18,8 +18,8 @@ from attn_tui.core.heads.capture_check import (
     stored_check,
     token_label,
 )
-from attn_tui.core.heads.model import forward, shipped_model
 from attn_tui.core.heads.source import HeadSource, own_weights_diffs
+from attn_tui.core.models.induction import forward, shipped_model
 from tests.core.headtools import implied_mask, own_weights_diff
 
 MIN32 = float(np.finfo(np.float32).min)  # transformers' eager masks: 0 where seen, the dtype's min where not

@@ -12,7 +12,7 @@ import numpy as np
 
 from attn_tui.core import edit
 from attn_tui.core.edit import EditError
-from attn_tui.core.limits import MAX_DIM
+from attn_tui.core.limits import EDIT_MAX
 from attn_tui.core.scenario import Scenario
 from tests import refusals
 
@@ -117,9 +117,9 @@ def test_add_token_in_a_self_qk_scenario_moves_keys_values_and_padding():
 def test_add_token_refusals():
     s = qk_self()
     refuses("token 5: outside 1..4", edit.add_token, s, 4)
-    full = Scenario(Q=np.zeros((MAX_DIM, 1)), K=np.zeros((MAX_DIM, 1)), mask="none")
-    refuses(f"tokens: at most {MAX_DIM} tokens", edit.add_token, full)
-    assert edit.add_token(Scenario(Q=np.zeros((MAX_DIM - 1, 1)), K=np.zeros((MAX_DIM - 1, 1)))).T == MAX_DIM
+    full = Scenario(Q=np.zeros((EDIT_MAX, 1)), K=np.zeros((EDIT_MAX, 1)), mask="none")
+    refuses(f"tokens: at most {EDIT_MAX} tokens", edit.add_token, full)
+    assert edit.add_token(Scenario(Q=np.zeros((EDIT_MAX - 1, 1)), K=np.zeros((EDIT_MAX - 1, 1)))).T == EDIT_MAX
 
 
 def test_remove_token_in_a_self_qk_scenario():
@@ -145,8 +145,8 @@ def test_add_key_token_appends_a_zero_row_and_a_fresh_label():
     assert edit.add_key_token(s, "new").key_tokens[-1] == "new"
     refuses("key token 4: a label cannot be empty", edit.add_key_token, s, "\t")
     refuses("Y: key tokens are added to Y, and only in cross-attention", edit.add_key_token, qk_self())
-    refuses(f"key tokens: at most {MAX_DIM}", edit.add_key_token, cross(T_k=MAX_DIM, padding=()))
-    assert edit.add_key_token(cross(T_k=MAX_DIM - 1, padding=())).T_k == MAX_DIM
+    refuses(f"key tokens: at most {EDIT_MAX}", edit.add_key_token, cross(T_k=EDIT_MAX, padding=()))
+    assert edit.add_key_token(cross(T_k=EDIT_MAX - 1, padding=())).T_k == EDIT_MAX
 
 
 def test_remove_key_token_renumbers_and_moves_the_padding():
@@ -194,11 +194,11 @@ def test_set_dim_on_a_qk_scenario():
     assert np.array_equal(new.Q, resized(s.Q, 3, 3)) and np.array_equal(new.K, resized(s.K, 3, 3))
     assert np.array_equal(edit.set_dim(s, "d_v", 2).V, resized(s.V, 3, 2))
     assert np.array_equal(edit.set_dim(s.with_(V=None), "d_v", 2).V, resized(np.eye(3), 3, 2))
-    assert edit.set_dim(s, "d_k", MAX_DIM).d_k == MAX_DIM
+    assert edit.set_dim(s, "d_k", EDIT_MAX).d_k == EDIT_MAX
     refuses("d_model: this scenario gives Q, K, V directly; it has no X", edit.set_dim, s, "d_model", 2)
     refuses("d_q: unknown dimension; use d_model, d_k or d_v", edit.set_dim, s, "d_q", 2)
-    refuses(f"d_k: True must be a whole number from 1 to {MAX_DIM}", edit.set_dim, s, "d_k", True)
-    refuses(f"d_k: {MAX_DIM + 1} must be a whole number from 1 to {MAX_DIM}", edit.set_dim, s, "d_k", MAX_DIM + 1)
+    refuses(f"d_k: True must be a whole number from 1 to {EDIT_MAX}", edit.set_dim, s, "d_k", True)
+    refuses(f"d_k: {EDIT_MAX + 1} must be a whole number from 1 to {EDIT_MAX}", edit.set_dim, s, "d_k", EDIT_MAX + 1)
 
 
 def test_keys_of_a_qk_scenario_with_its_own_key_count_stay_put():

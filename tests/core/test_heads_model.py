@@ -1,4 +1,4 @@
-"""The induction demo's NumPy forward (core.heads.model) against a loop-by-loop forward and against
+"""The induction demo's NumPy forward (core.models.induction) against a loop-by-loop forward and against
 the training script's torch forward (skipped without torch); the shipped model measured on fresh
 repeated sequences: a previous-token head in layer 0, an induction head in layer 1."""
 
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from attn_tui.core.heads.demo import induction_demo
-from attn_tui.core.heads.model import VOCAB, encode, forward, repeated_sequences, shipped_model
 from attn_tui.core.heads.readings import head_readings
+from attn_tui.core.models.induction import VOCAB, encode, forward, repeated_sequences, shipped_model
 
 ROOT = Path(__file__).resolve().parents[2]
 EPS = np.finfo(np.float64).eps
@@ -127,7 +127,7 @@ def test_bad_tokens_refused_in_one_line(text, words):
 
 
 def test_shipped_weights_and_their_curve():
-    with np.load(ROOT / "attn_tui" / "core" / "heads" / "induction_demo.npz") as z:
+    with np.load(ROOT / "attn_tui" / "core" / "models" / "induction_demo.npz") as z:
         assert tuple(z["vocab"].tolist()) == VOCAB
         curve = z["curve"]
         assert int(z["seed"]) == 0 and curve[-1, 0] == int(z["steps"])

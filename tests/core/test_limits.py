@@ -45,7 +45,7 @@ def test_shown_keeps_a_value_on_one_short_line():
 
 
 def test_check_dim_and_check_c():
-    limits.check_dim("T", limits.MAX_DIM)
+    limits.check_dim("T", limits.DENSE_MAX)
     refuses("T: 513; sizes (T, T', d_model, d_k, d_v) are at most 512", limits.check_dim, "T", 513)
     limits.check_c(limits.C_MIN)
     refuses(
@@ -131,7 +131,6 @@ def test_sizes_at_the_door():
 
 def test_the_large_door_of_array_files():
     assert limits.gib(2**30) == "1.0 GiB" and limits.gib(2**30 - 2**20) == "1023 MiB"
-    assert limits.dim_limit(512, 1) == 512 and limits.dim_limit(1, 513) == 256
     need = f"its T x T' matrices would need {limits.gib(5 * 8 * 2 * 600)} (5 of 2 x 600 in float64)"
     refuses(
         f"T: T' = 600 tokens; at most 512 here (`attn-tui --scenario FILE` and `attn-tui report --scenario FILE` "
@@ -141,7 +140,7 @@ def test_the_large_door_of_array_files():
         600,
     )
     need = f"its T x T' matrices would need {limits.gib(5 * 8 * 20000)} (5 of 20000 x 1 in float64)"
-    refuses(f"T: T = 20000 tokens; at most 16384 (d <= 256): {need}", limits.check_tokens, 20000, 1, True)
+    refuses(f"T: T = 20000 tokens; at most 16384: {need}", limits.check_tokens, 20000, 1, True)
     long = Scenario(Q=np.zeros((600, 1)), K=np.zeros((600, 1)), mask="none")
     with pytest.raises(ValueError, match="^T: T = 600 tokens; at most 512 here"):
         limits.check_sizes(long)  # the small door by default
@@ -150,7 +149,7 @@ def test_the_large_door_of_array_files():
     with pytest.raises(ValueError, match="^T: T = 600 tokens; at most 512 here"):
         limits.admit(long)
     wide = Scenario(Q=np.zeros((600, 300)), K=np.zeros((600, 300)), mask="none")
-    refuses("d_k: 300; with 600 tokens d_model, d_k, d_v are at most 256", limits.check_sizes, wide, large=True)
+    limits.check_sizes(wide, large=True)  # a file's door judges bytes held (core.reader_sizes), not a width
     limits.check_sizes(Scenario(Q=np.zeros((2, 512)), K=np.zeros((2, 512))), DoorError)
     v = Scenario(Q=np.zeros((2, 1)), K=np.zeros((2, 1)), V=np.zeros((2, 513)))
     refuses("d_v: 513; with 2 tokens d_model, d_k, d_v are at most 512", limits.check_sizes, v)
@@ -182,5 +181,5 @@ def test_compute_problem_streams_above_max_dim_only(monkeypatch, T, T_k):
     want = ("S", f"Q row {T} and K row {T_k}", "float16", float(np.finfo(np.float16).max))
     assert limits.compute_problem(s) == want
     # the T x T' trace up to MAX_DIM tokens (T and T' both), the streamed search past it
-    assert len(streamed) == (1 if max(T, T_k) > limits.MAX_DIM else 0) and all(x is s for x in streamed)
+    assert len(streamed) == (1 if max(T, T_k) > limits.DENSE_MAX else 0) and all(x is s for x in streamed)
     assert limits.compute_problem(s.with_(Q=np.ones((T, 1)), K=np.ones((T_k, 1)))) is None

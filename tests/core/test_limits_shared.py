@@ -32,8 +32,8 @@ def refusal(tmp_path, text):
 
 
 def test_the_editor_uses_the_cores_limits():
-    assert (E.BOUND, E.MAX_DIM, E.MAX_LABEL) == (L.BOUND, L.MAX_DIM, L.MAX_LABEL) == (1e6, 512, 24)
-    assert LIMITS["T"] == (1, L.MAX_DIM)
+    assert (E.BOUND, E.EDIT_MAX, E.MAX_LABEL) == (L.BOUND, L.EDIT_MAX, L.MAX_LABEL) == (1e6, 512, 24)
+    assert LIMITS["T"] == (1, L.EDIT_MAX)
     assert (L.C_MIN, L.C_MAX) == (1e-3, 1e3)
 
 

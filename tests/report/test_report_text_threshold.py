@@ -1,6 +1,6 @@
 """Issue 32: `report`'s text prints every matrix up to limits.REPORT_TEXT_MAX (64) tokens and a
 summary above, one that says how to get everything (--full, and --json for programs); the JSON
-stays complete up to limits.MAX_DIM (512). Before, the text printed every matrix up to 512
+stays complete up to limits.REPORT_JSON_MAX (512). Before, the text printed every matrix up to 512
 tokens (10 MB at 512), so a 65-token text was full: the first test failed."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 from attn_tui.cli import main
 from attn_tui.core.builtins import BUILTINS
-from attn_tui.core.limits import MAX_DIM, REPORT_TEXT_MAX
+from attn_tui.core.limits import REPORT_JSON_MAX, REPORT_TEXT_MAX
 
 RNG = np.random.default_rng(32)
 
@@ -31,7 +31,7 @@ def report(capsys, *args):
 
 
 def test_the_threshold_is_64_tokens():
-    assert REPORT_TEXT_MAX == 64 and MAX_DIM == 512
+    assert REPORT_TEXT_MAX == 64 and REPORT_JSON_MAX == 512
 
 
 def test_text_above_64_tokens_is_a_summary_that_says_how_to_get_everything(tmp_path, capsys):
@@ -58,14 +58,14 @@ def test_more_keys_than_64_is_enough(tmp_path, capsys):
     assert "Summary: 5 queries x 65 keys, above 64" in out and "Matrix(" not in out
 
 
-@pytest.mark.parametrize("T", [65, MAX_DIM])
+@pytest.mark.parametrize("T", [65, REPORT_JSON_MAX])
 def test_json_up_to_512_tokens_is_complete(tmp_path, capsys, T):
     d = json.loads(report(capsys, "--json", "--scenario", save(tmp_path, T)))
     assert "summary" not in d and len(d["A"]) == T and len(d["A"][0]) == T and len(d["row_entropy_bits"]) == T
 
 
 def test_json_above_512_tokens_is_still_the_summary(tmp_path, capsys):
-    d = json.loads(report(capsys, "--json", "--scenario", save(tmp_path, MAX_DIM + 1)))
+    d = json.loads(report(capsys, "--json", "--scenario", save(tmp_path, REPORT_JSON_MAX + 1)))
     assert d["summary"] is True and "A" not in d
 
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 import pytest
 
 from attn_tui.core.edit import EditError
-from attn_tui.core.limits import MAX_DIM
+from attn_tui.core.limits import EDIT_MAX
 from attn_tui.core.random_scenario import check_params, random_scenario
 from attn_tui.tui.app import AttentionApp
 
 
 def test_the_form_limits_are_the_readmes():
-    assert check_params(d_model=MAX_DIM, d_k=MAX_DIM, d_v=MAX_DIM)["d_k"] == 512
+    assert check_params(d_model=EDIT_MAX, d_k=EDIT_MAX, d_v=EDIT_MAX)["d_k"] == 512
     with pytest.raises(EditError, match="from 1 to 512"):
-        check_params(d_k=MAX_DIM + 1)
+        check_params(d_k=EDIT_MAX + 1)
     s = random_scenario(T=8, d_model=512, d_k=512, d_v=8, seed=1)
     assert s.d_k == 512 and s.run().A.shape == (8, 8)
 

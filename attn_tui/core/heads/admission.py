@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from ..attention import DTYPES
-from ..limits import MAX_DIM, MAX_T, check_c, clean_label, compute_problem, overflow_message, printable, shown
+from ..limits import check_c, clean_label, compute_problem, overflow_message, printable, shown, window_limit
 from ..scenario import Scenario
 from .source import HeadSource
 
@@ -33,7 +33,7 @@ def admit_source(src: HeadSource) -> HeadSource:
             check_c(scale * math.sqrt(src.d_k))
         except ValueError as exc:
             raise ValueError(f"scale: layer {layer} has {scale:g}, so {exc}") from None
-    widest = MAX_T if max(src.T, src.T_k) > MAX_DIM else MAX_DIM  # limits.admit's rule for a Scenario
+    widest = window_limit(src.T, src.T_k)  # limits.admit's rule for a Scenario
     for layer, (kind, window) in enumerate(src.masks):
         if kind == "window" and window > widest:
             raise ValueError(f"mask: layer {layer}: window: a width from 1 to {widest}, got {shown(window)}")

@@ -1,12 +1,12 @@
-"""The built-in multi-head scenario ``induction-demo``: the shipped model (model.py) run on a
-sequence of letters, every head of both layers ready for head_scenario and the readings."""
+"""The built-in multi-head scenarios, one a model of core/models (MODELS: induction-demo, text-demo):
+the model run on a text, every head of every layer ready for head_scenario and the readings."""
 
 from __future__ import annotations
 
-from .model import Model, encode, forward, shipped_model
+from ..models import MODELS, ModelEntry
 from .source import HeadSource
 
-DEFAULT_TOKENS = "q w e r t y u i o p q w e r t y u i o p"  # ten letters, then the same ten again
+DEFAULT_TOKENS = MODELS["induction-demo"].default_text  # ten letters, then the same ten again
 
 
 def memory_reader(arrays: dict):
@@ -19,18 +19,20 @@ def memory_reader(arrays: dict):
     return read
 
 
-def model_source(model: Model, tokens: str, title: str, source: str) -> HeadSource:
-    """Every head of ``model`` on the space-separated ``tokens`` (ValueError: unknown token, too long)."""
-    ids = encode(model, tokens)
-    f = forward(model, ids)
+def model_source(entry: ModelEntry, text: str | None = None) -> HeadSource:
+    """Every head of ``entry``'s model on ``text`` (its default when None); InputError (a ValueError,
+    one line about the text): nothing to read, an unknown token, too long."""
+    text = entry.default_text if text is None else text
+    enc, run = entry.run(text)
+    model = entry.model()
     L, H, d_k = model.n_layers, model.n_heads, model.d_k
-    words = tuple(model.vocab[i] for i in ids)
-    arrays = {"Q": f.Q, "K": f.K, "V": f.V, "A": f.A, "W_O": model.W_O.reshape(L, H * d_k, -1)}
+    arrays = {"Q": run.Q, "K": run.K, "V": run.V, "A": run.A, "W_O": model.W_O.reshape(L, H * d_k, -1)}
+    shown = " ".join(text.split()) if entry.field == "tokens" else text
     return HeadSource(
-        title=title,
-        source=source,
-        tokens=words,
-        ids=words,
+        title=f"{entry.name} on {shown!r}"[:200],
+        source=entry.source,
+        tokens=enc.labels,
+        ids=tuple(int(i) for i in enc.ids) if enc.raw else enc.labels,  # a tokenizer's ids; the demo's letters
         key_tokens=(),
         shapes={k: a.shape for k, a in arrays.items()},
         kv_head=tuple(range(H)),
@@ -38,21 +40,20 @@ def model_source(model: Model, tokens: str, title: str, source: str) -> HeadSour
         masks=(("causal", None),) * L,
         dtype="float64",
         read=memory_reader(arrays),
+        raw_tokens=enc.raw,
+        model=entry,
+        run=run,
+        text=text,
     )
 
 
-def induction_demo(tokens: str | None = None) -> HeadSource:
-    """A small trained model (two layers of 4 heads over a..z): its previous-token and induction heads.
+def _builtin(entry: ModelEntry):
+    def open_builtin(text: str | None = None) -> HeadSource:
+        return model_source(MODELS[entry.name], text)  # the registry's entry when called
 
-    Its heads on ``tokens`` (space-separated letters; default DEFAULT_TOKENS). The first line is what
-    the open dialog shows a learner."""
-    text = DEFAULT_TOKENS if tokens is None else tokens
-    return model_source(
-        shipped_model(),
-        text,
-        title=f"induction-demo on {' '.join(text.split())!r}"[:200],
-        source="attn_tui/core/heads/induction_demo.npz (scripts/train_induction_demo.py)",
-    )
+    open_builtin.__doc__ = f"{entry.summary}\n\nIts heads on ``text`` (default: the entry's default_text)."
+    return open_builtin
 
 
-HEAD_BUILTINS = {"induction-demo": induction_demo}
+HEAD_BUILTINS = {name: _builtin(entry) for name, entry in MODELS.items()}
+induction_demo = HEAD_BUILTINS["induction-demo"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..limits import printable
+from ..models import InputError
 from .demo import HEAD_BUILTINS
 from .multihead_io import open_file
 from .source import HeadSource
@@ -10,13 +11,14 @@ from .source import HeadSource
 
 def open_heads(name_or_path, tokens: str | None = None) -> HeadSource:
     """A HeadSource: a built-in model (HEAD_BUILTINS, run on ``tokens`` when given) or a multi-head
-    file (its Q, K, V are fixed, so ``tokens`` is refused). ValueError: one line naming the problem."""
+    file (its Q, K, V are fixed, so ``tokens`` is refused). ValueError: one line naming the problem;
+    InputError (one) when it is the text: the CLI names its flag, a dialog its field."""
     name = str(name_or_path)
     if name in HEAD_BUILTINS:
         return HEAD_BUILTINS[name](tokens)
     if tokens is not None:
-        raise ValueError(
-            f"--tokens: {printable(name)} holds fixed Q, K, V; only a built-in model "
+        raise InputError(
+            f"{printable(name)} holds fixed Q, K, V; only a built-in model "
             f"({', '.join(HEAD_BUILTINS)}) recomputes its heads on new tokens"
         )
     if not name.lower().endswith((".npz", ".safetensors")):

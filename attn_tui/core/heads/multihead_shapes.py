@@ -5,7 +5,8 @@ widths) and against the limits, before any array is read. Each refusal is one li
 
 from __future__ import annotations
 
-from ..limits import check_tokens, dim_limit, printable
+from ..limits import printable
+from ..reader_sizes import reader_problem
 
 ARRAYS = {"Q": 4, "K": 4, "V": 4, "W_O": 3, "A": 4, "M": 3}  # name -> number of axes
 MAX_LAYERS = 1024  # layers of a file, and heads of a layer
@@ -38,12 +39,10 @@ def check_shapes(shapes: dict) -> None:
         raise ValueError(f"K: {H_kv} K/V heads for {H} query heads; grouped heads share K/V, so H_kv <= H")
     if max(L, H) > MAX_LAYERS:
         raise ValueError(f"Q: {L} layers x {H} heads; at most {MAX_LAYERS} of each")
-    check_tokens(T, T_k, True, ValueError, source="Q")
     d_model = shapes["W_O"][2] if "W_O" in shapes and len(shapes["W_O"]) == 3 else 0
-    for key, d in (("Q", d_k), ("V", d_v), ("W_O", d_model)):
-        if d > dim_limit(T, T_k):
-            limit = dim_limit(T, T_k)
-            raise ValueError(f"{key}: width {d}; with {max(T, T_k)} tokens d_model, d_k, d_v are at most {limit}")
+    problem = reader_problem(T, T_k, d_k, d_v, d_model, heads=H)  # the rule of every array-file door
+    if problem:
+        raise ValueError(f"{'W_O' if problem.startswith('W_O') else 'Q'}: {problem}")
     want = {"W_O": (L, H * d_v, None), "A": (L, H, T, T_k), "M": (L, T, T_k)}
     for key, w in want.items():
         if key in shapes and any(x is not None and x != y for x, y in zip(w, shapes[key])):

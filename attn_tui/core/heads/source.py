@@ -45,6 +45,11 @@ class HeadSource:
     read: object = field(repr=False)  # read(name, layer, head=None) -> np.ndarray
     raw_tokens: tuple = ()  # the tokenizer's own tokens (Ġ kept), when captured from a model
     provenance: dict = field(default_factory=dict)  # model, revision, dtype, versions, the check (capture)
+    # a built-in's: the handle that re-runs it on another text (core/models: ModelEntry), the forward pass
+    # these heads are of (a Run: each head's output, the residual stream, the logits), the text it read
+    model: object = field(default=None, repr=False)
+    run: object = field(default=None, repr=False)
+    text: str = ""
 
     @property
     def n_layers(self) -> int:
@@ -231,10 +236,12 @@ def _own_diffs(src: HeadSource, layer: int, heads: list, Q, K, rows: int) -> np.
         r1 = min(src.T, r0 + rows)
         w = src.seen_width(layer, r1)
         A, _ = block(r0, r1, w)
+        both = np.isnan(A) & np.isnan(own[:, r0:r1, :w])  # a fully masked row, NaN in both: they agree
         np.abs(np.subtract(A, own[:, r0:r1, :w], out=A), out=A)
-        np.fmax(worst, np.nanmax(A, axis=(1, 2), initial=0.0), out=worst)
+        A[both] = 0.0
+        np.maximum(worst, A.max(axis=(1, 2)), out=worst)  # NaN in one of them only: the figure is NaN, a failure
         if w < src.T_k:
-            np.fmax(worst, np.nanmax(np.abs(own[:, r0:r1, w:]), axis=(1, 2), initial=0.0), out=worst)
+            np.maximum(worst, np.abs(own[:, r0:r1, w:]).max(axis=(1, 2)), out=worst)
     return worst
 
 

@@ -7,7 +7,7 @@ from functools import partial
 from textual.worker import get_current_worker
 
 from ...core import edit
-from ...core.limits import MAX_DIM
+from ...core.limits import DENSE_MAX, EDIT_MAX
 from ...core.matrices import INPUTS, MATRICES, axis_labels, computed_hint
 from ...core.numparse import parse_int
 from ..screens.editor import CellEditor, FormScreen
@@ -66,11 +66,11 @@ def _where_enter_edits(s) -> str:
 
 
 def _set_cell(app, name: str, row: int, col: int, text: str) -> str | None:
-    """Up to MAX_DIM tokens the edit is made here. Above, bad text is refused here (the editor
+    """Up to DENSE_MAX tokens the edit is made here. Above, bad text is refused here (the editor
     stays open) and the edit runs in a thread worker: its projections and overflow check take
     about a second at T = 16384, d = 256 (a float16 one may scan S in row blocks)."""
     s = app.state.scenario
-    if max(s.T, s.T_k) <= MAX_DIM:
+    if max(s.T, s.T_k) <= DENSE_MAX:
         return attempt(app, edit.set_cell, name, row, col, text)
     try:
         x = edit.parse_value(text, edit.cell_name(name, row, col))
@@ -197,7 +197,7 @@ def _apply_dims(app, values: dict) -> str | None:
     s = app.state.scenario
     try:
         for dim, text in values.items():
-            n = parse_int(text, dim, 1, MAX_DIM, edit.EditError)  # ASCII digits only (numparse)
+            n = parse_int(text, dim, 1, EDIT_MAX, edit.EditError)  # ASCII digits only (numparse)
             if n != getattr(s, dim):
                 s = edit.set_dim(s, dim, n)
     except edit.EditError as exc:

@@ -1,9 +1,14 @@
 """Head actions of a multi-head source: go to head L.H by number, and run the built-in model on
-the learner's own tokens (every head recomputed; the layer and head shown are kept)."""
+the learner's own tokens or text (every head recomputed in a worker, through the source's handle to
+its model, core/models; the layer and head shown are kept)."""
 
 from __future__ import annotations
 
-from ..heads_nav import ONE_HEAD, HeadRef, open_ref, parse_head
+from functools import partial
+
+from textual.worker import get_current_worker
+
+from ..heads_nav import ONE_HEAD, HeadRef, first_head, open_ref, parse_head
 from ..screens.editor import FormScreen
 from ..state import Refused
 from ..views.heads_tour import TOUR_TOKENS
@@ -34,23 +39,59 @@ def tokens(app) -> None:
     if ref is None:
         refuse(app, ONE_HEAD)
         return
-    now = " ".join(ref.source.tokens)
-    title = "Tokens, separated by spaces: every head runs on them (a built-in model's letters)"
-    app.push_screen(FormScreen(title, [("tokens", "tokens", now)], lambda v: apply_tokens(app, v["tokens"])))
+    entry = ref.source.model
+    if entry is None:  # a file's heads: the refusal the door gives, as the dialog would
+        refuse(app, apply_tokens(app, " ".join(ref.source.tokens)))
+        return
+    field = entry.field
+    title = f"New {field} ({entry.what}, up to {entry.model().n_ctx:,} tokens): every head runs on them"
+    app.push_screen(FormScreen(title, [(field, field, ref.source.text)], lambda v: apply_tokens(app, v[field])))
 
 
 def apply_tokens(app, text: str) -> str | None:
-    """Every head of the built-in model recomputed on ``text``, the same layer and head shown;
-    None when done, else the one line naming the unknown token or the length (nothing changes)."""
+    """Every head of the built-in model recomputed on ``text``, the same layer and head shown. The text
+    is read here (its tokens: cheap), the forward runs in a worker and commits when done. None when
+    started, else the one line naming what the model cannot read (nothing changes, the dialog stays)."""
     ref = app.state.head
     if ref is None:
         return ONE_HEAD
+    entry = ref.source.model
     try:
-        s, new = open_ref(ref.name, text, ref.layer, ref.head)
+        if entry is None:  # a file's heads: the door refuses new tokens (its Q, K, V are fixed)
+            open_ref(ref.name, text)
+            return ONE_HEAD
+        entry.encode(text)
     except ValueError as exc:
-        return "tokens: " + str(exc).splitlines()[0].removeprefix("--tokens: ")  # the form's field, not a flag
+        field = "tokens" if entry is None else entry.field
+        return f"{field}: {str(exc).splitlines()[0]}"  # the dialog's field, not a flag
+    app.run_worker(partial(_run_work, app, ref, text), thread=True, exclusive=True, group="new-tokens")
+    return None
+
+
+def _run_work(app, ref: HeadRef, text: str) -> None:
+    """In a worker: the model's forward on ``text`` and the head shown, as a new (Scenario, HeadRef)."""
+    try:
+        out = (open_ref(ref.name, text, ref.layer, ref.head), None)
+    except ValueError as exc:
+        out = (None, str(exc).splitlines()[0])
+    if not get_current_worker().is_cancelled:  # the app is closing, or newer tokens came
+        app.call_from_thread(_run_done, app, ref, out)
+
+
+def _run_done(app, ref: HeadRef, out) -> None:
+    """On the event loop: commit the new heads on the head shown now (moved meanwhile: that head)."""
+    (opened, reason), now = out, app.state.head
+    if reason or now is None or now.name != ref.name:  # refused, or another source was opened meanwhile
+        refuse(app, reason)
+        return
+    s, new = opened
+    if (now.layer, now.head) != (new.layer, new.head):
+        s, new = first_head(new.source, new.name, now.layer, now.head)
+    src = new.source
+    words = " ".join(src.tokens) if src.model.field == "tokens" else src.text
+    words = words if len(words) <= 60 else words[:59] + "…"
     # another sequence: a pin of the old one would compare A of different tokens (fresh drops it)
-    return commit(app, s, note=f"every head recomputed on {' '.join(new.source.tokens)!r}", head=new, fresh=True)
+    refuse(app, commit(app, s, note=f"every head recomputed on {words!r}", head=new, fresh=True))
 
 
 def show_head(app, layer: int, head: int) -> None:

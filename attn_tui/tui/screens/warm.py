@@ -1,6 +1,6 @@
 """Large scenarios: a change whose rows on screen take long to compute is computed in a worker.
 
-Above MAX_DIM tokens the grids, the chart and the entropy table read a core.lazy.LazyTrace.
+Above DENSE_MAX tokens the grids, the chart and the entropy table read a core.lazy.LazyTrace.
 A's cells need each row's statistics over all T' keys, a pass over Q Kᵀ (and A V) for each
 block of 16 rows: at T = 16384, d = 256 about 15 ms a block, 60-100 ms for the blocks on
 screen, on the event loop, per `+`. When LazyTrace.warm_cost says a change would spend more

@@ -88,7 +88,7 @@ def test_first_overflow_agrees_with_the_full_check():
 
 
 def test_compute_problem_above_512_tokens_streams_and_agrees():
-    T = 600  # above MAX_DIM: limits.compute_problem takes the streamed path
+    T = 600  # above DENSE_MAX: limits.compute_problem takes the streamed path
     Q = np.zeros((T, 4))
     Q[450, 1] = 300.0
     K = np.full((T, 4), 300.0)

@@ -5,7 +5,7 @@
     logits = x^L W_U                                          (T, vocab)
 
 M is the causal mask (-1e9 above the diagonal, the lesson's fill). No layer norm, no MLP, no
-biases: every number a learner sees is one of these products. The weights are trained by
+biases: every number a learner sees is one of these products (so a Run's final_scale is 1). The weights are trained by
 scripts/train_induction_demo.py (torch, seeded) on sequences whose second half repeats the
 first (``repeated_sequences``), and ship as induction_demo.npz beside this file.
 """
@@ -19,10 +19,11 @@ from pathlib import Path
 import numpy as np
 
 from ..attention import softmax
+from .run import Layers, Run, causal_fill
+from .tokenizer import InputError, Letters
 
 VOCAB = tuple("abcdefghijklmnopqrstuvwxyz")
 WEIGHTS = Path(__file__).with_name("induction_demo.npz")
-FILL = -1e9  # the lesson's finite stand-in for -inf
 WEIGHT_NAMES = ("E", "P", "W_Q", "W_K", "W_V", "W_O", "W_U")
 
 
@@ -62,22 +63,17 @@ class Model:
     def scale(self) -> float:
         return 1.0 / np.sqrt(self.d_k)
 
+    @property
+    def tokenizer(self) -> Letters:
+        return Letters(self.vocab)
 
-@dataclass(frozen=True, eq=False)
-class ModelForward:
-    """Every intermediate of one forward pass over T tokens.
+    def forward(self, ids) -> Run:
+        return forward(self, ids)
 
-    Q, K, V, O (L, H, T, d_k); A (L, H, T, T); resid (L + 1, T, d_model), the residual stream
-    before each layer and after the last; logits (T, vocab)."""
-
-    ids: np.ndarray
-    Q: np.ndarray
-    K: np.ndarray
-    V: np.ndarray
-    A: np.ndarray
-    O: np.ndarray
-    resid: np.ndarray
-    logits: np.ndarray
+    def part_logits(self, part: np.ndarray, final_scale: np.ndarray) -> np.ndarray:
+        """A part of the residual stream (..., T, d_model) read out as logits (..., T, vocab): x W_U
+        (no final layer norm; final_scale is 1). The parts of a Run sum to its logits."""
+        return part @ self.W_U
 
 
 def load_model(path=WEIGHTS) -> Model:
@@ -97,35 +93,27 @@ def shipped_model() -> Model:
 
 
 def encode(model: Model, text: str) -> np.ndarray:
-    """Token ids (T,) of space-separated tokens of the model's vocabulary; ValueError naming
-    the first unknown token (counted from 1) or a sequence longer than the model's positions."""
-    words = text.split()
-    if not words:
-        raise ValueError('--tokens: no tokens; give letters a..z separated by spaces, e.g. "q w e r q w e r"')
-    index = {w: i for i, w in enumerate(model.vocab)}
-    for t, w in enumerate(words, 1):
-        if w not in index:
-            raise ValueError(
-                f"--tokens: token {t} is {w!r}, not in the model's vocabulary "
-                f"({model.vocab[0]}..{model.vocab[-1]}, one letter each, separated by spaces)"
-            )
-    if len(words) > model.n_ctx:
-        raise ValueError(f"--tokens: {len(words)} tokens; the model has {model.n_ctx} positions")
-    return np.array([index[w] for w in words])
+    """Token ids (T,) of space-separated tokens of the model's vocabulary; InputError (one line) naming
+    the first unknown token (counted from 1), or a sequence longer than the model's positions."""
+    ids = model.tokenizer.encode(text).ids
+    check_length(len(ids), model.n_ctx)
+    return ids
 
 
-def causal_fill(T: int) -> np.ndarray:
-    """M (T, T): 0 on and below the diagonal, FILL above (the lesson's mask)."""
-    return np.triu(np.full((T, T), FILL), k=1)
+def check_length(T: int, n_ctx: int) -> None:
+    """InputError when T tokens are more than the model's n_ctx positions."""
+    if T > n_ctx:
+        raise InputError(f"{T:,} tokens; the model has {n_ctx:,} positions")
 
 
-def forward(model: Model, ids) -> ModelForward:
+def forward(model: Model, ids) -> Run:
     """The forward pass over token ids (T,), every head of every layer kept."""
     ids = np.asarray(ids)
     T, L = len(ids), model.n_layers
     x = model.E[ids] + model.P[:T]  # (T, d_model)
     M = causal_fill(T)
-    Qs, Ks, Vs, As, Os, resid = [], [], [], [], [], [x]
+    out = Layers(L, model.n_heads, T, model.d_k, x.shape[1])
+    out.resid[0] = x
     for layer in range(L):
         Q = np.einsum("td,hdk->htk", x, model.W_Q[layer])  # (H, T, d_k)
         K = np.einsum("td,hdk->htk", x, model.W_K[layer])
@@ -133,10 +121,9 @@ def forward(model: Model, ids) -> ModelForward:
         A = softmax(Q @ K.transpose(0, 2, 1) * model.scale + M)  # (H, T, T)
         O = A @ V  # (H, T, d_k)
         x = x + np.einsum("htk,hkd->td", O, model.W_O[layer])  # Σ_h O_h W_O^(h)
-        for store, a in zip((Qs, Ks, Vs, As, Os, resid), (Q, K, V, A, O, x)):
-            store.append(a)
-    Q, K, V, A, O = (np.stack(s) for s in (Qs, Ks, Vs, As, Os))
-    return ModelForward(ids, Q, K, V, A, O, np.stack(resid), x @ model.W_U)
+        out.Q[layer], out.K[layer], out.V[layer], out.A[layer], out.O[layer], out.resid[layer + 1] = Q, K, V, A, O, x
+        out.head_out[layer] = np.einsum("htk,hkd->htd", O, model.W_O[layer])  # each O_h W_O^(h)
+    return out.run(ids, np.ones(T), x @ model.W_U)
 
 
 def repeated_sequences(rng, batch: int, n_ctx: int, vocab: int = len(VOCAB), n_min: int = 4, n_max: int | None = None):

@@ -1,0 +1,85 @@
+"""Each layer's check against the model's own A, in torch on the device where the model ran.
+
+The same check as the core's (core.heads.capture_check.layer_figures, in NumPy float64, kept as
+the oracle and compared with this one in the tests): every head's A recomputed as
+softmax(scale·Q Kᵀ + M) from what the layer received and compared with the weights the model's
+eager attention returned, the allowance of each head from the model's dtype (allowed_diff). Here
+the scores are computed where the tensors already are, a block of query rows at a time, in
+float64 where the device has it (CPU, CUDA), else float32, whose own rounding (allowed_diff of
+float32) is then added to the allowance. Only the figures come to the host: no T x T' array.
+
+A NaN fails (issue 52 item 9): a cell where exactly one of the two is NaN differs by NaN, and NaN
+is past every allowance; a cell NaN in both (a fully masked row) agrees.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from ..core.heads.capture_check import UNIT_ROUNDOFF, allowed_diff
+
+CHECK_BYTES = 64 * 2**20  # a block of every head's scores: H x rows x T' x 8 bytes at most
+BLOCKED = 1e9  # what the core adds to a blocked key's score (core.heads.source.mask_rows)
+
+
+def check_dtype(device: torch.device) -> torch.dtype:
+    """float64 where the device computes it (CPU, CUDA), float32 elsewhere (Apple's MPS)."""
+    return torch.float32 if device.type == "mps" else torch.float64
+
+
+def _blocked(kind: str, window, r0: int, r1: int, w: int, device) -> torch.Tensor | None:
+    """(r1 - r0, w) True where query rows r0..r1-1 may not see key j (core.attention.blocked_cells)."""
+    if kind not in ("causal", "window"):
+        return None
+    t = torch.arange(r0, r1, device=device)[:, None]
+    j = torch.arange(w, device=device)[None, :]
+    return (j > t) | (j <= t - window) if kind == "window" else j > t
+
+
+def layer_figures(
+    Q, K, A, scale: float, mask: tuple, dtype: str, kv_head, M=None, rows: int | None = None
+) -> tuple[np.ndarray, list[float]]:
+    """(max |ΔA| of each head, the allowance of each) of one layer: Q (H, T, d_k), K (H_kv, T', d_k),
+    A (H, T, T') as the model gave them (on its device); ``mask`` (kind, window) as the file keeps it;
+    ``kv_head`` each query head's K/V head; ``M`` (T, T') the additive mask of kind "additive"."""
+    device = Q.device
+    ct = check_dtype(device)
+    H, T, d_k = Q.shape
+    T_k = K.shape[1]
+    q = Q.detach().to(ct)
+    k = K.detach().to(ct)[torch.as_tensor(list(kv_head), device=device)]  # (H, T', d_k)
+    kind, window = mask
+    half = UNIT_ROUNDOFF[dtype] > UNIT_ROUNDOFF["float32"]
+    worst = torch.zeros(H, dtype=ct, device=device)
+    smax = torch.zeros(H, dtype=ct, device=device)
+    rows = rows or max(1, min(T, CHECK_BYTES // (8 * H * T_k)))
+    Mt = None if M is None else torch.as_tensor(M, device=device).to(ct)
+    for r0 in range(0, T, rows):
+        r1 = min(T, r0 + rows)
+        w = min(r1, T_k) if kind in ("causal", "window") and Mt is None else T_k
+        S = torch.matmul(q[:, r0:r1], k[:, : (T_k if half else w)].transpose(1, 2))
+        S.mul_(scale)
+        if half:  # a half dtype's allowance is relative to max |S| over every key (capture_check.score_max)
+            smax = torch.maximum(smax, S.abs().amax(dim=(1, 2)))
+            S = S[..., :w]
+        if Mt is not None:
+            S = S + Mt[r0:r1, :w]
+        else:
+            blocked = _blocked(kind, window, r0, r1, w, device)
+            if blocked is not None:
+                S = S - blocked.to(ct) * BLOCKED
+        D = torch.softmax(S, dim=-1)
+        own = A[:, r0:r1, :w].to(ct)
+        both = torch.isnan(D) & torch.isnan(own)
+        D.sub_(own).abs_()
+        D.masked_fill_(both, 0.0)
+        worst = torch.maximum(worst, D.amax(dim=(1, 2)))  # maximum keeps NaN (fmax would drop it)
+        if w < T_k:  # keys after the block's last row are blocked: the model's weights there are its error
+            worst = torch.maximum(worst, A[:, r0:r1, w:].to(ct).abs().amax(dim=(1, 2)))
+    bounds = scale * torch.linalg.vector_norm(q, dim=2).amax(dim=1) * torch.linalg.vector_norm(k, dim=2).amax(dim=1)
+    bounds, smax = bounds.cpu().tolist(), smax.cpu().tolist()
+    allowed = [allowed_diff(dtype, d_k, T_k, bounds[h], smax[h] if half else None) for h in range(H)]
+    if ct == torch.float32:  # the recompute's own rounding, in float32
+        allowed = [a + allowed_diff("float32", d_k, T_k, bounds[h]) for h, a in enumerate(allowed)]
+    return worst.cpu().numpy().astype(np.float64), allowed

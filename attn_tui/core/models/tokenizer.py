@@ -1,0 +1,103 @@
+"""How a model of core/models reads a text: the Tokenizer protocol and its two implementations.
+
+``encode(text) -> Encoded``: the ids the model reads, each token's label on screen, and the
+tokenizer's own token strings. ``decode(ids) -> str``: the text again.
+
+- ``Letters``: the induction demo's letters a..z, separated by spaces.
+- ``BytePairs``: a byte-level BPE (the text model's), the `tokenizers` library imported when the
+  first one is made, never at launch. Its labels follow capture's (core/heads/capture_check.py:
+  token_label): a token's leading space is a space (" cat"), a token of whitespace only is drawn as
+  signs (␣ ↵), so the token view joins them as written.
+
+A text the model cannot read is an InputError (a ValueError): one line that speaks of the text,
+never of a command-line flag (the CLI and the dialogs add their own field's name).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+
+class InputError(ValueError):
+    """A text a model cannot read: one line naming what is wrong and where."""
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """ids (T,) int64; labels: each token as the screen shows it; raw: the tokenizer's own strings
+    ('Ġcat'), () when they are the labels."""
+
+    ids: np.ndarray
+    labels: tuple
+    raw: tuple = ()
+
+
+class Tokenizer(Protocol):
+    what: str  # what a text is to this tokenizer, for a dialog's title and the CLI's help
+
+    def encode(self, text: str) -> Encoded: ...
+
+    def decode(self, ids) -> str: ...
+
+
+@dataclass(frozen=True)
+class Letters:
+    """Tokens separated by spaces, each one of ``vocab`` (the induction demo's a..z)."""
+
+    vocab: tuple
+    what: str = "letters a..z separated by spaces"
+
+    def encode(self, text: str) -> Encoded:
+        words = text.split()
+        if not words:
+            raise InputError('no tokens; give letters a..z separated by spaces, e.g. "q w e r q w e r"')
+        index = {w: i for i, w in enumerate(self.vocab)}
+        for t, w in enumerate(words, 1):
+            if w not in index:
+                raise InputError(
+                    f"token {t} is {w!r}, not in the model's vocabulary "
+                    f"({self.vocab[0]}..{self.vocab[-1]}, one letter each, separated by spaces)"
+                )
+        return Encoded(np.array([index[w] for w in words]), tuple(words))
+
+    def decode(self, ids) -> str:
+        return " ".join(self.vocab[int(i)] for i in ids)
+
+
+class BytePairs:
+    """A `tokenizers` byte-level BPE read from its JSON (Tokenizer.to_str()); nothing is added at encode."""
+
+    what = "any English text"
+
+    def __init__(self, json_text: str) -> None:
+        from tokenizers import Tokenizer as HFTokenizer  # only when the text model is used
+
+        self._tok = HFTokenizer.from_str(json_text)
+        self._piece = _piece_decoder(self._tok)
+
+    @property
+    def vocab_size(self) -> int:
+        return self._tok.get_vocab_size(with_added_tokens=True)
+
+    def encode(self, text: str) -> Encoded:
+        if not text.strip():
+            raise InputError('no text; type a sentence, e.g. "The cat sat on the mat."')
+        enc = self._tok.encode(text, add_special_tokens=False)
+        raw = tuple(enc.tokens)
+        return Encoded(np.array(enc.ids, dtype=np.int64), tuple(self._piece(t) for t in raw), raw)
+
+    def decode(self, ids) -> str:
+        return self._tok.decode([int(i) for i in ids], skip_special_tokens=False)
+
+
+def _piece_decoder(tok):
+    """raw byte-level token -> its label: the text its bytes stand for, by the tokenizer's own decoder
+    (a byte that ends inside a character shown as �), then capture's token_label (spaces, whitespace
+    signs, length)."""
+    from ..heads.capture_check import token_label
+
+    decoder = tok.decoder
+    return lambda raw: token_label(decoder.decode([raw]) if decoder is not None else raw)

@@ -1,0 +1,120 @@
+"""One size rule for every door that reads an array file (issue 48 item 1, issue 53 item 2).
+
+Every door's size decision goes through core.reader_sizes.reader_problem: `heads`, `report
+--layer/--head`, `--scenario` and the in-app open (heads_nav.open_ref), the heads screen, the token
+view and the model view (they read the source that door opened), capture's own re-open
+(multihead_io.open_file) and capture before its forward (capture.limits.check_shapes). For each
+shape below, each door opens the file when reader_problem admits it and refuses it, with that
+function's own line, when it does not: two doors cannot disagree.
+
+The regression: a GPT-2-small-wide W_O (768) at 1,024 tokens and a 1,024-wide one at 4,096 tokens
+were refused by every door ('W_O: width 1024; with 4096 tokens d_model, d_k, d_v are at most 256').
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from attn_tui.capture.limits import check_shapes as capture_shapes
+from attn_tui.cli import main
+from attn_tui.core.heads.multihead_io import open_file
+from attn_tui.core.heads.multihead_write import save_heads
+from attn_tui.core.reader_sizes import reader_problem
+from attn_tui.tui.app import AttentionApp
+from attn_tui.tui.heads_nav import open_ref
+from attn_tui.tui.screens.heads import HeadsScreen
+from attn_tui.tui.screens.model import ModelScreen
+from attn_tui.tui.screens.tokens import TokensScreen
+
+
+class Config:  # what capture.limits reads of a model's config
+    def __init__(self, heads, d_head, d_model):
+        self.num_attention_heads, self.head_dim, self.hidden_size = heads, d_head, d_model
+
+
+def _real(tmp_path, T, d_model, H=2, d=8):
+    """A small-headed multi-head file whose W_O is as wide as a real model's: (H·d, d_model)."""
+    rng = np.random.default_rng(T + d_model)
+    Q, K, V = (rng.standard_normal((1, H, T, d)).astype(np.float32) for _ in range(3))
+    W_O = (rng.standard_normal((1, H * d, d_model)) / np.sqrt(H * d)).astype(np.float32)
+    tokens = [("the", "cat", "sat", "on", "a", "mat")[i % 6] for i in range(T)]
+    return save_heads(tmp_path / f"w{d_model}_t{T}.safetensors", Q, K, V, W_O=W_O, tokens=tokens, mask="causal")
+
+
+def _sparse(tmp_path, T, d_k, d_model, H=1, d_v=None):
+    """A .safetensors whose headers promise these shapes in float16 and whose data is a hole in the
+    file (sparse: nothing is written), so the doors judge the shapes from the headers alone."""
+    d_v = d_k if d_v is None else d_v
+    shapes = {"Q": [1, H, T, d_k], "K": [1, H, T, d_k], "V": [1, H, T, d_v]}
+    if d_model:
+        shapes["W_O"] = [1, H * d_v, d_model]
+    head, at = {}, 0
+    for key, shape in shapes.items():
+        n = 2 * int(np.prod(shape))
+        head[key] = {"dtype": "F16", "shape": shape, "data_offsets": [at, at + n]}
+        at += n
+    raw = json.dumps(head).encode()
+    raw += b" " * (-len(raw) % 8)
+    path = tmp_path / f"sparse_{T}_{d_k}_{d_model}.safetensors"
+    with open(path, "wb") as f:
+        f.write(len(raw).to_bytes(8, "little") + raw)
+        f.truncate(8 + len(raw) + at)
+    return path
+
+
+# (T, d_k, d_model, H): admitted ones are built for real; refused ones sparse (headers only)
+REFUSED = [
+    (16384, 64, 16400, 256),  # W_O of a layer: 16,384 x 16,400 in float64 is 2.0 GiB and more
+    (16384, 16385, 0, 1),  # a width past MAX_WIDTH
+    (16384, 10000, 0, 1),  # a head's Q, K, V: 3.7 GiB
+]
+
+
+def _cli(capsys, *argv):
+    code = main(list(argv))
+    return code, capsys.readouterr().err.strip()
+
+
+@pytest.mark.parametrize(("T", "d_model"), [(1024, 768), (4096, 1024)])
+async def test_real_widths_open_at_every_door(tmp_path, capsys, settle, T, d_model):
+    path = str(_real(tmp_path, T, d_model))
+    assert reader_problem(T, T, 8, 8, d_model, heads=2) is None
+    assert capture_shapes(Config(12, 64, 768), 1024, "gpt2") is None  # a GPT-2 small capture is not refused
+    assert capture_shapes(Config(16, 128, 2048), 4096, "llama") is None
+    assert open_file(path).shapes["W_O"] == (1, 16, d_model)  # capture's own re-open
+    assert _cli(capsys, "heads", path, "--layer", "0") == (0, "")
+    assert _cli(capsys, "report", "--scenario", path, "--layer", "0", "--head", "1") == (0, "")
+    s, ref = open_ref(path)  # --scenario FILE and the in-app open
+    assert s.T == T and ref.source.shapes["W_O"][2] == d_model
+    app = AttentionApp(scenario=s, head=ref)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for key, screen in (("h", HeadsScreen), ("T", TokensScreen), ("M", ModelScreen)):
+            await settle(pilot)
+            await pilot.press(key)
+            await settle(pilot)
+            assert isinstance(app.screen, screen), (key, app.screen)
+            await pilot.press("escape")
+        await settle(pilot)
+        assert app.state.scenario.T == T and app.state.head.source.shapes["W_O"][2] == d_model
+
+
+@pytest.mark.parametrize(("T", "d_k", "d_model", "H"), REFUSED)
+def test_too_much_to_hold_is_refused_by_every_door_in_the_rules_words(tmp_path, capsys, T, d_k, d_model, H):
+    line = reader_problem(T, T, d_k, d_k, d_model, heads=H)
+    assert line is not None
+    path = str(_sparse(tmp_path, T, d_k, d_model, H))
+    with pytest.raises(ValueError) as err:
+        open_file(path)
+    assert line in str(err.value)
+    for argv in (("heads", path), ("report", "--scenario", path, "--layer", "0", "--head", "0")):
+        code, said = _cli(capsys, *argv)
+        assert code == 2 and line in said, (argv, said)
+    with pytest.raises(ValueError) as err:
+        open_ref(path)
+    assert line in str(err.value)
+    said = capture_shapes(Config(H, d_k, d_model), T, "model")
+    if d_model:  # a capture of that shape is refused before its forward, with the same line
+        assert said is not None and said.endswith(line)
