@@ -31,6 +31,7 @@ asyncio.run(main(sys.argv[1]))
 
 
 @pytest.mark.slow
+@pytest.mark.long  # the long lane (docs/TESTING.md)
 def test_the_heads_screen_on_a_16384_token_file_stays_under_the_budget(tmp_path):
     path = zeros_file(tmp_path / "long.npz", heads=2, T=16384)
     out = subprocess.run([sys.executable, "-c", SCRIPT, str(path)], capture_output=True, text=True, timeout=1200)
