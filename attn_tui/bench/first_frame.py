@@ -14,6 +14,7 @@ code can meet the goal with this tree.
 from __future__ import annotations
 
 import functools
+import inspect
 import time
 from contextlib import contextmanager
 
@@ -56,36 +57,52 @@ async def first_frame_s(make, size) -> float:
     return first[0] - t0
 
 
-@contextmanager
-def own_code(methods=OWN):
-    """Yields a list whose one number is the CPU seconds spent in ``methods`` so far (calls
-    nested in one another counted once); the methods are restored on exit."""
-    total, depth, saved = [0.0], [0], []
+class OwnTime:
+    """The CPU seconds spent in some methods, calls nested in one another counted once: what it
+    keeps is declared here (the total, how deep the timed calls are now, the originals to restore)."""
 
-    def timed(orig):
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.depth = 0
+        self.saved: list[tuple[type, str, object]] = []
+
+    def timed(self, orig):
         @functools.wraps(orig)  # Textual counts a handler's parameters: the original's
         def method(*args, **kw):
-            if depth[0]:
+            if self.depth:
                 return orig(*args, **kw)
-            depth[0] += 1
+            self.depth += 1
             t0 = time.process_time()
             try:
                 return orig(*args, **kw)
             finally:
-                total[0] += time.process_time() - t0
-                depth[0] -= 1
+                self.seconds += time.process_time() - t0
+                self.depth -= 1
 
         return method
 
-    for owner, name in methods:
-        orig = owner.__dict__[name]
-        saved.append((owner, name, orig))
-        setattr(owner, name, timed(orig))
-    try:
-        yield total
-    finally:
-        for owner, name, orig in saved:
+    def wrap(self, owner: type, name: str) -> None:
+        orig = inspect.getattr_static(owner, name)  # the function itself, as the class holds it
+        self.saved.append((owner, name, orig))
+        setattr(owner, name, self.timed(orig))
+
+    def restore(self) -> None:
+        for owner, name, orig in reversed(self.saved):
             setattr(owner, name, orig)
+        self.saved.clear()
+
+
+@contextmanager
+def own_code(methods=OWN):
+    """Yields an :class:`OwnTime` whose ``seconds`` are the CPU seconds spent in ``methods`` so far
+    (calls nested in one another counted once); the methods are restored on exit."""
+    own = OwnTime()
+    try:
+        for owner, name in methods:
+            own.wrap(owner, name)
+        yield own
+    finally:
+        own.restore()
 
 
 async def split(make, size) -> tuple[float, float]:
@@ -95,7 +112,7 @@ async def split(make, size) -> tuple[float, float]:
         t0 = time.process_time()
         app = make()
         first: list[tuple[float, float]] = []
-        on_first_frame(app, lambda: first.append((time.process_time() - t0, own[0])))
+        on_first_frame(app, lambda: first.append((time.process_time() - t0, own.seconds)))
         async with app.run_test(size=size) as pilot:
             while not first and app.is_running:  # an app that failed does not draw: do not wait
                 await pilot.pause(0.005)

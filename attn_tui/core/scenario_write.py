@@ -13,7 +13,7 @@ from .matrices import INPUTS, LABELS
 from .scenario import Scenario
 
 
-def _toml_str(s):
+def toml_str(s):
     """A TOML basic string: backslash, quote and every control character escaped."""
     out = []
     for ch in s:
@@ -34,13 +34,13 @@ def _toml_value(v):
     if isinstance(v, float):
         return repr(v)
     if isinstance(v, str):
-        return _toml_str(v)
+        return toml_str(v)
     return "[" + ", ".join(_toml_value(x) for x in v) + "]"
 
 
 def dumps(s: Scenario) -> str:
     """TOML text for ``s``; ``loads(dumps(s))`` gives back the same matrices bit for bit."""
-    lines = [f"title = {_toml_str(s.title)}"]
+    lines = [f"title = {toml_str(s.title)}"]
     for key in LABELS:
         if getattr(s, key) and (key != "key_tokens" or s.cross or not s.projected):
             lines.append(f"{key} = {_toml_value(list(getattr(s, key)))}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .limits import printable, shown
-from .scenario_write import _toml_str
+from .scenario_write import toml_str
 
 MAX_HEAD_NAME = 4096  # a kept head's source: a built-in's name or a file's path (PATH_MAX)
 
@@ -32,7 +32,7 @@ def head_toml(h: HeadAt | None) -> str:
     """``h`` as a TOML inline table; {} for a step that was no head of a multi-head source."""
     if h is None:
         return "{}"
-    name, tokens = _toml_str(h.name), _toml_str(h.tokens)
+    name, tokens = toml_str(h.name), toml_str(h.tokens)
     return f"{{name = {name}, layer = {int(h.layer)}, head = {int(h.head)}, tokens = {tokens}}}"
 
 

@@ -14,7 +14,7 @@ from . import scenario_io as io
 from .limits import admit, printable, shown
 from .safe_read import loads_toml, outer_structure_problem
 from .scenario import Scenario
-from .scenario_write import _toml_str
+from .scenario_write import toml_str
 from .session_heads import count_edits, head_toml, read_head, read_step_heads, with_heads
 from .session_kept import Kept, SessionError
 from .session_tour import read_tour, tour_toml
@@ -42,20 +42,20 @@ def dumps(k: Kept) -> str:
     """The state file's text; undo steps past MAX_SESSION_BYTES are left out, the oldest first."""
     head = [
         f"format = {FORMAT}",
-        f"kind = {_toml_str(KIND)}",
+        f"kind = {toml_str(KIND)}",
         f"saved = {k.saved!r}",
-        f"why = {_toml_str(k.why)}",
-        f"source = {_toml_str(k.source)}",
+        f"why = {toml_str(k.why)}",
+        f"source = {toml_str(k.source)}",
         f"row = {k.row}",
     ]
     if k.cursor:
-        head.append(f"cursor = [{_toml_str(k.cursor[0])}, {int(k.cursor[1])}, {int(k.cursor[2])}]")
+        head.append(f"cursor = [{toml_str(k.cursor[0])}, {int(k.cursor[1])}, {int(k.cursor[2])}]")
     if k.head is not None:
         head.append(f"head = {head_toml(k.head)}")
     if k.tour is not None:
         head += tour_toml(k.tour)
     if k.weighting != "A":
-        head.append(f"weighting = {_toml_str(k.weighting)}")
+        head.append(f"weighting = {toml_str(k.weighting)}")
     body = [f"scenario = {_block(io.dumps(k.scenario))}"]
     if k.pin is not None:
         head.append(f"pin_row = {int(k.pin[1])}")

@@ -12,14 +12,14 @@ import math
 from ..core.heads.capture_check import stored_by_head, stored_check
 from ..core.heads.combine import combine
 from ..core.heads.query_top import query_tops
-from ..core.heads.readings import FIELDS, NAMES_A_HEAD
+from ..core.heads.readings import FIELDS, NAMES_A_HEAD, READINGS
 from ..core.heads.source import HeadSource, all_readings, own_weights_diffs
 from ..core.labeltext import positioned
 from ..core.limits import printable
 from .prediction_text import prediction_dict, prediction_lines, prediction_of
 
 TOKENS_SHOWN = 24  # the text's tokens line: a 4,096-token file is not printed whole
-COLUMNS = ("layer", "head", "H mean", "log2 ceil", "prev", "first", "self", "induction", "duplicate")
+COLUMNS = ("layer", "head", *(r.text for r in READINGS))  # the text's table heads: core.heads.READINGS
 
 
 def _num(x, width=9):

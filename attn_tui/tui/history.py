@@ -12,8 +12,7 @@ from dataclasses import fields
 
 import numpy as np
 
-from ..core.matrices import shape as matrix_shape
-from .state import State
+from .state import State, clamp_cursor
 
 LIMIT = 500
 
@@ -40,17 +39,6 @@ def same_scenario(a, b) -> bool:
 
 def _same(a: State, b: State) -> bool:
     return same_scenario(a.scenario, b.scenario)
-
-
-def clamp_cursor(s, cursor):
-    """``cursor`` (name, row, col) moved inside the matrix's shape in ``s``, or None."""
-    if not cursor:
-        return cursor
-    name, r, c = cursor
-    shape = matrix_shape(s, name)
-    if shape is None:
-        return None
-    return (name, max(0, min(r, shape[0] - 1)), max(0, min(c, shape[1] - 1)))
 
 
 def _view(target: State, current: State) -> State:

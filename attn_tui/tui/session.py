@@ -21,9 +21,9 @@ from ..core.scenario import Scenario
 from ..core.session_heads import MAX_HEAD_NAME, HeadAt, with_heads
 from .framework import all_screens
 from .heads_nav import HeadRef, moved, open_ref, scenario_of
-from .history import clamp_cursor, same_scenario
+from .history import same_scenario
 from .session_offer import OfferScreen
-from .state import State
+from .state import State, clamp_cursor
 
 
 def _same(a: Scenario, b: Scenario) -> bool:

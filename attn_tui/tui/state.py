@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core.diagnose import ceiling_bits
 from ..core.limits import C_MAX, C_MIN, DENSE_MAX  # the knob's range, the same as a file's
+from ..core.matrices import shape as matrix_shape
 from ..core.modes import causal_allowed, explanations, explanations_large
 from ..core.scenario import Scenario
 from .heads_nav import ONE_HEAD, HeadRef, scenario_of, stepped
@@ -231,8 +232,6 @@ class State:
     def on_head(self, ref: HeadRef) -> State:
         """Head ``ref`` (its Scenario as the model computes it: its own c, mask); the row, cell
         cursor and pin kept, so a head pinned is compared with this one. Refused: one line."""
-        from .history import clamp_cursor  # history imports this module
-
         try:
             s = scenario_of(ref)
         except ValueError as exc:
@@ -254,3 +253,14 @@ class State:
 
 class Refused(ValueError):
     """A knob that does not apply to this scenario; the message says why (for a notification)."""
+
+
+def clamp_cursor(s, cursor):
+    """``cursor`` (name, row, col) moved inside the matrix's shape in ``s``, or None."""
+    if not cursor:
+        return cursor
+    name, r, c = cursor
+    shape = matrix_shape(s, name)
+    if shape is None:
+        return None
+    return (name, max(0, min(r, shape[0] - 1)), max(0, min(c, shape[1] - 1)))

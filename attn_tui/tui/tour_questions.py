@@ -13,7 +13,7 @@ from ..core import lenses
 from ..core.builtins import builtin
 from ..core.train import compare
 from .quiz import Question
-from .views import readings, reveals, teaching, train_view
+from .views import reveals, teaching, tour_passages, train_view
 
 STALL_CHOICES = (
     "one-hot: more than 0.99 on one wrong key",
@@ -46,7 +46,7 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
         Question(
             "In the pipeline 'mat was soft, it was', which key will query 4 ('it') put the most weight on?",
             lambda: float(np.argmax(teaching.pipe()[1].A[3]) + 1),
-            readings.qkv_reveal,
+            tour_passages.qkv_reveal,
             "p shows the pipeline; j/k move to row 4 and read its row of A",
             choices=_pipe_keys,
         ),
@@ -81,7 +81,7 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
         Question(
             "With the causal mask on, what is the largest entry above the diagonal of the hand-crafted A?",
             lambda: float(max([0.0, *teaching.hand()[1].A[np.triu_indices(5, 1)]])),
-            readings.mask_reveal,
+            tour_passages.mask_reveal,
             "m toggles the mask: the check pane shows the largest entry above the diagonal now",
             tol=0.005,
         ),
@@ -91,7 +91,7 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
             "The pipeline's row 5 ('was' again) has two candidate subjects. Predict 2^H(A_5), the effective "
             "number of tokens it attends.",
             lambda: float(2 ** teaching.pipe()[1].H[4]),
-            readings.softmax_reveal,
+            tour_passages.softmax_reveal,
             "j/k to row 5: the H pane gives H and 2^H",
             tol=0.25,
             unit=" tokens",
@@ -119,7 +119,7 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
         Question(
             "Row 5 ('was' again) has two candidate subjects, 'mat' and 'it'. What weight will it put on 'mat'?",
             lambda: float(teaching.pipe()[1].A[4, 0]),
-            readings.rows_reveal,
+            tour_passages.rows_reveal,
             "p, then j/k to row 5 of A",
             tol=0.05,
         ),

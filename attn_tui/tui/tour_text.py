@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .tour_questions import QUESTIONS
-from .views import heads_tour, readings, teaching, text_tour, train_view
+from .views import heads_tour, teaching, text_tour, tour_passages, train_view
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ PAGES: tuple[Page, ...] = (
     Page(
         "scores",
         "The score matrix S",
-        readings.scores_intro,
+        tour_passages.scores_intro,
         ("Q", "K"),
         after=("Q", "K", "S"),
         intro=True,
@@ -71,21 +71,21 @@ PAGES: tuple[Page, ...] = (
     Page(
         "readA",
         "Reading the hand-crafted A",
-        readings.read_a_intro,
+        tour_passages.read_a_intro,
         ("handQK",),
         TryIt("load the hand-crafted Q, K in the explorer, row 4", "lesson-handcrafted", row=3),
         after=("handA",),
         intro=True,
     ),
-    Page("output", "The output O = A V", readings.output_intro, ("A", "V"), after=("A", "V", "O"), intro=True),
-    Page("rows", "The pipeline's other rows", readings.rows_intro, ("Q", "K"), after=("A", "H"), intro=True),
+    Page("output", "The output O = A V", tour_passages.output_intro, ("A", "V"), after=("A", "V", "O"), intro=True),
+    Page("rows", "The pipeline's other rows", tour_passages.rows_intro, ("Q", "K"), after=("A", "H"), intro=True),
     Page("receiver", "Lens: correlation receiver", teaching.receiver, ("corr", "S")),
     Page("lenses", "Lenses: kernel smoother, associative memory", teaching.lenses_page, ("nw", "memory")),
-    Page("more", "Adaptive filter, the model, the KV cache", readings.more_page, ("H",)),
+    Page("more", "Adaptive filter, the model, the KV cache", tour_passages.more_page, ("H",)),
     Page(
         "rank",
         "Rank: how many questions the queries ask",
-        readings.rank_intro,
+        tour_passages.rank_intro,
         ("Q", "K"),
         after=("S", "rank"),
         intro=True,
@@ -143,7 +143,7 @@ PAGES: tuple[Page, ...] = (
         (),
         TryIt("run the scaled-vs-unscaled comparison on the training screen", mode="train"),
     ),
-    Page("takeaways", "Key takeaways", readings.takeaways, ("equation",)),
+    Page("takeaways", "Key takeaways", tour_passages.takeaways, ("equation",)),
     Page(
         "heads",
         "What's next: many heads, each measured",

@@ -9,6 +9,7 @@ import pytest
 from attn_tui.cli import explorer, main
 from attn_tui.tui.app import AttentionApp
 from tests.capture.tiny_models import require_models
+from tests.tui.app_fixtures import chart_interval  # noqa: F401 (autouse: the chart unthrottled, as in tests/tui)
 
 TEXT = "the cat sat on the mat. The cat sat."
 WORDS = {  # (status line, heads screen header) at each width; {} is the figure the command printed

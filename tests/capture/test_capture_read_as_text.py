@@ -13,6 +13,7 @@ from attn_tui.core.heads.door import open_heads
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.heads_nav import open_ref
 from tests.capture.tiny_models import require_models
+from tests.tui.app_fixtures import chart_interval  # noqa: F401 (autouse: the chart unthrottled, as in tests/tui)
 
 TEXT = "the cat sat on the mat. The cat sat."
 

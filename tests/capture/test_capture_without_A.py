@@ -13,8 +13,8 @@ from pathlib import Path
 from attn_tui.cli import explorer, main
 from attn_tui.core.heads.capture_check import stored_by_head, stored_check
 from attn_tui.core.heads.door import open_heads
-from attn_tui.core.heads.source import own_weights_diff
 from tests.capture.tiny_models import require_models
+from tests.core.headtools import own_weights_diff
 
 TEXT = "the cat sat on the mat. The cat sat on the log, the dog sat."
 

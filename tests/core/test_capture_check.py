@@ -13,14 +13,14 @@ from attn_tui.core.heads.capture_check import (
     CheckFigure,
     allowed_diff,
     check_heads,
-    implied_mask,
     mask_kind,
     score_max,
     stored_check,
     token_label,
 )
-from attn_tui.core.heads.source import HeadSource, own_weights_diff, own_weights_diffs
+from attn_tui.core.heads.source import HeadSource, own_weights_diffs
 from attn_tui.core.models.induction import forward, shipped_model
+from tests.core.headtools import implied_mask, own_weights_diff
 
 MIN32 = float(np.finfo(np.float32).min)  # transformers' eager masks: 0 where seen, the dtype's min where not
 
@@ -187,7 +187,8 @@ def test_check_heads_needs_the_models_a():
 
 def test_a_file_keeps_raw_tokens_and_provenance(tmp_path):
     from attn_tui.core.heads.multihead_io import open_file
-    from attn_tui.core.heads.multihead_write import save_heads, save_source
+    from attn_tui.core.heads.multihead_write import save_heads
+    from tests.core.headtools import save_source
 
     rng = np.random.default_rng(0)
     Q, K, V = (rng.standard_normal((1, 2, 3, 4)).astype(np.float32) for _ in range(3))

@@ -11,8 +11,9 @@ import pytest
 
 from attn_tui.core.heads.door import open_heads
 from attn_tui.core.heads.multihead_io import is_heads_file, open_file
-from attn_tui.core.heads.multihead_write import save_heads, save_source
+from attn_tui.core.heads.multihead_write import save_heads
 from attn_tui.core.heads.source import all_readings, head_scenario
+from tests.core.headtools import save_source
 
 L, H, H_KV, T, D = 3, 4, 2, 6, 5
 
@@ -210,7 +211,7 @@ def test_combine_and_own_weights_against_each_head_scenario(tmp_path):
     A[1, 2, 3, 1] += 0.25  # the "model's own" weights, off by 0.25 in one cell of one head
     src = open_file(save_heads(tmp_path / "withA.npz", a["Q"], a["K"], a["V"], W_O=W_O, A=A))
     from attn_tui.core.heads.combine import combine
-    from attn_tui.core.heads.source import own_weights_diff
+    from tests.core.headtools import own_weights_diff
 
     c = combine(src, 1)
     want = sum(s[h].O @ W_O[1, h * (D + 1) : (h + 1) * (D + 1)] for h in range(H))

@@ -18,6 +18,7 @@ MIB = 2**20
 
 
 @pytest.mark.slow
+@pytest.mark.long  # the long lane (docs/TESTING.md)
 def test_one_query_in_every_head_reads_a_head_at_a_time(tmp_path):
     H, T, d = 64, 4096, 256
     Q = np.zeros((1, H, T, d), np.float16)  # calloc'd: no page is touched until written
@@ -35,6 +36,7 @@ def test_one_query_in_every_head_reads_a_head_at_a_time(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.long  # the long lane (docs/TESTING.md)
 def test_the_combine_holds_a_group_of_heads_not_all(tmp_path, monkeypatch):
     """combine() held every head's Q, K, V at once (64 heads x 2048 tokens x d 64: 192 MiB in float64);
     it holds as many as combine.COMBINE_BYTES allow (21 of them here), and gives the same figures."""

@@ -117,7 +117,7 @@ def test_resolve_names_what_it_could_not_find_or_admit(tmp_path):
 
 
 def test_writing_toml():
-    assert scenario_write._toml_str('a"\\\x7f\x1fé') == '"a\\"\\\\\\u007F\\u001Fé"'
+    assert scenario_write.toml_str('a"\\\x7f\x1fé') == '"a\\"\\\\\\u007F\\u001Fé"'
     s = builtin("lesson-pipeline").with_(key_tokens=("k1", "k2", "k3", "k4", "k5"))
     text = dumps(s)
     assert "key_tokens" not in text  # self-attention: the keys are the tokens; a file refuses them

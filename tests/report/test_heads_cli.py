@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 
 from attn_tui.core.heads.door import open_heads
-from attn_tui.core.heads.multihead_write import save_heads, save_source
+from attn_tui.core.heads.multihead_write import save_heads
 from attn_tui.core.heads.source import all_readings, head_scenario
 from attn_tui.core.heads.weighting import source_w_o
 from attn_tui.core.limits import admit
 from attn_tui.report import as_json, text
+from tests.core.headtools import save_source
 
 KEYS = {"layer", "head", "mean_entropy_bits", "mean_ceiling_bits", "prev_token", "first_token", "self_token"}
 KEYS |= {"induction", "duplicate_token"}

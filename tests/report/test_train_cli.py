@@ -148,6 +148,7 @@ def test_the_readme_table_has_compares_layout():
 
 
 @pytest.mark.slow
+@pytest.mark.long  # the long lane (docs/TESTING.md)
 def test_the_readme_table_is_what_any_machine_measures():
     """docs/TRAINING.md's claims, recomputed over its 9 seeds, hold on any CPU and BLAS kernel.
 

@@ -18,8 +18,6 @@ import sys
 import termios
 import time
 
-from attn_tui.bench.pty_bytes import Screen
-
 READY = "palette"  # the key bar's last hint: the first frame is on screen
 CSI = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]")
 PLAIN = re.compile(rb"\x1b\[[0-9;]*[Hm]")  # what the emulator draws with: cursor moves and styles
@@ -48,6 +46,8 @@ class PtyApp:
         )
         os.close(slave)
         self.fd: int | None = master
+        from attn_tui.bench.pty_bytes import Screen  # here: the report's pty tests import this module without Textual
+
         self.screen = Screen(*size)
         self.raw = bytearray()
         self._tail = b""
@@ -103,7 +103,7 @@ class PtyApp:
         """Resize the terminal as a window manager or tmux does (the kernel sends SIGWINCH); the
         screen emulator starts blank at the new size (the app draws its whole screen again)."""
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
-        self.screen = Screen(width, height)
+        self.screen = type(self.screen)(width, height)
 
     def click(self, x: int, y: int) -> None:
         """A left click at 0-based cell (x, y), as an xterm SGR mouse report."""

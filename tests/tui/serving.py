@@ -1,18 +1,19 @@
-"""`attn-tui serve` in a subprocess for the serve tests: a free port, readiness by polling the
-socket and the printed URL (no fixed sleep), its output drained by a thread (read by the tests:
-the URL with the token, the log lines), and the whole process group ended in teardown (the server
-and the explorers it started per websocket)."""
+"""`attn-tui serve` in a subprocess for the serve tests: a free port, readiness when the URL is printed
+(the server prints it once its socket is bound), its output drained by a thread that wakes every
+waiter on each line (read by the tests: the URL with the token, the log lines; nothing sleeps or
+polls), a process's end awaited through its pidfd, and the whole process group ended in teardown
+(the server and the explorers it started per websocket)."""
 
 from __future__ import annotations
 
 import os
 import re
+import select
 import signal
 import socket
 import subprocess
 import sys
 import threading
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlsplit
@@ -35,6 +36,8 @@ class Served:
     port: int
     lines: list[str] = field(default_factory=list)
     url: str = ""
+    changed: threading.Condition = field(default_factory=threading.Condition)  # notified on each line and at EOF
+    ended: bool = False  # the server's output closed: it exited
 
     @property
     def token(self) -> str | None:
@@ -51,12 +54,16 @@ class Served:
     def output(self) -> str:
         return "".join(self.lines)
 
+    def wait_for(self, predicate, seconds: float) -> bool:
+        """Whether ``predicate()`` came true within ``seconds``, checked as each line arrives (no polling)."""
+        with self.changed:
+            return self.changed.wait_for(predicate, timeout=seconds)
+
     def wait_output(self, text: str, seconds: float = 60) -> None:
-        """Until the server's output contains ``text`` (bounded polling)."""
-        deadline = time.monotonic() + seconds
-        while text not in self.output():
-            assert time.monotonic() < deadline, f"not in the server's output within {seconds} s: {text!r}"
-            time.sleep(0.05)  # a poll interval, not a wait for a result
+        """Until the server's output contains ``text`` (the bound only stops a server that never says it)."""
+        assert self.wait_for(lambda: text in self.output(), seconds), (
+            f"not in the server's output within {seconds} s: {text!r}"
+        )
 
     def tabs(self) -> list[int]:
         """The server's child processes (one explorer per open tab), from /proc."""
@@ -74,27 +81,40 @@ class Served:
         return kids
 
 
-def _drain(proc, lines: list[str]) -> None:
-    for line in proc.stdout:
-        lines.append(line)
+def _drain(s: Served) -> None:
+    for line in s.proc.stdout:
+        with s.changed:
+            s.lines.append(line)
+            s.changed.notify_all()
+    with s.changed:
+        s.ended = True
+        s.changed.notify_all()
 
 
-def wait_ready(s: Served, deadline: float) -> None:
-    """Until 127.0.0.1:port accepts a connection and the URL is printed; fails at once if the server exited."""
-    while True:
-        if s.proc.poll() is not None:
-            raise AssertionError(f"attn-tui serve exited with {s.proc.returncode}: {s.output()}")
-        m = URL.search(s.output())
+def wait_ready(s: Served, seconds: float = STARTUP) -> None:
+    """Until the URL is printed (after the socket is bound), then 127.0.0.1:port accepts a connection;
+    fails as soon as the server's output ends (it exited)."""
+    printed = s.wait_for(lambda: URL.search(s.output()) or s.ended, seconds)
+    m = URL.search(s.output())
+    if not m:
+        state = "exited" if printed else f"printed no URL within {seconds} s"
+        raise AssertionError(f"attn-tui serve {state} ({s.proc.poll()}): {s.output()}")
+    socket.create_connection(("127.0.0.1", s.port), timeout=10).close()  # bound before the URL was printed
+    s.url = m.group(1)
+
+
+def wait_ended(pids, seconds: float = 60) -> None:
+    """Until each process of ``pids`` has ended (a zombie or gone), awaited on its pidfd: readable at its end."""
+    for pid in pids:
         try:
-            socket.create_connection(("127.0.0.1", s.port), timeout=1).close()
-            if m:
-                s.url = m.group(1)
-                return
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            raise AssertionError(f"attn-tui serve did not listen on {s.port} within {STARTUP} s: {s.output()}")
-        time.sleep(0.05)  # a poll interval, not a wait for a result
+            fd = os.pidfd_open(pid)
+        except ProcessLookupError:
+            continue  # gone already
+        try:
+            ready, _, _ = select.select([fd], [], [], seconds)
+            assert ready, f"process {pid} did not end within {seconds} s"
+        finally:
+            os.close(fd)
 
 
 @contextmanager
@@ -110,9 +130,9 @@ def served(*args: str, cwd=None):
         start_new_session=True,  # its own process group: the teardown ends the explorers too
     )
     s = Served(proc, port)
-    threading.Thread(target=_drain, args=(proc, s.lines), daemon=True).start()
+    threading.Thread(target=_drain, args=(s,), daemon=True).start()
     try:
-        wait_ready(s, time.monotonic() + STARTUP)
+        wait_ready(s)
         yield s
     finally:
         try:

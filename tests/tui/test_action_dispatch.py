@@ -17,7 +17,7 @@ ROWS = [k for k in all_keys() if k.action.removeprefix("app.").startswith("do(")
 
 def test_the_table_dispatches_its_knobs_edits_files_and_screen_actions_this_way():
     modules = {parse(k.action.removeprefix("app."))[2][0].split(".")[0] for k in ROWS}
-    assert {"knobs", "edit", "files", "modes", "go", "heads", "undo", "lenses"} <= modules
+    assert {"knobs", "edit", "files", "settings", "go", "heads", "undo", "lenses"} <= modules
     assert not [k.action for k in all_keys() if "knob(" in k.action]  # the old getattr-on-State style is gone
 
 

@@ -251,6 +251,6 @@ async def test_chart_draws_the_last_state_of_a_burst(make_app, monkeypatch):
         await pilot.press(*["plus"] * 5)
         chart = app.screen.query_one("#chart")
         while not chart.settled:  # wait on the chart's state, not a fixed time
-            await pilot.pause(0.02)
+            await pilot.pause()  # the pilot's own wait for the app to idle
         c = STEP**5
         assert f"c={c:.3f}" in app.screen.query_one("#chart").border_title

@@ -22,6 +22,7 @@ def test_write_npz_opens_through_the_apps_door(tmp_path):
 
 
 @pytest.mark.slow  # the large bench's smoke run (600 tokens, a pty)
+@pytest.mark.long  # the long lane (docs/TESTING.md)
 def test_large_bench_reports_every_figure():
     r = large.run(sizes=(8, 600), presses=2, repeats=1, torch_T=128)
     assert [s["T"] for s in r["sizes"]] == [8, 600]

@@ -35,7 +35,7 @@ async def test_a_change_after_a_pause_draws_at_once_within_the_interval(make_app
         await pilot.pause()
         chart = app.screen.query_one(SoftmaxChart)
         while not chart.settled:  # the opening's drawings (the clock stood still: a burst)
-            await pilot.pause(0.02)
+            await pilot.pause()  # the pilot's own wait for the app to idle
         first, second = views(app.state, 2)
         clock[0] += 1.0  # long after the first drawing
         chart.show(first)
@@ -51,7 +51,7 @@ async def test_a_burst_is_throttled_and_its_last_view_drawn(make_app, clock):
         await pilot.pause()
         chart = app.screen.query_one(SoftmaxChart)
         while not chart.settled:  # the opening's drawings (the clock stood still: a burst)
-            await pilot.pause(0.02)
+            await pilot.pause()  # the pilot's own wait for the app to idle
         first, *burst = views(app.state, 4)
         clock[0] += 1.0
         chart.show(first)
@@ -61,5 +61,5 @@ async def test_a_burst_is_throttled_and_its_last_view_drawn(make_app, clock):
             chart.show(view)
             assert not chart.settled and chart._shown is first  # the draw waits for the throttle
         while not chart.settled:  # the timer (real time) fires: wait on the chart's state
-            await pilot.pause(0.02)
+            await pilot.pause()  # the pilot's own wait for the app to idle
         assert chart._shown is burst[-1]

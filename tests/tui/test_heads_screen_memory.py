@@ -23,7 +23,7 @@ async def main(path):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("h")
         while not (isinstance(app.screen, HeadsScreen) and app.screen._done):
-            await pilot.pause(0.2)  # the heads' worker: waited on, its results are the state
+            await pilot.pause()  # the heads' worker: waited on (the pilot idles), its results are the state
     print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 asyncio.run(main(sys.argv[1]))
@@ -31,6 +31,7 @@ asyncio.run(main(sys.argv[1]))
 
 
 @pytest.mark.slow
+@pytest.mark.long  # the long lane (docs/TESTING.md)
 def test_the_heads_screen_on_a_16384_token_file_stays_under_the_budget(tmp_path):
     path = zeros_file(tmp_path / "long.npz", heads=2, T=16384)
     out = subprocess.run([sys.executable, "-c", SCRIPT, str(path)], capture_output=True, text=True, timeout=1200)

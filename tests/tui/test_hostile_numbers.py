@@ -33,7 +33,7 @@ async def test_the_dimensions_form_refuses_non_ascii_and_huge_numbers(text, sett
 
 
 @pytest.mark.parametrize(
-    "action,field,text", [("go.go_to", "t", "١"), ("modes.random", "T", "１２"), ("modes.random", "seed", "٣")]
+    "action,field,text", [("go.go_to", "t", "١"), ("settings.random", "T", "１２"), ("settings.random", "seed", "٣")]
 )
 async def test_go_to_and_random_forms_refuse_non_ascii_digits(action, field, text, settle):
     app = AttentionApp()
@@ -60,7 +60,7 @@ async def test_the_cell_editor_refuses_arabic_indic_one(settle):
 
 
 async def test_the_window_form_refuses_a_superscript(settle):
-    from attn_tui.tui.actions.modes import _picked_mask
+    from attn_tui.tui.actions.settings import _picked_mask
 
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:

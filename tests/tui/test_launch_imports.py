@@ -22,7 +22,7 @@ LAZY = (
     "attn_tui.tui.screens.heads",
     "attn_tui.tui.screens.help",
     "attn_tui.tui.screens.files",
-    "attn_tui.tui.screens.modes",
+    "attn_tui.tui.screens.pickers",
     "attn_tui.tui.screens.editor",
     "attn_tui.tui.heads_commands",
     "attn_tui.tui.tour_text",

@@ -61,7 +61,7 @@ def test_a_short_row_takes_the_next_rows_first_pane_only_when_that_shows_more():
 async def assert_A_O_H_whole(size_) -> None:
     """The lesson at ``size_``: the page scrolls, A is in view on opening, A, O and H hide no column
     (also run by test_serve_page.py at the size headless Chromium's 800×500 page posts)."""
-    from tests.conftest import _settle as settle
+    from tests.tui.app_fixtures import settle_app as settle
 
     app = AttentionApp()
     async with app.run_test(size=size_) as pilot:

@@ -6,7 +6,7 @@ import pytest
 from attn_tui.core.builtins import builtin
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.editor import FormScreen
-from attn_tui.tui.screens.modes import ChoiceScreen, PaddingScreen
+from attn_tui.tui.screens.pickers import ChoiceScreen, PaddingScreen
 from attn_tui.tui.views.status import status_view
 from attn_tui.tui.widgets.status import status_text
 
@@ -171,12 +171,12 @@ def test_every_edit_key_has_an_action_and_a_palette_entry():
         "edit.add_key",
         "edit.remove_key",
         "edit.dims",
-        "modes.pick_mask",
-        "modes.pick_padding",
-        "modes.pick_fill",
-        "modes.pick_dtype",
-        "modes.toggle_cross",
-        "modes.random",
+        "settings.pick_mask",
+        "settings.pick_padding",
+        "settings.pick_fill",
+        "settings.pick_dtype",
+        "settings.toggle_cross",
+        "settings.random",
     }
     rows = {k.action: k for k in keys.KEYS if k.action in {f"do('{m}')" for m in mine} and k.scope == "app"}
     assert set(rows) == {f"do('{m}')" for m in mine}

@@ -10,7 +10,8 @@ import pytest
 
 from attn_tui.tui.app import AttentionApp
 
-pytestmark = pytest.mark.slow  # two thousand keys through every screen: ~45 s each on an idle core
+# the long lane: two thousand keys through every screen, ~45 s each on an idle core
+pytestmark = [pytest.mark.slow, pytest.mark.long]
 
 # Not q (quits) nor ctrl+p (the palette could run Quit, depending on when its search answers).
 KEYS = list("jkPumwbfdcragnNKADRzxltp?+-0=[]") + [

@@ -78,6 +78,7 @@ async def open_path(app, pilot, path: str, type_it: bool = False) -> None:
 
 
 @pytest.mark.slow  # every bad file of the corpus through the dialog
+@pytest.mark.long  # the long lane (docs/TESTING.md)
 async def test_open_refuses_each_bad_file_and_keeps_the_scenario(sample):
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import xml.etree.ElementTree as ET
 
@@ -136,6 +137,34 @@ async def test_saturation_unscaled_is_one_hot_scaled_spreads(open_experiments):
             assert row.split()[1:3] == [fmt(res[name]["max"]), fmt(res[name]["H"])]
 
 
+def spy_timers(screen) -> list[tuple[object, asyncio.Event, list]]:
+    """Each timer the screen starts from now on, as (timer, an event set when its callback has run,
+    the list it is appended to when stopped): the play and pause are awaited, never slept through."""
+    timers = []
+    start = screen.set_interval
+
+    def set_interval(interval, callback, **kw):
+        ticked, stopped = asyncio.Event(), []
+
+        def tick():
+            callback()
+            ticked.set()
+
+        timer = start(interval, tick, **kw)
+        stop = timer.stop
+
+        def stop_and_note():
+            stopped.append(timer)
+            stop()
+
+        timer.stop = stop_and_note
+        timers.append((timer, ticked, stopped))
+        return timer
+
+    screen.set_interval = set_interval
+    return timers
+
+
 @pytest.mark.slow
 async def test_sweep_steps_plays_and_pauses(open_experiments):
     app = AttentionApp()
@@ -150,13 +179,17 @@ async def test_sweep_steps_plays_and_pauses(open_experiments):
         await pilot.press("left")
         await pilot.press(*["left"] * 10)
         assert screen.frame == 29  # wraps around: c = 3.0
+        timers = spy_timers(screen)
         await pilot.press("space")
-        await pilot.pause(0.6)
+        assert "▶ playing" in str(screen.query_one("#sweep-status").render())
+        ((timer, ticked, stopped),) = timers  # play started the one timer, at the sweep's FPS
+        await asyncio.wait_for(ticked.wait(), timeout=60)  # awaited: its first frame played (60 s bounds a hang)
         await pilot.press("space")
         played = screen.frame
         assert played != 29
-        await pilot.pause(0.4)
-        assert screen.frame == played  # paused
+        assert stopped == [timer]  # paused: the very timer play started is stopped, so no frame follows
+        await pilot.pause()
+        assert screen.frame == played and "❚❚ paused" in str(screen.query_one("#sweep-status").render())
 
 
 async def test_export_writes_where_the_notification_says(tmp_path, open_experiments):

@@ -17,7 +17,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from tests.tui.serving import served
+from tests.tui.serving import served, wait_ended
 from tests.tui.test_serve import ANSI, expected_cells
 
 CELLS = expected_cells("lesson-pipeline")
@@ -56,13 +56,6 @@ async def read_until(ws, want: set[str], deadline: float) -> str:
         elif msg.type != aiohttp.WSMsgType.TEXT:
             break
     return seen
-
-
-def poll(predicate, what: str, seconds: float = BOUND) -> None:
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        assert time.monotonic() < deadline, f"not within {seconds} s: {what}"
-        time.sleep(0.05)  # a poll interval
 
 
 def test_cross_origin_handshake_refused_before_a_process_starts():
@@ -180,10 +173,12 @@ def test_sessions_past_the_limit_refused_and_closed_tabs_reaped():
         async with aiohttp.ClientSession() as session:
             first = await session.ws_connect(s.ws_url(), headers={"Origin": s.origin})
             await read_until(first, CELLS, time.monotonic() + BOUND)
-            assert len(s.tabs()) == 1
+            tabs = s.tabs()
+            assert len(tabs) == 1
             assert await handshake_status(s.ws_url(), {"Origin": s.origin}, session) == 503
             await first.close()  # the tab closes
-            await asyncio.to_thread(poll, lambda: s.tabs() == [], "the closed tab's explorer reaped")
+            await asyncio.to_thread(wait_ended, tabs, BOUND)  # awaited on its pidfd
+            assert s.tabs() == [], "the closed tab's explorer reaped"
             return await handshake_status(s.ws_url(), {"Origin": s.origin}, session)
 
     with served("--max-sessions", "1") as s:
@@ -204,7 +199,8 @@ def test_a_silent_session_is_ended_and_reaped():
     with served("--idle-timeout", "2") as s:
         run(silent(s))
         s.wait_output("session closed for 127.0.0.1: silent for 2 s")
-        poll(lambda: s.tabs() == [], "the silent tab's explorer reaped")
+        wait_ended(s.tabs(), BOUND)  # awaited on each tab's pidfd
+        assert s.tabs() == [], "the silent tab's explorer reaped"
 
 
 def vm_hwm_mib(pid: int) -> float:
@@ -267,15 +263,7 @@ def test_tabs_die_with_the_server():
 
     with served() as s:
         tab = run(open_tab(s))
-
-        def gone() -> bool:
-            try:
-                with open(f"/proc/{tab}/stat") as f:
-                    return f.read().rsplit(")", 1)[1].split()[0] == "Z"  # a zombie: dead, not yet reaped
-            except FileNotFoundError:
-                return True
-
-        poll(gone, f"the tab {tab} ended with its server", seconds=30)
+        wait_ended([tab], 30)  # the tab ended with its server (its pidfd readable: dead, reaped or not)
 
 
 @pytest.mark.slow
@@ -323,7 +311,7 @@ def test_a_served_save_beyond_the_root_is_refused(tmp_path):
             run(typed(s, path, {"outside"}))  # "PATH: not saved (PATH is outside the served folder)", wrapped
         assert sorted(p.name for p in tmp_path.iterdir()) == ["root"]  # nothing written beside the root
         run(typed(s, "kept.toml", {"saved "}))  # and the same keys below the root do save
-        poll(lambda: (root / "kept.toml").exists(), "kept.toml saved in the root")
+        assert (root / "kept.toml").exists(), "kept.toml saved in the root"  # written before "saved" is said
 
 
 def test_page_names_the_host_the_browser_used_when_it_is_ours():

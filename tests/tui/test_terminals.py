@@ -26,7 +26,8 @@ from attn_tui.tui.widgets.bar_plot import BarPlot
 from attn_tui.tui.widgets.matrix_grid import MatrixGrid
 from attn_tui.tui.widgets.text_lines import TextLines
 
-pytestmark = pytest.mark.slow  # every screen at every size in 16/256/mono colour: 10-45 s each
+# the long lane: every screen at every size in 16/256/mono colour, 10-45 s each
+pytestmark = [pytest.mark.slow, pytest.mark.long]
 
 TERMINALS = {  # name: (environment, the colour system the console must take)
     "mono-16": ({"NO_COLOR": "1", "TERM": "xterm"}, ColorSystem.STANDARD),

@@ -7,7 +7,7 @@ import pytest
 
 from attn_tui.core.builtins import builtin
 from attn_tui.tui.app import AttentionApp
-from attn_tui.tui.screens.modes import ChoiceScreen
+from attn_tui.tui.screens.pickers import ChoiceScreen
 from attn_tui.tui.tour_text import PAGES
 from attn_tui.tui.views.tour_view import page_text as page_text_of
 from tests.tui.tour_pilot import goto, open_tour

@@ -255,6 +255,7 @@ async def test_reset_while_training_drops_the_old_run(monkeypatch):
 
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.slow  # a key monkey
+@pytest.mark.long  # the long lane (docs/TESTING.md)
 async def test_random_keys_on_the_training_screen_never_crash(seed, tmp_path, monkeypatch):
     """A seeded key monkey on this screen (the app's monkey never presses T): runs, steps, resets,
     toggles, comparisons, typed controls and resizes; nothing crashes and the run stays consistent."""

@@ -4,8 +4,8 @@ import numpy as np
 
 from attn_tui.core import builtin
 from attn_tui.core.edit import add_token, set_cell
-from attn_tui.tui.history import History, clamp_cursor
-from attn_tui.tui.state import State
+from attn_tui.tui.history import History
+from attn_tui.tui.state import State, clamp_cursor
 
 
 def _apply(h, cur, new):

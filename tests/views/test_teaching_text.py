@@ -153,9 +153,9 @@ def test_mask_and_softmax_pages_compute_what_they_claim():
     assert "For a causal mask that is a convenience, not a necessity" in text
     A = hand_trace().A
     assert "largest upper-triangle entry" not in text  # the question of the page: answered after a prediction
-    from attn_tui.tui.views import readings
+    from attn_tui.tui.views import tour_passages
 
-    assert "largest upper-triangle entry is 0" in readings.mask_reveal() and A[np.triu_indices(5, 1)].max() == 0
+    assert "largest upper-triangle entry is 0" in tour_passages.mask_reveal() and A[np.triu_indices(5, 1)].max() == 0
     soft = teaching.softmax_page()
     assert "S̃ = S + M" in soft and np.allclose(A.sum(axis=1), 1) and A[0, 0] == 1
     assert "every row sums to 1" in soft and "A(1,1) = 1" in soft

@@ -16,7 +16,7 @@ inside a head count from 1, as the lesson's t1..tT.
 
 from .combine import Combine, combine
 from .door import open_heads
-from .readings import FIELDS, Readings, sort_readings
+from .readings import FIELDS, READINGS, Readings, sort_readings
 from .source import HeadSource, all_readings, head_readings_of, head_scenario, layer_readings
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "head_readings_of",
     "Readings",
     "FIELDS",
+    "READINGS",
     "sort_readings",
     "combine",
     "Combine",

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..attention import blocked_cells
 from .source import HeadSource, layer_qk, own_weights_diffs
 
 # Unit roundoff u of the dtype a model computes in (half the gap between 1 and the next number).
@@ -52,15 +51,6 @@ def mask_kind(M, rows: int = 256) -> str:
     if not blocked_any:
         return "none"
     return "causal" if causal else f"window:{W}" if window else "additive"
-
-
-def implied_mask(kind: str, T: int, T_k: int) -> np.ndarray:
-    """The blocked cells (T, T') of a mask kind (mask_kind's names), True where a key is hidden."""
-    if kind in ("none", "causal"):
-        return blocked_cells(kind, T, T_k)
-    if kind.startswith("window:"):
-        return blocked_cells("window", T, T_k, window=int(kind[7:]))
-    raise ValueError(f"mask: {kind!r} has no implied pattern")
 
 
 # Byte-level BPE (GPT-2, Llama 3, Qwen) writes each byte as a printable character; these are the

@@ -8,12 +8,6 @@ from pathlib import Path
 import numpy as np
 
 from ..arrays_io import ST_DTYPES
-from .source import HeadSource
-
-
-def _mask_text(kind, window):
-    return f"window:{window}" if kind == "window" else kind
-
 
 ST_NAMES = {np.dtype(v): k for k, v in ST_DTYPES.items()}  # float32 -> "F32"
 
@@ -67,35 +61,3 @@ def save_layers(path, arrays: dict, metadata: dict) -> Path:
         for x, dtype in pieces:
             f.write(memoryview(np.ascontiguousarray(x, dtype=dtype)).cast("B"))
     return Path(path)
-
-
-def save_source(src: HeadSource, path, **kw) -> Path:
-    """Every head of ``src`` (read head by head) written to ``path``; A and W_O kept when held."""
-    L, H, H_kv = src.n_layers, src.n_heads, src.n_kv_heads
-    Q = np.stack([np.stack([src.read("Q", ly, h) for h in range(H)]) for ly in range(L)])
-    K = np.stack([np.stack([src.read("K", ly, h) for h in range(H_kv)]) for ly in range(L)])
-    V = np.stack([np.stack([src.read("V", ly, h) for h in range(H_kv)]) for ly in range(L)])
-    extra = {}
-    if src.has("A"):
-        extra["A"] = np.stack([np.stack([src.read("A", ly, h) for h in range(H)]) for ly in range(L)])
-    if src.has("W_O"):
-        extra["W_O"] = np.stack([src.read("W_O", ly) for ly in range(L)])
-    if src.has("M"):
-        extra["M"] = np.stack([src.read("M", ly) for ly in range(L)])
-    return save_heads(
-        path,
-        Q,
-        K,
-        V,
-        **extra,
-        tokens=list(src.tokens),
-        key_tokens=list(src.key_tokens) or None,
-        kv_head=list(src.kv_head),
-        scale=list(src.scales),
-        mask=[_mask_text(*m) for m in src.masks],
-        source=src.source or None,
-        title=src.title,
-        raw_tokens=list(src.raw_tokens) or None,
-        provenance=src.provenance or None,
-        **kw,
-    )

@@ -27,7 +27,7 @@ never holds its T x T' matrix.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
@@ -38,15 +38,31 @@ ROWS = 256  # query rows per block: ROWS x T' float64 is 32 MiB at T' = 16384
 # share of its weight there: "most of the weight". A random-weight head reads ~1/t on every pattern,
 # and the highest of many such readings is a number, not a kind of head.
 NAMES_A_HEAD = 0.5
-FIELDS = (
-    "mean_entropy_bits",
-    "mean_ceiling_bits",
-    "prev_token",
-    "first_token",
-    "self_token",
-    "induction",
-    "duplicate_token",
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading, as every reader names it: ``field``, Readings' attribute and the JSON's key; ``text``,
+    its column in `attn-tui heads`' text; ``tile``, its label on a heads-screen tile; ``words``, what the
+    heads screen's header calls it when sorted by it."""
+
+    field: str
+    text: str
+    tile: str
+    words: str
+
+
+# THE list of readings, in the order the text's columns, the JSON's keys and the tiles' lines follow.
+READINGS = (
+    Reading("mean_entropy_bits", "H mean", "H", "mean row entropy H"),
+    Reading("mean_ceiling_bits", "log2 ceil", "log₂t", "its ceiling log₂ t"),
+    Reading("prev_token", "prev", "prev", "previous-token score"),
+    Reading("first_token", "first", "first", "first-token score"),
+    Reading("self_token", "self", "self", "self score"),
+    Reading("induction", "induction", "ind", "induction score"),
+    Reading("duplicate_token", "duplicate", "dup", "duplicate-token score"),
 )
+FIELDS = tuple(r.field for r in READINGS)
 
 
 @dataclass(frozen=True)
@@ -65,6 +81,9 @@ class Readings:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+assert tuple(f.name for f in fields(Readings))[2:] == FIELDS, "Readings' fields follow READINGS"
 
 
 def previous_occurrence(ids) -> np.ndarray:

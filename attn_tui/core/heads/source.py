@@ -198,14 +198,6 @@ def all_readings(src: HeadSource, layer: int | None = None, progress=None) -> li
     return out
 
 
-def own_weights_diff(src: HeadSource, layer: int, head: int, qkv=None, rows: int = 64) -> float | None:
-    """max |A computed - A the model reported| over one head (None when the source holds no A)."""
-    if not src.has("A"):
-        return None
-    Q, K = (src.qkv(layer, head) if qkv is None else qkv)[:2]
-    return float(own_weights_diffs(src, layer, (Q, K), [head], rows)[0])
-
-
 def layer_qk(src: HeadSource, layer: int, heads=None) -> tuple[np.ndarray, np.ndarray]:
     """(Q, K) of ``heads`` of ``layer`` (every head when None) stacked (H, T, d_k), (H, T', d_k): each
     query head's K is its K/V head's (kv_head)."""

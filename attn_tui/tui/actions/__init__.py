@@ -2,7 +2,7 @@
 of the module here of that name, imported on its first use (AttentionApp.action_do states the rule).
 
 Each action is a short function of the app: a knob applies one of State's pure functions
-(knobs.py); an edit opens a dialog (screens/editor, modes, files) whose callback runs a pure
+(knobs.py); an edit opens a dialog (screens/editor, pickers, files) whose callback runs a pure
 function of attn_tui.core through :func:`attempt`, which commits the new scenario through
 ``app.set_state`` or returns the one-line refusal the dialog shows. What the app keeps for them
 (history, notes, the save path, the last random form, the box kernel's saved W_Q, W_K) is
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...core.edit import EditError
-from ..history import clamp_cursor
+from ..state import clamp_cursor
 
 KEEP = object()  # commit's head: the scenario is an edit of the current one (of the same head)
 PIN_DROPPED = "the pin was of the previous scenario: dropped (P pins this one)"

@@ -33,7 +33,7 @@ from ..widgets.matrix_grid import MatrixGrid
 from ..widgets.ordered_input import OrderedInput
 from ..widgets.softmax_chart import SoftmaxChart
 from .keyed_grid import KeyedGrid
-from .modes import ChoiceScreen
+from .pickers import ChoiceScreen
 
 LENS_PANES = {
     "nw": (lens_text.nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ"),

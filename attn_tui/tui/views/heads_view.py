@@ -17,25 +17,16 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
 
-from ...core.heads import FIELDS, sort_readings
+from ...core.heads import READINGS, sort_readings
 from ...core.heads.capture_check import stored_check
 from ...core.heads.weighting import WHY
 from ...core.labeltext import positioned, repeats
 from ...core.numfmt import fit_number
 from .heads_layout import axes
 
-# (field, the tile's label, the header's words), in the tile's order; "head" is the natural order.
-COLUMNS = (
-    ("mean_entropy_bits", "H", "mean row entropy H"),
-    ("mean_ceiling_bits", "log₂t", "its ceiling log₂ t"),
-    ("prev_token", "prev", "previous-token score"),
-    ("first_token", "first", "first-token score"),
-    ("self_token", "self", "self score"),
-    ("induction", "ind", "induction score"),
-    ("duplicate_token", "dup", "duplicate-token score"),
-)
+# (field, the tile's label, the header's words) read off core.heads.READINGS, in its order; "head" is the natural order.
+COLUMNS = tuple((r.field, r.tile, r.words) for r in READINGS)
 SORTS = ("head",) + tuple(c[0] for c in COLUMNS)  # what `v` cycles through
-assert set(SORTS[1:]) == set(FIELDS)
 
 
 @dataclass(frozen=True, eq=False)

@@ -54,7 +54,7 @@ def status_parts(state: State, check: bool = True) -> list[Part]:
         pad = ",".join(map(str, s.padding))
         mask, short_mask = f"{mask} +pad {pad}", f"{short_mask} +pad {pad}"
     parts.append(Part(f"mask {mask}", short_mask, "", 2))
-    if s.cross:  # cross-attention (key c, actions/modes.py toggle_cross): keys and values from Y
+    if s.cross:  # cross-attention (key c, actions/settings.py toggle_cross): keys and values from Y
         parts.append(Part(f"cross {s.T}×{s.T_k}", f"cross {s.T}×{s.T_k}", "bold", 2))
     # A fill or dtype other than the default is the point of the scenario: kept longer.
     parts.append(Part(f"fill {s.fill}", str(s.fill), "", 3 if s.fill == DEFAULT_FILL else 2))

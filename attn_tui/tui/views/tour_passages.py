@@ -1,4 +1,4 @@
-"""The tour's pipeline pages split for predict-then-reveal, and the lesson's readings the tour
+"""The tour's pipeline pages split for predict-then-reveal, and the lesson's passages the tour
 once left out: the other rows of the pipeline, 2^H, the adaptive filter, the Model paragraph,
 the KV cache, the Key Takeaways.
 

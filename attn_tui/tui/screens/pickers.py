@@ -1,4 +1,4 @@
-"""Pickers for the modes: mask, fill, dtype (one list each) and padded key positions.
+"""Pickers for the scenario's settings: mask, fill, dtype (one list each) and padded key positions.
 
 ChoiceScreen lists options with a one-line note each (from the lesson) and starts on
 the current one; `enter` picks, `escape` cancels. PaddingScreen lists the key

@@ -1,4 +1,4 @@
-"""Mode actions: the mask, padding, fill, dtype, cross-attention and a random scenario."""
+"""The settings' actions: the mask, padding, fill, dtype, cross-attention and a random scenario."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from ...core.edit import EditError
 from ...core.numparse import parse_int
 from ...core.random_scenario import DEFAULTS, check_params, random_scenario
 from ..screens.editor import FormScreen
-from ..screens.modes import DTYPE_OPTIONS, FILL_OPTIONS, ChoiceScreen, PaddingScreen, mask_options
+from ..screens.pickers import DTYPE_OPTIONS, FILL_OPTIONS, ChoiceScreen, PaddingScreen, mask_options
 from . import attempt, commit, refuse
 
 
