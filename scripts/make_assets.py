@@ -41,12 +41,12 @@ PICTURES = {
     "text": ("T",),
 }
 # name -> the multi-head source a picture opens on (NAME, tokens, layer, head[, query t from 1]) instead of the
-# lesson's pipeline; tokens None: the built-in's own text (text-demo: its sentence, on its induction head, at the
-# query the tour's text page names, views/text_tour.py)
+# lesson's pipeline; tokens None: the built-in's own text (text-demo: its sentence, on its induction head L1.H0, at
+# t16, the second " returns": it reads t4 " a", the token after the first, and the model predicts " a")
 SOURCES = {
     "tokens": ("induction-demo", "q w e r t y u i q w e r t y u i", 1, 2),
     "model": ("induction-demo", "q w e r t y u i q w e r t y u i", 1, 2),
-    "text": ("text-demo", None, 1, 1, 16),
+    "text": ("text-demo", None, 1, 0, 16),
 }
 SWEEP = "softmax_sharpening.svg"
 

@@ -10,7 +10,7 @@ from ..core.numparse import parse_float, parse_int
 SCENARIO_HELP = f"a built-in ({', '.join(BUILTINS)}) or a scenario file (.toml, .npz, .safetensors)"
 # core.heads.demo.HEAD_BUILTINS, written out: importing core.heads to build the parser costs ~0.1 s
 # (tests/report/test_cli_help_names.py keeps this the same list)
-HEAD_NAMES = ("induction-demo",)
+HEAD_NAMES = ("induction-demo", "text-demo")
 HEADS_HELP = f"a multi-head built-in ({', '.join(HEAD_NAMES)}) or a multi-head file"
 
 

@@ -149,3 +149,21 @@ def fit(label: str, width: int) -> str:
             return pos[:-1]
         return "…"[:width]
     return cut(label, width - 1) + "…" if width > 0 else ""
+
+
+_SHOWN = {"Ġ": " ", "▁": " ", "Ċ": "\n", "ĉ": "\t", "č": "\r"}
+_VISIBLE = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"}
+TOKEN_LABEL_MAX = 24  # limits.MAX_LABEL: grids keep their columns
+
+
+def token_label(raw: str) -> str:
+    """A token's label on screen: byte-level markers as the whitespace they stand for (a leading
+    space stays a space), a token of whitespace only as visible signs (␣ ↵ ⇥), control characters
+    and newlines inside a token as signs, at most MAX_LABEL characters (… when cut)."""
+    text = "".join(_SHOWN.get(ch, ch) for ch in str(raw))
+    if not text.strip():
+        text = "".join(_VISIBLE.get(ch, "␣") for ch in text) or "∅"
+    else:
+        text = "".join(_VISIBLE[ch] if ch in "\n\t\r" else ch for ch in text)
+        text = "".join(ch if ch.isprintable() or ch == " " else "�" for ch in text)
+    return text if len(text) <= TOKEN_LABEL_MAX else text[: TOKEN_LABEL_MAX - 1] + "…"

@@ -12,7 +12,7 @@ import pytest
 
 from attn_tui import cli
 from attn_tui.core.heads.door import open_heads
-from attn_tui.core.heads.multihead_write import save_source
+from tests.core.headtools import save_source
 from tests.core.demo_forward import REPEAT, own_forward
 
 

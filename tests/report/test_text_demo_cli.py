@@ -37,6 +37,8 @@ def test_heads_reads_every_head_of_the_text(capsys, model):
         A = run.A[h["layer"], h["head"], t - 1]
         top = h["query"]["top"][0]
         assert top["position"] == int(np.argmax(A)) + 1 and abs(top["weight"] - A.max()) <= tol
+    assert cli.main(["heads", "text-demo", "--text", TEXT, "--json"]) == 0  # the readings: without --query
+    for h in json.loads(capsys.readouterr().out)["heads"]:
         prev = np.mean([run.A[h["layer"], h["head"], i, i - 1] for i in range(1, t)])
         assert abs(h["prev_token"] - prev) <= tol
 

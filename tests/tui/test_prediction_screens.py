@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from attn_tui.core.heads.door import open_heads
-from attn_tui.core.heads.multihead_write import save_source
+from tests.core.headtools import save_source
 from attn_tui.core.heads.prediction import NO_PREDICTION
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.heads_nav import first_head, open_ref

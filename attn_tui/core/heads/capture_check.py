@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..labeltext import token_label  # noqa: F401  (capture/run.py and prediction.py read it here)
 from .source import HeadSource, layer_qk, own_weights_diffs
 
 # Unit roundoff u of the dtype a model computes in (half the gap between 1 and the next number).
@@ -55,24 +56,6 @@ def mask_kind(M, rows: int = 256) -> str:
 
 # Byte-level BPE (GPT-2, Llama 3, Qwen) writes each byte as a printable character; these are the
 # ones that stand for whitespace. SentencePiece writes a space as U+2581.
-_SHOWN = {"Ġ": " ", "▁": " ", "Ċ": "\n", "ĉ": "\t", "č": "\r"}
-_VISIBLE = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"}
-MAX_LABEL = 24  # limits.MAX_LABEL: grids keep their columns
-
-
-def token_label(raw: str) -> str:
-    """A token's label on screen: byte-level markers as the whitespace they stand for (a leading
-    space stays a space), a token of whitespace only as visible signs (␣ ↵ ⇥), control characters
-    and newlines inside a token as signs, at most MAX_LABEL characters (… when cut)."""
-    text = "".join(_SHOWN.get(ch, ch) for ch in str(raw))
-    if not text.strip():
-        text = "".join(_VISIBLE.get(ch, "␣") for ch in text) or "∅"
-    else:
-        text = "".join(_VISIBLE[ch] if ch in "\n\t\r" else ch for ch in text)
-        text = "".join(ch if ch.isprintable() or ch == " " else "�" for ch in text)
-    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
-
-
 def allowed_diff(dtype: str, d_k: int, T_k: int, bound: float, score_max: float | None = None) -> float:
     """The largest |A_core - A_model| rounding can explain for one head, A's entries in [0, 1].
 

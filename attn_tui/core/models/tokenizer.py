@@ -21,6 +21,8 @@ from typing import Protocol
 
 import numpy as np
 
+from ..labeltext import token_label
+
 
 class InputError(ValueError):
     """Input a model or a source cannot take: one line naming what is wrong and where, about the input
@@ -110,7 +112,5 @@ def _piece_decoder(tok):
     """raw byte-level token -> its label: the text its bytes stand for, by the tokenizer's own decoder
     (a byte that ends inside a character shown as �), then capture's token_label (spaces, whitespace
     signs, length)."""
-    from ..heads.capture_check import token_label
-
     decoder = tok.decoder
     return lambda raw: token_label(decoder.decode([raw]) if decoder is not None else raw)
