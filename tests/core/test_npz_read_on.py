@@ -38,3 +38,25 @@ def test_every_heads_row_decompresses_each_member_about_once(tmp_path, monkeypat
     alone = open_heads(str(path))
     alone.read.streams = None
     assert [t.top for t in query_tops(alone, T - 1)] == [t.top for t in tops]
+
+
+def test_a_corrupt_member_is_one_line_each_time_it_is_read(tmp_path):
+    """A member whose deflated bytes are damaged: each read is the reader's one line naming the file,
+    the second as the first (the broken stream is not kept for the next slice)."""
+    rng = np.random.default_rng(1)
+    Q = rng.standard_normal((1, H, T, D))
+    path = save_heads(tmp_path / "h.npz", Q, Q, Q, compressed=True, mask="causal")
+    with zipfile.ZipFile(path) as zf:
+        info = zf.getinfo("Q.npy")
+    raw = bytearray(path.read_bytes())
+    middle = info.header_offset + 64 + info.compress_size // 2
+    raw[middle : middle + 64] = bytes(64)
+    path.write_bytes(bytes(raw))
+    src = open_heads(str(path))
+    for _ in range(2):
+        try:
+            query_tops(src, T - 1)
+        except ValueError as exc:
+            assert str(path) in str(exc) and "\n" not in str(exc), exc
+        else:
+            raise AssertionError("the damaged member was read without a word")

@@ -170,9 +170,15 @@ class MemberStreams:
             if e.name not in self._open:
                 zf = open_npz(path, check_regular(path))  # the same checks as a slice opened alone
                 self._open[e.name] = (zf, zf.open(e.member))
-            f = self._open[e.name][1]
-            f.seek(at)
-            raw = f.read(nbytes)
+            zf, f = self._open[e.name]
+            try:
+                f.seek(at)
+                raw = f.read(nbytes)
+            except BaseException:  # a broken member (CRC, truncated): the next read starts afresh
+                del self._open[e.name]
+                f.close()
+                zf.close()
+                raise
             self._last[e.name] = (at, raw)
             return raw
 
@@ -203,12 +209,13 @@ def read_slice(path, e: Entry, index: tuple, streams: MemberStreams | None = Non
     nbytes = count * e.dtype.itemsize
     if e.offset is not None:
         raw = read_at(path, e.offset + start * e.dtype.itemsize, nbytes)
-    elif streams is not None:
-        raw = streams.read(path, e, e.header_len + start * e.dtype.itemsize, nbytes)
-    else:  # e.member: the ZipInfo judged at open (method, size), reopened with the same tail check
-        with open_npz(path, check_regular(path)) as zf, zf.open(e.member) as f:
-            f.seek(e.header_len + start * e.dtype.itemsize)
-            raw = f.read(nbytes)
+    else:
+        if streams is not None:
+            raw = streams.read(path, e, e.header_len + start * e.dtype.itemsize, nbytes)
+        else:  # e.member: the ZipInfo judged at open (method, size), reopened with the same tail check
+            with open_npz(path, check_regular(path)) as zf, zf.open(e.member) as f:
+                f.seek(e.header_len + start * e.dtype.itemsize)
+                raw = f.read(nbytes)
         if len(raw) != nbytes:
             raise ValueError(f"{e.name}: truncated inside the .npz")
     return np.frombuffer(raw, dtype=e.dtype).reshape(inner)
