@@ -48,7 +48,7 @@ def stored_problem(text: str, most: int) -> str | None:
         what = "a lone surrogate" if unicodedata.category(bad) == "Cs" else "the control character"
         return f"contains {what} {describe(bad)}"
     if len(text) > most:
-        return f"{len(text):,} characters as stored (spaces count); at most {most}"
+        return f"has {len(text):,} characters as stored (spaces count); at most {most}"
     return None
 
 

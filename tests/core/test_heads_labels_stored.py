@@ -42,12 +42,12 @@ def test_a_label_that_is_not_plain_as_stored_is_refused_in_one_line(tmp_path, ca
     captured = capsys.readouterr()
     assert captured.out == ""
     line = captured.err
-    assert line.count("\n") == 1 and "tokens: label 2" in line and words in line, line
+    assert line.count("\n") == 1 and "tokens: label 2: " in line and words in line, line
 
 
 def test_the_explorers_door_refuses_it_too(tmp_path):
     path = _file(tmp_path, "q\n\nall heads OK\r")
-    with pytest.raises(ValueError, match="tokens: label 2 contains the control character U\\+000A"):
+    with pytest.raises(ValueError, match="tokens: label 2: contains the control character U\\+000A"):
         heads_cli.open_first(str(path), None)
 
 

@@ -33,7 +33,7 @@ def admit_source(src: HeadSource) -> HeadSource:
             clean_label(x, f"{key}: label {i}")
             problem = stored_problem(x, MAX_LABEL)  # kept as stored: judged as stored, as shown and printed
             if problem:
-                raise ValueError(f"{key}: label {i} {problem}; labels are plain text")
+                raise ValueError(f"{key}: label {i}: {problem}; labels are plain text")
     for layer, scale in enumerate(src.scales):
         try:
             check_c(scale * math.sqrt(src.d_k))

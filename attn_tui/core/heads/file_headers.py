@@ -29,6 +29,7 @@ import numpy as np
 from .. import arrays_io, npz_members
 from ..arrays_io import ST_DTYPES
 from ..limits import printable, shown
+from .inflater import Inflater
 
 
 @dataclass(frozen=True)
@@ -150,15 +151,14 @@ def read_settings(path, size: int, settings: dict) -> dict:
 
 
 class MemberStreams:
-    """The compressed .npz members a reader has open, one decompressing stream each, kept between
-    slices: a slice after the last one read continues where it stopped (a zip member seeks forward by
-    decompressing, backward by starting again), so reading heads in order decompresses each member
-    once. Opened afresh for every slice, head h of a member decompressed the h heads before it too:
-    head 255 took 35x head 0, the file's heads in order O(H²). Safe across threads (the explorer's
-    workers share a source)."""
+    """The compressed .npz members a reader has open, one Inflater each (inflater.py), kept between
+    slices: a slice after the last one read continues where it stopped, one before it resumes from the
+    decompressor's checkpoint before it. Opened afresh for every slice, head h of a member decompressed
+    the h heads before it too (head 255 took 35x head 0), and a rollout's layers, read last to first,
+    every layer before each. Safe across threads (the explorer's workers share a source)."""
 
     def __init__(self) -> None:
-        self._open: dict = {}  # name -> (ZipFile, its member's stream)
+        self._open: dict = {}  # name -> its member's Inflater
         self._last: dict = {}  # name -> (at, bytes) of the slice read last: grouped heads read a K/V head twice
         self._lock = threading.Lock()
 
@@ -168,19 +168,23 @@ class MemberStreams:
             if last is not None and last[0] == at and len(last[1]) == nbytes:
                 return last[1]
             if e.name not in self._open:
-                zf = open_npz(path, check_regular(path))  # the same checks as a slice opened alone
-                self._open[e.name] = (zf, zf.open(e.member))
-            f = self._open[e.name][1]
-            f.seek(at)
-            raw = f.read(nbytes)
+                check_regular(path)  # still a regular file, as a slice opened alone checks
+                m = e.member
+                self._open[e.name] = Inflater(path, _member_offset(path, m), m.compress_size, m.file_size)
+            f = self._open[e.name]
+            try:
+                raw = f.read(at, nbytes)
+            except BaseException:  # a broken member (damaged deflate, truncated): the next read starts afresh
+                del self._open[e.name]
+                f.close()
+                raise
             self._last[e.name] = (at, raw)
             return raw
 
     def close(self) -> None:
         with self._lock:
-            for zf, f in self._open.values():
+            for f in self._open.values():
                 f.close()
-                zf.close()
             self._open.clear()
             self._last.clear()
 
@@ -203,12 +207,13 @@ def read_slice(path, e: Entry, index: tuple, streams: MemberStreams | None = Non
     nbytes = count * e.dtype.itemsize
     if e.offset is not None:
         raw = read_at(path, e.offset + start * e.dtype.itemsize, nbytes)
-    elif streams is not None:
-        raw = streams.read(path, e, e.header_len + start * e.dtype.itemsize, nbytes)
-    else:  # e.member: the ZipInfo judged at open (method, size), reopened with the same tail check
-        with open_npz(path, check_regular(path)) as zf, zf.open(e.member) as f:
-            f.seek(e.header_len + start * e.dtype.itemsize)
-            raw = f.read(nbytes)
+    else:
+        if streams is not None:
+            raw = streams.read(path, e, e.header_len + start * e.dtype.itemsize, nbytes)
+        else:  # e.member: the ZipInfo judged at open (method, size), reopened with the same tail check
+            with open_npz(path, check_regular(path)) as zf, zf.open(e.member) as f:
+                f.seek(e.header_len + start * e.dtype.itemsize)
+                raw = f.read(nbytes)
         if len(raw) != nbytes:
             raise ValueError(f"{e.name}: truncated inside the .npz")
     return np.frombuffer(raw, dtype=e.dtype).reshape(inner)
