@@ -16,6 +16,7 @@ from attn_tui.core.heads import layer_readings, open_heads
 from attn_tui.core.heads.query_top import query_tops
 from attn_tui.report.heads_text import heads_text
 from attn_tui.tui.views.model_view import relation
+from tests.tui.app_fixtures import settle  # noqa: F401 (a fixture: the README drives below run the app)
 
 ROOT = Path(__file__).resolve().parent.parent
 

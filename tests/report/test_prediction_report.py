@@ -12,8 +12,8 @@ import pytest
 
 from attn_tui import cli
 from attn_tui.core.heads.door import open_heads
-from tests.core.headtools import save_source
 from tests.core.demo_forward import REPEAT, own_forward
+from tests.core.headtools import save_source
 
 
 def _run(capsys, *argv) -> str:

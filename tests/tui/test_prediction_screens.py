@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from attn_tui.core.heads.door import open_heads
-from tests.core.headtools import save_source
 from attn_tui.core.heads.prediction import NO_PREDICTION
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.heads_nav import first_head, open_ref
 from attn_tui.tui.screens.model import ModelScreen
 from attn_tui.tui.screens.tokens import TokensScreen
 from tests.core.demo_forward import REPEAT, own_forward
+from tests.core.headtools import save_source
 
 SIZE = (120, 40)
 VOCAB = "abcdefghijklmnopqrstuvwxyz"

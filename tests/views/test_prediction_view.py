@@ -8,12 +8,12 @@ import numpy as np
 
 from attn_tui.core import builtin
 from attn_tui.core.heads.door import open_heads
-from tests.core.headtools import save_source
 from attn_tui.core.heads.prediction import NO_PREDICTION
 from attn_tui.tui.heads_nav import first_head, open_ref
 from attn_tui.tui.state import State
 from attn_tui.tui.views import prediction_view as pv
 from tests.core.demo_forward import REPEAT, own_forward
+from tests.core.headtools import save_source
 
 LETTERS = REPEAT.split()
 VOCAB = "abcdefghijklmnopqrstuvwxyz"
