@@ -39,7 +39,7 @@ def measure_script():
     return mod
 
 
-async def test_the_readme_token_view_caption_is_what_its_command_and_keys_show(settle):
+async def test_the_readme_token_view_caption_is_what_its_command_and_keys_show(settle):  # noqa: F811 (the fixture)
     """The README's command (its --tokens), then the caption's keys, on the app as the command opens
     it: the caption's query, head and heaviest key with its weight are on the token view."""
     from attn_tui.tui.app import AttentionApp
@@ -186,7 +186,7 @@ def test_explorer_md_captions_are_what_the_heads_give():
 
 
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)])
-async def test_the_readme_counts_the_tabs_to_the_x_grid(size, settle):
+async def test_the_readme_counts_the_tabs_to_the_x_grid(size, settle):  # noqa: F811 (the fixture)
     """ "`tab` five times to the X grid": the count and the panes on the way are what the explorer does."""
     from attn_tui.tui.app import AttentionApp
 
