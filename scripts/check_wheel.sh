@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The wheel in a clean venv (no --system-site-packages, dependencies from the index): build it with
-# `pip wheel . --no-deps`, install it, run `attn-tui --version`, `attn-tui report` and `attn-tui heads
-# induction-demo` (compared with the work tree's) and the explorer headless for one frame (its .tcss files load from the wheel).
+# `pip wheel . --no-deps`, install it, run `attn-tui --version`, `attn-tui report`, `attn-tui heads
+# induction-demo` and `heads text-demo --text` (compared with the work tree's) and the explorer headless for one frame (its .tcss files load from the wheel).
 # Run by .ci/run; usage: scripts/check_wheel.sh [PYTHON]   (default python3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +23,13 @@ cmp -s report.txt report.tree.txt || { echo "check_wheel: the installed report d
 "$tmp/venv/bin/attn-tui" heads induction-demo --json > heads.json
 (cd "$OLDPWD" && PYTHONPATH=. "$python" -m attn_tui heads induction-demo --json) > heads.tree.json
 cmp -s heads.json heads.tree.json || { echo "check_wheel: the installed heads differs from the work tree's" >&2; exit 1; }
+# the text model (package-data, core/models/text_model.safetensors + text_tokenizer.json) and its tokenizer
+# (tokenizers, a dependency) from the wheel, once the trained model ships (scripts/train_text_model.py)
+if [ -f "$OLDPWD/attn_tui/core/models/text_model.safetensors" ]; then
+  "$tmp/venv/bin/attn-tui" heads text-demo --text "The cat sat on the mat. The cat sat on the mat." --json > text.json
+  (cd "$OLDPWD" && PYTHONPATH=. "$python" -m attn_tui heads text-demo --text "The cat sat on the mat. The cat sat on the mat." --json) > text.tree.json
+  cmp -s text.json text.tree.json || { echo "check_wheel: the installed text-demo differs from the work tree's" >&2; exit 1; }
+fi
 "$tmp/venv/bin/python" - <<'PY'
 import asyncio
 

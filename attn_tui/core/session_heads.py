@@ -15,6 +15,9 @@ from .limits import printable, shown
 from .scenario_write import toml_str
 
 MAX_HEAD_NAME = 4096  # a kept head's source: a built-in's name or a file's path (PATH_MAX)
+# the text a built-in model ran on: text-demo's 1,024 tokens, each at most a few dozen bytes
+MAX_HEAD_TEXT = 65536
+TEXT_WHITESPACE = "\n\t\r"  # a text's own line breaks and tabs (the control characters it may hold)
 
 
 class HeadAt(NamedTuple):
@@ -26,6 +29,13 @@ class HeadAt(NamedTuple):
     layer: int
     head: int
     tokens: str = ""
+
+
+def storable_text(text: str) -> bool:
+    """A text a state file keeps: no control character but its own line breaks and tabs, no lone
+    surrogate, at most MAX_HEAD_TEXT characters."""
+    plain = text.translate({ord(ch): " " for ch in TEXT_WHITESPACE})
+    return len(text) <= MAX_HEAD_TEXT and printable(plain) == plain
 
 
 def head_toml(h: HeadAt | None) -> str:
@@ -62,9 +72,10 @@ def read_head(value, key: str, source: str, step: bool = False) -> HeadAt | None
     if not isinstance(value, dict) or not set(value) <= set(KEYS) or "name" not in value:
         raise ValueError(bad)
     name, tokens = value["name"], value.get("tokens", "")
-    for text in (name, tokens):  # a name that prints as itself: no control character, no lone surrogate
-        if not isinstance(text, str) or len(text) > MAX_HEAD_NAME or printable(text) != text:
-            raise ValueError(bad)
+    if not isinstance(name, str) or len(name) > MAX_HEAD_NAME or printable(name) != name:
+        raise ValueError(bad)  # a name that prints as itself: no control character, no lone surrogate
+    if not isinstance(tokens, str) or len(tokens) > MAX_HEAD_TEXT or not storable_text(tokens):
+        raise ValueError(bad)
     if not name:
         raise ValueError(bad)
     at = [value.get(n, 0) for n in ("layer", "head")]

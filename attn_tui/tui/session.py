@@ -18,7 +18,7 @@ from ..core import scenario_io as io
 from ..core import session_store as store
 from ..core.limits import SESSION_MAX, printable, unexpected
 from ..core.scenario import Scenario
-from ..core.session_heads import MAX_HEAD_NAME, HeadAt, with_heads
+from ..core.session_heads import MAX_HEAD_NAME, HeadAt, storable_text, with_heads
 from .framework import all_screens
 from .heads_nav import HeadRef, moved, open_ref, scenario_of
 from .history import same_scenario
@@ -194,8 +194,9 @@ def _head_at(ref: HeadRef | None) -> HeadAt | None:
         return None
     from ..core.heads.demo import HEAD_BUILTINS
 
-    if ref.name in HEAD_BUILTINS:
-        return HeadAt(ref.name, ref.layer, ref.head, ref.source.text)
+    if ref.name in HEAD_BUILTINS:  # a text no state file may hold: kept as the one head it shows
+        text = ref.source.text
+        return HeadAt(ref.name, ref.layer, ref.head, text) if storable_text(text) else None
     name = os.path.abspath(ref.name)
     if printable(name) != name or len(name) > MAX_HEAD_NAME:
         return None

@@ -14,7 +14,7 @@ from attn_tui.core import scenario_io as io
 from attn_tui.core import session_store as store
 from attn_tui.core import session_toml
 from attn_tui.core.builtins import builtin
-from attn_tui.core.session_heads import HeadAt
+from attn_tui.core.session_heads import MAX_HEAD_NAME, HeadAt
 from attn_tui.core.session_toml import MAX_STEPS
 
 
@@ -228,6 +228,17 @@ def test_a_head_and_each_steps_head_round_trip():
     single = store.loads(store.dumps(a_session()))  # one head: nothing about heads written or read
     assert single.head is None and single.past_heads == () == single.future_heads
     assert "head" not in store.dumps(a_session())
+
+
+def test_a_text_demo_head_keeps_its_long_text_and_its_line_breaks():
+    """text-demo's text may be 1,024 tokens (longer than a path) and hold its own line breaks and tabs;
+    any other control character is refused, as in a name."""
+    text = "The cat sat on the mat.\n\tThe cat sat on the mat. " * 120  # 6,000 characters
+    at = HeadAt("text-demo", 1, 0, text)
+    back = store.loads(store.dumps(a_session(head=at)))
+    assert back.head == at and len(text) > MAX_HEAD_NAME
+    with pytest.raises(store.SessionError):
+        store.loads(store.dumps(a_session(head=HeadAt("text-demo", 1, 0, "a\x1b[2Jb"))))
 
 
 def test_the_history_bound_drops_a_steps_head_with_it():
