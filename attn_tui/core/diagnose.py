@@ -52,7 +52,7 @@ def dtype_max(dtype) -> float:
     return float(np.finfo(np.dtype(dtype)).max)
 
 
-def _first_bad(name: str, a, row: int | None = None) -> str:
+def first_bad(name: str, a, row: int | None = None) -> str:
     """ "S[2,1] = inf" for the first non-finite cell of ``a`` (of row ``row`` if given)."""
     a = np.asarray(a)
     sub = a[row : row + 1] if row is not None else a
@@ -75,11 +75,11 @@ def nan_cause(trace, t: int) -> NanCause:
     M_t, S_t = trace.M[t], trace.S[t]
     if trace.blocked[t].all() and np.all(np.isneginf(M_t)):
         return NanCause(t, "masked", dtype=dt)
-    where = _first_bad("Q", trace.Q, t) or _first_bad("K", trace.K)
+    where = first_bad("Q", trace.Q, t) or first_bad("K", trace.K)
     if where:
         return NanCause(t, "inputs", where, dt)
     if not np.all(np.isfinite(S_t)):
-        return NanCause(t, "scores", _first_bad("S", trace.S, t), dt)
+        return NanCause(t, "scores", first_bad("S", trace.S, t), dt)
     if np.all(np.isneginf(trace.S_masked[t])):
         return NanCause(t, "sum", dtype=dt)
     return NanCause(t, "other", dtype=dt)
@@ -93,7 +93,7 @@ def nan_causes(trace) -> list[NanCause]:
 def overflows(trace) -> list[str]:
     """Cells where Q, K, V or S hold ±inf/NaN (never the mask fill, which lives in M),
     e.g. ["S[2,1] = inf"]: the first offending cell of each matrix."""
-    return [w for w in (_first_bad(n, getattr(trace, n)) for n in ("Q", "K", "V", "S")) if w]
+    return [w for w in (first_bad(n, getattr(trace, n)) for n in ("Q", "K", "V", "S")) if w]
 
 
 def ceiling_bits(blocked) -> np.ndarray:

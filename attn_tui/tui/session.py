@@ -62,7 +62,7 @@ class SessionKeeper:
         if _tour_of(app) is not None:  # the tour's place and answers are kept too (issue 42 item 12)
             return True
         if st.head is not None:  # a multi-head source: moving between its heads is no edit
-            return st.pin is not None or not all(_as_computed(x) for x in (*h.past, *h.future, st))
+            return st.pin is not None or not all(as_computed(x) for x in (*h.past, *h.future, st))
         return bool(h.past or h.future or st.pin is not None or not _same(st.scenario, self.opened))
 
     def snapshot(self, app, why: str) -> store.Kept:
@@ -178,7 +178,7 @@ class SessionKeeper:
             app.exit(message=f"attn-tui: the kept session stays in {self.offer_path}; the next launch offers it again")
 
 
-def _as_computed(st: State) -> bool:
+def as_computed(st: State) -> bool:
     """True when ``st`` shows a head of a multi-head source as the model computes it (not edited)."""
     try:
         return st.head is not None and _same(st.scenario, scenario_of(st.head))

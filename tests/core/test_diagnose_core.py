@@ -13,10 +13,10 @@ from attn_tui.core.attention import additive_mask, attention, blocked_cells
 from attn_tui.core.diagnose import (
     SHORT,
     NanCause,
-    _first_bad,
     _num,
     ceiling_bits,
     dtype_max,
+    first_bad,
     nan_cause,
     nan_causes,
     overflows,
@@ -82,11 +82,11 @@ def test_other_when_nothing_explains_it():
 
 def test_first_bad_cell_and_numbers():
     a = np.array([[1.0, 2.0, 3.0], [4.0, np.nan, -np.inf], [np.inf, 0.0, 1.0]])
-    assert _first_bad("S", a) == "S[2,2] = NaN"
-    assert _first_bad("S", a, 1) == "S[2,2] = NaN"
-    assert _first_bad("S", a, 2) == "S[3,1] = inf"
-    assert _first_bad("S", a, 0) == ""
-    assert _first_bad("K", np.array([[0.0, -np.inf]])) == "K[1,2] = -inf"
+    assert first_bad("S", a) == "S[2,2] = NaN"
+    assert first_bad("S", a, 1) == "S[2,2] = NaN"
+    assert first_bad("S", a, 2) == "S[3,1] = inf"
+    assert first_bad("S", a, 0) == ""
+    assert first_bad("K", np.array([[0.0, -np.inf]])) == "K[1,2] = -inf"
     assert [_num(x) for x in (np.nan, np.inf, -np.inf, 1.5, 65504.0, 1e-7)] == [
         "NaN",
         "inf",

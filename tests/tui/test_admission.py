@@ -8,7 +8,7 @@ from attn_tui.core import modes as Mo
 from attn_tui.core import scenario_io as io
 from attn_tui.core.limits import admit
 from attn_tui.tui.actions import attempt, commit
-from attn_tui.tui.actions.files import _apply_save
+from attn_tui.tui.actions.files import apply_save
 from attn_tui.tui.app import AttentionApp
 
 SIZE = (120, 40)
@@ -25,7 +25,7 @@ async def test_float16_with_a_large_cell_is_refused_and_the_state_stays(settle, 
             "not applied: X row 5 and W_Q column 1: Q overflows float16 (largest finite 65504); use smaller values"
         )
         assert app.state is before and app.state.scenario.dtype == "float64"
-        assert _apply_save(app, str(tmp_path / "s.toml"), False) is None
+        assert apply_save(app, str(tmp_path / "s.toml"), False) is None
         assert io.resolve(str(tmp_path / "s.toml"), large=True).X[4, 3] == 100000  # what was saved opens
 
 

@@ -160,16 +160,16 @@ async def test_head_keys_on_one_head_say_why(make_app, settle):
 
 
 async def test_opening_a_single_head_file_forgets_the_head(settle):
-    from attn_tui.tui.actions.files import _apply_open
+    from attn_tui.tui.actions.files import apply_open
 
     s, ref = open_ref("induction-demo")
     app = AttentionApp(scenario=s, head=ref)
     async with app.run_test(size=SIZE) as pilot:
-        assert _apply_open(app, "box-kernel") is None
+        assert apply_open(app, "box-kernel") is None
         await settle(pilot)
         assert app.state.head is None
         assert "head" not in _status(app).split("·")[1]
-        assert _apply_open(app, "induction-demo") is None  # the open dialog takes the multi-head built-in
+        assert apply_open(app, "induction-demo") is None  # the open dialog takes the multi-head built-in
         await settle(pilot)
         assert (app.state.head.layer, app.state.head.head) == (0, 0)
 

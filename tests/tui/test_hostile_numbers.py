@@ -60,13 +60,13 @@ async def test_the_cell_editor_refuses_arabic_indic_one(settle):
 
 
 async def test_the_window_form_refuses_a_superscript(settle):
-    from attn_tui.tui.actions.settings import _picked_mask
+    from attn_tui.tui.actions.settings import picked_mask
 
     app = AttentionApp()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         before = app.state.scenario
-        _picked_mask(app, "window")
+        picked_mask(app, "window")
         await settle(pilot)
         app.screen.query_one("#field-w").value = "²"
         await pilot.press("enter")

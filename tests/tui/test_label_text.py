@@ -4,7 +4,7 @@ The rules themselves: tests/core/test_label_text_core.py."""
 
 from __future__ import annotations
 
-from attn_tui.tui.widgets.palette import _abbrev, fit_label
+from attn_tui.tui.widgets.palette import abbrev, fit_label
 
 FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467"  # 👩‍👩‍👧: three people joined by ZWJ
 CODER = "\U0001f469\U0001f3fd\u200d\U0001f4bb"  # 👩🏽‍💻: a woman, a skin tone, ZWJ, a laptop
@@ -17,8 +17,8 @@ def test_the_grids_labels_and_headers_are_cut_between_clusters():
     label = "t1 " + FAMILY + FAMILY
     assert fit_label(label, 5) == "t1 …"  # 👩 alone would be another person
     assert fit_label(label, 9) == "t1 " + FAMILY + "…"
-    assert _abbrev("ab" + FAMILY + "z", 4) == "abz"  # the last character kept, no half family
-    assert _abbrev("abcd" + CODER, 6) == "ab" + CODER  # the last cluster kept whole
+    assert abbrev("ab" + FAMILY + "z", 4) == "abz"  # the last character kept, no half family
+    assert abbrev("abcd" + CODER, 6) == "ab" + CODER  # the last cluster kept whole
     assert fit_label("t1 abcdefghijkl") == "t1 abcd…"  # ASCII as before
 
 

@@ -34,41 +34,41 @@ def test_focus_row_round_trips_and_bad_values_are_refused():
 
 
 async def test_save_remembers_the_selected_row(tmp_path, settle):
-    from attn_tui.tui.actions.files import _apply_save
+    from attn_tui.tui.actions.files import apply_save
 
     app = AttentionApp()
     async with app.run_test(size=(120, 40)) as pilot:
         app.set_state(app.state.with_(row=1))
         await settle(pilot)
-        assert _apply_save(app, str(tmp_path / "s.toml"), False) is None
+        assert apply_save(app, str(tmp_path / "s.toml"), False) is None
     assert load(tmp_path / "s.toml").focus_row == 2
 
 
 async def test_file_dialogs_refuse_an_unknown_home_and_a_long_name_in_one_line(tmp_path):
-    from attn_tui.tui.actions.files import _apply_export, _apply_open, _apply_save
+    from attn_tui.tui.actions.files import apply_export, apply_open, apply_save
 
     app = AttentionApp()
     async with app.run_test(size=(120, 40)):
         before = app.state
         for reply in (
-            _apply_open(app, "~nosuchuser-xyz/a.toml"),
-            _apply_save(app, "~nosuchuser-xyz/a.toml", False),
-            _apply_export(app, "~nosuchuser-xyz/out", "csv", False),
-            _apply_save(app, str(tmp_path / ("x" * 300 + ".toml")), False),
-            _apply_export(app, str(tmp_path / ("x" * 300 + ".svg")), "svg", False),
+            apply_open(app, "~nosuchuser-xyz/a.toml"),
+            apply_save(app, "~nosuchuser-xyz/a.toml", False),
+            apply_export(app, "~nosuchuser-xyz/out", "csv", False),
+            apply_save(app, str(tmp_path / ("x" * 300 + ".toml")), False),
+            apply_export(app, str(tmp_path / ("x" * 300 + ".svg")), "svg", False),
         ):
             assert reply and "\n" not in reply and "nosuchuser" in reply or "x" * 20 in reply
         assert app.state is before and app.return_code is None
 
 
 async def test_a_refusal_is_withdrawn_once_a_change_goes_through(tmp_path):
-    from attn_tui.tui.actions.files import _apply_open
+    from attn_tui.tui.actions.files import apply_open
 
     app = AttentionApp()
     async with app.run_test(size=(120, 40)) as pilot:
-        assert _apply_open(app, str(tmp_path)) is not None  # a folder: refused, with a notice
+        assert apply_open(app, str(tmp_path)) is not None  # a folder: refused, with a notice
         await pilot.pause()
         assert any("Not opened" in t for t in app.notes.titles())
-        assert _apply_open(app, "padding-nan") is None
+        assert apply_open(app, "padding-nan") is None
         await pilot.pause()
         assert not any("Not opened" in t for t in app.notes.titles())  # no stale contradiction

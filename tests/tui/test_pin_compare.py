@@ -91,14 +91,14 @@ async def test_opening_another_scenario_drops_the_pin_and_says_so(settle):
     """A pin of the lesson pipeline compared with the hand-crafted scenario (same shape) as if the
     learner had changed one thing (issue 31): opening another scenario drops the pin, with a note."""
     from attn_tui.tui import framework
-    from attn_tui.tui.actions.files import _apply_open
+    from attn_tui.tui.actions.files import apply_open
 
     app = AttentionApp()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("P")
         await settle(pilot)
         assert app.state.pin is not None
-        assert _apply_open(app, "lesson-handcrafted") is None
+        assert apply_open(app, "lesson-handcrafted") is None
         await settle(pilot)
         assert app.state.scenario.title == builtin("lesson-handcrafted").title
         assert app.state.pin is None and app.state.compared is None

@@ -87,16 +87,16 @@ async def test_served_exports_and_screenshot_stay_below_the_root(root, tmp_path,
     app = AttentionApp()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
-        from attn_tui.tui.actions.files import _apply_export
+        from attn_tui.tui.actions.files import apply_export
 
         for fmt in ("csv", "npy", "svg"):
-            reason = _apply_export(app, "out/exp" + (".svg" if fmt == "svg" else ""), fmt, False)
+            reason = apply_export(app, "out/exp" + (".svg" if fmt == "svg" else ""), fmt, False)
             assert reason.endswith("is outside the served folder)"), reason
         assert list((tmp_path / "outside").iterdir()) == []
         assert app.deliver_screenshot(path=str(tmp_path / "outside")) is None
         await pilot.pause()
         assert any("outside the served folder" in n.message for n in app._notifications)
-        assert _apply_export(app, "exp", "csv", False) is None and (root / "exp").is_dir()
+        assert apply_export(app, "exp", "csv", False) is None and (root / "exp").is_dir()
         assert np.array_equal(read_csv(root / "exp" / "A.csv"), app.state.trace.A)
 
 
@@ -128,7 +128,7 @@ async def test_a_symlink_planted_after_the_check_is_not_written_through(root, tm
     app = AttentionApp()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
-        reason = files._apply_save(app, "race.toml", True)  # as after "overwrite?" was answered
+        reason = files.apply_save(app, "race.toml", True)  # as after "overwrite?" was answered
     assert victim.read_text() == "keep me\n"
     assert "became a symlink after it was checked" in reason, reason
     assert (root / "race.toml").is_symlink()  # left as planted; nothing written through it
@@ -137,18 +137,18 @@ async def test_a_symlink_planted_after_the_check_is_not_written_through(root, tm
 async def test_served_svg_export_of_the_root_or_a_suffixed_symlink_stays_below(root, tmp_path):
     """The SVG export added '.svg' after the check: '.' (the root itself) became ROOT.svg in the root's
     parent, and 'a' became a.svg, a symlink out of the root, which the screenshot followed."""
-    from attn_tui.tui.actions.files import _apply_export
+    from attn_tui.tui.actions.files import apply_export
 
     (root / "a.svg").symlink_to(tmp_path / "outside" / "a.svg")
     app = AttentionApp()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         for path in (".", "sub/..", str(root)):
-            assert _apply_export(app, path, "svg", True).endswith("is a folder; type a file name ending in .svg")
-        assert _apply_export(app, "a", "svg", True).endswith("a.svg is outside the served folder)")
+            assert apply_export(app, path, "svg", True).endswith("is a folder; type a file name ending in .svg")
+        assert apply_export(app, "a", "svg", True).endswith("a.svg is outside the served folder)")
         await pilot.pause()
         await pilot.pause()
-        assert _apply_export(app, "shot", "svg", False) is None
+        assert apply_export(app, "shot", "svg", False) is None
         await pilot.pause()
         await pilot.pause()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["outside", "root"]  # no root.svg beside the root

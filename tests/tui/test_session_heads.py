@@ -16,7 +16,7 @@ from attn_tui.core.heads import head_scenario, open_heads
 from attn_tui.core.heads.multihead_write import save_heads
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.heads_nav import open_ref
-from attn_tui.tui.session import SessionKeeper, _as_computed
+from attn_tui.tui.session import SessionKeeper, as_computed
 
 SIZE = (120, 40)
 
@@ -63,7 +63,7 @@ async def test_a_kept_head_comes_back_on_that_head_with_its_edits(state_home, se
         assert "layer 0 · head 1 of 4" in _status(app)
         # each undo step on its own head: head 0.0 as computed, head 0.1 as computed, head 0.1 edited
         assert [(x.head.layer, x.head.head) for x in app.history.past] == [(0, 0), (0, 1), (0, 1)]
-        assert [_as_computed(x) for x in app.history.past] == [True, True, False]
+        assert [as_computed(x) for x in app.history.past] == [True, True, False]
         assert app.session.has_edits(app)
         await pilot.press("greater_than_sign")  # `>` still moves, to the next head as computed
         await settle(pilot)
@@ -75,7 +75,7 @@ async def test_a_kept_head_comes_back_on_that_head_with_its_edits(state_home, se
         assert app.state.scenario.Q[2, 1] == 5.0 and "layer 0 · head 1 of 4" in _status(app)
         await pilot.press("ctrl+z", "ctrl+z")  # the cell edit, then the first `>`: head 0.0 as the launch opened it
         await settle(pilot)
-        assert (app.state.head.layer, app.state.head.head) == (0, 0) and _as_computed(app.state)
+        assert (app.state.head.layer, app.state.head.head) == (0, 0) and as_computed(app.state)
 
 
 def _heads_file(path, layers: int = 2) -> None:

@@ -124,7 +124,7 @@ class HeadSource:
             kind, window = self.masks[layer]
             width = self.T_k if w is None else min(w, self.T_k)
             if kind == "causal" and self.T == self.T_k and r0 < width:
-                return _causal_block(S, r0, r1, width)
+                return causal_block(S, r0, r1, width)
             blocked, M = mask_rows(kind, window, r0, r1, width)
             S += M  # M = -1e9 where blocked, 0 where seen (one pass: a subtract with where= took 10x the exp)
             return softmax(S), ~blocked
@@ -132,7 +132,7 @@ class HeadSource:
         return block
 
 
-def _causal_block(S, r0: int, r1: int, width: int):
+def causal_block(S, r0: int, r1: int, width: int):
     """softmax of a causal block's scores S (..., r1 - r0, width) and its seen keys. Query t sees keys
     j <= t: keys before r0 are seen by every row of the block, so the mask is added to the tile of
     keys r0..width-1 alone (the same tile for every block of its size, kept by mask_rows); the

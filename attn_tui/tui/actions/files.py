@@ -26,7 +26,7 @@ from . import commit, refuse
 def open(app) -> None:  # noqa: A001  (the action's name, as the key table writes it)
     # Offer the file last opened or saved, if it is one (a built-in's save name is no file to open).
     last = app.paths.save
-    app.push_screen(OpenScreen(lambda name: _apply_open(app, name), last if last and _is_file(last) else ""))
+    app.push_screen(OpenScreen(lambda name: apply_open(app, name), last if last and _is_file(last) else ""))
 
 
 def _is_file(name: str) -> bool:
@@ -36,7 +36,7 @@ def _is_file(name: str) -> bool:
         return False
 
 
-def _apply_open(app, name: str) -> str | None:
+def apply_open(app, name: str) -> str | None:
     """Load a file or built-in; a bad file keeps the current scenario and says why."""
     if not name:
         return "type a path to a scenario file (.toml, .npz, .safetensors), or pick a built-in below"
@@ -75,11 +75,11 @@ def save(app) -> None:
         refuse(app, f"not saved: {exc}")
         return
     app.push_screen(
-        SaveScreen(lambda path, overwrite: _apply_save(app, path, overwrite), app.paths.save or "scenario.toml")
+        SaveScreen(lambda path, overwrite: apply_save(app, path, overwrite), app.paths.save or "scenario.toml")
     )
 
 
-def _apply_save(app, path: str, overwrite: bool) -> str | None:
+def apply_save(app, path: str, overwrite: bool) -> str | None:
     if not path:
         return "type a file name, e.g. my-scenario.toml"
     try:
@@ -103,11 +103,11 @@ def _apply_save(app, path: str, overwrite: bool) -> str | None:
 
 def export(app) -> None:
     app.push_screen(
-        ExportScreen(lambda path, fmt, overwrite: _apply_export(app, path, fmt, overwrite), app.paths.export)
+        ExportScreen(lambda path, fmt, overwrite: apply_export(app, path, fmt, overwrite), app.paths.export)
     )
 
 
-def _apply_export(app, path: str, fmt: str, overwrite: bool) -> str | None:
+def apply_export(app, path: str, fmt: str, overwrite: bool) -> str | None:
     if not path:
         return "type a folder (CSV/.npy) or a file name ending in .svg"
     try:

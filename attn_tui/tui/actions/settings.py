@@ -13,10 +13,10 @@ from . import attempt, commit, refuse
 
 def pick_mask(app) -> None:
     s = app.state.scenario
-    app.push_screen(ChoiceScreen("Mask", mask_options(s), s.mask), lambda kind: _picked_mask(app, kind))
+    app.push_screen(ChoiceScreen("Mask", mask_options(s), s.mask), lambda kind: picked_mask(app, kind))
 
 
-def _picked_mask(app, kind) -> None:
+def picked_mask(app, kind) -> None:
     if kind == "window":
         w = app.state.scenario.window or 2
         app.push_screen(

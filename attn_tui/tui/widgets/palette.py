@@ -176,7 +176,7 @@ def headers(labels, width: int) -> list[str]:
     """Column headers in ``width`` cells: whole if all fit, else first words ("t1"), abbreviated."""
     if all(len(s) <= width for s in labels):
         return list(labels)
-    return [_abbrev(s.split()[0] if s.split() else s, width) for s in labels]
+    return [abbrev(s.split()[0] if s.split() else s, width) for s in labels]
 
 
 _WIDE: dict = {}  # (id(labels), width) -> (labels, answer): the last few asked of header_width
@@ -200,7 +200,7 @@ def header_width(labels: tuple, width: int, cap: int = 8) -> int:
     return need
 
 
-def _abbrev(label: str, width: int) -> str:
+def abbrev(label: str, width: int) -> str:
     """Fit ``label`` in ``width``, keeping its last character ("spare1" -> "spar1"); cut between
     grapheme clusters (core.labeltext), so an emoji is whole or gone."""
     if len(label) <= width:
