@@ -7,8 +7,8 @@ The text: the English prose of the Python 3.11 documentation (Debian package pyt
 PSF License v2), fetched with `apt-get download` and cached under --cache. Paragraphs (<p>) of
 each page's body, without code blocks or tables; one page = one document; 2 % of the pages
 (seeded) are held out. The tokenizer: byte-level BPE (`tokenizers`, 4096 ids, "<|endoftext|>" = 0
-between documents). The model: the attention-only two-layer transformer of
-docs/text_model_spec (pre-LN, RoPE, no biases), trained with AdamW on CPU, fixed seed, two threads.
+between documents). The model: the spec's attention-only two-layer transformer
+(pre-LN, RoPE, no biases; numpy_forward below writes it out), trained with AdamW on CPU, fixed seed, two threads.
 A fraction of each batch holds a repeated segment (a natural span or common tokens, then the same
 again) so that induction heads form quickly. Every --ckpt-every steps the checkpoint and the two
 shipped files are written, so a cut run still leaves a usable model.
