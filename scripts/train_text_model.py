@@ -7,8 +7,8 @@ The text: the English prose of the Python 3.11 documentation (Debian package pyt
 PSF License v2), fetched with `apt-get download` and cached under --cache. Paragraphs (<p>) of
 each page's body, without code blocks or tables; one page = one document; 2 % of the pages
 (seeded) are held out. The tokenizer: byte-level BPE (`tokenizers`, 4096 ids, "<|endoftext|>" = 0
-between documents). The model: the attention-only two-layer transformer of
-docs/text_model_spec (pre-LN, RoPE, no biases), trained with AdamW on CPU, fixed seed, two threads.
+between documents). The model: the spec's attention-only two-layer transformer
+(pre-LN, RoPE, no biases; numpy_forward below writes it out), trained with AdamW on CPU, fixed seed, two threads.
 A fraction of each batch holds a repeated segment (a natural span or common tokens, then the same
 again) so that induction heads form quickly. Every --ckpt-every steps the checkpoint and the two
 shipped files are written, so a cut run still leaves a usable model.
@@ -64,6 +64,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--resume", action="store_true", help="go on from --cache/ckpt.pt")
     ap.add_argument("--eval-only", action="store_true", help="measure the files in --out")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", default="cpu", help="torch device for training (cuda: faster)")
     return ap.parse_args(argv)
 
 
@@ -218,7 +219,7 @@ def forward(p: dict, ids: torch.Tensor, keep: bool = False) -> tuple[torch.Tenso
     """Logits (B, T, V) and, when keep, each layer's A (B, H, T, T)."""
     heads, d, dh = p["layers.0.W_Q"].shape
     n = ids.shape[1]
-    cos, sin = rope_tables(n, dh)
+    cos, sin = (t.to(ids.device) for t in rope_tables(n, dh))
     x = p["embed"][ids]  # (B, T, d)
     patterns = []
     for layer in range(2):
@@ -228,7 +229,7 @@ def forward(p: dict, ids: torch.Tensor, keep: bool = False) -> tuple[torch.Tenso
         q, k = rope(q, cos, sin), rope(k, cos, sin)  # (B, H, T, dh)
         if keep:
             s = q @ k.transpose(-1, -2) / math.sqrt(dh)
-            s = s.masked_fill(torch.ones(n, n, dtype=torch.bool).triu(1), float("-inf"))
+            s = s.masked_fill(torch.ones(n, n, dtype=torch.bool, device=s.device).triu(1), float("-inf"))
             a = s.softmax(-1)
             patterns.append(a)
             o = a @ v
@@ -322,7 +323,7 @@ def train(p: dict, stream: np.ndarray, common: np.ndarray, tok: Tokenizer, args)
     opt, rng, step, seconds = make_optimizer(p, args), np.random.default_rng(SEED), 0, 0.0
     ckpt = args.cache / "ckpt.pt"
     if args.resume and ckpt.exists():
-        state = torch.load(ckpt, weights_only=False)
+        state = torch.load(ckpt, weights_only=False, map_location=args.device)
         with torch.no_grad():
             for k, t in p.items():
                 t.copy_(state["params"][k])
@@ -333,7 +334,7 @@ def train(p: dict, stream: np.ndarray, common: np.ndarray, tok: Tokenizer, args)
     while step < min(args.steps, args.stop_after or args.steps):
         for g in opt.param_groups:
             g["lr"] = lr_at(step, args)
-        ids = torch.from_numpy(make_batch(stream, common, rng, args))
+        ids = torch.from_numpy(make_batch(stream, common, rng, args)).to(args.device)
         logits, _ = forward(p, ids[:, :-1])
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), ids[:, 1:].reshape(-1))
         opt.zero_grad(set_to_none=True)
@@ -365,7 +366,7 @@ def export(p: dict, tok: Tokenizer, args, prov: dict) -> None:
         "train_seconds": f"{prov['seconds']:.0f}",
         "n_ctx_train": str(args.n_ctx_train),
     }
-    arrays = {k: np.ascontiguousarray(t.detach().numpy().astype(np.float32)) for k, t in p.items()}
+    arrays = {k: np.ascontiguousarray(t.detach().cpu().numpy().astype(np.float32)) for k, t in p.items()}
     args.out.mkdir(parents=True, exist_ok=True)
     tmp = args.out / (WEIGHTS + ".tmp")
     save_file(arrays, str(tmp), metadata=meta)
@@ -437,7 +438,8 @@ def head_scores(a: np.ndarray, n_rep: int | None = None) -> dict:
 def measure(p: dict, ids: np.ndarray, n_rep: int | None = None) -> tuple[list, float, float]:
     """Mean head scores per layer over the rows of ids (B, T); the mean loss (nats/token);
     on repeats the share of second-half positions whose top prediction is the next token."""
-    logits, pats = forward(p, torch.from_numpy(ids), keep=True)
+    logits, pats = forward(p, torch.from_numpy(ids).to(p["embed"].device), keep=True)
+    logits, pats = logits.cpu(), [a.cpu() for a in pats]
     tgt = torch.from_numpy(ids[:, 1:])
     loss = F.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), tgt.reshape(-1))
     acc = float("nan")
@@ -577,7 +579,9 @@ def main(argv: list[str] | None = None) -> None:
     args.cache.mkdir(parents=True, exist_ok=True)
     tok, stream, held = prepare(args)
     if not args.eval_only:
-        p = init_params(tok.get_vocab_size(), args.d_model, args.heads, torch.Generator().manual_seed(SEED))
+        gen = torch.Generator().manual_seed(SEED)
+        p = init_params(tok.get_vocab_size(), args.d_model, args.heads, gen)
+        p = {k: t.detach().to(args.device).requires_grad_() for k, t in p.items()}
         common = common_tokens(stream, tok)
         prov = train(p, stream, common, tok, args)
         print(f"trained {prov['steps']} steps in {prov['seconds']:.0f} s", flush=True)
