@@ -74,7 +74,7 @@ def heads_data(src: HeadSource, layer: int | None = None, query: int | None = No
         return {**_about(src), "heads": heads, "prediction": prediction_dict(prediction_of(src, query))}
     readings = all_readings(src, layer, progress)
     rows = [r.as_dict() for r in readings]
-    stored = None if src.has("A") else stored_by_head(src)  # a capture without A: its check's figures
+    stored = stored_by_head(src)  # a capture's check of each head against this A: read, not recomputed
     if src.has("A") or stored is not None:  # a layer's heads at once
         layers = sorted({row["layer"] for row in rows})
         diffs = {ly: stored[ly] if stored else own_weights_diffs(src, ly).tolist() for ly in layers}
