@@ -8,6 +8,7 @@ import os
 import pytest
 
 from tests.capture.tiny_models import require_models
+from tests.tui.app_fixtures import settle  # noqa: F401 (a fixture: the real widths draw a frame of the token view)
 
 
 @pytest.hookimpl(hookwrapper=True)

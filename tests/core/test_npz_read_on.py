@@ -88,7 +88,7 @@ def test_a_corrupt_member_is_one_line_each_time_it_is_read(tmp_path):
 
 def test_the_inflater_reads_any_slice_as_the_data_holds_it(tmp_path, monkeypatch):
     """Forward, backward, across checkpoints, up to and past the end: the bytes zipfile gives."""
-    from attn_tui.core.heads.file_headers import _member_offset
+    from attn_tui.core.heads.file_headers import member_offset
 
     monkeypatch.setattr(inflater, "SPACING", 1000)
     rng = np.random.default_rng(2)
@@ -98,7 +98,7 @@ def test_the_inflater_reads_any_slice_as_the_data_holds_it(tmp_path, monkeypatch
         zf.writestr("m.npy", data)
     with zipfile.ZipFile(path) as zf:
         info = zf.getinfo("m.npy")
-    f = inflater.Inflater(path, _member_offset(path, info), info.compress_size, info.file_size)
+    f = inflater.Inflater(path, member_offset(path, info), info.compress_size, info.file_size)
     try:
         for at, n in [(0, 10), (239_990, 10), (5, 3000), (120_000, 50_000), (1, 1), (239_000, 5000), (0, 240_000)]:
             assert f.read(at, n) == data[at : at + n], (at, n)

@@ -37,6 +37,7 @@ ORDER = [
     "takeaways",
     "heads",
     "moves",
+    "text",
     "results",
 ]
 

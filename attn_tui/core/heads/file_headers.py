@@ -105,7 +105,7 @@ def safetensors_headers(path, size: int):
 
 
 # -- .npz ------------------------------------------------------------------------------------
-def _member_offset(path, info: zipfile.ZipInfo) -> int:
+def member_offset(path, info: zipfile.ZipInfo) -> int:
     """Where a stored member's bytes start: after its local header (30 bytes, name, extra)."""
     local = read_at(path, info.header_offset, 30)
     sig, *_, n_name, n_extra = struct.unpack("<4s5H3I2H", local)
@@ -136,7 +136,7 @@ def npz_headers(path, size: int):
             if m.fortran:
                 raise ValueError(f"{key}: stored in Fortran order; save it C-ordered (np.ascontiguousarray)")
             stored = m.info.compress_type == zipfile.ZIP_STORED
-            offset = _member_offset(path, m.info) + m.at if stored else None
+            offset = member_offset(path, m.info) + m.at if stored else None
             entries[key] = Entry(key, m.shape, m.dtype, offset, None if stored else m.info, m.at)
     return entries, settings
 
@@ -170,7 +170,7 @@ class MemberStreams:
             if e.name not in self._open:
                 check_regular(path)  # still a regular file, as a slice opened alone checks
                 m = e.member
-                self._open[e.name] = Inflater(path, _member_offset(path, m), m.compress_size, m.file_size)
+                self._open[e.name] = Inflater(path, member_offset(path, m), m.compress_size, m.file_size)
             f = self._open[e.name]
             try:
                 raw = f.read(at, nbytes)
