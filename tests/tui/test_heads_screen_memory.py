@@ -9,7 +9,11 @@ import sys
 
 import pytest
 
-from tests.report.test_heads_memory import BUDGET, MIB, zeros_file
+from tests.report.test_heads_memory import MIB, zeros_file
+
+# docs/HEADS.md: the heads screen stays under 480 MiB (issue 52: under 500 MB on any screen); measured 307 MiB
+# alone and once 437 MiB with the long lane beside it (the screen's workers overlap more under load)
+BUDGET = 480 * MIB
 
 SCRIPT = """
 import asyncio, resource, sys
