@@ -203,3 +203,30 @@ async def test_the_readme_counts_the_tabs_to_the_x_grid(size, settle):  # noqa: 
     assert seen[0] == "grid-A" and seen[-1] == "grid-X" and "grid-X" not in seen[:-1], seen
     names = {"grid-A": "A", "grid-O": "O", "grid-H": "H", "chart": "the chart", "inspector": "the inspector"}
     assert ", ".join(names[i] for i in seen[:-1]) + ", then X" == m.group(2)
+
+
+def test_the_readme_text_demo_caption_is_what_the_model_gives():
+    """The README's text-demo picture: its query, head, heaviest key and weight, the model's top next token
+    with its probability, and that head's share of the logit, recomputed from the shipped model."""
+    import numpy as np
+
+    from attn_tui.report.prediction_text import prediction_of
+
+    readme = page("README.md")
+    cap = found(
+        r"!\[The token view of text-demo on its own sentence, layer (\d), head (\d), query t(\d+) \"( \w+)\" "
+        r"\(the second\): it puts (0\.\d{3}) of its weight on t(\d+) \"( \w+)\", the token after the first "
+        r"\"( \w+)\", and the model predicts \"( \w+)\" \((0\.\d{3})\), L(\d)\.H(\d)'s share of that logit "
+        r"\+(\d\.\d\d)\]\(assets/text\.svg\)",
+        readme,
+    )
+    layer, head, t, tok, weight, j, key_tok, first, said, p, pl, ph, share = cap.groups()
+    src = open_heads("text-demo")  # the README's command: its own sentence
+    labels, t, j = src.tokens, int(t) - 1, int(j) - 1
+    assert labels[t] == tok == first and labels[j] == key_tok and labels[j - 1] == first  # after the first copy
+    row = src.run.A[int(layer), int(head), t]
+    assert int(np.argmax(row)) == j and f"{row[j]:.3f}" == weight
+    pred = prediction_of(src, t)
+    assert pred.top[0][0] == said and f"{pred.top[0][1]:.3f}" == p
+    part = next(x for x in pred.parts if (x.layer, x.head) == (int(pl), int(ph)))
+    assert (pl, ph) == (layer, head) and f"{part.logit:.2f}" == share
