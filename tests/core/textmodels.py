@@ -64,3 +64,14 @@ def random_model(folder: Path):
 def shipped() -> bool:
     """True when the text model's files ship in the package."""
     return WEIGHTS.is_file() and TOKENIZER.is_file()
+
+
+def text_demo_model(monkeypatch, folder: Path):
+    """The text model text-demo runs: the shipped one, or (before it ships) random weights of its format
+    written into ``folder`` and put in its place for the test."""
+    from attn_tui.core.models import MODELS, text
+
+    if not shipped():
+        m = random_model(folder)
+        monkeypatch.setattr(text, "shipped_text_model", lambda: m)
+    return MODELS["text-demo"].model()

@@ -13,7 +13,7 @@ import pytest
 
 from attn_tui import cli
 from attn_tui.core.heads.capture_check import token_label
-from tests.core.textmodels import random_model, shipped
+from tests.core.textmodels import text_demo_model
 
 TEXT = "The cat sat on the mat. The cat sat on the mat."
 SUM_TOL = 1e-9
@@ -21,12 +21,7 @@ SUM_TOL = 1e-9
 
 @pytest.fixture
 def model(monkeypatch, tmp_path):
-    from attn_tui.core.models import MODELS, text
-
-    if not shipped():
-        m = random_model(tmp_path)
-        monkeypatch.setattr(text, "shipped_text_model", lambda: m)
-    return MODELS["text-demo"].model()
+    return text_demo_model(monkeypatch, tmp_path)
 
 
 def _ln(x, w, eps):

@@ -11,19 +11,14 @@ import numpy as np
 import pytest
 
 from attn_tui import cli
-from tests.core.textmodels import random_model, shipped
+from tests.core.textmodels import text_demo_model
 
 TEXT = "The cat sat on the mat. The cat sat on the mat."
 
 
 @pytest.fixture
 def model(monkeypatch, tmp_path):
-    from attn_tui.core.models import MODELS, text
-
-    if not shipped():
-        m = random_model(tmp_path)
-        monkeypatch.setattr(text, "shipped_text_model", lambda: m)
-    return MODELS["text-demo"].model()
+    return text_demo_model(monkeypatch, tmp_path)
 
 
 def test_heads_reads_every_head_of_the_text(capsys, model):

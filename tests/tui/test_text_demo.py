@@ -14,7 +14,7 @@ from attn_tui.tui.screens.heads import HeadsScreen
 from attn_tui.tui.screens.model import ModelScreen
 from attn_tui.tui.screens.tokens import TokensScreen
 from attn_tui.tui.widgets.token_text import TokenText
-from tests.core.textmodels import random_model, shipped
+from tests.core.textmodels import text_demo_model
 from tests.tui.test_heads_screen import shown_tiles
 
 SIZE = (120, 40)
@@ -23,13 +23,7 @@ SENTENCE = "The old man walked to the river. Later, the old man walked to the ri
 
 @pytest.fixture
 def text_model(monkeypatch, tmp_path):
-    """The text model text-demo runs: the shipped one, or random weights of its format."""
-    from attn_tui.core.models import MODELS, text
-
-    if not shipped():
-        m = random_model(tmp_path)
-        monkeypatch.setattr(text, "shipped_text_model", lambda: m)
-    return MODELS["text-demo"].model()
+    return text_demo_model(monkeypatch, tmp_path)
 
 
 async def _typed(pilot, settle, value: str):

@@ -13,17 +13,12 @@ from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.screens.tokens import TokensScreen
 from attn_tui.tui.screens.tour import TourScreen
 from attn_tui.tui.views.text_tour import copyable, measured, text_page
-from tests.core.textmodels import random_model, shipped
+from tests.core.textmodels import text_demo_model
 
 
 @pytest.fixture
 def text_model(monkeypatch, tmp_path):
-    from attn_tui.core.models import MODELS, text
-
-    if not shipped():
-        m = random_model(tmp_path)
-        monkeypatch.setattr(text, "shipped_text_model", lambda: m)
-    return MODELS["text-demo"].model()
+    return text_demo_model(monkeypatch, tmp_path)
 
 
 def test_copyable_positions_are_where_an_earlier_copy_says_what_comes_next():

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ..attention import softmax
-from .run import Layers, Run, causal_fill
+from .run import HeadShapes, Layers, Run, causal_fill
 from .tokenizer import InputError, Letters
 
 VOCAB = tuple("abcdefghijklmnopqrstuvwxyz")
@@ -28,7 +28,7 @@ WEIGHT_NAMES = ("E", "P", "W_Q", "W_K", "W_V", "W_O", "W_U")
 
 
 @dataclass(frozen=True, eq=False)
-class Model:
+class Model(HeadShapes):
     """Weights, float64 copies of what ships (float32).
 
     E (vocab, d_model), P (n_ctx, d_model), W_Q, W_K, W_V (L, H, d_model, d_k),
@@ -44,24 +44,8 @@ class Model:
     vocab: tuple = VOCAB
 
     @property
-    def n_layers(self) -> int:
-        return self.W_Q.shape[0]
-
-    @property
-    def n_heads(self) -> int:
-        return self.W_Q.shape[1]
-
-    @property
-    def d_k(self) -> int:
-        return self.W_Q.shape[3]
-
-    @property
     def n_ctx(self) -> int:
         return self.P.shape[0]
-
-    @property
-    def scale(self) -> float:
-        return 1.0 / np.sqrt(self.d_k)
 
     @property
     def tokenizer(self) -> Letters:

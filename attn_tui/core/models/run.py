@@ -21,6 +21,27 @@ import numpy as np
 FILL = -1e9  # the lesson's finite stand-in for -inf above the diagonal
 
 
+class HeadShapes:
+    """What a model's W_Q (L, H, d_model, d_k) says of it, for every model here: layers, heads a layer,
+    d_k and the scores' scale 1/√d_k."""
+
+    @property
+    def n_layers(self) -> int:
+        return self.W_Q.shape[0]
+
+    @property
+    def n_heads(self) -> int:
+        return self.W_Q.shape[1]
+
+    @property
+    def d_k(self) -> int:
+        return self.W_Q.shape[3]
+
+    @property
+    def scale(self) -> float:
+        return 1.0 / np.sqrt(self.d_k)
+
+
 @dataclass(frozen=True, eq=False)
 class Run:
     """One forward pass over token ids (T,): see the module's table of shapes."""

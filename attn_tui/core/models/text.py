@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ..attention import softmax
-from .run import Layers, Run, causal_fill
+from .run import HeadShapes, Layers, Run, causal_fill
 from .tokenizer import BytePairs
 
 HERE = Path(__file__).parent
@@ -32,7 +32,7 @@ MAX_WEIGHTS_BYTES = 64 * 2**20  # a file above this is not the model this module
 
 
 @dataclass(frozen=True, eq=False)
-class TextModel:
+class TextModel(HeadShapes):
     """Weights, float64 copies of what ships (float32). embed (V, d); ln (L, d); W_Q, W_K, W_V
     (L, H, d, d_head); W_O (L, H, d_head, d); ln_final (d,); unembed (d, V)."""
 
@@ -49,22 +49,6 @@ class TextModel:
     eps: float
     tokenizer: object = None  # a BytePairs, when loaded with its tokenizer
     meta: dict | None = None
-
-    @property
-    def n_layers(self) -> int:
-        return self.W_Q.shape[0]
-
-    @property
-    def n_heads(self) -> int:
-        return self.W_Q.shape[1]
-
-    @property
-    def d_k(self) -> int:
-        return self.W_Q.shape[3]
-
-    @property
-    def scale(self) -> float:
-        return 1.0 / np.sqrt(self.d_k)
 
     def forward(self, ids) -> Run:
         return forward(self, ids)
