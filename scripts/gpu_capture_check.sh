@@ -13,6 +13,7 @@
 #      + the file's arrays + 1 GiB (target <= 1x), the forward cold and warm.
 # Budget: under 6 minutes on an H200 (each step has its own timeout).
 # A dry run of the same steps on the CPU, small:  DEVICE=cpu SIZES="512:1" bash scripts/gpu_capture_check.sh
+# On a machine with no package registry, INSTALL=0 installs nothing (carry the wheels, PYTHONPATH them).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -47,7 +48,9 @@ want = {"transformers": "transformers==5.24.0", "tokenizers": "tokenizers==0.23.
 print(" ".join(spec for mod, spec in want.items() if importlib.util.find_spec(mod) is None))
 EOF
 )
-if [ -n "$MISSING" ]; then
+if [ -n "$MISSING" ] && [ "${INSTALL:-1}" = 0 ]; then
+    echo "missing: $MISSING (INSTALL=0: nothing installed; the steps below say what they lack)"
+elif [ -n "$MISSING" ]; then
     echo "pip install $MISSING"
     timeout 240 "$PY" -m pip install --quiet $MISSING || echo "pip install failed: the steps below say what they lack"
 else

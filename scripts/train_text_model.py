@@ -63,10 +63,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--frac-text-repeat", type=float, default=0.2)
     ap.add_argument("--frac-token-repeat", type=float, default=0.5)
     ap.add_argument("--stop-after", type=int, help="stop at this step (schedule of --steps)")
+    ap.add_argument(
+        "--time-budget",
+        type=float,
+        help="seconds of training: --steps is set from the speed of the warm-up steps (printed, and kept in "
+        "the file's metadata, so --steps N repeats the run)",
+    )
     ap.add_argument("--ckpt-every", type=int, default=3000)
     ap.add_argument("--log-every", type=int, default=500)
-    ap.add_argument("--resume", action="store_true", help="go on from --cache/ckpt.pt")
+    ap.add_argument("--resume", action="store_true", help="go on from --ckpt")
+    ap.add_argument("--ckpt", type=Path, help="the checkpoint file (default --cache/ckpt.pt)")
     ap.add_argument("--eval-only", action="store_true", help="measure the files in --out")
+    ap.add_argument("--skip-eval", action="store_true", help="train, and leave the measuring to --eval-only")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--device", default="cpu", help="cpu, or cuda (the shipped weights: an H200)")
     ap.add_argument("--embed-shared", type=float, default=0.1, help="std of the direction every embedding starts with")
@@ -322,13 +330,22 @@ def make_optimizer(p: dict, args) -> torch.optim.Optimizer:
     decay = [t for k, t in p.items() if not k.endswith("ln") and k != "ln_final"]
     no_decay = [t for k, t in p.items() if k.endswith("ln") or k == "ln_final"]
     groups = [{"params": decay, "weight_decay": 0.01}, {"params": no_decay, "weight_decay": 0.0}]
-    return torch.optim.AdamW(groups, lr=args.lr, betas=(0.9, 0.98))
+    fused = p["embed"].device.type == "cuda"  # one kernel for every tensor: the step is launch-bound
+    return torch.optim.AdamW(groups, lr=args.lr, betas=(0.9, 0.98), fused=fused)
+
+
+def steps_for_budget(args, step: int, elapsed: float, since: tuple[int, float]) -> int:
+    """--steps that ends near --time-budget, from the speed of the steps since ``since``
+    (step, seconds): called once, at the end of the warm-up, before the schedule reads --steps."""
+    per_step = (elapsed - since[1]) / max(1, step - since[0])
+    return step + max(1, int((args.time_budget - elapsed) / per_step))
 
 
 def train(p: dict, stream: np.ndarray, common: np.ndarray, tok: Tokenizer, args) -> dict:
     """Train in place; writes checkpoints and the shipped files; returns provenance."""
     opt, rng, step, seconds = make_optimizer(p, args), np.random.default_rng(SEED), 0, 0.0
-    ckpt = args.cache / "ckpt.pt"
+    ckpt = args.ckpt or args.cache / "ckpt.pt"
+    ckpt.parent.mkdir(parents=True, exist_ok=True)
     if args.resume and ckpt.exists():
         state = torch.load(ckpt, weights_only=False)
         with torch.no_grad():
@@ -337,8 +354,15 @@ def train(p: dict, stream: np.ndarray, common: np.ndarray, tok: Tokenizer, args)
         opt.load_state_dict(state["opt"])
         rng.bit_generator.state, step, seconds = state["rng"], state["step"], state["seconds"]
         print(f"resumed at step {step} ({seconds:.0f} s)", flush=True)
-    t0, run_loss = time.perf_counter() - seconds, []
+    t0, run_loss, mark = time.perf_counter() - seconds, [], (0, 0.0)
     while step < min(args.steps, args.stop_after or args.steps):
+        if args.time_budget and step in (20, args.warmup):
+            el = time.perf_counter() - t0
+            if step == 20:
+                mark = (step, el)
+            else:
+                args.steps = steps_for_budget(args, step, el, mark)
+                print(f"--time-budget {args.time_budget:.0f} s: --steps {args.steps}", flush=True)
         for g in opt.param_groups:
             g["lr"] = lr_at(step, args)
         ids = torch.from_numpy(make_batch(stream, common, rng, args)).to(p["embed"].device)
@@ -348,10 +372,10 @@ def train(p: dict, stream: np.ndarray, common: np.ndarray, tok: Tokenizer, args)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(list(p.values()), 1.0)
         opt.step()
-        step, run_loss = step + 1, run_loss + [loss.item()]
+        step, run_loss = step + 1, run_loss + [loss.detach()]  # no sync a step: .item() at the log
         if step % args.log_every == 0:
             el = time.perf_counter() - t0
-            print(f"step {step:6d}  loss {np.mean(run_loss):.4f}  {el:7.0f} s", flush=True)
+            print(f"step {step:6d}  loss {torch.stack(run_loss).mean().item():.4f}  {el:7.0f} s", flush=True)
             run_loss = []
         if step % args.ckpt_every == 0 or step in (args.steps, args.stop_after):
             prov = {"steps": step, "seconds": time.perf_counter() - t0}
@@ -372,6 +396,10 @@ def export(p: dict, tok: Tokenizer, args, prov: dict) -> None:
         **{"corpus": CORPUS, "seed": str(SEED), "steps": str(prov["steps"])},
         "train_seconds": f"{prov['seconds']:.0f}",
         "n_ctx_train": str(args.n_ctx_train),
+        "recipe": " ".join(
+            f"--{k.replace('_', '-')} {getattr(args, k)}"
+            for k in ("batch", "d_model", "heads", "lr", "embed_shared", "frac_text_repeat", "frac_token_repeat")
+        ),
     }
     arrays = {k: np.ascontiguousarray(t.detach().cpu().numpy().astype(np.float32)) for k, t in p.items()}
     args.out.mkdir(parents=True, exist_ok=True)
@@ -582,6 +610,7 @@ def prepare(args) -> tuple:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     torch.set_num_threads(args.threads)
+    torch.backends.cuda.matmul.allow_tf32 = True  # on a GPU; the CPU and the exported weights stay float32
     torch.manual_seed(SEED)
     args.cache.mkdir(parents=True, exist_ok=True)
     tok, stream, held = prepare(args)
@@ -593,6 +622,8 @@ def main(argv: list[str] | None = None) -> None:
         common = common_tokens(stream, tok)
         prov = train(p, stream, common, tok, args)
         print(f"trained {prov['steps']} steps in {prov['seconds']:.0f} s", flush=True)
+        if args.skip_eval:
+            return
     p = load_params(args.out)
     meta = safe_open_metadata(args.out / WEIGHTS)
     print(f"\nmodel: {args.out / WEIGHTS} ({meta['steps']} steps, {meta['train_seconds']} s)")
