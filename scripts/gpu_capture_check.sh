@@ -61,6 +61,7 @@ if [ "$DEVICE" = cuda ]; then
     "$PY" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" || { echo "torch sees no CUDA device: nothing to measure here"; exit 1; }
 fi
 
+if [ "${BENCH_ONLY:-0}" != 1 ]; then  # BENCH_ONLY=1: the bench alone (a re-measure)
 step "the check on the GPU against the NumPy oracle"
 timeout 120 "$PY" - <<'EOF'
 import os
@@ -91,6 +92,7 @@ folder = save_tiny(Path(sys.argv[1]) / "tiny", "llama", max_position_embeddings=
 EOF
 timeout 120 "$PY" -m attn_tui capture "$TMP/tiny" --file "$TMP/text.txt" --out "$TMP/tiny.safetensors" --dtype bfloat16
 timeout 60 "$PY" -m attn_tui heads "$TMP/tiny.safetensors" --layer 0 | head -5
+fi
 
 for spec in $SIZES; do
     set -- ${spec/:/ }

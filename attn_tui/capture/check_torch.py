@@ -17,10 +17,46 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from ..core.heads.capture_check import BLOCKED as SEEN_ABOVE
 from ..core.heads.capture_check import UNIT_ROUNDOFF, allowed_diff
 
 CHECK_BYTES = {"cpu": 64 * 2**20, "cuda": 512 * 2**20}  # a block of every head's scores: H x rows x T' x 8 bytes
 BLOCKED = 1e9  # what the core adds to a blocked key's score (core.heads.source.mask_rows)
+
+
+def mask_kind(m: torch.Tensor, rows: int | None = None) -> str:
+    """capture_check.mask_kind (the oracle, tested to agree) of one sequence's mask m (T, T') where
+    it lies: a boolean mask (True = attend, transformers') or an additive one, read a block of rows at
+    a time; only the verdict comes to the host. At 16,384 tokens the NumPy reading on the host took
+    about 3 s of a capture on a GPU (docs/CAPTURE.md); here it is a few passes of the device."""
+    T, T_k = m.shape
+    rows = rows or max(1, CHECK_BYTES.get(m.device.type, CHECK_BYTES["cpu"]) // (8 * T_k))
+
+    def blocked_of(block: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
+        if block.dtype == torch.bool:
+            return ~block, None
+        return block <= SEEN_ABOVE, block  # -inf is blocked, NaN is not (and is not 0: additive)
+
+    last = m[T - 1 : T]
+    W = int(last.sum() if last.dtype == torch.bool else (last > SEEN_ABOVE).sum())
+    causal = window = T == T_k
+    window = window and W >= 1
+    blocked_any = False
+    i = torch.arange(T_k, device=m.device)[None, :]
+    for r0 in range(0, T, rows):
+        block = m[r0 : r0 + rows]
+        blocked, values = blocked_of(block)
+        if values is not None and bool((values.masked_fill(blocked, 0) != 0).any()):
+            return "additive"
+        blocked_any = blocked_any or bool(blocked.any())
+        if causal or window:
+            t = torch.arange(r0, r0 + block.shape[0], device=m.device)[:, None]
+            future = i > t
+            causal = causal and torch.equal(blocked, future)
+            window = window and torch.equal(blocked, future | (i <= t - W))
+    if not blocked_any:
+        return "none"
+    return "causal" if causal else f"window:{W}" if window else "additive"
 
 
 def check_dtype(device: torch.device) -> torch.dtype:

@@ -22,7 +22,7 @@ import torch
 from transformers import AttentionInterface, AttentionMaskInterface
 from transformers.masking_utils import eager_mask
 
-from ..core.heads.capture_check import mask_kind
+from .check_torch import mask_kind
 
 NAME = "attn_tui_capture"
 # Keyword arguments that change the attention's arithmetic in ways a softmax(scale·QKᵀ + M)
@@ -61,9 +61,9 @@ def to_numpy(t: torch.Tensor) -> np.ndarray:
 
 
 class _MaskRows:
-    """Rows of one sequence's mask (T, T') as float64 NumPy arrays, read a block at a time
-    (capture_check.mask_kind): a 16,384-token mask is never copied whole. Boolean masks (True =
-    attend, transformers') read as 0 / float32's min."""
+    """Rows of one sequence's mask (T, T') as float64 NumPy arrays (the explicit M of a mask of kind
+    "additive", which the file keeps). Boolean masks (True = attend, transformers') read as 0 /
+    float32's min."""
 
     def __init__(self, m: torch.Tensor):
         self.m, self.shape = m, tuple(m.shape)
@@ -98,7 +98,7 @@ class Recorder:
             m = m[0]
         key = (m.data_ptr(), tuple(m.shape), tuple(m.stride()), m.dtype, m.device)
         if key not in self._kinds:
-            self._kinds[key] = mask_kind(_MaskRows(m))
+            self._kinds[key] = mask_kind(m)  # on the mask's device: only the verdict comes back
         kind = self._kinds[key]
         return kind, (_MaskRows(m)[:] if kind == "additive" else None)
 
