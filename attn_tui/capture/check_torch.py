@@ -18,6 +18,7 @@ import numpy as np
 import torch
 
 from ..core.heads.capture_check import UNIT_ROUNDOFF, allowed_diff
+from ..core.mask_kinds import MASK_KINDS
 
 CHECK_BYTES = {"cpu": 64 * 2**20, "cuda": 512 * 2**20}  # a block of every head's scores: H x rows x T' x 8 bytes
 BLOCKED = 1e9  # what the core adds to a blocked key's score (core.heads.source.mask_rows)
@@ -30,11 +31,11 @@ def check_dtype(device: torch.device) -> torch.dtype:
 
 def _blocked(kind: str, window, r0: int, r1: int, w: int, device) -> torch.Tensor | None:
     """(r1 - r0, w) True where query rows r0..r1-1 may not see key j (core.attention.blocked_cells)."""
-    if kind not in ("causal", "window"):
+    if MASK_KINDS[kind].rule is None or not MASK_KINDS[kind].hides:
         return None
     t = torch.arange(r0, r1, device=device)[:, None]
     j = torch.arange(w, device=device)[None, :]
-    return (j > t) | (j <= t - window) if kind == "window" else j > t
+    return MASK_KINDS[kind].rule(t, j, window)  # the core's own rule, on tensors
 
 
 def _weights(q, k, scale: float, block: tuple, mask: tuple, Mt, half: bool):
@@ -51,7 +52,7 @@ def _weights(q, k, scale: float, block: tuple, mask: tuple, Mt, half: bool):
         S = S[..., :w].contiguous()
     if Mt is not None:
         S.add_(Mt[r0:r1, :w])
-    elif kind == "causal" and q.shape[1] == T_k:
+    elif MASK_KINDS[kind].causal and q.shape[1] == T_k:
         tile = torch.ones(r1 - r0, w - r0, dtype=torch.bool, device=q.device).triu_(1)
         S[..., r0:w].masked_fill_(tile, -BLOCKED)
     else:
@@ -80,7 +81,7 @@ def layer_figures(
     Mt = None if M is None else torch.as_tensor(M, device=device).to(ct)
     for r0 in range(0, T, rows):
         r1 = min(T, r0 + rows)
-        w = min(r1, T_k) if mask[0] in ("causal", "window") and Mt is None else T_k
+        w = min(r1, T_k) if MASK_KINDS[mask[0]].future and Mt is None else T_k
         D, top = _weights(q, k, scale, (r0, r1, w), mask, Mt, half)
         if top is not None:
             smax = torch.maximum(smax, top)

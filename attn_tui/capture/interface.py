@@ -23,6 +23,7 @@ from transformers import AttentionInterface, AttentionMaskInterface
 from transformers.masking_utils import eager_mask
 
 from ..core.heads.capture_check import mask_kind
+from ..core.mask_kinds import MASK_KINDS, NO_MASK, parse
 
 NAME = "attn_tui_capture"
 # Keyword arguments that change the attention's arithmetic in ways a softmax(scale·QKᵀ + M)
@@ -90,7 +91,7 @@ class Recorder:
 
     def _mask(self, idx, attention_mask):
         if attention_mask is None:
-            return "none", None
+            return NO_MASK, None
         m = attention_mask[0]
         if m.dim() == 3:  # (1 or H, T, T'): one mask for every head is all a layer holds here
             if m.shape[0] != 1 and not bool((m == m[:1]).all()):
@@ -100,7 +101,7 @@ class Recorder:
         if key not in self._kinds:
             self._kinds[key] = mask_kind(_MaskRows(m))
         kind = self._kinds[key]
-        return kind, (_MaskRows(m)[:] if kind == "additive" else None)
+        return kind, (_MaskRows(m)[:] if MASK_KINDS[parse(kind)[0]].stored else None)
 
     def record(self, module, query, key, value, attention_mask, scaling, kwargs, attn_weights):
         self.calls += 1
