@@ -1,6 +1,6 @@
 """The one table of mask kinds: name, how a file writes it, what it hides and how it is applied.
 Code asks MASK_KINDS (as it asks core/matrices.py's MATRICES) and never compares a kind's name:
-a new kind (a prefix-LM mask, say) is one row here, and tests/test_house.py keeps the rule.
+a new kind (a prefix-LM mask, say) is one row here, and tests/test_house_masks.py keeps the rule.
 
 A Scenario holds a kind's name (``mask``) and a window's width (``window``); a multi-head file
 holds one text a layer ("causal", "none", "window:W", "additive": parse and written), read into
