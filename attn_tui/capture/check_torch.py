@@ -19,6 +19,7 @@ import torch
 
 from ..core.heads.capture_check import BLOCKED as SEEN_ABOVE
 from ..core.heads.capture_check import UNIT_ROUNDOFF, allowed_diff
+from ..core.mask_kinds import MASK_KINDS, NO_MASK, STORED, written
 
 CHECK_BYTES = {"cpu": 64 * 2**20, "cuda": 512 * 2**20}  # a block of every head's scores: H x rows x T' x 8 bytes
 BLOCKED = 1e9  # what the core adds to a blocked key's score (core.heads.source.mask_rows)
@@ -27,36 +28,37 @@ BLOCKED = 1e9  # what the core adds to a blocked key's score (core.heads.source.
 def mask_kind(m: torch.Tensor, rows: int | None = None) -> str:
     """capture_check.mask_kind (the oracle, tested to agree) of one sequence's mask m (T, T') where
     it lies: a boolean mask (True = attend, transformers') or an additive one, read a block of rows at
-    a time; only the verdict comes to the host. At 16,384 tokens the NumPy reading on the host took
-    1.8 s of a 4.2 s capture on an H200 (docs/CAPTURE.md); here it is a few passes of the device."""
+    a time, each block against the table's rule kinds (core/mask_kinds.py), in its order; only the
+    verdict comes to the host. At 16,384 tokens the NumPy reading on the host took 1.8 s of a 4.2 s
+    capture on an H200 (docs/CAPTURE.md); here it is a few passes of the device."""
     T, T_k = m.shape
     rows = rows or max(1, CHECK_BYTES.get(m.device.type, CHECK_BYTES["cpu"]) // (8 * T_k))
 
     def blocked_of(block: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
         if block.dtype == torch.bool:
             return ~block, None
-        return block <= SEEN_ABOVE, block  # -inf is blocked, NaN is not (and is not 0: additive)
+        return block <= SEEN_ABOVE, block  # -inf is blocked, NaN is not (and is not 0: stored)
 
     last = m[T - 1 : T]
-    W = int(last.sum() if last.dtype == torch.bool else (last > SEEN_ABOVE).sum())
-    causal = window = T == T_k
-    window = window and W >= 1
+    W = int(last.sum() if last.dtype == torch.bool else (last > SEEN_ABOVE).sum())  # the last row's window
+    fits = {
+        name: W if kind.windowed else None
+        for name, kind in MASK_KINDS.items()
+        if kind.rule is not None and kind.hides and T == T_k and (W >= 1 or not kind.windowed)
+    }
     blocked_any = False
     i = torch.arange(T_k, device=m.device)[None, :]
     for r0 in range(0, T, rows):
         block = m[r0 : r0 + rows]
         blocked, values = blocked_of(block)
         if values is not None and bool((values.masked_fill(blocked, 0) != 0).any()):
-            return "additive"
+            return STORED
         blocked_any = blocked_any or bool(blocked.any())
-        if causal or window:
-            t = torch.arange(r0, r0 + block.shape[0], device=m.device)[:, None]
-            future = i > t
-            causal = causal and torch.equal(blocked, future)
-            window = window and torch.equal(blocked, future | (i <= t - W))
+        t = torch.arange(r0, r0 + block.shape[0], device=m.device)[:, None]
+        fits = {name: w for name, w in fits.items() if torch.equal(blocked, MASK_KINDS[name].rule(t, i, w))}
     if not blocked_any:
-        return "none"
-    return "causal" if causal else f"window:{W}" if window else "additive"
+        return NO_MASK
+    return written(*next(iter(fits.items()))) if fits else STORED  # the first in the table's order
 
 
 def check_dtype(device: torch.device) -> torch.dtype:
@@ -66,11 +68,11 @@ def check_dtype(device: torch.device) -> torch.dtype:
 
 def _blocked(kind: str, window, r0: int, r1: int, w: int, device) -> torch.Tensor | None:
     """(r1 - r0, w) True where query rows r0..r1-1 may not see key j (core.attention.blocked_cells)."""
-    if kind not in ("causal", "window"):
+    if MASK_KINDS[kind].rule is None or not MASK_KINDS[kind].hides:
         return None
     t = torch.arange(r0, r1, device=device)[:, None]
     j = torch.arange(w, device=device)[None, :]
-    return (j > t) | (j <= t - window) if kind == "window" else j > t
+    return MASK_KINDS[kind].rule(t, j, window)  # the core's own rule, on tensors
 
 
 def _weights(q, k, scale: float, block: tuple, mask: tuple, Mt, half: bool):
@@ -87,7 +89,7 @@ def _weights(q, k, scale: float, block: tuple, mask: tuple, Mt, half: bool):
         S = S[..., :w].contiguous()
     if Mt is not None:
         S.add_(Mt[r0:r1, :w])
-    elif kind == "causal" and q.shape[1] == T_k:
+    elif MASK_KINDS[kind].causal and q.shape[1] == T_k:
         tile = torch.ones(r1 - r0, w - r0, dtype=torch.bool, device=q.device).triu_(1)
         S[..., r0:w].masked_fill_(tile, -BLOCKED)
     else:
@@ -116,7 +118,7 @@ def layer_figures(
     Mt = None if M is None else torch.as_tensor(M, device=device).to(ct)
     for r0 in range(0, T, rows):
         r1 = min(T, r0 + rows)
-        w = min(r1, T_k) if mask[0] in ("causal", "window") and Mt is None else T_k
+        w = min(r1, T_k) if MASK_KINDS[mask[0]].future and Mt is None else T_k
         D, top = _weights(q, k, scale, (r0, r1, w), mask, Mt, half)
         if top is not None:
             smax = torch.maximum(smax, top)

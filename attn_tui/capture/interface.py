@@ -22,6 +22,7 @@ import torch
 from transformers import AttentionInterface, AttentionMaskInterface
 from transformers.masking_utils import eager_mask
 
+from ..core.mask_kinds import MASK_KINDS, NO_MASK, parse
 from .check_torch import mask_kind
 
 NAME = "attn_tui_capture"
@@ -90,7 +91,7 @@ class Recorder:
 
     def _mask(self, idx, attention_mask):
         if attention_mask is None:
-            return "none", None
+            return NO_MASK, None
         m = attention_mask[0]
         if m.dim() == 3:  # (1 or H, T, T'): one mask for every head is all a layer holds here
             if m.shape[0] != 1 and not bool((m == m[:1]).all()):
@@ -100,7 +101,7 @@ class Recorder:
         if key not in self._kinds:
             self._kinds[key] = mask_kind(m)  # on the mask's device: only the verdict comes back
         kind = self._kinds[key]
-        return kind, (_MaskRows(m)[:] if kind == "additive" else None)
+        return kind, (_MaskRows(m)[:] if MASK_KINDS[parse(kind)[0]].stored else None)
 
     def record(self, module, query, key, value, attention_mask, scaling, kwargs, attn_weights):
         self.calls += 1

@@ -9,6 +9,7 @@ import torch
 
 from ..core.heads.layer_file import LayerFile
 from ..core.heads.multihead_settings import read_mask_kind
+from ..core.mask_kinds import MASK_KINDS
 from . import interface
 from .check_torch import layer_figures
 from .interface import Unsupported, to_numpy
@@ -56,10 +57,9 @@ class LayerSink:
             return
         H, H_kv = layer.Q.shape[0], layer.K.shape[0]
         kind = mask_of(layer)
+        mask = read_mask_kind(kind, 0)  # (name, W or None): core/mask_kinds.py
         kv_head = [h // (H // H_kv) for h in range(H)]  # transformers' repeat_kv
-        self.figures[i] = layer_figures(
-            layer.Q, layer.K, layer.A, layer.scale, read_mask_kind(kind, 0), self.dtype, kv_head, M=layer.M
-        )
+        self.figures[i] = layer_figures(layer.Q, layer.K, layer.A, layer.scale, mask, self.dtype, kv_head, M=layer.M)
         W_O = output_projection(self.model, layer.module, H * layer.V.shape[-1])
         if self.with_w_o is None:
             self.with_w_o = W_O is not None
@@ -70,7 +70,7 @@ class LayerSink:
             arrays["W_O"] = W_O
         if self.keep_A:
             arrays["A"] = to_numpy(layer.A)
-        if kind == "additive":
+        if MASK_KINDS[mask[0]].stored:
             arrays["M"] = layer.M
         self.writer.add(i, arrays)
         self.scales[i], self.masks[i] = layer.scale, kind

@@ -15,11 +15,12 @@ import numpy as np
 
 from .checks import check_matrix, check_same
 from .info import row_entropies_bits
+from .mask_kinds import MASK_KINDS, SCENARIO_KINDS
 from .ranks import float_info, numerical_rank, score_rank, score_tolerance  # noqa: F401  (Trace's ranks; re-exported)
 
 DTYPES = {"float64": np.float64, "float32": np.float32, "float16": np.float16}
 FILLS = ("-1e9", "-inf", "min")
-MASKS = ("causal", "none", "window")
+MASKS = SCENARIO_KINDS  # the kinds a Scenario holds, read off the table (core/mask_kinds.py)
 
 
 def softmax(x, axis=-1):
@@ -101,24 +102,19 @@ def fill_value(fill="-1e9", dtype=np.float64):
 def blocked_cells(kind="causal", T=1, T_k=None, padding=(), window=None, first=0):
     """Boolean (T, T') array, True where query t may not see key i.
 
-    kind: "causal" (i > t blocked), "none", or "window" (causal and i <= t - w
-    blocked, a sliding window of width w). ``padding`` lists key positions
+    kind: a Scenario's kind (core/mask_kinds.py's rule): "causal" (i > t blocked), "none", or
+    "window" (causal and i <= t - w blocked, a sliding window of width w). ``padding`` lists key positions
     (0-based) that no query may see. ``first``: the rows are queries first..first+T-1
     (a block of rows of a longer sequence).
     """
     T_k = T if T_k is None else T_k
     t = np.arange(first, first + T)[:, None]
     i = np.arange(T_k)[None, :]
-    if kind == "causal":
-        blocked = i > t
-    elif kind == "none":
-        blocked = np.zeros((T, T_k), dtype=bool)
-    elif kind == "window":
-        if window is None or int(window) < 1:
-            raise ValueError(f"window: a sliding window needs a width >= 1, got {window!r}")
-        blocked = (i > t) | (i <= t - int(window))
-    else:
+    if kind not in MASKS:
         raise ValueError(f"mask: unknown mask {kind!r}; use one of {', '.join(MASKS)}")
+    if MASK_KINDS[kind].windowed and (window is None or int(window) < 1):
+        raise ValueError(f"window: a sliding window needs a width >= 1, got {window!r}")
+    blocked = MASK_KINDS[kind].rule(t, i, window)  # (T, T'), a new array: padding is set in it
     for p in padding:
         if not 0 <= int(p) < T_k:
             raise ValueError(f"padding: key position {p} is outside 0..{T_k - 1}")

@@ -13,6 +13,7 @@ import numpy as np
 
 from .attention import blocked_cells
 from .diagnose import NO_CEILING, ceiling_bits, dtype_max, nan_cause
+from .mask_kinds import MASK_KINDS
 from .matrices import PROJECTION_INPUTS, PROJECTIONS
 from .numfmt import fit_number
 
@@ -41,10 +42,11 @@ def block_reason(s, r: int, c: int) -> str:
     reasons = []
     if c + 1 in s.padding:
         reasons.append(f"key {c + 1} is padding")
-    future = s.mask in ("causal", "window") and blocked_cells("causal", r + 1, c + 1)[r, c]
+    kind = MASK_KINDS[s.mask]
+    future = kind.future and c > r  # every key after the query is hidden (causal, window)
     if future:
         reasons.append("a future key (causal)")
-    if s.mask == "window" and not future and blocked_cells("window", r + 1, c + 1, window=s.window)[r, c]:
+    if kind.windowed and not future and blocked_cells(s.mask, r + 1, c + 1, window=s.window)[r, c]:
         reasons.append(f"outside the window of the last {s.window} keys")
     return ", ".join(reasons) or "masked"
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import labeltext
 from .attention import DTYPES
+from .mask_kinds import MASK_KINDS
 from .matrices import INPUTS  # the matrices a scenario stores, from the one table
 
 # Each limit has one meaning and one name (issue 53 item 2); a module imports the one it means.
@@ -255,7 +256,7 @@ def _within_limits(s, error, large: bool) -> None:
             check_values(name, getattr(s, name), error)
     check_c(s.c, error)
     widest = window_limit(s.T, s.T_k, large)
-    if s.mask == "window" and s.window > widest:  # >= 1: valid already (scenario.validate)
+    if MASK_KINDS[s.mask].windowed and s.window > widest:  # >= 1: valid already (scenario.validate)
         raise error(f"window: a width from 1 to {widest}, got {shown(s.window)}")
 
 

@@ -12,9 +12,9 @@ import numpy as np
 from .attention import DTYPES, FILLS, fill_value
 from .diagnose import dtype_max, nan_causes, overflows
 from .edit import EditError
+from .mask_kinds import MASK_KINDS, SCENARIO_KINDS, label, spoken
 from .scenario import Scenario
 
-MASK_KINDS = ("causal", "none", "window")
 FILL_LABELS = {"-1e9": "-1e9", "-inf": "-inf", "min": "dtype min"}
 
 
@@ -27,7 +27,8 @@ def causal_allowed(s: Scenario) -> tuple[bool, str]:
             f"cross-attention: Y has its own {s.T_k} positions, not X's {s.T}; "
             "'key after query' means nothing, and a source sequence is fully known"
         )
-    kind = "a sliding window" if s.mask == "window" else "a causal mask"
+    mask = MASK_KINDS[s.mask] if MASK_KINDS[s.mask].hides else MASK_KINDS["causal"]  # the mask it has, or would take
+    kind = mask.called
     return True, (
         f"cross-attention with T' = T: {kind} only makes sense if Y's position i is "
         "the same moment as X's position i (e.g. a second view of the same stream)"
@@ -36,17 +37,17 @@ def causal_allowed(s: Scenario) -> tuple[bool, str]:
 
 def set_mask(s: Scenario, kind: str, window: int | None = None) -> Scenario:
     """Mask "causal", "none" or "window" (sliding window of width ``window``, default 2)."""
-    if kind not in MASK_KINDS:
-        raise EditError(f"mask: unknown mask {kind!r}; use causal, none or window")
-    if kind != "none":
+    if kind not in SCENARIO_KINDS:
+        raise EditError(f"mask: unknown mask {kind!r}; use {spoken(SCENARIO_KINDS)}")
+    if MASK_KINDS[kind].hides:
         ok, why = causal_allowed(s)
         if not ok:
             raise EditError(f"mask: {kind} is not offered -- {why}")
-    if kind == "window":
+    if MASK_KINDS[kind].windowed:
         w = window if window is not None else (s.window or 2)
         if isinstance(w, bool) or not isinstance(w, (int, np.integer)) or not 1 <= w <= max(1, s.T_k):
             raise EditError(f"window: width {w!r} must be a whole number from 1 to {s.T_k}")
-        return s.with_(mask="window", window=int(w))
+        return s.with_(mask=kind, window=int(w))
     return s.with_(mask=kind)
 
 
@@ -120,7 +121,7 @@ def set_cross_keeping_padding(s, on: bool):
 
 def summary(s: Scenario) -> str:
     """One line of the modes in force, e.g. ``mask causal · fill -1e9 · float64``."""
-    mask = f"window {s.window}" if s.mask == "window" else s.mask
+    mask = label(s.mask, s.window)
     parts = [f"mask {mask}", f"fill {FILL_LABELS[s.fill]}", s.dtype]
     if s.padding:
         parts.append("pad " + ",".join(str(p) for p in s.padding))
@@ -162,7 +163,7 @@ def explanations(s: Scenario, trace) -> list[str]:
             f"overflow in {s.dtype}: {', '.join(ov)} (beyond ±{big}, not a mask fill); "
             "the numbers computed from it are not to be trusted."
         )
-    if s.cross and s.mask != "none":
+    if s.cross and MASK_KINDS[s.mask].hides:
         lines.append(causal_allowed(s)[1])
     return lines
 
@@ -191,7 +192,7 @@ def explanations_large(s: Scenario, lz) -> list[str]:
             f"row {rows}: every key is masked; the finite fill keeps it a number, but it "
             "spreads over keys it should not see (batches ignore padded rows)."
         )
-    if s.cross and s.mask != "none":
+    if s.cross and MASK_KINDS[s.mask].hides:
         lines.append(causal_allowed(s)[1])
     return lines
 

@@ -16,6 +16,7 @@ from .attention import DTYPES, FILLS, MASKS, Trace, additive_mask, attention, bl
 from .checks import check_matrix
 from .labeltext import positioned
 from .limits import MAX_T, shown
+from .mask_kinds import MASK_KINDS
 from .matrices import INPUTS
 
 
@@ -237,7 +238,7 @@ def _validate_mask(s: Scenario) -> None:
     """The mask's kind, a window's width, the padded key positions."""
     if s.mask not in MASKS:
         raise ValueError(f"mask: unknown mask {s.mask!r}; use one of {', '.join(MASKS)}")
-    if s.mask == "window" and (not isinstance(s.window, int) or s.window < 1):
+    if MASK_KINDS[s.mask].windowed and (not isinstance(s.window, int) or s.window < 1):
         raise ValueError(f"window: a sliding window needs a whole width >= 1, got {shown(s.window)}")
     if isinstance(s.window, (int, np.integer)) and s.window > MAX_T:  # T x T' masks count in int64
         raise ValueError(f"window: {shown(s.window)} is wider than any sequence (at most {MAX_T})")

@@ -12,10 +12,13 @@ import math
 import numpy as np
 
 from .limits import check_dim, shown
+from .mask_kinds import takes_width
 from .matrices import INPUTS, LABELS
 from .scenario import Scenario
 
 KEYS = ("title", *LABELS, *INPUTS, "mask", "padding", "window", "fill", "c", "scaled", "dtype", "focus_row")
+WIDTH = "window"  # the key of a window's width (a setting; the mask kind of that name is core/mask_kinds.py's)
+WHOLE = (WIDTH, "focus_row")  # the settings that hold a whole number
 
 
 def _number(key, r, c, x):
@@ -91,11 +94,11 @@ def from_dict(data: dict) -> Scenario:
             kw[key] = tuple(value)
         elif key in ("title", "mask", "dtype") and not isinstance(value, str):
             raise ValueError(f"{key}: must be a string, got {shown(value)}")
-        elif key in ("window", "focus_row") and (isinstance(value, bool) or not isinstance(value, int)):
+        elif key in WHOLE and (isinstance(value, bool) or not isinstance(value, int)):
             raise ValueError(f"{key}: must be a whole number, got {shown(value)}")
         else:
             kw[key] = value
-    if "window" in data and data.get("mask", "causal") != "window":
+    if WIDTH in data and not takes_width(data.get("mask", "causal")):
         raise ValueError(
             f"window: given with mask = {shown(data.get('mask', 'causal'))}; a width applies "
             'only to mask = "window" (remove window, or set mask = "window")'

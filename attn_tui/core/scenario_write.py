@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .atomic import write_atomic
 from .limits import TOML_MAX
+from .mask_kinds import MASK_KINDS
 from .matrices import INPUTS, LABELS
 from .scenario import Scenario
 
@@ -52,7 +53,7 @@ def dumps(s: Scenario) -> str:
         "dtype": s.dtype,
         "padding": list(s.padding),
     }
-    if s.window is not None and s.mask == "window":  # a file refuses a width with another mask
+    if s.window is not None and MASK_KINDS[s.mask].windowed:  # a file refuses a width with another mask
         settings["window"] = s.window
     if s.focus_row is not None:
         settings["focus_row"] = s.focus_row

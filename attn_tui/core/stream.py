@@ -162,7 +162,11 @@ def _open_tiles(src: Source, r0: int, r1: int, tile: int):
     dtype's rounding well inside the margin). Rows near the top of a causal T = 16384 matrix
     then pass over 1 tile of keys, not 8; m, l, H, O and the largest masked weight are as before."""
     every = list(tile_ranges(src.T_k, tile))
-    if src.mask == "none" or r1 <= r0:
+    if r1 <= r0:
+        return every
+    first, last = src.span(r0, r1)  # keys before min(first) or after max(last) are blocked for every row
+    kept = [(c0, c1) for c0, c1 in every if c0 <= last.max() and c1 > first.min()]
+    if len(kept) == len(every):  # no mask, or none to leave out
         return every
     q, k = src.norms
     b = abs(src.scale) * q * k
@@ -170,8 +174,7 @@ def _open_tiles(src: Source, r0: int, r1: int, tile: int):
         return every
     if np.any(src.visible_keys(r0, r1) == 0):
         return every
-    first = r0 - int(src.window) + 1 if src.mask == "window" else 0  # keys below this are blocked for every row
-    return [(c0, c1) for c0, c1 in every if c0 <= r1 - 1 and c1 > first]
+    return kept
 
 
 def _merge_top(best_x, best_i, X, c0, k):

@@ -19,6 +19,7 @@ import numpy as np
 from .attention import DTYPES, fill_value, matmul
 from .finite import finite_range
 from .lazy_matrix import COLS, ROWS  # the blocks of S's products are the explorer's tiles
+from .mask_kinds import MASK_KINDS
 from .matrices import INPUTS
 
 TILE = 2048  # keys per tile: a (core.stream.BLOCK, TILE) float64 tile is 4 MiB
@@ -156,12 +157,7 @@ class Source:
         c1 = self.T_k if c1 is None else c1
         t = np.arange(r0, r1)[:, None]
         i = np.arange(c0, c1)[None, :]
-        if self.mask == "none":
-            b = np.zeros((r1 - r0, c1 - c0), dtype=bool)
-        else:
-            b = i > t
-            if self.mask == "window":
-                b = b | (i <= t - int(self.window))
+        b = MASK_KINDS[self.mask].rule(t, i, self.window)  # (r1 − r0, c1 − c0)
         if self.padding:
             b = b | np.isin(i, self.padding)
         return b
@@ -171,18 +167,20 @@ class Source:
         c1 = self.T_k if c1 is None else c1
         if r1 <= r0 or c1 <= c0:
             return False
-        if self.mask != "none" and c1 - 1 > r0:  # the last key is past the first row
-            return True
-        if self.mask == "window" and c0 <= r1 - 1 - int(self.window):  # the first key is before the last row's window
+        first, last = self.span(r0, r1)
+        if (first > c0).any() or (last < c1 - 1).any():  # a row's first seen key is past c0, or its last before c1 − 1
             return True
         return any(c0 <= p < c1 for p in self.padding)
+
+    def span(self, r0: int, r1: int) -> tuple[np.ndarray, np.ndarray]:
+        """(first, last) (r1 − r0,) each: the keys each query row of r0:r1 may see by the mask's rule are
+        first..last (core/mask_kinds.py), padding aside."""
+        return MASK_KINDS[self.mask].span(np.arange(r0, r1), self.T_k, self.window)
 
     def visible_keys(self, r0: int = 0, r1: int | None = None) -> np.ndarray:
         """(r1 − r0,) how many keys each query row of r0:r1 (all T by default) may see, from the
         mask's rule (no T x T' matrix)."""
-        t = np.arange(r0, self.T if r1 is None else r1)
-        last = np.full(t.size, self.T_k - 1) if self.mask == "none" else np.minimum(t, self.T_k - 1)
-        first = np.maximum(0, t - int(self.window) + 1) if self.mask == "window" else np.zeros(t.size, dtype=int)
+        first, last = self.span(r0, self.T if r1 is None else r1)
         n = np.maximum(0, last - first + 1)
         pad = np.unique(np.asarray(self.padding, dtype=np.int64))
         if pad.size:

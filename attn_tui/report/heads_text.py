@@ -16,6 +16,7 @@ from ..core.heads.readings import FIELDS, NAMES_A_HEAD, READINGS
 from ..core.heads.source import HeadSource, all_readings, own_weights_diffs
 from ..core.labeltext import positioned
 from ..core.limits import printable
+from ..core.mask_kinds import label, of_label
 from .prediction_text import prediction_dict, prediction_lines, prediction_of
 
 TOKENS_SHOWN = 24  # the text's tokens line: a 4,096-token file is not printed whole
@@ -27,7 +28,7 @@ def _num(x, width=9):
 
 
 def _mask(kind, w):
-    return f"window {w}" if kind == "window" else kind
+    return label(kind, w)
 
 
 def query_rows(src: HeadSource, t: int, layer: int | None = None, progress=None) -> list[dict]:
@@ -172,7 +173,7 @@ def _looks(d, tokens, t: int) -> list:
 
 def _verdicts(d) -> list:
     out = [""]
-    ceiling = "log2 t" if set(d["mask"]) == {"causal"} else "log2 of the keys each row sees"
+    ceiling = "log2 t" if all(of_label(m).causal for m in d["mask"]) else "log2 of the keys each row sees"
     ceiling = f"the mean over rows of {ceiling}, the uniform row's entropy"
     for field, what in (("prev_token", "previous-token"), ("induction", "induction"), ("duplicate_token", "duplicate")):
         best = _best(d["heads"], field)

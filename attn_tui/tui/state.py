@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core.diagnose import ceiling_bits
 from ..core.limits import C_MAX, C_MIN, DENSE_MAX  # the knob's range, the same as a file's
+from ..core.mask_kinds import MASK_KINDS
 from ..core.matrices import shape as matrix_shape
 from ..core.modes import causal_allowed, explanations, explanations_large
 from ..core.scenario import Scenario
@@ -191,11 +192,12 @@ class State:
         Raises Refused when causal makes no sense: cross-attention whose keys are a
         different sequence of another length (the lesson's exercise 3)."""
         s = self.scenario
-        if s.mask == "none":
+        hides = MASK_KINDS[s.mask].hides
+        if not hides:
             ok, why = causal_allowed(s)
             if not ok:
                 raise Refused(f"causal mask not offered: {why}")
-        return self.with_scenario(mask="none" if s.mask != "none" else "causal")
+        return self.with_scenario(mask="none" if hides else "causal")
 
     # -- what A shows: as is, value-weighted, info-weighted (core/heads/weighting.py) --
     @property

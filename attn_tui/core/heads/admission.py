@@ -18,6 +18,7 @@ import numpy as np
 from ..attention import DTYPES
 from ..labeltext import stored_problem
 from ..limits import MAX_LABEL, check_c, clean_label, compute_problem, overflow_message, printable, shown, window_limit
+from ..mask_kinds import MASK_KINDS
 from ..scenario import Scenario
 from .source import HeadSource, check_head
 
@@ -41,9 +42,9 @@ def admit_source(src: HeadSource) -> HeadSource:
             raise ValueError(f"scale: layer {layer} has {scale:g}, so {exc}") from None
     widest = window_limit(src.T, src.T_k)  # limits.admit's rule for a Scenario
     for layer, (kind, window) in enumerate(src.masks):
-        if kind == "window" and window > widest:
+        if MASK_KINDS[kind].windowed and window > widest:
             raise ValueError(f"mask: layer {layer}: window: a width from 1 to {widest}, got {shown(window)}")
-        if kind == "additive":
+        if MASK_KINDS[kind].stored:
             _check_M(src.read("M", layer), layer)
     return src
 

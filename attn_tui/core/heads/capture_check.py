@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..labeltext import token_label  # noqa: F401  (capture/run.py and prediction.py read it here)
+from ..mask_kinds import MASK_KINDS, NO_MASK, STORED, written
 from .source import HeadSource, layer_qk, own_weights_diffs
 
 # Unit roundoff u of the dtype a model computes in (half the gap between 1 and the next number).
@@ -34,24 +35,25 @@ def mask_kind(M, rows: int = 256) -> str:
     a 16,384-token mask costs a block, not a copy."""
     T, T_k = M.shape
     W = int((np.asarray(M[T - 1 : T]) > BLOCKED).sum())  # the last row sees its window whole
-    causal = window = T == T_k
-    window = window and W >= 1
+    # the table's rule kinds that hide keys, each with its width, while every row block fits it
+    fits = {
+        name: W if kind.windowed else None
+        for name, kind in MASK_KINDS.items()
+        if kind.rule is not None and kind.hides and T == T_k and (W >= 1 or not kind.windowed)
+    }
     blocked_any = False
     i = np.arange(T_k)[None, :]
     for r0 in range(0, T, rows):
         block = np.asarray(M[r0 : r0 + rows])
         blocked = block <= BLOCKED
         if np.any(block[~blocked] != 0):
-            return "additive"
+            return STORED
         blocked_any = blocked_any or bool(blocked.any())
-        if causal or window:
-            t = np.arange(r0, r0 + len(block))[:, None]
-            future = i > t
-            causal = causal and np.array_equal(blocked, future)
-            window = window and np.array_equal(blocked, future | (i <= t - W))
+        t = np.arange(r0, r0 + len(block))[:, None]
+        fits = {name: w for name, w in fits.items() if np.array_equal(blocked, MASK_KINDS[name].rule(t, i, w))}
     if not blocked_any:
-        return "none"
-    return "causal" if causal else f"window:{W}" if window else "additive"
+        return NO_MASK
+    return written(*next(iter(fits.items()))) if fits else STORED  # the first in the table's order
 
 
 # Byte-level BPE (GPT-2, Llama 3, Qwen) writes each byte as a printable character; these are the

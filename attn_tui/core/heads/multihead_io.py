@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ..limits import BOUND, MAX_TITLE, printable, unexpected
+from ..mask_kinds import MASK_KINDS
 from .admission import admit_source
 from .file_headers import MemberStreams, check_regular, npz_headers, read_settings, read_slice, safetensors_headers
 from .multihead_settings import (
@@ -89,7 +90,7 @@ def build(path, entries: dict, settings: dict) -> HeadSource:
     check_shapes(shapes)
     (L, H, T, d_k), (_, H_kv, T_k, _) = shapes["Q"], shapes["K"]
     masks = tuple(read_mask_kind(m, ly) for ly, m in enumerate(per_layer("mask", settings.get("mask", "causal"), L)))
-    additive = any(k == "additive" for k, _ in masks)
+    additive = any(MASK_KINDS[k].stored for k, _ in masks)
     if additive != ("M" in shapes):
         raise ValueError(
             "M: an additive mask per layer goes with mask = additive"

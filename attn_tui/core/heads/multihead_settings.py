@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import npz_members
 from ..limits import printable, shown
-from ..numparse import whole_digits
+from ..mask_kinds import choices_written, parse
 from .multihead_shapes import ARRAYS, AXES, MAX_LAYERS
 
 SETTINGS = ("title", "source", "tokens", "key_tokens", "kv_head", "scale", "mask", "raw_tokens", "provenance")
@@ -54,11 +54,10 @@ def per_layer(key, value, L):
 def read_mask_kind(text, layer):
     """(kind, window or None) of a layer's stored mask text ("causal", "none", "additive", "window:W");
     ValueError naming the layer otherwise. The file door's reading, and a capture's of its own masks."""
-    if text in ("causal", "none", "additive"):
-        return text, None
-    if isinstance(text, str) and text.startswith("window:") and whole_digits(text[7:]) and int(text[7:]) >= 1:
-        return "window", int(text[7:])
-    raise ValueError(f"mask: layer {layer} has {shown(text)}; use causal, none, window:W (W >= 1) or additive")
+    kind = parse(text)  # core/mask_kinds.py
+    if kind is None:
+        raise ValueError(f"mask: layer {layer} has {shown(text)}; use {choices_written()}")
+    return kind
 
 
 def read_scale(x, layer):

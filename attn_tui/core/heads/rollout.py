@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..mask_kinds import MASK_KINDS
 from .readings import ROWS
 from .source import SEEN, HeadSource
 
@@ -77,7 +78,7 @@ def _unseeing(src: HeadSource, layer: int) -> np.ndarray:
     """(T,) True for the query rows of ``layer`` that see no key: only an additive mask has them (a
     causal or window row sees itself), the same for every head of the layer; read in row blocks."""
     dead = np.zeros(src.T, bool)
-    if src.masks[layer][0] == "additive":
+    if MASK_KINDS[src.masks[layer][0]].stored:
         M = src.read("M", layer)  # (T, T'), read once (as weights_block does)
         for r0 in range(0, src.T, ROWS):
             dead[r0 : r0 + ROWS] = (M[r0 : r0 + ROWS] <= SEEN).all(axis=1)

@@ -17,6 +17,7 @@ import numpy as np
 from ..attention import DTYPES, MASKS, blocked_cells, softmax
 from ..byte_cache import ByteCache
 from ..cancel import check
+from ..mask_kinds import MASK_KINDS, spoken
 from ..models.tokenizer import InputError
 from ..scenario import Scenario
 from .readings import Readings, head_readings
@@ -92,13 +93,13 @@ class HeadSource:
         of the first ``width`` keys only when given. Read-only: a causal, window or no mask's rows are
         shared by every head and layer (mask_rows)."""
         kind, w = self.masks[layer]
-        if kind == "additive":
+        if MASK_KINDS[kind].stored:
             return self.read("M", layer)[r0:r1, :width] <= SEEN
         return mask_rows(kind, w, r0, r1, self.T_k if width is None else min(width, self.T_k))[0]
 
     def seen_width(self, layer: int, r1: int) -> int:
         """Query rows before r1 see no key from this one on: r1 under a causal or window mask, else T'."""
-        return min(r1, self.T_k) if self.masks[layer][0] in ("causal", "window") else self.T_k
+        return min(r1, self.T_k) if MASK_KINDS[self.masks[layer][0]].future else self.T_k
 
     def weights_block(self, layer: int, head: int, qkv=None):
         """A function (r0, r1[, w]) -> (A rows r0..r1-1 (r1 - r0, T') in float64, seen keys (r1 - r0, T')),
@@ -111,7 +112,7 @@ class HeadSource:
         heads' (H, T, d_k) whose blocks are (H, r1 - r0, w), every head of a layer in one call each."""
         Q, K = np.asarray(Q, np.float64), np.asarray(K, np.float64)
         scale = self.scales[layer]
-        M_layer = self.read("M", layer) if self.masks[layer][0] == "additive" else None  # (T, T'), read once
+        M_layer = self.read("M", layer) if MASK_KINDS[self.masks[layer][0]].stored else None  # (T, T'), read once
 
         def block(r0, r1, w=None):
             check()  # a worker superseded or quitting stops here, a row block at most after (core/cancel.py)
@@ -123,7 +124,7 @@ class HeadSource:
                 return softmax(S), M > SEEN
             kind, window = self.masks[layer]
             width = self.T_k if w is None else min(w, self.T_k)
-            if kind == "causal" and self.T == self.T_k and r0 < width:
+            if MASK_KINDS[kind].causal and self.T == self.T_k and r0 < width:
                 return causal_block(S, r0, r1, width)
             blocked, M = mask_rows(kind, window, r0, r1, width)
             S += M  # M = -1e9 where blocked, 0 where seen (one pass: a subtract with where= took 10x the exp)
@@ -254,7 +255,7 @@ def _scenario_mask(src: HeadSource, layer: int):
     """(mask, window) a Scenario can hold; an additive mask only when it is 0 / blocked in a causal
     or no-mask pattern (else ValueError: the heads table reads it, a single head cannot)."""
     kind, w = src.masks[layer]
-    if kind in MASKS:
+    if MASK_KINDS[kind].scenario:
         return kind, w
     M = np.asarray(src.read("M", layer))
     blocked = M <= SEEN
@@ -266,7 +267,7 @@ def _scenario_mask(src: HeadSource, layer: int):
             return "none", None
     raise ValueError(
         f"mask: layer {layer} has an explicit additive mask that is not causal or none; "
-        "`attn-tui heads` reads it, a single head takes causal, none or window"
+        f"`attn-tui heads` reads it, a single head takes {spoken(MASKS)}"
     )
 
 

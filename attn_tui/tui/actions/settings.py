@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...core import modes
 from ...core.edit import EditError
+from ...core.mask_kinds import MASK_KINDS
 from ...core.numparse import parse_int
 from ...core.random_scenario import DEFAULTS, check_params, random_scenario
 from ..screens.editor import FormScreen
@@ -17,7 +18,7 @@ def pick_mask(app) -> None:
 
 
 def picked_mask(app, kind) -> None:
-    if kind == "window":
+    if kind and MASK_KINDS[kind].windowed:
         w = app.state.scenario.window or 2
         app.push_screen(
             FormScreen(

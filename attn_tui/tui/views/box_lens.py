@@ -10,6 +10,7 @@ from rich.console import Group
 from rich.text import Text
 
 from ...core import lenses
+from ...core.mask_kinds import MASK_KINDS
 from ..fmt import fmt, fmt_vec
 
 
@@ -17,7 +18,7 @@ def box_kernel_applies(s) -> str | None:
     """None when A can be compared with W_avg, else why not (one line)."""
     if s.T != s.T_k:
         return "W_avg is Lesson 07's T×T prefix average: it needs self-attention (T' = T)."
-    if s.mask != "causal" or s.padding:
+    if not MASK_KINDS[s.mask].causal or s.padding:
         return f"W_avg is the causal prefix average; the mask now is {s.mask!r}{' with padding' if s.padding else ''}."
     return None
 

@@ -7,21 +7,24 @@ and a row with no key left to read is NaN. Pure: a Scenario in, one sentence out
 
 from __future__ import annotations
 
+from ...core.mask_kinds import MASK_KINDS
+
 
 def zero_scores_words(s) -> str:
     """'every score is 0: A is …' for the scenario ``s`` (its mask, window, padding, T′)."""
     pad = f", skipping the padded key{'s' if len(s.padding) > 1 else ''} {', '.join(map(str, s.padding))}"
     pad = pad if s.padding else ""
     nan = _fully_masked(s)
-    if s.mask == "causal" and not s.cross:
+    kind = MASK_KINDS[s.mask]
+    if kind.causal and not s.cross:
         what = (
             "Lesson 07's prefix average W_avg (row t: 1/t on tokens 1..t)"
             if not s.padding
             else (f"a prefix average over the keys each row may read{pad}")
         )
-    elif s.mask == "causal":
+    elif kind.causal:
         what = f"row t uniform over keys 1..min(t, T′){pad}"
-    elif s.mask == "window":
+    elif kind.windowed:
         what = f"each row the average of its last w = {s.window} keys (1/min(t, w)){pad}"
     else:
         what = f"every row uniform over all T′ = {s.T_k} keys (1/{s.T_k} each){pad}: no mask, so not W_avg"

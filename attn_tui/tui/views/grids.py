@@ -14,6 +14,7 @@ import numpy as np
 from ...core.finite import finite_range
 from ...core.lazy_matrix import LazyMatrix
 from ...core.lenses import param_count
+from ...core.mask_kinds import MASK_KINDS
 from ...core.matrices import INPUTS, MATRICES, PROJECTION_INPUTS, PROJECTIONS, axis_labels
 from ...core.scenario import Scenario
 from ..state import State
@@ -91,7 +92,7 @@ def grid_view(name: str, state: State) -> GridView | None:
     values, title, short, blocked, kind = _PARTS[name](s, tr, state)
     if name == "H" and state.compared is not None:
         cols = PINNED_ENTROPY_COLUMNS
-    elif name == "H" and (s.mask != "causal" or s.padding):
+    elif name == "H" and (not MASK_KINDS[s.mask].causal or s.padding):
         cols = ("log₂n", *cols[1:])  # the ceiling is log₂ of the n keys row t sees, not of t
     shape = f"({values.shape[0]}×{values.shape[1]})"
     lo, hi = large_range(name, values, state) if state.large else finite_range(values)

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import lenses
+from ...core.mask_kinds import MASK_KINDS
 from ..fmt import fmt, knob, short_vec
 from . import teaching
 
@@ -141,7 +142,7 @@ def causal_check(state) -> Group:
     top = float(np.nanmax(upper)) if upper.size and not np.all(np.isnan(upper)) else 0.0
     sums = A.sum(axis=1)
     shown = " ".join(fmt(x, 6) for x in sums[:8]) + (" …" if sums.size > 8 else "")
-    if s.mask == "causal" and not s.padding and not s.cross:
+    if MASK_KINDS[s.mask].causal and not s.padding and not s.cross:
         verdict = "lower-triangular ✓" if top == 0 else "not lower-triangular"
     else:
         verdict = (

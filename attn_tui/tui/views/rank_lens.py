@@ -9,6 +9,7 @@ import numpy as np
 from rich.console import Group
 from rich.text import Text
 
+from ...core.mask_kinds import MASK_KINDS
 from ..fmt import fmt
 
 RANK_TITLE = "Rank  rank S ≤ min(rank Q, rank K) ≤ d_k"
@@ -52,7 +53,7 @@ def rank_words(info: dict, rank_a: int | None, s) -> str:
         )
     else:
         budget = f"d_k = {d_k} is not below T = {s.T} and T′ = {s.T_k} here, so d_k is no limit on this S."
-    if s.mask == "causal" and not s.cross and s.T == s.T_k and not s.padding:
+    if MASK_KINDS[s.mask].causal and not s.cross and s.T == s.T_k and not s.padding:
         a_rank = (
             "A causal A is always full rank: lower-triangular with a positive diagonal (each row weighs its own key)."
         )

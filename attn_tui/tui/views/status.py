@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ...core.mask_kinds import label
 from ...core.scenario import Scenario
 from ..fmt import knob
 from ..state import State
@@ -48,8 +49,7 @@ def status_parts(state: State, check: bool = True) -> list[Part]:
         parts.append(Part(f"c={c} · scaled c/√d_k={knob(s.scale, 3)}", f"c={c} ×1/√d_k", "bold", 1))
     else:  # the scores are c·q·k: c alone, no 1/√d_k (saying c twice told nothing)
         parts.append(Part(f"c={c} · UNSCALED c·q·k, no 1/√d_k", f"c={c} UNSCALED", "bold red", 1))
-    mask = s.mask if s.mask != "window" else f"window {s.window}"
-    short_mask = s.mask if s.mask != "window" else f"win {s.window}"
+    mask, short_mask = label(s.mask, s.window), label(s.mask, s.window, short=True)
     if s.padding:
         pad = ",".join(map(str, s.padding))
         mask, short_mask = f"{mask} +pad {pad}", f"{short_mask} +pad {pad}"
