@@ -61,7 +61,7 @@ def to_numpy(t: torch.Tensor) -> np.ndarray:
     return t.cpu().numpy()
 
 
-class _MaskRows:
+class MaskRows:
     """Rows of one sequence's mask (T, T') as float64 NumPy arrays (the explicit M of a mask of kind
     "additive", which the file keeps). Boolean masks (True = attend, transformers') read as 0 /
     float32's min."""
@@ -101,7 +101,7 @@ class Recorder:
         if key not in self._kinds:
             self._kinds[key] = mask_kind(m)  # on the mask's device: only the verdict comes back
         kind = self._kinds[key]
-        return kind, (_MaskRows(m)[:] if MASK_KINDS[parse(kind)[0]].stored else None)
+        return kind, (MaskRows(m)[:] if MASK_KINDS[parse(kind)[0]].stored else None)
 
     def record(self, module, query, key, value, attention_mask, scaling, kwargs, attn_weights):
         self.calls += 1

@@ -15,7 +15,7 @@ require_models()
 import torch  # noqa: E402
 
 from attn_tui.capture.check_torch import mask_kind as torch_kind  # noqa: E402
-from attn_tui.capture.interface import _MaskRows  # noqa: E402
+from attn_tui.capture.interface import MaskRows  # noqa: E402
 from attn_tui.core.heads.capture_check import mask_kind as numpy_kind  # noqa: E402
 
 
@@ -53,7 +53,7 @@ PATTERNS = ["causal", "window:1", "window:3", "none", "padded", "striped"]
 def test_the_device_reading_is_the_oracles(pattern, rows):
     for T, T_k in ((12, 12), (9, 12)):
         for form, m in forms(allowed(pattern, T, T_k)).items():
-            want = numpy_kind(_MaskRows(m))
+            want = numpy_kind(MaskRows(m))
             assert torch_kind(m, rows=rows) == want, (pattern, T, T_k, form)
 
 
@@ -61,7 +61,7 @@ def test_the_device_reading_is_the_oracles(pattern, rows):
 def test_an_odd_entry_makes_the_mask_additive_in_both(value):
     m = torch.where(allowed("causal", 10, 10), 0.0, torch.finfo(torch.float32).min)
     m[7, 3] = value
-    assert numpy_kind(_MaskRows(m)) == "additive"
+    assert numpy_kind(MaskRows(m)) == "additive"
     assert torch_kind(m, rows=3) == "additive"
 
 
