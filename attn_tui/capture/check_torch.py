@@ -83,7 +83,8 @@ def _weights(q, k, scale: float, block: tuple, mask: tuple, Mt, half: bool):
     kind, window = mask
     T_k = k.shape[1]
     S = torch.matmul(q[:, r0:r1], k[:, : (T_k if half else w)].transpose(1, 2))
-    S.mul_(scale)
+    if scale != 1.0:  # layer_figures folds the scale into q once: one pass less over every block
+        S.mul_(scale)
     top = S.abs().amax(dim=(1, 2)) if half else None
     if half and w < T_k:
         S = S[..., :w].contiguous()
@@ -109,7 +110,7 @@ def layer_figures(
     ct = check_dtype(device)
     H, T, d_k = Q.shape
     T_k = K.shape[1]
-    q = Q.detach().to(ct)
+    q = Q.detach().to(ct) * scale  # scale·Q once, not scale·(Q Kᵀ) in every block
     k = K.detach().to(ct)[torch.as_tensor(list(kv_head), device=device)]  # (H, T', d_k)
     half = UNIT_ROUNDOFF[dtype] > UNIT_ROUNDOFF["float32"]
     worst = torch.zeros(H, dtype=ct, device=device)
@@ -119,19 +120,21 @@ def layer_figures(
     for r0 in range(0, T, rows):
         r1 = min(T, r0 + rows)
         w = min(r1, T_k) if MASK_KINDS[mask[0]].future and Mt is None else T_k
-        D, top = _weights(q, k, scale, (r0, r1, w), mask, Mt, half)
+        D, top = _weights(q, k, 1.0, (r0, r1, w), mask, Mt, half)
         if top is not None:
             smax = torch.maximum(smax, top)
         own = A[:, r0:r1, :w]
-        D.sub_(own).abs_()  # in place: the model's weights promoted to the check's dtype as they are read
-        most = D.amax(dim=(1, 2))
+        D.sub_(own)  # in place: the model's weights promoted to the check's dtype as they are read
+        lo, hi = torch.aminmax(D.view(H, -1), dim=1)  # max |ΔA| in one pass (aminmax keeps NaN)
+        most = torch.maximum(hi, -lo)
         if torch.isnan(most).any():  # rare: NaN in the model's A, or in both (a fully masked row: they agree)
-            both = torch.isnan(_weights(q, k, scale, (r0, r1, w), mask, Mt, False)[0]) & torch.isnan(own)
-            most = D.masked_fill_(both, 0.0).amax(dim=(1, 2))
+            both = torch.isnan(_weights(q, k, 1.0, (r0, r1, w), mask, Mt, False)[0]) & torch.isnan(own)
+            most = D.masked_fill_(both, 0.0).abs_().amax(dim=(1, 2))
         worst = torch.maximum(worst, most)  # maximum keeps NaN (fmax would drop it)
         if w < T_k:  # keys after the block's last row are blocked: the model's weights there are its error
             worst = torch.maximum(worst, A[:, r0:r1, w:].abs().amax(dim=(1, 2)).to(ct))
-    bounds = scale * torch.linalg.vector_norm(q, dim=2).amax(dim=1) * torch.linalg.vector_norm(k, dim=2).amax(dim=1)
+    # scale·max‖q‖·max‖k‖, with q already scale·Q
+    bounds = torch.linalg.vector_norm(q, dim=2).amax(dim=1) * torch.linalg.vector_norm(k, dim=2).amax(dim=1)
     bounds, smax = bounds.cpu().tolist(), smax.cpu().tolist()
     allowed = [allowed_diff(dtype, d_k, T_k, bounds[h], smax[h] if half else None) for h in range(H)]
     if ct == torch.float32:  # the recompute's own rounding, in float32
