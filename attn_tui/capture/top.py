@@ -22,7 +22,7 @@ import torch
 from ..core.heads.capture_check import token_label
 
 K = 10  # next tokens stored at each position (the k)
-CHUNK_BYTES = 64 * 2**20  # logits held at once, float32: 64 MiB (338 positions of a 50,257-token vocabulary)
+CHUNK_BYTES = 64 * 2**20  # logits held at once, float32: 64 MiB (333 positions of a 50,257-token vocabulary)
 # why a capture stores no prediction, or no per-head parts: a code in the file's provenance, the words in the core
 NO_HEAD, NOT_LOGITS, NO_NORM, SOME_LAYERS, NO_W_O = "no_lm_head", "logits", "norm", "layers", "w_o"
 
