@@ -27,7 +27,7 @@ from .query_top import layer_rows
 from .source import HeadSource
 
 TOP_ARRAYS = ("top_ids", "top_p", "top_logit")
-REST = "the rest (embedding, MLPs, biases)"
+REST = "the rest"  # the logit minus the heads' parts: the legend says what it holds
 NO_HEAD = (
     "no prediction: the model was captured without a language-model head (its AutoModel, as BERT's), "
     "so it stored no next token"

@@ -73,7 +73,7 @@ def prediction_view(state: State, p: Prediction, tops: list[HeadTop] | None = No
         name = f"L{x.layer}.H{x.head}" if x.is_head else p.direct_name
         why = looks.get((x.layer, x.head)) if x.is_head else None
         lines.append(PartLine((x.layer, x.head) if x.is_head else None, _part(name, f"{x.logit:+.2f}", why)))
-    first = p.parts[0]
+    first = p.heads[0] if p.captured and p.heads else p.parts[0]  # a file's: the head with the largest part
     name = f"L{first.layer}.H{first.head}" if first.is_head else p.direct_name
     why = looks.get((first.layer, first.head)) if first.is_head else None
     headline = f"predicts {tok!r} {p_text(q)}; " + _part(name, f"{first.logit:+.1f}", why)
