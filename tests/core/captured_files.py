@@ -65,3 +65,18 @@ def write_captured(path, *, L=2, H=2, d_k=4, d=8, hostile=None, about=None) -> d
             f.add(ly, {k: v[ly].astype(np.float32) for k, v in layers.items()})
         f.finish({k: json.dumps(v) for k, v in settings.items()}, top)
     return layers | top
+
+
+def own_shares(a: dict, t: int) -> np.ndarray:
+    """(L, H) each head's write at t, centred, dotted with top_readout[t]: the numbers, from the arrays."""
+    L, H, T, d_k = a["Q"].shape
+    u = a["top_readout"][t].astype(np.float64)
+    out = np.zeros((L, H))
+    for ly in range(L):
+        for h in range(H):
+            s = a["Q"][ly, h, t] @ a["K"][ly, h, : t + 1].T / np.sqrt(d_k)  # causal: keys 0..t
+            w = np.exp(s - s.max())
+            w /= w.sum()
+            o = (w @ a["V"][ly, h, : t + 1]) @ a["W_O"][ly, h * d_k : (h + 1) * d_k]
+            out[ly, h] = (o - o.mean()) @ u
+    return out

@@ -15,24 +15,9 @@ from attn_tui.core.heads.captured_top import NO_PARTS, REST, WHY_NO_PARTS, predi
 from attn_tui.core.heads.multihead_io import open_file
 from attn_tui.core.heads.prediction import NO_PREDICTION
 from attn_tui.report.heads_text import heads_json
-from tests.core.captured_files import TOKENS, VOCAB, write_captured
+from tests.core.captured_files import TOKENS, VOCAB, own_shares, write_captured
 
 F32 = float(np.finfo(np.float32).eps)
-
-
-def _own_shares(a: dict, t: int) -> np.ndarray:
-    """(L, H) each head's write at t, centred, dotted with top_readout[t]: the numbers, from the arrays."""
-    L, H, T, d_k = a["Q"].shape
-    u = a["top_readout"][t].astype(np.float64)
-    out = np.zeros((L, H))
-    for ly in range(L):
-        for h in range(H):
-            s = a["Q"][ly, h, t] @ a["K"][ly, h, : t + 1].T / np.sqrt(d_k)  # causal: keys 0..t
-            w = np.exp(s - s.max())
-            w /= w.sum()
-            o = (w @ a["V"][ly, h, : t + 1]) @ a["W_O"][ly, h * d_k : (h + 1) * d_k]
-            out[ly, h] = (o - o.mean()) @ u
-    return out
 
 
 @pytest.mark.parametrize("t", [0, 3, 7])
@@ -43,7 +28,7 @@ def test_the_stored_top_and_each_heads_share_recomputed(tmp_path, t):
     assert [tok for tok, _ in p.top] == [VOCAB[i] for i in a["top_ids"][t, :5]]
     np.testing.assert_allclose([q for _, q in p.top], a["top_p"][t, :5], rtol=0, atol=0)  # read as stored
     assert p.logit == float(a["top_logit"][t, 0])
-    want = _own_shares({k: v.astype(np.float32).astype(np.float64) for k, v in a.items()}, t)
+    want = own_shares({k: v.astype(np.float32).astype(np.float64) for k, v in a.items()}, t)
     tol = 64 * F32 * (1 + np.abs(want).max())
     for x in p.heads:
         assert x.logit == pytest.approx(want[x.layer, x.head], abs=tol)

@@ -16,8 +16,7 @@ from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.heads_nav import first_head
 from attn_tui.tui.screens.model import ModelScreen
 from attn_tui.tui.screens.tokens import TokensScreen
-from tests.core.captured_files import VOCAB, write_captured
-from tests.core.test_captured_top import _own_shares
+from tests.core.captured_files import VOCAB, own_shares, write_captured
 
 SIZE = (120, 40)
 NONE = dict.fromkeys(("top_ids", "top_p", "top_logit", "top_readout", "top_tokens"))
@@ -50,7 +49,7 @@ async def test_the_token_view_shows_the_stored_top_and_n_walks_the_heads_parts(s
         )
         assert "the heads' direct parts (the final norm's 1/σ held)" in lines[2] and "not captured" in lines[2]
         assert lines[2].endswith(f" · {REST}") or f" · {REST} " in lines[2]
-        shares = _own_shares({k: v.astype(np.float32).astype(np.float64) for k, v in a.items()}, t)
+        shares = own_shares({k: v.astype(np.float32).astype(np.float64) for k, v in a.items()}, t)
         ranking = sorted(np.ndindex(*shares.shape), key=lambda k: -shares[k])
         start = ranking.index((0, 0))
         for k in range(1, len(ranking) + 1):
