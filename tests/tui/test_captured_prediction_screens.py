@@ -95,3 +95,22 @@ async def test_a_label_holding_markup_is_shown_as_written(settle, tmp_path):
         await _press(pilot, settle, "T")
         first = app.screen.query_one("#tokens-predict").plain.splitlines()[0]
         assert first.startswith(f"predicts '[bold]{VOCAB[a['top_ids'][app.state.row, 0]]}[/]' ")
+
+
+async def test_a_row_of_the_readout_that_is_not_finite_is_one_line_in_both_views(settle, tmp_path):
+    """The readout is read a row at a time, in a worker: a non-finite row is the reader's one line, the
+    views stay up and the next row, finite, predicts again."""
+    bad = np.zeros((8, 8), np.float32)
+    bad[4, 0] = np.nan
+    write_captured(tmp_path / "c.safetensors", hostile={"top_readout": bad})
+    app = _app(tmp_path / "c.safetensors")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _press(pilot, settle, "T")
+        assert app.state.row == 4  # the first repeated token: the row holding the NaN
+        said = app.screen.query_one("#tokens-predict").plain
+        assert said == f"{tmp_path / 'c.safetensors'}: top_readout: row 5, column 1 is nan; entries must be finite"
+        await _press(pilot, settle, "j")
+        assert app.state.row == 5 and app.screen.query_one("#tokens-predict").plain.startswith("predicts ")
+        await _press(pilot, settle, "k", "M")
+        assert app.screen.query_one("#model-predict").plain.startswith(said)

@@ -50,6 +50,23 @@ def prediction_at(state: State) -> Prediction | None:
     return None if why_none(state) else predict_source(state.head.source, state.row)
 
 
+def reads_file(state: State) -> bool:
+    """True when the prediction reads every head's row t from a file (a capture's heads' direct parts):
+    the screens compute it in a worker."""
+    top = getattr(state.head.source, "top", None) if state.head is not None else None
+    return top is not None and top.readout
+
+
+def predicted(state: State, tops: list[HeadTop] | None = None) -> PredictionView | str:
+    """What a view shows of the prediction: its PredictionView, or the one line saying why there is none
+    (or what a file's row could not be read for: a non-finite top_readout, one line)."""
+    try:
+        p = prediction_at(state)
+        return why_none(state) if p is None else prediction_view(state, p, tops)
+    except ValueError as exc:
+        return str(exc)
+
+
 def _looks(state: State, tops) -> dict:
     src = state.head.source
     keys = src.key_tokens or src.tokens
