@@ -93,13 +93,13 @@ def store(rec: TopRecorder, out, tokenizer, has_all_heads: str | None) -> tuple[
     if rec.head is None or rec.hidden is None:
         return {}, [], {"none": NO_HEAD}
     logits = getattr(out, "logits", None)
-    h = rec.hidden
+    h = rec.hidden.to(rec.head.weight.device)  # --device-map auto: the output layer may sit elsewhere
     T = h.shape[0]
     with torch.inference_mode():
         last = rec.head(h[-1:]).float()[0]
-        if logits is None or not torch.allclose(
-            logits[0, -1].float(), last, atol=_tolerance(h.dtype) * (1 + last.abs().max())
-        ):
+        # the same product, batched otherwise: a few roundings apart; a soft cap or a scale is far more
+        atol = max(_tolerance(h.dtype), 1e-4) * (1 + float(last.abs().max()))
+        if logits is None or not torch.allclose(logits[0, -1].float(), last, atol=atol):
             return {}, [], {"none": NOT_LOGITS}
         V = int(rec.head.weight.shape[0])
         k = min(K, V)
@@ -143,5 +143,5 @@ def _readout(rec: TopRecorder, top: torch.Tensor, has_all_heads: str | None):
     b = norm.bias.double() if getattr(norm, "bias", None) is not None else 0.0
     if not torch.allclose(x * inv * w + b, y, atol=_tolerance(rec.x.dtype) * (1 + float(y.abs().max()))):
         return None, NO_NORM  # not a norm of this form (Gemma's 1 + w, say): its scale cannot be held as here
-    W_U = rec.head.weight.detach()[top.to(rec.head.weight.device)].double()  # (T, d)
+    W_U = rec.head.weight.detach()[top.to(rec.head.weight.device)].to(x.device).double()  # (T, d), the norm's device
     return (W_U * w * inv).cpu().numpy().astype(np.float32), None

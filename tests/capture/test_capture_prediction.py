@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from attn_tui.cli import main
-from attn_tui.core.heads.captured_top import NO_HEAD, predict_source, why_none
+from attn_tui.core.heads.captured_top import NO_HEAD, WHY_NO_PARTS, WHY_NONE, predict_source, why_none
 from attn_tui.core.heads.multihead_io import open_file
 from attn_tui.report.heads_text import heads_json
 from tests.capture.tiny_models import require_models
@@ -149,3 +149,36 @@ def test_a_llama_with_an_rms_norm_gives_the_heads_parts(tiny_folders, tmp_path):
     assert src.top.readout and not src.top.centred and src.provenance["prediction"]["by_head"] is None
     p = predict_source(src, 4)
     assert abs(sum(x.logit for x in p.parts) - p.logit) < 1e-9 * (1 + abs(p.logit))
+
+
+def test_some_layers_give_the_top_without_the_heads_parts(tiny_folders, tmp_path):
+    require_models()
+    out = tmp_path / "o.safetensors"
+    assert main(["capture", str(tiny_folders("gpt2", lm=True)), TEXT, "--out", str(out), "--layers", "1"]) == 0
+    src = open_file(out)
+    assert src.top is not None and not src.top.readout and not src.has("top_readout")
+    p = predict_source(src, 3)
+    assert p.parts == () and p.legend == WHY_NO_PARTS["layers"]
+
+
+def test_logits_scaled_after_the_output_layer_store_no_prediction(tiny_folders, tmp_path, monkeypatch):
+    """A model whose logits are not its output layer's (here doubled after it, as a scale or a soft cap
+    would change them): the check on the last position finds it, and no prediction is stored."""
+    require_models()
+    import functools
+
+    import transformers
+
+    cls = transformers.GPT2LMHeadModel
+    forward = cls.forward
+
+    @functools.wraps(forward)
+    def doubled(self, *a, **kw):
+        out = forward(self, *a, **kw)
+        out.logits = out.logits * 2
+        return out
+
+    monkeypatch.setattr(cls, "forward", doubled)
+    src = open_file(_capture(tiny_folders("gpt2", lm=True), tmp_path))
+    assert src.top is None and why_none(src) == WHY_NONE["logits"]
+    assert src.provenance["prediction"] == {"none": "logits"}
