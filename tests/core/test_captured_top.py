@@ -162,3 +162,26 @@ def test_a_non_finite_readout_row_is_one_line_when_read(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert "Traceback" not in err and len(err.splitlines()) == 1
     assert "top_readout: row 3, column 4 is inf; entries must be finite" in err
+
+
+def test_an_npz_holds_the_same_prediction_and_is_checked_the_same(tmp_path):
+    """The .npz door: the arrays as members, top_tokens a 1-D member of strings (judged from its header:
+    at most one label a stored token), provenance a JSON text; the same prediction, the same refusals."""
+    a = write_captured(tmp_path / "c.safetensors")
+    want = predict_source(open_file(tmp_path / "c.safetensors"), 5)
+    about = json.dumps({"prediction": {"k": 10, "by_head": None, "centred": True}})
+    members = {k: v.astype(np.float32) if k != "top_ids" else v for k, v in a.items()}
+    np.savez(
+        tmp_path / "c.npz", **members, tokens=np.array(TOKENS), top_tokens=np.array(VOCAB), provenance=np.array(about)
+    )
+    got = predict_source(open_file(tmp_path / "c.npz"), 5)
+    assert got.top == want.top and got.parts == want.parts
+    members["top_p"] = members["top_p"][:, ::-1].copy()
+    np.savez(
+        tmp_path / "d.npz", **members, tokens=np.array(TOKENS), top_tokens=np.array(VOCAB), provenance=np.array(about)
+    )
+    with pytest.raises(ValueError, match=r"d\.npz: top_p: row 1 is not sorted; each row is heaviest first$"):
+        open_file(tmp_path / "d.npz")
+    np.savez(tmp_path / "e.npz", **members, tokens=np.array(TOKENS), top_tokens=np.array(["x"] * 81))
+    with pytest.raises(ValueError, match=r"e\.npz: top_tokens: 81 labels; this file's matrices have at most 80 rows"):
+        open_file(tmp_path / "e.npz")
