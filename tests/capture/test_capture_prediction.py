@@ -96,13 +96,15 @@ def test_the_stored_top_10_is_the_models_own(tiny_folders, tmp_path, monkeypatch
 
 
 @pytest.mark.parametrize("t", [2, 9])
-def test_each_heads_part_and_the_rest_against_the_logit(tiny_folders, tmp_path, t):
+def test_each_heads_part_and_the_rest_against_the_logit(tiny_folders, tmp_path, capsys, t):
     """The heads' direct parts read from the file against the model's own per-head writes through ln_f held
     at position t; then the heads' parts plus the rest made here (embedding, c_proj biases, MLPs, ln_f's
     bias) equal the model's logit of the top token."""
     require_models()
     folder = tiny_folders("gpt2", lm=True)
     src = open_file(_capture(folder, tmp_path))
+    said = "stored the model's own top 10 next tokens at each position, and what each head's direct part of "
+    assert f"{said}the top one needs: attn-tui heads {tmp_path / 'o.safetensors'} --query t" in capsys.readouterr().out
     model, logits, heads, rest, x = _own(folder)
     pred = predict_source(src, t)
     assert src.top.readout and len(pred.heads) == len(heads) * len(heads[0])
@@ -134,6 +136,7 @@ def test_each_heads_part_and_the_rest_against_the_logit(tiny_folders, tmp_path, 
 def test_a_model_without_an_lm_head_has_no_prediction_and_says_so(tiny_folders, tmp_path, capsys, family, lm):
     require_models()
     src = open_file(_capture(tiny_folders(family, lm=lm), tmp_path))
+    assert NO_HEAD in capsys.readouterr().out.splitlines()  # the command said it as it wrote the file
     assert src.top is None and not src.has("top_ids")
     assert why_none(src) == NO_HEAD
     d = json.loads(heads_json(src, query=1))
@@ -151,10 +154,12 @@ def test_a_llama_with_an_rms_norm_gives_the_heads_parts(tiny_folders, tmp_path):
     assert abs(sum(x.logit for x in p.parts) - p.logit) < 1e-9 * (1 + abs(p.logit))
 
 
-def test_some_layers_give_the_top_without_the_heads_parts(tiny_folders, tmp_path):
+def test_some_layers_give_the_top_without_the_heads_parts(tiny_folders, tmp_path, capsys):
     require_models()
     out = tmp_path / "o.safetensors"
     assert main(["capture", str(tiny_folders("gpt2", lm=True)), TEXT, "--out", str(out), "--layers", "1"]) == 0
+    said = f"stored the model's own top 10 next tokens at each position, ({WHY_NO_PARTS['layers']}): "
+    assert said + f"attn-tui heads {out} --query t" in capsys.readouterr().out.splitlines()
     src = open_file(out)
     assert src.top is not None and not src.top.readout and not src.has("top_readout")
     p = predict_source(src, 3)
