@@ -141,7 +141,9 @@ def _readout(rec: TopRecorder, top: torch.Tensor, has_all_heads: str | None):
     inv = torch.rsqrt((x * x).mean(-1, keepdim=True) + float(eps))  # 1/σ at each position (T, 1)
     w = norm.weight.double()
     b = norm.bias.double() if getattr(norm, "bias", None) is not None else 0.0
-    if not torch.allclose(x * inv * w + b, y, atol=_tolerance(rec.x.dtype) * (1 + float(y.abs().max()))):
+    scaled = x * inv * w
+    tol = 16 * float(torch.finfo(rec.x.dtype).eps)  # each entry, to the rounding of its terms (not of the largest)
+    if ((scaled + b - y).abs() > tol * (scaled.abs() + abs(b) + 1)).any():
         return None, NO_NORM  # not a norm of this form (Gemma's 1 + w, say): its scale cannot be held as here
     W_U = rec.head.weight.detach()[top.to(rec.head.weight.device)].to(x.device).double()  # (T, d), the norm's device
     return (W_U * w * inv).cpu().numpy().astype(np.float32), None

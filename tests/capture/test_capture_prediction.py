@@ -187,3 +187,19 @@ def test_logits_scaled_after_the_output_layer_store_no_prediction(tiny_folders, 
     src = open_file(_capture(tiny_folders("gpt2", lm=True), tmp_path))
     assert src.top is None and why_none(src) == WHY_NONE["logits"]
     assert src.provenance["prediction"] == {"none": "logits"}
+
+
+def test_a_final_norm_of_another_form_gives_no_heads_parts(tiny_folders, tmp_path, monkeypatch):
+    """A norm whose output is not (x − mean x) / σ · w + b (here x̂ · (1 + w) + b, Gemma's form): the
+    check of the recomputed norm against the model's own output finds it, and no readout is stored."""
+    require_models()
+    import torch
+    import torch.nn.functional as F
+
+    def one_plus_w(self, x):
+        return F.layer_norm(x, self.normalized_shape, 1 + self.weight, self.bias, self.eps)
+
+    monkeypatch.setattr(torch.nn.LayerNorm, "forward", one_plus_w)
+    src = open_file(_capture(tiny_folders("gpt2", lm=True), tmp_path))
+    assert src.top is not None and not src.top.readout and src.provenance["prediction"]["by_head"] == "norm"
+    assert predict_source(src, 2).legend == WHY_NO_PARTS["norm"]
