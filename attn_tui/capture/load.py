@@ -1,6 +1,7 @@
-"""The model and tokenizer of a Hugging Face id or a local folder, loaded for capture: the
-AutoModel (no task head: capture needs the attention layers only), eval mode, the capture's
-attention function. Every failure is a CaptureError of one line."""
+"""The model and tokenizer of a Hugging Face id or a local folder, loaded for capture: the causal
+language model (AutoModelForCausalLM) when its weights hold one (config.architectures names a causal LM
+class: its own next-token prediction is stored too, top.py), else the AutoModel (no task head: BERT's),
+eval mode, the capture's attention function. Every failure is a CaptureError of one line."""
 
 from __future__ import annotations
 
@@ -14,7 +15,14 @@ import warnings
 
 import torch
 from huggingface_hub.utils import logging as hub_logging
-from transformers import MODEL_MAPPING, AutoConfig, AutoModel, AutoTokenizer
+from transformers import (
+    MODEL_FOR_CAUSAL_LM_MAPPING,
+    MODEL_MAPPING,
+    AutoConfig,
+    AutoModel,
+    AutoModelForCausalLM,
+    AutoTokenizer,
+)
 from transformers.utils import logging as hf_logging
 
 from . import interface
@@ -161,8 +169,19 @@ def _load_problem(model_id, config, exc, allow_pickle: bool) -> Exception:
     return CaptureError(f"{model_id}: cannot load the model ({text})")
 
 
+def auto_class(config):
+    """AutoModelForCausalLM when the weights are a causal LM's (config.architectures names the causal LM
+    class of its config: GPT2LMHeadModel, LlamaForCausalLM), else AutoModel: a base model's weights (a
+    GPT2Model saved alone) hold no LM head, and a head made up at load would predict nothing of the model's."""
+    try:
+        lm = MODEL_FOR_CAUSAL_LM_MAPPING[type(config)]
+    except KeyError:
+        return AutoModel
+    return AutoModelForCausalLM if lm.__name__ in (getattr(config, "architectures", None) or ()) else AutoModel
+
+
 def load_model(model_id: str, config, *, dtype="float32", device="cpu", revision=None, trust_remote_code=False, **kw):
-    """The model (AutoModel: no task head), eval mode, on ``device`` (or placed by accelerate under
+    """The model (auto_class: with its LM head when it has one), eval mode, on ``device`` (or placed by accelerate under
     ``kw["device_map"]``), attention through the capture; weights from .safetensors only unless
     ``kw["allow_pickle"]``."""
     interface.register()
@@ -180,7 +199,7 @@ def load_model(model_id: str, config, *, dtype="float32", device="cpu", revision
         try:
             with warnings.catch_warnings():  # torch warns of a pickle's protocol in two lines: the refusal says it
                 warnings.filterwarnings("ignore", category=UserWarning, module=r"torch\._weights_only_unpickler")
-                model = AutoModel.from_pretrained(
+                model = auto_class(config).from_pretrained(
                     model_id, config=config, dtype=DTYPES[dtype], attn_implementation=interface.NAME, **opts
                 )
         except pickle.UnpicklingError as exc:  # --allow-pickle: torch's weights-only loader refused what it found

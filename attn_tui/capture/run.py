@@ -21,6 +21,7 @@ from . import interface
 from .interface import Unsupported
 from .limits import check_shapes, check_tokens
 from .sink import LayerSink
+from .top import NO_W_O, SOME_LAYERS, K, TopRecorder, output_layer, store
 
 
 @dataclass
@@ -33,6 +34,7 @@ class Captured:
     layers: tuple  # the model's layer numbers, in the file's order
     writer: LayerFile = field(repr=False)
     provenance: dict = field(default_factory=dict)
+    top: dict = field(default_factory=dict, repr=False)  # the top_* arrays (top.py), written with the header
 
 
 class CaptureError(ValueError):
@@ -75,11 +77,12 @@ def _context(config):
     return None
 
 
-def _reserve(raw: list, ids: list, n_layers: int, n_heads: int) -> int:
+def _reserve(raw: list, ids: list, n_layers: int, n_heads: int, top_labels: int = 0) -> int:
     """Header room for the metadata: the labels' and ids' JSON (twice: written as a JSON text inside
-    a JSON string, each quote escaped) and the check's figures, with room to spare."""
+    a JSON string, each quote escaped), the check's figures and ``top_labels`` labels of the top tokens
+    (64 bytes each: a longer one moves the data once, layer_file.LayerFile.finish), with room to spare."""
     labels = json.dumps([token_label(t) for t in raw]) + json.dumps(raw) + json.dumps(ids)
-    return 2 * len(labels) + 2 * 64 * n_layers * n_heads + 2**16
+    return 2 * len(labels) + 2 * 64 * n_layers * n_heads + 64 * top_labels + 2**16
 
 
 def capture(model, tokenizer, enc, tmp, *, layers=None, device=None, keep_A: bool = False) -> Captured:
@@ -92,11 +95,13 @@ def capture(model, tokenizer, enc, tmp, *, layers=None, device=None, keep_A: boo
     raw = [str(t) for t in tokenizer.convert_ids_to_tokens(ids[0].tolist())]
     heads = getattr(model.config, "num_attention_heads", None) or 64
     device = device or model.device
-    writer = LayerFile(tmp, len(chosen), _reserve(raw, ids[0].tolist(), len(chosen), heads))
+    head = output_layer(model)
+    top_labels = 0 if head is None else min(K * len(raw), int(head.weight.shape[0]))
+    writer = LayerFile(tmp, len(chosen), _reserve(raw, ids[0].tolist(), len(chosen), heads, top_labels))
     try:
         sink = LayerSink(writer, model, chosen, _dtype_name(model), keep_A)
-        with interface.recording(sink) as rec, torch.inference_mode():
-            model(**{k: v.to(device) for k, v in enc.items()})
+        with TopRecorder(model) as tops, interface.recording(sink) as rec, torch.inference_mode():
+            out = model(**{k: v.to(device) for k, v in enc.items()}, **tops.kwargs)
         if rec.problem:
             raise Unsupported(f"{rec.problem}; capture supports {interface.SUPPORTED}")
         if not rec.seen or sorted(rec.seen) != list(range(n_layers or len(rec.seen))):
@@ -107,6 +112,9 @@ def capture(model, tokenizer, enc, tmp, *, layers=None, device=None, keep_A: boo
     except BaseException:
         writer.close()
         raise
+    every = None if len(chosen) == (n_layers or len(chosen)) else SOME_LAYERS
+    arrays, top_tokens, about = store(tops, out, tokenizer, every or (None if sink.with_w_o else NO_W_O))
+    del out
     H, H_kv = sink.shape
     settings = {
         "tokens": [token_label(t) for t in raw],
@@ -115,8 +123,11 @@ def capture(model, tokenizer, enc, tmp, *, layers=None, device=None, keep_A: boo
         "scale": [sink.scales[i] for i in range(len(chosen))],
         "mask": [sink.masks[i] for i in range(len(chosen))],
     }
+    if arrays:
+        settings["top_tokens"] = top_tokens
     result = combine_figures([sink.figures[i] for i in range(len(chosen))], H)
-    return Captured(settings, result, sink.dtype, chosen, writer, {"token_ids": ids[0].tolist()})
+    prov = {"token_ids": ids[0].tolist(), "prediction": about}
+    return Captured(settings, result, sink.dtype, chosen, writer, prov, arrays)
 
 
 def _dtype_name(model) -> str:
@@ -129,7 +140,7 @@ def finish(c: Captured, *, title: str, source: str, provenance: dict) -> None:
     settings = {**c.settings, "provenance": provenance}
     meta = {k: json.dumps(v) for k, v in settings.items()} | {"title": title, "source": source}
     try:
-        c.writer.finish(meta)
+        c.writer.finish(meta, c.top)
     finally:
         c.writer.close()
     open_file(c.writer.path)  # the headers and settings read back as every reader reads them

@@ -169,6 +169,7 @@ def run(args) -> int:
         print(f"attn-tui: capture stopped by {exc}; no file written", file=sys.stderr)
         return 128 + exc.signum
     print(result.line())
+    print(prediction_line(path))
     print(
         f"wrote {path} (attn-tui --scenario {path}: the explorer on its heads; attn-tui heads {path}; "
         f"attn-tui report --scenario {path} --layer L --head H)"
@@ -192,3 +193,16 @@ def open_explorer(path) -> int:
         run_scenario=str(path), run_tokens=None, theme=None, resume=False, fresh=True, title_first=True
     )
     return explorer.run(args)
+
+
+def prediction_line(path) -> str:
+    """What the file holds of the model's own prediction, in one line (core/heads/captured_top.py)."""
+    from ..core.heads.captured_top import why_no_parts, why_none
+    from ..core.heads.multihead_io import open_file
+
+    src = open_file(path)
+    if src.top is None:
+        return why_none(src)
+    k = src.top.ids.shape[1]
+    parts = "and what each head's direct part of the top one needs" if src.top.readout else f"({why_no_parts(src)})"
+    return f"stored the model's own top {k} next tokens at each position, {parts}: attn-tui heads {path} --query t"

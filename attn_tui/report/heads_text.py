@@ -10,6 +10,7 @@ import json
 import math
 
 from ..core.heads.capture_check import stored_by_head, stored_check
+from ..core.heads.captured_top import why_none
 from ..core.heads.combine import combine
 from ..core.heads.query_top import query_tops
 from ..core.heads.readings import FIELDS, NAMES_A_HEAD, READINGS
@@ -72,7 +73,9 @@ def heads_data(src: HeadSource, layer: int | None = None, query: int | None = No
     (every head's readings of a 64 x 64-head, 16,384-token file took hours before one row was printed)."""
     if query is not None:
         heads = query_rows(src, query, layer, progress)
-        return {**_about(src), "heads": heads, "prediction": prediction_dict(prediction_of(src, query))}
+        p = prediction_of(src, query)
+        why = {} if p is not None else {"prediction_none": why_none(src)}
+        return {**_about(src), "heads": heads, "prediction": prediction_dict(p), **why}
     readings = all_readings(src, layer, progress)
     rows = [r.as_dict() for r in readings]
     stored = stored_by_head(src)  # a capture's check of each head against this A: read, not recomputed

@@ -95,14 +95,16 @@ def config_of(family: str, vocab: int, **over):
     raise ValueError(family)
 
 
-def save_tiny(folder, family: str, seed: int = 0, **over):
-    """A tiny random ``family`` model and its tokenizer saved in ``folder``; returns the folder."""
+def save_tiny(folder, family: str, seed: int = 0, lm: bool = False, **over):
+    """A tiny random ``family`` model and its tokenizer saved in ``folder``; returns the folder. ``lm``:
+    the causal language model (GPT2LMHeadModel: its LM head too), else the base model (GPT2Model)."""
     import torch
-    from transformers import AutoModel
+    from transformers import AutoModel, AutoModelForCausalLM
 
     tok = wordpiece_tokenizer() if family == "bert" else byte_level_tokenizer()
     torch.manual_seed(seed)
-    model = AutoModel.from_config(config_of(family, len(tok), **over)).eval()
+    cls = AutoModelForCausalLM if lm else AutoModel
+    model = cls.from_config(config_of(family, len(tok), **over)).eval()
     model.save_pretrained(folder)
     tok.save_pretrained(folder)
     return folder

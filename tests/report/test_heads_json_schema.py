@@ -68,7 +68,27 @@ def test_a_file_without_A_prints_every_field_but_its_check(tmp_path):
     combine = {f"combine[].{k}" for k in ("layer", "max_abs_diff", "tolerance", "holds")}  # no W_O: none
     prediction = {p for p in documented("`heads --json` field") if p.startswith("prediction.")}  # null: no model
     expected = documented("`heads --json` field") - {"heads[].own_A_max_abs_diff"} - combine - prediction
-    assert printed == expected, (printed - expected, expected - printed)
+    assert printed == expected | {"prediction_none"}, (printed - expected, expected - printed)
+    assert "prediction_none" in documented("`heads --json` field, a file's prediction")  # null: why, in a line
+
+
+def test_a_captured_files_prediction_prints_the_documented_fields(tmp_path):
+    """A file with its model's prediction (tests/core/captured_files.py): with the heads' parts, without
+    them, and with none; every field printed is on the page, and every field of the page's table is printed."""
+    from tests.core.captured_files import write_captured
+
+    printed = set()
+    for name, change in (
+        ("a", {}),
+        ("b", {"top_readout": None}),
+        ("c", dict.fromkeys(("top_ids", "top_p", "top_logit", "top_readout", "top_tokens"))),
+    ):
+        write_captured(tmp_path / f"{name}.safetensors", hostile=change)
+        printed |= paths(json.loads(heads_json(open_heads(str(tmp_path / f"{name}.safetensors")), query=2)))
+    doc = documented("`heads --json` field") | documented("`heads --json` field, a file's prediction")
+    assert printed - doc == set(), printed - doc
+    assert documented("`heads --json` field, a file's prediction") <= printed
+    assert "prediction.direct" not in printed  # the file's parts are the heads' and the rest, not a direct path
 
 
 @pytest.mark.parametrize("query", [None, "2,3"])

@@ -67,3 +67,28 @@ def test_model_view_prediction_80x24(snap_compare, settle, colours):
     """The prediction's block on a small terminal: n has moved the ▶ to the head with the second share."""
     colours("xterm-256color", "truecolor")
     assert snap_compare(_app(), terminal_size=(80, 24), run_before=keys(settle, "M", "j", "j", "n"))
+
+
+def _captured_app(tmp_path, monkeypatch) -> AttentionApp:
+    """A captured file's own prediction (tests/core/captured_files.py: the capture's writer, its top 10
+    and top_readout), opened by its name from its folder so the frame holds no temporary path."""
+    from attn_tui.core.heads.door import open_heads
+    from attn_tui.tui.heads_nav import first_head
+    from tests.core.captured_files import write_captured
+
+    monkeypatch.chdir(tmp_path)
+    write_captured(tmp_path / "captured.safetensors")
+    s, ref = first_head(open_heads("captured.safetensors"), "captured.safetensors")
+    return AttentionApp(scenario=s, head=ref)
+
+
+def test_token_view_captured_prediction_120x40(snap_compare, settle, colours, tmp_path, monkeypatch):
+    colours("xterm-256color", "truecolor")
+    app = _captured_app(tmp_path, monkeypatch)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=keys(settle, "T", "k", "n"))
+
+
+def test_model_view_captured_prediction_80x24(snap_compare, settle, colours, tmp_path, monkeypatch):
+    colours("xterm-256color", "truecolor")
+    app = _captured_app(tmp_path, monkeypatch)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=keys(settle, "M"))

@@ -29,8 +29,9 @@ def admit_source(src: HeadSource) -> HeadSource:
     token's leading space is part of its label; a head's Scenario collapses it, as any door's), so
     they are judged as kept too (labeltext.stored_problem): "q\n\nall heads OK\r" passed the
     collapsed check and printed lines of its own in `heads --rollout`."""
-    for key in ("tokens", "key_tokens"):
-        for i, x in enumerate(getattr(src, key), 1):
+    top = () if src.top is None else src.top.labels  # a capture's next tokens: labels as the tokens'
+    for key, labels in (("tokens", src.tokens), ("key_tokens", src.key_tokens), ("top_tokens", top)):
+        for i, x in enumerate(labels, 1):
             clean_label(x, f"{key}: label {i}")
             problem = stored_problem(x, MAX_LABEL)  # kept as stored: judged as stored, as shown and printed
             if problem:

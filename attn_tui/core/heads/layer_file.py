@@ -78,15 +78,24 @@ class LayerFile:
             self.f.write(memoryview(np.ascontiguousarray(a, dtype=dtype)).cast("B"))
         self.used |= set(arrays) & set(self.optional)
 
-    def finish(self, metadata: dict) -> None:
+    def finish(self, metadata: dict, whole: dict | None = None) -> None:
         """The header (every array's [L, ...] shape and offsets, ``metadata`` str -> str) at the start,
-        the file cut where its last array ends; an optional array no layer gave is left out."""
+        the file cut where its last array ends; an optional array no layer gave is left out. ``whole``:
+        arrays that are not a layer's (the prediction's (T, k)), written whole after the layers'."""
         header, end = {}, 0
         for name, (dtype, shape, region, n) in self.layout.items():
             if name in self.optional and name not in self.used:
                 continue  # the optional arrays are last: nothing after them to keep
             end = region + n * self.n_layers
             header[name] = {"dtype": ST_NAMES[dtype], "shape": [self.n_layers, *shape], "data_offsets": [region, end]}
+        self.f.truncate(self.data_at + end)
+        for name, a in (whole or {}).items():
+            a = np.ascontiguousarray(a, dtype=_file_dtype(name, a.dtype))
+            end += -end % 8  # each array aligned
+            self.f.seek(self.data_at + end)
+            self.f.write(memoryview(a).cast("B"))
+            header[name] = {"dtype": ST_NAMES[a.dtype], "shape": list(a.shape), "data_offsets": [end, end + a.nbytes]}
+            end += a.nbytes
         header["__metadata__"] = dict(metadata)
         text = json.dumps(header, separators=(",", ":")).encode()
         room = self.data_at - 8

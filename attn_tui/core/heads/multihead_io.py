@@ -20,6 +20,7 @@ Opening reads the headers only and checks every shape against the others and the
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,7 @@ import numpy as np
 from ..limits import BOUND, MAX_TITLE, printable, unexpected
 from ..mask_kinds import MASK_KINDS
 from .admission import admit_source
+from .captured_top import TOP_ARRAYS, read_top
 from .file_headers import MemberStreams, check_regular, npz_headers, read_settings, read_slice, safetensors_headers
 from .multihead_settings import (
     json_setting,
@@ -68,9 +70,12 @@ class FileReader:
         a = read_slice(self.path, e, index, self.streams)
         self.bytes_read += a.nbytes
         a = a.astype(np.float64)
-        if name in ("Q", "K", "V", "W_O"):  # inputs: finite and within the doors' bound (A may hold NaN rows)
+        if name in ("Q", "K", "V", "W_O", "top_readout"):  # finite and within the doors' bound (A may hold NaN rows)
             bad = np.argwhere(~(np.abs(a) <= BOUND))
             if len(bad):
+                if a.ndim == 1:  # row ``layer`` of top_readout (T, d)
+                    r, c, cell = layer, int(bad[0][0]), a[bad[0][0]]
+                    raise ValueError(f"{name}: row {r + 1}, column {c + 1} is {cell:g}; entries must be finite")
                 r, c = (int(v) for v in bad[0][-2:])
                 where = f"layer {layer}" + ("" if head is None else f", head {head}")
                 cell = f"row {r + 1}, column {c + 1} is {a[r, c]:g}"
@@ -126,7 +131,27 @@ def build(path, entries: dict, settings: dict) -> HeadSource:
         read=FileReader(path, entries),
         raw_tokens=raw,
         provenance=provenance,
+        top=_top(path, entries, settings, T, provenance),
     )
+
+
+def _top(path, entries: dict, settings: dict, T: int, provenance: dict):
+    """A capture's stored prediction, read whole ((T, k): small) and checked (captured_top.read_top), or None."""
+    names = [n for n in TOP_ARRAYS if n in entries]
+    labels = settings.get("top_tokens")
+    if not names and labels is None:
+        return None
+    if labels is not None:
+        most = math.prod(entries["top_ids"].shape) if "top_ids" in entries else 0
+        if not isinstance(labels, list) or not 1 <= len(labels) <= most:
+            raise ValueError(f"top_tokens: give one label for each token top_ids holds (1 to {most})")
+        labels = read_labels("top_tokens", labels, len(labels), "stored next tokens")
+    arrays = {n: read_slice(path, entries[n], ()) for n in names}
+    if "top_readout" in entries:
+        arrays["top_readout"] = None  # read a row at a time (FileReader), when a prediction is shown
+    about = provenance.get("prediction")
+    centred = not isinstance(about, dict) or about.get("centred", True) is not False
+    return read_top(arrays, labels, T, centred)
 
 
 def open_file(path) -> HeadSource:

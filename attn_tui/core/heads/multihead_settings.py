@@ -17,6 +17,7 @@ from ..mask_kinds import choices_written, parse
 from .multihead_shapes import ARRAYS, AXES, MAX_LAYERS
 
 SETTINGS = ("title", "source", "tokens", "key_tokens", "kv_head", "scale", "mask", "raw_tokens", "provenance")
+SETTINGS += ("top_tokens",)  # the labels a capture's top_ids index (captured_top.py)
 
 
 def json_setting(key, text):
@@ -99,6 +100,8 @@ def judge_settings(small: dict, entries: dict) -> None:
     for key, m in small.items():
         if key in ("tokens", "key_tokens"):
             npz_members.label_kind(m, most)
+        elif key == "top_tokens":  # at most one label a stored next token
+            npz_members.label_kind(m, math.prod(entries["top_ids"].shape) if "top_ids" in entries else 0)
         elif key in ("title", "source") or len(m.shape) == 0:
             npz_members.setting_kind(m)
         elif m.shape[0] > MAX_LAYERS:

@@ -9,8 +9,10 @@ from ..limits import printable
 from ..reader_sizes import reader_problem
 
 ARRAYS = {"Q": 4, "K": 4, "V": 4, "W_O": 3, "A": 4, "M": 3}  # name -> number of axes
+ARRAYS |= {"top_ids": 2, "top_p": 2, "top_logit": 2, "top_readout": 2}  # a capture's prediction (captured_top.py)
 MAX_LAYERS = 1024  # layers of a file, and heads of a layer
 MAX_CELLS = 2**24  # T x T' of a stored A or M per head or layer (128 MiB in float64)
+MAX_K = 64  # next tokens a file's prediction may hold at each position
 
 
 def check_shapes(shapes: dict) -> None:
@@ -52,6 +54,27 @@ def check_shapes(shapes: dict) -> None:
         if key in ("A", "M") and key in shapes and T * T_k > MAX_CELLS:
             raise ValueError(f"{key}: {T} x {T_k} cells per head; a stored {key} is at most {MAX_CELLS:,} cells a head")
 
+    check_top_shapes(shapes, T)
+
+
+def check_top_shapes(shapes: dict, T: int) -> None:
+    """top_ids, top_p, top_logit (T, k), alike, k <= MAX_K, before any is read; top_readout (T, d_model)
+    goes with W_O's d_model and the top tokens it reads."""
+    k = shapes.get("top_ids", (T, 1))[1]
+    for key in ("top_ids", "top_p", "top_logit"):
+        if key in shapes and (shapes[key] != (T, k) or k > MAX_K):
+            raise ValueError(
+                f"{key}: shape {shapes[key]}; the prediction's arrays are (T, k) = ({T}, 1..{MAX_K}), alike"
+            )
+    if "top_readout" not in shapes:
+        return
+    d = shapes["W_O"][2] if "W_O" in shapes else None
+    if d is None or "top_ids" not in shapes or shapes["top_readout"] != (T, d):
+        raise ValueError(
+            f"top_readout: shape {shapes['top_readout']}; it is (T, d_model) = ({T}, W_O's d_model), "
+            "with W_O and top_ids"
+        )
+
 
 AXES = {
     "Q": "[L, H, T, d_k]",
@@ -60,4 +83,8 @@ AXES = {
     "W_O": "[L, H·d_v, d_model]",
     "A": "[L, H, T, T']",
     "M": "[L, T, T']",
+    "top_ids": "[T, k]",
+    "top_p": "[T, k]",
+    "top_logit": "[T, k]",
+    "top_readout": "[T, d_model]",
 }

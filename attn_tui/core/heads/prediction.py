@@ -55,10 +55,15 @@ class Prediction(NamedTuple):
     parts: tuple
     direct_name: str
     has_norm: bool
+    legend: str = ""  # a captured file's words for the parts (captured_top.py); "" for a built-in's
 
     @property
-    def direct(self) -> float:
-        return next(p.logit for p in self.parts if not p.is_head)
+    def captured(self) -> bool:
+        return bool(self.legend)
+
+    @property
+    def direct(self) -> float | None:
+        return next((p.logit for p in self.parts if not p.is_head), None)
 
     @property
     def heads(self) -> tuple:
@@ -175,6 +180,8 @@ def p_text(q: float) -> str:
 
 def how_they_sum(p: Prediction) -> str:
     """What the parts are and how they make up the logit (the legend's words for ``p``)."""
+    if p.legend:
+        return p.legend
     held = ", the final norm's 1/σ at this position held fixed" if p.has_norm else ""
     return (
         f"{p.direct_name} and each head's write O_h W_O^(h), each through the unembedding{held}; "

@@ -53,6 +53,7 @@ class HeadSource:
     model: object = field(default=None, repr=False)
     run: object = field(default=None, repr=False)
     text: str = ""
+    top: object = field(default=None, repr=False)  # a captured file's own prediction (captured_top.CapturedTop)
 
     @property
     def n_layers(self) -> int:

@@ -119,7 +119,11 @@ def next_part(app, step: int = 1) -> None:
     if why is not None:
         refuse(app, why)
         return
-    ranked = [(x.layer, x.head) for x in prediction_at(app.state).heads]
+    p = prediction_at(app.state)
+    ranked = [(x.layer, x.head) for x in p.heads]
+    if not ranked:  # a captured file's top tokens without the heads' parts: why
+        refuse(app, p.legend)
+        return
     ref = app.state.head
     now = (ref.layer, ref.head)
     show_head(app, *(ranked[(ranked.index(now) + step) % len(ranked)] if now in ranked else ranked[0]))

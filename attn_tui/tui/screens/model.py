@@ -95,8 +95,7 @@ class ModelScreen(StateScreen):
     @work(thread=True, exclusive=True, group="model")
     def _read(self, state: State, key) -> None:
         tops = query_tops(state.head.source, state.row, key[2])
-        p = pv.prediction_at(state)
-        predicted = pv.why_none(state) if p is None else pv.prediction_view(state, p)
+        predicted = pv.predicted(state)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._read_done, key, tops, predicted)
 

@@ -103,12 +103,30 @@ class TokensScreen(StateScreen):
         model's own, whatever head, c or edit is shown), or the line saying why there is none."""
         src = state.head.source if state.head is not None else None
         if self._predicted is None or self._predicted[0] is not src or self._predicted[1] != state.row:
-            p = pv.prediction_at(state)
-            self._predicted = (src, state.row, pv.why_none(state) if p is None else pv.prediction_view(state, p))
+            if pv.reads_file(state):  # every head's row t read from the file: in a worker, keys still work
+                self._predicted = (src, state.row, "reading the prediction from the file … (keys still work)")
+                self._predict(state)
+            else:
+                self._predicted = (src, state.row, pv.predicted(state))
         v = self._predicted[2]
         current = (state.head.layer, state.head.head) if state.head is not None else None
         text = Text(v, style="dim") if isinstance(v, str) else pv.token_lines(v, current)
         self.query_one("#tokens-predict", TextLines).set_text(text)
+
+    @work(thread=True, exclusive=True, group="tokens-predict")
+    def _predict(self, state: State) -> None:
+        v = pv.predicted(state)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._predict_done, state, v)
+
+    def _predict_done(self, state: State, v) -> None:
+        """Keep a worker's prediction, and show it when the query and source are still the screen's."""
+        now = self.app.state
+        if now is None or now.head is None or now.head.source is not state.head.source or now.row != state.row:
+            return
+        self._predicted = (state.head.source, state.row, v)
+        if self.is_current:
+            self._show_prediction(now)
 
     @work(thread=True, exclusive=True, group="tokens")
     def _read(self, state: State, direction: str, index: int, rollout: bool) -> None:

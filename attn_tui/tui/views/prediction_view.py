@@ -13,7 +13,9 @@ from typing import NamedTuple
 
 from rich.text import Text
 
-from ...core.heads.prediction import NO_PREDICTION, Prediction, how_they_sum, p_text, predict, source_readout
+from ...core.heads.captured_top import predict_source
+from ...core.heads.captured_top import why_none as why_not
+from ...core.heads.prediction import Prediction, how_they_sum, p_text
 from ...core.heads.query_top import HeadTop, looks_at, query_tops
 from ..state import State
 
@@ -39,12 +41,30 @@ def why_none(state: State) -> str | None:
     """The one line a view shows instead of a prediction, or None when the State's source has one."""
     if state.head is None:
         return ONE_HEAD
-    return NO_PREDICTION if source_readout(state.head.source) is None else None
+    return why_not(state.head.source)
 
 
 def prediction_at(state: State) -> Prediction | None:
-    """The model's prediction after the selected query (None: why_none says why)."""
-    return None if why_none(state) else predict(source_readout(state.head.source), state.row)
+    """The model's prediction after the selected query (None: why_none says why): a built-in's, or the
+    one a captured file stores (with the heads' direct parts when it holds what they need)."""
+    return None if why_none(state) else predict_source(state.head.source, state.row)
+
+
+def reads_file(state: State) -> bool:
+    """True when the prediction reads every head's row t from a file (a capture's heads' direct parts):
+    the screens compute it in a worker."""
+    top = getattr(state.head.source, "top", None) if state.head is not None else None
+    return top is not None and top.readout
+
+
+def predicted(state: State, tops: list[HeadTop] | None = None) -> PredictionView | str:
+    """What a view shows of the prediction: its PredictionView, or the one line saying why there is none
+    (or what a file's row could not be read for: a non-finite top_readout, one line)."""
+    try:
+        p = prediction_at(state)
+        return why_none(state) if p is None else prediction_view(state, p, tops)
+    except ValueError as exc:
+        return str(exc)
 
 
 def _looks(state: State, tops) -> dict:
@@ -60,20 +80,25 @@ def prediction_view(state: State, p: Prediction, tops: list[HeadTop] | None = No
     """The words for ``p`` on ``state``; ``tops``: every head's top key at the query (query_tops, every
     layer; read here when not given)."""
     src = state.head.source
+    tok, q = p.top[0]
+    top = "next: " + " · ".join(f"{t!r} {p_text(v)}" for t, v in p.top)
+    if not p.parts:  # a captured file without what the heads' parts need: the top tokens, and why no parts
+        return PredictionView(f"predicts {tok!r} {p_text(q)} (the model's own, stored)", top, p.legend, p.legend, ())
     looks = _looks(state, query_tops(src, state.row, n=1) if tops is None else tops)
     lines = []
     for x in p.parts:
         name = f"L{x.layer}.H{x.head}" if x.is_head else p.direct_name
         why = looks.get((x.layer, x.head)) if x.is_head else None
         lines.append(PartLine((x.layer, x.head) if x.is_head else None, _part(name, f"{x.logit:+.2f}", why)))
-    tok, q = p.top[0]
-    first = p.parts[0]
+    first = p.heads[0] if p.captured and p.heads else p.parts[0]  # a file's: the head with the largest part
     name = f"L{first.layer}.H{first.head}" if first.is_head else p.direct_name
     why = looks.get((first.layer, first.head)) if first.is_head else None
     headline = f"predicts {tok!r} {p_text(q)}; " + _part(name, f"{first.logit:+.1f}", why)
-    top = "next: " + " · ".join(f"{t!r} {p_text(v)}" for t, v in p.top)
     lead = f"the logit of {tok!r}, {p.logit:.2f}, as shares, largest first, summing to it exactly (attention-only"
     lead += ", the final norm's 1/σ held" if p.has_norm else ""
+    if p.captured:  # the heads' direct parts, and the rest: what the capture does not split
+        lead = f"the logit of {tok!r}, {p.logit:.2f}: the heads' direct parts (the final norm's 1/σ held), "
+        lead += "largest first, and the rest, the logit minus them (embedding, MLPs, biases: not captured"
     sums = f"the logit of {tok!r}, {p.logit:.2f}, as each part's share, largest first: {how_they_sum(p)}"
     return PredictionView(headline, top, sums, lead, tuple(lines))
 
@@ -83,6 +108,10 @@ def token_lines(v: PredictionView, current: tuple) -> Text:
     head shown, in bold)."""
     out = Text()
     out.append(v.headline, style="bold")
+    if not v.parts:
+        out.append(f"\n{v.top}\n")
+        out.append(v.lead, style="dim")
+        return out
     out.append(f"\n{v.top}\n{v.lead}; n: the next head): ")
     for k, line in enumerate(v.parts):
         out.append(" · " if k else "")
