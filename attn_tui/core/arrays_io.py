@@ -38,9 +38,10 @@ def is_arrays_file(path) -> bool:
     return str(path).lower().endswith(SUFFIXES)
 
 
-def check_shapes(shapes: dict, large: bool) -> None:
+def check_shapes(shapes: dict, large: bool, stored: int | None = None) -> None:
     """Refuse, from the headers alone, a matrix that is not 2-D or is empty, and sizes beyond
-    the door's limits (limits.check_tokens: T, T' with the memory they would need; widths)."""
+    the door's limits (limits.check_tokens: T, T' with the memory they would need; widths; for an
+    array file, reader_problem with its ``stored`` bytes on disk)."""
     for key, shape in shapes.items():
         if len(shape) != 2:
             raise ValueError(f"{key}: a {len(shape)}-D array of shape {tuple(shape)}; a matrix is 2-D (rows x columns)")
@@ -51,7 +52,9 @@ def check_shapes(shapes: dict, large: bool) -> None:
     source = next((k for k in ("X", "Q") if k in shapes), "T")
     if large:  # the rule of every array-file door: what a reader of this head holds
         widths = _widths(shapes)
-        problem = reader_problem(T, T_k, widths["d_k"], widths["d_v"], widths["d_model"], cross="Y" in shapes)
+        problem = reader_problem(
+            T, T_k, widths["d_k"], widths["d_v"], widths["d_model"], cross="Y" in shapes, stored=stored
+        )
         if problem:
             raise ValueError(f"{source}: {problem}")
         for key, (rows, cols) in shapes.items():
@@ -152,7 +155,7 @@ def _dims(shapes: dict) -> tuple[int, int]:
     return T_k, max((n for shape in shapes.values() for n in shape), default=0)
 
 
-def read_npz(raw: bytes, large: bool = False) -> dict:
+def read_npz(raw: bytes, large: bool = False, stored: int | None = None) -> dict:
     """The scenario dict of the .npz bytes ``raw`` (module doc); ValueError names the key.
     Every member is checked from its zip entry and .npy header first (core.npz_members)."""
     zf = npz_members.open_zip(raw)
@@ -161,7 +164,7 @@ def read_npz(raw: bytes, large: bool = False) -> dict:
         check_dtype(key, m.dtype)
     _check_names(heads)
     shapes = {k: m.shape for k, m in heads.items() if k in INPUTS}
-    check_shapes(shapes, large)
+    check_shapes(shapes, large, stored)
     npz_members.check_kinds(heads, INPUTS, LABELS, *_dims(shapes))
     loaded = npz_members.read_members(zf, heads)
     data = {k: _setting(k, a) for k, a in loaded.items() if k not in INPUTS}
@@ -257,7 +260,7 @@ def _meta_value(key: str, text):
         raise ValueError(f"{key}: {shown(text)} is not JSON (labels: a JSON list of strings)") from None
 
 
-def read_safetensors(raw: bytes, large: bool = False) -> dict:
+def read_safetensors(raw: bytes, large: bool = False, stored: int | None = None) -> dict:
     """The scenario dict of the .safetensors bytes ``raw`` (module doc); ValueError names the key."""
     tensors, meta = st_split(_st_header(raw))
     shapes = st_shapes(tensors)
@@ -265,7 +268,7 @@ def read_safetensors(raw: bytes, large: bool = False) -> dict:
     _check_names([*shapes, *data])
     if any(k not in INPUTS for k in shapes):
         raise ValueError(f"{next(k for k in shapes if k not in INPUTS)}: labels and settings go in the metadata")
-    check_shapes(shapes, large)
+    check_shapes(shapes, large, stored)
     from safetensors.numpy import load  # imported here: only this door needs it
 
     try:
@@ -275,5 +278,6 @@ def read_safetensors(raw: bytes, large: bool = False) -> dict:
     return _finish(data, {k: arrays[k] for k in shapes})
 
 
-def read(raw: bytes, suffix: str, large: bool = False) -> dict:
-    return read_npz(raw, large) if suffix.lower() == ".npz" else read_safetensors(raw, large)
+def read(raw: bytes, suffix: str, large: bool = False, stored: int | None = None) -> dict:
+    """The scenario dict of an array file's bytes; ``stored``: its bytes on disk (reader_sizes.stored_bytes)."""
+    return read_npz(raw, large, stored) if suffix.lower() == ".npz" else read_safetensors(raw, large, stored)

@@ -48,6 +48,12 @@ C_MIN, C_MAX = 1e-3, 1e3  # the knob's range for the score multiplier c
 MAX_T = 16384  # largest T, T' of an array file (the explorer's lazy State, report's summary, heads, capture)
 MAX_WIDTH = 16384  # largest d_model, d_k, d_v of an array file (and any axis that is not tokens)
 READER_BYTES = 2**31  # what one reader of an array file holds at once, in float64 (reader_bytes)
+# ... and no more than the file's own bytes back: a reader holds at most READER_PER_STORED float64 bytes
+# per byte the file has on disk (a float16 array read as float64 is 4, an int8 one 8), or READER_FLOOR
+# whatever the file: a head of d_k = d_v = 64 at 16,384 tokens (issue 52: a sparse or compressed file
+# under 1 MB asked readers for up to 2 GiB; the explorer holds a few heads: under 500 MB at the floor)
+READER_PER_STORED = 8
+READER_FLOOR = 24 * 2**20
 MAX_ARRAY_FILE_BYTES = 128 * 2**20  # a single-head array file, read whole: Q, K, V of 16384 x 256 in float64 are 96 MiB
 TRACE_MATRICES = 5  # T x T' matrices a full trace holds: S, M, S + M, A, blocked (counted at 8 bytes)
 

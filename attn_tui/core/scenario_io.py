@@ -11,6 +11,7 @@ which round-trips bit for bit, through core.atomic) is scenario_write's, re-expo
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from . import labeltext
@@ -78,6 +79,16 @@ def _name_title(name: str) -> str:
     return text if labeltext.shows_something(text) else "untitled"
 
 
+def _stored(path: Path, raw: bytes) -> int:
+    """The array file's bytes on disk (reader_sizes.stored_bytes: what bounds a reader), at most those read."""
+    from .reader_sizes import stored_bytes
+
+    try:
+        return min(len(raw), stored_bytes(os.stat(path)))
+    except OSError:  # gone since it was read: what was read
+        return len(raw)
+
+
 def _load(path: Path, large: bool) -> Scenario:
     from . import arrays_io
 
@@ -85,7 +96,7 @@ def _load(path: Path, large: bool) -> Scenario:
     if arrays_io.is_arrays_file(path):
         raw = read_capped(path, ScenarioError, MAX_ARRAY_FILE_BYTES, "an array file")
         try:
-            d = arrays_io.read(raw, path.suffix, large)
+            d = arrays_io.read(raw, path.suffix, large, _stored(path, raw))
             d.setdefault("title", _name_title(path.name))  # the file, not "untitled"
             return from_dict(d)
         except ValueError as exc:

@@ -118,3 +118,63 @@ def test_too_much_to_hold_is_refused_by_every_door_in_the_rules_words(tmp_path, 
     said = capture_shapes(Config(H, d_k, d_model), T, "model")
     if d_model:  # a capture of that shape is refused before its forward, with the same line
         assert said is not None and said.endswith(line)
+
+
+def _single_sparse(tmp_path, T, d):
+    """A single head's .safetensors (2-D Q, K, V in float16) whose data is a hole: headers only on disk."""
+    head, at = {}, 0
+    for key in ("Q", "K", "V"):
+        head[key] = {"dtype": "F16", "shape": [T, d], "data_offsets": [at, at + 2 * T * d]}
+        at += 2 * T * d
+    raw = json.dumps(head).encode()
+    raw += b" " * (-len(raw) % 8)
+    path = tmp_path / f"single_{T}_{d}.safetensors"
+    with open(path, "wb") as f:
+        f.write(len(raw).to_bytes(8, "little") + raw)
+        f.truncate(8 + len(raw) + at)
+    return path
+
+
+def test_a_few_kb_promising_more_than_a_reader_may_hold_is_refused_by_every_door_and_its_real_twin_opens(
+    tmp_path, capsys
+):
+    """Issue 52: the 2 GiB rule alone admitted a sparse (or zeros-compressed) file of a few KB promising
+    a head of 16,384 x 96 (36 MiB in float64 to read): the explorer then held several such heads. What a
+    reader holds is now backed by the file's bytes on disk (reader_sizes.reader_budget), decided by the
+    same function at every door; the same shapes with their bytes really there open."""
+    import os
+
+    from attn_tui.core.reader_sizes import stored_bytes
+    from attn_tui.core.scenario_io import resolve
+
+    T, d = 16384, 96
+    assert reader_problem(T, T, d, d, heads=1) is None  # what the rule said before: admitted
+    multi, single = _sparse(tmp_path, T, d, 0), _single_sparse(tmp_path, T, d)
+    for path, heads in ((multi, 1), (single, 0)):
+        stored = stored_bytes(os.stat(path))
+        assert stored < 2**16, stored  # a few KB on disk (the holes hold none)
+        line = reader_problem(T, T, d, d, heads=heads, stored=stored)
+        assert line is not None and "on disk (a sparse or compressed file)" in line
+        argvs = [("report", "--scenario", str(path))]  # the single-head door (--scenario, the in-app open)
+        if heads:
+            argvs = [("heads", str(path)), ("heads", str(path), "--rollout", "--query", "1")]
+            argvs += [("report", "--scenario", str(path), "--layer", "0", "--head", "0")]
+            with pytest.raises(ValueError) as err:
+                open_file(str(path))  # capture's own re-open
+            assert line in str(err.value)
+            with pytest.raises(ValueError) as err:
+                open_ref(str(path))  # --scenario FILE and the in-app open
+            assert line in str(err.value)
+        for argv in argvs:
+            code, said = _cli(capsys, *argv)
+            assert code == 2 and line in said and "\n" not in said, (argv, said)
+    rng = np.random.default_rng(0)
+    Q, K, V = (rng.standard_normal((1, 1, T, d)).astype(np.float16) for _ in range(3))
+    real = str(save_heads(tmp_path / "real.safetensors", Q, K, V, mask="causal"))
+    assert reader_problem(T, T, d, d, heads=1, stored=stored_bytes(os.stat(real))) is None
+    assert open_file(real).shapes["Q"] == (1, 1, T, d)
+    s, _ = open_ref(real)
+    assert s.T == T and s.d_k == d
+    twin = tmp_path / "single_real.npz"
+    np.savez(twin, Q=Q[0, 0], K=K[0, 0], V=V[0, 0])
+    assert resolve(str(twin), large=True).T == T  # the single-head door

@@ -55,3 +55,44 @@ def test_check_raises_only_inside_a_cancelled_block():
         except Cancelled:
             pass
     check()  # the block ended: nothing set again
+
+
+async def test_a_superseded_call_stops_before_the_next_of_its_group_starts():
+    """Issue 52 item 3: R then j x 6 started six rollouts while the superseded ones were still reading
+    up to their next check(), each holding a head's Q and K (803 MiB peak on a 16-head x 16,384 x d 256
+    file, 677 MiB with the gate: R alone is 665). A call of an exclusive group now starts once the
+    cancelled calls before it have stopped (worker_threads._Gate); here the first call reads without a
+    check() until released, so the second can only start after it."""
+    release, order = threading.Event(), []
+    first_reading = threading.Event()
+
+    def first():
+        first_reading.set()
+        release.wait(DEADLINE)  # a read between two check()s
+        order.append("first stopped")
+
+    def second():
+        order.append("second started")
+
+    app = AttentionApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        w1 = app.run_worker(first, thread=True, exclusive=True, group="read")
+        assert await asyncio.to_thread(first_reading.wait, DEADLINE)
+        w2 = app.run_worker(second, thread=True, exclusive=True, group="read")  # supersedes the first
+        assert w1.is_cancelled
+        while not w2.is_running:  # submitted to the executor: waiting at the gate
+            await pilot.pause()
+        release.set()
+        await w2.wait()
+        assert order == ["first stopped", "second started"], order
+
+
+async def test_calls_of_a_group_that_is_not_exclusive_still_run_side_by_side():
+    """The gate waits only on cancelled calls: two edits (group "edit", not exclusive) run together."""
+    met = threading.Barrier(2, timeout=DEADLINE)
+    app = AttentionApp()
+    async with app.run_test(size=(80, 24)):
+        workers = [app.run_worker(met.wait, thread=True, group="edit") for _ in range(2)]
+        for w in workers:
+            await w.wait()
+        assert not met.broken

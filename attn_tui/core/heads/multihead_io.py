@@ -21,12 +21,14 @@ Opening reads the headers only and checks every shape against the others and the
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 import numpy as np
 
 from ..limits import BOUND, MAX_TITLE, printable, unexpected
 from ..mask_kinds import MASK_KINDS
+from ..reader_sizes import stored_bytes
 from .admission import admit_source
 from .captured_top import TOP_ARRAYS, read_top
 from .file_headers import MemberStreams, check_regular, npz_headers, read_settings, read_slice, safetensors_headers
@@ -83,8 +85,9 @@ class FileReader:
         return a
 
 
-def build(path, entries: dict, settings: dict) -> HeadSource:
-    """A HeadSource over ``entries`` (file_headers.Entry by name) and ``settings`` (Python values)."""
+def build(path, entries: dict, settings: dict, stored: int | None = None) -> HeadSource:
+    """A HeadSource over ``entries`` (file_headers.Entry by name) and ``settings`` (Python values);
+    ``stored``: the file's bytes on disk (reader_sizes.stored_bytes), which bound what a reader holds."""
     refuse_unknown(settings)
     for key, e in entries.items():
         if not (e.dtype.kind in "iu" or e.dtype.name in ("float16", "float32", "float64")):
@@ -92,7 +95,7 @@ def build(path, entries: dict, settings: dict) -> HeadSource:
                 f"{printable(key)}: {e.dtype.name} entries; arrays hold float16, float32, float64 or integers"
             )
     shapes = {k: e.shape for k, e in entries.items()}
-    check_shapes(shapes)
+    check_shapes(shapes, stored)
     (L, H, T, d_k), (_, H_kv, T_k, _) = shapes["Q"], shapes["K"]
     masks = tuple(read_mask_kind(m, ly) for ly, m in enumerate(per_layer("mask", settings.get("mask", "causal"), L)))
     additive = any(MASK_KINDS[k].stored for k, _ in masks)
@@ -171,7 +174,8 @@ def open_file(path) -> HeadSource:
             settings = {k: npz_setting(k, a) for k, a in read_settings(path, size, small).items()}
         else:
             raise ValueError("a multi-head file is .safetensors or .npz")
-        return admit_source(build(path, entries, settings))  # what every door refuses (admission.py)
+        stored = stored_bytes(os.stat(path))  # what a reader may hold follows the bytes on disk (reader_sizes)
+        return admit_source(build(path, entries, settings, stored))  # what every door refuses (admission.py)
     except ValueError as exc:
         raise ValueError(f"{name}: {printable(exc)}") from None
     except Exception as exc:  # noqa: BLE001  (the backstop, as the single-head door's: one line naming the file)

@@ -15,7 +15,9 @@ MAX_CELLS = 2**24  # T x T' of a stored A or M per head or layer (128 MiB in flo
 MAX_K = 64  # next tokens a file's prediction may hold at each position
 
 
-def check_shapes(shapes: dict) -> None:
+def check_shapes(shapes: dict, stored: int | None = None) -> None:
+    """Each array's shape against Q's, K's and V's and against the limits (reader_problem, with the
+    file's ``stored`` bytes on disk when known), from the headers alone; ValueError naming the array."""
     for key, shape in shapes.items():
         if key not in ARRAYS:
             raise ValueError(f"{printable(key)}: unknown array; a multi-head file holds {', '.join(ARRAYS)}")
@@ -42,7 +44,7 @@ def check_shapes(shapes: dict) -> None:
     if max(L, H) > MAX_LAYERS:
         raise ValueError(f"Q: {L} layers x {H} heads; at most {MAX_LAYERS} of each")
     d_model = shapes["W_O"][2] if "W_O" in shapes and len(shapes["W_O"]) == 3 else 0
-    problem = reader_problem(T, T_k, d_k, d_v, d_model, heads=H)  # the rule of every array-file door
+    problem = reader_problem(T, T_k, d_k, d_v, d_model, heads=H, stored=stored)  # the rule of every array-file door
     if problem:
         raise ValueError(f"{'W_O' if problem.startswith('W_O') else 'Q'}: {problem}")
     want = {"W_O": (L, H * d_v, None), "A": (L, H, T, T_k), "M": (L, T, T_k)}
