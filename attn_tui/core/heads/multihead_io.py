@@ -85,6 +85,15 @@ class FileReader:
         return a
 
 
+def _provenance(settings: dict) -> dict:
+    provenance = settings.get("provenance", {})
+    if isinstance(provenance, str):  # an .npz keeps it as a JSON text
+        provenance = json_setting("provenance", provenance)
+    if not isinstance(provenance, dict):
+        raise ValueError("provenance: must be a JSON object")
+    return provenance
+
+
 def build(path, entries: dict, settings: dict, stored: int | None = None) -> HeadSource:
     """A HeadSource over ``entries`` (file_headers.Entry by name) and ``settings`` (Python values);
     ``stored``: the file's bytes on disk (reader_sizes.stored_bytes), which bound what a reader holds."""
@@ -109,11 +118,7 @@ def build(path, entries: dict, settings: dict, stored: int | None = None) -> Hea
     tokens = read_labels("tokens", settings["tokens"], T, "query tokens (T)") if "tokens" in settings else None
     keys = read_labels("key_tokens", settings["key_tokens"], T_k, "key tokens (T')") if "key_tokens" in settings else ()
     raw = read_labels("raw_tokens", settings["raw_tokens"], T, "query tokens (T)") if "raw_tokens" in settings else ()
-    provenance = settings.get("provenance", {})
-    if isinstance(provenance, str):  # an .npz keeps it as a JSON text
-        provenance = json_setting("provenance", provenance)
-    if not isinstance(provenance, dict):
-        raise ValueError("provenance: must be a JSON object")
+    provenance = _provenance(settings)
     floats = [e.dtype for k, e in entries.items() if k in "QKV" and e.dtype.kind == "f"]
     title = settings.get("title", Path(path).name)
     source = settings.get("source", "")
