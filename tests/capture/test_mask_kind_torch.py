@@ -5,7 +5,6 @@ padded rows, NaN and +inf entries, non-square masks, and blocks of rows smaller 
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from tests.capture.tiny_models import require_models
