@@ -51,6 +51,12 @@ def _sparse(tmp_path, T, d_k, d_model, H=1, d_v=None):
     shapes = {"Q": [1, H, T, d_k], "K": [1, H, T, d_k], "V": [1, H, T, d_v]}
     if d_model:
         shapes["W_O"] = [1, H * d_v, d_model]
+    return _holes(tmp_path / f"sparse_{T}_{d_k}_{d_model}.safetensors", shapes)
+
+
+def _holes(path, shapes: dict):
+    """Write at ``path`` a .safetensors whose headers promise ``shapes`` in float16 and whose data is
+    a hole (the file truncated past its headers); returns the path."""
     head, at = {}, 0
     for key, shape in shapes.items():
         n = 2 * int(np.prod(shape))
@@ -58,7 +64,6 @@ def _sparse(tmp_path, T, d_k, d_model, H=1, d_v=None):
         at += n
     raw = json.dumps(head).encode()
     raw += b" " * (-len(raw) % 8)
-    path = tmp_path / f"sparse_{T}_{d_k}_{d_model}.safetensors"
     with open(path, "wb") as f:
         f.write(len(raw).to_bytes(8, "little") + raw)
         f.truncate(8 + len(raw) + at)
@@ -122,17 +127,7 @@ def test_too_much_to_hold_is_refused_by_every_door_in_the_rules_words(tmp_path, 
 
 def _single_sparse(tmp_path, T, d):
     """A single head's .safetensors (2-D Q, K, V in float16) whose data is a hole: headers only on disk."""
-    head, at = {}, 0
-    for key in ("Q", "K", "V"):
-        head[key] = {"dtype": "F16", "shape": [T, d], "data_offsets": [at, at + 2 * T * d]}
-        at += 2 * T * d
-    raw = json.dumps(head).encode()
-    raw += b" " * (-len(raw) % 8)
-    path = tmp_path / f"single_{T}_{d}.safetensors"
-    with open(path, "wb") as f:
-        f.write(len(raw).to_bytes(8, "little") + raw)
-        f.truncate(8 + len(raw) + at)
-    return path
+    return _holes(tmp_path / f"single_{T}_{d}.safetensors", {k: [T, d] for k in "QKV"})
 
 
 def test_a_few_kb_promising_more_than_a_reader_may_hold_is_refused_by_every_door_and_its_real_twin_opens(
