@@ -14,6 +14,9 @@ is past every allowance; a cell NaN in both (a fully masked row) agrees.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
 import numpy as np
 import torch
 
@@ -21,7 +24,10 @@ from ..core.heads.capture_check import BLOCKED as SEEN_ABOVE
 from ..core.heads.capture_check import UNIT_ROUNDOFF, allowed_diff
 from ..core.mask_kinds import MASK_KINDS, NO_MASK, STORED, written
 
-CHECK_BYTES = {"cpu": 64 * 2**20, "cuda": 512 * 2**20}  # a block of every head's scores: H x rows x T' x 8 bytes
+# A block of the check's scores, rows x T' x 8 bytes a head: on CPU one head's (4 MiB: the block's
+# passes, exp, subtract, max, stay in cache), elsewhere every head's at once (a few large kernels)
+CHECK_BYTES = {"cpu": 4 * 2**20, "cuda": 512 * 2**20}
+MASK_BYTES = {"cpu": 64 * 2**20, "cuda": 512 * 2**20}  # a block of the mask read by mask_kind: rows x T' x 8 bytes
 BLOCKED = 1e9  # what the core adds to a blocked key's score (core.heads.source.mask_rows)
 
 
@@ -32,7 +38,7 @@ def mask_kind(m: torch.Tensor, rows: int | None = None) -> str:
     verdict comes to the host. At 16,384 tokens the NumPy reading on the host took 1.8 s of a 4.2 s
     capture on an H200 (docs/CAPTURE.md); here it is a few passes of the device."""
     T, T_k = m.shape
-    rows = rows or max(1, CHECK_BYTES.get(m.device.type, CHECK_BYTES["cpu"]) // (8 * T_k))
+    rows = rows or max(1, MASK_BYTES.get(m.device.type, MASK_BYTES["cpu"]) // (8 * T_k))
 
     def blocked_of(block: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
         if block.dtype == torch.bool:
@@ -66,77 +72,145 @@ def check_dtype(device: torch.device) -> torch.dtype:
     return torch.float32 if device.type == "mps" else torch.float64
 
 
-def _blocked(kind: str, window, r0: int, r1: int, w: int, device) -> torch.Tensor | None:
-    """(r1 - r0, w) True where query rows r0..r1-1 may not see key j (core.attention.blocked_cells)."""
+def _hidden(kind: str, window, block: tuple, square: bool, device) -> tuple | None:
+    """(first key, (r1 - r0, w - first) True where query rows r0..r1-1 may not see key first + j), or
+    None: what a rule kind hides of the block (core.attention.blocked_cells). A causal block of a
+    square layer is masked on its diagonal tile alone (keys before r0 are seen by every row:
+    core.heads.source._causal_block)."""
+    r0, r1, w = block
     if MASK_KINDS[kind].rule is None or not MASK_KINDS[kind].hides:
         return None
+    if MASK_KINDS[kind].causal and square:
+        return r0, torch.ones(r1 - r0, w - r0, dtype=torch.bool, device=device).triu_(1)
     t = torch.arange(r0, r1, device=device)[:, None]
     j = torch.arange(w, device=device)[None, :]
-    return MASK_KINDS[kind].rule(t, j, window)  # the core's own rule, on tensors
+    return 0, MASK_KINDS[kind].rule(t, j, window)  # the core's own rule, on tensors
 
 
-def _weights(q, k, scale: float, block: tuple, mask: tuple, Mt, half: bool):
-    """(softmax(scale·q kᵀ + M) of query rows r0..r1-1 and keys 0..w-1, max |scale·q kᵀ| of each head
-    over every key when ``half``, else None). A causal block of a square layer is masked on its
-    diagonal tile alone (keys before r0 are seen by every row: core.heads.source._causal_block)."""
+def _weights(q, k, block: tuple, hidden, Mt, half: bool):
+    """(softmax(q kᵀ + M) (g, r1 - r0, w) of query rows r0..r1-1 and keys 0..w-1 of a group of g
+    heads (q already scale·Q), max |q kᵀ| of each head over every key when ``half``, else None)."""
     r0, r1, w = block
-    kind, window = mask
     T_k = k.shape[1]
     S = torch.matmul(q[:, r0:r1], k[:, : (T_k if half else w)].transpose(1, 2))
-    if scale != 1.0:  # layer_figures folds the scale into q once: one pass less over every block
-        S.mul_(scale)
-    top = S.abs().amax(dim=(1, 2)) if half else None
-    if half and w < T_k:
-        S = S[..., :w].contiguous()
+    top = None
+    if half:
+        top = _most(S)  # max |S| without a copy of |S|
+        if w < T_k:
+            S = S[..., :w].contiguous()
     if Mt is not None:
         S.add_(Mt[r0:r1, :w])
-    elif MASK_KINDS[kind].causal and q.shape[1] == T_k:
-        tile = torch.ones(r1 - r0, w - r0, dtype=torch.bool, device=q.device).triu_(1)
-        S[..., r0:w].masked_fill_(tile, -BLOCKED)
-    else:
-        blocked = _blocked(kind, window, r0, r1, w, q.device)
-        if blocked is not None:
-            S.masked_fill_(blocked, -BLOCKED)
+    elif hidden is not None:
+        first, tile = hidden
+        S[..., first:w].masked_fill_(tile, -BLOCKED)
     return torch.softmax(S, dim=-1), top
 
 
+def _most(x: torch.Tensor) -> torch.Tensor:
+    """max |x| of each head of x (g, rows, keys), NaN where one is NaN (aminmax, amax keep NaN), no copy
+    of x: one head in one pass (aminmax over the whole tensor; along a dimension, with a copy of the
+    strided part of A, a 4,096-token layer's check on CPU took 2.4 s of CPU, against 1.55 s)."""
+    if x.shape[0] == 1:
+        lo, hi = torch.aminmax(x)
+        return torch.maximum(hi, -lo).reshape(1)
+    return torch.maximum(x.amax(dim=(1, 2)), -x.amin(dim=(1, 2)))
+
+
+@dataclass(frozen=True, eq=False)
+class _Check:
+    """One layer's check as every block reads it: q = scale·Q (H, T, d_k) and each group's keys in
+    the check's dtype, the model's A (H, T, T'), the mask (kind, window) or Mt (T, T'), rows a block."""
+
+    q: torch.Tensor
+    A: torch.Tensor
+    mask: tuple
+    Mt: torch.Tensor | None
+    half: bool  # a half dtype: max |S| of each head is wanted for its allowance
+    rows: int
+
+
+def _group_blocks(c: _Check, groups: list, keys: list) -> list:
+    """[(max |ΔA|, max |S|) of each head of a group] of the groups of heads ``groups`` (ranges, each
+    with its keys (g, T', d_k)), a block of query rows at a time: the block's mask once, then each
+    group's scores."""
+    (_, T, T_k), ct = c.A.shape, c.q.dtype
+    out = [[torch.zeros(len(g), dtype=ct, device=c.A.device) for _ in range(2)] for g in groups]
+    for r0 in range(0, T, c.rows):
+        r1 = min(T, r0 + c.rows)
+        w = min(r1, T_k) if MASK_KINDS[c.mask[0]].future and c.Mt is None else T_k
+        hidden = None if c.Mt is not None else _hidden(*c.mask, (r0, r1, w), T == T_k, c.A.device)
+        for g, k, figs in zip(groups, keys, out):
+            q, own = c.q[g.start : g.stop], c.A[g.start : g.stop, r0:r1, :w]
+            D, top = _weights(q, k, (r0, r1, w), hidden, c.Mt, c.half)
+            if top is not None:
+                figs[1] = torch.maximum(figs[1], top)
+            most = _most(D.sub_(own))  # in place: the model's weights promoted to the check's dtype as read
+            if torch.isnan(most).any():  # rare: NaN in the model's A, or in both (a fully masked row: they agree)
+                both = torch.isnan(_weights(q, k, (r0, r1, w), hidden, c.Mt, False)[0]) & torch.isnan(own)
+                most = _most(D.masked_fill_(both, 0.0))
+            figs[0] = torch.maximum(figs[0], most)  # maximum keeps NaN (fmax would drop it)
+            if w < T_k:  # keys after the block's last row are blocked: the model's weights there are its error
+                figs[0] = torch.maximum(figs[0], _most(c.A[g.start : g.stop, r0:r1, w:]).to(ct))
+    return out
+
+
+def _on_threads(run, parts: list, threads: int) -> list:
+    """[run(part) for part in parts] on ``threads`` Python threads (torch's kernels release the GIL),
+    each running torch's operations on one thread of its own, torch's own setting restored after.
+    A block's operations split over OpenMP's threads cost more CPU than they saved: a 4,096-token
+    layer's check took 12.2 s of CPU on two (load 9), 1.4 s on one (docs/CAPTURE.md)."""
+    before = torch.get_num_threads()
+
+    def one(part):
+        torch.set_num_threads(1)  # this thread's own (OpenMP's and MKL's settings are per thread)
+        with torch.inference_mode():
+            return run(part)
+
+    try:
+        if threads <= 1:
+            return [one(p) for p in parts]
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            return list(pool.map(one, parts))
+    finally:
+        torch.set_num_threads(before)
+
+
 def layer_figures(
-    Q, K, A, scale: float, mask: tuple, dtype: str, kv_head, M=None, rows: int | None = None
+    Q, K, A, scale: float, mask: tuple, dtype: str, kv_head, M=None, rows: int | None = None, heads: int | None = None
 ) -> tuple[np.ndarray, list[float]]:
     """(max |ΔA| of each head, the allowance of each) of one layer: Q (H, T, d_k), K (H_kv, T', d_k),
     A (H, T, T') as the model gave them (on its device); ``mask`` (kind, window) as the file keeps it;
-    ``kv_head`` each query head's K/V head; ``M`` (T, T') the additive mask of kind "additive"."""
-    device = Q.device
+    ``kv_head`` each query head's K/V head; ``M`` (T, T') the additive mask of kind "additive".
+    ``heads`` a block (on CPU 1, the heads spread over torch's threads; elsewhere all of them) and
+    ``rows`` query rows a block (from CHECK_BYTES) change where the time goes, never the figures."""
+    device, (H, T, d_k), T_k = Q.device, Q.shape, K.shape[1]
     ct = check_dtype(device)
-    H, T, d_k = Q.shape
-    T_k = K.shape[1]
     q = Q.detach().to(ct) * scale  # scale·Q once, not scale·(Q Kᵀ) in every block
-    k = K.detach().to(ct)[torch.as_tensor(list(kv_head), device=device)]  # (H, T', d_k)
-    half = UNIT_ROUNDOFF[dtype] > UNIT_ROUNDOFF["float32"]
-    worst = torch.zeros(H, dtype=ct, device=device)
-    smax = torch.zeros(H, dtype=ct, device=device)
-    rows = rows or max(1, min(T, CHECK_BYTES.get(device.type, CHECK_BYTES["cpu"]) // (8 * H * T_k)))
+    k_kv = K.detach().to(ct)  # (H_kv, T', d_k)
+    kv = torch.as_tensor(list(kv_head), device=device)
+    cpu = device.type == "cpu"
+    heads = heads or (1 if cpu else H)
+    groups = [range(h, min(H, h + heads)) for h in range(0, H, heads)]
+    keys = [k_kv[kv[g.start : g.stop]] if len(g) > 1 else k_kv[kv_head[g.start]][None] for g in groups]  # a view
+    rows = rows or max(1, min(T, CHECK_BYTES.get(device.type, CHECK_BYTES["cpu"]) // (8 * heads * T_k)))
     Mt = None if M is None else torch.as_tensor(M, device=device).to(ct)
-    for r0 in range(0, T, rows):
-        r1 = min(T, r0 + rows)
-        w = min(r1, T_k) if MASK_KINDS[mask[0]].future and Mt is None else T_k
-        D, top = _weights(q, k, 1.0, (r0, r1, w), mask, Mt, half)
-        if top is not None:
-            smax = torch.maximum(smax, top)
-        own = A[:, r0:r1, :w]
-        D.sub_(own)  # in place: the model's weights promoted to the check's dtype as they are read
-        lo, hi = torch.aminmax(D.view(H, -1), dim=1)  # max |ΔA| in one pass (aminmax keeps NaN)
-        most = torch.maximum(hi, -lo)
-        if torch.isnan(most).any():  # rare: NaN in the model's A, or in both (a fully masked row: they agree)
-            both = torch.isnan(_weights(q, k, 1.0, (r0, r1, w), mask, Mt, False)[0]) & torch.isnan(own)
-            most = D.masked_fill_(both, 0.0).abs_().amax(dim=(1, 2))
-        worst = torch.maximum(worst, most)  # maximum keeps NaN (fmax would drop it)
-        if w < T_k:  # keys after the block's last row are blocked: the model's weights there are its error
-            worst = torch.maximum(worst, A[:, r0:r1, w:].abs().amax(dim=(1, 2)).to(ct))
+    c = _Check(q, A, mask, Mt, UNIT_ROUNDOFF[dtype] > UNIT_ROUNDOFF["float32"], rows)
+    threads = min(torch.get_num_threads(), len(groups)) if cpu else 1
+    parts = [list(range(i, len(groups), threads)) for i in range(threads)]  # each thread's groups
+
+    def run(part):
+        return _group_blocks(c, [groups[i] for i in part], [keys[i] for i in part])
+
+    found = _on_threads(run, parts, threads) if cpu else [run(p) for p in parts]
+    worst, smax = torch.zeros(H, dtype=ct), torch.zeros(H, dtype=ct)  # on the host: H figures each
+    for part, figs in zip(parts, found):
+        for i, (most, top) in zip(part, figs):
+            g = slice(groups[i].start, groups[i].stop)
+            worst[g], smax[g] = most.cpu(), top.cpu()
     # scale·max‖q‖·max‖k‖, with q already scale·Q
-    bounds = torch.linalg.vector_norm(q, dim=2).amax(dim=1) * torch.linalg.vector_norm(k, dim=2).amax(dim=1)
-    bounds, smax = bounds.cpu().tolist(), smax.cpu().tolist()
-    allowed = [allowed_diff(dtype, d_k, T_k, bounds[h], smax[h] if half else None) for h in range(H)]
+    bounds = torch.linalg.vector_norm(q, dim=2).amax(dim=1) * torch.linalg.vector_norm(k_kv, dim=2).amax(dim=1)[kv]
+    bounds, smax = bounds.cpu().tolist(), smax.tolist()
+    allowed = [allowed_diff(dtype, d_k, T_k, bounds[h], smax[h] if c.half else None) for h in range(H)]
     if ct == torch.float32:  # the recompute's own rounding, in float32
         allowed = [a + allowed_diff("float32", d_k, T_k, bounds[h]) for h, a in enumerate(allowed)]
-    return worst.cpu().numpy().astype(np.float64), allowed
+    return worst.numpy().astype(np.float64), allowed

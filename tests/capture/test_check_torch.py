@@ -6,6 +6,7 @@ NaN (issue 52 item 9: nanmax(..., initial=0) passed an all-NaN A as 'max |ΔA| =
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 import pytest
@@ -75,26 +76,54 @@ def _oracle(Q, K, A, scale, kind, M, kv, dtype):
 
 @pytest.mark.parametrize("kind", ["causal", "none", "window:5", "additive"])
 @pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
-def test_torch_and_numpy_find_the_same_figures(kind, dtype):
+@pytest.mark.parametrize("heads", [None, 4, 3])  # CPU's one head a block; a GPU's every head; groups of 3 and 1
+def test_torch_and_numpy_find_the_same_figures(kind, dtype, heads):
     layer = _layer(kind, dtype=getattr(torch, dtype))
     Q, K, A, scale, kind, M, kv = layer
     diffs_np, allowed_np = _oracle(*layer, dtype)
-    diffs_t, allowed_t = torch_figures(Q, K, A, scale, read_mask_kind(kind, 0), dtype, kv, M=M, rows=7)
+    mask = read_mask_kind(kind, 0)
+    diffs_t, allowed_t = torch_figures(Q, K, A, scale, mask, dtype, kv, M=M, rows=7, heads=heads)
     assert np.all(diffs_np > 0)  # the model's rounding shows: the figures are not trivially 0
     np.testing.assert_allclose(diffs_t, diffs_np, rtol=0, atol=64 * EPS64)
     np.testing.assert_allclose(allowed_t, allowed_np, rtol=1e-12)
     assert combine_figures([(diffs_t, allowed_t)], len(kv)).holds
 
 
-def test_a_planted_error_is_found_by_both_at_its_head():
+@pytest.mark.parametrize("heads, rows", [(None, None), (4, None), (None, 7), (4, 7)])
+@pytest.mark.parametrize("cell", [(2, 30, 3), (2, 3, 30)])  # a key the query sees; one after it (must be 0)
+def test_a_planted_error_is_found_by_both_at_its_head(heads, rows, cell):
+    """Rows 7 a block: cell (3, 30) lies past the block's keys (read from A alone), else in its tile."""
     Q, K, A, scale, kind, M, kv = _layer("causal")
     A = A.clone()
-    A[2, 30, 3] += 0.25
+    A[cell] += 0.25
     diffs_np, allowed = _oracle(Q, K, A, scale, kind, M, kv, "float32")
-    diffs_t, _ = torch_figures(Q, K, A, scale, ("causal", None), "float32", kv)
+    diffs_t, _ = torch_figures(Q, K, A, scale, ("causal", None), "float32", kv, rows=rows, heads=heads)
     for diffs in (diffs_np, diffs_t):
         assert int(np.argmax(diffs)) == 2 and diffs[2] == pytest.approx(0.25, abs=1e-6)
         assert not combine_figures([(diffs, allowed)], 4).holds
+
+
+@pytest.mark.parametrize("threads, heads", [(3, None), (2, 6), (1, None)])
+def test_the_check_spreads_heads_over_torchs_threads_and_gives_them_back(threads, heads):
+    """On CPU the heads are spread over Python threads, torch's operations on one thread in each
+    (heads=6: one group, run in the caller's thread); after it the caller and any new thread have
+    the caller's setting, and the figures do not depend on the thread count."""
+    Q, K, A, scale, kind, M, kv = _layer("causal", H=6, H_kv=3)
+    before = torch.get_num_threads()
+    seen = []
+    torch.set_num_threads(threads)
+    try:
+        diffs, allowed = torch_figures(Q, K, A, scale, ("causal", None), "float32", kv, heads=heads)
+        seen.append(torch.get_num_threads())
+        fresh = threading.Thread(target=lambda: seen.append(torch.get_num_threads()))  # reads torch's global
+        fresh.start()
+        fresh.join()
+    finally:
+        torch.set_num_threads(before)
+    assert seen == [threads, threads]
+    diffs_np, allowed_np = _oracle(Q, K, A, scale, kind, M, kv, "float32")
+    np.testing.assert_allclose(diffs, diffs_np, rtol=0, atol=64 * EPS64)
+    np.testing.assert_allclose(allowed, allowed_np, rtol=1e-12)
 
 
 @pytest.mark.parametrize("where", ["all", "one cell", "a blocked cell"])
@@ -110,6 +139,8 @@ def test_nan_in_the_models_A_fails_both_checks(where):
     for diffs, allowed in (
         _oracle(Q, K, A, scale, kind, M, kv, "float32"),
         torch_figures(Q, K, A, scale, ("causal", None), "float32", kv),
+        torch_figures(Q, K, A, scale, ("causal", None), "float32", kv, heads=4),  # a GPU's grouping
+        torch_figures(Q, K, A, scale, ("causal", None), "float32", kv, rows=7),  # a blocked cell past the block
     ):
         check = combine_figures([(diffs, allowed)], 4)
         assert not check.holds and math.isnan(check.max_abs_diff), (where, diffs)
