@@ -24,9 +24,13 @@ from ..core.heads.capture_check import BLOCKED as SEEN_ABOVE
 from ..core.heads.capture_check import UNIT_ROUNDOFF, allowed_diff
 from ..core.mask_kinds import MASK_KINDS, NO_MASK, STORED, written
 
-# A block of the check's scores, rows x T' x 8 bytes a head: on CPU one head's (4 MiB: the block's
-# passes, exp, subtract, max, stay in cache), elsewhere every head's at once (a few large kernels)
-CHECK_BYTES = {"cpu": 4 * 2**20, "cuda": 512 * 2**20}
+# A block of the check: on CPU one head's CPU_ROWS query rows (its passes, exp, subtract, max, in
+# cache; one head a block on one thread, the check alone of 16 heads at 4,096 tokens took 1.7 s of CPU
+# at 64 rows, 1.4 at 128, 1.5 at 256, 2.3 at 512, and of 2 heads at 16,384 tokens 4.1 s at 32 rows,
+# 3.5 at 128, 7.5 at 512: load 9 on 2 cores);
+# elsewhere every head's scores at once, rows x T' x 8 bytes each, up to CHECK_BYTES (a few large kernels)
+CPU_ROWS = 128
+CHECK_BYTES = {"cuda": 512 * 2**20}
 MASK_BYTES = {"cpu": 64 * 2**20, "cuda": 512 * 2**20}  # a block of the mask read by mask_kind: rows x T' x 8 bytes
 BLOCKED = 1e9  # what the core adds to a blocked key's score (core.heads.source.mask_rows)
 
@@ -182,7 +186,7 @@ def layer_figures(
     A (H, T, T') as the model gave them (on its device); ``mask`` (kind, window) as the file keeps it;
     ``kv_head`` each query head's K/V head; ``M`` (T, T') the additive mask of kind "additive".
     ``heads`` a block (on CPU 1, the heads spread over torch's threads; elsewhere all of them) and
-    ``rows`` query rows a block (from CHECK_BYTES) change where the time goes, never the figures."""
+    ``rows`` query rows a block (CPU_ROWS, CHECK_BYTES) change where the time goes, never the figures."""
     device, (H, T, d_k), T_k = Q.device, Q.shape, K.shape[1]
     ct = check_dtype(device)
     q = Q.detach().to(ct) * scale  # scale·Q once, not scale·(Q Kᵀ) in every block
@@ -192,7 +196,8 @@ def layer_figures(
     heads = heads or (1 if cpu else H)
     groups = [range(h, min(H, h + heads)) for h in range(0, H, heads)]
     keys = [k_kv[kv[g.start : g.stop]] if len(g) > 1 else k_kv[kv_head[g.start]][None] for g in groups]  # a view
-    rows = rows or max(1, min(T, CHECK_BYTES.get(device.type, CHECK_BYTES["cpu"]) // (8 * heads * T_k)))
+    budget = CHECK_BYTES.get(device.type, CHECK_BYTES["cuda"])
+    rows = min(T, rows or (CPU_ROWS if cpu else max(1, budget // (8 * heads * T_k))))
     Mt = None if M is None else torch.as_tensor(M, device=device).to(ct)
     c = _Check(q, A, mask, Mt, UNIT_ROUNDOFF[dtype] > UNIT_ROUNDOFF["float32"], rows)
     threads = min(torch.get_num_threads(), len(groups)) if cpu else 1
