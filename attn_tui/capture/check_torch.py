@@ -4,9 +4,10 @@ The same check as the core's (core.heads.capture_check.layer_figures, in NumPy f
 the oracle and compared with this one in the tests): every head's A recomputed as
 softmax(scale·Q Kᵀ + M) from what the layer received and compared with the weights the model's
 eager attention returned, the allowance of each head from the model's dtype (allowed_diff). Here
-the scores are computed where the tensors already are, a block of query rows at a time, in
-float64 where the device has it (CPU, CUDA), else float32, whose own rounding (allowed_diff of
-float32) is then added to the allowance. Only the figures come to the host: no T x T' array.
+the scores are computed where the tensors already are, a block of query rows at a time (on CPU one
+head's, the heads spread over torch's threads; elsewhere every head's at once), in float64 where
+the device has it (CPU, CUDA), else float32, whose own rounding (allowed_diff of float32) is then
+added to the allowance. Only the figures come to the host: no T x T' array.
 
 A NaN fails (issue 52 item 9): a cell where exactly one of the two is NaN differs by NaN, and NaN
 is past every allowance; a cell NaN in both (a fully masked row) agrees.
@@ -165,11 +166,13 @@ def _on_threads(run, parts: list, threads: int) -> list:
     """[run(part) for part in parts] on ``threads`` Python threads (torch's kernels release the GIL),
     each running torch's operations on one thread of its own, torch's own setting restored after.
     A block's operations split over OpenMP's threads cost more CPU than they saved: a 4,096-token
-    layer's check took 12.2 s of CPU on two (load 9), 1.4 s on one (docs/CAPTURE.md)."""
+    layer's check in one-head blocks took 12.2 s of CPU on two (load 9), 1.4 s on one (docs/CAPTURE.md)."""
     before = torch.get_num_threads()
 
     def one(part):
-        torch.set_num_threads(1)  # this thread's own (OpenMP's and MKL's settings are per thread)
+        torch.set_num_threads(
+            1
+        )  # this thread's (OpenMP's and MKL's are per thread; torch's default for new ones: given back)
         with torch.inference_mode():
             return run(part)
 
