@@ -170,9 +170,9 @@ def _on_threads(run, parts: list, threads: int) -> list:
     before = torch.get_num_threads()
 
     def one(part):
-        torch.set_num_threads(
-            1
-        )  # this thread's (OpenMP's and MKL's are per thread; torch's default for new ones: given back)
+        # this thread's setting (OpenMP's and MKL's are per thread); torch's default for new threads
+        # changes with it and is given back below
+        torch.set_num_threads(1)
         with torch.inference_mode():
             return run(part)
 
