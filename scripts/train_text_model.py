@@ -2,6 +2,7 @@
 
     python scripts/train_text_model.py --device cuda    # train (the shipped weights: 158 s on an H200)
     python scripts/train_text_model.py --eval-only      # measure the files in --out
+    python scripts/train_text_model.py --init W --tokenizer T ...   # fine-tune from the weights in W
 
 The text: the English prose of the Python 3.11 documentation (Debian package python3.11-doc,
 PSF License v2), fetched with `apt-get download` and cached under --cache. Paragraphs (<p>) of
@@ -79,6 +80,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--device", default="cpu", help="cpu, or cuda (the shipped weights: an H200)")
     ap.add_argument("--embed-shared", type=float, default=0.1, help="std of the direction every embedding starts with")
     ap.add_argument("--tokenizer", type=Path, help="a tokenizer.json to use instead of training one")
+    ap.add_argument(
+        "--init",
+        type=Path,
+        help="start from the weights of this text_model.safetensors (a fine-tune; give its --tokenizer too)",
+    )
+    ap.add_argument("--repeat-top", type=int, default=1000, help="the repeats' words: the N commonest word tokens")
+    ap.add_argument(
+        "--repeat-alpha",
+        type=float,
+        default=0.0,
+        help="draw the repeats' words with probability count**alpha, distinct within a span (0: uniform, "
+        "with replacement, as the shipped pretraining)",
+    )
     return ap.parse_args(argv)
 
 
@@ -297,8 +311,19 @@ def common_tokens(stream: np.ndarray, tok: Tokenizer, n: int = 1000) -> np.ndarr
     return np.asarray(words[:n], dtype=np.int64)
 
 
-def make_batch(stream: np.ndarray, common: np.ndarray, rng: np.random.Generator, args) -> np.ndarray:
+def repeat_pool(stream: np.ndarray, tok: Tokenizer, args) -> tuple[np.ndarray, np.ndarray | None]:
+    """The repeats' words (the --repeat-top commonest) and, when --repeat-alpha, their probabilities
+    (count**alpha, normalised); None: uniform."""
+    ids = common_tokens(stream, tok, args.repeat_top)
+    if not args.repeat_alpha:
+        return ids, None
+    weight = np.bincount(stream, minlength=tok.get_vocab_size())[ids].astype(np.float64) ** args.repeat_alpha
+    return ids, weight / weight.sum()
+
+
+def make_batch(stream: np.ndarray, pool: tuple, rng: np.random.Generator, args) -> np.ndarray:
     """(B, n+1) ids: natural crops; a fraction hold a span then the same span again."""
+    common, probs = pool
     n1 = args.n_ctx_train + 1
     starts = rng.integers(0, len(stream) - n1, args.batch)
     rows = np.stack([stream[s : s + n1] for s in starts])
@@ -307,11 +332,13 @@ def make_batch(stream: np.ndarray, common: np.ndarray, rng: np.random.Generator,
         if r >= args.frac_text_repeat + args.frac_token_repeat:
             continue
         k = int(rng.integers(4, n1 // 2 + 1))
+        if probs is not None:
+            k = min(k, len(common))
         if r < args.frac_text_repeat:
             s = int(rng.integers(0, len(stream) - k))
             span = stream[s : s + k]
         else:
-            span = rng.choice(common, k)
+            span = rng.choice(common, k) if probs is None else rng.choice(common, k, replace=False, p=probs)
         at = int(rng.integers(0, n1 - 2 * k + 1))
         row[at : at + k] = span
         row[at + k : at + 2 * k] = span
@@ -341,7 +368,7 @@ def steps_for_budget(args, step: int, elapsed: float, since: tuple[int, float]) 
     return step + max(1, int((args.time_budget - elapsed) / per_step))
 
 
-def train(p: dict, stream: np.ndarray, common: np.ndarray, tok: Tokenizer, args) -> dict:
+def train(p: dict, stream: np.ndarray, pool: tuple, tok: Tokenizer, args) -> dict:
     """Train in place; writes checkpoints and the shipped files; returns provenance."""
     opt, rng, step, seconds = make_optimizer(p, args), np.random.default_rng(SEED), 0, 0.0
     ckpt = args.ckpt or args.cache / "ckpt.pt"
@@ -365,7 +392,7 @@ def train(p: dict, stream: np.ndarray, common: np.ndarray, tok: Tokenizer, args)
                 print(f"--time-budget {args.time_budget:.0f} s: --steps {args.steps}", flush=True)
         for g in opt.param_groups:
             g["lr"] = lr_at(step, args)
-        ids = torch.from_numpy(make_batch(stream, common, rng, args)).to(p["embed"].device)
+        ids = torch.from_numpy(make_batch(stream, pool, rng, args)).to(p["embed"].device)
         logits, _ = forward(p, ids[:, :-1])
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), ids[:, 1:].reshape(-1))
         opt.zero_grad(set_to_none=True)
@@ -386,6 +413,30 @@ def train(p: dict, stream: np.ndarray, common: np.ndarray, tok: Tokenizer, args)
     return {"steps": step, "seconds": time.perf_counter() - t0}
 
 
+def init_from(p: dict, args) -> None:
+    """Overwrite p with the weights of --init (same keys and shapes, else exit 2 with one line), and keep
+    how they were made in args.init_meta for the metadata."""
+    if args.tokenizer is None:
+        sys.exit("error: --init needs the --tokenizer its weights were trained with")
+    try:
+        arrays, meta = load_file(str(args.init)), safe_open_metadata(args.init)
+    except Exception as exc:  # noqa: BLE001  (one line naming the file)
+        print(f"error: --init {args.init}: not a readable safetensors file ({type(exc).__name__})", file=sys.stderr)
+        sys.exit(2)
+    for k, t in p.items():
+        got = arrays[k].shape if k in arrays else None
+        if got != tuple(t.shape):
+            print(f"error: --init {args.init}: {k} has shape {got}, the model's is {tuple(t.shape)}", file=sys.stderr)
+            sys.exit(2)
+        with torch.no_grad():
+            t.copy_(torch.from_numpy(arrays[k]))
+    args.init_meta = {
+        "init_steps": meta.get("init_steps", meta.get("steps", "?")),
+        "init_seconds": meta.get("init_seconds", meta.get("train_seconds", "?")),
+    }
+    print(f"init: {args.init} ({args.init_meta['init_steps']} steps, {args.init_meta['init_seconds']} s)")
+
+
 def export(p: dict, tok: Tokenizer, args, prov: dict) -> None:
     """Write the two shipped files (float32 safetensors with the spec's metadata)."""
     heads, d, dh = p["layers.0.W_Q"].shape
@@ -401,6 +452,12 @@ def export(p: dict, tok: Tokenizer, args, prov: dict) -> None:
             for k in ("batch", "d_model", "heads", "lr", "embed_shared", "frac_text_repeat", "frac_token_repeat")
         ),
     }
+    if args.init:  # a fine-tune: steps and train_seconds are its own, init_* the weights it started from
+        meta |= getattr(args, "init_meta", {})
+        meta["recipe"] += " " + " ".join(
+            f"--{k.replace('_', '-')} {getattr(args, k)}"
+            for k in ("steps", "warmup", "n_ctx_train", "repeat_top", "repeat_alpha", "device")
+        )
     arrays = {k: np.ascontiguousarray(t.detach().cpu().numpy().astype(np.float32)) for k, t in p.items()}
     args.out.mkdir(parents=True, exist_ok=True)
     tmp = args.out / (WEIGHTS + ".tmp")
@@ -618,9 +675,10 @@ def main(argv: list[str] | None = None) -> None:
         p = init_params(
             tok.get_vocab_size(), args.d_model, args.heads, torch.Generator().manual_seed(SEED), args.embed_shared
         )
+        if args.init:
+            init_from(p, args)
         p = {k: t.detach().to(args.device).requires_grad_() for k, t in p.items()}
-        common = common_tokens(stream, tok)
-        prov = train(p, stream, common, tok, args)
+        prov = train(p, stream, repeat_pool(stream, tok, args), tok, args)
         print(f"trained {prov['steps']} steps in {prov['seconds']:.0f} s", flush=True)
         if args.skip_eval:
             return

@@ -1,0 +1,86 @@
+"""scripts/train_text_model.py's fine-tune flags (docs/TEXT_MODEL.md): --init loads a text model's
+weights into the trainer's parameters exactly, or stops with one line naming the file and the key; the
+repeats' pool of --repeat-top words drawn by count**--repeat-alpha. Skipped without torch."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.core.textmodels import random_text_model, tiny_tokenizer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def script():
+    pytest.importorskip("torch", reason="torch not installed: pip install -e '.[models]'")
+    spec = importlib.util.spec_from_file_location("train_text_model", ROOT / "scripts" / "train_text_model.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def fresh_params(script, torch, d: int, heads: int = 4):
+    return script.init_params(400, d, heads, torch.Generator().manual_seed(1), 0.1)
+
+
+def args_for(script, tmp_path, weights, *extra):
+    tok = tmp_path / "tok.json"
+    tok.write_text(tiny_tokenizer(), encoding="utf-8")
+    return script.parse_args(["--init", str(weights), "--tokenizer", str(tok), *extra])
+
+
+def test_init_loads_every_weight_and_names_where_they_came_from(script, tmp_path):
+    import torch
+    from safetensors.numpy import load_file
+
+    weights = random_text_model(tmp_path, 400, d=32, seed=3)
+    p = fresh_params(script, torch, 32)
+    args = args_for(script, tmp_path, weights)
+    script.init_from(p, args)
+    want = load_file(str(weights))
+    assert set(p) == set(want)
+    for k, t in p.items():
+        assert np.array_equal(t.detach().numpy(), want[k]), k  # copied, not re-initialised
+    assert args.init_meta == {"init_steps": "?", "init_seconds": "?"}  # the random file names no steps
+
+
+def test_init_of_another_shape_exits_2_with_one_line(script, tmp_path, capsys):
+    import torch
+
+    weights = random_text_model(tmp_path, 400, d=32, seed=3)
+    p = fresh_params(script, torch, 64)
+    with pytest.raises(SystemExit) as exc:
+        script.init_from(p, args_for(script, tmp_path, weights))
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(weights) in err[0] and "has shape (400, 32), the model's is (400, 64)" in err[0]
+
+
+def test_init_of_a_damaged_file_exits_2_naming_it(script, tmp_path, capsys):
+    import torch
+
+    bad = tmp_path / "bad.safetensors"
+    bad.write_bytes(b"not a safetensors file")
+    with pytest.raises(SystemExit) as exc:
+        script.init_from(fresh_params(script, torch, 32), args_for(script, tmp_path, bad))
+    assert exc.value.code == 2
+    assert str(bad) in capsys.readouterr().err
+
+
+def test_repeat_pool_weights_by_count_to_the_alpha(script):
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_str(tiny_tokenizer())
+    stream = np.asarray(tok.encode(" the cat sat on the mat the dog the cat").ids, dtype=np.int64)
+    args = script.parse_args(["--repeat-top", "3", "--repeat-alpha", "0.5"])
+    ids, probs = script.repeat_pool(stream, tok, args)
+    counts = np.bincount(stream, minlength=tok.get_vocab_size())[ids]
+    assert len(ids) == 3 and counts.tolist() == sorted(counts.tolist(), reverse=True)
+    np.testing.assert_allclose(probs, np.sqrt(counts) / np.sqrt(counts).sum(), rtol=4 * np.finfo(float).eps)
+    uniform = script.repeat_pool(stream, tok, script.parse_args(["--repeat-top", "3"]))
+    assert uniform[1] is None and np.array_equal(uniform[0], ids)  # alpha 0: the shipped recipe's draw
