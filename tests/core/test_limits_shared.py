@@ -129,6 +129,7 @@ def test_a_random_scenario_passes_every_door_and_reopens(tmp_path):
     assert back.X.tobytes() == s.X.tobytes()
 
 
+@pytest.mark.long
 @pytest.mark.slow  # ~2-4 s: the fast lane's longest (docs/TESTING.md)
 def test_the_largest_scenario_the_app_can_make_fits_the_file_limit():
     rng = np.random.default_rng(0)

@@ -65,6 +65,7 @@ def test_the_mask_blocks_of_a_long_causal_head_are_not_kept_past_the_budget():
     assert source.MASKS_KEPT.held <= source.MASK_CACHE_BYTES
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_heads_on_a_16384_token_file_stays_under_the_budget(tmp_path):
     path = zeros_file(tmp_path / "long.npz", heads=1, T=16384)
@@ -74,6 +75,7 @@ def test_heads_on_a_16384_token_file_stays_under_the_budget(tmp_path):
     assert peak < BUDGET, f"peak {peak / MIB:.0f} MiB"
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_heads_with_a_stored_A_reads_it_a_few_heads_at_a_time(tmp_path):
     """16 heads of a stored 2048 x 2048 A are 512 MiB in float64: compared with the computed A a

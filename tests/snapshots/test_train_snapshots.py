@@ -23,6 +23,7 @@ async def _trained(pilot, settle) -> None:
     await settle(pilot)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)])
 @pytest.mark.usefixtures("unpaced")
 def test_snapshot_train_after_the_default_run(snap_compare, settle, size):
@@ -32,6 +33,7 @@ def test_snapshot_train_after_the_default_run(snap_compare, settle, size):
     assert snap_compare(AttentionApp(), terminal_size=size, run_before=setup)
 
 
+@pytest.mark.long
 @pytest.mark.usefixtures("unpaced")
 def test_snapshot_train_comparison(snap_compare, settle, monkeypatch):
     monkeypatch.setattr(compare, "DKS", (4, 64))

@@ -19,6 +19,7 @@ def test_random_scenario_shapes():
     assert (s.T, s.d_k, s.d_v) == (64, 8, 8)
 
 
+@pytest.mark.long
 @pytest.mark.slow  # the bench's smoke run (first frames in a pty)
 def test_bench_reports_every_figure():
     r = bench.run(presses=2, repeats=1)

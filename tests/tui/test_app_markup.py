@@ -8,6 +8,7 @@ from attn_tui.tui.app import AttentionApp
 TRICKY = ("[/a]", "[b]x", "t3 [red]", "t4", "t5")
 
 
+@pytest.mark.long
 @pytest.mark.slow
 async def test_markup_like_labels_render_on_every_screen():
     s = builtin("lesson-pipeline").with_(tokens=TRICKY, features=("[/x]", "b", "c", "d", "e", "f"), focus_row=1)

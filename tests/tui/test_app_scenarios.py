@@ -68,6 +68,7 @@ async def test_cross_attention_grids_are_T_by_T_prime(make_app):
         assert app.screen.query_one("#grid-A").values.shape == (5, 3)
 
 
+@pytest.mark.long
 @pytest.mark.slow
 async def test_big_scenario_scrolls(make_app, grid_text):
     app = AttentionApp(scenario=random_scenario(256))
@@ -85,6 +86,7 @@ async def test_big_scenario_scrolls(make_app, grid_text):
         await pilot.pause()
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("size", [(40, 12), (80, 24), (20, 6)])
 @pytest.mark.slow
 async def test_small_terminals_do_not_crash(make_app, size):

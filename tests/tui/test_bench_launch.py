@@ -18,6 +18,7 @@ def test_the_report_gives_both_figures_and_the_ratios():
     assert "DIFFERS" in launch.report({**r, "first_is_settled": False})[3]
 
 
+@pytest.mark.long
 @pytest.mark.slow  # four processes started in a pty, to their first frames
 def test_each_process_is_timed_to_its_first_frame():
     r = launch.measure(runs=1)

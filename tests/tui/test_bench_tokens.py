@@ -12,6 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.long
 @pytest.mark.slow  # a pty and a headless app, a few seconds each
 def test_the_token_bench_prints_its_figures():
     res = subprocess.run(

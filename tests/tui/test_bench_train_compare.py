@@ -12,6 +12,7 @@ import pytest
 from attn_tui.bench import train_compare
 
 
+@pytest.mark.long
 @pytest.mark.slow  # a CLI run and two app runs in a pty
 def test_the_bench_reports_the_app_and_the_cli_for_the_same_runs():
     r = train_compare.run(steps=5, repeats=1)

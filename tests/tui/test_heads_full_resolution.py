@@ -154,6 +154,7 @@ async def test_without_colour_shade_glyphs_draw_each_row(settle, monkeypatch):
         assert set(STEPS) and any("█" in "".join(ch for ch, _ in row) for row in grid)
 
 
+@pytest.mark.long
 @pytest.mark.slow
 async def test_a_4096_token_file_is_pooled_and_enter_opens_a_head_whole(settle, tmp_path):
     rng = np.random.default_rng(2)

@@ -30,6 +30,7 @@ def test_the_page_names_the_heads_the_core_measures():
     assert [p.key for p in PAGES][-4:] == ["heads", "moves", "text", "results"]
 
 
+@pytest.mark.long
 @pytest.mark.slow
 async def test_try_it_opens_the_heads_screen_on_the_repeat(settle):
     app = AttentionApp()

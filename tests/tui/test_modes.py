@@ -117,6 +117,7 @@ async def test_cross_refused_for_qk_scenario():
         assert any("needs X" in m for m in app.notes.messages())
 
 
+@pytest.mark.long
 @pytest.mark.slow  # a 256-token scenario through the form and the keys
 async def test_random_scenario_256_usable(make_app):
     app = make_app()

@@ -103,6 +103,7 @@ async def test_z_on_a_qk_scenario_zeroes_q_and_k():
         assert "Q = K = 0: ON" in panel_text(app, "lens-box")
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", ["padding-nan", "float16-overflow", "cross-attention", "box-kernel"])
 @pytest.mark.slow  # every built-in through every lens panel
 async def test_every_builtin_draws_without_error(name):

@@ -62,6 +62,7 @@ def test_pages_follow_the_lesson_order_and_each_exercise_has_a_try_it():
     assert all(p.try_it is not None for p in EXERCISES)
 
 
+@pytest.mark.long
 @pytest.mark.slow  # walks every page of the tour
 async def test_space_n_and_b_walk_every_page():
     app = AttentionApp()
@@ -83,6 +84,7 @@ async def test_space_n_and_b_walk_every_page():
         assert screen.page.key == "objectives"
 
 
+@pytest.mark.long
 @pytest.mark.slow
 async def test_each_page_mounts_its_live_panes():
     app = AttentionApp()
@@ -129,6 +131,7 @@ async def test_try_it_on_a_non_exercise_page_changes_nothing():
         assert app.state is before and app.current_mode == "tour"
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("key", ["ex1", "ex2", "ex3", "ex4", "ex5"])
 @pytest.mark.slow  # one exercise per page, each a full setup
 async def test_try_it_sets_up_each_exercise(key):

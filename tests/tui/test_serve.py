@@ -58,6 +58,7 @@ def receive(s, want: set[str], seconds: float = 90, raw: bool = False, keys: str
     return asyncio.run(asyncio.wait_for(coro, seconds + 30))
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("scenario", ["lesson-pipeline", "box-kernel"])
 @pytest.mark.slow
 def test_served_page_and_explorer_numbers(scenario):
@@ -72,6 +73,7 @@ def test_served_page_and_explorer_numbers(scenario):
         assert not missing, f"not in the served explorer's output: {missing}"
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_two_tabs_two_explorers():
     """Each websocket runs its own explorer: two connections, two streams with the numbers."""

@@ -286,6 +286,7 @@ def test_ctrl_c_ends_the_tabs_and_the_server_cleanly():
         assert "Traceback" not in s.output()
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_a_served_save_beyond_the_root_is_refused(tmp_path):
     """The issue's attack, typed by an allowed tab: `s`, a path out of the root, enter (the dialog's

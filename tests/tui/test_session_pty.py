@@ -72,6 +72,7 @@ def check_lost(state_home, why: str) -> store.Kept:
     return lost
 
 
+@pytest.mark.long
 def test_a_dropped_connection_keeps_the_session(state_home):
     """The SSH client killed: our end of the pty closed, the kernel hangs the app up (SIGHUP)."""
     with PtyApp() as app:
@@ -81,6 +82,7 @@ def test_a_dropped_connection_keeps_the_session(state_home):
     relaunch_and_restore(state_home, check_lost(state_home, "SIGHUP"))
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGTERM])
 def test_a_signal_keeps_the_session_and_leaves_the_terminal_sane(state_home, sig):
     with PtyApp() as app:
@@ -95,6 +97,7 @@ def test_a_signal_keeps_the_session_and_leaves_the_terminal_sane(state_home, sig
     relaunch_and_restore(state_home, check_lost(state_home, signal.Signals(sig).name))
 
 
+@pytest.mark.long
 def test_q_keeps_the_session_and_says_so(state_home):
     with PtyApp() as app:
         edit_like_the_issue(app)
@@ -105,6 +108,7 @@ def test_q_keeps_the_session_and_says_so(state_home):
     relaunch_and_restore(state_home, check_lost(state_home, "quit"))
 
 
+@pytest.mark.long
 def test_n_starts_clean_and_resume_restores_without_asking(state_home):
     with PtyApp() as app:
         edit_like_the_issue(app)
@@ -148,6 +152,7 @@ def test_a_benchmark_run_neither_offers_nor_keeps_a_session(state_home):
     assert not (state_home / "attn-tui").exists()
 
 
+@pytest.mark.long
 def test_q_quits_from_the_offer_and_a_typed_shell_line_does_nothing(state_home):
     """Issue 42 item 1, as it happened: `q` at the offer started clean and the explorer kept running, so
     the next shell line typed into it toggled cross-attention (c) and opened Export (e). Now stray keys

@@ -45,6 +45,7 @@ def test_the_page_names_the_heads_and_predictions_the_core_computes(text_model):
     assert f"(p = {fit_number(float(p.max() / p.sum()), 4)})" in text
 
 
+@pytest.mark.long
 @pytest.mark.slow
 async def test_try_it_opens_the_token_view_on_the_induction_head(settle, text_model):
     app = AttentionApp()

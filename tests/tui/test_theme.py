@@ -86,6 +86,7 @@ async def test_charts_and_warnings_read(theme, settle):
         assert contrast(explain.color, explain.bgcolor) >= TEXT, (explain.color.name, explain.bgcolor.name)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.slow
 async def test_orange_lines_read(theme, settle):

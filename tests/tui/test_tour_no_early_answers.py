@@ -25,6 +25,7 @@ def test_the_mask_page_does_not_answer_its_own_question():
     assert "lower-triangular" not in page.body()  # the answer, in words
 
 
+@pytest.mark.long
 @pytest.mark.slow  # walks to exercise 4
 async def test_exercise_4s_try_it_shows_nothing_of_exercise_5s_answer():
     app = AttentionApp()

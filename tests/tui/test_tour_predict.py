@@ -130,6 +130,7 @@ async def test_try_it_waits_for_a_prediction(settle):
         assert app.current_mode == "pipeline" and app.state.scenario.mask == "none"
 
 
+@pytest.mark.long
 @pytest.mark.slow
 async def test_the_question_is_visible_at_80x24_without_scrolling(settle):
     app = AttentionApp()
@@ -151,6 +152,7 @@ async def test_the_question_is_visible_at_80x24_without_scrolling(settle):
             assert left.border_title == f"Tour {screen.index + 1}/{len(PAGES)}" and left.region.y == 0
 
 
+@pytest.mark.long
 @pytest.mark.slow
 async def test_the_training_page_measures_the_stall_off_the_event_loop(settle):
     from attn_tui.core.train import compare

@@ -66,6 +66,7 @@ async def test_the_rows_are_compare_alls(monkeypatch):
         assert status(screen).startswith("measured, 40 steps each") and "seed 3" in status(screen)
 
 
+@pytest.mark.long
 @pytest.mark.usefixtures("endless")
 @pytest.mark.slow  # ~2-4 s: the fast lane's longest (docs/TESTING.md)
 async def test_keys_answer_and_a_live_run_pauses_while_it_compares():
@@ -106,6 +107,7 @@ async def test_leaving_for_another_screen_kills_its_processes():
         assert "stopped when you left this screen: c runs it again" in status(screen)
 
 
+@pytest.mark.long
 @pytest.mark.usefixtures("endless")
 @pytest.mark.slow  # ~2-4 s: the fast lane's longest (docs/TESTING.md)
 async def test_a_dialog_over_the_screen_leaves_it_running_and_c_again_starts_anew():

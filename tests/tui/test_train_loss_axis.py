@@ -17,6 +17,7 @@ def test_decade_axis_gives_each_decade_whole_lines():
     assert ticks == [0, -1, -2] and bottom == -2.5
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("trained", [False, True])
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)])
 @pytest.mark.slow

@@ -189,6 +189,7 @@ def test_curves_are_shares_of_their_maxima():
     assert all(0 <= x <= 1 for x in c.entropy_share + c.p1p_share)
 
 
+@pytest.mark.long
 @pytest.mark.slow
 async def test_the_tour_page_runs_the_comparison(monkeypatch):
     from attn_tui.tui.tour_text import PAGES
@@ -287,6 +288,7 @@ async def test_random_keys_on_the_training_screen_never_crash(seed, tmp_path, mo
         assert tr.config == screen.config
 
 
+@pytest.mark.long
 @pytest.mark.slow
 async def test_pause_then_run_again_keeps_training(monkeypatch):
     """space, space, space: the first worker's "stopped" must not stop the run started after it."""

@@ -11,6 +11,7 @@ from attn_tui.tui.tour_questions import QUESTIONS, STALL_CHOICES
 from attn_tui.tui.views import train_view
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_the_tour_asks_then_quotes_the_measured_stall_and_says_w_v_is_fixed(stall_runs):
     compare._MEASURED.clear()
