@@ -75,7 +75,7 @@ def _blocked(kind: str, window, r0: int, r1: int, w: int, device) -> torch.Tenso
     return MASK_KINDS[kind].rule(t, j, window)  # the core's own rule, on tensors
 
 
-def _weights(q, k, scale: float, block: tuple, mask: tuple, Mt, half: bool):
+def _weights(q, k: int, scale: float, block: tuple, mask: tuple, Mt, half: bool):
     """(softmax(scale·q kᵀ + M) of query rows r0..r1-1 and keys 0..w-1, max |scale·q kᵀ| of each head
     over every key when ``half``, else None). A causal block of a square layer is masked on its
     diagonal tile alone (keys before r0 are seen by every row: core.heads.source._causal_block)."""
@@ -101,7 +101,15 @@ def _weights(q, k, scale: float, block: tuple, mask: tuple, Mt, half: bool):
 
 
 def layer_figures(
-    Q, K, A, scale: float, mask: tuple, dtype: str, kv_head, M=None, rows: int | None = None
+    Q: np.ndarray,
+    K: np.ndarray,
+    A: np.ndarray,
+    scale: float,
+    mask: tuple,
+    dtype: str,
+    kv_head,
+    M: np.ndarray | None = None,
+    rows: int | None = None,
 ) -> tuple[np.ndarray, list[float]]:
     """(max |ΔA| of each head, the allowance of each) of one layer: Q (H, T, d_k), K (H_kv, T', d_k),
     A (H, T, T') as the model gave them (on its device); ``mask`` (kind, window) as the file keeps it;

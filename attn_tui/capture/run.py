@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import torch
 
@@ -22,6 +23,11 @@ from .interface import Unsupported
 from .limits import check_shapes, check_tokens
 from .sink import LayerSink
 from .top import NO_W_O, SOME_LAYERS, K, TopRecorder, output_layer, store
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    import numpy.typing as npt
 
 
 @dataclass
@@ -42,7 +48,15 @@ class CaptureError(ValueError):
 
 
 def tokenize(
-    tokenizer, config, text: str, *, layers=None, model_id: str = "", dtype="float32", keep_A=False, free=None
+    tokenizer: Any,
+    config: Any,
+    text: str,
+    *,
+    layers=None,
+    model_id: str = "",
+    dtype: npt.DTypeLike = "float32",
+    keep_A: bool = False,
+    free=None,
 ):
     """The encoded text (batch of one), checked against the model's context, the file's and the
     memory's limits (limits.check_tokens) and its layers before any weight is loaded.
@@ -69,7 +83,7 @@ def tokenize(
     return enc
 
 
-def _context(config):
+def _context(config: Any):
     for key in ("max_position_embeddings", "n_positions", "n_ctx"):
         n = getattr(config, key, None)
         if isinstance(n, int) and n > 0:
@@ -85,7 +99,7 @@ def _reserve(raw: list, ids: list, n_layers: int, n_heads: int, top_labels: int 
     return 2 * len(labels) + 2 * 64 * n_layers * n_heads + 64 * top_labels + 2**16
 
 
-def capture(model, tokenizer, enc, tmp, *, layers=None, device=None, keep_A: bool = False) -> Captured:
+def capture(model: Any, tokenizer: Any, enc, tmp, *, layers=None, device=None, keep_A: bool = False) -> Captured:
     """The forward pass of ``model`` (loaded with attn_implementation=interface.NAME, .eval()) on
     the encoded text, every (or the chosen) layer checked and written to ``tmp`` (an existing file,
     overwritten) as it comes. Unsupported: one line."""
@@ -130,7 +144,7 @@ def capture(model, tokenizer, enc, tmp, *, layers=None, device=None, keep_A: boo
     return Captured(settings, result, sink.dtype, chosen, writer, prov, arrays)
 
 
-def _dtype_name(model) -> str:
+def _dtype_name(model: Any) -> str:
     return str(next(model.parameters()).dtype).removeprefix("torch.")
 
 

@@ -15,11 +15,17 @@ differ, no prediction is stored.
 from __future__ import annotations
 
 import inspect
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 
 from ..core.heads.capture_check import token_label
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    import numpy.typing as npt
 
 K = 10  # next tokens stored at each position (the issue's k)
 CHUNK_BYTES = 64 * 2**20  # logits held at once, float32: 64 MiB (333 positions of a 50,257-token vocabulary)
@@ -27,7 +33,7 @@ CHUNK_BYTES = 64 * 2**20  # logits held at once, float32: 64 MiB (333 positions 
 NO_HEAD, NOT_LOGITS, NO_NORM, SOME_LAYERS, NO_W_O = "no_lm_head", "logits", "norm", "layers", "w_o"
 
 
-def output_layer(model):
+def output_layer(model: Any):
     """The model's output layer (an nn.Linear-like with weight (V, d)), or None (AutoModel: no LM head)."""
     get = getattr(model, "get_output_embeddings", None)
     head = get() if get is not None else None
@@ -35,7 +41,7 @@ def output_layer(model):
     return head if isinstance(w, torch.Tensor) and w.dim() == 2 and w.device.type != "meta" else None
 
 
-def final_norm(model):
+def final_norm(model: Any):
     """The base model's final norm: its one direct child whose class name says a norm (ln_f, norm), or None."""
     base = getattr(model, "base_model", None)
     if base is None or base is model:
@@ -48,7 +54,7 @@ class TopRecorder:
     """Hooks kept for one forward: the final hidden state (T, d) fed to the output layer, and the final
     norm's input and output. ``kwargs``: what the forward is given so that it makes one row of logits."""
 
-    def __init__(self, model):
+    def __init__(self, model: Any) -> None:
         self.model, self.head, self.norm = model, output_layer(model), final_norm(model)
         self.hidden = self.x = self.y = None
         self.hooks = []
@@ -62,20 +68,20 @@ class TopRecorder:
                 self.hooks.append(self.norm.register_forward_hook(self._norm))
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: BaseException):
         for h in self.hooks:
             h.remove()
         return False
 
-    def _base(self, module, args, out):
+    def _base(self, module: Any, args: Any, out) -> None:
         h = getattr(out, "last_hidden_state", None)
         self.hidden = (h if h is not None else out[0])[0].detach()
 
-    def _norm(self, module, args, out):
+    def _norm(self, module: Any, args: Any, out) -> None:
         self.x, self.y = args[0][0].detach(), out[0].detach()
 
 
-def label(tokenizer, v: int) -> str:
+def label(tokenizer: Any, v: int) -> str:
     """Token ``v``'s label as the file's token labels are made (capture_check.token_label): decoded by the
     tokenizer, or its own token (Ġ as a space) where decoding alone gives no character (a byte of a
     character split over tokens decodes to �)."""
@@ -83,11 +89,11 @@ def label(tokenizer, v: int) -> str:
     return token_label(tokenizer.convert_ids_to_tokens(v) if "\ufffd" in text or not text else text)
 
 
-def _tolerance(dtype) -> float:
+def _tolerance(dtype: npt.DTypeLike) -> float:
     return 64 * float(torch.finfo(dtype).eps)
 
 
-def store(rec: TopRecorder, out, tokenizer, has_all_heads: str | None) -> tuple[dict, list, dict]:
+def store(rec: TopRecorder, out, tokenizer: Any, has_all_heads: str | None) -> tuple[dict, list, dict]:
     """(arrays, top_tokens, about): the file's top_* arrays, the labels their ids index, and what the
     provenance says of them ({"k": K, "by_head": None or why not} or {"none": why})."""
     if rec.head is None or rec.hidden is None:

@@ -18,6 +18,7 @@ like parsed TOML, which scenario_io.from_dict turns into a Scenario like any fil
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,6 +28,11 @@ from .matrices import INPUTS, LABELS, TOKEN_ROWS  # the one table: the matrices 
 from .npz_members import MAX_MEMBERS
 from .reader_sizes import reader_problem
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import numpy.typing as npt
+
 MAX_HEADER = 16 * 2**20  # a safetensors JSON header (labels of 16384 tokens fit)
 MAX_HEADER_COMMAS = 4 * MAX_T + 1024  # token, key and feature labels, padding, 8 tensors' entries
 ST_DTYPES = {"F16": "float16", "F32": "float32", "F64": "float64", "I8": "int8", "I16": "int16", "I32": "int32"}
@@ -34,7 +40,7 @@ ST_DTYPES |= {"I64": "int64", "U8": "uint8", "U16": "uint16", "U32": "uint32", "
 SUFFIXES = (".npz", ".safetensors")
 
 
-def is_arrays_file(path) -> bool:
+def is_arrays_file(path: str | Path) -> bool:
     return str(path).lower().endswith(SUFFIXES)
 
 
@@ -90,7 +96,7 @@ def _widths(shapes: dict) -> dict:
     return w
 
 
-def check_dtype(key: str, dtype) -> None:
+def check_dtype(key: str, dtype: npt.DTypeLike) -> None:
     """Matrices hold real numbers: float16/32/64 or integers; never objects (pickles)."""
     dtype = np.dtype(dtype)
     if dtype.hasobject:
@@ -247,7 +253,7 @@ def st_shapes(header: dict) -> dict:
     return shapes
 
 
-def _meta_value(key: str, text):
+def _meta_value(key: str, text: str):
     if not isinstance(text, str):
         raise ValueError(f"{key}: metadata values are strings (JSON texts), got {shown(text)}")  # noqa: TRY004
     if key not in (*LABELS, "padding"):

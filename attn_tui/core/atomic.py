@@ -36,7 +36,7 @@ def current_umask() -> int:
     return mask
 
 
-def target_of(path) -> Path:
+def target_of(path: str | Path) -> Path:
     """Where writing ``path`` lands: the final target of a symlink (chains followed), else ``path``.
 
     OSError with the reason for a symlink loop; IsADirectoryError for a folder;
@@ -60,7 +60,7 @@ def target_of(path) -> Path:
     return real
 
 
-def file_stamp(path) -> tuple | None:
+def file_stamp(path: str | Path) -> tuple | None:
     """(inode, size, mtime in ns) of the file at ``path`` now (symlinks followed), or None when there
     is none: a save compares it with the one recorded when the file was opened or last saved, so
     that another explorer's save in between is noticed (an atomic save gives a new inode)."""
@@ -85,7 +85,7 @@ def fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path, data: bytes, within=None, new_mode: int | None = None) -> Path:
+def write_atomic(path: str | Path, data: bytes, within=None, new_mode: int | None = None) -> Path:
     """Write ``data`` to ``path`` so that a reader sees the old file or the new one, never half.
 
     ``new_mode``: the permission bits of a file that is not there yet (default 0666 less the umask;

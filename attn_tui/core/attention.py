@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,12 +19,15 @@ from .info import row_entropies_bits
 from .mask_kinds import MASK_KINDS, SCENARIO_KINDS
 from .ranks import float_info, numerical_rank, score_rank, score_tolerance  # noqa: F401  (Trace's ranks; re-exported)
 
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
 DTYPES = {"float64": np.float64, "float32": np.float32, "float16": np.float16}
 FILLS = ("-1e9", "-inf", "min")
 MASKS = SCENARIO_KINDS  # the kinds a Scenario holds, read off the table (core/mask_kinds.py)
 
 
-def softmax(x, axis=-1):
+def softmax(x, axis: int = -1):
     """Numerically stable softmax along ``axis``.
 
     softmax(x)_i = exp(x_i - max x) / Σ_j exp(x_j - max x)
@@ -44,7 +48,7 @@ def softmax(x, axis=-1):
     return _softmax_sums(x, axis)[0]
 
 
-def _softmax_sums(x, axis=-1):
+def _softmax_sums(x, axis: int = -1):
     """(softmax(x), Σ_j exp(x_j - max x)) with one new array: the shift, exp and division run in
     place (the same operations in the same order as e = exp(x - max); e / Σe, so the same bits)."""
     with np.errstate(invalid="ignore", over="ignore"):
@@ -55,7 +59,7 @@ def _softmax_sums(x, axis=-1):
     return e, sums
 
 
-def matmul(a, b):
+def matmul(a: np.ndarray, b):
     """a @ b in their dtype. float16 is multiplied in float32 and rounded once: NumPy's own
     float16 matmul also accumulates in float32 (ones(4096) · ones(4096) is 4096, not float16's
     2048), but in a loop without BLAS, ~50x slower (0.17 s for 64 x 256 @ 256 x 2048)."""
@@ -64,7 +68,7 @@ def matmul(a, b):
     return a @ b
 
 
-def float_dtype(dtype):
+def float_dtype(dtype: npt.DTypeLike):
     """np.dtype for "float64" | "float32" | "float16" (a name or a NumPy type); ValueError otherwise."""
     name = dtype if isinstance(dtype, str) else None
     if name is None:
@@ -77,7 +81,7 @@ def float_dtype(dtype):
     return np.dtype(DTYPES[name])
 
 
-def fill_value(fill="-1e9", dtype=np.float64):
+def fill_value(fill: str = "-1e9", dtype: npt.DTypeLike = np.float64):
     """The additive mask value for blocked cells, *in* ``dtype``.
 
     "-1e9" (or the number -1e9) is the lesson's finite stand-in; cast to float16
@@ -99,7 +103,7 @@ def fill_value(fill="-1e9", dtype=np.float64):
         return dtype.type(value)
 
 
-def blocked_cells(kind="causal", T=1, T_k=None, padding=(), window=None, first=0):
+def blocked_cells(kind: str = "causal", T: int = 1, T_k: int | None = None, padding=(), window=None, first: int = 0):
     """Boolean (T, T') array, True where query t may not see key i.
 
     kind: a Scenario's kind (core/mask_kinds.py's rule): "causal" (i > t blocked), "none", or
@@ -122,7 +126,7 @@ def blocked_cells(kind="causal", T=1, T_k=None, padding=(), window=None, first=0
     return blocked
 
 
-def additive_mask(blocked, fill="-1e9", dtype=np.float64):
+def additive_mask(blocked, fill: str = "-1e9", dtype: npt.DTypeLike = np.float64):
     """M with 0 where open and the fill where blocked, in ``dtype``. Shape of ``blocked``."""
     dtype = float_dtype(dtype)
     M = np.zeros(blocked.shape, dtype=dtype)
@@ -130,7 +134,7 @@ def additive_mask(blocked, fill="-1e9", dtype=np.float64):
     return M
 
 
-def causal_mask(T, fill=-1e9, dtype=np.float64):
+def causal_mask(T: int, fill: float = -1e9, dtype: npt.DTypeLike = np.float64):
     """Additive causal mask, shape (T, T): M[t, i] = 0 for i <= t, fill for i > t.
 
     >>> causal_mask(3)[0].tolist()
@@ -200,7 +204,7 @@ class Trace:
         return self.A.dtype
 
 
-def _check_additive(mask):
+def _check_additive(mask) -> None:
     """An additive mask may hold 0, finite numbers and -inf; NaN or +inf would poison a row."""
     try:
         m = np.asarray(mask, dtype=np.float64)  # no copy when it is float64 already
@@ -215,7 +219,7 @@ def _check_additive(mask):
         raise ValueError(f"mask: row {r + 1}, column {c + 1} is {m[r, c]}; use 0, a negative number or -inf")
 
 
-def _mask_arrays(mask, T: int, T_k: int, dtype) -> tuple[np.ndarray, np.ndarray]:
+def _mask_arrays(mask, T: int, T_k: int, dtype: npt.DTypeLike) -> tuple[np.ndarray, np.ndarray]:
     """(blocked, M) of ``attention``'s mask: None (nothing blocked), a boolean array of blocked cells
     (filled with -1e9) or an additive array (a negative entry blocks)."""
     if mask is None:
@@ -231,7 +235,14 @@ def _mask_arrays(mask, T: int, T_k: int, dtype) -> tuple[np.ndarray, np.ndarray]
     return M < 0, M
 
 
-def attention(Q, K, V, mask=None, scale=None, dtype=np.float64):
+def attention(
+    Q: np.ndarray,
+    K: np.ndarray,
+    V: np.ndarray,
+    mask=None,
+    scale: float | None = None,
+    dtype: npt.DTypeLike = np.float64,
+):
     """Scaled dot-product attention returning a :class:`Trace`.
 
     Q: (T, d_k), K: (T', d_k), V: (T', d_v).

@@ -16,7 +16,7 @@ DKS = (4, 64, 512)
 SWEEP = np.linspace(0.1, 3.0, 30)
 
 
-def dot_samples(d_k, n=5000, seed=8):
+def dot_samples(d_k: int, n: int = 5000, seed: int = 8):
     """n samples of q·k with q, k ~ N(0, I_{d_k}) independent. Shape (n,)."""
     rng = np.random.default_rng(seed)
     q = rng.standard_normal((n, d_k))
@@ -24,7 +24,7 @@ def dot_samples(d_k, n=5000, seed=8):
     return np.einsum("nd,nd->n", q, k)
 
 
-def variance(dks=DKS, n=5000, seed=8, progress=None):
+def variance(dks=DKS, n: int = 5000, seed: int = 8, progress=None):
     """[{d_k, var, ratio}] with var = mean((q·k)²) (the mean is ~0) and ratio = var/d_k.
 
     progress: optional callable(done, total) for long runs.
@@ -39,7 +39,7 @@ def variance(dks=DKS, n=5000, seed=8, progress=None):
     return out
 
 
-def saturation(d_k=512, T=8, seed=8):
+def saturation(d_k: int = 512, T: int = 8, seed: int = 8):
     """Row 1 of softmax(Q Kᵀ) unscaled vs scaled by 1/√d_k, Q, K ~ N(0,1) (T, d_k).
 
     Returns {unscaled: {max, H}, scaled: {max, H}, log2_T}.
@@ -54,7 +54,7 @@ def saturation(d_k=512, T=8, seed=8):
     return res
 
 
-def sweep_scores(T=8, d_k=16, seed=16):
+def sweep_scores(T: int = 8, d_k: int = 16, seed: int = 16):
     """One query row against T keys at unit variance: s = q Kᵀ/√d_k, shape (T,)."""
     rng = np.random.default_rng(seed)
     q = rng.standard_normal(d_k)
@@ -62,7 +62,7 @@ def sweep_scores(T=8, d_k=16, seed=16):
     return K @ q / np.sqrt(d_k)
 
 
-def scale_sweep(scales=SWEEP, T=8, d_k=16, seed=16):
+def scale_sweep(scales=SWEEP, T: int = 8, d_k: int = 16, seed: int = 16):
     """[{c, H, row}] for softmax(c·s) at each multiplier c: the entropy knob."""
     s = sweep_scores(T, d_k, seed)
     out = []
@@ -88,7 +88,7 @@ def sweep_ylim(frames, lesson=LESSON_YLIM) -> tuple[float, float]:
     return float(np.floor(lo)), float(np.ceil(hi))
 
 
-def entropies_at(cs=(0.1, 1.0, 3.0), T=8, d_k=16, seed=16):
+def entropies_at(cs=(0.1, 1.0, 3.0), T: int = 8, d_k: int = 16, seed: int = 16):
     """H(softmax(c·s)) in bits at each exact multiplier c (the lesson's c = 0.1, 1, 3 line).
 
     s is :func:`sweep_scores`; the sweep grid holds 0.9999999999999999, not 1, so

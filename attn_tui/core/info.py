@@ -23,7 +23,7 @@ def entropy_bits(p):
     return float(h) + 0.0  # +0.0 turns -0.0 into 0.0
 
 
-def row_entropies_bits(A):
+def row_entropies_bits(A: np.ndarray):
     """H(A_t) for each row t of A (T, T') -> (T,) float64 array of bits."""
     A = np.asarray(A, dtype=np.float64)
     if A.ndim != 2:
@@ -37,6 +37,6 @@ def row_entropies_bits(A):
     return h
 
 
-def effective_tokens(H):
+def effective_tokens(H: np.ndarray):
     """2^H: the effective number of tokens a row attends to. Same shape as H."""
     return np.exp2(np.asarray(H, dtype=np.float64))

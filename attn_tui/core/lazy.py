@@ -19,6 +19,7 @@ import itertools
 import threading
 from collections import OrderedDict
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,6 +35,14 @@ from .lazy_matrix import (  # noqa: F401  (re-exported: core.lazy's public names
 )
 from .ranks import factor_rank, score_rank_qr, score_singular_values
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    import numpy.typing as npt
+
+    from attn_tui.core.scenario import Scenario
+
 RECENT_BLOCKS = 4  # row blocks remembered (a screen shows 2-3 blocks of rows: more would warm what is gone)
 NAMES = ("S", "M", "S_masked", "blocked", "A", "O")  # a LazyTrace's lazy matrices
 
@@ -47,7 +56,7 @@ class LazyTrace:
 
     _serials = itertools.count(1)
 
-    def __init__(self, s):
+    def __init__(self, s: Scenario) -> None:
         self.scenario = s
         self.serial = next(self._serials)  # equal serials: the same matrices (a grid's version)
         self.src = src = stream.Source.of(s)
@@ -115,12 +124,12 @@ class LazyTrace:
     def d_k(self):
         return self.Q.shape[1]
 
-    def stats(self, r0, r1) -> stream.RowStats:
+    def stats(self, r0: int, r1: int) -> stream.RowStats:
         """core.stream.row_stats of the ROWS-aligned block holding rows r0:r1 (r1 − r0 <= ROWS), cached."""
         with self._lock:
             return self._stats_locked(r0)
 
-    def _stats_locked(self, r0) -> stream.RowStats:
+    def _stats_locked(self, r0: int) -> stream.RowStats:
         b0 = (r0 // ROWS) * ROWS
         key = b0
         remember_recent(self._recent_stats, key, RECENT_BLOCKS)
@@ -150,35 +159,35 @@ class LazyTrace:
         with self._lock:
             return list(self._recent_stats)
 
-    def _each_block(self, r0, r1, fn):
+    def _each_block(self, r0: int, r1: int, fn: Callable[..., Any]):
         parts = []
         for b0 in range((r0 // ROWS) * ROWS, r1, ROWS):
             a0, a1 = max(r0, b0), min(r1, b0 + ROWS)
             parts.append(fn(self.stats(a0, a1), a0 - b0, a1 - b0, a0, a1))
         return np.concatenate(parts) if parts else np.empty(0)
 
-    def _masked(self, r0, r1, c0, c1):
+    def _masked(self, r0: int, r1: int, c0: int, c1: int):
         """S + M from their tiles (core.stream.Source.masked's sum, bit for bit)."""
         with np.errstate(over="ignore", invalid="ignore"):
             return self.S.block(r0, r1, c0, c1) + self.M.block(r0, r1, c0, c1)
 
-    def _weights(self, r0, r1, c0, c1):
-        def part(st, i0, i1, a0, a1):
+    def _weights(self, r0: int, r1: int, c0: int, c1: int):
+        def part(st, i0: int, i1: int, a0: np.ndarray, a1: np.ndarray):
             X = self.S_masked.block(a0, a1, c0, c1).astype(np.float64)  # the cells row_stats read (Source.product)
             return stream.weights(X, st.m[i0:i1], st.l[i0:i1], self.dtype)
 
         return self._each_block(r0, r1, part)
 
-    def _output(self, r0, r1, c0, c1):
+    def _output(self, r0: int, r1: int, c0: int, c1: int):
         if self.src.V is None:
             return self._weights(r0, r1, c0, c1)
         return self._each_block(r0, r1, lambda st, i0, i1, a0, a1: st.O[i0:i1, c0:c1].astype(self.dtype))
 
-    def H_rows(self, r0, r1) -> np.ndarray:
+    def H_rows(self, r0: int, r1: int) -> np.ndarray:
         """Row entropies of A in bits, rows r0:r1 (NaN for a row with no finite score)."""
         return self._each_block(r0, r1, lambda st, i0, i1, a0, a1: st.H[i0:i1])
 
-    def bounds(self, name):
+    def bounds(self, name: str):
         """(lo, hi) of ``name`` for a grid's colour scale, without a T x T' pass: A within [0, 1],
         O within V's range, M from the fill; S from its scores over a sample of rows
         (core.stream.score_range: exact up to 256 rows), a cell beyond it gets the end colour."""
@@ -208,5 +217,5 @@ def warm_cost(old: LazyTrace, new: LazyTrace | None = None) -> int:
     return len(missing) * ROWS * src.T_k * (src.Q.shape[1] + d_v)
 
 
-def _eye(r0, r1, c0, c1, dtype):
+def _eye(r0: int, r1: int, c0: int, c1: int, dtype: npt.DTypeLike):
     return (np.arange(r0, r1)[:, None] == np.arange(c0, c1)[None, :]).astype(dtype)

@@ -40,27 +40,27 @@ class MaskKind:
     short: str = ""  # the status bar's name when shorter than name ("win")
 
 
-def _nothing(t, i, w):
+def _nothing(t: int, i: int, w):
     return np.zeros(np.broadcast_shapes(np.shape(t), np.shape(i)), dtype=bool)
 
 
-def _causal(t, i, w):
+def _causal(t: int, i: int, w):
     return i > t
 
 
-def _window(t, i, w):
+def _window(t: int, i: int, w):
     return (i > t) | (i <= t - int(w))
 
 
-def _all_keys(t, T_k, w):
+def _all_keys(t: int, T_k: int, w):
     return np.zeros(t.size, dtype=int), np.full(t.size, T_k - 1)
 
 
-def _up_to_t(t, T_k, w):
+def _up_to_t(t: int, T_k: int, w):
     return np.zeros(t.size, dtype=int), np.minimum(t, T_k - 1)
 
 
-def _last_w(t, T_k, w):
+def _last_w(t: int, T_k: int, w):
     return np.maximum(0, t - int(w) + 1), np.minimum(t, T_k - 1)
 
 
@@ -88,7 +88,7 @@ def spoken(names) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
 
 
-def takes_width(name) -> bool:
+def takes_width(name: str) -> bool:
     """Does the kind named ``name`` take a width? False for anything that names no kind."""
     return isinstance(name, str) and name in MASK_KINDS and MASK_KINDS[name].windowed
 
@@ -110,7 +110,7 @@ def written(name: str, window=None) -> str:
     return f"{name}:{window}" if MASK_KINDS[name].windowed else name
 
 
-def parse(text) -> tuple[str, int | None] | None:
+def parse(text: str) -> tuple[str, int | None] | None:
     """(name, W or None) of a kind as written ("causal", "window:W" with W >= 1); None when ``text``
     writes no kind."""
     if not isinstance(text, str):

@@ -7,6 +7,8 @@ Padding positions are 1-based key positions, like the lesson's t1..tT.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .attention import DTYPES, FILLS, fill_value
@@ -14,6 +16,9 @@ from .diagnose import dtype_max, nan_causes, overflows
 from .edit import EditError
 from .mask_kinds import MASK_KINDS, SCENARIO_KINDS, label, spoken
 from .scenario import Scenario
+
+if TYPE_CHECKING:
+    from attn_tui.core.attention import Trace
 
 FILL_LABELS = {"-1e9": "-1e9", "-inf": "-inf", "min": "dtype min"}
 
@@ -95,7 +100,7 @@ def set_cross(s: Scenario, on: bool) -> tuple[Scenario, str]:
     return s.with_(Y=None, key_tokens=(), padding=()), "cross-attention off: keys and values come from X again"
 
 
-def set_cross_keeping_padding(s, on: bool):
+def set_cross_keeping_padding(s: Scenario, on: bool):
     """set_cross, then the padding positions that still exist among the new keys put back.
 
     Returns (scenario, note); the note says which padding was kept or dropped, so the
@@ -130,7 +135,7 @@ def summary(s: Scenario) -> str:
     return " · ".join(parts)
 
 
-def explanations(s: Scenario, trace) -> list[str]:
+def explanations(s: Scenario, trace: Trace) -> list[str]:
     """Short lines from the lesson for what the current modes do to ``trace``: each NaN
     row with its true cause (core.diagnose), an overflowing fill, any ±inf in Q/K/V/S."""
     lines = []

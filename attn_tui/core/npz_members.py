@@ -20,10 +20,14 @@ import io
 import struct
 import zipfile
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .limits import MAX_LABEL, MAX_TITLE, printable, shown
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 MAX_MEMBERS = 64  # arrays in one file (a scenario has at most 19 keys)
 MAX_DIRECTORY = MAX_MEMBERS * 1024  # bytes of the zip's central directory (numpy writes ~90 an entry)
@@ -70,7 +74,7 @@ def open_zip(raw: bytes) -> zipfile.ZipFile:
     return _zip(io.BytesIO(raw))
 
 
-def open_zip_at(path, tail: bytes) -> zipfile.ZipFile:
+def open_zip_at(path: str | Path, tail: bytes) -> zipfile.ZipFile:
     """The zip of the .npz at ``path`` (a regular file), read lazily by zipfile; ``tail``: the file's
     last TAIL bytes, whose end record is checked first (check_directory), as open_zip does."""
     check_directory(tail)

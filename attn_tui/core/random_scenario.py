@@ -35,7 +35,9 @@ def check_params(**params) -> dict:
     return out
 
 
-def random_scenario(T=8, d_model=8, d_k=4, d_v=4, seed=0, mask="causal") -> Scenario:
+def random_scenario(
+    T: int = 8, d_model: int = 8, d_k: int = 4, d_v: int = 4, seed: int = 0, mask: str = "causal"
+) -> Scenario:
     """A seeded Gaussian scenario; the same arguments give the same matrices, bit for bit."""
     p = check_params(T=T, d_model=d_model, d_k=d_k, d_v=d_v, seed=seed)
     rng = np.random.default_rng(p["seed"])

@@ -20,7 +20,7 @@ from .mask_kinds import MASK_KINDS
 from .matrices import INPUTS
 
 
-def _frozen(a):
+def _frozen(a: np.ndarray):
     if a is None:
         return None
     if isinstance(a, np.ndarray) and a.dtype == np.float64 and not a.flags.writeable and a.base is None:
@@ -53,7 +53,7 @@ class Scenario:
     dtype: str = "float64"
     focus_row: int | None = None  # the query row the explorer opens on, counted from 1 (None: row 1)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in INPUTS:
             object.__setattr__(self, name, _frozen(getattr(self, name)))
         for name in ("tokens", "features", "key_tokens", "padding"):
@@ -159,7 +159,7 @@ class Scenario:
 _STRING_LABELS: list = []  # the last label tuples found all-strings (held, so `is` is safe): a with_() shares them
 
 
-def _labels(s, key, n, default):
+def _labels(s: Scenario, key: str, n: int, default) -> None:
     labels = getattr(s, key)
     if not labels:
         object.__setattr__(s, key, tuple(f"{default}{i + 1}" for i in range(n)))
@@ -171,7 +171,7 @@ def _labels(s, key, n, default):
         _STRING_LABELS[:] = [labels, *_STRING_LABELS[:7]]
 
 
-def _shape(s, name, rows=None, cols=None, rows_of="", cols_of=""):
+def _shape(s: Scenario, name: str, rows=None, cols=None, rows_of: str = "", cols_of: str = ""):
     a = check_matrix(getattr(s, name), name)
     r, c = a.shape
     if rows is not None and r != rows:
@@ -190,7 +190,7 @@ def _positive_finite(x) -> bool:
         return False
 
 
-def validate(s: Scenario):
+def validate(s: Scenario) -> None:
     """Raise ValueError naming the key (and row/column) of the first problem: what makes any Scenario
     valid, whatever its size (what a door admits besides: core/limits.py, above its admit)."""
     if s.projected:

@@ -59,7 +59,7 @@ def loads(text: str, source: str = "<string>") -> Scenario:
         raise ScenarioError(f"{source}: {printable(exc)}") from None
 
 
-def load(path, large: bool = False) -> Scenario:
+def load(path: str | Path, large: bool = False) -> Scenario:
     """Read a scenario file (TOML, or .npz / .safetensors arrays: core.arrays_io); ScenarioError
     names the file and what is wrong. ``large``: the report's size limits (limits.check_tokens).
     Nothing else escapes: an exception no check foresaw (MemoryError, TypeError from a hostile

@@ -14,7 +14,7 @@ from .matrices import INPUTS, LABELS
 from .scenario import Scenario
 
 
-def toml_str(s):
+def toml_str(s: Scenario):
     """A TOML basic string: backslash, quote and every control character escaped."""
     out = []
     for ch in s:
@@ -75,7 +75,7 @@ def check_savable(s: Scenario) -> None:
         )
 
 
-def save(s: Scenario, path, overwrite=False, within=None):
+def save(s: Scenario, path: str | Path, overwrite: bool = False, within=None):
     """Write ``s`` to ``path`` atomically. FileExistsError unless ``overwrite``. ``within``: the served
     folder ``path`` was checked against; the write lands below it (write_atomic)."""
     path = Path(path)

@@ -39,7 +39,7 @@ def state_folder(env=None) -> Path:
     return Path(env.get("HOME") or Path.home()) / ".local" / "state" / "attn-tui"
 
 
-def read(path) -> Kept:
+def read(path: str | Path) -> Kept:
     """The session in ``path``: a regular file of ours (never a symlink), at most the size a scenario may be."""
     path = Path(path)
     name = printable(path)

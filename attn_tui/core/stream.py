@@ -26,6 +26,7 @@ core.stream_source; this module re-exports them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,6 +38,11 @@ from .stream_source import (  # noqa: F401  (re-exported: core.stream's public n
     score_range,
     tile_ranges,
 )
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from attn_tui.core.scenario import Scenario
 
 BLOCK = 128  # query rows per block (the summary's: 64, 128, 256 took 2.2, 2.0, 2.5 s at T = 16384)
 
@@ -93,7 +99,7 @@ def row_stats(src: Source, r0: int, r1: int, top: int = 3, sums: bool = False, t
     return RowStats(r0, H, m, l, O, best_i, np.where(best_i >= 0, w, 0.0), max_blocked_w, rs)
 
 
-def _second_pass(src: Source, tiles, Xs: list, m, keep: bool):
+def _second_pass(src: Source, tiles, Xs: list, m: float, keep: bool):
     """l = Σ e, u = Σ e (x − m), acc = Σ e v (or None) per row, e = e^(x − m) of each tile in
     float64, each tile's X replaced in ``Xs`` by its e when ``keep`` (the row sums' numerators),
     else by None; and the power of two V was scaled by (_v_down). A row with no finite max
@@ -116,7 +122,7 @@ def _second_pass(src: Source, tiles, Xs: list, m, keep: bool):
     return l, u, acc, down
 
 
-def _masked_tile(src: Source, r0, r1, c0, c1):
+def _masked_tile(src: Source, r0: int, r1: int, c0: int, c1: int):
     """(S + M)[r0:r1, c0:c1] in the dtype and its blocked cells, or (S, None) when the mask blocks
     none of them (most tiles of a causal or windowed matrix): no boolean matrix, no addition."""
     if not src.any_blocked(r0, r1, c0, c1):
@@ -177,7 +183,7 @@ def _open_tiles(src: Source, r0: int, r1: int, tile: int):
     return kept
 
 
-def _merge_top(best_x, best_i, X, c0, k):
+def _merge_top(best_x, best_i, X: np.ndarray, c0: int, k: int):
     """The k largest of (the running best, this tile) per row, largest first (equal weights: lower key first)."""
     vals = np.concatenate([best_x, X], axis=1)
     idx = np.concatenate([best_i, np.broadcast_to(np.arange(c0, c0 + X.shape[1]), X.shape)], axis=1)
@@ -189,7 +195,7 @@ def _merge_top(best_x, best_i, X, c0, k):
     return vals[rows, order], idx[rows, order]
 
 
-def weights(X, m, l, dtype):  # noqa: E741
+def weights(X: np.ndarray, m: float, l: float, dtype: npt.DTypeLike):  # noqa: E741
     """A = e^(X − m) / l of rows with max m and sum l (each (rows,)), X (rows, keys) of S + M
     in float64, rounded to ``dtype``: the weights the explorer shows (core.lazy) and the summary's
     row sums measure. A row with no finite max (no key it may see under a −inf fill) is NaN.
@@ -206,7 +212,7 @@ def weights(X, m, l, dtype):  # noqa: E741
     return A.astype(dtype, copy=False)
 
 
-def _row_sums(es, l, dtype):  # noqa: E741
+def _row_sums(es, l: float, dtype: npt.DTypeLike):  # noqa: E741
     """Σ_i A[t, i] of the weights as produced in the dtype, e / l rounded to it (weights: the
     explorer's A, from the same e), over the tiles' e of _second_pass (a tile left out holds
     weights of exactly 0). Not Σ e / l in float64, which is 1 by construction and hid float16's
@@ -223,7 +229,7 @@ def blocks(T: int, block: int = BLOCK):
     return tile_ranges(T, block)
 
 
-def first_overflow(s, inputs, block: int = BLOCK):
+def first_overflow(s: Scenario, inputs, block: int = BLOCK):
     """limits.compute_problem without a T x T' matrix: (name, input cells, dtype, largest finite)
     for the first of Q, K, V, S with ±inf/NaN in the dtype, or None; O = A V, a weighted average of
     V's finite rows, cannot overflow (row_stats scales a huge V: _v_down). ``inputs(s, name, r, c)``

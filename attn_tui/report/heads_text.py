@@ -24,11 +24,11 @@ TOKENS_SHOWN = 24  # the text's tokens line: a 4,096-token file is not printed w
 COLUMNS = ("layer", "head", *(r.text for r in READINGS))  # the text's table heads: core.heads.READINGS
 
 
-def _num(x, width=9):
+def _num(x, width: int = 9):
     return f"{'-':>{width}}" if x is None else f"{x:>{width}.3f}"
 
 
-def _mask(kind, w):
+def _mask(kind: str, w):
     return label(kind, w)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -23,6 +24,9 @@ from ..core.ranks import qr_ranks
 from ..core.scenario import Scenario
 from .full import everything_hint, full_hint
 from .text import fmt_num, params_qkv, settings
+
+if TYPE_CHECKING:
+    from attn_tui.core.heads.source import HeadSource
 
 TOP = 3  # keys listed per sampled row
 SHOWN_SVS = 8  # singular values of S listed
@@ -59,7 +63,7 @@ def workers() -> int:
     return spare_threads(MAX_WORKERS)
 
 
-def _summarise(s, block, progress):
+def _summarise(s: Scenario, block, progress):
     src = stream.Source.of(s)
     lean = replace(src, V=None)  # the summary shows no O: the pass computes no A V
     T = s.T
@@ -79,7 +83,7 @@ def _summarise(s, block, progress):
     return _figures(s, src, H, src.visible_keys(), worst_sum, masked, tops)
 
 
-def _block_figures(st, r0, r1, H, m, l, worst_sum, masked):  # noqa: E741
+def _block_figures(st, r0: int, r1: int, H: np.ndarray, m: float, l: float, worst_sum, masked: bool):  # noqa: E741
     """Rows r0:r1 of H, m, l from ``st``; the largest |row sum − 1| and masked weight so far."""
     H[r0:r1], m[r0:r1], l[r0:r1] = st.H, st.m, st.l
     with np.errstate(invalid="ignore"):
@@ -91,7 +95,7 @@ def _block_figures(st, r0, r1, H, m, l, worst_sum, masked):  # noqa: E741
     return worst_sum, masked
 
 
-def _top_keys(src, t: int, m: float, l: float) -> list[tuple[int, float]]:  # noqa: E741
+def _top_keys(src: HeadSource, t: int, m: float, l: float) -> list[tuple[int, float]]:  # noqa: E741
     """The TOP keys of 0-based row t by weight e^(x − m) / l (x of S + M in float64, the cells of
     the pass's products), the lower key first among equals; none of weight 0 (a masked key under
     a finite fill, a −inf one) and none of a NaN row."""
@@ -102,7 +106,7 @@ def _top_keys(src, t: int, m: float, l: float) -> list[tuple[int, float]]:  # no
     return [(int(i), float(x)) for i, x in zip(order, w) if x > 0]
 
 
-def _figures(s, src, H, seen, worst_sum, masked, tops):
+def _figures(s: Scenario, src: HeadSource, H: np.ndarray, seen, worst_sum, masked: bool, tops):
     ok = ~np.isnan(H)
     with np.errstate(divide="ignore", invalid="ignore"):
         ceiling = np.log2(seen.astype(np.float64))

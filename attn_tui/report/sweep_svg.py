@@ -21,7 +21,7 @@ W, H = 780, 290  # canvas, px
 PANEL_W, PANEL_H, TOP, LEFT = 320, 200, 50, 40
 
 
-def _bars(values, x0, lo, hi, colour):
+def _bars(values, x0, lo: float, hi: float, colour):
     """SVG rects for ``values`` in a panel at x0 with y range [lo, hi]."""
     n = max(1, len(values))
     step = PANEL_W / n
@@ -38,7 +38,7 @@ def _bars(values, x0, lo, hi, colour):
     return out
 
 
-def _axes(x0, lo, hi, labels, title):
+def _axes(x0, lo: float, hi: float, labels, title):
     out = [
         f'<rect x="{x0}" y="{TOP}" width="{PANEL_W}" height="{PANEL_H}" fill="none" stroke="#ccc"/>',
         f'<text x="{x0 + PANEL_W / 2}" y="{TOP - 12}" text-anchor="middle" font-size="13">{escape(title)}</text>',
@@ -100,13 +100,13 @@ def frame_svg(frame, labels, ylim=LESSON_YLIM) -> str:
     return _svg(frame_body(frame, labels, math.log2(len(labels)) if labels else 0.0, ylim))
 
 
-def existing(directory, stem: str = "softmax_sharpening") -> list[Path]:
+def existing(directory: str | Path, stem: str = "softmax_sharpening") -> list[Path]:
     """The files ``export`` would overwrite in ``directory`` (the animation, the frames folder)."""
     directory = Path(directory)
     return [p for p in (directory / f"{stem}.svg", directory / f"{stem}_frames") if p.exists()]
 
 
-def export(frames, labels, directory, stem: str = "softmax_sharpening", fps: float = 6.0) -> Path:
+def export(frames, labels, directory: str | Path, stem: str = "softmax_sharpening", fps: float = 6.0) -> Path:
     """Write <stem>.svg (animated) and <stem>_frames/frame_NN.svg; return the animated file's path.
 
     Raises OSError (with the path) when the directory cannot be written; then every file there is

@@ -10,12 +10,17 @@ JSON lives in :mod:`attn_tui.report.as_json`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..core import builtin, experiments, lenses
 from ..core.diagnose import NO_CEILING, ceiling_bits, nan_causes, overflows
 from ..core.limits import printable
 from ..core.scenario import Scenario
+
+if TYPE_CHECKING:
+    from attn_tui.core.attention import Trace
 
 RNG_NOTE = (
     "Note: the seeded experiments below draw from NumPy's default_rng (seeds 8, 9, 10 for "
@@ -52,7 +57,7 @@ def fmt_cell(x) -> str:
     return f"{x:.6e}" if np.isfinite(x) and abs(x) >= BIG else f"{x:.6f}"
 
 
-def fmt_matrix(a) -> str:
+def fmt_matrix(a: np.ndarray) -> str:
     """``Matrix(RxC)`` then one ``  [a, b, ...]`` line per row, 6 decimals."""
     a = np.asarray(a, dtype=np.float64)
     rows = ["  [" + ", ".join(fmt_cell(x) for x in row) + "]" for row in a]
@@ -228,7 +233,7 @@ def _heading(s: Scenario, name: str) -> list[str]:
     ]
 
 
-def _matrices(s: Scenario, tr) -> list[str]:
+def _matrices(s: Scenario, tr: Trace) -> list[str]:
     S_label = "S = c * Q K^T / sqrt(d_k)" if s.scaled else "S = c * Q K^T (unscaled)"
     lines = []
     for label, m in (
@@ -244,7 +249,7 @@ def _matrices(s: Scenario, tr) -> list[str]:
     return lines
 
 
-def _entropies(tr) -> list[str]:
+def _entropies(tr: Trace) -> list[str]:
     lines = ["", "  t  keys  log2(keys) |  H(A_t)    2^H"]
     for t, (k, lg, h) in enumerate(zip(visible_keys(tr.blocked), ceiling_bits(tr.blocked), tr.H), 1):
         lg_txt = f"{lg:10.2f}" if np.isfinite(lg) else f"{NO_CEILING:>10}"  # no visible key: no ceiling
@@ -252,7 +257,7 @@ def _entropies(tr) -> list[str]:
     return lines
 
 
-def _closing(s: Scenario, tr) -> list[str]:
+def _closing(s: Scenario, tr: Trace) -> list[str]:
     """Ranks, parameters, NaN rows and what overflowed."""
     lines = [
         "",
@@ -284,5 +289,5 @@ def _closing(s: Scenario, tr) -> list[str]:
     return lines
 
 
-def _rank(r):
+def _rank(r: int):
     return "n/a (S not finite)" if r is None else r

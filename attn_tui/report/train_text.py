@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import json
 import math
+from typing import TYPE_CHECKING
 
 from ..core.train.task import Task
+
+if TYPE_CHECKING:
+    from typing import Any
 
 CURVE_ROWS = 12  # logged rows printed in the text curve (evenly spaced, the last included)
 
@@ -23,7 +27,7 @@ def _clean(x):
     return x
 
 
-def as_json(obj) -> str:
+def as_json(obj: Any) -> str:
     return json.dumps(_clean(obj), indent=2, allow_nan=False) + "\n"
 
 

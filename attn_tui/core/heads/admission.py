@@ -89,7 +89,7 @@ def _cannot_overflow(Q: np.ndarray, K: np.ndarray, scale: float, top: float) -> 
     return most * max(1.0, abs(scale)) < top / 2
 
 
-def check_heads(src: HeadSource, name, heads) -> None:
+def check_heads(src: HeadSource, name: str, heads) -> None:
     """ValueError "NAME: layer L, head H: ..." for the first of ``heads`` ((layer, head) pairs) whose
     numbers do not compute (head_problem): every door asks it for the heads it computes."""
     for layer, head in heads:

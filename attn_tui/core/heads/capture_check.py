@@ -27,7 +27,7 @@ UNIT_ROUNDOFF = {"float64": 2.0**-53, "float32": 2.0**-24, "float16": 2.0**-11, 
 BLOCKED = -1e4  # an additive mask entry at or below this blocks its key (source.SEEN)
 
 
-def mask_kind(M, rows: int = 256) -> str:
+def mask_kind(M: np.ndarray, rows: int = 256) -> str:
     """The kind of a model's additive mask M (T, T') for one sequence: "causal", "none",
     "window:W" (causal, each query sees itself and the W - 1 keys before it) or "additive" (any
     other pattern, or allowed entries that are not 0: kept as the explicit M). ``M``: an array, or

@@ -12,7 +12,7 @@ DEFAULT_TOKENS = MODELS["induction-demo"].default_text  # ten letters, then the 
 def memory_reader(arrays: dict):
     """read(name, layer, head=None) over whole [L, H, ...] arrays held in memory."""
 
-    def read(name, layer, head=None):
+    def read(name: str, layer: int, head: int | None = None):
         a = arrays[name][layer]
         return a if head is None else a[head]
 

@@ -19,10 +19,16 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .multihead_write import ST_NAMES
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import numpy.typing as npt
 
 
 class LayerFile:
@@ -33,7 +39,7 @@ class LayerFile:
     (one layer's shape, dtype), e.g. M's ((T, T'), float64)), which a layer gives or not. ``reserve``:
     bytes of header room for the metadata (tokens, provenance: at least their JSON's length)."""
 
-    def __init__(self, path, n_layers: int, reserve: int, optional: dict | None = None):
+    def __init__(self, path: str | Path, n_layers: int, reserve: int, optional: dict | None = None) -> None:
         self.path, self.n_layers, self.reserve = str(path), n_layers, reserve
         self.optional = {k: (tuple(s), np.dtype(d)) for k, (s, d) in (optional or {}).items()}
         self.f = open(self.path, "r+b")  # noqa: SIM115  (close() or __exit__)
@@ -44,7 +50,7 @@ class LayerFile:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: BaseException):
         self.close()
         return False
 
@@ -117,7 +123,7 @@ class LayerFile:
         os.replace(tmp, self.path)
 
 
-def _file_dtype(name: str, dtype) -> np.dtype:
+def _file_dtype(name: str, dtype: npt.DTypeLike) -> np.dtype:
     dtype = np.dtype(dtype).newbyteorder("<")
     if dtype not in ST_NAMES:
         raise ValueError(f"{name}: dtype {dtype}; a multi-head file holds {', '.join(map(str, ST_NAMES))}")

@@ -52,7 +52,7 @@ def head_view(src: HeadSource, layer: int, head: int, bins: int = 16, weighting:
     count = np.zeros(len(re) - 1)
     block = src.weights_block(layer, head)
 
-    def pooled(r0, r1):
+    def pooled(r0: int, r1: int):
         A, seen = block(r0, r1)  # (r1 - r0, T')
         ok = ~np.isnan(A).any(axis=1)
         shown = A[ok] if scale is None else weigh(A[ok], scale)

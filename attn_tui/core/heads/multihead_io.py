@@ -52,11 +52,11 @@ MAX_FILE = 64 * 2**30  # read lazily: only the headers and one head at a time
 class FileReader:
     """read(name, layer, head=None) -> float64 slice of a file's array; bytes_read counts what was read."""
 
-    def __init__(self, path, entries: dict):
+    def __init__(self, path: str | Path, entries: dict) -> None:
         self.path, self.entries, self.bytes_read = str(path), entries, 0
         self.streams = MemberStreams()  # a compressed .npz's members, read on from the last slice
 
-    def __call__(self, name, layer, head=None):
+    def __call__(self, name: str, layer: int, head: int | None = None):
         try:
             return self._read(name, layer, head)
         except ValueError as exc:
@@ -66,7 +66,7 @@ class FileReader:
         except Exception as exc:  # noqa: BLE001  (the backstop, as the single-head door's: one line naming the file)
             raise ValueError(f"{printable(self.path)}: cannot read {name} ({unexpected(exc)})") from None
 
-    def _read(self, name, layer, head):
+    def _read(self, name: str, layer: int, head: int):
         e = self.entries[name]
         index = (layer,) if head is None else (layer, head)
         a = read_slice(self.path, e, index, self.streams)
@@ -94,7 +94,7 @@ def _provenance(settings: dict) -> dict:
     return provenance
 
 
-def build(path, entries: dict, settings: dict, stored: int | None = None) -> HeadSource:
+def build(path: str | Path, entries: dict, settings: dict, stored: int | None = None) -> HeadSource:
     """A HeadSource over ``entries`` (file_headers.Entry by name) and ``settings`` (Python values);
     ``stored``: the file's bytes on disk (reader_sizes.stored_bytes), which bound what a reader holds."""
     refuse_unknown(settings)
@@ -143,7 +143,7 @@ def build(path, entries: dict, settings: dict, stored: int | None = None) -> Hea
     )
 
 
-def _top(path, entries: dict, settings: dict, T: int, provenance: dict):
+def _top(path: str | Path, entries: dict, settings: dict, T: int, provenance: dict):
     """A capture's stored prediction, read whole ((T, k): small) and checked (captured_top.read_top), or None."""
     names = [n for n in TOP_ARRAYS if n in entries]
     labels = settings.get("top_tokens")
@@ -162,7 +162,7 @@ def _top(path, entries: dict, settings: dict, T: int, provenance: dict):
     return read_top(arrays, labels, T, centred)
 
 
-def open_file(path) -> HeadSource:
+def open_file(path: str | Path) -> HeadSource:
     """The HeadSource of a .safetensors / .npz multi-head file; ValueError "<file>: <what is wrong>"."""
     name = printable(path)
     try:
@@ -187,7 +187,7 @@ def open_file(path) -> HeadSource:
         raise ValueError(f"{name}: cannot be read ({unexpected(exc)})") from None
 
 
-def is_heads_file(path) -> bool:
+def is_heads_file(path: str | Path) -> bool:
     """True when ``path`` is an array file whose Q has 4 axes [L, H, T, d_k] (headers only). Never
     raises: a file whose headers are refused (or that is not a regular file) is False, and the
     single-head door (scenario_io.resolve) refuses it in one line, in the same words (the header

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,11 +17,14 @@ from ..limits import printable, shown
 from ..mask_kinds import choices_written, parse
 from .multihead_shapes import ARRAYS, AXES, MAX_LAYERS
 
+if TYPE_CHECKING:
+    from typing import Any
+
 SETTINGS = ("title", "source", "tokens", "key_tokens", "kv_head", "scale", "mask", "raw_tokens", "provenance")
 SETTINGS += ("top_tokens",)  # the labels a capture's top_ids index (captured_top.py)
 
 
-def json_setting(key, text):
+def json_setting(key: str, text: str):
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
@@ -29,13 +33,13 @@ def json_setting(key, text):
         raise ValueError(f"{key}: {shown(text)} is not JSON (labels: a JSON list of strings)") from None
 
 
-def npz_setting(key, a: np.ndarray):
+def npz_setting(key: str, a: np.ndarray):
     if a.ndim > 1:
         raise ValueError(f"{key}: a {a.ndim}-D array; a setting is one value or a 1-D list")
     return a.tolist()
 
 
-def read_labels(key, value, n, what):
+def read_labels(key: str, value: Any, n: int, what: str):
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
         raise ValueError(f"{key}: must be a list of strings")
     if len(value) != n:
@@ -43,7 +47,7 @@ def read_labels(key, value, n, what):
     return tuple(value)
 
 
-def per_layer(key, value, L):
+def per_layer(key: str, value: Any, L: int):
     values = value if isinstance(value, list) else [value]
     if len(values) == 1:
         values = values * L
@@ -52,7 +56,7 @@ def per_layer(key, value, L):
     return values
 
 
-def read_mask_kind(text, layer):
+def read_mask_kind(text: str, layer: int):
     """(kind, window or None) of a layer's stored mask text ("causal", "none", "additive", "window:W");
     ValueError naming the layer otherwise. The file door's reading, and a capture's of its own masks."""
     kind = parse(text)  # core/mask_kinds.py
@@ -61,14 +65,14 @@ def read_mask_kind(text, layer):
     return kind
 
 
-def read_scale(x, layer):
+def read_scale(x, layer: int):
     ok = isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
     if not ok:
         raise ValueError(f"scale: layer {layer} has {shown(x)}; a scale is a positive finite number")
     return float(x)
 
 
-def read_kv_head(value, H, H_kv):
+def read_kv_head(value: Any, H: np.ndarray, H_kv):
     if value is None:
         if H % H_kv:
             raise ValueError(f"kv_head: missing; {H} heads over {H_kv} K/V heads need the head -> K/V head map")

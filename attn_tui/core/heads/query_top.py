@@ -93,7 +93,7 @@ def query_tops(src: HeadSource, t: int, layer: int | None = None, n: int = TOP, 
     return out
 
 
-def relations(ids, keys_are_queries: bool, t: int, j: int) -> tuple[str, ...]:
+def relations(ids: np.ndarray, keys_are_queries: bool, t: int, j: int) -> tuple[str, ...]:
     """Every name key j has for query t (both 0-based), in this order: "self", "prev", "after copy",
     "first", "copy" (an earlier occurrence of the query's own token: the heads screen's "dup"). A key
     can be several: t1 is "first" and a "copy" when the query repeats the first token."""
@@ -110,7 +110,7 @@ def relations(ids, keys_are_queries: bool, t: int, j: int) -> tuple[str, ...]:
     return tuple(name for name, holds in names if holds)
 
 
-def relation(ids, keys_are_queries: bool, t: int, j: int) -> str:
+def relation(ids: np.ndarray, keys_are_queries: bool, t: int, j: int) -> str:
     """relations() as the views write them: "first, copy", or "" when the key is none of them."""
     return ", ".join(relations(ids, keys_are_queries, t, j))
 

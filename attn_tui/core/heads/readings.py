@@ -86,7 +86,7 @@ class Readings:
 assert tuple(f.name for f in fields(Readings))[2:] == FIELDS, "Readings' fields follow READINGS"
 
 
-def previous_occurrence(ids) -> np.ndarray:
+def previous_occurrence(ids: np.ndarray) -> np.ndarray:
     """(T,) for each position t (0-based) the latest j < t with ids[j] == ids[t], else -1."""
     last, prev = {}, np.full(len(ids), -1)
     for t, tok in enumerate(ids):
@@ -102,7 +102,7 @@ def earlier_same(codes, r0: int, r1: int) -> np.ndarray:
     return (codes[None, :] == codes[r0:r1, None]) & (np.arange(T)[None, :] < t)
 
 
-def token_codes(ids) -> np.ndarray:
+def token_codes(ids: np.ndarray) -> np.ndarray:
     """(T,) int64: equal ids, equal codes (ids may be any hashables)."""
     index: dict = {}
     return np.array([index.setdefault(tok, len(index)) for tok in ids], np.int64)
@@ -112,7 +112,9 @@ def _mean(total: float, count: int):
     return total / count if count else None
 
 
-def head_readings(weights_block, T: int, T_k: int, ids=None, layer: int = 0, head: int = 0) -> Readings:
+def head_readings(
+    weights_block, T: int, T_k: int, ids: np.ndarray | None = None, layer: int = 0, head: int = 0
+) -> Readings:
     """The readings of one head whose weights come in row blocks.
 
     weights_block(r0, r1) -> (A rows r0..r1-1 (r1 - r0, T'), seen (r1 - r0, T') bool: the keys
@@ -154,7 +156,7 @@ class _Totals:
     later: int = 0
     repeated: int = 0
 
-    def add_block(self, A, seen, r0: int, aligned: bool, codes) -> None:
+    def add_block(self, A: np.ndarray, seen, r0: int, aligned: bool, codes) -> None:
         """Add query rows r0..r0 + len(A) - 1: A and seen (rows, T')."""
         H = row_entropies_bits(A)
         ok = ~np.isnan(H)  # a fully masked row is NaN: left out of every mean

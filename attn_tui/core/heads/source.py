@@ -108,14 +108,14 @@ class HeadSource:
         Q, K = (self.qkv(layer, head) if qkv is None else qkv)[:2]
         return self.scores_block(layer, Q, K)
 
-    def scores_block(self, layer: int, Q, K):
+    def scores_block(self, layer: int, Q: np.ndarray, K: np.ndarray):
         """weights_block of the given Q (..., T, d_k) and K (..., T', d_k): one head's, or a stack of
         heads' (H, T, d_k) whose blocks are (H, r1 - r0, w), every head of a layer in one call each."""
         Q, K = np.asarray(Q, np.float64), np.asarray(K, np.float64)
         scale = self.scales[layer]
         M_layer = self.read("M", layer) if MASK_KINDS[self.masks[layer][0]].stored else None  # (T, T'), read once
 
-        def block(r0, r1, w=None):
+        def block(r0: int, r1: int, w=None):
             check()  # a worker superseded or quitting stops here, a row block at most after (core/cancel.py)
             S = Q[..., r0:r1, :] @ np.swapaxes(K[..., :w, :], -1, -2)  # (..., r1 - r0, w)
             S *= scale
@@ -134,7 +134,7 @@ class HeadSource:
         return block
 
 
-def causal_block(S, r0: int, r1: int, width: int):
+def causal_block(S: np.ndarray, r0: int, r1: int, width: int):
     """softmax of a causal block's scores S (..., r1 - r0, width) and its seen keys. Query t sees keys
     j <= t: keys before r0 are seen by every row of the block, so the mask is added to the tile of
     keys r0..width-1 alone (the same tile for every block of its size, kept by mask_rows); the
@@ -155,7 +155,7 @@ def mask_rows(kind: str, window: int | None, r0: int, r1: int, width: int) -> tu
     return MASKS_KEPT.get((kind, window, r0, r1, width), lambda: _mask_rows(kind, window, r0, r1, width))
 
 
-def _mask_rows(kind, window, r0, r1, width):
+def _mask_rows(kind: str, window, r0: int, r1: int, width: int):
     blocked = blocked_cells(kind, r1 - r0, width, window=window, first=r0)
     M = np.where(blocked, -1e9, 0.0)
     blocked.setflags(write=False)
@@ -163,7 +163,7 @@ def _mask_rows(kind, window, r0, r1, width):
     return blocked, M
 
 
-def check_head(src: HeadSource, layer, head=None) -> None:
+def check_head(src: HeadSource, layer: int, head: int | None = None) -> None:
     """InputError (a ValueError) naming a layer or head outside the source (both count from 0); its
     field says which, the CLI's flag."""
     if isinstance(layer, bool) or not isinstance(layer, (int, np.integer)) or not 0 <= layer < src.n_layers:
@@ -235,7 +235,7 @@ def own_weights_diffs(src: HeadSource, layer: int, qkv=None, heads=None, rows: i
 OWN_A_BYTES = 64 * 2**20  # the reported A read at once by own_weights_diffs (one head at least)
 
 
-def _own_diffs(src: HeadSource, layer: int, heads: list, Q, K, rows: int) -> np.ndarray:
+def _own_diffs(src: HeadSource, layer: int, heads: list, Q: np.ndarray, K: np.ndarray, rows: int) -> np.ndarray:
     every = heads == list(range(src.n_heads))
     own = src.read("A", layer) if every else np.stack([src.read("A", layer, h) for h in heads])
     block, worst = src.scores_block(layer, Q, K), np.zeros(len(heads))

@@ -77,7 +77,7 @@ class Layers:
         self.head_out = np.empty((L, H, T, d_model))
         self.resid = np.empty((L + 1, T, d_model))
 
-    def run(self, ids, final_scale, logits) -> Run:
+    def run(self, ids: np.ndarray, final_scale, logits) -> Run:
         return Run(
             np.asarray(ids), self.Q, self.K, self.V, self.A, self.O, self.head_out, self.resid, final_scale, logits
         )

@@ -17,12 +17,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..attention import softmax
 from .run import HeadShapes, Layers, Run, causal_fill
 from .tokenizer import BytePairs
+
+if TYPE_CHECKING:
+    from typing import Any
 
 HERE = Path(__file__).parent
 WEIGHTS = HERE / "text_model.safetensors"
@@ -50,7 +54,7 @@ class TextModel(HeadShapes):
     tokenizer: object = None  # a BytePairs, when loaded with its tokenizer
     meta: dict | None = None
 
-    def forward(self, ids) -> Run:
+    def forward(self, ids: np.ndarray) -> Run:
         return forward(self, ids)
 
     def part_logits(self, part: np.ndarray, final_scale: np.ndarray) -> np.ndarray:
@@ -89,7 +93,7 @@ def rope(x: np.ndarray, base: float) -> np.ndarray:
     return x * cos + rotated * sin
 
 
-def forward(model: TextModel, ids) -> Run:
+def forward(model: TextModel, ids: np.ndarray) -> Run:
     """The forward pass over token ids (T,), every head of every layer kept (float64)."""
     ids = np.asarray(ids)
     T, d = len(ids), model.embed.shape[1]
@@ -112,7 +116,7 @@ def forward(model: TextModel, ids) -> Run:
     return out.run(ids, inv, final @ model.unembed)
 
 
-def load_text_model(weights=WEIGHTS, tokenizer=TOKENIZER) -> TextModel:
+def load_text_model(weights=WEIGHTS, tokenizer: Any = TOKENIZER) -> TextModel:
     """The model in ``weights`` (safetensors, float32, the FORMAT contract) with the tokenizer in
     ``tokenizer`` (a `tokenizers` JSON; None: no tokenizer). ValueError: one line naming the file."""
     from .text_file import read_weights

@@ -49,7 +49,7 @@ class Tokenizer(Protocol):
 
     def encode(self, text: str) -> Encoded: ...
 
-    def decode(self, ids) -> str: ...
+    def decode(self, ids: np.ndarray) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class Letters:
                 )
         return Encoded(np.array([index[w] for w in words]), tuple(words))
 
-    def decode(self, ids) -> str:
+    def decode(self, ids: np.ndarray) -> str:
         return " ".join(self.vocab[int(i)] for i in ids)
 
 
@@ -104,7 +104,7 @@ class BytePairs:
         raw = tuple(enc.tokens)
         return Encoded(np.array(enc.ids, dtype=np.int64), tuple(self._piece(t) for t in raw), raw)
 
-    def decode(self, ids) -> str:
+    def decode(self, ids: np.ndarray) -> str:
         return self._tok.decode([int(i) for i in ids], skip_special_tokens=False)
 
 

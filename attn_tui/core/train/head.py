@@ -70,7 +70,7 @@ class BatchForward:
     loss: float
 
 
-def forward(p: Params, X, Y, target, scaled: bool = True) -> BatchForward:
+def forward(p: Params, X: np.ndarray, Y: np.ndarray, target, scaled: bool = True) -> BatchForward:
     c = scale_of(p.d_k, scaled)
     Q = X @ p.W_Q  # (B, T, d_k)
     K = Y @ p.W_K  # (B, T', d_k)
@@ -83,7 +83,7 @@ def forward(p: Params, X, Y, target, scaled: bool = True) -> BatchForward:
     return BatchForward(X, Y, Q, K, S, A, V, O, y, target, c, loss)
 
 
-def softmax_backward(A, dA):
+def softmax_backward(A: np.ndarray, dA):
     """dS from dA through A = softmax(S), row by row: dS = (diag(p) − p pᵀ) dA for each row p.
 
     Written as p ⊙ (dA − ⟨p, dA⟩), which is the same product without building the T'×T' Jacobian.

@@ -10,7 +10,7 @@ OPTIMIZERS = ("sgd", "adam")
 class SGDMomentum:
     """v ← μ v + g;  w ← w − lr · v   (heavy-ball momentum, μ = 0.9)."""
 
-    def __init__(self, lr: float, momentum: float = 0.9):
+    def __init__(self, lr: float, momentum: float = 0.9) -> None:
         self.lr, self.momentum = lr, momentum
         self.v: dict = {}
 
@@ -25,7 +25,7 @@ class SGDMomentum:
 class Adam:
     """Adam (Kingma & Ba): m, v moving averages of g and g², bias-corrected; w ← w − lr m̂/(√v̂ + ε)."""
 
-    def __init__(self, lr: float, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8):
+    def __init__(self, lr: float, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8) -> None:
         self.lr, self.b1, self.b2, self.eps = lr, beta1, beta2, eps
         self.m: dict = {}
         self.v: dict = {}

@@ -37,7 +37,7 @@ class Config:
     eval_size: int = 256
     target_loss: float = 0.05
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name, (lo, hi) in LIMITS.items():
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
@@ -57,7 +57,7 @@ class Config:
 class Trainer:
     """The state of one run: parameters, optimizer, batch generator, the log."""
 
-    def __init__(self, config: Config):
+    def __init__(self, config: Config) -> None:
         self.config = config
         self.task = Task(config.task)
         self.params = head.init_params(self.task.d_model, config.d_k, config.seed)

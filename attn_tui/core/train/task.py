@@ -31,7 +31,7 @@ class Task:
     n_keys: int = 8  # T': keys in a sequence, distinct symbols
     n_queries: int = 4  # T: query tokens, each one of the keys again
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.name not in TASKS:
             raise ValueError(f"task: unknown task {self.name!r}; use {', '.join(TASKS)}")
         if not 1 <= self.n_queries <= self.n_keys <= self.n_symbols:
@@ -41,14 +41,14 @@ class Task:
     def d_model(self) -> int:
         return self.n_symbols
 
-    def symbols(self, rng, batch: int):
+    def symbols(self, rng: np.random.Generator, batch: int):
         """(keys (B, T'), queries (B, T), target (B, T)): symbol ids and, per query, the key position."""
         keys = np.argsort(rng.random((batch, self.n_symbols)), axis=1)[:, : self.n_keys]  # distinct
         target = np.argsort(rng.random((batch, self.n_keys)), axis=1)[:, : self.n_queries]  # distinct
         queries = np.take_along_axis(keys, target, axis=1)
         return keys, queries, target
 
-    def batch(self, rng, batch: int):
+    def batch(self, rng: np.random.Generator, batch: int):
         """X (B, T, d_model), Y (B, T', d_model) one-hot, target (B, T) key positions."""
         keys, queries, target = self.symbols(rng, batch)
         eye = np.eye(self.n_symbols)
