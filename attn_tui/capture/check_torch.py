@@ -14,12 +14,17 @@ is past every allowance; a cell NaN in both (a fully masked row) agrees.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import torch
 
 from ..core.heads.capture_check import BLOCKED as SEEN_ABOVE
 from ..core.heads.capture_check import UNIT_ROUNDOFF, allowed_diff
 from ..core.mask_kinds import MASK_KINDS, NO_MASK, STORED, written
+
+if TYPE_CHECKING:
+    from typing import Any
 
 CHECK_BYTES = {"cpu": 64 * 2**20, "cuda": 512 * 2**20}  # a block of every head's scores: H x rows x T' x 8 bytes
 BLOCKED = 1e9  # what the core adds to a blocked key's score (core.heads.source.mask_rows)
@@ -66,7 +71,7 @@ def check_dtype(device: torch.device) -> torch.dtype:
     return torch.float32 if device.type == "mps" else torch.float64
 
 
-def _blocked(kind: str, window, r0: int, r1: int, w: int, device) -> torch.Tensor | None:
+def _blocked(kind: str, window: Any, r0: int, r1: int, w: int, device: Any) -> torch.Tensor | None:
     """(r1 - r0, w) True where query rows r0..r1-1 may not see key j (core.attention.blocked_cells)."""
     if MASK_KINDS[kind].rule is None or not MASK_KINDS[kind].hides:
         return None
@@ -75,7 +80,7 @@ def _blocked(kind: str, window, r0: int, r1: int, w: int, device) -> torch.Tenso
     return MASK_KINDS[kind].rule(t, j, window)  # the core's own rule, on tensors
 
 
-def _weights(q, k: int, scale: float, block: tuple, mask: tuple, Mt, half: bool):
+def _weights(q: Any, k: int, scale: float, block: tuple[Any, ...], mask: tuple[Any, ...], Mt: Any, half: bool) -> Any:
     """(softmax(scale·q kᵀ + M) of query rows r0..r1-1 and keys 0..w-1, max |scale·q kᵀ| of each head
     over every key when ``half``, else None). A causal block of a square layer is masked on its
     diagonal tile alone (keys before r0 are seen by every row: core.heads.source._causal_block)."""
@@ -105,9 +110,9 @@ def layer_figures(
     K: np.ndarray,
     A: np.ndarray,
     scale: float,
-    mask: tuple,
+    mask: tuple[Any, ...],
     dtype: str,
-    kv_head,
+    kv_head: Any,
     M: np.ndarray | None = None,
     rows: int | None = None,
 ) -> tuple[np.ndarray, list[float]]:

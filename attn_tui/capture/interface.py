@@ -73,7 +73,7 @@ class MaskRows:
     def __init__(self, m: torch.Tensor) -> None:
         self.m, self.shape = m, tuple(m.shape)
 
-    def __getitem__(self, rows):
+    def __getitem__(self, rows: Any) -> Any:
         m = self.m[rows]
         if m.dtype == torch.bool:
             m = torch.where(m, 0.0, torch.finfo(torch.float32).min)
@@ -86,14 +86,14 @@ class Recorder:
     """Hands one Layer per attention call of a forward pass to ``sink(layer_idx, layer)`` as the
     layer runs, and keeps only which layers came (the arrays are the sink's to keep or drop)."""
 
-    def __init__(self, sink) -> None:
+    def __init__(self, sink: Any) -> None:
         self.sink = sink
         self.seen: set[int] = set()
         self.calls = 0
         self.problem: str | None = None
-        self._kinds: dict = {}  # a mask tensor's identity -> its kind: the layers share one mask
+        self._kinds: dict[Any, Any] = {}  # a mask tensor's identity -> its kind: the layers share one mask
 
-    def _mask(self, idx, attention_mask):
+    def _mask(self, idx: Any, attention_mask: Any) -> Any:
         if attention_mask is None:
             return NO_MASK, None
         m = attention_mask[0]
@@ -108,7 +108,15 @@ class Recorder:
         return kind, (MaskRows(m)[:] if MASK_KINDS[parse(kind)[0]].stored else None)
 
     def record(
-        self, module: Any, query, key: str, value: Any, attention_mask, scaling, kwargs: Any, attn_weights
+        self,
+        module: Any,
+        query: Any,
+        key: str,
+        value: Any,
+        attention_mask: Any,
+        scaling: Any,
+        kwargs: Any,
+        attn_weights: Any,
     ) -> None:
         self.calls += 1
         idx = getattr(module, "layer_idx", None)
@@ -134,14 +142,21 @@ class Recorder:
 _current: list[Recorder] = []  # the recorder of the forward pass running now (capture runs one at a time)
 
 
-def eager_of(module: Any):
+def eager_of(module: Any) -> Any:
     """The eager attention function of ``module``'s own modeling file, or None."""
     return getattr(sys.modules.get(type(module).__module__), "eager_attention_forward", None)
 
 
 def attn_tui_capture(
-    module: Any, query, key: str, value: Any, attention_mask, scaling=None, dropout: float = 0.0, **kwargs: Any
-):
+    module: Any,
+    query: Any,
+    key: str,
+    value: Any,
+    attention_mask: Any,
+    scaling: Any | None = None,
+    dropout: float = 0.0,
+    **kwargs: Any,
+) -> Any:
     """The registered function: record, then the model's own eager attention (its outputs)."""
     eager = eager_of(module)
     if eager is None:
@@ -173,7 +188,7 @@ def register() -> None:
 class recording:
     """``with recording(sink) as rec:`` each layer of the forward passes inside goes to sink."""
 
-    def __init__(self, sink) -> None:
+    def __init__(self, sink: Any) -> None:
         self.sink = sink
 
     def __enter__(self) -> Recorder:
@@ -181,6 +196,6 @@ class recording:
         _current.append(Recorder(self.sink))
         return _current[-1]
 
-    def __exit__(self, *exc: BaseException):
+    def __exit__(self, *exc: BaseException) -> bool:
         _current.pop()
         return False

@@ -48,7 +48,7 @@ def _first_line(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
-def check_options(dtype: str, device: str, device_map=None) -> None:
+def check_options(dtype: str, device: str, device_map: Any | None = None) -> None:
     if device_map not in DEVICE_MAPS:
         raise CaptureError(f"--device-map: {device_map!r}; use auto (accelerate places the layers)")
     if dtype not in DTYPES:
@@ -59,7 +59,7 @@ def check_options(dtype: str, device: str, device_map=None) -> None:
         raise CaptureError("--device cuda: torch sees no CUDA device here; use --device cpu")
 
 
-def pick_device(device: str, device_map=None) -> tuple[str, str]:
+def pick_device(device: str, device_map: Any | None = None) -> tuple[str, str]:
     """(the device the capture runs on, the words that say why) for --device (default auto: cuda when
     torch sees one, else cpu). CaptureError for a device that is not one of DEVICES."""
     if device not in DEVICES:
@@ -93,12 +93,12 @@ class _Progress:
         self.shown = True
         print(f"attn-tui capture: loading {self.what} …", file=sys.stderr, flush=True)
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         if sys.stderr.isatty():  # a person watching; a pipe or a log gets only the outcome
             self.timer.start()
         return self
 
-    def __exit__(self, *exc: BaseException):
+    def __exit__(self, *exc: BaseException) -> bool:
         self.timer.cancel()
         if self.shown and exc[0] is None:
             print(f"attn-tui capture: loaded in {time.perf_counter() - self.t0:.1f} s", file=sys.stderr, flush=True)
@@ -117,10 +117,10 @@ def prepare(
     *,
     dtype: npt.DTypeLike = "float32",
     device: str = "cpu",
-    revision=None,
+    revision: Any | None = None,
     trust_remote_code: bool = False,
     **kw: Any,
-):
+) -> Any:
     """(config, tokenizer) of ``model_id``: what the checks before the weights need (no download of
     the weights yet, no progress bar before a refusal). ``kw["unreachable"]``: why the hub cannot be
     reached (hub.go_offline_if_unreachable). CaptureError or Unsupported: one line."""
@@ -162,7 +162,7 @@ def _pickled(model_id: str) -> str | None:
     return next((e.name for e in sorted(os.scandir(model_id), key=lambda e: e.name) if e.name.endswith(PICKLES)), None)
 
 
-def _load_problem(model_id, config: Any, exc: BaseException, allow_pickle: bool) -> Exception:
+def _load_problem(model_id: Any, config: Any, exc: BaseException, allow_pickle: bool) -> Exception:
     text = _first_line(exc)
     if "attn_implementation" in text or "attention implementation" in text.lower():
         return Unsupported(f"{type(config).__name__}: {text}; capture supports {SUPPORTED}")
@@ -183,7 +183,7 @@ def _load_problem(model_id, config: Any, exc: BaseException, allow_pickle: bool)
     return CaptureError(f"{model_id}: cannot load the model ({text})")
 
 
-def auto_class(config: Any):
+def auto_class(config: Any) -> Any:
     """AutoModelForCausalLM when the weights are a causal LM's (config.architectures names the causal LM
     class of its config: GPT2LMHeadModel, LlamaForCausalLM), else AutoModel: a base model's weights (a
     GPT2Model saved alone) hold no LM head, and a head made up at load would predict nothing of the model's."""
@@ -200,10 +200,10 @@ def load_model(
     *,
     dtype: npt.DTypeLike = "float32",
     device: str = "cpu",
-    revision=None,
+    revision: Any | None = None,
     trust_remote_code: bool = False,
     **kw: Any,
-):
+) -> Any:
     """The model (auto_class: with its LM head when it has one), eval mode, on ``device`` (or placed by accelerate under
     ``kw["device_map"]``), attention through the capture; weights from .safetensors only unless
     ``kw["allow_pickle"]``."""

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def provenance(model: Any, model_id: str, revision, dtype: str, device: str, layers, result) -> dict:
+def provenance(
+    model: Any, model_id: str, revision: Any, dtype: str, device: str, layers: Any, result: Any
+) -> dict[Any, Any]:
     """Where the heads came from and how well they match: kept in the file's metadata."""
     return {
         "model": model_id,
@@ -40,7 +42,7 @@ def provenance(model: Any, model_id: str, revision, dtype: str, device: str, lay
     }
 
 
-def _placement(model: Any) -> dict:
+def _placement(model: Any) -> dict[Any, Any]:
     """Where accelerate put the model: its device map (module -> device) when it split the model, else
     {"": the one device} (it then moves the whole model, keeping no map)."""
     placed = getattr(model, "hf_device_map", None)
@@ -48,16 +50,16 @@ def _placement(model: Any) -> dict:
 
 
 def capture_to_file(
-    model_id,
+    model_id: Any,
     text: str,
-    out,
+    out: Any,
     *,
-    layers=None,
+    layers: Any | None = None,
     keep_A: bool = False,
     force: bool = False,
     opening: bool = False,
     **kw: Any,
-):
+) -> Any:
     """(path written, HeadsCheck). ``kw``: dtype, device, device_map, revision, trust_remote_code,
     allow_pickle (load.py). CaptureError when a head's A is past what the dtype allows: no file is
     written then; WriteError when the file cannot be written in full (nothing is left)."""

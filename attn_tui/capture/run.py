@@ -34,13 +34,13 @@ if TYPE_CHECKING:
 class Captured:
     """What the file holds besides its arrays (written already): settings, the check, where."""
 
-    settings: dict
+    settings: dict[Any, Any]
     result: HeadsCheck
     dtype: str  # the dtype the model computed in
-    layers: tuple  # the model's layer numbers, in the file's order
+    layers: tuple[Any, ...]  # the model's layer numbers, in the file's order
     writer: LayerFile = field(repr=False)
-    provenance: dict = field(default_factory=dict)
-    top: dict = field(default_factory=dict, repr=False)  # the top_* arrays (top.py), written with the header
+    provenance: dict[Any, Any] = field(default_factory=dict)
+    top: dict[Any, Any] = field(default_factory=dict, repr=False)  # the top_* arrays (top.py), written with the header
 
 
 class CaptureError(ValueError):
@@ -52,12 +52,12 @@ def tokenize(
     config: Any,
     text: str,
     *,
-    layers=None,
+    layers: Any | None = None,
     model_id: str = "",
     dtype: npt.DTypeLike = "float32",
     keep_A: bool = False,
-    free=None,
-):
+    free: Any | None = None,
+) -> Any:
     """The encoded text (batch of one), checked against the model's context, the file's and the
     memory's limits (limits.check_tokens) and its layers before any weight is loaded.
     CaptureError: one line."""
@@ -83,7 +83,7 @@ def tokenize(
     return enc
 
 
-def _context(config: Any):
+def _context(config: Any) -> Any:
     for key in ("max_position_embeddings", "n_positions", "n_ctx"):
         n = getattr(config, key, None)
         if isinstance(n, int) and n > 0:
@@ -91,7 +91,7 @@ def _context(config: Any):
     return None
 
 
-def _reserve(raw: list, ids: list, n_layers: int, n_heads: int, top_labels: int = 0) -> int:
+def _reserve(raw: list[Any], ids: list[Any], n_layers: int, n_heads: int, top_labels: int = 0) -> int:
     """Header room for the metadata: the labels' and ids' JSON (twice: written as a JSON text inside
     a JSON string, each quote escaped), the check's figures and ``top_labels`` labels of the top tokens
     (64 bytes each: a longer one moves the data once, layer_file.LayerFile.finish), with room to spare."""
@@ -99,7 +99,16 @@ def _reserve(raw: list, ids: list, n_layers: int, n_heads: int, top_labels: int 
     return 2 * len(labels) + 2 * 64 * n_layers * n_heads + 64 * top_labels + 2**16
 
 
-def capture(model: Any, tokenizer: Any, enc, tmp, *, layers=None, device=None, keep_A: bool = False) -> Captured:
+def capture(
+    model: Any,
+    tokenizer: Any,
+    enc: Any,
+    tmp: Any,
+    *,
+    layers: Any | None = None,
+    device: Any | None = None,
+    keep_A: bool = False,
+) -> Captured:
     """The forward pass of ``model`` (loaded with attn_implementation=interface.NAME, .eval()) on
     the encoded text, every (or the chosen) layer checked and written to ``tmp`` (an existing file,
     overwritten) as it comes. Unsupported: one line."""
@@ -148,7 +157,7 @@ def _dtype_name(model: Any) -> str:
     return str(next(model.parameters()).dtype).removeprefix("torch.")
 
 
-def finish(c: Captured, *, title: str, source: str, provenance: dict) -> None:
+def finish(c: Captured, *, title: str, source: str, provenance: dict[Any, Any]) -> None:
     """The file's header (settings, title, source, provenance with the check's figures), then the
     file opened as any reader opens it."""
     settings = {**c.settings, "provenance": provenance}

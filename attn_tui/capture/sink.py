@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def output_projection(model: Any, module: Any, width: int):
+def output_projection(model: Any, module: Any, width: int) -> Any:
     """The layer's output projection as W_O (H·d_v, d_model) (o = concat · W_O), or None: the
     module's own (o_proj, c_proj, out_proj, dense), else its parent's output.dense (BERT)."""
     names = {m: n for n, m in model.named_modules()}
@@ -47,13 +47,15 @@ class LayerSink:
     """``sink(layer_idx, layer)`` for interface.recording: the chosen layers checked and written as
     layer ``chosen.index(layer_idx)`` of the file; the others pass by."""
 
-    def __init__(self, writer: LayerFile, model: Any, chosen: tuple, dtype: str, keep_A: bool = False) -> None:
+    def __init__(
+        self, writer: LayerFile, model: Any, chosen: tuple[Any, ...], dtype: str, keep_A: bool = False
+    ) -> None:
         self.writer, self.model, self.dtype, self.keep_A = writer, model, dtype, keep_A
         self.index = {ly: i for i, ly in enumerate(chosen)}
-        self.figures: dict = {}  # file layer -> (each head's max |ΔA|, each head's allowance)
-        self.scales: dict = {}
-        self.masks: dict = {}
-        self.shape: tuple | None = None  # (H, H_kv) of the first layer written
+        self.figures: dict[Any, Any] = {}  # file layer -> (each head's max |ΔA|, each head's allowance)
+        self.scales: dict[Any, Any] = {}
+        self.masks: dict[Any, Any] = {}
+        self.shape: tuple[Any, ...] | None = None  # (H, H_kv) of the first layer written
         self.with_w_o: bool | None = None
 
     def __call__(self, idx: int, layer: interface.Layer) -> None:

@@ -33,7 +33,7 @@ CHUNK_BYTES = 64 * 2**20  # logits held at once, float32: 64 MiB (333 positions 
 NO_HEAD, NOT_LOGITS, NO_NORM, SOME_LAYERS, NO_W_O = "no_lm_head", "logits", "norm", "layers", "w_o"
 
 
-def output_layer(model: Any):
+def output_layer(model: Any) -> Any:
     """The model's output layer (an nn.Linear-like with weight (V, d)), or None (AutoModel: no LM head)."""
     get = getattr(model, "get_output_embeddings", None)
     head = get() if get is not None else None
@@ -41,7 +41,7 @@ def output_layer(model: Any):
     return head if isinstance(w, torch.Tensor) and w.dim() == 2 and w.device.type != "meta" else None
 
 
-def final_norm(model: Any):
+def final_norm(model: Any) -> Any:
     """The base model's final norm: its one direct child whose class name says a norm (ln_f, norm), or None."""
     base = getattr(model, "base_model", None)
     if base is None or base is model:
@@ -61,23 +61,23 @@ class TopRecorder:
         params = inspect.signature(model.forward).parameters
         self.kwargs = {"logits_to_keep": 1} if self.head is not None and "logits_to_keep" in params else {}
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         if self.head is not None:
             self.hooks.append(self.model.base_model.register_forward_hook(self._base))
             if self.norm is not None:
                 self.hooks.append(self.norm.register_forward_hook(self._norm))
         return self
 
-    def __exit__(self, *exc: BaseException):
+    def __exit__(self, *exc: BaseException) -> bool:
         for h in self.hooks:
             h.remove()
         return False
 
-    def _base(self, module: Any, args: Any, out) -> None:
+    def _base(self, module: Any, args: Any, out: Any) -> None:
         h = getattr(out, "last_hidden_state", None)
         self.hidden = (h if h is not None else out[0])[0].detach()
 
-    def _norm(self, module: Any, args: Any, out) -> None:
+    def _norm(self, module: Any, args: Any, out: Any) -> None:
         self.x, self.y = args[0][0].detach(), out[0].detach()
 
 
@@ -93,7 +93,9 @@ def _tolerance(dtype: npt.DTypeLike) -> float:
     return 64 * float(torch.finfo(dtype).eps)
 
 
-def store(rec: TopRecorder, out, tokenizer: Any, has_all_heads: str | None) -> tuple[dict, list, dict]:
+def store(
+    rec: TopRecorder, out: Any, tokenizer: Any, has_all_heads: str | None
+) -> tuple[dict[Any, Any], list[Any], dict[Any, Any]]:
     """(arrays, top_tokens, about): the file's top_* arrays, the labels their ids index, and what the
     provenance says of them ({"k": K, "by_head": None or why not} or {"none": why})."""
     if rec.head is None or rec.hidden is None:
@@ -131,7 +133,7 @@ def store(rec: TopRecorder, out, tokenizer: Any, has_all_heads: str | None) -> t
     return arrays, labels, about
 
 
-def _readout(rec: TopRecorder, top: torch.Tensor, has_all_heads: str | None):
+def _readout(rec: TopRecorder, top: torch.Tensor, has_all_heads: str | None) -> Any:
     """(top_readout (T, d) float32 or None, why not): W_U[top_t] · w / σ_t, where the final norm is
     (x − mean x) / σ · w + b (LayerNorm) or x / σ · w (an RMS norm), checked against its own output."""
     if has_all_heads:

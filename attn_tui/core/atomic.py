@@ -20,6 +20,10 @@ import stat
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 try:
     import fcntl
@@ -60,7 +64,7 @@ def target_of(path: str | Path) -> Path:
     return real
 
 
-def file_stamp(path: str | Path) -> tuple | None:
+def file_stamp(path: str | Path) -> tuple[Any, ...] | None:
     """(inode, size, mtime in ns) of the file at ``path`` now (symlinks followed), or None when there
     is none: a save compares it with the one recorded when the file was opened or last saved, so
     that another explorer's save in between is noticed (an atomic save gives a new inode)."""
@@ -85,7 +89,7 @@ def fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: str | Path, data: bytes, within=None, new_mode: int | None = None) -> Path:
+def write_atomic(path: str | Path, data: bytes, within: Any | None = None, new_mode: int | None = None) -> Path:
     """Write ``data`` to ``path`` so that a reader sees the old file or the new one, never half.
 
     ``new_mode``: the permission bits of a file that is not there yet (default 0666 less the umask;

@@ -32,13 +32,13 @@ class ByteCache:
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
         self.held = 0  # bytes of the values kept now
-        self._items: OrderedDict = OrderedDict()  # key -> (value, its bytes)
+        self._items: OrderedDict[Any, Any] = OrderedDict()  # key -> (value, its bytes)
         self._lock = threading.Lock()  # a heads screen's worker and the event loop share the module's caches
 
     def __len__(self) -> int:
         return len(self._items)
 
-    def get(self, key: str, make):
+    def get(self, key: str, make: Any) -> Any:
         """The value kept for ``key``, else ``make()`` (kept when it fits, the oldest dropped to make room)."""
         with self._lock:
             hit = self._items.get(key)

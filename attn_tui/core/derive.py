@@ -20,13 +20,15 @@ from .matrices import PROJECTION_INPUTS, PROJECTIONS
 from .numfmt import fit_number
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from attn_tui.core.attention import Trace
     from attn_tui.core.scenario import Scenario
 
 MAX_TERMS = 6
 
 
-def n(x) -> str:
+def n(x: Any) -> str:
     return fit_number(float(x), 10)
 
 
@@ -104,7 +106,7 @@ def _mask(s: Scenario, tr: Trace, r: int, c: int, head: int) -> list[str]:
     return [f"M[{r + 1},{c + 1}] ({head}) = {n(tr.M[r, c])}", why, f"S + M = {n(tr.S_masked[r, c])}"]
 
 
-def small(x) -> str:
+def small(x: Any) -> str:
     """A weight or kernel value with 3 significant digits below 0.1 (0.00154, not 0.002), so the
     quotient written after it can be checked by hand; else as :func:`n`."""
     x = float(x)

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
+    from typing import Any
+
     import numpy.typing as npt
 
     from attn_tui.core.attention import Trace
@@ -70,7 +72,7 @@ def first_bad(name: str, a: np.ndarray, row: int | None = None) -> str:
     return f"{name}[{r + 1},{c + 1}] = {_num(a[r, c])}"
 
 
-def _num(x) -> str:
+def _num(x: Any) -> str:
     x = float(x)
     return "NaN" if np.isnan(x) else ("inf" if x > 0 else "-inf") if np.isinf(x) else f"{x:g}"
 
@@ -102,7 +104,7 @@ def overflows(trace: Trace) -> list[str]:
     return [w for w in (first_bad(n, getattr(trace, n)) for n in ("Q", "K", "V", "S")) if w]
 
 
-def ceiling_bits(blocked) -> np.ndarray:
+def ceiling_bits(blocked: Any) -> np.ndarray:
     """log₂ of the number of visible keys per row, (T,): the most bits a row can carry.
 
     NaN where a row sees no key at all (there is no ceiling; show it as "—")."""

@@ -31,7 +31,7 @@ class EditError(ValueError):
     """An edit that cannot be made; str() is the one-line message for the learner."""
 
 
-def cell_name(name: str, row, col):
+def cell_name(name: str, row: Any, col: Any) -> str:
     """'X[t2, noun]'-style position, 1-based: ``X row 2, column 3``."""
     return f"{name} row {row + 1}, column {col + 1}"
 
@@ -55,7 +55,7 @@ def overflow(s: Scenario) -> str | None:
     return problem and f"{problem[0]} overflows {s.dtype} (largest finite {problem[3]:g})"
 
 
-def matrix_of(s: Scenario, name: str):
+def matrix_of(s: Scenario, name: str) -> Any:
     """The current values of editable matrix ``name`` (an implicit V is the identity)."""
     m = getattr(s, name, None) if name in INPUTS else None
     if name == "V" and m is None and not s.projected:
@@ -88,7 +88,7 @@ def set_cell(s: Scenario, name: str, row: int, col: int, value: Any) -> Scenario
 
 
 # -- labels ---------------------------------------------------------------
-def _label(text: str, where):
+def _label(text: str, where: Any) -> Any:
     return clean_label(text, where, EditError)  # the rule a file's labels follow too (core.limits)
 
 
@@ -112,14 +112,14 @@ def rename(s: Scenario, kind: str, index: int, text: str) -> Scenario:
 
 
 # -- tokens ---------------------------------------------------------------
-def _fresh(labels, prefix: str):
+def _fresh(labels: Any, prefix: str) -> str:
     n = len(labels) + 1
     while f"{prefix}{n}" in labels:
         n += 1
     return f"{prefix}{n}"
 
 
-def renumber(labels, prefix: str = "t"):
+def renumber(labels: Any, prefix: str = "t") -> Any:
     """Position-style labels ("t3", "t3 soft") renumbered by position; other labels kept.
 
     ``("t1", "t2", "t5", "t3")`` -> ``("t1", "t2", "t3", "t4")``;
@@ -129,15 +129,15 @@ def renumber(labels, prefix: str = "t"):
     return tuple(f"{prefix}{i + 1}{m.group(1) or ''}" if (m := pat.match(x)) else x for i, x in enumerate(labels))
 
 
-def _insert_row(a: np.ndarray, at):
+def _insert_row(a: np.ndarray, at: Any) -> Any:
     return None if a is None else np.insert(a, at, 0.0, axis=0)
 
 
-def _delete_row(a: np.ndarray, at):
+def _delete_row(a: np.ndarray, at: Any) -> Any:
     return None if a is None else np.delete(a, at, axis=0)
 
 
-def _self_qk(s: Scenario):
+def _self_qk(s: Scenario) -> Any:
     """Q/K scenario whose keys are the query tokens themselves (T = T')."""
     return not s.projected and s.T == s.T_k
 
@@ -200,7 +200,7 @@ def remove_token(s: Scenario, at: int) -> Scenario:
     return s.with_(**ch)
 
 
-def _shift_padding(padding, at):
+def _shift_padding(padding: Any, at: Any) -> Any:
     """Padding positions (1-based) after removing 0-based key ``at``."""
     return tuple(p - 1 if p > at + 1 else p for p in padding if p != at + 1)
 
@@ -231,7 +231,7 @@ def remove_key_token(s: Scenario, at: int) -> Scenario:
 
 
 # -- dimensions -----------------------------------------------------------
-def _resize(a: np.ndarray, rows=None, cols=None):
+def _resize(a: np.ndarray, rows: Any | None = None, cols: Any | None = None) -> Any:
     """``a`` cut or zero-padded to (rows, cols); None keeps that size."""
     if a is None:
         return None

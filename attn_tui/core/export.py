@@ -21,12 +21,14 @@ from .limits import EXPORT_MAX, gib
 from .scenario import Scenario
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from attn_tui.core.attention import Trace
 
 FORMATS = ("csv", "npy")
 
 
-def matrices(s: Scenario, trace: Trace) -> dict:
+def matrices(s: Scenario, trace: Trace) -> dict[Any, Any]:
     """name -> (array, row labels, column labels) of everything worth exporting."""
     q, k = s.tokens, s.keys
     d_k = tuple(f"k{j + 1}" for j in range(s.d_k))
@@ -50,7 +52,7 @@ def matrices(s: Scenario, trace: Trace) -> dict:
     return out
 
 
-def csv_text(a: np.ndarray, rows, cols) -> str:
+def csv_text(a: np.ndarray, rows: Any, cols: Any) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["", *cols])
@@ -59,7 +61,7 @@ def csv_text(a: np.ndarray, rows, cols) -> str:
     return buf.getvalue()
 
 
-def planned(folder: str | Path, fmt: str, names) -> list[Path]:
+def planned(folder: str | Path, fmt: str, names: Any) -> list[Path]:
     return [Path(folder) / f"{n}.{fmt}" for n in names]
 
 
@@ -91,7 +93,7 @@ def export(s: Scenario, trace: Trace, folder: str | Path, fmt: str = "csv", over
     return paths
 
 
-def file_bytes(fmt: str, a: np.ndarray, rows, cols) -> bytes:
+def file_bytes(fmt: str, a: np.ndarray, rows: Any, cols: Any) -> bytes:
     """The bytes of one exported matrix: CSV with labels, or .npy."""
     if fmt == "csv":
         return csv_text(a, rows, cols).encode("utf-8")

@@ -29,14 +29,14 @@ CACHE_BYTES = 4 * 2**20  # tiles kept per matrix, by their bytes (64 tiles of 16
 RECENT = 12  # tiles per matrix remembered as read last: what a screen showed, to warm a new trace with
 
 
-def remember_recent(recent: OrderedDict, key: str, size: int = RECENT) -> None:
+def remember_recent(recent: OrderedDict[Any, Any], key: str, size: int = RECENT) -> None:
     recent[key] = None
     recent.move_to_end(key)
     if len(recent) > size:
         recent.popitem(last=False)
 
 
-def span(key: str, n: int):
+def span(key: str, n: int) -> Any:
     """(start, stop, squeeze) of an int or a step-1 slice over n."""
     if isinstance(key, slice):
         start, stop, step = key.indices(n)
@@ -57,25 +57,31 @@ class LazyMatrix:
     ndim = 2
 
     def __init__(
-        self, shape, dtype: npt.DTypeLike, fn: Callable[..., Any], rows=ROWS, cols=COLS, cache_bytes=CACHE_BYTES
+        self,
+        shape: Any,
+        dtype: npt.DTypeLike,
+        fn: Callable[..., Any],
+        rows: Any = ROWS,
+        cols: Any = COLS,
+        cache_bytes: Any = CACHE_BYTES,
     ) -> None:
         self.shape = (int(shape[0]), int(shape[1]))
         self.dtype = np.dtype(dtype)
         self._fn = fn
         self._rows, self._cols, self._cache_bytes = rows, cols, cache_bytes
-        self._tiles: OrderedDict = OrderedDict()
+        self._tiles: OrderedDict[Any, Any] = OrderedDict()
         self._held = 0  # bytes of the tiles kept
         self._lock = threading.RLock()  # a lens worker and the event loop may read the same matrix
-        self.recent: OrderedDict = OrderedDict()  # the keys of the tiles read last (see warm)
+        self.recent: OrderedDict[Any, Any] = OrderedDict()  # the keys of the tiles read last (see warm)
 
-    def __len__(self):
+    def __len__(self) -> Any:
         return self.shape[0]
 
-    def _tile(self, i: int, j: int):
+    def _tile(self, i: int, j: int) -> Any:
         with self._lock:
             return self._tile_locked(i, j)
 
-    def _tile_locked(self, i: int, j: int):
+    def _tile_locked(self, i: int, j: int) -> Any:
         key = (i, j)
         remember_recent(self.recent, key)
         if key in self._tiles:
@@ -116,11 +122,11 @@ class LazyMatrix:
                 out[a0 - r0 : a1 - r0, b0 - c0 : b1 - c0] = t[a0 - i * R : a1 - i * R, b0 - j * C : b1 - j * C]
         return out
 
-    def recent_keys(self) -> list:
+    def recent_keys(self) -> list[Any]:
         with self._lock:
             return list(self.recent)
 
-    def warm(self, keys, cancelled=lambda: False) -> None:
+    def warm(self, keys: Any, cancelled: Any = lambda: False) -> None:
         """Compute the tiles ``keys`` (another matrix's ``recent``, of the same shape) unless
         ``cancelled()`` says stop: a worker readies what the screen will read."""
         for key in keys:
@@ -131,7 +137,7 @@ class LazyMatrix:
             else:
                 self._tile(*key)
 
-    def __getitem__(self, key: str):
+    def __getitem__(self, key: str) -> Any:
         if not isinstance(key, tuple):
             key = (key, slice(None))
         if len(key) != 2:
@@ -145,7 +151,7 @@ class LazyMatrix:
 
     def __array__(
         self, dtype: npt.DTypeLike | None = None, copy: bool | None = None
-    ):  # np.asarray(m): the whole matrix, for small shapes only
+    ) -> Any:  # np.asarray(m): the whole matrix, for small shapes only
         a = self.block(0, self.shape[0], 0, self.shape[1])
         return a if dtype is None else a.astype(dtype)
 
@@ -159,14 +165,14 @@ class LazyRows:
         self.shape = (int(n),)
         self._fn = fn
 
-    def __len__(self):
+    def __len__(self) -> Any:
         return self.shape[0]
 
-    def __getitem__(self, key: str):
+    def __getitem__(self, key: str) -> Any:
         r0, r1, squeeze = span(key, self.shape[0])
         out = np.asarray(self._fn(r0, r1), dtype=np.float64)
         return out[0] if squeeze else out
 
-    def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None):
+    def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None) -> Any:
         a = self[0 : self.shape[0]]
         return a if dtype is None else a.astype(dtype)

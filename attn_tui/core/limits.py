@@ -199,7 +199,7 @@ def _inputs(s: Scenario, comp: str, r: int, c: int) -> str:
     return f"{row_of} row {r + 1} and W_{comp} column {c + 1}"
 
 
-def compute_problem(s: Scenario, trace: Trace | None = None):
+def compute_problem(s: Scenario, trace: Trace | None = None) -> Any:
     """None if the trace of ``s`` computes in its dtype; else (computed, inputs, dtype, largest):
     the first matrix (Q, K, V, S, O) with ±inf/NaN where the inputs were finite, and the input
     cells it came from. A NaN row of A from a fully masked row is not a problem (the lesson's
@@ -219,7 +219,7 @@ def compute_problem(s: Scenario, trace: Trace | None = None):
     return None
 
 
-def overflow_message(problem) -> str:
+def overflow_message(problem: Any) -> str:
     comp, inputs, dtype, top = problem
     return f"{inputs}: {comp} overflows {dtype} (largest finite {top:g}); use smaller values"
 
@@ -243,7 +243,7 @@ def check_sizes(s: Scenario, error: type[Exception] = ValueError, large: bool = 
             raise error(f"{what}: {n}; with {max(s.T, s.T_k)} tokens d_model, d_k, d_v are at most {TOML_MAX}")
 
 
-def _clean_labels(s: Scenario, error: type[Exception]) -> dict:
+def _clean_labels(s: Scenario, error: type[Exception]) -> dict[Any, Any]:
     """The labels and title of ``s`` as stored (clean_label), as changes to make; {} when clean."""
     changes = {}
     title = clean_label(s.title, "title", error, MAX_TITLE, "title")
@@ -286,7 +286,7 @@ def _computes(s: Scenario, error: type[Exception], trace: Trace | None = None) -
         raise error(overflow_message(problem))
 
 
-def admit(s: Scenario, error: type[Exception] = ValueError, large: bool = False, trace: Trace | None = None):
+def admit(s: Scenario, error: type[Exception] = ValueError, large: bool = False, trace: Trace | None = None) -> Any:
     """``s`` if every door may accept it (labels with whitespace runs collapsed), else ``error``
     with one line: sizes, input values (|x| <= BOUND), c, window, labels, then the trace computes.
     ``large``: the report's door, T up to MAX_T, the trace checked in row blocks (core.stream)."""
@@ -311,7 +311,7 @@ def refusal(s: Scenario, trace: Trace | None = None) -> str | None:
     return None
 
 
-def _streamed_problem(s: Scenario):
+def _streamed_problem(s: Scenario) -> Any:
     """compute_problem for T above DENSE_MAX, without a T x T' matrix: Q, K, V, then S in row
     blocks (core.stream; O = A V cannot overflow)."""
     from .stream import first_overflow  # stream imports attention; limits is imported by scenario

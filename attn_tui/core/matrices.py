@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from attn_tui.core.scenario import Scenario
 
 
@@ -77,7 +79,7 @@ ENTROPY_COLUMNS = ("log₂t", "H", "2^H")
 LABELS = ("tokens", "features", "key_tokens")
 
 
-def labels(s: Scenario, axis: str) -> tuple:
+def labels(s: Scenario, axis: str) -> tuple[Any, ...]:
     """The labels along ``axis`` of scenario ``s`` (see the module docstring)."""
     if axis in ("tokens", "keys", "features", "value_features"):
         return tuple(s.token_labels if axis == "tokens" else s.key_labels if axis == "keys" else getattr(s, axis))
@@ -87,7 +89,7 @@ def labels(s: Scenario, axis: str) -> tuple:
     return tuple(f"{axis}{j + 1}" for j in range(n))
 
 
-def axis_labels(s: Scenario, name: str) -> tuple[tuple, tuple]:
+def axis_labels(s: Scenario, name: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """(row labels, column labels) of matrix ``name`` in scenario ``s``."""
     m = MATRICES[name]
     return labels(s, m.rows), labels(s, m.cols)

@@ -28,6 +28,7 @@ from .numparse import UNDERFLOW, underflows
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 KINDS = (
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -261,7 +262,7 @@ class FloatRefused(ValueError):
     """A float in TOML text that tomllib would read as another number; str(): one line, key and line."""
 
 
-def loads_toml(text: str) -> dict:
+def loads_toml(text: str) -> dict[Any, Any]:
     """tomllib.loads, a float literal that float64 reads as 0 though it is not (``1e-400``) refused:
     FloatRefused "Q: '1e-400' (line 2); float64 would read it as 0 ...". Every TOML door reads through
     here (scenario files, kept sessions), as every typed number goes through numparse.parse_float."""

@@ -25,7 +25,7 @@ WIDTH = "window"  # the key of a window's width (a setting; the mask kind of tha
 WHOLE = (WIDTH, "focus_row")  # the settings that hold a whole number
 
 
-def _number(key: str, r: int, c: int, x):
+def _number(key: str, r: int, c: int, x: Any) -> Any:
     """A matrix entry as a float; huge integers are refused, not turned into OverflowError."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise ValueError(f"{key}: row {r}, column {c} is {shown(x)}, not a number")  # noqa: TRY004
@@ -38,7 +38,7 @@ def _number(key: str, r: int, c: int, x):
     return x
 
 
-def _matrix(key: str, value: Any):
+def _matrix(key: str, value: Any) -> Any:
     if isinstance(value, np.ndarray):  # from an .npz or .safetensors file (core.arrays_io)
         from . import arrays_io
 
@@ -62,13 +62,13 @@ def _matrix(key: str, value: Any):
     return rows
 
 
-def _labels(key: str, value: Any):
+def _labels(key: str, value: Any) -> Any:
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
         raise ValueError(f"{key}: must be a list of strings")
     return tuple(value)
 
 
-def _fill(value: Any):
+def _fill(value: Any) -> Any:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value == -1e9:
         return "-1e9"
     if value in ("-1e9", "-inf", "min"):
@@ -76,7 +76,7 @@ def _fill(value: Any):
     raise ValueError(f'fill: {value!r} is not one of -1e9, "-inf", "min"')
 
 
-def from_dict(data: dict) -> Scenario:
+def from_dict(data: dict[Any, Any]) -> Scenario:
     """Build a Scenario from parsed TOML, refusing unknown keys and wrong types."""
     unknown = [k for k in data if k not in KEYS]
     if unknown:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import labeltext
 from .builtins import BUILTINS, builtin
@@ -22,12 +23,15 @@ from .scenario import Scenario
 from .scenario_dict import KEYS, from_dict  # noqa: F401  (re-exported: the keys a scenario file may hold)
 from .scenario_write import check_savable, dumps, save  # noqa: F401  (re-exported: TOML out)
 
+if TYPE_CHECKING:
+    from typing import Any
+
 
 class ScenarioError(ValueError):
     """A scenario file or name that cannot be used; str() is the one-line message."""
 
 
-def _parse(text: str, source: str) -> dict:
+def _parse(text: str, source: str) -> dict[Any, Any]:
     """tomllib.loads, after the structure check (safe_read.structure_problem)."""
     problem = structure_problem(text)  # before tomllib recurses or builds millions of objects
     if problem:
@@ -111,7 +115,7 @@ def _load(path: Path, large: bool) -> Scenario:
     return loads(text, str(path))
 
 
-def resolve(name_or_path, large: bool = False) -> Scenario:
+def resolve(name_or_path: Any, large: bool = False) -> Scenario:
     """A built-in by name, or a file by path: the door of the CLI, --scenario and the app's open.
 
     A file must also pass the limits every door applies (limits.admit: sizes, |x| <= BOUND,

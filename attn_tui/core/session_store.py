@@ -15,6 +15,7 @@ import stat
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .atomic import write_atomic
 from .limits import MAX_FILE_BYTES, printable
@@ -23,12 +24,15 @@ from .session_folder import FILE_MODE, FolderRefused, prepared, readable
 from .session_kept import Kept, SessionError
 from .session_toml import MAX_SESSION_BYTES, dumps, loads
 
+if TYPE_CHECKING:
+    from typing import Any
+
 KEEP_FILES = 20  # kept sessions beyond this are pruned, oldest first
 READ_NEWEST = 5  # at most this many files are tried at launch, newest first (a folder full of them)
 NAME = re.compile(r"^session-\d{8}T\d{6}Z-[0-9a-f]{8}\.toml$")  # only files of this name are read or pruned
 
 
-def state_folder(env=None) -> Path:
+def state_folder(env: Any | None = None) -> Path:
     """The folder kept sessions live in: $XDG_STATE_HOME/attn-tui (an absolute path), else the platform's."""
     env = os.environ if env is None else env
     xdg = env.get("XDG_STATE_HOME", "")

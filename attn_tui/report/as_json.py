@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from attn_tui.core.attention import Trace
 
 
-def clean(x):
+def clean(x: Any) -> Any:
     """Plain JSON values: arrays -> nested lists, non-finite floats -> None."""
     if isinstance(x, dict):
         return {str(k): clean(v) for k, v in x.items()}
@@ -63,7 +63,9 @@ def dumps(obj: Any) -> str:
     return json.dumps(clean(obj), indent=1, allow_nan=False, ensure_ascii=False) + "\n"
 
 
-def scenario_dict(s: Scenario, name: str = "", trace: Trace | None = None, w_o_h: np.ndarray | None = None) -> dict:
+def scenario_dict(
+    s: Scenario, name: str = "", trace: Trace | None = None, w_o_h: np.ndarray | None = None
+) -> dict[Any, Any]:
     """Every input and intermediate of one scenario, shapes as in the core's Trace; with A its value-
     weighted form (core/heads/weighting.py) and, given the head's W_O^(h) (d_v, d_model), its info-weighted."""
     tr = s.run() if trace is None else trace
@@ -107,7 +109,7 @@ def scenario_dict(s: Scenario, name: str = "", trace: Trace | None = None, w_o_h
     return out
 
 
-def weighted_a(tr: Trace, w_o_h: np.ndarray | None = None) -> dict:
+def weighted_a(tr: Trace, w_o_h: np.ndarray | None = None) -> dict[Any, Any]:
     """{"A_value_weighted": A[t, j]·‖v_j‖/max‖v‖ (T, T')} and, with W_O^(h), "A_info_weighted"."""
     out = {}
     for kind in ("value", "info"):
@@ -121,7 +123,7 @@ def scenario_json(s: Scenario, name: str = "", w_o_h: np.ndarray | None = None) 
     return dumps(scenario_dict(s, name, w_o_h=w_o_h))
 
 
-def lesson_dict() -> dict:
+def lesson_dict() -> dict[Any, Any]:
     """The whole lesson: both examples, the lenses' differences, the seeded experiments."""
     n = lesson_numbers()
     sat = n["saturation"]

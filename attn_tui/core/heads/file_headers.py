@@ -34,6 +34,7 @@ from .inflater import Inflater
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class Entry:
     """One array of the file: shape, dtype (byte order included), where its data starts."""
 
     name: str
-    shape: tuple
+    shape: tuple[Any, ...]
     dtype: np.dtype
     offset: int | None  # absolute byte offset of element 0 (None: inside a compressed .npz member)
     member: zipfile.ZipInfo | None = None  # the .npz member, for a compressed one
@@ -80,7 +81,7 @@ def read_at(path: str | Path, offset: int, n: int) -> bytes:
 
 
 # -- safetensors ---------------------------------------------------------------------------
-def _st_entry(key: str, info: dict, shape: tuple, base: int, data_len: int) -> Entry:
+def _st_entry(key: str, info: dict[Any, Any], shape: tuple[Any, ...], base: int, data_len: int) -> Entry:
     """An Entry of a tensor whose dtype and shape passed arrays_io.st_shapes: its data_offsets
     (which the single-head door leaves to the safetensors library, reading the whole file) hold
     exactly what its shape needs, inside the file."""
@@ -97,7 +98,7 @@ def _st_entry(key: str, info: dict, shape: tuple, base: int, data_len: int) -> E
     return Entry(str(key), shape, dtype, base + offs[0])
 
 
-def safetensors_headers(path: str | Path, size: int):
+def safetensors_headers(path: str | Path, size: int) -> Any:
     """({name: Entry}, metadata {str: str}) of a .safetensors file, from its header alone, judged by
     arrays_io's header checks (the single-head door's)."""
     n = arrays_io.st_header_length(read_at(path, 0, min(size, 8)), size)
@@ -125,7 +126,7 @@ def open_npz(path: str | Path, size: int) -> zipfile.ZipFile:
     return npz_members.open_zip_at(path, read_at(path, size - tail, tail))
 
 
-def npz_headers(path: str | Path, size: int):
+def npz_headers(path: str | Path, size: int) -> Any:
     """({name: Entry} of the arrays of 2 or more axes, {name: npz_members.Member} of the 0-d and
     1-D settings, not read yet: read_settings reads them once their headers are judged). Every
     member passes npz_members' checks: directory, entry, .npy header, declared size."""
@@ -145,7 +146,7 @@ def npz_headers(path: str | Path, size: int):
     return entries, settings
 
 
-def read_settings(path: str | Path, size: int, settings: dict) -> dict:
+def read_settings(path: str | Path, size: int, settings: dict[Any, Any]) -> dict[Any, Any]:
     """{name: np.ndarray} of the settings members (npz_headers), each read whole (never a pickle),
     bounded by its declared size (npz_members.read_members)."""
     if not settings:
@@ -162,8 +163,10 @@ class MemberStreams:
     every layer before each. Safe across threads (the explorer's workers share a source)."""
 
     def __init__(self) -> None:
-        self._open: dict = {}  # name -> its member's Inflater
-        self._last: dict = {}  # name -> (at, bytes) of the slice read last: grouped heads read a K/V head twice
+        self._open: dict[Any, Any] = {}  # name -> its member's Inflater
+        self._last: dict[
+            Any, Any
+        ] = {}  # name -> (at, bytes) of the slice read last: grouped heads read a K/V head twice
         self._lock = threading.Lock()
 
     def read(self, path: str | Path, e: Entry, at: int, nbytes: int) -> bytes:
@@ -199,7 +202,7 @@ class MemberStreams:
             pass
 
 
-def read_slice(path: str | Path, e: Entry, index: tuple, streams: MemberStreams | None = None) -> np.ndarray:
+def read_slice(path: str | Path, e: Entry, index: tuple[Any, ...], streams: MemberStreams | None = None) -> np.ndarray:
     """e's array at ``index`` (leading axes, e.g. (layer, head)): a C-contiguous block; a compressed
     member's through ``streams`` when given (kept open between slices), else opened for this one."""
     inner = e.shape[len(index) :]

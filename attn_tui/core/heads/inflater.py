@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 SPACING = 4 * 2**20  # bytes of output between two checkpoints, at least
 MARKS = 256  # checkpoints kept at most
@@ -33,7 +34,7 @@ class Inflater:
         self._at(0, 0, zlib.decompressobj(-zlib.MAX_WBITS), b"")
         self.marks = [(0, 0, self.d.copy(), b"")]  # (output position, input fed, decompressor, its tail)
 
-    def _at(self, out: int, fed: int, d, tail: bytes) -> None:
+    def _at(self, out: int, fed: int, d: Any, tail: bytes) -> None:
         self.out, self.fed, self.d, self.tail = out, fed, d, tail
 
     def close(self) -> None:

@@ -54,10 +54,10 @@ class Prediction(NamedTuple):
     part's share of that logit, ranked (largest first), summing to ``logit``."""
 
     t: int
-    top: tuple
+    top: tuple[Any, ...]
     token: int
     logit: float
-    parts: tuple
+    parts: tuple[Any, ...]
     direct_name: str
     has_norm: bool
     legend: str = ""  # a captured file's words for the parts (captured_top.py); "" for a built-in's
@@ -71,7 +71,7 @@ class Prediction(NamedTuple):
         return next((p.logit for p in self.parts if not p.is_head), None)
 
     @property
-    def heads(self) -> tuple:
+    def heads(self) -> tuple[Any, ...]:
         return tuple(p for p in self.parts if p.is_head)
 
 
@@ -132,7 +132,7 @@ def probabilities(logits_row: np.ndarray) -> np.ndarray:
     return softmax(np.asarray(logits_row, dtype=np.float64).reshape(-1))
 
 
-def top_k(logits_row: np.ndarray, k: int, labels) -> list:
+def top_k(logits_row: np.ndarray, k: int, labels: Any) -> list[Any]:
     """[(label, p), ...] of the ``k`` most probable tokens, heaviest first (ties: the lower id first).
 
     >>> top_k([0.0, 2.0, 1.0], 2, "abc")[0][0]
@@ -147,7 +147,9 @@ def _ranked(x: np.ndarray) -> np.ndarray:
     return np.lexsort((np.arange(x.size), -x))
 
 
-def attribution(direct, head_outputs, W_U_col, ln_scale=None, ln_weight=None) -> list[Part]:
+def attribution(
+    direct: Any, head_outputs: Any, W_U_col: Any, ln_scale: Any | None = None, ln_weight: Any | None = None
+) -> list[Part]:
     """Each part's share of one logit, ranked largest first: direct (d,), head_outputs (L, H, d),
     W_U_col (d,) the unembedding of the token. With a final norm (ln_scale = 1/σ at the position,
     ln_weight (d,)), each part is centred, times 1/σ and w, before the dot product; without one the

@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from attn_tui.core.heads.source import HeadSource
 
 KINDS = ("A", "value", "info")  # what the explorer's weighting key cycles through, in order
@@ -56,7 +58,7 @@ def info_norms(V: np.ndarray, W_O_h: np.ndarray) -> np.ndarray:
     return np.linalg.norm(np.asarray(V, np.float64) @ np.asarray(W_O_h, np.float64), axis=-1)
 
 
-def key_scale(norms) -> np.ndarray:
+def key_scale(norms: Any) -> np.ndarray:
     """(T',) norms / max norms, each in [0, 1]; all 0 when every vector is 0 (nothing is moved).
     A non-finite norm (an overflowed value) is treated as 0: it cannot be compared."""
     n = np.asarray(norms, np.float64)

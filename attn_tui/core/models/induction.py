@@ -15,12 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..attention import softmax
 from .run import HeadShapes, Layers, Run, causal_fill
 from .tokenizer import InputError, Letters
+
+if TYPE_CHECKING:
+    from typing import Any
 
 VOCAB = tuple("abcdefghijklmnopqrstuvwxyz")
 WEIGHTS = Path(__file__).with_name("induction_demo.npz")
@@ -41,7 +45,7 @@ class Model(HeadShapes):
     W_V: np.ndarray
     W_O: np.ndarray
     W_U: np.ndarray
-    vocab: tuple = VOCAB
+    vocab: tuple[Any, ...] = VOCAB
 
     @property
     def n_ctx(self) -> int:
@@ -112,7 +116,7 @@ def forward(model: Model, ids: np.ndarray) -> Run:
 
 def repeated_sequences(
     rng: np.random.Generator, batch: int, n_ctx: int, vocab: int = len(VOCAB), n_min: int = 4, n_max: int | None = None
-):
+) -> Any:
     """The task: (ids (B, n_ctx), n (B,)). Row b holds n[b] distinct random letters, the same
     n[b] letters again, then random letters to fill n_ctx (a causal model never reads them
     when predicting inside the repeat). n is uniform in n_min..n_max (default n_ctx // 2).

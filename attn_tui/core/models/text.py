@@ -52,7 +52,7 @@ class TextModel(HeadShapes):
     rope_base: float
     eps: float
     tokenizer: object = None  # a BytePairs, when loaded with its tokenizer
-    meta: dict | None = None
+    meta: dict[Any, Any] | None = None
 
     def forward(self, ids: np.ndarray) -> Run:
         return forward(self, ids)
@@ -116,7 +116,7 @@ def forward(model: TextModel, ids: np.ndarray) -> Run:
     return out.run(ids, inv, final @ model.unembed)
 
 
-def load_text_model(weights=WEIGHTS, tokenizer: Any = TOKENIZER) -> TextModel:
+def load_text_model(weights: Any = WEIGHTS, tokenizer: Any = TOKENIZER) -> TextModel:
     """The model in ``weights`` (safetensors, float32, the FORMAT contract) with the tokenizer in
     ``tokenizer`` (a `tokenizers` JSON; None: no tokenizer). ValueError: one line naming the file."""
     from .text_file import read_weights
