@@ -38,6 +38,7 @@ from .themes import ParseOnceStylesheet
 from .widgets.matrix_grid import MatrixGrid
 
 if TYPE_CHECKING:
+    from .app_protocol import ExplorerApp
     from .heads_nav import HeadRef
 
 ACTIONS = f"{__package__}.actions"  # the package of the actions a key's do('module.function') names
@@ -237,3 +238,7 @@ class AttentionApp(App):
     def on_matrix_grid_edit_requested(self, message: MatrixGrid.EditRequested) -> None:
         message.stop()
         self.action_do("edit.cell", message.grid.matrix, message.row, message.col)
+
+
+if TYPE_CHECKING:  # the type checker holds the app to what the actions are typed against (app_protocol.py)
+    _the_actions_app: type[ExplorerApp] = AttentionApp
