@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .limits import BOUND, EDIT_MAX, MAX_LABEL, clean_label, compute_problem  # noqa: F401 (MAX_LABEL: the editor's, as BOUND)
+from .limits import BOUND as BOUND  # noqa: F401 (MAX_LABEL: the editor's, as BOUND)
+from .limits import EDIT_MAX, clean_label, compute_problem
 from .matrices import INPUTS  # the matrices the learner edits (when the scenario has them)
 from .numparse import parse_float
 from .scenario import Scenario

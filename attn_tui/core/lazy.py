@@ -28,11 +28,11 @@ from .lazy_matrix import (  # noqa: F401  (re-exported: core.lazy's public names
     CACHE,
     COLS,
     RECENT,
-    ROWS,
     LazyMatrix,
     LazyRows,
     remember_recent,
 )
+from .lazy_matrix import ROWS as ROWS
 from .ranks import factor_rank, score_rank_qr, score_singular_values
 
 if TYPE_CHECKING:

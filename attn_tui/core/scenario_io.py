@@ -21,7 +21,9 @@ from .limits import MAX_ARRAY_FILE_BYTES, MAX_TITLE, admit, printable, unexpecte
 from .safe_read import FloatRefused, loads_toml, read_capped, structure_problem
 from .scenario import Scenario
 from .scenario_dict import KEYS, from_dict  # noqa: F401  (re-exported: the keys a scenario file may hold)
-from .scenario_write import check_savable, dumps, save  # noqa: F401  (re-exported: TOML out)
+from .scenario_write import check_savable as check_savable  # noqa: F401  (re-exported: TOML out)
+from .scenario_write import dumps as dumps
+from .scenario_write import save as save
 
 if TYPE_CHECKING:
     from typing import Any

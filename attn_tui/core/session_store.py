@@ -21,7 +21,8 @@ from .atomic import write_atomic
 from .limits import MAX_FILE_BYTES, printable
 from .safe_read import read_capped
 from .session_folder import FILE_MODE, FolderRefused, prepared, readable
-from .session_kept import Kept, SessionError
+from .session_kept import Kept as Kept
+from .session_kept import SessionError
 from .session_toml import MAX_SESSION_BYTES, dumps, loads
 
 if TYPE_CHECKING:

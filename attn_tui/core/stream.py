@@ -32,12 +32,12 @@ import numpy as np
 
 from .stream_source import (  # noqa: F401  (re-exported: core.stream's public names)
     SAMPLE_ROWS,
-    TILE,
-    Source,
-    facts,
-    score_range,
     tile_ranges,
 )
+from .stream_source import TILE as TILE
+from .stream_source import Source as Source
+from .stream_source import facts as facts
+from .stream_source import score_range as score_range
 
 if TYPE_CHECKING:
     from typing import Any

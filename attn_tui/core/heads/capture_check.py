@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..labeltext import token_label  # noqa: F401  (capture/run.py and prediction.py read it here)
+from ..labeltext import token_label as token_label  # noqa: F401  (capture/run.py and prediction.py read it here)
 from ..mask_kinds import MASK_KINDS, NO_MASK, STORED, written
 from .source import HeadSource, layer_qk, own_weights_diffs
 
