@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .limits import BOUND as BOUND  # noqa: F401 (MAX_LABEL: the editor's, as BOUND)
+from .limits import BOUND as BOUND  # re-exported (MAX_LABEL: the editor's, as BOUND)
 from .limits import EDIT_MAX, clean_label, compute_problem
+from .limits import MAX_LABEL as MAX_LABEL
 from .matrices import INPUTS  # the matrices the learner edits (when the scenario has them)
 from .numparse import parse_float
 from .scenario import Scenario
