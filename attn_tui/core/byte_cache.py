@@ -38,7 +38,7 @@ class ByteCache:
     def __len__(self) -> int:
         return len(self._items)
 
-    def get(self, key: str, make: Any) -> Any:
+    def get(self, key: object, make: Any) -> Any:
         """The value kept for ``key``, else ``make()`` (kept when it fits, the oldest dropped to make room)."""
         with self._lock:
             hit = self._items.get(key)

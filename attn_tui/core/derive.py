@@ -78,7 +78,7 @@ def _projection(s: Scenario, tr: Trace, name: str, r: int, c: int) -> list[str]:
     ]
 
 
-def _score(s: Scenario, tr: Trace, r: int, c: int, head: int) -> list[str]:
+def _score(s: Scenario, tr: Trace, r: int, c: int, head: str) -> list[str]:
     q, k = tr.Q[r], tr.K[c]
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is explained below
         dot = float(np.dot(q.astype(np.float64), k.astype(np.float64)))
@@ -99,7 +99,7 @@ def _score(s: Scenario, tr: Trace, r: int, c: int, head: int) -> list[str]:
     return out
 
 
-def _mask(s: Scenario, tr: Trace, r: int, c: int, head: int) -> list[str]:
+def _mask(s: Scenario, tr: Trace, r: int, c: int, head: str) -> list[str]:
     why = f"blocked: {block_reason(s, r, c)}" if tr.blocked[r, c] else "open: query may see this key"
     if tr.blocked[r, c] and s.fill == "-1e9" and np.isinf(tr.M[r, c]):
         why += f" (the -1e9 fill is -inf in {s.dtype})"
@@ -116,7 +116,7 @@ def small(x: Any) -> str:
     return f"{m}e{int(e)}" if e else m  # "2.58e-5", as the other numbers write it (not "2.58e-05")
 
 
-def _weight(tr: Trace, r: int, c: int, head: int) -> list[str]:
+def _weight(tr: Trace, r: int, c: int, head: str) -> list[str]:
     x = tr.S_masked[r].astype(np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
         mx = np.max(x)

@@ -29,7 +29,7 @@ CACHE_BYTES = 4 * 2**20  # tiles kept per matrix, by their bytes (64 tiles of 16
 RECENT = 12  # tiles per matrix remembered as read last: what a screen showed, to warm a new trace with
 
 
-def remember_recent(recent: OrderedDict[Any, Any], key: str, size: int = RECENT) -> None:
+def remember_recent(recent: OrderedDict[Any, Any], key: object, size: int = RECENT) -> None:
     recent[key] = None
     recent.move_to_end(key)
     if len(recent) > size:
@@ -92,7 +92,7 @@ class LazyMatrix:
         self._keep(key, t)
         return t
 
-    def _keep(self, key: str, t: np.ndarray) -> None:
+    def _keep(self, key: tuple[Any, ...], t: np.ndarray) -> None:
         """Keep tile ``t``, dropping the least recently read ones beyond CACHE_BYTES (``t`` itself stays)."""
         self._tiles[key] = t
         self._held += t.nbytes
@@ -137,7 +137,7 @@ class LazyMatrix:
             else:
                 self._tile(*key)
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: Any) -> Any:
         if not isinstance(key, tuple):
             key = (key, slice(None))
         if len(key) != 2:
@@ -168,7 +168,7 @@ class LazyRows:
     def __len__(self) -> Any:
         return self.shape[0]
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: Any) -> Any:
         r0, r1, squeeze = span(key, self.shape[0])
         out = np.asarray(self._fn(r0, r1), dtype=np.float64)
         return out[0] if squeeze else out

@@ -65,7 +65,7 @@ MAX_ARRAY_FILE_BYTES = 128 * 2**20  # a single-head array file, read whole: Q, K
 TRACE_MATRICES = 5  # T x T' matrices a full trace holds: S, M, S + M, A, blocked (counted at 8 bytes)
 
 
-def printable(text: str) -> str:
+def printable(text: object) -> str:
     """``text`` with every control character (ESC, BEL, newline, C1, DEL) written as \\xNN / \\uNNNN,
     so that it can go to a terminal or into a one-line message; so are the lone surrogates that
     stand for a file name's bytes that are not UTF-8 (a strict UTF-8 stdout cannot write them)."""
@@ -165,7 +165,7 @@ def clean_label(
     return lab
 
 
-def check_c(c: int, error: type[Exception] = ValueError) -> None:
+def check_c(c: float, error: type[Exception] = ValueError) -> None:
     if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)) or not C_MIN <= c <= C_MAX:
         raise error(
             f"c: the scale multiplier must be a number from {C_MIN:g} to {C_MAX:g} (the knob's range), got {shown(c)}"

@@ -44,27 +44,27 @@ class MaskKind:
     short: str = ""  # the status bar's name when shorter than name ("win")
 
 
-def _nothing(t: int, i: int, w: Any) -> Any:
+def _nothing(t: Any, i: Any, w: Any) -> Any:  # arrays or torch tensors (rule above)
     return np.zeros(np.broadcast_shapes(np.shape(t), np.shape(i)), dtype=bool)
 
 
-def _causal(t: int, i: int, w: Any) -> bool:
+def _causal(t: Any, i: Any, w: Any) -> Any:
     return i > t
 
 
-def _window(t: int, i: int, w: Any) -> Any:
+def _window(t: Any, i: Any, w: Any) -> Any:
     return (i > t) | (i <= t - int(w))
 
 
-def _all_keys(t: int, T_k: int, w: Any) -> Any:
+def _all_keys(t: np.ndarray, T_k: int, w: Any) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(t.size, dtype=int), np.full(t.size, T_k - 1)
 
 
-def _up_to_t(t: int, T_k: int, w: Any) -> Any:
+def _up_to_t(t: np.ndarray, T_k: int, w: Any) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(t.size, dtype=int), np.minimum(t, T_k - 1)
 
 
-def _last_w(t: int, T_k: int, w: Any) -> Any:
+def _last_w(t: np.ndarray, T_k: int, w: Any) -> tuple[np.ndarray, np.ndarray]:
     return np.maximum(0, t - int(w) + 1), np.minimum(t, T_k - 1)
 
 

@@ -38,7 +38,7 @@ KINDS = (
 )
 
 
-def _kind(mode: str) -> str | None:
+def _kind(mode: int) -> str | None:
     """None for a regular file, else what it is (a folder, a FIFO, a device, ...)."""
     if stat.S_ISREG(mode):
         return None
@@ -47,7 +47,7 @@ def _kind(mode: str) -> str | None:
     return next((name for test, name in KINDS if test(mode)), "not a regular file")
 
 
-def _refuse_kind(name: str, mode: str, error: type[Exception]) -> None:
+def _refuse_kind(name: str, mode: int, error: type[Exception]) -> None:
     kind = _kind(mode)
     if kind == "a folder":
         raise error(f"{name}: is a folder, not a scenario file")

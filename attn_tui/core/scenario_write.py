@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def toml_str(s: Scenario) -> Any:
+def toml_str(s: str) -> str:
     """A TOML basic string: backslash, quote and every control character escaped."""
     out = []
     for ch in s:

@@ -101,7 +101,7 @@ def row_stats(src: Source, r0: int, r1: int, top: int = 3, sums: bool = False, t
     return RowStats(r0, H, m, l, O, best_i, np.where(best_i >= 0, w, 0.0), max_blocked_w, rs)
 
 
-def _second_pass(src: Source, tiles: Any, Xs: list[Any], m: float, keep: bool) -> Any:
+def _second_pass(src: Source, tiles: Any, Xs: list[Any], m: np.ndarray, keep: bool) -> Any:
     """l = Σ e, u = Σ e (x − m), acc = Σ e v (or None) per row, e = e^(x − m) of each tile in
     float64, each tile's X replaced in ``Xs`` by its e when ``keep`` (the row sums' numerators),
     else by None; and the power of two V was scaled by (_v_down). A row with no finite max
@@ -197,7 +197,7 @@ def _merge_top(best_x: Any, best_i: Any, X: np.ndarray, c0: int, k: int) -> Any:
     return vals[rows, order], idx[rows, order]
 
 
-def weights(X: np.ndarray, m: float, l: float, dtype: npt.DTypeLike) -> Any:  # noqa: E741
+def weights(X: np.ndarray, m: np.ndarray, l: np.ndarray, dtype: npt.DTypeLike) -> Any:  # noqa: E741
     """A = e^(X − m) / l of rows with max m and sum l (each (rows,)), X (rows, keys) of S + M
     in float64, rounded to ``dtype``: the weights the explorer shows (core.lazy) and the summary's
     row sums measure. A row with no finite max (no key it may see under a −inf fill) is NaN.
@@ -214,7 +214,7 @@ def weights(X: np.ndarray, m: float, l: float, dtype: npt.DTypeLike) -> Any:  # 
     return A.astype(dtype, copy=False)
 
 
-def _row_sums(es: Any, l: float, dtype: npt.DTypeLike) -> Any:  # noqa: E741
+def _row_sums(es: Any, l: np.ndarray, dtype: npt.DTypeLike) -> Any:  # noqa: E741
     """Σ_i A[t, i] of the weights as produced in the dtype, e / l rounded to it (weights: the
     explorer's A, from the same e), over the tiles' e of _second_pass (a tile left out holds
     weights of exactly 0). Not Σ e / l in float64, which is 1 by construction and hid float16's

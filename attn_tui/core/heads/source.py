@@ -24,6 +24,7 @@ from ..scenario import Scenario
 from .readings import Readings, head_readings
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 SEEN = -1e4  # an additive mask entry at or below this blocks its key (for the entropy ceiling)
@@ -49,7 +50,7 @@ class HeadSource:
     scales: tuple[Any, ...]  # (L,) the number S is multiplied by, per layer
     masks: tuple[Any, ...]  # (L,) (kind, window)
     dtype: str  # the float dtype a head's Scenario computes in
-    read: object = field(repr=False)  # read(name, layer, head=None) -> np.ndarray
+    read: Callable[..., np.ndarray] = field(repr=False)  # read(name, layer, head=None) -> np.ndarray
     raw_tokens: tuple[Any, ...] = ()  # the tokenizer's own tokens (Ġ kept), when captured from a model
     provenance: dict[Any, Any] = field(default_factory=dict)  # model, revision, dtype, versions, the check (capture)
     # a built-in's: the handle that re-runs it on another text (core/models: ModelEntry), the forward pass

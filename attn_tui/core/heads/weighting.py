@@ -67,7 +67,7 @@ def key_scale(norms: Any) -> np.ndarray:
     return n / top if top > 0 else np.zeros_like(n)
 
 
-def weigh(A: np.ndarray, scale: float) -> np.ndarray:
+def weigh(A: np.ndarray, scale: np.ndarray) -> np.ndarray:
     """A (..., T') times each key's scale (T',): one row, a block of rows, a head or a stack of
     heads. NaN rows stay NaN; a row sums to at most 1.
 
