@@ -80,7 +80,15 @@ def _blocked(kind: str, window: Any, r0: int, r1: int, w: int, device: Any) -> t
     return MASK_KINDS[kind].rule(t, j, window)  # the core's own rule, on tensors
 
 
-def _weights(q: Any, k: int, scale: float, block: tuple[Any, ...], mask: tuple[Any, ...], Mt: Any, half: bool) -> Any:
+def _weights(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    scale: float,
+    block: tuple[int, int, int],
+    mask: tuple[Any, ...],
+    Mt: torch.Tensor | None,
+    half: bool,
+) -> tuple[torch.Tensor, torch.Tensor | None]:
     """(softmax(scale·q kᵀ + M) of query rows r0..r1-1 and keys 0..w-1, max |scale·q kᵀ| of each head
     over every key when ``half``, else None). A causal block of a square layer is masked on its
     diagonal tile alone (keys before r0 are seen by every row: core.heads.source._causal_block)."""
@@ -106,14 +114,14 @@ def _weights(q: Any, k: int, scale: float, block: tuple[Any, ...], mask: tuple[A
 
 
 def layer_figures(
-    Q: np.ndarray,
-    K: np.ndarray,
-    A: np.ndarray,
+    Q: torch.Tensor,
+    K: torch.Tensor,
+    A: torch.Tensor,
     scale: float,
     mask: tuple[Any, ...],
     dtype: str,
     kv_head: Any,
-    M: np.ndarray | None = None,
+    M: torch.Tensor | None = None,
     rows: int | None = None,
 ) -> tuple[np.ndarray, list[float]]:
     """(max |ΔA| of each head, the allowance of each) of one layer: Q (H, T, d_k), K (H_kv, T', d_k),

@@ -138,7 +138,7 @@ class Destination:
     def write_error(self, exc: OSError) -> WriteError:
         return WriteError(f"--out {self.out}: cannot write ({exc.strerror or exc}); no file written")
 
-    def __exit__(self, *exc: BaseException) -> Literal[False]:
+    def __exit__(self, *exc: object) -> Literal[False]:
         try:
             if self.tmp is not None:
                 Path(self.tmp).unlink(missing_ok=True)

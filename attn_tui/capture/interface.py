@@ -110,9 +110,9 @@ class Recorder:
     def record(
         self,
         module: Any,
-        query: Any,
-        key: str,
-        value: Any,
+        query: torch.Tensor,
+        key: torch.Tensor,
+        value: torch.Tensor,
         attention_mask: Any,
         scaling: Any,
         kwargs: Any,
@@ -149,9 +149,9 @@ def eager_of(module: Any) -> Any:
 
 def attn_tui_capture(
     module: Any,
-    query: Any,
-    key: str,
-    value: Any,
+    query: torch.Tensor,
+    key: torch.Tensor,
+    value: torch.Tensor,
     attention_mask: Any,
     scaling: Any | None = None,
     dropout: float = 0.0,
@@ -196,6 +196,6 @@ class recording:
         _current.append(Recorder(self.sink))
         return _current[-1]
 
-    def __exit__(self, *exc: BaseException) -> Literal[False]:
+    def __exit__(self, *exc: object) -> Literal[False]:
         _current.pop()
         return False

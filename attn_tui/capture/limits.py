@@ -160,7 +160,7 @@ def layers_in_weights(folder: str) -> tuple[int, str] | None:
     tensors' names in the headers (…layers.N… / …h.N…); None when not a folder or no name says."""
     if not os.path.isdir(folder):
         return None
-    found, files = -1, []
+    found, files = -1, list[str]()
     for e in sorted(os.scandir(folder), key=lambda e: e.name):
         if not (e.name.endswith(".safetensors") and e.is_file()):
             continue

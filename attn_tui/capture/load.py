@@ -34,7 +34,6 @@ from .run import CaptureError
 if TYPE_CHECKING:
     from typing import Any, Literal
 
-    import numpy.typing as npt
 
 EXTRA = "pip install 'attn-tui[models]' (in a checkout: pip install -e '.[models]')"
 
@@ -98,7 +97,7 @@ class _Progress:
             self.timer.start()
         return self
 
-    def __exit__(self, *exc: BaseException) -> Literal[False]:
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.timer.cancel()
         if self.shown and exc[0] is None:
             print(f"attn-tui capture: loaded in {time.perf_counter() - self.t0:.1f} s", file=sys.stderr, flush=True)
@@ -115,7 +114,7 @@ def _hub_problem(model_id: str, exc: BaseException, unreachable: str | None) -> 
 def prepare(
     model_id: str,
     *,
-    dtype: npt.DTypeLike = "float32",
+    dtype: str = "float32",
     device: str = "cpu",
     revision: Any | None = None,
     trust_remote_code: bool = False,
@@ -198,7 +197,7 @@ def load_model(
     model_id: str,
     config: Any,
     *,
-    dtype: npt.DTypeLike = "float32",
+    dtype: str = "float32",
     device: str = "cpu",
     revision: Any | None = None,
     trust_remote_code: bool = False,

@@ -27,8 +27,6 @@ from .top import NO_W_O, SOME_LAYERS, K, TopRecorder, output_layer, store
 if TYPE_CHECKING:
     from typing import Any
 
-    import numpy.typing as npt
-
 
 @dataclass
 class Captured:
@@ -54,7 +52,7 @@ def tokenize(
     *,
     layers: Any | None = None,
     model_id: str = "",
-    dtype: npt.DTypeLike = "float32",
+    dtype: str = "float32",
     keep_A: bool = False,
     free: Any | None = None,
 ) -> Any:

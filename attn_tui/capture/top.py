@@ -25,7 +25,6 @@ from ..core.heads.capture_check import token_label
 if TYPE_CHECKING:
     from typing import Any, Literal
 
-    import numpy.typing as npt
 
 K = 10  # next tokens stored at each position (the k)
 CHUNK_BYTES = 64 * 2**20  # logits held at once, float32: 64 MiB (333 positions of a 50,257-token vocabulary)
@@ -57,7 +56,7 @@ class TopRecorder:
     def __init__(self, model: Any) -> None:
         self.model, self.head, self.norm = model, output_layer(model), final_norm(model)
         self.hidden = self.x = self.y = None
-        self.hooks = []
+        self.hooks: list[Any] = []  # the forward hooks, removed on exit
         params = inspect.signature(model.forward).parameters
         self.kwargs = {"logits_to_keep": 1} if self.head is not None and "logits_to_keep" in params else {}
 
@@ -68,7 +67,7 @@ class TopRecorder:
                 self.hooks.append(self.norm.register_forward_hook(self._norm))
         return self
 
-    def __exit__(self, *exc: BaseException) -> Literal[False]:
+    def __exit__(self, *exc: object) -> Literal[False]:
         for h in self.hooks:
             h.remove()
         return False
@@ -89,7 +88,7 @@ def label(tokenizer: Any, v: int) -> str:
     return token_label(tokenizer.convert_ids_to_tokens(v) if "\ufffd" in text or not text else text)
 
 
-def _tolerance(dtype: npt.DTypeLike) -> float:
+def _tolerance(dtype: str) -> float:
     return 64 * float(torch.finfo(dtype).eps)
 
 

@@ -53,7 +53,7 @@ class LayerFile:
     def __enter__(self) -> Any:
         return self
 
-    def __exit__(self, *exc: BaseException) -> Literal[False]:
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.close()
         return False
 
