@@ -38,6 +38,8 @@ from .themes import ParseOnceStylesheet
 from .widgets.matrix_grid import MatrixGrid
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .app_protocol import ExplorerApp
     from .heads_nav import HeadRef
 
@@ -183,7 +185,7 @@ class AttentionApp(App):
         self.notes.say(f"screenshot saved: {saved}", title="Screenshot")
         return saved
 
-    def notify(self, message: str, *, markup: bool = False, title: str = "", **kw) -> None:
+    def notify(self, message: str, *, markup: bool = False, title: str = "", **kw: Any) -> None:
         """Notifications carry user text (labels, paths, typed values): never parse it as markup.
         The title leads the message's line (a title line made each notice taller: app.tcss)."""
         super().notify(f"{title}: {message}" if title else message, markup=False, **kw)
@@ -200,7 +202,7 @@ class AttentionApp(App):
             return False
         return True
 
-    def action_do(self, name: str, *args):
+    def action_do(self, name: str, *args: Any):
         """The one way a key changes the explorer: ``do('module.function', *args)`` in the key table
         (keys_app.py, keys_screens.py) runs ``function(self, *args)`` of attn_tui/tui/actions/module.py,
         the module imported on the first such key (nothing is registered by importing it).

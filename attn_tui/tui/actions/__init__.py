@@ -18,6 +18,8 @@ from ...core.edit import EditError
 from ..state import clamp_cursor
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from attn_tui.core.scenario import Scenario
     from attn_tui.tui.app_protocol import ExplorerApp
 
@@ -48,7 +50,7 @@ def commit(app: ExplorerApp, scenario: Scenario, note: str | None = None, head=K
     return None
 
 
-def attempt(app: ExplorerApp, fn: Callable, *args, note: str | None = None) -> str | None:
+def attempt(app: ExplorerApp, fn: Callable, *args: Any, note: str | None = None) -> str | None:
     """Run a pure edit ``fn(scenario, *args)``; None when committed, else the reason (one line).
     ``fn`` may return (scenario, note): its note is shown unless ``note`` is given."""
     try:

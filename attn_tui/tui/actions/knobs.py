@@ -14,10 +14,12 @@ from ..state import Refused
 from ..views.weighting import weighting_words
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from attn_tui.tui.app_protocol import ExplorerApp
 
 
-def _apply(app: ExplorerApp, change: Callable, *args) -> None:
+def _apply(app: ExplorerApp, change: Callable, *args: Any) -> None:
     """Make ``change(*args)`` (a method of the current State) the app's state; a refusal said once."""
     try:
         new = change(*args)

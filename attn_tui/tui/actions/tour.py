@@ -12,9 +12,10 @@ from . import PIN_DROPPED
 if TYPE_CHECKING:
     from attn_tui.tui.app_protocol import ExplorerApp
     from attn_tui.tui.state import State
+    from attn_tui.tui.tour_text import TryIt
 
 
-def _set_up(state: State, tr):
+def _set_up(state: State, tr: TryIt):
     """``state`` as the exercise ``tr`` needs it (the same state when it needs no change)."""
     if tr.builtin:  # another scenario: a pin of the one before would compare nothing changed
         state = state.with_(scenario=builtin(tr.builtin), row=0, cursor=None, head=None).fresh()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import ComposeResult
@@ -35,6 +36,9 @@ from ..widgets.exp_panels import (
 from ..widgets.key_bar import KeyBar
 from ..widgets.ordered_input import OrderedInput
 from .files import FolderExportScreen, SaveScreen
+
+if TYPE_CHECKING:
+    from typing import Any
 
 HIST_N = 20000  # samples drawn for the histogram (the variance uses all n)
 MAX_WORK = 20_000_000  # n·d_k per draw: keeps the two (n, d_k) arrays near 300 MB
@@ -73,7 +77,7 @@ class ExperimentsScreen(Screen):
 
     export_dir: Path | None = None  # the folder last exported to; None: ./softmax_sharpening
 
-    def __init__(self, **kw) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.var_rows: list = []
         self.dots: dict = {}

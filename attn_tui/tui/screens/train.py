@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import ComposeResult
@@ -39,6 +40,9 @@ from .files import SaveScreen
 from .keyed_grid import KeyedGrid
 from .learned_head import SAVE_DEFAULT, save_learned
 
+if TYPE_CHECKING:
+    from typing import Any
+
 FRAME = 1 / 15  # seconds between drawn frames while training (pacing: a run is watched, not just done)
 STEPS_PER_FRAME = 4  # 60 steps a second: the default 300 steps take about 5 s to watch
 
@@ -57,7 +61,7 @@ class TrainScreen(Screen):
     CSS_PATH = "train.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # train.tcss: one column when narrow
 
-    def __init__(self, **kw) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.config = Config()
         self.trainer = Trainer(self.config)
