@@ -98,14 +98,7 @@ def _reserve(raw: list[Any], ids: list[Any], n_layers: int, n_heads: int, top_la
 
 
 def capture(
-    model: Any,
-    tokenizer: Any,
-    enc: Any,
-    tmp: Any,
-    *,
-    layers: Any | None = None,
-    device: Any | None = None,
-    keep_A: bool = False,
+    model: Any, tokenizer: Any, enc: Any, tmp: Any, *, layers: Any = None, device: Any = None, keep_A: bool = False
 ) -> Captured:
     """The forward pass of ``model`` (loaded with attn_implementation=interface.NAME, .eval()) on
     the encoded text, every (or the chosen) layer checked and written to ``tmp`` (an existing file,

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     import numpy.typing as npt
+    from numpy.typing import ArrayLike
 
 DTYPES = {"float64": np.float64, "float32": np.float32, "float16": np.float16}
 FILLS = ("-1e9", "-inf", "min")
@@ -245,13 +246,8 @@ def _mask_arrays(mask: Any, T: int, T_k: int, dtype: npt.DTypeLike) -> tuple[np.
 
 
 def attention(
-    Q: np.ndarray,
-    K: np.ndarray,
-    V: np.ndarray,
-    mask: Any | None = None,
-    scale: float | None = None,
-    dtype: npt.DTypeLike = np.float64,
-) -> Any:
+    Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: Any = None, scale: float | None = None, dtype: Any = np.float64
+) -> Trace:
     """Scaled dot-product attention returning a :class:`Trace`.
 
     Q: (T, d_k), K: (T', d_k), V: (T', d_v).
@@ -259,7 +255,6 @@ def attention(
     cells (True = blocked, filled with -1e9).
     scale: None means 1/√d_k; a number replaces it.
     dtype: the float type every step is computed in (float16 really overflows).
-
     S = scale · Q Kᵀ,  A = softmax_row(S + M),  O = A V.
     """
     Q, K, V = check_matrix(Q, "Q"), check_matrix(K, "K"), check_matrix(V, "V")
