@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 try:
     import fcntl
 except ImportError:  # not POSIX: no lock, and stale files are left alone
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # the module or None, as the code below asks
 
 TMP_SUFFIX = ".attn-tui-tmp"
 STALE_AFTER = 600  # seconds: a save takes well under this; an older unlocked temporary file is dead

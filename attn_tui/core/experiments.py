@@ -54,7 +54,7 @@ def saturation(d_k: int = 512, T: int = 8, seed: int = 8) -> Any:
     K = rng.standard_normal((T, d_k))
     S = Q @ K.T  # (T, T), variance ~ d_k
     rows = {"unscaled": softmax(S[0]), "scaled": softmax(S[0] / np.sqrt(d_k))}
-    res = {k: {"max": float(a.max()), "H": entropy_bits(a)} for k, a in rows.items()}
+    res: dict[str, Any] = {k: {"max": float(a.max()), "H": entropy_bits(a)} for k, a in rows.items()}
     res["log2_T"] = float(np.log2(T))
     return res
 

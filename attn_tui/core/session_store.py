@@ -81,7 +81,7 @@ def _ours(folder: Path) -> list[tuple[float, Path]]:
 def newest(folder: Path) -> tuple[Kept | None, Path | None, list[str]]:
     """The newest readable session in ``folder`` (of the READ_NEWEST newest files), its path, and one
     line per file refused on the way (or the one line refusing the folder: session_folder)."""
-    problems = []
+    problems: list[str] = []
     try:
         if not readable(folder):
             return None, None, problems

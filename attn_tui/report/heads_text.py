@@ -22,6 +22,7 @@ from ..core.mask_kinds import label, of_label
 from .prediction_text import prediction_dict, prediction_lines, prediction_of
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 TOKENS_SHOWN = 24  # the text's tokens line: a 4,096-token file is not printed whole
@@ -90,7 +91,7 @@ def heads_data(
         diffs = {ly: stored[ly] if stored else own_weights_diffs(src, ly).tolist() for ly in layers}
         for row in rows:
             row["own_A_max_abs_diff"] = diffs[row["layer"]][row["head"]]
-    layers = range(src.n_layers) if layer is None else [layer]
+    layers: Sequence[int] = range(src.n_layers) if layer is None else [layer]
     combines = [c for c in (combine(src, ly) for ly in layers) if c is not None]
     return {
         **_about(src),

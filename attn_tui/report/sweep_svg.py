@@ -19,6 +19,7 @@ from ..core.atomic_folder import write_all_or_none
 from ..core.experiments import LESSON_YLIM, sweep_ylim
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 W, H = 780, 290  # canvas, px
@@ -118,7 +119,7 @@ def export(frames: Any, labels: Any, directory: str | Path, stem: str = "softmax
     """
     directory = Path(directory)
     ylim = sweep_ylim(frames)  # one range for every frame, as the animation's
-    files = [(f"{stem}.svg", lambda: animated_svg(frames, labels, fps))]
+    files: list[tuple[str, Callable[[], str]]] = [(f"{stem}.svg", lambda: animated_svg(frames, labels, fps))]
     for k, fr in enumerate(frames):
         files.append((f"{stem}_frames/frame_{k + 1:02d}.svg", lambda fr=fr: frame_svg(fr, labels, ylim)))
     write_all_or_none(directory, ((name, make().encode("utf-8")) for name, make in files))

@@ -160,7 +160,7 @@ def _top(
         if not isinstance(labels, list) or not 1 <= len(labels) <= most:
             raise ValueError(f"top_tokens: give one label for each token top_ids holds (1 to {most})")
         labels = read_labels("top_tokens", labels, len(labels), "stored next tokens")
-    arrays = {n: read_slice(path, entries[n], ()) for n in names}
+    arrays: dict[str, np.ndarray | None] = {n: read_slice(path, entries[n], ()) for n in names}
     if "top_readout" in entries:
         arrays["top_readout"] = None  # read a row at a time (FileReader), when a prediction is shown
     about = provenance.get("prediction")

@@ -20,7 +20,17 @@ from .multihead_shapes import ARRAYS, AXES, MAX_LAYERS
 if TYPE_CHECKING:
     from typing import Any
 
-SETTINGS = ("title", "source", "tokens", "key_tokens", "kv_head", "scale", "mask", "raw_tokens", "provenance")
+SETTINGS: tuple[str, ...] = (
+    "title",
+    "source",
+    "tokens",
+    "key_tokens",
+    "kv_head",
+    "scale",
+    "mask",
+    "raw_tokens",
+    "provenance",
+)
 SETTINGS += ("top_tokens",)  # the labels a capture's top_ids index (captured_top.py)
 
 

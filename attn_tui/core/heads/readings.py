@@ -92,7 +92,8 @@ assert tuple(f.name for f in fields(Readings))[2:] == FIELDS, "Readings' fields 
 
 def previous_occurrence(ids: np.ndarray) -> np.ndarray:
     """(T,) for each position t (0-based) the latest j < t with ids[j] == ids[t], else -1."""
-    last, prev = {}, np.full(len(ids), -1)
+    last: dict[Any, int] = {}  # token -> its latest position so far
+    prev = np.full(len(ids), -1)
     for t, tok in enumerate(ids):
         prev[t] = last.get(tok, -1)
         last[tok] = t

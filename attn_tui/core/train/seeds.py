@@ -35,7 +35,7 @@ def spread(values: list[Any]) -> dict[Any, Any]:
 
 def summarize_runs(runs: list[dict[Any, Any]]) -> dict[Any, Any]:
     """Per figure, spread() over the runs; plus how many runs reached the target."""
-    out = {f: spread([r[f] for r in runs]) for f in FIGURES}
+    out: dict[str, Any] = {f: spread([r[f] for r in runs]) for f in FIGURES}
     out["reached"] = sum(r["steps_to_target"] is not None for r in runs)
     out["runs"] = len(runs)
     return out
