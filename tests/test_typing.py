@@ -80,7 +80,6 @@ LEFT = {
     "attn_tui.core.heads.capture_check",
     "attn_tui.core.heads.file_headers",
     "attn_tui.core.heads.layer_file",
-    "attn_tui.core.heads.layer_view",
     "attn_tui.core.heads.multihead_io",
     "attn_tui.core.heads.multihead_write",
     "attn_tui.core.heads.query_top",

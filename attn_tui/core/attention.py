@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     import numpy.typing as npt
-    from numpy.typing import ArrayLike
 
 DTYPES = {"float64": np.float64, "float32": np.float32, "float16": np.float16}
 FILLS = ("-1e9", "-inf", "min")
@@ -84,7 +83,7 @@ def float_dtype(dtype: npt.DTypeLike) -> Any:
     return np.dtype(DTYPES[name])
 
 
-def fill_value(fill: str = "-1e9", dtype: npt.DTypeLike = np.float64) -> Any:
+def fill_value(fill: str | float = "-1e9", dtype: Any = np.float64) -> Any:
     """The additive mask value for blocked cells, *in* ``dtype``.
 
     "-1e9" (or the number -1e9) is the lesson's finite stand-in; cast to float16
@@ -136,7 +135,7 @@ def blocked_cells(
     return blocked
 
 
-def additive_mask(blocked: Any, fill: str = "-1e9", dtype: npt.DTypeLike = np.float64) -> Any:
+def additive_mask(blocked: Any, fill: str | float = "-1e9", dtype: npt.DTypeLike = np.float64) -> Any:
     """M with 0 where open and the fill where blocked, in ``dtype``. Shape of ``blocked``."""
     dtype = float_dtype(dtype)
     M = np.zeros(blocked.shape, dtype=dtype)
@@ -245,9 +244,7 @@ def _mask_arrays(mask: Any, T: int, T_k: int, dtype: npt.DTypeLike) -> tuple[np.
     return M < 0, M
 
 
-def attention(
-    Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: Any = None, scale: float | None = None, dtype: Any = np.float64
-) -> Trace:
+def attention(Q: Any, K: Any, V: Any, mask: Any = None, scale: float | None = None, dtype: Any = np.float64) -> Trace:
     """Scaled dot-product attention returning a :class:`Trace`.
 
     Q: (T, d_k), K: (T', d_k), V: (T', d_v).

@@ -172,7 +172,7 @@ class LazyTrace:
             return self.S.block(r0, r1, c0, c1) + self.M.block(r0, r1, c0, c1)
 
     def _weights(self, r0: int, r1: int, c0: int, c1: int) -> Any:
-        def part(st: Any, i0: int, i1: int, a0: np.ndarray, a1: np.ndarray) -> Any:
+        def part(st: Any, i0: int, i1: int, a0: int, a1: int) -> Any:
             X = self.S_masked.block(a0, a1, c0, c1).astype(np.float64)  # the cells row_stats read (Source.product)
             return stream.weights(X, st.m[i0:i1], st.l[i0:i1], self.dtype)
 

@@ -130,7 +130,7 @@ class Source:
     mask: str
     window: int | None
     padding: tuple[Any, ...]  # 0-based key positions
-    fill: object  # a scalar of the dtype (−inf when -1e9 overflows float16)
+    fill: np.floating[Any]  # a scalar of the dtype (−inf when -1e9 overflows float16)
 
     @classmethod
     def of(cls, s: Scenario) -> Source:

@@ -16,6 +16,7 @@ import numpy as np
 from .source import HeadSource, check_head
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 TOP = 5  # keys listed per head (BertViz's model view, one line a head)
@@ -98,7 +99,7 @@ def query_tops(
     return out
 
 
-def relations(ids: np.ndarray, keys_are_queries: bool, t: int, j: int) -> tuple[str, ...]:
+def relations(ids: Sequence[Any] | np.ndarray, keys_are_queries: bool, t: int, j: int) -> tuple[str, ...]:
     """Every name key j has for query t (both 0-based), in this order: "self", "prev", "after copy",
     "first", "copy" (an earlier occurrence of the query's own token: the heads screen's "dup"). A key
     can be several: t1 is "first" and a "copy" when the query repeats the first token."""
@@ -115,7 +116,7 @@ def relations(ids: np.ndarray, keys_are_queries: bool, t: int, j: int) -> tuple[
     return tuple(name for name, holds in names if holds)
 
 
-def relation(ids: np.ndarray, keys_are_queries: bool, t: int, j: int) -> str:
+def relation(ids: Sequence[Any] | np.ndarray, keys_are_queries: bool, t: int, j: int) -> str:
     """relations() as the views write them: "first, copy", or "" when the key is none of them."""
     return ", ".join(relations(ids, keys_are_queries, t, j))
 

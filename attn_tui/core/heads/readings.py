@@ -35,6 +35,7 @@ import numpy as np
 from ..info import row_entropies_bits
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 ROWS = 256  # query rows per block: ROWS x T' float64 is 32 MiB at T' = 16384
@@ -90,7 +91,7 @@ class Readings:
 assert tuple(f.name for f in fields(Readings))[2:] == FIELDS, "Readings' fields follow READINGS"
 
 
-def previous_occurrence(ids: np.ndarray) -> np.ndarray:
+def previous_occurrence(ids: Sequence[Any] | np.ndarray) -> np.ndarray:
     """(T,) for each position t (0-based) the latest j < t with ids[j] == ids[t], else -1."""
     last: dict[Any, int] = {}  # token -> its latest position so far
     prev = np.full(len(ids), -1)
@@ -107,7 +108,7 @@ def earlier_same(codes: Any, r0: int, r1: int) -> np.ndarray:
     return (codes[None, :] == codes[r0:r1, None]) & (np.arange(T)[None, :] < t)
 
 
-def token_codes(ids: np.ndarray) -> np.ndarray:
+def token_codes(ids: Sequence[Any] | np.ndarray) -> np.ndarray:
     """(T,) int64: equal ids, equal codes (ids may be any hashables)."""
     index: dict[Any, Any] = {}
     return np.array([index.setdefault(tok, len(index)) for tok in ids], np.int64)
@@ -118,7 +119,7 @@ def _mean(total: float, count: int) -> Any:
 
 
 def head_readings(
-    weights_block: Any, T: int, T_k: int, ids: np.ndarray | None = None, layer: int = 0, head: int = 0
+    weights_block: Any, T: int, T_k: int, ids: Sequence[Any] | np.ndarray | None = None, layer: int = 0, head: int = 0
 ) -> Readings:
     """The readings of one head whose weights come in row blocks.
 
