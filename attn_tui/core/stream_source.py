@@ -213,7 +213,7 @@ class Source:
                     np.multiply(matmul(q, kt)[rows, want], scale, out=dest[:, to])  # product's cells
         return out
 
-    def product(self, a0: np.ndarray, a1: np.ndarray, b0: Any, b1: Any) -> Any:
+    def product(self, a0: int, a1: int, b0: int, b1: int) -> np.ndarray:
         """scale · Q[a0:a1] K[b0:b1]ᵀ in the dtype: the one BLAS call that gives these cells of S.
         Every read of S (row_stats' statistics, a grid's tile, a chart's row, the summary) cuts
         its cells from the product of their ROWS x COLS block, so each cell has one value: a BLAS
