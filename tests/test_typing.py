@@ -125,3 +125,18 @@ def test_an_ignored_import_that_matches_nothing_is_an_error():
     with_ignores = [c for c in CONFIG["tool"]["importlinter"]["contracts"] if c.get("ignore_imports")]
     assert with_ignores, "the contracts with ignore_imports (else this test checks nothing)"
     assert not [c["name"] for c in with_ignores if c.get("unmatched_ignore_imports_alerting") != "error"]
+
+
+def test_every_action_takes_the_app_typed_as_an_explorer_app():
+    """An action is function(app, *args) of attn_tui/tui/actions (AttentionApp.action_do); its app is typed with
+    the Protocol (attn_tui/tui/app_protocol.py), which mypy holds AttentionApp to, not left untyped."""
+    untyped = []
+    for path in sorted((PACKAGE / "tui" / "actions").glob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.args.args:
+                first = node.args.args[0]
+                if first.arg == "app" and (first.annotation is None or ast.unparse(first.annotation) != "ExplorerApp"):
+                    untyped.append(f"{path.name}:{node.lineno} {node.name}")
+    assert not untyped, untyped
+    knobs = ast.parse((PACKAGE / "tui" / "actions" / "knobs.py").read_text())
+    assert any(isinstance(n, ast.FunctionDef) and n.name == "scale_by" for n in knobs.body)  # the scan reads actions
