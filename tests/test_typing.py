@@ -87,8 +87,6 @@ LEFT = {
     "attn_tui.core.lazy",
     "attn_tui.core.limits",
     "attn_tui.core.models",
-    "attn_tui.core.models.run",
-    "attn_tui.core.models.text",
     "attn_tui.core.modes",
     "attn_tui.core.numparse",
     "attn_tui.core.ranks",

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     import numpy.typing as npt
 
-DTYPES = {"float64": np.float64, "float32": np.float32, "float16": np.float16}
+DTYPES: dict[str, type[np.floating[Any]]] = {"float64": np.float64, "float32": np.float32, "float16": np.float16}
 FILLS = ("-1e9", "-inf", "min")
 MASKS = SCENARIO_KINDS  # the kinds a Scenario holds, read off the table (core/mask_kinds.py)
 

@@ -245,7 +245,7 @@ def check_sizes(s: Scenario, error: type[Exception] = ValueError, large: bool = 
 
 def _clean_labels(s: Scenario, error: type[Exception]) -> dict[Any, Any]:
     """The labels and title of ``s`` as stored (clean_label), as changes to make; {} when clean."""
-    changes = {}
+    changes: dict[str, Any] = {}
     title = clean_label(s.title, "title", error, MAX_TITLE, "title")
     if title != s.title:
         changes["title"] = title

@@ -29,6 +29,8 @@ class HeadShapes:
     """What a model's W_Q (L, H, d_model, d_k) says of it, for every model here: layers, heads a layer,
     d_k and the scores' scale 1/√d_k."""
 
+    W_Q: np.ndarray  # (L, H, d_model, d_k): the model's, which the class using these properties holds
+
     @property
     def n_layers(self) -> int:
         return self.W_Q.shape[0]

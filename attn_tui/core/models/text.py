@@ -26,6 +26,7 @@ from .run import HeadShapes, Layers, Run, causal_fill
 from .tokenizer import BytePairs
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 HERE = Path(__file__).parent
@@ -123,7 +124,7 @@ def load_text_model(weights: Any = WEIGHTS, tokenizer: Any = TOKENIZER) -> TextM
 
     arrays, meta = read_weights(Path(weights), FORMAT, MAX_WEIGHTS_BYTES)
     L = int(meta["n_layers"])
-    stack = lambda name: np.stack([arrays[f"layers.{i}.{name}"] for i in range(L)])  # noqa: E731
+    stack: Callable[[str], np.ndarray] = lambda name: np.stack([arrays[f"layers.{i}.{name}"] for i in range(L)])  # noqa: E731
     tok = None if tokenizer is None else BytePairs(Path(tokenizer).read_text(encoding="utf-8"))
     model = TextModel(
         embed=arrays["embed"],
