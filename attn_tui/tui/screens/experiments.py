@@ -40,6 +40,8 @@ from .files import FolderExportScreen, SaveScreen
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..app import AttentionApp
+
 HIST_N = 20000  # samples drawn for the histogram (the variance uses all n)
 MAX_WORK = 20_000_000  # n·d_k per draw: keeps the two (n, d_k) arrays near 300 MB
 LIMITS = {"d_k": (1, 4096), "n": (10, 1_000_000), "seed": (0, 2**31 - 1)}
@@ -63,6 +65,11 @@ def parse_settings(texts: dict) -> tuple[dict | None, str | None]:
 
 class ExperimentsScreen(Screen):
     """Variance of q·k, saturation at d_k = 512, and the scale sweep."""
+
+    if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
+
+        @property
+        def app(self) -> AttentionApp: ...
 
     HELP = (
         "The lesson's experiments: variance grows with d_k, the scale keeps a row at large d_k from saturating, "

@@ -28,12 +28,19 @@ if TYPE_CHECKING:
 
     from attn_tui.tui.state import State
 
+    from ..app import AttentionApp
+
 FIRST = 4  # panels before the rank chart: receiver, smoother, box kernel, memory
 IN_LOOP = 64 * 64  # T·T' cells up to which the lenses are computed on the event loop (a few ms)
 
 
 class LensesScreen(Screen):
     """Six lenses and the rank chart for the selected row of the current state."""
+
+    if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
+
+        @property
+        def app(self) -> AttentionApp: ...
 
     HELP = (
         "The lesson's engineering lenses on the selected row: correlation receiver, kernel smoother, "

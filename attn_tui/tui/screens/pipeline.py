@@ -43,9 +43,16 @@ from .pipeline_layout import Sizes
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..app import AttentionApp
+
 
 class PipelineScreen(PaneFit, Screen):
     """X → Q, K, V → S → M → A → O, the chart, the entropies and the inspector."""
+
+    if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
+
+        @property
+        def app(self) -> AttentionApp: ...
 
     name_for_keys = "pipeline"
     BINDINGS = keys.bindings("pipeline")

@@ -40,6 +40,8 @@ from .pickers import ChoiceScreen
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..app import AttentionApp
+
 LENS_PANES = {
     "nw": (lens_text.nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ"),
     "memory": (lens_text.memory, "Associative memory  probe → address → content"),
@@ -82,6 +84,11 @@ TOC_HINT = "up/down: choose · enter: go to the page · escape: stay"
 
 class TourScreen(Screen):
     """One page at a time: text on the left, live panes on the right."""
+
+    if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
+
+        @property
+        def app(self) -> AttentionApp: ...
 
     HELP = "A guided tour of the lesson: objectives, Q/K/V, S, the scale, the mask, softmax, O, lenses, exercises."
     AUTO_FOCUS = ""

@@ -43,12 +43,19 @@ from .learned_head import SAVE_DEFAULT, save_learned
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..app import AttentionApp
+
 FRAME = 1 / 15  # seconds between drawn frames while training (pacing: a run is watched, not just done)
 STEPS_PER_FRAME = 4  # 60 steps a second: the default 300 steps take about 5 s to watch
 
 
 class TrainScreen(Screen):
     """One head learning associative recall: curves, the probe's A, W_Q·W_Kᵀ, the comparison."""
+
+    if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
+
+        @property
+        def app(self) -> AttentionApp: ...
 
     HELP = (
         "Train one attention head on associative recall: the probe's rows move onto their matching keys as the "
