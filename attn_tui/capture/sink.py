@@ -19,6 +19,8 @@ from .interface import Unsupported, to_numpy
 if TYPE_CHECKING:
     from typing import Any
 
+    import numpy as np
+
 
 def output_projection(model: Any, module: Any, width: int) -> Any:
     """The layer's output projection as W_O (H·d_v, d_model) (o = concat · W_O), or None: the
@@ -72,7 +74,7 @@ class LayerSink:
             self.with_w_o = W_O is not None
         if self.with_w_o != (W_O is not None):
             raise Unsupported(f"layer {idx}: {'no' if W_O is None else 'an'} output projection, unlike the first")
-        arrays = {"Q": to_numpy(layer.Q), "K": to_numpy(layer.K), "V": to_numpy(layer.V)}
+        arrays: dict[str, np.ndarray | None] = {"Q": to_numpy(layer.Q), "K": to_numpy(layer.K), "V": to_numpy(layer.V)}
         if W_O is not None:
             arrays["W_O"] = W_O
         if self.keep_A:

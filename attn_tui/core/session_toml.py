@@ -89,7 +89,7 @@ def _list(key: str, items: list[Any]) -> str:
     return f"{key} = [\n" + ",\n".join(items) + ",\n]" if items else f"{key} = []"
 
 
-def _scenario(text: str, what: str, source: str) -> Scenario:
+def _scenario(text: object, what: str, source: str) -> Scenario:
     if not isinstance(text, str):
         raise SessionError(f"{source}: {what} is {shown(text)}, not a scenario")
     try:

@@ -70,7 +70,7 @@ def scenario_dict(
     weighted form (core/heads/weighting.py) and, given the head's W_O^(h) (d_v, d_model), its info-weighted."""
     tr = s.run() if trace is None else trace
     ranks = lenses.rank_info(tr.S, tr.Q, tr.K)
-    out = {
+    out: dict[str, Any] = {
         "name": name,
         "title": s.title,
         "tokens": list(s.tokens),

@@ -70,7 +70,7 @@ class FileReader:
         except Exception as exc:  # noqa: BLE001  (the backstop, as the single-head door's: one line naming the file)
             raise ValueError(f"{printable(self.path)}: cannot read {name} ({unexpected(exc)})") from None
 
-    def _read(self, name: str, layer: int, head: int) -> Any:
+    def _read(self, name: str, layer: int, head: int | None) -> Any:
         e = self.entries[name]
         index = (layer,) if head is None else (layer, head)
         a = read_slice(self.path, e, index, self.streams)
