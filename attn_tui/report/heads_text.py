@@ -87,11 +87,11 @@ def heads_data(
     rows = [r.as_dict() for r in readings]
     stored = stored_by_head(src)  # a capture's check of each head against this A: read, not recomputed
     if src.has("A") or stored is not None:  # a layer's heads at once
-        layers = sorted({row["layer"] for row in rows})
+        layers: Sequence[int] = sorted({row["layer"] for row in rows})
         diffs = {ly: stored[ly] if stored else own_weights_diffs(src, ly).tolist() for ly in layers}
         for row in rows:
             row["own_A_max_abs_diff"] = diffs[row["layer"]][row["head"]]
-    layers: Sequence[int] = range(src.n_layers) if layer is None else [layer]
+    layers = range(src.n_layers) if layer is None else [layer]
     combines = [c for c in (combine(src, ly) for ly in layers) if c is not None]
     return {
         **_about(src),
