@@ -67,9 +67,7 @@ class ExperimentsScreen(Screen):
     """Variance of q·k, saturation at d_k = 512, and the scale sweep."""
 
     if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
-
-        @property
-        def app(self) -> AttentionApp: ...
+        app: AttentionApp
 
     HELP = (
         "The lesson's experiments: variance grows with d_k, the scale keeps a row at large d_k from saturating, "

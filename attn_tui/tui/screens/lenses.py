@@ -38,9 +38,7 @@ class LensesScreen(Screen):
     """Six lenses and the rank chart for the selected row of the current state."""
 
     if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
-
-        @property
-        def app(self) -> AttentionApp: ...
+        app: AttentionApp
 
     HELP = (
         "The lesson's engineering lenses on the selected row: correlation receiver, kernel smoother, "

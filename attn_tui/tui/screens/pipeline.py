@@ -50,9 +50,7 @@ class PipelineScreen(PaneFit, Screen):
     """X → Q, K, V → S → M → A → O, the chart, the entropies and the inspector."""
 
     if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
-
-        @property
-        def app(self) -> AttentionApp: ...
+        app: AttentionApp
 
     name_for_keys = "pipeline"
     BINDINGS = keys.bindings("pipeline")

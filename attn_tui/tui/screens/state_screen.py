@@ -25,9 +25,7 @@ class StateScreen(Screen):
     """A subclass defines ``show(state)``."""
 
     if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
-
-        @property
-        def app(self) -> AttentionApp: ...
+        app: AttentionApp
 
         def show(self, state: State) -> None: ...  # the subclass's
 

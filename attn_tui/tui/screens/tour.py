@@ -86,9 +86,7 @@ class TourScreen(Screen):
     """One page at a time: text on the left, live panes on the right."""
 
     if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
-
-        @property
-        def app(self) -> AttentionApp: ...
+        app: AttentionApp
 
     HELP = "A guided tour of the lesson: objectives, Q/K/V, S, the scale, the mask, softmax, O, lenses, exercises."
     AUTO_FOCUS = ""

@@ -53,9 +53,7 @@ class TrainScreen(Screen):
     """One head learning associative recall: curves, the probe's A, W_Q·W_Kᵀ, the comparison."""
 
     if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
-
-        @property
-        def app(self) -> AttentionApp: ...
+        app: AttentionApp
 
     HELP = (
         "Train one attention head on associative recall: the probe's rows move onto their matching keys as the "
