@@ -52,14 +52,30 @@ def _imports(path: Path, root: Path) -> list[tuple[int, str, str]]:
 
 
 # -- no circle ----------------------------------------------------------------------------------
+def _type_checking_lines(path: Path) -> set[int]:
+    """The lines of the imports under ``if TYPE_CHECKING:``: the type checker reads them, Python never runs them."""
+    return {
+        n.lineno
+        for node in ast.walk(_parsed(path))
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+        for stmt in node.body
+        for n in ast.walk(stmt)
+        if isinstance(n, ast.Import | ast.ImportFrom)
+    }
+
+
 def import_circles(root: Path, package: str) -> list[list[str]]:
     """The modules of ``package`` (under ``root``) that import one another round a circle, directly or
-    through others (each strongly connected set of two or more), imports inside functions counted."""
+    through others (each strongly connected set of two or more), imports inside functions counted; those
+    under ``if TYPE_CHECKING:`` left out (they never run; import-linter leaves them out too)."""
     modules = {_module(p, root) for p in _files(root / package)}
     graph = {}
     for p in _files(root / package):
         deps = set()
-        for _, module, name in _imports(p, root):
+        typing_only = _type_checking_lines(p)
+        for line, module, name in _imports(p, root):
+            if line in typing_only:
+                continue
             target = f"{module}.{name}" if f"{module}.{name}" in modules else module
             if target in modules and target != _module(p, root):
                 deps.add(target)
@@ -95,6 +111,8 @@ def test_the_circle_rule_finds_a_circle(tmp_path):
     (tmp_path / "pkg" / "a.py").write_text("from .b import f\n")
     (tmp_path / "pkg" / "b.py").write_text("def f():\n    from . import a\n")  # inside a function: still a circle
     (tmp_path / "pkg" / "c.py").write_text("from pkg import a\n")
+    (tmp_path / "pkg" / "d.py").write_text("import typing\nif typing.TYPE_CHECKING:\n    from . import e\n")
+    (tmp_path / "pkg" / "e.py").write_text("from . import d\n")  # d -> e for the type checker only
     assert import_circles(tmp_path, "pkg") == [["pkg.a", "pkg.b"]]
 
 

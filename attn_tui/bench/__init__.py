@@ -92,7 +92,7 @@ def bytes_report(b: dict) -> list[str]:
     return lines
 
 
-def main(argv=None) -> None:
+def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m attn_tui.bench", description=__doc__.splitlines()[0])
     p.add_argument("--presses", type=int, default=30, help="keypresses per CPU case")
     p.add_argument("--repeats", type=int, default=5, help="rounds of the CPU cases and of the launches (medians)")

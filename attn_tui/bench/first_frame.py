@@ -17,6 +17,7 @@ import functools
 import inspect
 import time
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from ..tui.framework import on_first_frame
 from ..tui.screens.pipeline import PipelineScreen
@@ -25,6 +26,9 @@ from ..tui.widgets.grid_cursor import GridCursor
 from ..tui.widgets.key_bar import KeyBar
 from ..tui.widgets.matrix_grid import MatrixGrid
 from ..tui.widgets.text_lines import TextLines
+
+if TYPE_CHECKING:
+    from typing import Any
 
 OWN = (
     (PipelineScreen, "_show_grids"),  # in compose too: every grid's view and data before the first layout
@@ -68,7 +72,7 @@ class OwnTime:
 
     def timed(self, orig):
         @functools.wraps(orig)  # Textual counts a handler's parameters: the original's
-        def method(*args, **kw):
+        def method(*args: Any, **kw: Any):
             if self.depth:
                 return orig(*args, **kw)
             self.depth += 1

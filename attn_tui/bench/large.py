@@ -142,7 +142,7 @@ def report(r: dict) -> list[str]:
     return lines
 
 
-def cli(argv=None) -> None:
+def cli(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m attn_tui.bench --large", description=__doc__.splitlines()[0])
     p.add_argument("--large", action="store_true", help="this benchmark (the default one without it)")
     p.add_argument("--sizes", default=",".join(map(str, SIZES)), help="token counts T, comma-separated")

@@ -25,8 +25,12 @@ import sys
 import tempfile
 import termios
 import time
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
+
+if TYPE_CHECKING:
+    from typing import Any
 
 READY = "palette"  # the key bar's last hint: the first frame is on screen
 QUIET = 0.35  # seconds without a byte: the app has drawn everything the key changed
@@ -101,7 +105,9 @@ class PtyApp:
     ``ready``: the text that says the first frame is drawn (default READY); None: nothing is read
     yet (launch.py reads and times it). ``env``: variables set for the app (None: unset)."""
 
-    def __init__(self, args=(), size=(120, 40), cmd=None, ready: str | None = "", env: dict | None = None) -> None:
+    def __init__(
+        self, args: Any = (), size=(120, 40), cmd=None, ready: str | None = "", env: dict | None = None
+    ) -> None:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
         full = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TEXTUAL_THEME", "CI")}
@@ -183,7 +189,7 @@ class PtyApp:
         shutil.rmtree(self.state_home, ignore_errors=True)
 
 
-def measure(args=(), presses: int = 5, rows: int = 5, keys=("+", "jk", "nochange")) -> dict:
+def measure(args: Any = (), presses: int = 5, rows: int = 5, keys=("+", "jk", "nochange")) -> dict:
     """(bytes, floor) for start-up and keys: `+` (the first press, then the median of ``presses``),
     `j`/`k` alternately, and a key that changes nothing (`j` on the last row, ``rows`` `j` down)."""
     app = PtyApp(args)

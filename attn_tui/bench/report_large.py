@@ -25,11 +25,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..core.machine import cpus
+
+if TYPE_CHECKING:
+    from typing import Any
 
 T_REPORT = 16384
 GOAL = 1.5
@@ -95,7 +99,7 @@ def _in_process(path: str) -> dict:
     Q, K, V = f["Q"], f["K"], f["V"]
     floor = _floor()
 
-    def ours(threads=None):
+    def ours(threads=None) -> None:
         stream_source.forget()  # a cold start each run
         chosen = summary.workers
         if threads:
@@ -105,7 +109,7 @@ def _in_process(path: str) -> dict:
         finally:
             summary.workers = chosen
 
-    def one_thread(**kw):
+    def one_thread(**kw: Any) -> None:
         with threadpool_limits(1, user_api="blas"):
             floor(Q, K, V, **kw)
 

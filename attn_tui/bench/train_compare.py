@@ -161,7 +161,7 @@ def report(r: dict) -> list[str]:
     ]
 
 
-def cli(argv=None) -> None:
+def cli(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m attn_tui.bench --compare", description=__doc__.splitlines()[0])
     p.add_argument("--compare", action="store_true", help="this benchmark (the flag that chose it)")
     p.add_argument("--steps", type=int, default=compare.COMPARE_STEPS, help="steps of every run (default %(default)s)")

@@ -14,6 +14,10 @@ import os
 import signal
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Literal
 
 CAUGHT = (signal.SIGTERM, signal.SIGHUP)  # Ctrl-C (SIGINT) is Python's KeyboardInterrupt already
 PARTIAL = ".partial.safetensors"
@@ -23,12 +27,12 @@ class Signalled(BaseException):
     """SIGTERM or SIGHUP arrived while the capture wrote: the partial file is removed on the way out
     (Destination.__exit__) and the command exits 128 + the signal's number."""
 
-    def __init__(self, signum: int):
+    def __init__(self, signum: int) -> None:
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
 
 
-def _raise(signum, _frame):
+def _raise(signum: Any, _frame: Any) -> None:
     raise Signalled(signum)
 
 
@@ -78,13 +82,13 @@ class Destination:
     """``with Destination(out, force) as tmp:`` write to ``tmp``, then ``commit()``; leaving the block
     without commit removes ``tmp``. ValueError (exit 2) when ``out`` cannot be written at all."""
 
-    def __init__(self, out, force: bool = False, opening: bool = False):
+    def __init__(self, out: Any, force: bool = False, opening: bool = False) -> None:
         self.out, self.force = Path(out), force
         problem = refusal(self.out, force, opening)
         if problem:
             raise ValueError(problem)
         self.tmp: str | None = None
-        self._handlers: dict = {}
+        self._handlers: dict[Any, Any] = {}
 
     def __enter__(self) -> str:
         remove_stale(self.out)
@@ -134,7 +138,7 @@ class Destination:
     def write_error(self, exc: OSError) -> WriteError:
         return WriteError(f"--out {self.out}: cannot write ({exc.strerror or exc}); no file written")
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         try:
             if self.tmp is not None:
                 Path(self.tmp).unlink(missing_ok=True)

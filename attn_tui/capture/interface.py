@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -24,6 +25,9 @@ from transformers.masking_utils import eager_mask
 
 from ..core.mask_kinds import MASK_KINDS, NO_MASK, parse
 from .check_torch import mask_kind
+
+if TYPE_CHECKING:
+    from typing import Any, Literal
 
 NAME = "attn_tui_capture"
 # Keyword arguments that change the attention's arithmetic in ways a softmax(scale·QKᵀ + M)
@@ -66,10 +70,10 @@ class MaskRows:
     "additive", which the file keeps). Boolean masks (True = attend, transformers') read as 0 /
     float32's min."""
 
-    def __init__(self, m: torch.Tensor):
+    def __init__(self, m: torch.Tensor) -> None:
         self.m, self.shape = m, tuple(m.shape)
 
-    def __getitem__(self, rows):
+    def __getitem__(self, rows: Any) -> Any:
         m = self.m[rows]
         if m.dtype == torch.bool:
             m = torch.where(m, 0.0, torch.finfo(torch.float32).min)
@@ -82,14 +86,14 @@ class Recorder:
     """Hands one Layer per attention call of a forward pass to ``sink(layer_idx, layer)`` as the
     layer runs, and keeps only which layers came (the arrays are the sink's to keep or drop)."""
 
-    def __init__(self, sink):
+    def __init__(self, sink: Any) -> None:
         self.sink = sink
         self.seen: set[int] = set()
         self.calls = 0
         self.problem: str | None = None
-        self._kinds: dict = {}  # a mask tensor's identity -> its kind: the layers share one mask
+        self._kinds: dict[Any, Any] = {}  # a mask tensor's identity -> its kind: the layers share one mask
 
-    def _mask(self, idx, attention_mask):
+    def _mask(self, idx: Any, attention_mask: Any) -> Any:
         if attention_mask is None:
             return NO_MASK, None
         m = attention_mask[0]
@@ -103,7 +107,17 @@ class Recorder:
         kind = self._kinds[key]
         return kind, (MaskRows(m)[:] if MASK_KINDS[parse(kind)[0]].stored else None)
 
-    def record(self, module, query, key, value, attention_mask, scaling, kwargs, attn_weights):
+    def record(
+        self,
+        module: Any,
+        query: torch.Tensor,
+        key: torch.Tensor,
+        value: torch.Tensor,
+        attention_mask: Any,
+        scaling: Any,
+        kwargs: Any,
+        attn_weights: Any,
+    ) -> None:
         self.calls += 1
         idx = getattr(module, "layer_idx", None)
         if idx is None or idx in self.seen:
@@ -128,12 +142,21 @@ class Recorder:
 _current: list[Recorder] = []  # the recorder of the forward pass running now (capture runs one at a time)
 
 
-def eager_of(module):
+def eager_of(module: Any) -> Any:
     """The eager attention function of ``module``'s own modeling file, or None."""
     return getattr(sys.modules.get(type(module).__module__), "eager_attention_forward", None)
 
 
-def attn_tui_capture(module, query, key, value, attention_mask, scaling=None, dropout=0.0, **kwargs):
+def attn_tui_capture(
+    module: Any,
+    query: torch.Tensor,
+    key: torch.Tensor,
+    value: torch.Tensor,
+    attention_mask: Any,
+    scaling: Any | None = None,
+    dropout: float = 0.0,
+    **kwargs: Any,
+) -> Any:
     """The registered function: record, then the model's own eager attention (its outputs)."""
     eager = eager_of(module)
     if eager is None:
@@ -165,7 +188,7 @@ def register() -> None:
 class recording:
     """``with recording(sink) as rec:`` each layer of the forward passes inside goes to sink."""
 
-    def __init__(self, sink):
+    def __init__(self, sink: Any) -> None:
         self.sink = sink
 
     def __enter__(self) -> Recorder:
@@ -173,6 +196,6 @@ class recording:
         _current.append(Recorder(self.sink))
         return _current[-1]
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         _current.pop()
         return False

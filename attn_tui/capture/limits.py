@@ -15,10 +15,14 @@ from __future__ import annotations
 import json
 import os
 import re
+from typing import TYPE_CHECKING
 
 from ..core.heads.multihead_shapes import MAX_CELLS
 from ..core.limits import MAX_T
 from ..core.reader_sizes import reader_problem
+
+if TYPE_CHECKING:
+    from typing import Any
 
 BYTES_PER_CELL = {"float32": 8, "float16": 6, "bfloat16": 6}
 MASK_BYTES = {"float32": 4, "float16": 2, "bfloat16": 2}
@@ -60,7 +64,7 @@ def size(n: int) -> str:
     return f"{n / 1024:.0f} KiB"
 
 
-def heads_of(config) -> int | None:
+def heads_of(config: Any) -> int | None:
     for key in ("num_attention_heads", "n_head"):
         n = getattr(config, key, None)
         if isinstance(n, int) and n > 0:
@@ -68,7 +72,7 @@ def heads_of(config) -> int | None:
     return None
 
 
-def widths_of(config) -> tuple[int, int, int] | None:
+def widths_of(config: Any) -> tuple[int, int, int] | None:
     """(H, d_head, d_model) of a model's attention from its config, or None when it does not say."""
     H = heads_of(config)
     d_model = getattr(config, "hidden_size", None) or getattr(config, "n_embd", None)
@@ -79,7 +83,7 @@ def widths_of(config) -> tuple[int, int, int] | None:
     return H, d_head, d_model
 
 
-def check_shapes(config, T: int, name: str) -> str | None:
+def check_shapes(config: Any, T: int, name: str) -> str | None:
     """One line when the file this capture would write is one the project refuses to open
     (core.reader_sizes.reader_problem, the rule of every door), else None: asked before the forward."""
     widths = widths_of(config)
@@ -96,7 +100,7 @@ def most_tokens(heads: int, dtype: str, free: int) -> int:
     return int((free / per) ** 0.5)
 
 
-def check_tokens(config, T: int, dtype: str, keep_A: bool, free: int | None) -> str | None:
+def check_tokens(config: Any, T: int, dtype: str, keep_A: bool, free: int | None) -> str | None:
     """One line saying why T tokens cannot be captured, or None. ``free``: bytes free for the
     attention (free_bytes), None when not known (then memory is not judged)."""
     if T > MAX_T:
@@ -134,7 +138,7 @@ LAYER_NAME = re.compile(r"(?:^|\.)(?:layers|layer|h|blocks)\.(\d+)\.")
 MAX_ST_HEADER = 100 * 2**20  # a safetensors header read to count the layers its weights hold
 
 
-def parameters_of(config) -> int | None:
+def parameters_of(config: Any) -> int | None:
     """About how many parameters a decoder or encoder of this config holds, from its sizes alone
     (embeddings, and per layer the attention's Q, K, V, O and the MLP), or None when it does not say:
     a bound to judge before any weight is loaded, not an exact count."""
@@ -156,7 +160,7 @@ def layers_in_weights(folder: str) -> tuple[int, str] | None:
     tensors' names in the headers (…layers.N… / …h.N…); None when not a folder or no name says."""
     if not os.path.isdir(folder):
         return None
-    found, files = -1, []
+    found, files = -1, list[str]()
     for e in sorted(os.scandir(folder), key=lambda e: e.name):
         if not (e.name.endswith(".safetensors") and e.is_file()):
             continue
@@ -172,7 +176,7 @@ def layers_in_weights(folder: str) -> tuple[int, str] | None:
     return (found + 1, ", ".join(files)) if found >= 0 else None
 
 
-def check_config(config, model_id: str, dtype: str, device: str) -> str | None:
+def check_config(config: Any, model_id: str, dtype: str, device: str) -> str | None:
     """One line when the config describes a model that cannot be loaded here, before any weight is:
     more layers than its weights hold (a local folder), or parameters x bytes past the memory the
     machine (or the GPU, for cuda) has free now. None when it may load."""

@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 import warnings
+from typing import TYPE_CHECKING
 
 import torch
 from huggingface_hub.utils import logging as hub_logging
@@ -30,6 +31,10 @@ from .hub import CACHE_ADVICE, NO_TOKENIZER, tokenizer_missing
 from .interface import SUPPORTED, Unsupported
 from .run import CaptureError
 
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+
 EXTRA = "pip install 'attn-tui[models]' (in a checkout: pip install -e '.[models]')"
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
@@ -37,12 +42,12 @@ DEVICES = ("auto", "cpu", "cuda")
 DEVICE_MAPS = (None, "auto")
 
 
-def _first_line(exc) -> str:
+def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
 
 
-def check_options(dtype: str, device: str, device_map=None) -> None:
+def check_options(dtype: str, device: str, device_map: Any | None = None) -> None:
     if device_map not in DEVICE_MAPS:
         raise CaptureError(f"--device-map: {device_map!r}; use auto (accelerate places the layers)")
     if dtype not in DTYPES:
@@ -53,7 +58,7 @@ def check_options(dtype: str, device: str, device_map=None) -> None:
         raise CaptureError("--device cuda: torch sees no CUDA device here; use --device cpu")
 
 
-def pick_device(device: str, device_map=None) -> tuple[str, str]:
+def pick_device(device: str, device_map: Any | None = None) -> tuple[str, str]:
     """(the device the capture runs on, the words that say why) for --device (default auto: cuda when
     torch sees one, else cpu). CaptureError for a device that is not one of DEVICES."""
     if device not in DEVICES:
@@ -78,35 +83,43 @@ class _Progress:
     """A status line on stderr when loading takes more than a second (transformers draws its own
     bars for downloads and checkpoint shards)."""
 
-    def __init__(self, what: str):
+    def __init__(self, what: str) -> None:
         self.what, self.t0, self.shown = what, time.perf_counter(), False
         self.timer = threading.Timer(1.0, self._show)
         self.timer.daemon = True
 
-    def _show(self):
+    def _show(self) -> None:
         self.shown = True
         print(f"attn-tui capture: loading {self.what} …", file=sys.stderr, flush=True)
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         if sys.stderr.isatty():  # a person watching; a pipe or a log gets only the outcome
             self.timer.start()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.timer.cancel()
         if self.shown and exc[0] is None:
             print(f"attn-tui capture: loaded in {time.perf_counter() - self.t0:.1f} s", file=sys.stderr, flush=True)
         return False
 
 
-def _hub_problem(model_id: str, exc, unreachable: str | None) -> str:
+def _hub_problem(model_id: str, exc: BaseException, unreachable: str | None) -> str:
     """The config's load failed (hub.settle refused the plain cases before torch loaded)."""
     if unreachable is not None:
         return f"{model_id}: the hub cannot be reached ({unreachable}); {CACHE_ADVICE}"
     return f"{model_id}: cannot load its config ({_first_line(exc)})"
 
 
-def prepare(model_id: str, *, dtype="float32", device="cpu", revision=None, trust_remote_code=False, **kw):
+def prepare(
+    model_id: str,
+    *,
+    dtype: str = "float32",
+    device: str = "cpu",
+    revision: Any | None = None,
+    trust_remote_code: bool = False,
+    **kw: Any,
+) -> Any:
     """(config, tokenizer) of ``model_id``: what the checks before the weights need (no download of
     the weights yet, no progress bar before a refusal). ``kw["unreachable"]``: why the hub cannot be
     reached (hub.go_offline_if_unreachable). CaptureError or Unsupported: one line."""
@@ -148,7 +161,7 @@ def _pickled(model_id: str) -> str | None:
     return next((e.name for e in sorted(os.scandir(model_id), key=lambda e: e.name) if e.name.endswith(PICKLES)), None)
 
 
-def _load_problem(model_id, config, exc, allow_pickle: bool) -> Exception:
+def _load_problem(model_id: Any, config: Any, exc: BaseException, allow_pickle: bool) -> Exception:
     text = _first_line(exc)
     if "attn_implementation" in text or "attention implementation" in text.lower():
         return Unsupported(f"{type(config).__name__}: {text}; capture supports {SUPPORTED}")
@@ -169,7 +182,7 @@ def _load_problem(model_id, config, exc, allow_pickle: bool) -> Exception:
     return CaptureError(f"{model_id}: cannot load the model ({text})")
 
 
-def auto_class(config):
+def auto_class(config: Any) -> Any:
     """AutoModelForCausalLM when the weights are a causal LM's (config.architectures names the causal LM
     class of its config: GPT2LMHeadModel, LlamaForCausalLM), else AutoModel: a base model's weights (a
     GPT2Model saved alone) hold no LM head, and a head made up at load would predict nothing of the model's."""
@@ -180,7 +193,16 @@ def auto_class(config):
     return AutoModelForCausalLM if lm.__name__ in (getattr(config, "architectures", None) or ()) else AutoModel
 
 
-def load_model(model_id: str, config, *, dtype="float32", device="cpu", revision=None, trust_remote_code=False, **kw):
+def load_model(
+    model_id: str,
+    config: Any,
+    *,
+    dtype: str = "float32",
+    device: str = "cpu",
+    revision: Any | None = None,
+    trust_remote_code: bool = False,
+    **kw: Any,
+) -> Any:
     """The model (auto_class: with its LM head when it has one), eval mode, on ``device`` (or placed by accelerate under
     ``kw["device_map"]``), attention through the capture; weights from .safetensors only unless
     ``kw["allow_pickle"]``."""

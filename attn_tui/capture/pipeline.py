@@ -3,6 +3,8 @@ text's limits, the weights, one forward pass checked and written layer by layer,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import torch
 import transformers
 
@@ -13,8 +15,13 @@ from .limits import check_config, free_bytes
 from .load import load_model, pick_device, prepare
 from .run import CaptureError, capture, finish, tokenize
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def provenance(model, model_id: str, revision, dtype: str, device: str, layers, result) -> dict:
+
+def provenance(
+    model: Any, model_id: str, revision: Any, dtype: str, device: str, layers: Any, result: Any
+) -> dict[Any, Any]:
     """Where the heads came from and how well they match: kept in the file's metadata."""
     return {
         "model": model_id,
@@ -35,14 +42,24 @@ def provenance(model, model_id: str, revision, dtype: str, device: str, layers, 
     }
 
 
-def _placement(model) -> dict:
+def _placement(model: Any) -> dict[Any, Any]:
     """Where accelerate put the model: its device map (module -> device) when it split the model, else
     {"": the one device} (it then moves the whole model, keeping no map)."""
     placed = getattr(model, "hf_device_map", None)
     return {k: str(v) for k, v in placed.items()} if placed else {"": str(model.device)}
 
 
-def capture_to_file(model_id, text, out, *, layers=None, keep_A=False, force=False, opening=False, **kw):
+def capture_to_file(
+    model_id: Any,
+    text: str,
+    out: Any,
+    *,
+    layers: Any | None = None,
+    keep_A: bool = False,
+    force: bool = False,
+    opening: bool = False,
+    **kw: Any,
+) -> Any:
     """(path written, HeadsCheck). ``kw``: dtype, device, device_map, revision, trust_remote_code,
     allow_pickle (load.py). CaptureError when a head's A is past what the dtype allows: no file is
     written then; WriteError when the file cannot be written in full (nothing is left)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import torch
 
@@ -23,18 +24,21 @@ from .limits import check_shapes, check_tokens
 from .sink import LayerSink
 from .top import NO_W_O, SOME_LAYERS, K, TopRecorder, output_layer, store
 
+if TYPE_CHECKING:
+    from typing import Any
+
 
 @dataclass
 class Captured:
     """What the file holds besides its arrays (written already): settings, the check, where."""
 
-    settings: dict
+    settings: dict[Any, Any]
     result: HeadsCheck
     dtype: str  # the dtype the model computed in
-    layers: tuple  # the model's layer numbers, in the file's order
+    layers: tuple[Any, ...]  # the model's layer numbers, in the file's order
     writer: LayerFile = field(repr=False)
-    provenance: dict = field(default_factory=dict)
-    top: dict = field(default_factory=dict, repr=False)  # the top_* arrays (top.py), written with the header
+    provenance: dict[Any, Any] = field(default_factory=dict)
+    top: dict[Any, Any] = field(default_factory=dict, repr=False)  # the top_* arrays (top.py), written with the header
 
 
 class CaptureError(ValueError):
@@ -42,8 +46,16 @@ class CaptureError(ValueError):
 
 
 def tokenize(
-    tokenizer, config, text: str, *, layers=None, model_id: str = "", dtype="float32", keep_A=False, free=None
-):
+    tokenizer: Any,
+    config: Any,
+    text: str,
+    *,
+    layers: Any | None = None,
+    model_id: str = "",
+    dtype: str = "float32",
+    keep_A: bool = False,
+    free: Any | None = None,
+) -> Any:
     """The encoded text (batch of one), checked against the model's context, the file's and the
     memory's limits (limits.check_tokens) and its layers before any weight is loaded.
     CaptureError: one line."""
@@ -69,7 +81,7 @@ def tokenize(
     return enc
 
 
-def _context(config):
+def _context(config: Any) -> Any:
     for key in ("max_position_embeddings", "n_positions", "n_ctx"):
         n = getattr(config, key, None)
         if isinstance(n, int) and n > 0:
@@ -77,7 +89,7 @@ def _context(config):
     return None
 
 
-def _reserve(raw: list, ids: list, n_layers: int, n_heads: int, top_labels: int = 0) -> int:
+def _reserve(raw: list[Any], ids: list[Any], n_layers: int, n_heads: int, top_labels: int = 0) -> int:
     """Header room for the metadata: the labels' and ids' JSON (twice: written as a JSON text inside
     a JSON string, each quote escaped), the check's figures and ``top_labels`` labels of the top tokens
     (64 bytes each: a longer one moves the data once, layer_file.LayerFile.finish), with room to spare."""
@@ -85,7 +97,9 @@ def _reserve(raw: list, ids: list, n_layers: int, n_heads: int, top_labels: int 
     return 2 * len(labels) + 2 * 64 * n_layers * n_heads + 64 * top_labels + 2**16
 
 
-def capture(model, tokenizer, enc, tmp, *, layers=None, device=None, keep_A: bool = False) -> Captured:
+def capture(
+    model: Any, tokenizer: Any, enc: Any, tmp: Any, *, layers: Any = None, device: Any = None, keep_A: bool = False
+) -> Captured:
     """The forward pass of ``model`` (loaded with attn_implementation=interface.NAME, .eval()) on
     the encoded text, every (or the chosen) layer checked and written to ``tmp`` (an existing file,
     overwritten) as it comes. Unsupported: one line."""
@@ -130,11 +144,11 @@ def capture(model, tokenizer, enc, tmp, *, layers=None, device=None, keep_A: boo
     return Captured(settings, result, sink.dtype, chosen, writer, prov, arrays)
 
 
-def _dtype_name(model) -> str:
+def _dtype_name(model: Any) -> str:
     return str(next(model.parameters()).dtype).removeprefix("torch.")
 
 
-def finish(c: Captured, *, title: str, source: str, provenance: dict) -> None:
+def finish(c: Captured, *, title: str, source: str, provenance: dict[Any, Any]) -> None:
     """The file's header (settings, title, source, provenance with the check's figures), then the
     file opened as any reader opens it."""
     settings = {**c.settings, "provenance": provenance}

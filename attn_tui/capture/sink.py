@@ -5,6 +5,8 @@ kept in the file only with --keep-A). The capture's memory is the model's plus o
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import torch
 
 from ..core.heads.layer_file import LayerFile
@@ -14,8 +16,13 @@ from . import interface
 from .check_torch import layer_figures
 from .interface import Unsupported, to_numpy
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def output_projection(model, module, width: int):
+    import numpy as np
+
+
+def output_projection(model: Any, module: Any, width: int) -> Any:
     """The layer's output projection as W_O (H·d_v, d_model) (o = concat · W_O), or None: the
     module's own (o_proj, c_proj, out_proj, dense), else its parent's output.dense (BERT)."""
     names = {m: n for n, m in model.named_modules()}
@@ -42,13 +49,15 @@ class LayerSink:
     """``sink(layer_idx, layer)`` for interface.recording: the chosen layers checked and written as
     layer ``chosen.index(layer_idx)`` of the file; the others pass by."""
 
-    def __init__(self, writer: LayerFile, model, chosen: tuple, dtype: str, keep_A: bool = False):
+    def __init__(
+        self, writer: LayerFile, model: Any, chosen: tuple[Any, ...], dtype: str, keep_A: bool = False
+    ) -> None:
         self.writer, self.model, self.dtype, self.keep_A = writer, model, dtype, keep_A
         self.index = {ly: i for i, ly in enumerate(chosen)}
-        self.figures: dict = {}  # file layer -> (each head's max |ΔA|, each head's allowance)
-        self.scales: dict = {}
-        self.masks: dict = {}
-        self.shape: tuple | None = None  # (H, H_kv) of the first layer written
+        self.figures: dict[Any, Any] = {}  # file layer -> (each head's max |ΔA|, each head's allowance)
+        self.scales: dict[Any, Any] = {}
+        self.masks: dict[Any, Any] = {}
+        self.shape: tuple[Any, ...] | None = None  # (H, H_kv) of the first layer written
         self.with_w_o: bool | None = None
 
     def __call__(self, idx: int, layer: interface.Layer) -> None:
@@ -65,7 +74,7 @@ class LayerSink:
             self.with_w_o = W_O is not None
         if self.with_w_o != (W_O is not None):
             raise Unsupported(f"layer {idx}: {'no' if W_O is None else 'an'} output projection, unlike the first")
-        arrays = {"Q": to_numpy(layer.Q), "K": to_numpy(layer.K), "V": to_numpy(layer.V)}
+        arrays: dict[str, np.ndarray | None] = {"Q": to_numpy(layer.Q), "K": to_numpy(layer.K), "V": to_numpy(layer.V)}
         if W_O is not None:
             arrays["W_O"] = W_O
         if self.keep_A:

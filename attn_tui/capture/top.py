@@ -15,11 +15,16 @@ differ, no prediction is stored.
 from __future__ import annotations
 
 import inspect
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 
 from ..core.heads.capture_check import token_label
+
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
 
 K = 10  # next tokens stored at each position (the issue's k)
 CHUNK_BYTES = 64 * 2**20  # logits held at once, float32: 64 MiB (333 positions of a 50,257-token vocabulary)
@@ -27,7 +32,7 @@ CHUNK_BYTES = 64 * 2**20  # logits held at once, float32: 64 MiB (333 positions 
 NO_HEAD, NOT_LOGITS, NO_NORM, SOME_LAYERS, NO_W_O = "no_lm_head", "logits", "norm", "layers", "w_o"
 
 
-def output_layer(model):
+def output_layer(model: Any) -> Any:
     """The model's output layer (an nn.Linear-like with weight (V, d)), or None (AutoModel: no LM head)."""
     get = getattr(model, "get_output_embeddings", None)
     head = get() if get is not None else None
@@ -35,7 +40,7 @@ def output_layer(model):
     return head if isinstance(w, torch.Tensor) and w.dim() == 2 and w.device.type != "meta" else None
 
 
-def final_norm(model):
+def final_norm(model: Any) -> Any:
     """The base model's final norm: its one direct child whose class name says a norm (ln_f, norm), or None."""
     base = getattr(model, "base_model", None)
     if base is None or base is model:
@@ -48,34 +53,34 @@ class TopRecorder:
     """Hooks kept for one forward: the final hidden state (T, d) fed to the output layer, and the final
     norm's input and output. ``kwargs``: what the forward is given so that it makes one row of logits."""
 
-    def __init__(self, model):
+    def __init__(self, model: Any) -> None:
         self.model, self.head, self.norm = model, output_layer(model), final_norm(model)
         self.hidden = self.x = self.y = None
-        self.hooks = []
+        self.hooks: list[Any] = []  # the forward hooks, removed on exit
         params = inspect.signature(model.forward).parameters
         self.kwargs = {"logits_to_keep": 1} if self.head is not None and "logits_to_keep" in params else {}
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         if self.head is not None:
             self.hooks.append(self.model.base_model.register_forward_hook(self._base))
             if self.norm is not None:
                 self.hooks.append(self.norm.register_forward_hook(self._norm))
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         for h in self.hooks:
             h.remove()
         return False
 
-    def _base(self, module, args, out):
+    def _base(self, module: Any, args: Any, out: Any) -> None:
         h = getattr(out, "last_hidden_state", None)
         self.hidden = (h if h is not None else out[0])[0].detach()
 
-    def _norm(self, module, args, out):
+    def _norm(self, module: Any, args: Any, out: Any) -> None:
         self.x, self.y = args[0][0].detach(), out[0].detach()
 
 
-def label(tokenizer, v: int) -> str:
+def label(tokenizer: Any, v: int) -> str:
     """Token ``v``'s label as the file's token labels are made (capture_check.token_label): decoded by the
     tokenizer, or its own token (Ġ as a space) where decoding alone gives no character (a byte of a
     character split over tokens decodes to �)."""
@@ -83,11 +88,13 @@ def label(tokenizer, v: int) -> str:
     return token_label(tokenizer.convert_ids_to_tokens(v) if "\ufffd" in text or not text else text)
 
 
-def _tolerance(dtype) -> float:
+def _tolerance(dtype: str) -> float:
     return 64 * float(torch.finfo(dtype).eps)
 
 
-def store(rec: TopRecorder, out, tokenizer, has_all_heads: str | None) -> tuple[dict, list, dict]:
+def store(
+    rec: TopRecorder, out: Any, tokenizer: Any, has_all_heads: str | None
+) -> tuple[dict[Any, Any], list[Any], dict[Any, Any]]:
     """(arrays, top_tokens, about): the file's top_* arrays, the labels their ids index, and what the
     provenance says of them ({"k": K, "by_head": None or why not} or {"none": why})."""
     if rec.head is None or rec.hidden is None:
@@ -125,7 +132,7 @@ def store(rec: TopRecorder, out, tokenizer, has_all_heads: str | None) -> tuple[
     return arrays, labels, about
 
 
-def _readout(rec: TopRecorder, top: torch.Tensor, has_all_heads: str | None):
+def _readout(rec: TopRecorder, top: torch.Tensor, has_all_heads: str | None) -> Any:
     """(top_readout (T, d) float32 or None, why not): W_U[top_t] · w / σ_t, where the final norm is
     (x − mean x) / σ · w + b (LayerNorm) or x / σ · w (an RMS norm), checked against its own output."""
     if has_all_heads:

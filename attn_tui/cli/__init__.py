@@ -38,7 +38,7 @@ def build_parser():
     return build()
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = None
     try:
         argv = sys.argv[1:] if argv is None else list(argv)

@@ -14,11 +14,11 @@ HEAD_NAMES = ("induction-demo", "text-demo")
 HEADS_HELP = f"a multi-head built-in ({', '.join(HEAD_NAMES)}) or a multi-head file"
 
 
-def number_type(kind, name):
+def number_type(kind, name: str):
     """An argparse type reading ASCII digits only (core.numparse): int() took '١' as 1. For every
     whole-number option (train's, report's and heads' --layer, --head)."""
 
-    def parse(text):
+    def parse(text: str):
         try:  # ASCII only, bounded (core.numparse); the commands check the ranges
             return parse_float(text, name) if kind is float else parse_int(text, name)
         except ValueError as exc:

@@ -3,6 +3,11 @@ else once the frame is drawn (threadpoolctl's import and library scan are ~3 ms 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from attn_tui.tui.state import State
+
 
 def one_blas_thread() -> None:
     """One BLAS thread: the explorer's products are small (16 query rows x 2048 keys at T = 16384),
@@ -20,7 +25,7 @@ def limit_blas(app) -> None:
         app.after_first.append(one_blas_thread)
 
 
-def blas_first(state) -> bool:
+def blas_first(state: State) -> bool:
     """One BLAS thread before the first frame: a large scenario's first frame computes its rows on
     screen, a multi-head source's neighbours are computed in a worker from the start."""
     return state.large or state.head is not None

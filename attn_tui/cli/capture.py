@@ -14,8 +14,12 @@ import os
 import stat
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .output import OutputError
+
+if TYPE_CHECKING:
+    from typing import Any
 
 NAME = "capture"
 EXTRA = "pip install 'attn-tui[models]' (in a checkout: pip install -e '.[models]')"
@@ -61,7 +65,7 @@ def add_parser(sub) -> None:
     c.add_argument("--open", action="store_true", help="open the explorer on the file when written")
 
 
-def _text(args) -> str:
+def _text(args: Any) -> str:
     if (args.text is None) == (args.file is None):
         raise ValueError("capture: give TEXT or --file PATH (one of them)")
     if args.file is not None:
@@ -98,7 +102,7 @@ def _read_text_file(path: str) -> bytes:
     return data
 
 
-def _out(args) -> Path:
+def _out(args: Any) -> Path:
     out = Path(args.out) if args.out else Path(Path(args.model.rstrip("/")).name + ".safetensors")
     if out.suffix.lower() != ".safetensors":
         raise ValueError(f"--out {args.out}: a capture is written as .safetensors")
@@ -132,7 +136,7 @@ def _imports():
     return pipeline
 
 
-def run(args) -> int:
+def run(args: Any) -> int:
     """The command; returns the exit code. Prints the check line, then where the file is."""
     from ..capture import hub
     from ..capture.destination import Signalled, WriteError

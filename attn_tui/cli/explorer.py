@@ -9,14 +9,20 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from ..core.scenario_io import resolve
 from .blas_limit import limit_blas
 from .errors import EXIT_OK, UsageError
 from .output import say
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def load(name):
+    from attn_tui.core.scenario import Scenario
+
+
+def load(name: str):
     """The scenario for NAME|FILE, or None for the default. ScenarioError on bad input."""
     return None if name is None else resolve(name, large=True)  # T up to limits.MAX_T (lazy State)
 
@@ -29,7 +35,7 @@ def is_heads(name: str) -> bool:
     return name in HEAD_BUILTINS or is_heads_file(name)
 
 
-def check_opens(name) -> None:
+def check_opens(name: str) -> None:
     """What `serve --scenario NAME|FILE` checks before listening: the door the tab's explorer opens it
     by (a multi-head built-in or file through the heads door, else a scenario); one line, exit 2."""
     if is_heads(name):
@@ -40,7 +46,7 @@ def check_opens(name) -> None:
         load(name)
 
 
-def opened(args):
+def opened(args: Any):
     """(scenario or None, HeadRef or None) the explorer opens on: a multi-head source's head 0.0
     (tui/heads_nav.py), else a single-head scenario; --tokens or --text only with a multi-head built-in."""
     name = args.run_scenario
@@ -60,7 +66,7 @@ def opened(args):
     return load(name), None
 
 
-def run(args) -> int:
+def run(args: Any) -> int:
     # No cyclic garbage collection until the explorer's first frame (AttentionApp.on_mount resumes it):
     # start-up makes only objects that live on (modules, classes, widgets, styles), and the full
     # collections they set off scanned them all, ~40 ms of a launch, freeing nothing.
@@ -71,7 +77,7 @@ def run(args) -> int:
         gc.enable()
 
 
-def _run(args) -> int:
+def _run(args: Any) -> int:
     scenario, head = opened(args)  # refuse a bad file before any UI starts
     from ..tui.themes import check_theme
 
@@ -114,7 +120,7 @@ def _isatty(f) -> bool:
         return False
 
 
-def keeper(args, scenario):
+def keeper(args: Any, scenario: Scenario):
     """The session keeper (tui/session.py), or None under `attn-tui serve` (a browser tab keeps nothing)."""
     if "web_driver" in os.environ.get("TEXTUAL_DRIVER", ""):
         return None

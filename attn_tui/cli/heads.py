@@ -12,9 +12,14 @@ single-head door (scenario_io.load): never a traceback.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .args import number_type
 from .errors import EXIT_OK
 from .output import emit, progress_line
+
+if TYPE_CHECKING:
+    from typing import Any
 
 NAME = "heads"
 TEXT_HELP = "run a built-in model on this text: text-demo any English (up to 1,024 tokens), induction-demo letters"
@@ -53,7 +58,7 @@ def add_parser(sub) -> None:
     )
 
 
-def _backstop(name, fn, *args):
+def _backstop(name: str, fn, *args: Any):
     """fn(*args); anything but a ValueError (the doors' refusals) becomes one naming ``name``; the
     core's line about a layer or head (an InputError with its field) gets its flag."""
     from ..core.limits import printable, unexpected
@@ -79,7 +84,7 @@ def given_text(tokens: str | None, text: str | None) -> tuple[str | None, str]:
     return (text, "--text") if text is not None else (tokens, "--tokens")
 
 
-def opened(name, text: str | None, flag: str = "--tokens"):
+def opened(name: str, text: str | None, flag: str = "--tokens"):
     """open_heads(name, text), the core's line about the text prefixed with ``flag``."""
     from ..core.heads.door import open_heads
     from ..core.models import InputError
@@ -90,23 +95,23 @@ def opened(name, text: str | None, flag: str = "--tokens"):
         raise ValueError(f"{flag}: {exc}") from None
 
 
-def run(args) -> int:
+def run(args: Any) -> int:
     emit(render(args))  # checked, as report's and train's (a bare write raised a traceback)
     return EXIT_OK
 
 
-def render(args) -> str:
+def render(args: Any) -> str:
     """What `heads` prints (text or JSON); ValueError: one line naming what is wrong."""
     return _backstop(args.source, _run, args)
 
 
-def open_first(name, tokens, flag: str = "--tokens"):
+def open_first(name: str, tokens, flag: str = "--tokens"):
     """(HeadSource, its head 0.0's admitted Scenario) for `attn-tui --scenario NAME|FILE`: the
     explorer's multi-head door, its refusals and the backstop's one line naming the file."""
     return _backstop(name, _open_first, name, tokens, flag)
 
 
-def _open_first(name, tokens, flag):
+def _open_first(name: str, tokens, flag):
     from ..core.heads.admission import check_heads
     from ..core.heads.source import head_scenario
     from ..core.limits import admit
@@ -116,7 +121,7 @@ def _open_first(name, tokens, flag):
     return src, admit(head_scenario(src, 0, 0), large=True)
 
 
-def _run(args) -> str:
+def _run(args: Any) -> str:
     from ..core.heads.admission import check_heads
     from ..core.heads.source import check_head
     from ..report.heads_text import heads_json, heads_text
@@ -149,7 +154,7 @@ def _position(text: str, T: int) -> int:
     return int(t) - 1
 
 
-def report_scenario(args):
+def report_scenario(args: Any):
     """For `report --scenario NAME|FILE --layer L --head H`: (that head's Scenario through the door's
     limits (limits.admit, the report's sizes), its W_O^(h) or None), or None when the scenario is a single head (then
     --layer / --head are refused). A multi-head scenario without both is refused. An array file
@@ -157,7 +162,7 @@ def report_scenario(args):
     return _backstop(args.scenario, _report_scenario, args)
 
 
-def _report_scenario(args):
+def _report_scenario(args: Any):
     from ..core.arrays_io import is_arrays_file
     from ..core.heads.admission import check_heads
     from ..core.heads.demo import HEAD_BUILTINS

@@ -5,12 +5,16 @@ the explorer with none builds no parser (cli/__init__.py:NO_ARGS: the values the
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from .args import SCENARIO_HELP
 from .commands import COMMANDS
 from .errors import UsageError
 from .output import emit, finish
+
+if TYPE_CHECKING:
+    from typing import Any
 
 RUN_HELP = (
     f"{SCENARIO_HELP}, or a multi-head one (induction-demo, text-demo, a multi-head file: its heads, > and < move)"
@@ -21,7 +25,7 @@ class Parser(argparse.ArgumentParser):
     """``fill``: a function adding a subcommand's arguments, run when that subcommand is parsed or its
     help is shown, so a launch of the explorer does not import what train's or serve's defaults need."""
 
-    def __init__(self, *args, fill=None, **kw):
+    def __init__(self, *args: Any, fill=None, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self._fill = fill
 
@@ -30,7 +34,7 @@ class Parser(argparse.ArgumentParser):
         if fill is not None:
             fill(self)
 
-    def parse_known_args(self, args=None, namespace=None):
+    def parse_known_args(self, args: Any | None = None, namespace=None):
         self._filled()
         return super().parse_known_args(args, namespace)
 
@@ -38,16 +42,16 @@ class Parser(argparse.ArgumentParser):
         self._filled()
         return super().format_help()
 
-    def error(self, message):  # one line, no usage dump; main() turns it into exit 2
+    def error(self, message) -> None:  # one line, no usage dump; main() turns it into exit 2
         raise UsageError(f"{message} (see {self.prog} --help)")  # main() says it after the one prefix
 
-    def print_help(self, file=None):  # --help: a checked write (output.emit), not argparse's unchecked one
+    def print_help(self, file=None) -> None:  # --help: a checked write (output.emit), not argparse's unchecked one
         if file is None:
             emit(self.format_help())
         else:
             super().print_help(file)
 
-    def exit(self, status=0, message=None):
+    def exit(self, status: int = 0, message=None) -> None:
         finish()  # OutputError if what was printed could not be written
         super().exit(status, message)
 
@@ -55,10 +59,10 @@ class Parser(argparse.ArgumentParser):
 class Version(argparse.Action):
     """--version through output.emit: argparse's own write ignores a failed one."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None) -> None:
         super().__init__(option_strings, dest, nargs=0, default=default, help=help)
 
-    def __call__(self, parser, namespace, values, option_string=None):
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
         emit(f"attn-tui {__version__}\n")
         parser.exit()
 

@@ -5,12 +5,16 @@ report and the core only when it runs."""
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from ..core.limits import REPORT_JSON_MAX, REPORT_TEXT_MAX
 from ..core.scenario_io import resolve
 from .args import HEADS_HELP, SCENARIO_HELP, number_type
 from .errors import EXIT_OK
 from .output import emit
+
+if TYPE_CHECKING:
+    from typing import Any
 
 NAME = "report"
 
@@ -42,14 +46,14 @@ def add_parser(sub) -> None:
     r.add_argument("--text", metavar='"The cat sat on the mat."', help=TEXT_HELP)
 
 
-def run(args) -> int:
+def run(args: Any) -> int:
     if args.run_scenario is not None and args.scenario is None:
         args.scenario = args.run_scenario  # `attn-tui --scenario F report` means the same
     emit(render(args))
     return EXIT_OK
 
 
-def render(args) -> str:
+def render(args: Any) -> str:
     """What `report` prints: the lesson's numbers, a scenario's, or the bounded summary of a large one."""
     # imported here so that `attn-tui --help` stays fast
     from ..report import as_json, full, summary, text

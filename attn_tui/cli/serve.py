@@ -19,11 +19,16 @@ import shlex
 import socket
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from ..core.builtins import BUILTINS
 from ..core.numparse import parse_int
 from .args import HEADS_HELP, SCENARIO_HELP
+
+if TYPE_CHECKING:
+    from typing import Any
+
 
 NAME = "serve"
 
@@ -90,7 +95,7 @@ def add_parser(sub) -> None:
     )
 
 
-def _arguments(s) -> None:
+def _arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--host", default=LOOPBACK, help=f"address to listen on (default {LOOPBACK}, this machine only)")
     s.add_argument("--port", type=_port, default=8000, help="TCP port, 1..65535 (default %(default)s)")
     s.add_argument(
@@ -112,7 +117,7 @@ def _arguments(s) -> None:
     _limits(s)
 
 
-def _limits(s) -> None:
+def _limits(s: argparse.ArgumentParser) -> None:
     from ..serve.guard import default_max_sessions
 
     s.add_argument(
@@ -155,7 +160,7 @@ def command(scenario: str | None, theme: str | None, root: str = ".", parent: in
     return "exec " + shlex.join(argv)
 
 
-def run(args) -> int:
+def run(args: Any) -> int:
     """Check the scenario and the theme (one line, exit 2, before listening), then serve until Ctrl+C."""
     scenario = args.serve_scenario if args.serve_scenario is not None else args.run_scenario
     if scenario is not None:

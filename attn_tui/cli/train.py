@@ -5,9 +5,14 @@ Bad values are refused by argparse or by core.train.run.Config, one line, exit 2
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .args import number_type
 from .errors import EXIT_OK
 from .output import emit
+
+if TYPE_CHECKING:
+    from typing import Any
 
 NAME = "train"
 
@@ -93,7 +98,7 @@ def _compare_arguments(t) -> None:
     )
 
 
-def config(args):
+def config(args: Any):
     """The core.train.run.Config of the parsed ``args`` (ValueError: a value out of range)."""
     from ..core.train.compare import COMPARE_STEPS
     from ..core.train.run import Config
@@ -112,12 +117,12 @@ def config(args):
     )
 
 
-def run(args) -> int:
+def run(args: Any) -> int:
     emit(render(args))
     return EXIT_OK
 
 
-def render(args) -> str:
+def render(args: Any) -> str:
     """What `train` prints (text or JSON); ValueError: a value out of range or an option without --compare."""
     from ..core.machine import cpus
     from ..core.train import compare

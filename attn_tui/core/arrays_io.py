@@ -18,6 +18,7 @@ like parsed TOML, which scenario_io.from_dict turns into a Scenario like any fil
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,6 +28,12 @@ from .matrices import INPUTS, LABELS, TOKEN_ROWS  # the one table: the matrices 
 from .npz_members import MAX_MEMBERS
 from .reader_sizes import reader_problem
 
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    import numpy.typing as npt
+
 MAX_HEADER = 16 * 2**20  # a safetensors JSON header (labels of 16384 tokens fit)
 MAX_HEADER_COMMAS = 4 * MAX_T + 1024  # token, key and feature labels, padding, 8 tensors' entries
 ST_DTYPES = {"F16": "float16", "F32": "float32", "F64": "float64", "I8": "int8", "I16": "int16", "I32": "int32"}
@@ -34,11 +41,11 @@ ST_DTYPES |= {"I64": "int64", "U8": "uint8", "U16": "uint16", "U32": "uint32", "
 SUFFIXES = (".npz", ".safetensors")
 
 
-def is_arrays_file(path) -> bool:
+def is_arrays_file(path: str | Path) -> bool:
     return str(path).lower().endswith(SUFFIXES)
 
 
-def check_shapes(shapes: dict, large: bool, stored: int | None = None) -> None:
+def check_shapes(shapes: dict[Any, Any], large: bool, stored: int | None = None) -> None:
     """Refuse, from the headers alone, a matrix that is not 2-D or is empty, and sizes beyond
     the door's limits (limits.check_tokens: T, T' with the memory they would need; widths; for an
     array file, reader_problem with its ``stored`` bytes on disk)."""
@@ -71,7 +78,7 @@ def check_shapes(shapes: dict, large: bool, stored: int | None = None) -> None:
                 )
 
 
-def _widths(shapes: dict) -> dict:
+def _widths(shapes: dict[Any, Any]) -> dict[Any, Any]:
     """d_model, d_k, d_v of a single head's matrices from their shapes (0 where none says); an axis
     that is no width (a projection's rows) counts as one too, so every axis is judged."""
     w = {"d_model": 0, "d_k": 0, "d_v": 0}
@@ -90,7 +97,7 @@ def _widths(shapes: dict) -> dict:
     return w
 
 
-def check_dtype(key: str, dtype) -> None:
+def check_dtype(key: str, dtype: npt.DTypeLike) -> None:
     """Matrices hold real numbers: float16/32/64 or integers; never objects (pickles)."""
     dtype = np.dtype(dtype)
     if dtype.hasobject:
@@ -114,7 +121,7 @@ def matrix(key: str, a: np.ndarray) -> np.ndarray:
     return a.astype(np.float64)
 
 
-def _setting(key: str, a: np.ndarray):
+def _setting(key: str, a: np.ndarray) -> Any:
     """A label list, a padding list or a 0-d setting from an .npz as the Python value TOML gives."""
     if key in LABELS or key == "padding":
         if a.ndim != 1:
@@ -127,19 +134,19 @@ def _setting(key: str, a: np.ndarray):
     return a.item()
 
 
-def _widest(arrays: dict):
+def _widest(arrays: dict[Any, Any]) -> Any:
     floats = [a.dtype for k, a in arrays.items() if k in INPUTS and a.dtype.kind == "f"]
     return np.result_type(*floats).name if floats else "float64"
 
 
-def _check_names(keys) -> None:
+def _check_names(keys: Any) -> None:
     known = ("title", *LABELS, *INPUTS, *SETTINGS[1:])  # scenario_io.KEYS's order: the same refusal
     unknown = [k for k in keys if k not in known]
     if unknown:
         raise ValueError(f"{printable(unknown[0])}: unknown key; known keys: {', '.join(known)}")
 
 
-def _finish(data: dict, arrays: dict) -> dict:
+def _finish(data: dict[Any, Any], arrays: dict[Any, Any]) -> dict[Any, Any]:
     data.setdefault("dtype", _widest(arrays))
     return data | arrays
 
@@ -148,14 +155,14 @@ SETTINGS = ("title", "mask", "padding", "window", "fill", "c", "scaled", "dtype"
 
 
 # -- .npz -------------------------------------------------------------------------------
-def _dims(shapes: dict) -> tuple[int, int]:
+def _dims(shapes: dict[Any, Any]) -> tuple[int, int]:
     """(T', the largest side of any matrix) from the matrices' header shapes."""
     T = next((shapes[k][0] for k in ("X", "Q") if k in shapes), 0)
     T_k = next((shapes[k][0] for k in ("Y", "K", "X") if k in shapes), T)
     return T_k, max((n for shape in shapes.values() for n in shape), default=0)
 
 
-def read_npz(raw: bytes, large: bool = False, stored: int | None = None) -> dict:
+def read_npz(raw: bytes, large: bool = False, stored: int | None = None) -> dict[Any, Any]:
     """The scenario dict of the .npz bytes ``raw`` (module doc); ValueError names the key.
     Every member is checked from its zip entry and .npy header first (core.npz_members)."""
     zf = npz_members.open_zip(raw)
@@ -176,7 +183,7 @@ class _Twice(ValueError):
     """A name given twice in one JSON object (json.loads would keep the last silently)."""
 
 
-def _pairs(pairs: list) -> dict:
+def _pairs(pairs: list[Any]) -> dict[Any, Any]:
     out = {}
     for k, v in pairs:
         if k in out:
@@ -196,7 +203,7 @@ def st_header_length(first8: bytes, size: int) -> int:
     return n
 
 
-def st_parse_header(text: bytes) -> dict:
+def st_parse_header(text: bytes) -> dict[Any, Any]:
     """The JSON header (the bytes after the length), bounded before json parses it: at most
     MAX_HEADER_COMMAS commas (so at most that many values however small), no name twice in any
     object (json.loads would keep the last), a JSON object."""
@@ -213,13 +220,13 @@ def st_parse_header(text: bytes) -> dict:
     return header
 
 
-def _st_header(raw: bytes) -> dict:
+def _st_header(raw: bytes) -> dict[Any, Any]:
     """The JSON header of safetensors bytes (8-byte little-endian length, then JSON)."""
     n = st_header_length(raw[:8], len(raw))
     return st_parse_header(raw[8 : 8 + n])
 
 
-def st_split(header: dict) -> tuple[dict, dict]:
+def st_split(header: dict[Any, Any]) -> tuple[dict[Any, Any], dict[Any, Any]]:
     """(tensors, metadata) of a parsed header: the metadata a JSON object, at most MAX_MEMBERS
     tensors, no name both a tensor and a metadata entry."""
     meta = header.pop("__metadata__", None) or {}
@@ -233,7 +240,7 @@ def st_split(header: dict) -> tuple[dict, dict]:
     return header, meta
 
 
-def st_shapes(header: dict) -> dict:
+def st_shapes(header: dict[Any, Any]) -> dict[Any, Any]:
     """{name: shape} of the tensors, each dtype a known string and each shape a list of sizes."""
     shapes = {}
     for key, info in header.items():
@@ -247,7 +254,7 @@ def st_shapes(header: dict) -> dict:
     return shapes
 
 
-def _meta_value(key: str, text):
+def _meta_value(key: str, text: str) -> Any:
     if not isinstance(text, str):
         raise ValueError(f"{key}: metadata values are strings (JSON texts), got {shown(text)}")  # noqa: TRY004
     if key not in (*LABELS, "padding"):
@@ -260,7 +267,7 @@ def _meta_value(key: str, text):
         raise ValueError(f"{key}: {shown(text)} is not JSON (labels: a JSON list of strings)") from None
 
 
-def read_safetensors(raw: bytes, large: bool = False, stored: int | None = None) -> dict:
+def read_safetensors(raw: bytes, large: bool = False, stored: int | None = None) -> dict[Any, Any]:
     """The scenario dict of the .safetensors bytes ``raw`` (module doc); ValueError names the key."""
     tensors, meta = st_split(_st_header(raw))
     shapes = st_shapes(tensors)
@@ -278,6 +285,6 @@ def read_safetensors(raw: bytes, large: bool = False, stored: int | None = None)
     return _finish(data, {k: arrays[k] for k in shapes})
 
 
-def read(raw: bytes, suffix: str, large: bool = False, stored: int | None = None) -> dict:
+def read(raw: bytes, suffix: str, large: bool = False, stored: int | None = None) -> dict[Any, Any]:
     """The scenario dict of an array file's bytes; ``stored``: its bytes on disk (reader_sizes.stored_bytes)."""
     return read_npz(raw, large, stored) if suffix.lower() == ".npz" else read_safetensors(raw, large, stored)

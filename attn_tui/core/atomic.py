@@ -20,11 +20,15 @@ import stat
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 try:
     import fcntl
 except ImportError:  # not POSIX: no lock, and stale files are left alone
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # the module or None, as the code below asks
 
 TMP_SUFFIX = ".attn-tui-tmp"
 STALE_AFTER = 600  # seconds: a save takes well under this; an older unlocked temporary file is dead
@@ -36,7 +40,7 @@ def current_umask() -> int:
     return mask
 
 
-def target_of(path) -> Path:
+def target_of(path: str | Path) -> Path:
     """Where writing ``path`` lands: the final target of a symlink (chains followed), else ``path``.
 
     OSError with the reason for a symlink loop; IsADirectoryError for a folder;
@@ -60,7 +64,7 @@ def target_of(path) -> Path:
     return real
 
 
-def file_stamp(path) -> tuple | None:
+def file_stamp(path: str | Path) -> tuple[Any, ...] | None:
     """(inode, size, mtime in ns) of the file at ``path`` now (symlinks followed), or None when there
     is none: a save compares it with the one recorded when the file was opened or last saved, so
     that another explorer's save in between is noticed (an atomic save gives a new inode)."""
@@ -85,7 +89,7 @@ def fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path, data: bytes, within=None, new_mode: int | None = None) -> Path:
+def write_atomic(path: str | Path, data: bytes, within: Any | None = None, new_mode: int | None = None) -> Path:
     """Write ``data`` to ``path`` so that a reader sees the old file or the new one, never half.
 
     ``new_mode``: the permission bits of a file that is not there yet (default 0666 less the umask;

@@ -31,7 +31,7 @@ def _write_synced(path: Path, data: bytes, mode: int) -> None:
     os.chmod(path, mode)
 
 
-def write_all_or_none(folder, items: Iterable[tuple[str, bytes]]) -> list[Path]:
+def write_all_or_none(folder: str | Path, items: Iterable[tuple[str, bytes]]) -> list[Path]:
     """Write each (file name, bytes) of ``items`` into ``folder`` (created with its parents if
     missing); after an error (raised) the folder holds what it held before. A name may be inside
     a subfolder ("frames/f01.svg"), created if missing. Existing files keep their permission bits;

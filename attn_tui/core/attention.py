@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,12 +19,17 @@ from .info import row_entropies_bits
 from .mask_kinds import MASK_KINDS, SCENARIO_KINDS
 from .ranks import float_info, numerical_rank, score_rank, score_tolerance  # noqa: F401  (Trace's ranks; re-exported)
 
-DTYPES = {"float64": np.float64, "float32": np.float32, "float16": np.float16}
+if TYPE_CHECKING:
+    from typing import Any
+
+    import numpy.typing as npt
+
+DTYPES: dict[str, type[np.floating[Any]]] = {"float64": np.float64, "float32": np.float32, "float16": np.float16}
 FILLS = ("-1e9", "-inf", "min")
 MASKS = SCENARIO_KINDS  # the kinds a Scenario holds, read off the table (core/mask_kinds.py)
 
 
-def softmax(x, axis=-1):
+def softmax(x: Any, axis: int = -1) -> Any:
     """Numerically stable softmax along ``axis``.
 
     softmax(x)_i = exp(x_i - max x) / Σ_j exp(x_j - max x)
@@ -44,7 +50,7 @@ def softmax(x, axis=-1):
     return _softmax_sums(x, axis)[0]
 
 
-def _softmax_sums(x, axis=-1):
+def _softmax_sums(x: Any, axis: int = -1) -> Any:
     """(softmax(x), Σ_j exp(x_j - max x)) with one new array: the shift, exp and division run in
     place (the same operations in the same order as e = exp(x - max); e / Σe, so the same bits)."""
     with np.errstate(invalid="ignore", over="ignore"):
@@ -55,7 +61,7 @@ def _softmax_sums(x, axis=-1):
     return e, sums
 
 
-def matmul(a, b):
+def matmul(a: np.ndarray, b: Any) -> Any:
     """a @ b in their dtype. float16 is multiplied in float32 and rounded once: NumPy's own
     float16 matmul also accumulates in float32 (ones(4096) · ones(4096) is 4096, not float16's
     2048), but in a loop without BLAS, ~50x slower (0.17 s for 64 x 256 @ 256 x 2048)."""
@@ -64,7 +70,7 @@ def matmul(a, b):
     return a @ b
 
 
-def float_dtype(dtype):
+def float_dtype(dtype: npt.DTypeLike) -> Any:
     """np.dtype for "float64" | "float32" | "float16" (a name or a NumPy type); ValueError otherwise."""
     name = dtype if isinstance(dtype, str) else None
     if name is None:
@@ -77,7 +83,7 @@ def float_dtype(dtype):
     return np.dtype(DTYPES[name])
 
 
-def fill_value(fill="-1e9", dtype=np.float64):
+def fill_value(fill: str | float = "-1e9", dtype: Any = np.float64) -> Any:
     """The additive mask value for blocked cells, *in* ``dtype``.
 
     "-1e9" (or the number -1e9) is the lesson's finite stand-in; cast to float16
@@ -99,7 +105,14 @@ def fill_value(fill="-1e9", dtype=np.float64):
         return dtype.type(value)
 
 
-def blocked_cells(kind="causal", T=1, T_k=None, padding=(), window=None, first=0):
+def blocked_cells(
+    kind: str = "causal",
+    T: int = 1,
+    T_k: int | None = None,
+    padding: Any = (),
+    window: Any | None = None,
+    first: int = 0,
+) -> Any:
     """Boolean (T, T') array, True where query t may not see key i.
 
     kind: a Scenario's kind (core/mask_kinds.py's rule): "causal" (i > t blocked), "none", or
@@ -122,7 +135,7 @@ def blocked_cells(kind="causal", T=1, T_k=None, padding=(), window=None, first=0
     return blocked
 
 
-def additive_mask(blocked, fill="-1e9", dtype=np.float64):
+def additive_mask(blocked: Any, fill: str | float = "-1e9", dtype: npt.DTypeLike = np.float64) -> Any:
     """M with 0 where open and the fill where blocked, in ``dtype``. Shape of ``blocked``."""
     dtype = float_dtype(dtype)
     M = np.zeros(blocked.shape, dtype=dtype)
@@ -130,7 +143,7 @@ def additive_mask(blocked, fill="-1e9", dtype=np.float64):
     return M
 
 
-def causal_mask(T, fill=-1e9, dtype=np.float64):
+def causal_mask(T: int, fill: float = -1e9, dtype: npt.DTypeLike = np.float64) -> Any:
     """Additive causal mask, shape (T, T): M[t, i] = 0 for i <= t, fill for i > t.
 
     >>> causal_mask(3)[0].tolist()
@@ -160,47 +173,47 @@ class Trace:
     eff: np.ndarray
     blocked: np.ndarray
     scale: float
-    nan_rows: tuple = field(default=())
+    nan_rows: tuple[Any, ...] = field(default=())
 
     @property
-    def scores(self):
+    def scores(self) -> Any:
         """S = scale · Q Kᵀ, (T, T'), before the mask."""
         return self.S
 
     @property
-    def weights(self):
+    def weights(self) -> Any:
         """A = softmax_row(S + M), (T, T'); each row sums to 1 (NaN for a fully masked -inf row)."""
         return self.A
 
     @property
-    def output(self):
+    def output(self) -> Any:
         """O = A V, (T, d_v)."""
         return self.O
 
     # Ranks cost an SVD each; they are computed on first use, not on every keypress.
     @cached_property
-    def rank_S(self):
+    def rank_S(self) -> Any:
         """rank S <= min(rank Q, rank K) <= d_k (None if S has NaN/inf); see :func:`score_rank`."""
         return score_rank(self.S, self.Q, self.K, self.scale)
 
     @cached_property
-    def rank_Q(self):
+    def rank_Q(self) -> Any:
         return numerical_rank(self.Q)
 
     @cached_property
-    def rank_K(self):
+    def rank_K(self) -> Any:
         return numerical_rank(self.K)
 
     @property
-    def d_k(self):
+    def d_k(self) -> Any:
         return self.Q.shape[1]
 
     @property
-    def dtype(self):
+    def dtype(self) -> Any:
         return self.A.dtype
 
 
-def _check_additive(mask):
+def _check_additive(mask: Any) -> None:
     """An additive mask may hold 0, finite numbers and -inf; NaN or +inf would poison a row."""
     try:
         m = np.asarray(mask, dtype=np.float64)  # no copy when it is float64 already
@@ -215,7 +228,7 @@ def _check_additive(mask):
         raise ValueError(f"mask: row {r + 1}, column {c + 1} is {m[r, c]}; use 0, a negative number or -inf")
 
 
-def _mask_arrays(mask, T: int, T_k: int, dtype) -> tuple[np.ndarray, np.ndarray]:
+def _mask_arrays(mask: Any, T: int, T_k: int, dtype: npt.DTypeLike) -> tuple[np.ndarray, np.ndarray]:
     """(blocked, M) of ``attention``'s mask: None (nothing blocked), a boolean array of blocked cells
     (filled with -1e9) or an additive array (a negative entry blocks)."""
     if mask is None:
@@ -231,7 +244,7 @@ def _mask_arrays(mask, T: int, T_k: int, dtype) -> tuple[np.ndarray, np.ndarray]
     return M < 0, M
 
 
-def attention(Q, K, V, mask=None, scale=None, dtype=np.float64):
+def attention(Q: Any, K: Any, V: Any, mask: Any = None, scale: float | None = None, dtype: Any = np.float64) -> Trace:
     """Scaled dot-product attention returning a :class:`Trace`.
 
     Q: (T, d_k), K: (T', d_k), V: (T', d_v).
@@ -239,7 +252,6 @@ def attention(Q, K, V, mask=None, scale=None, dtype=np.float64):
     cells (True = blocked, filled with -1e9).
     scale: None means 1/√d_k; a number replaces it.
     dtype: the float type every step is computed in (float16 really overflows).
-
     S = scale · Q Kᵀ,  A = softmax_row(S + M),  O = A V.
     """
     Q, K, V = check_matrix(Q, "Q"), check_matrix(K, "K"), check_matrix(V, "V")

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def nbytes(value) -> int:
+
+def nbytes(value: Any) -> int:
     """The bytes of the arrays in ``value`` (an array, or a tuple or list of them); 0 for anything else."""
     if isinstance(value, np.ndarray):
         return value.nbytes
@@ -28,13 +32,13 @@ class ByteCache:
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
         self.held = 0  # bytes of the values kept now
-        self._items: OrderedDict = OrderedDict()  # key -> (value, its bytes)
+        self._items: OrderedDict[Any, Any] = OrderedDict()  # key -> (value, its bytes)
         self._lock = threading.Lock()  # a heads screen's worker and the event loop share the module's caches
 
     def __len__(self) -> int:
         return len(self._items)
 
-    def get(self, key, make):
+    def get(self, key: object, make: Any) -> Any:
         """The value kept for ``key``, else ``make()`` (kept when it fits, the oldest dropped to make room)."""
         with self._lock:
             hit = self._items.get(key)

@@ -13,6 +13,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 _here = threading.local()
 
@@ -23,7 +28,7 @@ class Cancelled(BaseException):  # noqa: N818  (what happened, as asyncio's Canc
 
 
 @contextmanager
-def cancellable(is_cancelled: Callable[[], bool]):
+def cancellable(is_cancelled: Callable[[], bool]) -> Iterator[Any]:
     """In this thread, until the block ends, check() raises Cancelled once ``is_cancelled()`` is true."""
     before = getattr(_here, "is_cancelled", None)
     _here.is_cancelled = is_cancelled

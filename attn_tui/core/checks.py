@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def check_matrix(a, name):
+
+def check_matrix(a: np.ndarray, name: str) -> Any:
     """Return ``a`` as a 2-D float64 array, or raise ValueError naming the bad cell.
 
     Refuses: non-numeric entries, ragged or non-2-D input, empty matrices, NaN/inf.
@@ -31,7 +36,7 @@ def check_matrix(a, name):
     return arr
 
 
-def check_same(got, want, name, what):
+def check_same(got: Any, want: Any, name: str, what: str) -> None:
     """Raise ValueError "name: what (got G, expected W)" unless got == want (a size of ``name``)."""
     if got != want:
         raise ValueError(f"{name}: {what} (got {got}, expected {want})")

@@ -9,6 +9,8 @@ the trace (Q, K, V, S, M, S + M, A, O, H, blocked) and recomputes only the sums 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .attention import blocked_cells
@@ -17,14 +19,20 @@ from .mask_kinds import MASK_KINDS
 from .matrices import PROJECTION_INPUTS, PROJECTIONS
 from .numfmt import fit_number
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from attn_tui.core.attention import Trace
+    from attn_tui.core.scenario import Scenario
+
 MAX_TERMS = 6
 
 
-def n(x) -> str:
+def n(x: Any) -> str:
     return fit_number(float(x), 10)
 
 
-def vec(a) -> str:
+def vec(a: np.ndarray) -> str:
     return "[" + " ".join(n(x) for x in a) + "]"
 
 
@@ -37,7 +45,7 @@ def _sum(terms: list[tuple[float, float]]) -> str:
     return shown or "0 (every term is 0)"
 
 
-def block_reason(s, r: int, c: int) -> str:
+def block_reason(s: Scenario, r: int, c: int) -> str:
     """Why query r may not see key c (0-based), by the core's own mask rule (blocked_cells)."""
     reasons = []
     if c + 1 in s.padding:
@@ -51,7 +59,7 @@ def block_reason(s, r: int, c: int) -> str:
     return ", ".join(reasons) or "masked"
 
 
-def _input(s, tr, name, r, c) -> list[str]:
+def _input(s: Scenario, tr: Trace, name: str, r: int, c: int) -> list[str]:
     a = getattr(tr, name) if name in PROJECTIONS else getattr(s, name)
     typed = name != "V" or s.V is not None
     return [
@@ -60,7 +68,7 @@ def _input(s, tr, name, r, c) -> list[str]:
     ]
 
 
-def _projection(s, tr, name, r, c) -> list[str]:
+def _projection(s: Scenario, tr: Trace, name: str, r: int, c: int) -> list[str]:
     W = getattr(s, f"W_{name}")
     src, sname = (s.X, "X") if name == "Q" or not s.cross else (s.Y, "Y")
     return [
@@ -70,7 +78,7 @@ def _projection(s, tr, name, r, c) -> list[str]:
     ]
 
 
-def _score(s, tr, r, c, head) -> list[str]:
+def _score(s: Scenario, tr: Trace, r: int, c: int, head: str) -> list[str]:
     q, k = tr.Q[r], tr.K[c]
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is explained below
         dot = float(np.dot(q.astype(np.float64), k.astype(np.float64)))
@@ -91,14 +99,14 @@ def _score(s, tr, r, c, head) -> list[str]:
     return out
 
 
-def _mask(s, tr, r, c, head) -> list[str]:
+def _mask(s: Scenario, tr: Trace, r: int, c: int, head: str) -> list[str]:
     why = f"blocked: {block_reason(s, r, c)}" if tr.blocked[r, c] else "open: query may see this key"
     if tr.blocked[r, c] and s.fill == "-1e9" and np.isinf(tr.M[r, c]):
         why += f" (the -1e9 fill is -inf in {s.dtype})"
     return [f"M[{r + 1},{c + 1}] ({head}) = {n(tr.M[r, c])}", why, f"S + M = {n(tr.S_masked[r, c])}"]
 
 
-def small(x) -> str:
+def small(x: Any) -> str:
     """A weight or kernel value with 3 significant digits below 0.1 (0.00154, not 0.002), so the
     quotient written after it can be checked by hand; else as :func:`n`."""
     x = float(x)
@@ -108,7 +116,7 @@ def small(x) -> str:
     return f"{m}e{int(e)}" if e else m  # "2.58e-5", as the other numbers write it (not "2.58e-05")
 
 
-def _weight(tr, r, c, head) -> list[str]:
+def _weight(tr: Trace, r: int, c: int, head: str) -> list[str]:
     x = tr.S_masked[r].astype(np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
         mx = np.max(x)
@@ -124,7 +132,7 @@ def _weight(tr, r, c, head) -> list[str]:
     ]
 
 
-def _weight_note(tr, r, c) -> str:
+def _weight_note(tr: Trace, r: int, c: int) -> str:
     if np.isnan(tr.A[r, c]):
         return _nan_line(tr, r)
     if not tr.blocked[r, c]:
@@ -136,7 +144,7 @@ def _weight_note(tr, r, c) -> str:
     return "masked, yet not 0: the fill does not outweigh these scores"
 
 
-def _output(s, tr, r, c) -> list[str]:
+def _output(s: Scenario, tr: Trace, r: int, c: int) -> list[str]:
     terms = list(zip(tr.A[r].astype(np.float64), tr.V[:, c].astype(np.float64)))
     return [
         f"O[{r + 1},{c + 1}] (row {s.token_labels[r]}, {s.value_features[c]})",
@@ -161,7 +169,7 @@ def _entropy_terms(nz: np.ndarray) -> str:
     return text
 
 
-def _entropy(s, tr, r) -> list[str]:
+def _entropy(s: Scenario, tr: Trace, r: int) -> list[str]:
     p = tr.A[r].astype(np.float64)
     terms = _entropy_terms(p[p > 0])
     top = ceiling_bits(tr.blocked[r : r + 1])[0]
@@ -179,7 +187,7 @@ def _entropy(s, tr, r) -> list[str]:
     ]
 
 
-def derivation(s, tr, name: str, r: int, c: int) -> list[str]:
+def derivation(s: Scenario, tr: Trace, name: str, r: int, c: int) -> list[str]:
     """The lines that show how cell (r, c) (0-based) of matrix ``name`` was computed
     (empty lines are left for the caller to drop)."""
     if name in PROJECTION_INPUTS or (name in PROJECTIONS and not s.projected):
@@ -200,7 +208,7 @@ def derivation(s, tr, name: str, r: int, c: int) -> list[str]:
     return [f"{name}[{r + 1},{c + 1}]"]
 
 
-def _nan_line(tr, r: int) -> str:
+def _nan_line(tr: Trace, r: int) -> str:
     """Why A's row r is NaN: its true cause (core.diagnose), not always the mask."""
     cause = nan_cause(tr, r)
     if cause.kind == "masked":

@@ -19,8 +19,16 @@ Pure NumPy; reads a Trace (shapes as there: Q (T, d_k), K (T', d_k), S, M (T, T'
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    import numpy.typing as npt
+
+    from attn_tui.core.attention import Trace
 
 SHORT = {
     "masked": "fully masked with fill -inf: -inf - (-inf) = NaN",
@@ -47,12 +55,12 @@ class NanCause:
         return SHORT[self.kind].format(dtype=self.dtype, where=self.where)
 
 
-def dtype_max(dtype) -> float:
+def dtype_max(dtype: npt.DTypeLike) -> float:
     """Largest finite number of ``dtype`` (65504 for float16)."""
     return float(np.finfo(np.dtype(dtype)).max)
 
 
-def first_bad(name: str, a, row: int | None = None) -> str:
+def first_bad(name: str, a: np.ndarray, row: int | None = None) -> str:
     """ "S[2,1] = inf" for the first non-finite cell of ``a`` (of row ``row`` if given)."""
     a = np.asarray(a)
     sub = a[row : row + 1] if row is not None else a
@@ -64,12 +72,12 @@ def first_bad(name: str, a, row: int | None = None) -> str:
     return f"{name}[{r + 1},{c + 1}] = {_num(a[r, c])}"
 
 
-def _num(x) -> str:
+def _num(x: Any) -> str:
     x = float(x)
     return "NaN" if np.isnan(x) else ("inf" if x > 0 else "-inf") if np.isinf(x) else f"{x:g}"
 
 
-def nan_cause(trace, t: int) -> NanCause:
+def nan_cause(trace: Trace, t: int) -> NanCause:
     """The cause of NaN in row ``t`` of ``trace.A`` (call only for a NaN row)."""
     dt = trace.S.dtype.name
     M_t, S_t = trace.M[t], trace.S[t]
@@ -85,18 +93,18 @@ def nan_cause(trace, t: int) -> NanCause:
     return NanCause(t, "other", dtype=dt)
 
 
-def nan_causes(trace) -> list[NanCause]:
+def nan_causes(trace: Trace) -> list[NanCause]:
     """One NanCause per NaN row of A, in row order."""
     return [nan_cause(trace, t) for t in trace.nan_rows]
 
 
-def overflows(trace) -> list[str]:
+def overflows(trace: Trace) -> list[str]:
     """Cells where Q, K, V or S hold ±inf/NaN (never the mask fill, which lives in M),
     e.g. ["S[2,1] = inf"]: the first offending cell of each matrix."""
     return [w for w in (first_bad(n, getattr(trace, n)) for n in ("Q", "K", "V", "S")) if w]
 
 
-def ceiling_bits(blocked) -> np.ndarray:
+def ceiling_bits(blocked: Any) -> np.ndarray:
     """log₂ of the number of visible keys per row, (T,): the most bits a row can carry.
 
     NaN where a row sees no key at all (there is no ceiling; show it as "—")."""

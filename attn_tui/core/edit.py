@@ -12,13 +12,19 @@ or Q (T, d_k), K (T', d_k), V (T', d_v).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .limits import BOUND, EDIT_MAX, MAX_LABEL, clean_label, compute_problem  # noqa: F401 (MAX_LABEL: the editor's, as BOUND)
+from .limits import BOUND as BOUND  # re-exported (MAX_LABEL: the editor's, as BOUND)
+from .limits import EDIT_MAX, clean_label, compute_problem
+from .limits import MAX_LABEL as MAX_LABEL
 from .matrices import INPUTS  # the matrices the learner edits (when the scenario has them)
 from .numparse import parse_float
 from .scenario import Scenario
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # BOUND (|cell| <= 1e6), EDIT_MAX (512) and MAX_LABEL (24) live in core.limits: every door applies them
 
@@ -27,7 +33,7 @@ class EditError(ValueError):
     """An edit that cannot be made; str() is the one-line message for the learner."""
 
 
-def cell_name(name, row, col):
+def cell_name(name: str, row: Any, col: Any) -> str:
     """'X[t2, noun]'-style position, 1-based: ``X row 2, column 3``."""
     return f"{name} row {row + 1}, column {col + 1}"
 
@@ -51,7 +57,7 @@ def overflow(s: Scenario) -> str | None:
     return problem and f"{problem[0]} overflows {s.dtype} (largest finite {problem[3]:g})"
 
 
-def matrix_of(s, name):
+def matrix_of(s: Scenario, name: str) -> Any:
     """The current values of editable matrix ``name`` (an implicit V is the identity)."""
     m = getattr(s, name, None) if name in INPUTS else None
     if name == "V" and m is None and not s.projected:
@@ -61,7 +67,7 @@ def matrix_of(s, name):
     return m
 
 
-def set_cell(s: Scenario, name: str, row: int, col: int, value) -> Scenario:
+def set_cell(s: Scenario, name: str, row: int, col: int, value: Any) -> Scenario:
     """``s`` with ``name[row, col] = value`` (0-based indices; value a float or text).
 
     Refuses bad text (see parse_value), out-of-range cells, and a value that makes
@@ -84,7 +90,7 @@ def set_cell(s: Scenario, name: str, row: int, col: int, value) -> Scenario:
 
 
 # -- labels ---------------------------------------------------------------
-def _label(text, where):
+def _label(text: str, where: Any) -> Any:
     return clean_label(text, where, EditError)  # the rule a file's labels follow too (core.limits)
 
 
@@ -108,14 +114,14 @@ def rename(s: Scenario, kind: str, index: int, text: str) -> Scenario:
 
 
 # -- tokens ---------------------------------------------------------------
-def _fresh(labels, prefix):
+def _fresh(labels: Any, prefix: str) -> str:
     n = len(labels) + 1
     while f"{prefix}{n}" in labels:
         n += 1
     return f"{prefix}{n}"
 
 
-def renumber(labels, prefix="t"):
+def renumber(labels: Any, prefix: str = "t") -> Any:
     """Position-style labels ("t3", "t3 soft") renumbered by position; other labels kept.
 
     ``("t1", "t2", "t5", "t3")`` -> ``("t1", "t2", "t3", "t4")``;
@@ -125,15 +131,15 @@ def renumber(labels, prefix="t"):
     return tuple(f"{prefix}{i + 1}{m.group(1) or ''}" if (m := pat.match(x)) else x for i, x in enumerate(labels))
 
 
-def _insert_row(a, at):
+def _insert_row(a: np.ndarray, at: Any) -> Any:
     return None if a is None else np.insert(a, at, 0.0, axis=0)
 
 
-def _delete_row(a, at):
+def _delete_row(a: np.ndarray, at: Any) -> Any:
     return None if a is None else np.delete(a, at, axis=0)
 
 
-def _self_qk(s):
+def _self_qk(s: Scenario) -> Any:
     """Q/K scenario whose keys are the query tokens themselves (T = T')."""
     return not s.projected and s.T == s.T_k
 
@@ -196,7 +202,7 @@ def remove_token(s: Scenario, at: int) -> Scenario:
     return s.with_(**ch)
 
 
-def _shift_padding(padding, at):
+def _shift_padding(padding: Any, at: Any) -> Any:
     """Padding positions (1-based) after removing 0-based key ``at``."""
     return tuple(p - 1 if p > at + 1 else p for p in padding if p != at + 1)
 
@@ -227,7 +233,7 @@ def remove_key_token(s: Scenario, at: int) -> Scenario:
 
 
 # -- dimensions -----------------------------------------------------------
-def _resize(a, rows=None, cols=None):
+def _resize(a: np.ndarray, rows: Any | None = None, cols: Any | None = None) -> Any:
     """``a`` cut or zero-padded to (rows, cols); None keeps that size."""
     if a is None:
         return None

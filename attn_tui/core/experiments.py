@@ -7,16 +7,21 @@ at d_k = 512 is nearly one-hot, and entropy falls as c grows.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .attention import softmax
 from .info import entropy_bits
 
+if TYPE_CHECKING:
+    from typing import Any
+
 DKS = (4, 64, 512)
 SWEEP = np.linspace(0.1, 3.0, 30)
 
 
-def dot_samples(d_k, n=5000, seed=8):
+def dot_samples(d_k: int, n: int = 5000, seed: int = 8) -> Any:
     """n samples of q·k with q, k ~ N(0, I_{d_k}) independent. Shape (n,)."""
     rng = np.random.default_rng(seed)
     q = rng.standard_normal((n, d_k))
@@ -24,7 +29,7 @@ def dot_samples(d_k, n=5000, seed=8):
     return np.einsum("nd,nd->n", q, k)
 
 
-def variance(dks=DKS, n=5000, seed=8, progress=None):
+def variance(dks: Any = DKS, n: int = 5000, seed: int = 8, progress: Any | None = None) -> Any:
     """[{d_k, var, ratio}] with var = mean((q·k)²) (the mean is ~0) and ratio = var/d_k.
 
     progress: optional callable(done, total) for long runs.
@@ -39,7 +44,7 @@ def variance(dks=DKS, n=5000, seed=8, progress=None):
     return out
 
 
-def saturation(d_k=512, T=8, seed=8):
+def saturation(d_k: int = 512, T: int = 8, seed: int = 8) -> Any:
     """Row 1 of softmax(Q Kᵀ) unscaled vs scaled by 1/√d_k, Q, K ~ N(0,1) (T, d_k).
 
     Returns {unscaled: {max, H}, scaled: {max, H}, log2_T}.
@@ -49,12 +54,12 @@ def saturation(d_k=512, T=8, seed=8):
     K = rng.standard_normal((T, d_k))
     S = Q @ K.T  # (T, T), variance ~ d_k
     rows = {"unscaled": softmax(S[0]), "scaled": softmax(S[0] / np.sqrt(d_k))}
-    res = {k: {"max": float(a.max()), "H": entropy_bits(a)} for k, a in rows.items()}
+    res: dict[str, Any] = {k: {"max": float(a.max()), "H": entropy_bits(a)} for k, a in rows.items()}
     res["log2_T"] = float(np.log2(T))
     return res
 
 
-def sweep_scores(T=8, d_k=16, seed=16):
+def sweep_scores(T: int = 8, d_k: int = 16, seed: int = 16) -> Any:
     """One query row against T keys at unit variance: s = q Kᵀ/√d_k, shape (T,)."""
     rng = np.random.default_rng(seed)
     q = rng.standard_normal(d_k)
@@ -62,7 +67,7 @@ def sweep_scores(T=8, d_k=16, seed=16):
     return K @ q / np.sqrt(d_k)
 
 
-def scale_sweep(scales=SWEEP, T=8, d_k=16, seed=16):
+def scale_sweep(scales: Any = SWEEP, T: int = 8, d_k: int = 16, seed: int = 16) -> Any:
     """[{c, H, row}] for softmax(c·s) at each multiplier c: the entropy knob."""
     s = sweep_scores(T, d_k, seed)
     out = []
@@ -75,7 +80,7 @@ def scale_sweep(scales=SWEEP, T=8, d_k=16, seed=16):
 LESSON_YLIM = (-3.0, 6.0)  # the lesson's ylim([-3, 6]) for the scores panel
 
 
-def sweep_ylim(frames, lesson=LESSON_YLIM) -> tuple[float, float]:
+def sweep_ylim(frames: Any, lesson: Any = LESSON_YLIM) -> tuple[float, float]:
     """The scores panel's y range: the lesson's [-3, 6], widened to whole numbers so that no bar of
     any frame is clipped (its t6 reaches -6.1 and t1 6.0 at c = 3); one range for the whole sweep,
     so the bars visibly stretch as c grows.
@@ -88,7 +93,7 @@ def sweep_ylim(frames, lesson=LESSON_YLIM) -> tuple[float, float]:
     return float(np.floor(lo)), float(np.ceil(hi))
 
 
-def entropies_at(cs=(0.1, 1.0, 3.0), T=8, d_k=16, seed=16):
+def entropies_at(cs: Any = (0.1, 1.0, 3.0), T: int = 8, d_k: int = 16, seed: int = 16) -> Any:
     """H(softmax(c·s)) in bits at each exact multiplier c (the lesson's c = 0.1, 1, 3 line).
 
     s is :func:`sweep_scores`; the sweep grid holds 0.9999999999999999, not 1, so

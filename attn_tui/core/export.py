@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,10 +20,15 @@ from .atomic_folder import write_all_or_none
 from .limits import EXPORT_MAX, gib
 from .scenario import Scenario
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from attn_tui.core.attention import Trace
+
 FORMATS = ("csv", "npy")
 
 
-def matrices(s: Scenario, trace) -> dict:
+def matrices(s: Scenario, trace: Trace) -> dict[Any, Any]:
     """name -> (array, row labels, column labels) of everything worth exporting."""
     q, k = s.tokens, s.keys
     d_k = tuple(f"k{j + 1}" for j in range(s.d_k))
@@ -46,7 +52,7 @@ def matrices(s: Scenario, trace) -> dict:
     return out
 
 
-def csv_text(a, rows, cols) -> str:
+def csv_text(a: np.ndarray, rows: Any, cols: Any) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["", *cols])
@@ -55,11 +61,11 @@ def csv_text(a, rows, cols) -> str:
     return buf.getvalue()
 
 
-def planned(folder, fmt, names) -> list[Path]:
+def planned(folder: str | Path, fmt: str, names: Any) -> list[Path]:
     return [Path(folder) / f"{n}.{fmt}" for n in names]
 
 
-def export(s: Scenario, trace, folder, fmt="csv", overwrite=False) -> list[Path]:
+def export(s: Scenario, trace: Trace, folder: str | Path, fmt: str = "csv", overwrite: bool = False) -> list[Path]:
     """Write every matrix of ``s``/``trace`` to ``folder`` as NAME.csv or NAME.npy.
 
     The folder is created if missing. FileExistsError (naming the first file)
@@ -87,7 +93,7 @@ def export(s: Scenario, trace, folder, fmt="csv", overwrite=False) -> list[Path]
     return paths
 
 
-def file_bytes(fmt: str, a, rows, cols) -> bytes:
+def file_bytes(fmt: str, a: np.ndarray, rows: Any, cols: Any) -> bytes:
     """The bytes of one exported matrix: CSV with labels, or .npy."""
     if fmt == "csv":
         return csv_text(a, rows, cols).encode("utf-8")

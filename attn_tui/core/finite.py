@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def finite_range(values) -> tuple[float, float]:
+
+def finite_range(values: Any) -> tuple[float, float]:
     """(lo, hi): the finite min and max of ``values`` (any shape, read as float64), (NaN, NaN) when
     no value is finite.
 

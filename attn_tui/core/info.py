@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def entropy_bits(p):
+
+def entropy_bits(p: Any) -> Any:
     """H(p) = -Σ_i p_i log₂ p_i in bits, with 0·log 0 = 0 exactly.
 
     p: (n,) a distribution. NaN anywhere in p gives NaN.
@@ -23,7 +28,7 @@ def entropy_bits(p):
     return float(h) + 0.0  # +0.0 turns -0.0 into 0.0
 
 
-def row_entropies_bits(A):
+def row_entropies_bits(A: np.ndarray) -> Any:
     """H(A_t) for each row t of A (T, T') -> (T,) float64 array of bits."""
     A = np.asarray(A, dtype=np.float64)
     if A.ndim != 2:
@@ -37,6 +42,6 @@ def row_entropies_bits(A):
     return h
 
 
-def effective_tokens(H):
+def effective_tokens(H: np.ndarray) -> Any:
     """2^H: the effective number of tokens a row attends to. Same shape as H."""
     return np.exp2(np.asarray(H, dtype=np.float64))

@@ -21,6 +21,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ: the only format characters a label may hold
 ZWJ = "\u200d"
@@ -102,10 +106,10 @@ def last_cluster(text: str) -> str:
 
 
 @lru_cache(maxsize=8)
-def repeats(tokens: tuple) -> bool:
+def repeats(tokens: tuple[Any, ...]) -> bool:
     """True if a label of ``tokens`` comes twice, compared without surrounding whitespace (" the"
     and "the" read alike on screen). Cached per sequence (16,384 labels)."""
-    seen: set = set()
+    seen: set[Any] = set()
     for tok in tokens:
         key = tok.strip()
         if key in seen:
@@ -115,11 +119,11 @@ def repeats(tokens: tuple) -> bool:
 
 
 @lru_cache(maxsize=8)
-def _numbered(tokens: tuple, prefix: str) -> tuple:
+def _numbered(tokens: tuple[Any, ...], prefix: str) -> tuple[Any, ...]:
     return tuple(f"{prefix}{i} {tok.strip() or tok}" for i, tok in enumerate(tokens, 1))  # "t1  The": one space
 
 
-def positioned(tokens, prefix: str = "t") -> tuple[str, ...]:
+def positioned(tokens: Any, prefix: str = "t") -> tuple[str, ...]:
     """The labels a sequence shows: when any label repeats, every label with its position counted
     from 1, as the lesson writes its tokens ("q w q" -> "t1 q", "t2 w", "t3 q"; a captured " The"
     -> "t1 The", the explorer's label strips it too); else the labels

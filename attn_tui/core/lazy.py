@@ -19,6 +19,7 @@ import itertools
 import threading
 from collections import OrderedDict
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,12 +28,20 @@ from .lazy_matrix import (  # noqa: F401  (re-exported: core.lazy's public names
     CACHE,
     COLS,
     RECENT,
-    ROWS,
     LazyMatrix,
     LazyRows,
     remember_recent,
 )
+from .lazy_matrix import ROWS as ROWS
 from .ranks import factor_rank, score_rank_qr, score_singular_values
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    import numpy.typing as npt
+
+    from attn_tui.core.scenario import Scenario
 
 RECENT_BLOCKS = 4  # row blocks remembered (a screen shows 2-3 blocks of rows: more would warm what is gone)
 NAMES = ("S", "M", "S_masked", "blocked", "A", "O")  # a LazyTrace's lazy matrices
@@ -47,15 +56,15 @@ class LazyTrace:
 
     _serials = itertools.count(1)
 
-    def __init__(self, s):
+    def __init__(self, s: Scenario) -> None:
         self.scenario = s
         self.serial = next(self._serials)  # equal serials: the same matrices (a grid's version)
         self.src = src = stream.Source.of(s)
         self.scale = src.scale
         T, T_k, dt = src.T, src.T_k, src.dtype
         self.Q, self.K = src.Q, src.K
-        self._stats: OrderedDict = OrderedDict()
-        self._recent_stats: OrderedDict = OrderedDict()  # the row blocks read last
+        self._stats: OrderedDict[Any, Any] = OrderedDict()
+        self._recent_stats: OrderedDict[Any, Any] = OrderedDict()  # the row blocks read last
         self._lock = threading.RLock()
         self.S = LazyMatrix((T, T_k), dt, src.scores)
         self.M = LazyMatrix((T, T_k), dt, src.additive)
@@ -66,7 +75,7 @@ class LazyTrace:
         self.O = LazyMatrix((T, d_v), dt, self._output)
 
     @cached_property
-    def V(self):
+    def V(self) -> Any:
         """V as given, or the identity (T' x T', lazily: O = A)."""
         src = self.src
         if src.V is not None:
@@ -74,7 +83,7 @@ class LazyTrace:
         return LazyMatrix((src.T_k, src.T_k), src.dtype, lambda r0, r1, c0, c1: _eye(r0, r1, c0, c1, src.dtype))
 
     @property
-    def dtype(self):
+    def dtype(self) -> Any:
         return self.src.dtype
 
     @cached_property
@@ -83,7 +92,7 @@ class LazyTrace:
         return self.src.visible_keys()
 
     @cached_property
-    def nan_rows(self) -> tuple:
+    def nan_rows(self) -> tuple[Any, ...]:
         """Rows that see no key while the fill is −inf in the dtype (softmax of all −inf is NaN).
         Scores cannot overflow: the door (limits.admit) refuses such a scenario."""
         if np.isfinite(self.src.fill):
@@ -91,16 +100,16 @@ class LazyTrace:
         return tuple(int(t) for t in np.flatnonzero(self.visible == 0))
 
     @cached_property
-    def H(self):
+    def H(self) -> Any:
         """Row entropies in bits, (T,), computed per row block when read."""
         return LazyRows(self.src.T, self.H_rows)
 
     @cached_property
-    def eff(self):
+    def eff(self) -> Any:
         """2^H, (T,): the effective number of keys each row attends to."""
         return LazyRows(self.src.T, lambda r0, r1: np.exp2(self.H_rows(r0, r1)))
 
-    def rank_info(self) -> dict:
+    def rank_info(self) -> dict[Any, Any]:
         """lenses.rank_info's dict from QR factors of Q and K (core.ranks): no T x T' matrix."""
         src = self.src
         return {
@@ -112,15 +121,15 @@ class LazyTrace:
         }
 
     @property
-    def d_k(self):
+    def d_k(self) -> Any:
         return self.Q.shape[1]
 
-    def stats(self, r0, r1) -> stream.RowStats:
+    def stats(self, r0: int, r1: int) -> stream.RowStats:
         """core.stream.row_stats of the ROWS-aligned block holding rows r0:r1 (r1 − r0 <= ROWS), cached."""
         with self._lock:
             return self._stats_locked(r0)
 
-    def _stats_locked(self, r0) -> stream.RowStats:
+    def _stats_locked(self, r0: int) -> stream.RowStats:
         b0 = (r0 // ROWS) * ROWS
         key = b0
         remember_recent(self._recent_stats, key, RECENT_BLOCKS)
@@ -135,7 +144,7 @@ class LazyTrace:
         with self._lock:
             return b0 in self._stats
 
-    def warm(self, old: LazyTrace, cancelled=lambda: False) -> None:
+    def warm(self, old: LazyTrace, cancelled: Any = lambda: False) -> None:
         """Compute the row blocks and tiles ``old`` (a trace of the same shape) gave last: the
         cells a screen showed of ``old`` are then read from this trace's caches, not computed
         on the event loop. Stops when ``cancelled()`` (a newer change came)."""
@@ -146,39 +155,39 @@ class LazyTrace:
         for name in NAMES:
             getattr(self, name).warm(getattr(old, name).recent_keys(), cancelled)
 
-    def recent_blocks(self) -> list:
+    def recent_blocks(self) -> list[Any]:
         with self._lock:
             return list(self._recent_stats)
 
-    def _each_block(self, r0, r1, fn):
+    def _each_block(self, r0: int, r1: int, fn: Callable[..., Any]) -> Any:
         parts = []
         for b0 in range((r0 // ROWS) * ROWS, r1, ROWS):
             a0, a1 = max(r0, b0), min(r1, b0 + ROWS)
             parts.append(fn(self.stats(a0, a1), a0 - b0, a1 - b0, a0, a1))
         return np.concatenate(parts) if parts else np.empty(0)
 
-    def _masked(self, r0, r1, c0, c1):
+    def _masked(self, r0: int, r1: int, c0: int, c1: int) -> Any:
         """S + M from their tiles (core.stream.Source.masked's sum, bit for bit)."""
         with np.errstate(over="ignore", invalid="ignore"):
             return self.S.block(r0, r1, c0, c1) + self.M.block(r0, r1, c0, c1)
 
-    def _weights(self, r0, r1, c0, c1):
-        def part(st, i0, i1, a0, a1):
+    def _weights(self, r0: int, r1: int, c0: int, c1: int) -> Any:
+        def part(st: Any, i0: int, i1: int, a0: int, a1: int) -> Any:
             X = self.S_masked.block(a0, a1, c0, c1).astype(np.float64)  # the cells row_stats read (Source.product)
             return stream.weights(X, st.m[i0:i1], st.l[i0:i1], self.dtype)
 
         return self._each_block(r0, r1, part)
 
-    def _output(self, r0, r1, c0, c1):
+    def _output(self, r0: int, r1: int, c0: int, c1: int) -> Any:
         if self.src.V is None:
             return self._weights(r0, r1, c0, c1)
         return self._each_block(r0, r1, lambda st, i0, i1, a0, a1: st.O[i0:i1, c0:c1].astype(self.dtype))
 
-    def H_rows(self, r0, r1) -> np.ndarray:
+    def H_rows(self, r0: int, r1: int) -> np.ndarray:
         """Row entropies of A in bits, rows r0:r1 (NaN for a row with no finite score)."""
         return self._each_block(r0, r1, lambda st, i0, i1, a0, a1: st.H[i0:i1])
 
-    def bounds(self, name):
+    def bounds(self, name: str) -> Any:
         """(lo, hi) of ``name`` for a grid's colour scale, without a T x T' pass: A within [0, 1],
         O within V's range, M from the fill; S from its scores over a sample of rows
         (core.stream.score_range: exact up to 256 rows), a cell beyond it gets the end colour."""
@@ -208,5 +217,5 @@ def warm_cost(old: LazyTrace, new: LazyTrace | None = None) -> int:
     return len(missing) * ROWS * src.T_k * (src.Q.shape[1] + d_v)
 
 
-def _eye(r0, r1, c0, c1, dtype):
+def _eye(r0: int, r1: int, c0: int, c1: int, dtype: npt.DTypeLike) -> Any:
     return (np.arange(r0, r1)[:, None] == np.arange(c0, c1)[None, :]).astype(dtype)

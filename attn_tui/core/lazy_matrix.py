@@ -12,8 +12,15 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    import numpy.typing as npt
 
 ROWS = 16  # rows per tile (a screen shows ~6-12 rows of a grid; 32 doubled the row-statistics pass per `+`)
 COLS = 512  # columns per tile
@@ -22,14 +29,14 @@ CACHE_BYTES = 4 * 2**20  # tiles kept per matrix, by their bytes (64 tiles of 16
 RECENT = 12  # tiles per matrix remembered as read last: what a screen showed, to warm a new trace with
 
 
-def remember_recent(recent: OrderedDict, key, size: int = RECENT) -> None:
+def remember_recent(recent: OrderedDict[Any, Any], key: object, size: int = RECENT) -> None:
     recent[key] = None
     recent.move_to_end(key)
     if len(recent) > size:
         recent.popitem(last=False)
 
 
-def span(key, n):
+def span(key: str, n: int) -> Any:
     """(start, stop, squeeze) of an int or a step-1 slice over n."""
     if isinstance(key, slice):
         start, stop, step = key.indices(n)
@@ -49,24 +56,32 @@ class LazyMatrix:
 
     ndim = 2
 
-    def __init__(self, shape, dtype, fn, rows=ROWS, cols=COLS, cache_bytes=CACHE_BYTES):
+    def __init__(
+        self,
+        shape: Any,
+        dtype: npt.DTypeLike,
+        fn: Callable[..., Any],
+        rows: Any = ROWS,
+        cols: Any = COLS,
+        cache_bytes: Any = CACHE_BYTES,
+    ) -> None:
         self.shape = (int(shape[0]), int(shape[1]))
         self.dtype = np.dtype(dtype)
         self._fn = fn
         self._rows, self._cols, self._cache_bytes = rows, cols, cache_bytes
-        self._tiles: OrderedDict = OrderedDict()
+        self._tiles: OrderedDict[Any, Any] = OrderedDict()
         self._held = 0  # bytes of the tiles kept
         self._lock = threading.RLock()  # a lens worker and the event loop may read the same matrix
-        self.recent: OrderedDict = OrderedDict()  # the keys of the tiles read last (see warm)
+        self.recent: OrderedDict[Any, Any] = OrderedDict()  # the keys of the tiles read last (see warm)
 
-    def __len__(self):
+    def __len__(self) -> Any:
         return self.shape[0]
 
-    def _tile(self, i, j):
+    def _tile(self, i: int, j: int) -> Any:
         with self._lock:
             return self._tile_locked(i, j)
 
-    def _tile_locked(self, i, j):
+    def _tile_locked(self, i: int, j: int) -> Any:
         key = (i, j)
         remember_recent(self.recent, key)
         if key in self._tiles:
@@ -77,7 +92,7 @@ class LazyMatrix:
         self._keep(key, t)
         return t
 
-    def _keep(self, key, t: np.ndarray) -> None:
+    def _keep(self, key: tuple[Any, ...], t: np.ndarray) -> None:
         """Keep tile ``t``, dropping the least recently read ones beyond CACHE_BYTES (``t`` itself stays)."""
         self._tiles[key] = t
         self._held += t.nbytes
@@ -85,7 +100,7 @@ class LazyMatrix:
             _, old = self._tiles.popitem(last=False)
             self._held -= old.nbytes
 
-    def block(self, r0, r1, c0, c1) -> np.ndarray:
+    def block(self, r0: int, r1: int, c0: int, c1: int) -> np.ndarray:
         """The ndarray of rows r0:r1, columns c0:c1, assembled from tiles; a few rows across
         many tiles (a chart's whole row of T' keys) are computed as they are asked, not as
         ROWS-row tiles, and kept in a small cache of their own."""
@@ -107,11 +122,11 @@ class LazyMatrix:
                 out[a0 - r0 : a1 - r0, b0 - c0 : b1 - c0] = t[a0 - i * R : a1 - i * R, b0 - j * C : b1 - j * C]
         return out
 
-    def recent_keys(self) -> list:
+    def recent_keys(self) -> list[Any]:
         with self._lock:
             return list(self.recent)
 
-    def warm(self, keys, cancelled=lambda: False) -> None:
+    def warm(self, keys: Any, cancelled: Any = lambda: False) -> None:
         """Compute the tiles ``keys`` (another matrix's ``recent``, of the same shape) unless
         ``cancelled()`` says stop: a worker readies what the screen will read."""
         for key in keys:
@@ -122,7 +137,7 @@ class LazyMatrix:
             else:
                 self._tile(*key)
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Any:
         if not isinstance(key, tuple):
             key = (key, slice(None))
         if len(key) != 2:
@@ -134,7 +149,9 @@ class LazyMatrix:
             return out[0, 0]
         return out[0] if sq_r else out[:, 0] if sq_c else out
 
-    def __array__(self, dtype=None, copy=None):  # np.asarray(m): the whole matrix, for small shapes only
+    def __array__(
+        self, dtype: npt.DTypeLike | None = None, copy: bool | None = None
+    ) -> Any:  # np.asarray(m): the whole matrix, for small shapes only
         a = self.block(0, self.shape[0], 0, self.shape[1])
         return a if dtype is None else a.astype(dtype)
 
@@ -144,18 +161,18 @@ class LazyRows:
 
     ndim = 1
 
-    def __init__(self, n, fn):
+    def __init__(self, n: int, fn: Callable[..., Any]) -> None:
         self.shape = (int(n),)
         self._fn = fn
 
-    def __len__(self):
+    def __len__(self) -> Any:
         return self.shape[0]
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Any:
         r0, r1, squeeze = span(key, self.shape[0])
         out = np.asarray(self._fn(r0, r1), dtype=np.float64)
         return out[0] if squeeze else out
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None) -> Any:
         a = self[0 : self.shape[0]]
         return a if dtype is None else a.astype(dtype)

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .attention import blocked_cells, softmax
 from .ranks import numerical_rank, score_rank
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def nadaraya_watson_row(Q, K, V, t, scale, blocked=None):
+    import numpy.typing as npt
+
+
+def nadaraya_watson_row(
+    Q: np.ndarray, K: np.ndarray, V: np.ndarray, t: int, scale: float, blocked: Any | None = None
+) -> Any:
     """Row t of O as a kernel smoother, from raw (unshifted) kernel weights.
 
     o_t = Σ_i κ(q_t, k_i) v_i / Σ_i κ(q_t, k_i),  κ = exp(scale · q_t·k_i),
@@ -26,24 +35,24 @@ def nadaraya_watson_row(Q, K, V, t, scale, blocked=None):
         return num / den, kappa
 
 
-def max_abs_diff(a, b):
+def max_abs_diff(a: np.ndarray, b: Any) -> Any:
     """max |a - b| over all entries, as a float (NaN if either has NaN)."""
     d = np.abs(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
     return float(np.max(d)) if d.size else 0.0
 
 
-def prefix_average(T):
+def prefix_average(T: int) -> Any:
     """Lesson 07's W_avg (T, T): row t is 1/t on columns 1..t, 0 after."""
     return np.tril(np.ones((T, T))) / np.arange(1, T + 1)[:, None]
 
 
-def box_kernel(T, fill=-1e9):
+def box_kernel(T: int, fill: float = -1e9) -> Any:
     """A with W_Q = W_K = 0 (all scores 0) under a causal mask, and W_avg. Both (T, T)."""
     M = np.where(blocked_cells("causal", T), fill, 0.0)
     return softmax(np.zeros((T, T)) + M), prefix_average(T)
 
 
-def rank_info(S, Q, K):
+def rank_info(S: np.ndarray, Q: np.ndarray, K: np.ndarray) -> Any:
     """Ranks of S, Q, K and the singular values of S (descending).
 
     S = Q Kᵀ is a bilinear form, so rank S <= min(rank Q, rank K) <= d_k. The ranks
@@ -62,13 +71,13 @@ def rank_info(S, Q, K):
     }
 
 
-def jacobian_diag(p):
+def jacobian_diag(p: Any) -> Any:
     """Diagonal of the softmax Jacobian, ∂p_i/∂s_i = p_i (1 - p_i). Same shape as p."""
     p = np.asarray(p, dtype=np.float64)
     return p * (1.0 - p)
 
 
-def param_count(d_model, d_k, d_v=None, with_output=False):
+def param_count(d_model: int, d_k: int, d_v: int | None = None, with_output: bool = False) -> Any:
     """Parameters of W_Q, W_K (d_model x d_k) and W_V (d_model x d_v): d_model(2 d_k + d_v).
 
     with_output adds W_O (d_v x d_model).
@@ -83,7 +92,7 @@ def param_count(d_model, d_k, d_v=None, with_output=False):
     return n + (d_v * d_model if with_output else 0)
 
 
-def score_cost(T, d_k, d_v=None, T_k=None):
+def score_cost(T: int, d_k: int, d_v: int | None = None, T_k: int | None = None) -> Any:
     """Size and multiply-add cost of attention at sequence length T (exercise 5).
 
     S has T·T' entries; S = Q Kᵀ costs T·T'·d_k multiply-adds, O = A V T·T'·d_v.
@@ -94,7 +103,7 @@ def score_cost(T, d_k, d_v=None, T_k=None):
     return {"T": T, "entries": T * T_k, "flops_S": 2 * T * T_k * d_k, "flops_O": 2 * T * T_k * d_v}
 
 
-def memory_lookup(A_row, keys, top=None):
+def memory_lookup(A_row: np.ndarray, keys: Any, top: Any | None = None) -> Any:
     """Associative-memory reading of one row: addresses ranked by weight.
 
     Returns [(key_index, label, weight)] sorted by weight, largest first,
@@ -105,7 +114,7 @@ def memory_lookup(A_row, keys, top=None):
     return ranked[:top] if top else ranked
 
 
-def gradient_over_c(scores, visible=None, scales=(0.25, 0.5, 1, 2, 4, 8, 16)):
+def gradient_over_c(scores: np.ndarray, visible: Any | None = None, scales: Any = (0.25, 0.5, 1, 2, 4, 8, 16)) -> Any:
     """How the softmax Jacobian's diagonal vanishes as the multiplier c grows.
 
     scores: (n,) one row's scores at c = 1 (q·k/√d_k, or q·k unscaled);
@@ -135,7 +144,7 @@ def gradient_over_c(scores, visible=None, scales=(0.25, 0.5, 1, 2, 4, 8, 16)):
     return out
 
 
-def correlation_row(Q, K, t, scale, blocked=None):
+def correlation_row(Q: np.ndarray, K: np.ndarray, t: int, scale: float, blocked: Any | None = None) -> Any:
     """Row t as a correlation receiver: the query q_t correlated against every key.
 
     Returns {raw (T',) q_t·k_i for every key i, scores (T',) scale·q_t·k_i,
@@ -169,7 +178,7 @@ def correlation_row(Q, K, t, scale, blocked=None):
     }
 
 
-def sharp_limit_bits(scores, visible=None, rtol=1e-9):
+def sharp_limit_bits(scores: np.ndarray, visible: Any | None = None, rtol: float = 1e-9) -> float:
     """H(softmax(c·s)) in bits as c → ∞: log₂ of how many visible scores tie at the maximum.
 
     0 when one score leads (a hard lookup), 1 for a tie of two, log₂k for k. NaN when
@@ -185,7 +194,7 @@ def sharp_limit_bits(scores, visible=None, rtol=1e-9):
     return float(np.log2(ties))
 
 
-def rounding_bound(dtype, factor=4):
+def rounding_bound(dtype: npt.DTypeLike, factor: float = 4) -> Any:
     """What rounding alone can make |A − W_avg| (or any probability): factor·ε of the dtype.
 
     float64 2^-50 ≈ 8.9e-16, float32 ≈ 4.8e-7, float16 ≈ 3.9e-3.

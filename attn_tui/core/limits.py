@@ -10,6 +10,7 @@ caller's door raises (ValueError, EditError, ...), so each door keeps its own ty
 from __future__ import annotations
 
 import unicodedata
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,6 +18,12 @@ from . import labeltext
 from .attention import DTYPES
 from .mask_kinds import MASK_KINDS
 from .matrices import INPUTS  # the matrices a scenario stores, from the one table
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from attn_tui.core.attention import Trace
+    from attn_tui.core.scenario import Scenario
 
 # Each limit has one meaning and one name (issue 53 item 2); a module imports the one it means.
 # Scenarios the app holds as text and dense matrices (all 512 today, each free to move alone):
@@ -58,7 +65,7 @@ MAX_ARRAY_FILE_BYTES = 128 * 2**20  # a single-head array file, read whole: Q, K
 TRACE_MATRICES = 5  # T x T' matrices a full trace holds: S, M, S + M, A, blocked (counted at 8 bytes)
 
 
-def printable(text) -> str:
+def printable(text: object) -> str:
     """``text`` with every control character (ESC, BEL, newline, C1, DEL) written as \\xNN / \\uNNNN,
     so that it can go to a terminal or into a one-line message; so are the lone surrogates that
     stand for a file name's bytes that are not UTF-8 (a strict UTF-8 stdout cannot write them)."""
@@ -73,7 +80,7 @@ def printable(text) -> str:
 _ESCAPED = ("Cc", "Cs")  # control characters; lone surrogates (a file name's undecodable bytes)
 
 
-def shown(value, width: int = 40) -> str:
+def shown(value: Any, width: int = 40) -> str:
     """repr(value) on one line and at most ``width`` characters (a 400-digit integer stays short)."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
         try:
@@ -99,7 +106,7 @@ def unexpected(exc: BaseException, width: int = 80) -> str:
     return f"{type(exc).__name__}: {why}" if why else type(exc).__name__
 
 
-def check_dim(what: str, n: int, error=ValueError, unit: str = "") -> None:
+def check_dim(what: str, n: int, error: type[Exception] = ValueError, unit: str = "") -> None:
     """Refuse a size of a TOML scenario above TOML_MAX before anything of that size is built."""
     if n > TOML_MAX:
         raise error(f"{what}: {n}{unit}; sizes (T, T', d_model, d_k, d_v) are at most {TOML_MAX}")
@@ -115,7 +122,7 @@ def trace_bytes(T: int, T_k: int) -> int:
     return TRACE_MATRICES * 8 * T * T_k
 
 
-def check_tokens(T: int, T_k: int, large: bool = False, error=ValueError, source: str = "T") -> None:
+def check_tokens(T: int, T_k: int, large: bool = False, error: type[Exception] = ValueError, source: str = "T") -> None:
     """Refuse T or T' above the limit of the door (``large``: an array file's, MAX_T, whose matrices
     are lazy or streamed; else a TOML scenario's, TOML_MAX), naming the limit and the memory the
     full trace would need."""
@@ -132,7 +139,9 @@ def check_tokens(T: int, T_k: int, large: bool = False, error=ValueError, source
     )
 
 
-def clean_label(text, where: str, error=ValueError, limit: int = MAX_LABEL, kind: str = "label") -> str:
+def clean_label(
+    text: str, where: str, error: type[Exception] = ValueError, limit: int = MAX_LABEL, kind: str = "label"
+) -> str:
     """A label or title as stored: whitespace runs (newline, tab) become one space; refuses other
     control characters (ESC, BEL, ...), format characters (bidi overrides, zero-width spaces:
     core.labeltext), a label that shows nothing (empty, or only marks and joiners) and one
@@ -156,14 +165,14 @@ def clean_label(text, where: str, error=ValueError, limit: int = MAX_LABEL, kind
     return lab
 
 
-def check_c(c, error=ValueError) -> None:
+def check_c(c: float, error: type[Exception] = ValueError) -> None:
     if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)) or not C_MIN <= c <= C_MAX:
         raise error(
             f"c: the scale multiplier must be a number from {C_MIN:g} to {C_MAX:g} (the knob's range), got {shown(c)}"
         )
 
 
-def check_values(name: str, a, error=ValueError) -> None:
+def check_values(name: str, a: np.ndarray, error: type[Exception] = ValueError) -> None:
     """Refuse the first cell of input matrix ``name`` with |x| > BOUND, naming its row and column."""
     a = np.asarray(a, dtype=np.float64)
     if a.size and np.abs(a).max() <= BOUND:  # NaN fails this too; the usual case scans once
@@ -175,7 +184,7 @@ def check_values(name: str, a, error=ValueError) -> None:
 
 
 # -- does it compute? ---------------------------------------------------------------
-def _inputs(s, comp: str, r: int, c: int) -> str:
+def _inputs(s: Scenario, comp: str, r: int, c: int) -> str:
     """The input cells that computed matrix ``comp``[r, c] (0-based) is made from, 1-based."""
     src = "Y" if s.cross else "X"
     if comp == "S":
@@ -190,7 +199,7 @@ def _inputs(s, comp: str, r: int, c: int) -> str:
     return f"{row_of} row {r + 1} and W_{comp} column {c + 1}"
 
 
-def compute_problem(s, trace=None):
+def compute_problem(s: Scenario, trace: Trace | None = None) -> Any:
     """None if the trace of ``s`` computes in its dtype; else (computed, inputs, dtype, largest):
     the first matrix (Q, K, V, S, O) with ±inf/NaN where the inputs were finite, and the input
     cells it came from. A NaN row of A from a fully masked row is not a problem (the lesson's
@@ -210,13 +219,13 @@ def compute_problem(s, trace=None):
     return None
 
 
-def overflow_message(problem) -> str:
+def overflow_message(problem: Any) -> str:
     comp, inputs, dtype, top = problem
     return f"{inputs}: {comp} overflows {dtype} (largest finite {top:g}); use smaller values"
 
 
 # -- the whole door --------------------------------------------------------------------
-def check_sizes(s, error=ValueError, large: bool = False) -> None:
+def check_sizes(s: Scenario, error: type[Exception] = ValueError, large: bool = False) -> None:
     """T, T' and the widths within the door's limits: TOML_MAX everywhere for a TOML door; for
     ``large`` (an array file's door) the one rule of every array-file door, reader_problem."""
     if large:
@@ -234,9 +243,9 @@ def check_sizes(s, error=ValueError, large: bool = False) -> None:
             raise error(f"{what}: {n}; with {max(s.T, s.T_k)} tokens d_model, d_k, d_v are at most {TOML_MAX}")
 
 
-def _clean_labels(s, error) -> dict:
+def _clean_labels(s: Scenario, error: type[Exception]) -> dict[Any, Any]:
     """The labels and title of ``s`` as stored (clean_label), as changes to make; {} when clean."""
-    changes = {}
+    changes: dict[str, Any] = {}
     title = clean_label(s.title, "title", error, MAX_TITLE, "title")
     if title != s.title:
         changes["title"] = title
@@ -254,7 +263,7 @@ def _clean_labels(s, error) -> dict:
 # range, the window within the door's token count), its labels clean, and its trace computes in its dtype.
 # Labels are cleaned once, where they enter: a file's door (admit), the editor (core/edit.py uses
 # clean_label); a change inside the explorer (refusal) keeps the labels it was given, so checks none.
-def _within_limits(s, error, large: bool) -> None:
+def _within_limits(s: Scenario, error: type[Exception], large: bool) -> None:
     """Sizes, input values (|x| <= BOUND), c within the knob's range, the window within the door's T."""
     check_sizes(s, error, large)
     for name in INPUTS:
@@ -271,13 +280,13 @@ def window_limit(T: int, T_k: int, large: bool = True) -> int:
     return MAX_T if large and max(T, T_k) > DENSE_MAX else DENSE_MAX
 
 
-def _computes(s, error, trace=None) -> None:
+def _computes(s: Scenario, error: type[Exception], trace: Trace | None = None) -> None:
     problem = compute_problem(s, trace)
     if problem:
         raise error(overflow_message(problem))
 
 
-def admit(s, error=ValueError, large: bool = False, trace=None):
+def admit(s: Scenario, error: type[Exception] = ValueError, large: bool = False, trace: Trace | None = None) -> Any:
     """``s`` if every door may accept it (labels with whitespace runs collapsed), else ``error``
     with one line: sizes, input values (|x| <= BOUND), c, window, labels, then the trace computes.
     ``large``: the report's door, T up to MAX_T, the trace checked in row blocks (core.stream)."""
@@ -289,7 +298,7 @@ def admit(s, error=ValueError, large: bool = False, trace=None):
     return s
 
 
-def refusal(s, trace=None) -> str | None:
+def refusal(s: Scenario, trace: Trace | None = None) -> str | None:
     """The one line the explorer's file door (admit, T up to MAX_T) would refuse ``s`` with, else
     None. Every change of the explorer's scenario (an edit, dtype, fill, c, mask, padding, tokens,
     dimensions, a random one) passes it, so what the explorer shows and saves, a file door opens;
@@ -302,7 +311,7 @@ def refusal(s, trace=None) -> str | None:
     return None
 
 
-def _streamed_problem(s):
+def _streamed_problem(s: Scenario) -> Any:
     """compute_problem for T above DENSE_MAX, without a T x T' matrix: Q, K, V, then S in row
     blocks (core.stream; O = A V cannot overflow)."""
     from .stream import first_overflow  # stream imports attention; limits is imported by scenario

@@ -14,8 +14,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # numparse.whole_digits's rule (ASCII digits, at most MAX_NUMBER_CHARS = 32), kept here: numparse imports
 # limits, which imports attention, which reads this table
@@ -34,33 +38,33 @@ class MaskKind:
     stored: bool  # M is given, not a rule: a layer's additive mask read from the file's M
     # (t (T, 1), i (1, T'), W) -> (T, T') bool, True where query t may not see key i; plain operators
     # only where it hides a key, so the same rule runs on torch tensors (capture/check_torch.py)
-    rule: Callable | None
+    rule: Callable[..., Any] | None
     # (t (n,) query positions, T', W) -> (first, last) (n,) each: the keys query t may see are first..last
-    span: Callable | None
+    span: Callable[..., Any] | None
     short: str = ""  # the status bar's name when shorter than name ("win")
 
 
-def _nothing(t, i, w):
+def _nothing(t: Any, i: Any, w: Any) -> Any:  # arrays or torch tensors (rule above)
     return np.zeros(np.broadcast_shapes(np.shape(t), np.shape(i)), dtype=bool)
 
 
-def _causal(t, i, w):
+def _causal(t: Any, i: Any, w: Any) -> Any:
     return i > t
 
 
-def _window(t, i, w):
+def _window(t: Any, i: Any, w: Any) -> Any:
     return (i > t) | (i <= t - int(w))
 
 
-def _all_keys(t, T_k, w):
+def _all_keys(t: np.ndarray, T_k: int, w: Any) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(t.size, dtype=int), np.full(t.size, T_k - 1)
 
 
-def _up_to_t(t, T_k, w):
+def _up_to_t(t: np.ndarray, T_k: int, w: Any) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(t.size, dtype=int), np.minimum(t, T_k - 1)
 
 
-def _last_w(t, T_k, w):
+def _last_w(t: np.ndarray, T_k: int, w: Any) -> tuple[np.ndarray, np.ndarray]:
     return np.maximum(0, t - int(w) + 1), np.minimum(t, T_k - 1)
 
 
@@ -82,18 +86,18 @@ STORED = next(n for n, k in MASK_KINDS.items() if k.stored)
 SCENARIO_KINDS = tuple(n for n, k in MASK_KINDS.items() if k.scenario)
 
 
-def spoken(names) -> str:
+def spoken(names: Any) -> str:
     """``a, b or c``: the names of a refusal's choices."""
     names = list(names)
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
 
 
-def takes_width(name) -> bool:
+def takes_width(name: str) -> bool:
     """Does the kind named ``name`` take a width? False for anything that names no kind."""
     return isinstance(name, str) and name in MASK_KINDS and MASK_KINDS[name].windowed
 
 
-def label(name: str, window=None, short: bool = False) -> str:
+def label(name: str, window: Any | None = None, short: bool = False) -> str:
     """A kind as the status bar, the modes line and the heads report show it: "causal", "window 3"."""
     kind = MASK_KINDS[name]
     shown = (kind.short or name) if short else name
@@ -105,12 +109,12 @@ def of_label(text: str) -> MaskKind:
     return MASK_KINDS[text.split(" ")[0]]
 
 
-def written(name: str, window=None) -> str:
+def written(name: str, window: Any | None = None) -> str:
     """A kind as a multi-head file writes it: "causal", "window:W"."""
     return f"{name}:{window}" if MASK_KINDS[name].windowed else name
 
 
-def parse(text) -> tuple[str, int | None] | None:
+def parse(text: str) -> tuple[str, int | None] | None:
     """(name, W or None) of a kind as written ("causal", "window:W" with W >= 1); None when ``text``
     writes no kind."""
     if not isinstance(text, str):

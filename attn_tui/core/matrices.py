@@ -12,6 +12,12 @@ Axes name the labels of a scenario ``s`` that index a matrix's rows or columns:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from attn_tui.core.scenario import Scenario
 
 
 @dataclass(frozen=True)
@@ -73,7 +79,7 @@ ENTROPY_COLUMNS = ("log₂t", "H", "2^H")
 LABELS = ("tokens", "features", "key_tokens")
 
 
-def labels(s, axis: str) -> tuple:
+def labels(s: Scenario, axis: str) -> tuple[Any, ...]:
     """The labels along ``axis`` of scenario ``s`` (see the module docstring)."""
     if axis in ("tokens", "keys", "features", "value_features"):
         return tuple(s.token_labels if axis == "tokens" else s.key_labels if axis == "keys" else getattr(s, axis))
@@ -83,13 +89,13 @@ def labels(s, axis: str) -> tuple:
     return tuple(f"{axis}{j + 1}" for j in range(n))
 
 
-def axis_labels(s, name: str) -> tuple[tuple, tuple]:
+def axis_labels(s: Scenario, name: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """(row labels, column labels) of matrix ``name`` in scenario ``s``."""
     m = MATRICES[name]
     return labels(s, m.rows), labels(s, m.cols)
 
 
-def shape(s, name: str) -> tuple[int, int] | None:
+def shape(s: Scenario, name: str) -> tuple[int, int] | None:
     """(rows, cols) of matrix ``name`` in scenario ``s``; None when ``s`` has no such matrix
     (no X or W in a Q/K scenario, no Y without cross-attention, no typed Q/K/V when projected)."""
     m = MATRICES.get(name)
@@ -101,7 +107,7 @@ def shape(s, name: str) -> tuple[int, int] | None:
     return len(rows), len(cols)
 
 
-def how_computed(s, name: str) -> str:
+def how_computed(s: Scenario, name: str) -> str:
     """What to edit instead of computed matrix ``name``: the formula and its inputs."""
     m = MATRICES.get(name)
     src = "Y" if s.cross else "X"
@@ -110,6 +116,6 @@ def how_computed(s, name: str) -> str:
     return formula.format(src=src, qk=qk, v="W_V" if s.projected else "V")
 
 
-def computed_hint(s, name: str) -> str:
+def computed_hint(s: Scenario, name: str) -> str:
     """The refusal for `enter` on computed matrix ``name``: what it is and what to edit instead."""
     return f"{name} is computed, not edited. {how_computed(s, name)}"

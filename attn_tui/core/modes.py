@@ -7,6 +7,8 @@ Padding positions are 1-based key positions, like the lesson's t1..tT.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .attention import DTYPES, FILLS, fill_value
@@ -14,6 +16,11 @@ from .diagnose import dtype_max, nan_causes, overflows
 from .edit import EditError
 from .mask_kinds import MASK_KINDS, SCENARIO_KINDS, label, spoken
 from .scenario import Scenario
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from attn_tui.core.attention import Trace
 
 FILL_LABELS = {"-1e9": "-1e9", "-inf": "-inf", "min": "dtype min"}
 
@@ -51,7 +58,7 @@ def set_mask(s: Scenario, kind: str, window: int | None = None) -> Scenario:
     return s.with_(mask=kind)
 
 
-def set_padding(s: Scenario, positions) -> Scenario:
+def set_padding(s: Scenario, positions: Any) -> Scenario:
     """Padded key positions (1-based); every query is blocked from them."""
     pos = sorted(set(positions))
     for p in pos:
@@ -95,7 +102,7 @@ def set_cross(s: Scenario, on: bool) -> tuple[Scenario, str]:
     return s.with_(Y=None, key_tokens=(), padding=()), "cross-attention off: keys and values come from X again"
 
 
-def set_cross_keeping_padding(s, on: bool):
+def set_cross_keeping_padding(s: Scenario, on: bool) -> Any:
     """set_cross, then the padding positions that still exist among the new keys put back.
 
     Returns (scenario, note); the note says which padding was kept or dropped, so the
@@ -130,7 +137,7 @@ def summary(s: Scenario) -> str:
     return " · ".join(parts)
 
 
-def explanations(s: Scenario, trace) -> list[str]:
+def explanations(s: Scenario, trace: Trace) -> list[str]:
     """Short lines from the lesson for what the current modes do to ``trace``: each NaN
     row with its true cause (core.diagnose), an overflowing fill, any ±inf in Q/K/V/S."""
     lines = []
@@ -138,7 +145,7 @@ def explanations(s: Scenario, trace) -> list[str]:
     dt = np.dtype(DTYPES[s.dtype])
     big = f"{dtype_max(dt):g}"
     fv = fill_value(s.fill, dt)
-    by_kind: dict[str, list] = {}
+    by_kind: dict[str, list[Any]] = {}
     for cause in nan_causes(trace):
         by_kind.setdefault(cause.kind, []).append(cause)
     # No masked cell: the fill is unused. A fully masked row's NaN sentence says it all already.
@@ -168,7 +175,7 @@ def explanations(s: Scenario, trace) -> list[str]:
     return lines
 
 
-def explanations_large(s: Scenario, lz) -> list[str]:
+def explanations_large(s: Scenario, lz: Any) -> list[str]:
     """:func:`explanations` for a core.lazy.LazyTrace (T above DENSE_MAX), from each row's count of
     visible keys instead of the T x T' matrices: the fill's overflow, NaN rows (no key seen with
     a −inf fill) and rows whose finite fill spreads them over masked keys. Overflowing scores
@@ -197,7 +204,7 @@ def explanations_large(s: Scenario, lz) -> list[str]:
     return lines
 
 
-def _nan_sentence(kind: str, cause, s: Scenario, big: str) -> str:
+def _nan_sentence(kind: str, cause: Any, s: Scenario, big: str) -> str:
     """Why a row is NaN, one sentence per cause kind (see core.diagnose)."""
     if kind == "masked":
         fill = f"-1e9, which is -inf in {s.dtype} (largest finite {big})" if s.fill == "-1e9" else "-inf"

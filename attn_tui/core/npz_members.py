@@ -20,10 +20,15 @@ import io
 import struct
 import zipfile
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .limits import MAX_LABEL, MAX_TITLE, printable, shown
+
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 MAX_MEMBERS = 64  # arrays in one file (a scenario has at most 19 keys)
 MAX_DIRECTORY = MAX_MEMBERS * 1024  # bytes of the zip's central directory (numpy writes ~90 an entry)
@@ -39,7 +44,7 @@ class Member:
 
     key: str
     info: zipfile.ZipInfo
-    shape: tuple
+    shape: tuple[Any, ...]
     dtype: np.dtype
     at: int  # bytes of the .npy header: the data starts there
     fortran: bool = False  # stored in Fortran order (the multi-head reader slices C order only)
@@ -70,14 +75,14 @@ def open_zip(raw: bytes) -> zipfile.ZipFile:
     return _zip(io.BytesIO(raw))
 
 
-def open_zip_at(path, tail: bytes) -> zipfile.ZipFile:
+def open_zip_at(path: str | Path, tail: bytes) -> zipfile.ZipFile:
     """The zip of the .npz at ``path`` (a regular file), read lazily by zipfile; ``tail``: the file's
     last TAIL bytes, whose end record is checked first (check_directory), as open_zip does."""
     check_directory(tail)
     return _zip(path)
 
 
-def _zip(file) -> zipfile.ZipFile:
+def _zip(file: Any) -> zipfile.ZipFile:
     try:
         return zipfile.ZipFile(file)
     except Exception:  # noqa: BLE001  (BadZipFile, and whatever a hostile central directory raises)
@@ -104,7 +109,7 @@ def _check_header_length(first: bytes) -> None:
             raise ValueError(f"its .npy header claims {n:,} bytes; at most {MAX_NPY_HEADER:,}")
 
 
-def _npy_header(zf: zipfile.ZipFile, key: str, info: zipfile.ZipInfo) -> tuple[tuple, np.dtype, int, bool]:
+def _npy_header(zf: zipfile.ZipFile, key: str, info: zipfile.ZipInfo) -> tuple[tuple[Any, ...], np.dtype, int, bool]:
     """(shape, dtype, header bytes, Fortran order) of one member: only its first bytes are inflated."""
     try:
         with zf.open(info) as f:
@@ -118,7 +123,7 @@ def _npy_header(zf: zipfile.ZipFile, key: str, info: zipfile.ZipInfo) -> tuple[t
         raise ValueError(f"{key}: not a readable .npy array ({shown(str(exc), 80)})") from None
 
 
-def _need(shape: tuple, dtype: np.dtype) -> int:
+def _need(shape: tuple[Any, ...], dtype: np.dtype) -> int:
     n = 1
     for s in shape:
         n *= s
@@ -186,7 +191,7 @@ def check_setting_chars(key: str, chars: int) -> None:
         raise ValueError(f"{key}: a value of {chars:,} characters; a setting is a word or a number")
 
 
-def check_kinds(heads: dict[str, Member], matrices, labels, T_k: int, most: int) -> None:
+def check_kinds(heads: dict[str, Member], matrices: Any, labels: Any, T_k: int, most: int) -> None:
     """Labels (1-D str, at most ``most`` = the largest matrix side, each at most LABEL_SLACK x
     MAX_LABEL characters wide), padding (1-D integers, at most T' entries) and settings (0-d, a
     word or a number), all from the headers."""

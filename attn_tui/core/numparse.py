@@ -23,7 +23,7 @@ _FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _WORDS = {"nan": "NaN", "inf": "infinite", "infinity": "infinite"}
 
 
-def _clean(text) -> str:
+def _clean(text: str) -> str:
     """``text`` without surrounding ASCII whitespace (str.strip() would also drop \\x1c-\\x1f)."""
     return str(text).strip(string.whitespace)
 
@@ -44,7 +44,9 @@ def digits_hint(text: str) -> str:
     return _ascii_hint(text)
 
 
-def parse_int(text, where: str, lo: int | None = None, hi: int | None = None, error=ValueError) -> int:
+def parse_int(
+    text: str, where: str, lo: int | None = None, hi: int | None = None, error: type[Exception] = ValueError
+) -> int:
     """The whole number in ``text`` from ``lo`` to ``hi``: ASCII digits with an optional sign.
     Without ``lo`` and ``hi`` the caller checks the range (train's Config says its own).
 
@@ -67,7 +69,7 @@ def parse_int(text, where: str, lo: int | None = None, hi: int | None = None, er
     return v
 
 
-def parse_float(text, where: str, error=ValueError, example: str = "2, -0.5 or 1e-3") -> float:
+def parse_float(text: str, where: str, error: type[Exception] = ValueError, example: str = "2, -0.5 or 1e-3") -> float:
     """The finite float in ``text``, written in ASCII: ``2``, ``-0.5``, ``.5``, ``1e-3``, ``+3``.
 
     Refuses empty text, ``nan``, ``inf``, ``1e400`` (infinite in float64), ``1_000`` and

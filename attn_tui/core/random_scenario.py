@@ -7,6 +7,8 @@ variance 1 and q·k has variance d_k -- the lesson's setting for the 1/√d_k sc
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .edit import EditError
@@ -14,13 +16,16 @@ from .limits import EDIT_MAX, admit, shown
 from .numparse import parse_int
 from .scenario import Scenario
 
+if TYPE_CHECKING:
+    from typing import Any
+
 LIMITS = {"T": (1, EDIT_MAX), "d_model": (1, EDIT_MAX), "d_k": (1, EDIT_MAX), "d_v": (1, EDIT_MAX)}
 LIMITS["seed"] = (0, 2**32 - 1)
 # d_model, d_k, d_v up to 512 as in a file (docs/FILES.md: Limits): the lesson's d_k = 512 case can be rebuilt
 DEFAULTS = {"T": 8, "d_model": 8, "d_k": 4, "d_v": 4, "seed": 0}
 
 
-def check_params(**params) -> dict:
+def check_params(**params: Any) -> dict[Any, Any]:
     """Validated integer parameters (defaults filled in); EditError names the bad one."""
     out = dict(DEFAULTS)
     for key, value in params.items():
@@ -35,7 +40,9 @@ def check_params(**params) -> dict:
     return out
 
 
-def random_scenario(T=8, d_model=8, d_k=4, d_v=4, seed=0, mask="causal") -> Scenario:
+def random_scenario(
+    T: int = 8, d_model: int = 8, d_k: int = 4, d_v: int = 4, seed: int = 0, mask: str = "causal"
+) -> Scenario:
     """A seeded Gaussian scenario; the same arguments give the same matrices, bit for bit."""
     p = check_params(T=T, d_model=d_model, d_k=d_k, d_v=d_v, seed=seed)
     rng = np.random.default_rng(p["seed"])

@@ -3,16 +3,23 @@ bounded by min(rank Q, rank K) (the lesson's rank S ≤ min(rank Q, rank K) ≤ 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def float_info(dtype):
+    import numpy.typing as npt
+
+
+def float_info(dtype: npt.DTypeLike) -> Any:
     """np.finfo of a float dtype; float64's for anything else (an integer matrix)."""
     dtype = np.dtype(dtype)
     return np.finfo(dtype if np.issubdtype(dtype, np.floating) else np.float64)
 
 
-def numerical_rank(a, floor=0.0, size=None):
+def numerical_rank(a: np.ndarray, floor: float = 0.0, size: Any | None = None) -> int | None:
     """Numerical rank of a in the precision of its own dtype, or None when a has NaN/inf entries.
 
     Counts the singular values above size · eps · σ_max + floor, size = min(rows, cols)
@@ -32,7 +39,7 @@ def numerical_rank(a, floor=0.0, size=None):
     return int(np.count_nonzero(sv > tol))
 
 
-def score_rank(S, Q, K, scale=None):
+def score_rank(S: np.ndarray, Q: np.ndarray, K: np.ndarray, scale: float | None = None) -> Any:
     """rank S for S = scale · Q Kᵀ as computed in S's dtype, or None when S has NaN/inf.
 
     The singular values of S above its own tolerance (:func:`numerical_rank`, eps of S's dtype) and
@@ -50,7 +57,7 @@ def score_rank(S, Q, K, scale=None):
     return min([numerical_rank(S, score_tolerance(S, Q, K, scale), size), *factors])
 
 
-def score_tolerance(S, Q, K, scale=None):
+def score_tolerance(S: np.ndarray, Q: np.ndarray, K: np.ndarray, scale: float | None = None) -> float:
     """The rounding of computing S = scale · Q Kᵀ in S's dtype, as a floor for S's rank:
 
         (d_k + 2) · (eps_acc · σ_max(|scale| · |Q| |K|ᵀ) + √(T T') · subnormal)
@@ -78,7 +85,7 @@ def score_tolerance(S, Q, K, scale=None):
 TSQR_ROWS = 1024  # rows per block of a tall factor's QR (_r_factor)
 
 
-def _r_factor(a):
+def _r_factor(a: np.ndarray) -> Any:
     """R of a's reduced QR, (min(rows, cols), cols): a = Q₁ R with orthonormal columns in Q₁.
 
     A tall a is factored a block of TSQR_ROWS rows at a time and the stacked R of the blocks
@@ -94,11 +101,11 @@ def _r_factor(a):
     return np.linalg.qr(np.vstack(blocks), mode="r")
 
 
-def _svs(R1, R2, scale):
+def _svs(R1: Any, R2: Any, scale: float) -> Any:
     return np.linalg.svd(abs(float(scale)) * (R1 @ R2.T), compute_uv=False)
 
 
-def score_singular_values(Q, K, scale=1.0):
+def score_singular_values(Q: np.ndarray, K: np.ndarray, scale: float = 1.0) -> Any:
     """σ(S) for S = scale · Q Kᵀ, (T, T'), without forming S, descending, min(T, T', d_k) of them.
 
     Q = Q₁R₁ and K = Q₂R₂ (reduced QR) give S = Q₁ (scale · R₁R₂ᵀ) Q₂ᵀ; Q₁ and Q₂ have
@@ -108,7 +115,7 @@ def score_singular_values(Q, K, scale=1.0):
     return _svs(_r_factor(Q), _r_factor(K), scale)
 
 
-def score_rank_qr(Q, K, scale, dtype=np.float64):
+def score_rank_qr(Q: np.ndarray, K: np.ndarray, scale: float, dtype: npt.DTypeLike = np.float64) -> Any:
     """rank S as :func:`score_rank` counts it for S computed in ``dtype``, from σ(S) by
     :func:`score_singular_values` and the factors' ranks: no T x T' matrix (for large T).
 
@@ -120,7 +127,7 @@ def score_rank_qr(Q, K, scale, dtype=np.float64):
     return qr_ranks(Q, K, scale, dtype)["S"]
 
 
-def qr_ranks(Q, K, scale, dtype=np.float64) -> dict:
+def qr_ranks(Q: np.ndarray, K: np.ndarray, scale: float, dtype: npt.DTypeLike = np.float64) -> dict[Any, Any]:
     """{"S": score_rank_qr, "Q": factor_rank(Q), "K": factor_rank(K), "singular_values":
     score_singular_values} from one QR each of Q, K, |Q| and |K| (the three functions apart
     factor Q and K three times each)."""
@@ -140,12 +147,12 @@ def qr_ranks(Q, K, scale, dtype=np.float64) -> dict:
     return out | {"S": min(int(np.count_nonzero(sv > tol)), out["Q"], out["K"])}
 
 
-def factor_rank(a):
+def factor_rank(a: np.ndarray) -> Any:
     """:func:`numerical_rank` of a tall a (T x d_k) from the d_k x d_k R of its QR (same singular values)."""
     return _factor_rank(_r_factor(a), a)
 
 
-def _factor_rank(R, a):
+def _factor_rank(R: Any, a: np.ndarray) -> int:
     fi = float_info(np.asarray(a).dtype)
     sv = np.linalg.svd(R, compute_uv=False)
     if sv.size == 0:

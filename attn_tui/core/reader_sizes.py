@@ -12,6 +12,7 @@ reader hold hundreds of MB, while a real capture of the same shapes (its bytes o
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from .limits import (
     MAX_T,
@@ -23,6 +24,9 @@ from .limits import (
     gib,
     trace_bytes,
 )
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def stored_bytes(st: os.stat_result) -> int:
@@ -45,7 +49,9 @@ def _kib(nbytes: int) -> str:
     return f"{nbytes / 2**10:,.0f} KiB" if nbytes < 2**20 else gib(nbytes)
 
 
-def reader_sets(T: int, T_k: int, d_k: int, d_v: int, d_model: int = 0, heads: int = 0, cross: bool = False) -> dict:
+def reader_sets(
+    T: int, T_k: int, d_k: int, d_v: int, d_model: int = 0, heads: int = 0, cross: bool = False
+) -> dict[Any, Any]:
     """What one reader of an array file holds at once, in float64 bytes, by the arrays that make it up.
 
     ``heads`` 0: a single-head scenario (d_model: the width of X, Y and W_Q, W_K, W_V, else 0; Y

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from typing import TYPE_CHECKING
 
 from .limits import (
     MAX_FILE_BYTES,
@@ -25,6 +26,10 @@ from .limits import (
 )
 from .numparse import UNDERFLOW, underflows
 
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
 KINDS = (
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
     (stat.S_ISCHR, "a character device"),
@@ -33,7 +38,7 @@ KINDS = (
 )
 
 
-def _kind(mode) -> str | None:
+def _kind(mode: int) -> str | None:
     """None for a regular file, else what it is (a folder, a FIFO, a device, ...)."""
     if stat.S_ISREG(mode):
         return None
@@ -42,7 +47,7 @@ def _kind(mode) -> str | None:
     return next((name for test, name in KINDS if test(mode)), "not a regular file")
 
 
-def _refuse_kind(name: str, mode, error) -> None:
+def _refuse_kind(name: str, mode: int, error: type[Exception]) -> None:
     kind = _kind(mode)
     if kind == "a folder":
         raise error(f"{name}: is a folder, not a scenario file")
@@ -50,7 +55,9 @@ def _refuse_kind(name: str, mode, error) -> None:
         raise error(f"{name}: is {kind}, not a regular file; a scenario is a TOML file")
 
 
-def read_capped(path, error=ValueError, limit: int = MAX_FILE_BYTES, kind: str = "a scenario file") -> bytes:
+def read_capped(
+    path: str | Path, error: type[Exception] = ValueError, limit: int = MAX_FILE_BYTES, kind: str = "a scenario file"
+) -> bytes:
     """The bytes of the regular file ``path`` (symlinks followed), at most ``limit`` (MAX_FILE_BYTES).
 
     Refuses, with one line naming the file: a missing file, a folder, a FIFO or device
@@ -255,7 +262,7 @@ class FloatRefused(ValueError):
     """A float in TOML text that tomllib would read as another number; str(): one line, key and line."""
 
 
-def loads_toml(text: str) -> dict:
+def loads_toml(text: str) -> dict[Any, Any]:
     """tomllib.loads, a float literal that float64 reads as 0 though it is not (``1e-400``) refused:
     FloatRefused "Q: '1e-400' (line 2); float64 would read it as 0 ...". Every TOML door reads through
     here (scenario files, kept sessions), as every typed number goes through numparse.parse_float."""

@@ -9,6 +9,7 @@ directly (V defaults to the identity, so O = A).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,8 +20,11 @@ from .limits import MAX_T, shown
 from .mask_kinds import MASK_KINDS
 from .matrices import INPUTS
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def _frozen(a):
+
+def _frozen(a: np.ndarray) -> Any:
     if a is None:
         return None
     if isinstance(a, np.ndarray) and a.dtype == np.float64 and not a.flags.writeable and a.base is None:
@@ -33,19 +37,19 @@ def _frozen(a):
 @dataclass(frozen=True, eq=False)
 class Scenario:
     title: str = "untitled"
-    tokens: tuple = ()
+    tokens: tuple[Any, ...] = ()
     X: np.ndarray | None = None
     W_Q: np.ndarray | None = None
     W_K: np.ndarray | None = None
     W_V: np.ndarray | None = None
-    features: tuple = ()
+    features: tuple[Any, ...] = ()
     Y: np.ndarray | None = None
-    key_tokens: tuple = ()
+    key_tokens: tuple[Any, ...] = ()
     Q: np.ndarray | None = None
     K: np.ndarray | None = None
     V: np.ndarray | None = None
     mask: str = "causal"
-    padding: tuple = ()
+    padding: tuple[Any, ...] = ()
     window: int | None = None
     fill: str = "-1e9"
     c: float = 1.0
@@ -53,7 +57,7 @@ class Scenario:
     dtype: str = "float64"
     focus_row: int | None = None  # the query row the explorer opens on, counted from 1 (None: row 1)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in INPUTS:
             object.__setattr__(self, name, _frozen(getattr(self, name)))
         for name in ("tokens", "features", "key_tokens", "padding"):
@@ -62,40 +66,40 @@ class Scenario:
 
     # -- shape facts ---------------------------------------------------------
     @property
-    def projected(self):
+    def projected(self) -> bool:
         """True when Q, K, V come from X through W_Q, W_K, W_V."""
         return self.X is not None
 
     @property
-    def cross(self):
+    def cross(self) -> bool:
         return self.Y is not None
 
     @property
-    def T(self):
+    def T(self) -> Any:
         return (self.X if self.projected else self.Q).shape[0]
 
     @property
-    def T_k(self):
+    def T_k(self) -> Any:
         if self.projected:
             return (self.Y if self.cross else self.X).shape[0]
         return self.K.shape[0]
 
     @property
-    def d_model(self):
+    def d_model(self) -> Any:
         return self.X.shape[1] if self.projected else None
 
     @property
-    def d_k(self):
+    def d_k(self) -> Any:
         return (self.W_Q if self.projected else self.Q).shape[1]
 
     @property
-    def d_v(self):
+    def d_v(self) -> Any:
         if self.projected:
             return self.W_V.shape[1]
         return self.V.shape[1] if self.V is not None else self.T_k
 
     @property
-    def keys(self):
+    def keys(self) -> Any:
         """Labels of the key tokens (the columns of S and A): the tokens themselves in self-attention,
         k1..kT' for keys of their own (cross-attention, or a Q/K scenario with T' != T)."""
         if self.key_tokens:
@@ -104,24 +108,24 @@ class Scenario:
         return self.tokens if self_keys else tuple(f"k{i + 1}" for i in range(self.T_k))
 
     @property
-    def token_labels(self):
+    def token_labels(self) -> Any:
         """The query tokens as every pane, chart and line shows them: each with its position ("t11 q")
         when a label repeats (labeltext.positioned); files and JSON keep ``tokens``."""
         return positioned(self.tokens)
 
     @property
-    def key_labels(self):
+    def key_labels(self) -> Any:
         """The keys as shown: the token labels in self-attention, else ``keys`` positioned "k1 …"."""
         keys = self.keys
         return self.token_labels if keys is self.tokens else positioned(keys, "k")
 
     @property
-    def scale(self):
+    def scale(self) -> Any:
         """The number S is multiplied by: c/√d_k when scaled, c otherwise."""
         return self.c / np.sqrt(self.d_k) if self.scaled else self.c
 
     @property
-    def value_features(self):
+    def value_features(self) -> Any:
         """Labels of O's columns: the first d_v feature names when W_V copies them (W_V = [I; 0],
         as in the lesson), else v1..v_dv (V's column j is then no input feature)."""
         W = self.W_V
@@ -130,12 +134,12 @@ class Scenario:
             return tuple(self.features[: self.d_v])
         return tuple(f"v{j + 1}" for j in range(self.d_v))
 
-    def with_(self, **changes):
+    def with_(self, **changes: Any) -> Any:
         """A copy with ``changes`` applied (and validated)."""
         return replace(self, **changes)
 
     # -- computation ---------------------------------------------------------
-    def qkv(self):
+    def qkv(self) -> Any:
         """(Q, K, V) in float64: projected from X (and Y), or as given."""
         if self.projected:
             src = self.Y if self.cross else self.X
@@ -143,7 +147,7 @@ class Scenario:
         V = self.V if self.V is not None else np.eye(self.T_k)
         return self.Q, self.K, V
 
-    def blocked(self):
+    def blocked(self) -> Any:
         """(T, T') True where blocked. ``padding`` is 1-based, like the lesson's t1..tT."""
         pad = [p - 1 for p in self.padding]
         return blocked_cells(self.mask, self.T, self.T_k, pad, self.window)
@@ -156,10 +160,10 @@ class Scenario:
         return attention(Q, K, V, mask=M, scale=self.scale, dtype=dt)
 
 
-_STRING_LABELS: list = []  # the last label tuples found all-strings (held, so `is` is safe): a with_() shares them
+_STRING_LABELS: list[Any] = []  # the last label tuples found all-strings (held, so `is` is safe): a with_() shares them
 
 
-def _labels(s, key, n, default):
+def _labels(s: Scenario, key: str, n: int, default: Any) -> None:
     labels = getattr(s, key)
     if not labels:
         object.__setattr__(s, key, tuple(f"{default}{i + 1}" for i in range(n)))
@@ -171,7 +175,9 @@ def _labels(s, key, n, default):
         _STRING_LABELS[:] = [labels, *_STRING_LABELS[:7]]
 
 
-def _shape(s, name, rows=None, cols=None, rows_of="", cols_of=""):
+def _shape(
+    s: Scenario, name: str, rows: Any | None = None, cols: Any | None = None, rows_of: str = "", cols_of: str = ""
+) -> Any:
     a = check_matrix(getattr(s, name), name)
     r, c = a.shape
     if rows is not None and r != rows:
@@ -181,7 +187,7 @@ def _shape(s, name, rows=None, cols=None, rows_of="", cols_of=""):
     return a
 
 
-def _positive_finite(x) -> bool:
+def _positive_finite(x: Any) -> bool:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         return False
     try:
@@ -190,7 +196,7 @@ def _positive_finite(x) -> bool:
         return False
 
 
-def validate(s: Scenario):
+def validate(s: Scenario) -> None:
     """Raise ValueError naming the key (and row/column) of the first problem: what makes any Scenario
     valid, whatever its size (what a door admits besides: core/limits.py, above its admit)."""
     if s.projected:

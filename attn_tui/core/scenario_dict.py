@@ -8,6 +8,7 @@ naming the key and, for a matrix, the row and column (1-based), which scenario_i
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,12 +17,15 @@ from .mask_kinds import takes_width
 from .matrices import INPUTS, LABELS
 from .scenario import Scenario
 
+if TYPE_CHECKING:
+    from typing import Any
+
 KEYS = ("title", *LABELS, *INPUTS, "mask", "padding", "window", "fill", "c", "scaled", "dtype", "focus_row")
 WIDTH = "window"  # the key of a window's width (a setting; the mask kind of that name is core/mask_kinds.py's)
 WHOLE = (WIDTH, "focus_row")  # the settings that hold a whole number
 
 
-def _number(key, r, c, x):
+def _number(key: str, r: int, c: int, x: Any) -> Any:
     """A matrix entry as a float; huge integers are refused, not turned into OverflowError."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise ValueError(f"{key}: row {r}, column {c} is {shown(x)}, not a number")  # noqa: TRY004
@@ -34,7 +38,7 @@ def _number(key, r, c, x):
     return x
 
 
-def _matrix(key, value):
+def _matrix(key: str, value: Any) -> Any:
     if isinstance(value, np.ndarray):  # from an .npz or .safetensors file (core.arrays_io)
         from . import arrays_io
 
@@ -58,13 +62,13 @@ def _matrix(key, value):
     return rows
 
 
-def _labels(key, value):
+def _labels(key: str, value: Any) -> Any:
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
         raise ValueError(f"{key}: must be a list of strings")
     return tuple(value)
 
 
-def _fill(value):
+def _fill(value: Any) -> Any:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value == -1e9:
         return "-1e9"
     if value in ("-1e9", "-inf", "min"):
@@ -72,7 +76,7 @@ def _fill(value):
     raise ValueError(f'fill: {value!r} is not one of -1e9, "-inf", "min"')
 
 
-def from_dict(data: dict) -> Scenario:
+def from_dict(data: dict[Any, Any]) -> Scenario:
     """Build a Scenario from parsed TOML, refusing unknown keys and wrong types."""
     unknown = [k for k in data if k not in KEYS]
     if unknown:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import labeltext
 from .builtins import BUILTINS, builtin
@@ -20,14 +21,19 @@ from .limits import MAX_ARRAY_FILE_BYTES, MAX_TITLE, admit, printable, unexpecte
 from .safe_read import FloatRefused, loads_toml, read_capped, structure_problem
 from .scenario import Scenario
 from .scenario_dict import KEYS, from_dict  # noqa: F401  (re-exported: the keys a scenario file may hold)
-from .scenario_write import check_savable, dumps, save  # noqa: F401  (re-exported: TOML out)
+from .scenario_write import check_savable as check_savable  # noqa: F401  (re-exported: TOML out)
+from .scenario_write import dumps as dumps
+from .scenario_write import save as save
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ScenarioError(ValueError):
     """A scenario file or name that cannot be used; str() is the one-line message."""
 
 
-def _parse(text: str, source: str) -> dict:
+def _parse(text: str, source: str) -> dict[Any, Any]:
     """tomllib.loads, after the structure check (safe_read.structure_problem)."""
     problem = structure_problem(text)  # before tomllib recurses or builds millions of objects
     if problem:
@@ -59,7 +65,7 @@ def loads(text: str, source: str = "<string>") -> Scenario:
         raise ScenarioError(f"{source}: {printable(exc)}") from None
 
 
-def load(path, large: bool = False) -> Scenario:
+def load(path: str | Path, large: bool = False) -> Scenario:
     """Read a scenario file (TOML, or .npz / .safetensors arrays: core.arrays_io); ScenarioError
     names the file and what is wrong. ``large``: the report's size limits (limits.check_tokens).
     Nothing else escapes: an exception no check foresaw (MemoryError, TypeError from a hostile
@@ -111,7 +117,7 @@ def _load(path: Path, large: bool) -> Scenario:
     return loads(text, str(path))
 
 
-def resolve(name_or_path, large: bool = False) -> Scenario:
+def resolve(name_or_path: Any, large: bool = False) -> Scenario:
     """A built-in by name, or a file by path: the door of the CLI, --scenario and the app's open.
 
     A file must also pass the limits every door applies (limits.admit: sizes, |x| <= BOUND,

@@ -6,6 +6,7 @@ symlinks kept); ``check_savable`` refuses more tokens than a TOML file holds.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .atomic import write_atomic
 from .limits import TOML_MAX
@@ -13,8 +14,11 @@ from .mask_kinds import MASK_KINDS
 from .matrices import INPUTS, LABELS
 from .scenario import Scenario
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def toml_str(s):
+
+def toml_str(s: str) -> str:
     """A TOML basic string: backslash, quote and every control character escaped."""
     out = []
     for ch in s:
@@ -27,7 +31,7 @@ def toml_str(s):
     return '"' + "".join(out) + '"'
 
 
-def _toml_value(v):
+def _toml_value(v: Any) -> Any:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
@@ -75,7 +79,7 @@ def check_savable(s: Scenario) -> None:
         )
 
 
-def save(s: Scenario, path, overwrite=False, within=None):
+def save(s: Scenario, path: str | Path, overwrite: bool = False, within: Any | None = None) -> Any:
     """Write ``s`` to ``path`` atomically. FileExistsError unless ``overwrite``. ``within``: the served
     folder ``path`` was checked against; the write lands below it (write_atomic)."""
     path = Path(path)

@@ -9,10 +9,13 @@ SessionError), so a hostile or stale file is ignored like one with a bad scenari
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .limits import printable, shown
 from .scenario_write import toml_str
+
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_HEAD_NAME = 4096  # a kept head's source: a built-in's name or a file's path (PATH_MAX)
 # the text a built-in model ran on: text-demo's 1,024 tokens, each at most a few dozen bytes
@@ -46,12 +49,12 @@ def head_toml(h: HeadAt | None) -> str:
     return f"{{name = {name}, layer = {int(h.layer)}, head = {int(h.head)}, tokens = {tokens}}}"
 
 
-def with_heads(scenarios: tuple, heads: tuple) -> list:
+def with_heads(scenarios: tuple[Any, ...], heads: tuple[Any, ...]) -> list[Any]:
     """(scenario, HeadAt or None) per undo step (dumps, the restore); ``heads`` is () when no step was a head."""
     return list(zip(scenarios, heads or (None,) * len(scenarios), strict=True))
 
 
-def count_edits(n: int, step_heads: tuple, head: HeadAt | None) -> int:
+def count_edits(n: int, step_heads: tuple[Any, ...], head: HeadAt | None) -> int:
     """How many of ``n`` undo steps changed a scenario: a step from one head of a multi-head source to
     another (``step_heads``: each step's head, () when none was a head; ``head``: the state's) is a
     move, not an edit, as SessionKeeper.has_edits judges."""
@@ -64,7 +67,7 @@ def count_edits(n: int, step_heads: tuple, head: HeadAt | None) -> int:
 KEYS = ("name", "layer", "head", "tokens")
 
 
-def read_head(value, key: str, source: str, step: bool = False) -> HeadAt | None:
+def read_head(value: Any, key: str, source: str, step: bool = False) -> HeadAt | None:
     """A HeadAt from ``{name, layer, head, tokens}``; None from an undo step's {} (no head)."""
     if step and value == {}:
         return None
@@ -84,7 +87,7 @@ def read_head(value, key: str, source: str, step: bool = False) -> HeadAt | None
     return HeadAt(name, at[0], at[1], tokens)
 
 
-def read_step_heads(data, key: str, n: int, source: str) -> tuple:
+def read_step_heads(data: Any, key: str, n: int, source: str) -> tuple[Any, ...]:
     """One HeadAt or None per undo step of ``key`` (n of them); () when the file has none."""
     items = data.get(f"{key}_heads")
     if items is None:

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .scenario import Scenario
 from .session_heads import HeadAt, count_edits
 from .session_tour import TourAt
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class SessionError(ValueError):
@@ -25,16 +29,16 @@ class Kept:
 
     scenario: Scenario
     row: int = 0
-    cursor: tuple | None = None
-    pin: tuple | None = None
-    past: tuple = ()
-    future: tuple = ()
+    cursor: tuple[Any, ...] | None = None
+    pin: tuple[Any, ...] | None = None
+    past: tuple[Any, ...] = ()
+    future: tuple[Any, ...] = ()
     why: str = "quit"
     source: str = ""
     saved: float = field(default_factory=time.time)
     head: HeadAt | None = None
-    past_heads: tuple = ()
-    future_heads: tuple = ()
+    past_heads: tuple[Any, ...] = ()
+    future_heads: tuple[Any, ...] = ()
     tour: TourAt | None = None  # the tour's page and answers (session_tour.py)
     weighting: str = "A"  # what A shows (key W): "A", "value" or "info" (core/heads/weighting.KINDS)
 

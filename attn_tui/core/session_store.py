@@ -15,20 +15,25 @@ import stat
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .atomic import write_atomic
 from .limits import MAX_FILE_BYTES, printable
 from .safe_read import read_capped
 from .session_folder import FILE_MODE, FolderRefused, prepared, readable
-from .session_kept import Kept, SessionError
+from .session_kept import Kept as Kept
+from .session_kept import SessionError
 from .session_toml import MAX_SESSION_BYTES, dumps, loads
+
+if TYPE_CHECKING:
+    from typing import Any
 
 KEEP_FILES = 20  # kept sessions beyond this are pruned, oldest first
 READ_NEWEST = 5  # at most this many files are tried at launch, newest first (a folder full of them)
 NAME = re.compile(r"^session-\d{8}T\d{6}Z-[0-9a-f]{8}\.toml$")  # only files of this name are read or pruned
 
 
-def state_folder(env=None) -> Path:
+def state_folder(env: Any | None = None) -> Path:
     """The folder kept sessions live in: $XDG_STATE_HOME/attn-tui (an absolute path), else the platform's."""
     env = os.environ if env is None else env
     xdg = env.get("XDG_STATE_HOME", "")
@@ -39,7 +44,7 @@ def state_folder(env=None) -> Path:
     return Path(env.get("HOME") or Path.home()) / ".local" / "state" / "attn-tui"
 
 
-def read(path) -> Kept:
+def read(path: str | Path) -> Kept:
     """The session in ``path``: a regular file of ours (never a symlink), at most the size a scenario may be."""
     path = Path(path)
     name = printable(path)
@@ -76,7 +81,7 @@ def _ours(folder: Path) -> list[tuple[float, Path]]:
 def newest(folder: Path) -> tuple[Kept | None, Path | None, list[str]]:
     """The newest readable session in ``folder`` (of the READ_NEWEST newest files), its path, and one
     line per file refused on the way (or the one line refusing the folder: session_folder)."""
-    problems = []
+    problems: list[str] = []
     try:
         if not readable(folder):
             return None, None, problems

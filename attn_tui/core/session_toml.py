@@ -10,6 +10,8 @@ undo steps are dropped to fit) and MAX_STEPS undo (and redo) steps.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import scenario_io as io
 from .limits import admit, printable, shown
 from .safe_read import loads_toml, outer_structure_problem
@@ -18,6 +20,9 @@ from .scenario_write import toml_str
 from .session_heads import count_edits, head_toml, read_head, read_step_heads, with_heads
 from .session_kept import Kept, SessionError
 from .session_tour import read_tour, tour_toml
+
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMAT = 1  # the header's `format`: a file of another format is ignored, with one line
 KIND = "attn-tui session"
@@ -76,15 +81,15 @@ def dumps(k: Kept) -> str:
     return "\n".join(head + body + lists) + "\n"
 
 
-def _size(items: list) -> int:
+def _size(items: list[Any]) -> int:
     return sum(len(x) + len(h) for x, h in items)
 
 
-def _list(key: str, items: list) -> str:
+def _list(key: str, items: list[Any]) -> str:
     return f"{key} = [\n" + ",\n".join(items) + ",\n]" if items else f"{key} = []"
 
 
-def _scenario(text, what: str, source: str) -> Scenario:
+def _scenario(text: object, what: str, source: str) -> Scenario:
     if not isinstance(text, str):
         raise SessionError(f"{source}: {what} is {shown(text)}, not a scenario")
     try:
@@ -95,14 +100,14 @@ def _scenario(text, what: str, source: str) -> Scenario:
         raise SessionError(f"{source} ({what}): {printable(exc)}") from None
 
 
-def _int(data, key, source, default=0) -> int:
+def _int(data: Any, key: str, source: Any, default: int = 0) -> int:
     v = data.get(key, default)
     if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2**20:
         raise SessionError(f"{source}: {key} is {shown(v)}, not a row number")
     return v
 
 
-def _header(data: dict, source: str) -> None:
+def _header(data: dict[Any, Any], source: str) -> None:
     if data.get("kind") != KIND:
         raise SessionError(f"{source}: not an attn-tui session file")
     if data.get("format") != FORMAT:
@@ -118,7 +123,7 @@ def _header(data: dict, source: str) -> None:
         raise SessionError(f"{source}: saved is {shown(saved)}, not a time")
 
 
-def _cursor(value, source):
+def _cursor(value: Any, source: Any) -> Any:
     if value is None:
         return None
     ok = isinstance(value, list) and len(value) == 3 and isinstance(value[0], str) and len(value[0]) <= 8
@@ -127,7 +132,7 @@ def _cursor(value, source):
     return tuple(value)
 
 
-def _weighting(data, source) -> str:
+def _weighting(data: Any, source: Any) -> str:
     from .heads.weighting import KINDS
 
     v = data.get("weighting", "A")
@@ -136,7 +141,7 @@ def _weighting(data, source) -> str:
     return v
 
 
-def _history(data, key, source) -> tuple:
+def _history(data: Any, key: str, source: Any) -> tuple[Any, ...]:
     items = data.get(key, [])
     if not isinstance(items, list) or len(items) > MAX_STEPS:
         raise SessionError(f"{source}: {key} is {shown(items)}, not a list of at most {MAX_STEPS} scenarios")

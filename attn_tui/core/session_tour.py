@@ -12,6 +12,10 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_ANSWERS = 200  # the tour has about 40 questions: room to grow, no room for a hostile list
 KEY = re.compile(r"^[A-Za-z0-9_-]{1,32}$")  # a page key
@@ -23,7 +27,7 @@ class TourAt:
     """page: the page's key. answers: ((page key, question index, prediction or None: skipped), ...)."""
 
     page: str
-    answers: tuple = ()
+    answers: tuple[Any, ...] = ()
 
 
 def tour_toml(t: TourAt) -> list[str]:
@@ -35,7 +39,7 @@ def tour_toml(t: TourAt) -> list[str]:
     return [f'tour_page = "{t.page}"', f"tour_answers = [{', '.join(item(*a) for a in t.answers)}]"]
 
 
-def read_tour(data: dict, source: str) -> TourAt | None:
+def read_tour(data: dict[Any, Any], source: str) -> TourAt | None:
     """The TourAt of a state file's ``data``, None when it holds none; ValueError naming the key."""
     if "tour_page" not in data:
         return None
@@ -48,7 +52,7 @@ def read_tour(data: dict, source: str) -> TourAt | None:
     return TourAt(page, tuple(_answer(x, n, source) for n, x in enumerate(items, 1)))
 
 
-def _answer(x, n: int, source: str) -> tuple:
+def _answer(x: Any, n: int, source: str) -> tuple[Any, ...]:
     bad = ValueError(f"{source}: tour_answers item {n} is not [page, question, prediction]")
     if not isinstance(x, list) or len(x) != 3:
         raise bad

@@ -26,17 +26,25 @@ core.stream_source; this module re-exports them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .stream_source import (  # noqa: F401  (re-exported: core.stream's public names)
     SAMPLE_ROWS,
-    TILE,
-    Source,
-    facts,
-    score_range,
     tile_ranges,
 )
+from .stream_source import TILE as TILE
+from .stream_source import Source as Source
+from .stream_source import facts as facts
+from .stream_source import score_range as score_range
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    import numpy.typing as npt
+
+    from attn_tui.core.scenario import Scenario
 
 BLOCK = 128  # query rows per block (the summary's: 64, 128, 256 took 2.2, 2.0, 2.5 s at T = 16384)
 
@@ -93,7 +101,7 @@ def row_stats(src: Source, r0: int, r1: int, top: int = 3, sums: bool = False, t
     return RowStats(r0, H, m, l, O, best_i, np.where(best_i >= 0, w, 0.0), max_blocked_w, rs)
 
 
-def _second_pass(src: Source, tiles, Xs: list, m, keep: bool):
+def _second_pass(src: Source, tiles: Any, Xs: list[Any], m: np.ndarray, keep: bool) -> Any:
     """l = Σ e, u = Σ e (x − m), acc = Σ e v (or None) per row, e = e^(x − m) of each tile in
     float64, each tile's X replaced in ``Xs`` by its e when ``keep`` (the row sums' numerators),
     else by None; and the power of two V was scaled by (_v_down). A row with no finite max
@@ -116,7 +124,7 @@ def _second_pass(src: Source, tiles, Xs: list, m, keep: bool):
     return l, u, acc, down
 
 
-def _masked_tile(src: Source, r0, r1, c0, c1):
+def _masked_tile(src: Source, r0: int, r1: int, c0: int, c1: int) -> Any:
     """(S + M)[r0:r1, c0:c1] in the dtype and its blocked cells, or (S, None) when the mask blocks
     none of them (most tiles of a causal or windowed matrix): no boolean matrix, no addition."""
     if not src.any_blocked(r0, r1, c0, c1):
@@ -128,7 +136,7 @@ def _masked_tile(src: Source, r0, r1, c0, c1):
         return src.scores(r0, r1, c0, c1) + M, b  # Source.masked's sum, its blocked cells kept
 
 
-def _sum_e_d(e, D):
+def _sum_e_d(e: Any, D: Any) -> Any:
     """Σ e (x − m) per row, 0 where e is 0: 0 · (−inf) of a −inf score is NaN, and such rows
     (rare: a −inf fill, an overflowed score) are summed again with the zeros put in."""
     out = np.einsum("ij,ij->i", e, D)  # no (rows, tile) product array: half the time of (e * D).sum
@@ -153,7 +161,7 @@ def _v_down(src: Source) -> float:
     return 2.0 ** -(int(np.ceil(np.log2(src.T_k))) + 1)
 
 
-def _open_tiles(src: Source, r0: int, r1: int, tile: int):
+def _open_tiles(src: Source, r0: int, r1: int, tile: int) -> Any:
     """The key tiles row_stats must pass over for rows r0:r1 when neither top keys nor row sums
     are asked: a tile that the mask blocks for every row (past the block's last row under a
     causal mask, before its first row's window) is left out when it adds exactly nothing: each of
@@ -177,7 +185,7 @@ def _open_tiles(src: Source, r0: int, r1: int, tile: int):
     return kept
 
 
-def _merge_top(best_x, best_i, X, c0, k):
+def _merge_top(best_x: Any, best_i: Any, X: np.ndarray, c0: int, k: int) -> Any:
     """The k largest of (the running best, this tile) per row, largest first (equal weights: lower key first)."""
     vals = np.concatenate([best_x, X], axis=1)
     idx = np.concatenate([best_i, np.broadcast_to(np.arange(c0, c0 + X.shape[1]), X.shape)], axis=1)
@@ -189,7 +197,7 @@ def _merge_top(best_x, best_i, X, c0, k):
     return vals[rows, order], idx[rows, order]
 
 
-def weights(X, m, l, dtype):  # noqa: E741
+def weights(X: np.ndarray, m: np.ndarray, l: np.ndarray, dtype: npt.DTypeLike) -> Any:  # noqa: E741
     """A = e^(X − m) / l of rows with max m and sum l (each (rows,)), X (rows, keys) of S + M
     in float64, rounded to ``dtype``: the weights the explorer shows (core.lazy) and the summary's
     row sums measure. A row with no finite max (no key it may see under a −inf fill) is NaN.
@@ -206,7 +214,7 @@ def weights(X, m, l, dtype):  # noqa: E741
     return A.astype(dtype, copy=False)
 
 
-def _row_sums(es, l, dtype):  # noqa: E741
+def _row_sums(es: Any, l: np.ndarray, dtype: npt.DTypeLike) -> Any:  # noqa: E741
     """Σ_i A[t, i] of the weights as produced in the dtype, e / l rounded to it (weights: the
     explorer's A, from the same e), over the tiles' e of _second_pass (a tile left out holds
     weights of exactly 0). Not Σ e / l in float64, which is 1 by construction and hid float16's
@@ -218,12 +226,12 @@ def _row_sums(es, l, dtype):  # noqa: E741
     return total
 
 
-def blocks(T: int, block: int = BLOCK):
+def blocks(T: int, block: int = BLOCK) -> Any:
     """(r0, r1) of consecutive row blocks covering 0..T."""
     return tile_ranges(T, block)
 
 
-def first_overflow(s, inputs, block: int = BLOCK):
+def first_overflow(s: Scenario, inputs: Any, block: int = BLOCK) -> Any:
     """limits.compute_problem without a T x T' matrix: (name, input cells, dtype, largest finite)
     for the first of Q, K, V, S with ±inf/NaN in the dtype, or None; O = A V, a weighted average of
     V's finite rows, cannot overflow (row_stats scales a huge V: _v_down). ``inputs(s, name, r, c)``

@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,25 +23,30 @@ from .lazy_matrix import COLS, ROWS  # the blocks of S's products are the explor
 from .mask_kinds import MASK_KINDS
 from .matrices import INPUTS
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from attn_tui.core.scenario import Scenario
+
 TILE = 2048  # keys per tile: a (core.stream.BLOCK, TILE) float64 tile is 4 MiB
 
 
-def tile_ranges(n, tile):
+def tile_ranges(n: int, tile: Any) -> Any:
     return ((c0, min(c0 + tile, n)) for c0 in range(0, n, tile))
 
 
-_QKV: OrderedDict = OrderedDict()  # (ids of the input arrays, dtype) -> (inputs, (Q, K, V)): the last few
+_QKV: OrderedDict[Any, Any] = OrderedDict()  # (ids of the input arrays, dtype) -> (inputs, (Q, K, V)): the last few
 
 
 _LOCK = threading.RLock()  # the module's caches are read by the event loop and by lens workers
 
 
-def _qkv(s, dt):
+def _qkv(s: Scenario, dt: Any) -> Any:
     with _LOCK:
         return _qkv_locked(s, dt)
 
 
-def _qkv_locked(s, dt):
+def _qkv_locked(s: Scenario, dt: Any) -> Any:
     inputs = tuple(getattr(s, n) for n in INPUTS)
     key = (tuple(id(a) for a in inputs), dt.name)
     if key in _QKV:
@@ -56,10 +62,10 @@ def _qkv_locked(s, dt):
     return Q, K, V
 
 
-_FACTS: OrderedDict = OrderedDict()  # id(array) -> (array, (lo, hi, max row norm)): the last few
+_FACTS: OrderedDict[Any, Any] = OrderedDict()  # id(array) -> (array, (lo, hi, max row norm)): the last few
 
 
-def facts(a) -> tuple[float, float, float]:
+def facts(a: np.ndarray) -> tuple[float, float, float]:
     """(finite min, finite max, largest row norm) of a T x d array, once per array object (NaN, NaN
     when nothing is finite): the inputs of a large scenario are shared by its states, so a keypress
     does not scan them again."""
@@ -67,7 +73,7 @@ def facts(a) -> tuple[float, float, float]:
         return _facts_locked(a)
 
 
-def _facts_locked(a):
+def _facts_locked(a: np.ndarray) -> Any:
     key = id(a)
     if key in _FACTS and _FACTS[key][0] is a:
         return _FACTS[key][1]
@@ -84,10 +90,10 @@ def _facts_locked(a):
 SAMPLE_ROWS = 256  # rows of Q whose scores give a large S its colour scale
 
 
-_RANGES: OrderedDict = OrderedDict()  # (id(Q), id(K)) -> ((Q, K), (lo, hi)): the last few
+_RANGES: OrderedDict[Any, Any] = OrderedDict()  # (id(Q), id(K)) -> ((Q, K), (lo, hi)): the last few
 
 
-def score_range(Q, K) -> tuple[float, float]:
+def score_range(Q: np.ndarray, K: np.ndarray) -> tuple[float, float]:
     """(min, max) of Q Kᵀ over SAMPLE_ROWS rows of Q spread evenly from the first to the last
     (every row when T <= SAMPLE_ROWS: then exact) against every key, in float64; once per pair
     of arrays. S = scale · Q Kᵀ, so a knob that changes the scale reads it again for free. The
@@ -123,11 +129,11 @@ class Source:
     scale: float
     mask: str
     window: int | None
-    padding: tuple  # 0-based key positions
-    fill: object  # a scalar of the dtype (−inf when -1e9 overflows float16)
+    padding: tuple[Any, ...]  # 0-based key positions
+    fill: np.floating[Any]  # a scalar of the dtype (−inf when -1e9 overflows float16)
 
     @classmethod
-    def of(cls, s) -> Source:
+    def of(cls, s: Scenario) -> Source:
         """The source of scenario ``s`` (Q, K, V projected in float64, then cast, as Scenario.run).
         Q, K, V are shared with the last scenarios of the same inputs and dtype (a knob such as c
         changes no input): a keypress does not project or copy T x d matrices again."""
@@ -141,18 +147,18 @@ class Source:
         return facts(self.Q)[2], facts(self.K)[2]
 
     @property
-    def T(self):
+    def T(self) -> Any:
         return self.Q.shape[0]
 
     @property
-    def T_k(self):
+    def T_k(self) -> Any:
         return self.K.shape[0]
 
     @property
-    def dtype(self):
+    def dtype(self) -> Any:
         return self.Q.dtype
 
-    def blocked(self, r0, r1, c0=0, c1=None):
+    def blocked(self, r0: int, r1: int, c0: int = 0, c1: int | None = None) -> Any:
         """(r1−r0, c1−c0) bool, True where query t may not see key i (Scenario.blocked's rule)."""
         c1 = self.T_k if c1 is None else c1
         t = np.arange(r0, r1)[:, None]
@@ -162,7 +168,7 @@ class Source:
             b = b | np.isin(i, self.padding)
         return b
 
-    def any_blocked(self, r0, r1, c0=0, c1=None) -> bool:
+    def any_blocked(self, r0: int, r1: int, c0: int = 0, c1: int | None = None) -> bool:
         """True when blocked(r0, r1, c0, c1) has a True cell, from the mask's rule (no matrix)."""
         c1 = self.T_k if c1 is None else c1
         if r1 <= r0 or c1 <= c0:
@@ -188,7 +194,7 @@ class Source:
             n = n - np.where(last >= first, inside, 0)
         return n
 
-    def scores(self, r0, r1, c0=0, c1=None):
+    def scores(self, r0: int, r1: int, c0: int = 0, c1: int | None = None) -> Any:
         """S[r0:r1, c0:c1] = scale · Q Kᵀ in the dtype, each cell cut from its one product (product)."""
         c1 = self.T_k if c1 is None else c1
         out = np.empty((max(r1 - r0, 0), max(c1 - c0, 0)), dtype=self.dtype)
@@ -207,7 +213,7 @@ class Source:
                     np.multiply(matmul(q, kt)[rows, want], scale, out=dest[:, to])  # product's cells
         return out
 
-    def product(self, a0, a1, b0, b1):
+    def product(self, a0: int, a1: int, b0: int, b1: int) -> np.ndarray:
         """scale · Q[a0:a1] K[b0:b1]ᵀ in the dtype: the one BLAS call that gives these cells of S.
         Every read of S (row_stats' statistics, a grid's tile, a chart's row, the summary) cuts
         its cells from the product of their ROWS x COLS block, so each cell has one value: a BLAS
@@ -217,14 +223,14 @@ class Source:
         with np.errstate(over="ignore", invalid="ignore"):
             return matmul(self.Q[a0:a1], self.K[b0:b1].T) * self.dtype.type(self.scale)  # as scores cuts them
 
-    def additive(self, r0, r1, c0=0, c1=None):
+    def additive(self, r0: int, r1: int, c0: int = 0, c1: int | None = None) -> Any:
         """M[r0:r1, c0:c1]: 0 where open, the fill where blocked, in the dtype."""
         b = self.blocked(r0, r1, c0, c1)
         M = np.zeros(b.shape, dtype=self.dtype)
         M[b] = self.fill
         return M
 
-    def masked(self, r0, r1, c0=0, c1=None):
+    def masked(self, r0: int, r1: int, c0: int = 0, c1: int | None = None) -> Any:
         """(S + M)[r0:r1, c0:c1] in the dtype."""
         with np.errstate(over="ignore", invalid="ignore"):
             return self.scores(r0, r1, c0, c1) + self.additive(r0, r1, c0, c1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,8 +23,13 @@ from ..core.matrices import PROJECTION_INPUTS
 from ..core.scenario import Scenario
 from .text import RNG_NOTE, SWEEP_POINTS, lesson_numbers, params_qkv, settings
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def clean(x):
+    from attn_tui.core.attention import Trace
+
+
+def clean(x: Any) -> Any:
     """Plain JSON values: arrays -> nested lists, non-finite floats -> None."""
     if isinstance(x, dict):
         return {str(k): clean(v) for k, v in x.items()}
@@ -53,16 +59,18 @@ def _utf8(text: str) -> str:
     return text
 
 
-def dumps(obj) -> str:
+def dumps(obj: Any) -> str:
     return json.dumps(clean(obj), indent=1, allow_nan=False, ensure_ascii=False) + "\n"
 
 
-def scenario_dict(s: Scenario, name: str = "", trace=None, w_o_h=None) -> dict:
+def scenario_dict(
+    s: Scenario, name: str = "", trace: Trace | None = None, w_o_h: np.ndarray | None = None
+) -> dict[Any, Any]:
     """Every input and intermediate of one scenario, shapes as in the core's Trace; with A its value-
     weighted form (core/heads/weighting.py) and, given the head's W_O^(h) (d_v, d_model), its info-weighted."""
     tr = s.run() if trace is None else trace
     ranks = lenses.rank_info(tr.S, tr.Q, tr.K)
-    out = {
+    out: dict[str, Any] = {
         "name": name,
         "title": s.title,
         "tokens": list(s.tokens),
@@ -101,7 +109,7 @@ def scenario_dict(s: Scenario, name: str = "", trace=None, w_o_h=None) -> dict:
     return out
 
 
-def weighted_a(tr, w_o_h=None) -> dict:
+def weighted_a(tr: Trace, w_o_h: np.ndarray | None = None) -> dict[Any, Any]:
     """{"A_value_weighted": A[t, j]·‖v_j‖/max‖v‖ (T, T')} and, with W_O^(h), "A_info_weighted"."""
     out = {}
     for kind in ("value", "info"):
@@ -111,11 +119,11 @@ def weighted_a(tr, w_o_h=None) -> dict:
     return out
 
 
-def scenario_json(s: Scenario, name: str = "", w_o_h=None) -> str:
+def scenario_json(s: Scenario, name: str = "", w_o_h: np.ndarray | None = None) -> str:
     return dumps(scenario_dict(s, name, w_o_h=w_o_h))
 
 
-def lesson_dict() -> dict:
+def lesson_dict() -> dict[Any, Any]:
     """The whole lesson: both examples, the lenses' differences, the seeded experiments."""
     n = lesson_numbers()
     sat = n["saturation"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import TYPE_CHECKING
 
 from ..core.heads.capture_check import stored_by_head, stored_check
 from ..core.heads.captured_top import why_none
@@ -20,19 +21,23 @@ from ..core.limits import printable
 from ..core.mask_kinds import label, of_label
 from .prediction_text import prediction_dict, prediction_lines, prediction_of
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
 TOKENS_SHOWN = 24  # the text's tokens line: a 4,096-token file is not printed whole
 COLUMNS = ("layer", "head", *(r.text for r in READINGS))  # the text's table heads: core.heads.READINGS
 
 
-def _num(x, width=9):
+def _num(x: Any, width: int = 9) -> Any:
     return f"{'-':>{width}}" if x is None else f"{x:>{width}.3f}"
 
 
-def _mask(kind, w):
+def _mask(kind: str, w: Any) -> Any:
     return label(kind, w)
 
 
-def query_rows(src: HeadSource, t: int, layer: int | None = None, progress=None) -> list[dict]:
+def query_rows(src: HeadSource, t: int, layer: int | None = None, progress: Any | None = None) -> list[dict[Any, Any]]:
     """[{"layer", "head", "query": {"position": t + 1, "top": [{position, token, weight}, ...]}}]: where
     query ``t`` (0-based) looks in each head, its five heaviest keys, weight descending; positions from 1.
     One row of A a head, read a head at a time (query_tops), never a head's readings."""
@@ -50,7 +55,7 @@ def query_rows(src: HeadSource, t: int, layer: int | None = None, progress=None)
     ]
 
 
-def _about(src: HeadSource) -> dict:
+def _about(src: HeadSource) -> dict[Any, Any]:
     return {
         "title": src.title,
         "source": src.source,
@@ -67,7 +72,9 @@ def _about(src: HeadSource) -> dict:
     }
 
 
-def heads_data(src: HeadSource, layer: int | None = None, query: int | None = None, progress=None) -> dict:
+def heads_data(
+    src: HeadSource, layer: int | None = None, query: int | None = None, progress: Any | None = None
+) -> dict[Any, Any]:
     """What the command prints: the source, every head's readings (a dict each), the combines; with
     ``query`` (0-based), only where that query looks in each head (query_rows): no readings, no combine
     (every head's readings of a 64 x 64-head, 16,384-token file took hours before one row was printed)."""
@@ -80,7 +87,7 @@ def heads_data(src: HeadSource, layer: int | None = None, query: int | None = No
     rows = [r.as_dict() for r in readings]
     stored = stored_by_head(src)  # a capture's check of each head against this A: read, not recomputed
     if src.has("A") or stored is not None:  # a layer's heads at once
-        layers = sorted({row["layer"] for row in rows})
+        layers: Sequence[int] = sorted({row["layer"] for row in rows})
         diffs = {ly: stored[ly] if stored else own_weights_diffs(src, ly).tolist() for ly in layers}
         for row in rows:
             row["own_A_max_abs_diff"] = diffs[row["layer"]][row["head"]]
@@ -96,7 +103,7 @@ def heads_data(src: HeadSource, layer: int | None = None, query: int | None = No
     }
 
 
-def _finite(x):
+def _finite(x: Any) -> Any:
     """x with every non-finite float (a head whose rows are all NaN) as None: JSON's null."""
     if isinstance(x, float):
         return x if math.isfinite(x) else None
@@ -107,21 +114,21 @@ def _finite(x):
     return x
 
 
-def heads_json(src: HeadSource, layer: int | None = None, query: int | None = None, progress=None) -> str:
+def heads_json(src: HeadSource, layer: int | None = None, query: int | None = None, progress: Any | None = None) -> str:
     return json.dumps(_finite(heads_data(src, layer, query, progress)), indent=1, allow_nan=False) + "\n"
 
 
-def _best(rows, field):
+def _best(rows: Any, field: Any) -> Any:
     scored = [r for r in rows if r[field] is not None]
     return max(scored, key=lambda r: r[field]) if scored else None
 
 
-def _per_layer(values) -> str:
+def _per_layer(values: Any) -> str:
     """One value for every layer, or each layer's in order (layer 0 first)."""
     return values[0] if len(set(values)) == 1 else "by layer " + " | ".join(values)
 
 
-def tokens_line(tokens, most: int = TOKENS_SHOWN) -> str:
+def tokens_line(tokens: Any, most: int = TOKENS_SHOWN) -> str:
     """ "tokens: t1 q, t2 w, …": the first ``most`` as the lesson writes them (positions when a token
     repeats, core.labeltext.positioned), then how many more."""
     shown = ", ".join(map(printable, positioned(tokens)[:most]))
@@ -129,7 +136,7 @@ def tokens_line(tokens, most: int = TOKENS_SHOWN) -> str:
     return f"tokens: {shown}" + (f", ... ({more} more, {len(tokens)} in all)" if more > 0 else "")
 
 
-def heads_text(src: HeadSource, layer: int | None = None, query: int | None = None, progress=None) -> str:
+def heads_text(src: HeadSource, layer: int | None = None, query: int | None = None, progress: Any | None = None) -> str:
     d = heads_data(src, layer, query, progress)
     out = [
         d["title"],
@@ -164,7 +171,7 @@ def heads_text(src: HeadSource, layer: int | None = None, query: int | None = No
     return "\n".join(out) + "\n"
 
 
-def _looks(d, tokens, t: int) -> list:
+def _looks(d: Any, tokens: Any, t: int) -> list[Any]:
     """Where query t looks in each head: its five heaviest keys, "t10 'p' 0.879", heaviest first (tokens
     quoted: a captured token's leading space shows)."""
     out = ["", f"where query t{t + 1} ({tokens[t]!r}) looks: each head's five heaviest keys, weight descending"]
@@ -174,7 +181,7 @@ def _looks(d, tokens, t: int) -> list:
     return out
 
 
-def _verdicts(d) -> list:
+def _verdicts(d: Any) -> list[Any]:
     out = [""]
     ceiling = "log2 t" if all(of_label(m).causal for m in d["mask"]) else "log2 of the keys each row sees"
     ceiling = f"the mean over rows of {ceiling}, the uniform row's entropy"

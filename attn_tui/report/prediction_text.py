@@ -3,10 +3,15 @@ of the top one's logit (core/heads/prediction.py), as JSON fields and as text li
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..core.heads.captured_top import predict_source, why_none
 from ..core.heads.prediction import Prediction, how_they_sum, p_text
 from ..core.heads.query_top import looks_at, query_tops
 from ..core.heads.source import HeadSource
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def prediction_of(src: HeadSource, t: int) -> Prediction | None:
@@ -15,7 +20,7 @@ def prediction_of(src: HeadSource, t: int) -> Prediction | None:
     return predict_source(src, t)
 
 
-def prediction_dict(p: Prediction | None) -> dict | None:
+def prediction_dict(p: Prediction | None) -> dict[Any, Any] | None:
     """JSON's "prediction": {"token", "logit", "top": [{"token", "p"}], "by_head": [{"layer", "head", "logit"}]
     (ranked, largest share first), "direct"}, or None (null) when there is none."""
     if p is None:
@@ -27,7 +32,7 @@ def prediction_dict(p: Prediction | None) -> dict | None:
     return out | {"rest" if p.captured else "direct": p.direct}
 
 
-def prediction_lines(src: HeadSource, t: int, p: Prediction | None) -> list:
+def prediction_lines(src: HeadSource, t: int, p: Prediction | None) -> list[Any]:
     """The text: the top tokens, then a line a part ("  +9.191  L1.H2, looks at t4 'r' (after copy)"), then the sum."""
     if p is None:
         return ["", why_none(src)]

@@ -8,12 +8,16 @@ Text: each row's largest entries, "t8 d ← t5 a 0.42 · t8 d 0.35 · …"."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core.heads.rollout import check_rows, rollout, rollout_rows
 from ..core.heads.source import HeadSource
 from ..core.numparse import digits_hint, whole_digits
+
+if TYPE_CHECKING:
+    from typing import Any
 
 TOP = 5  # the text's entries per row
 WHAT = (
@@ -43,7 +47,7 @@ def parse_query(text: str | None, T: int) -> list[int] | None:
     return rows
 
 
-def rollout_data(src: HeadSource, query: str | None, progress=None) -> dict:
+def rollout_data(src: HeadSource, query: str | None, progress: Any | None = None) -> dict[Any, Any]:
     rows = parse_query(query, src.T)
     if rows is None:
         R, rows = rollout(src, progress), list(range(src.T))  # refuses above WHOLE, naming --query
@@ -61,17 +65,17 @@ def rollout_data(src: HeadSource, query: str | None, progress=None) -> dict:
     }
 
 
-def rollout_json(src: HeadSource, query: str | None = None, progress=None) -> str:
+def rollout_json(src: HeadSource, query: str | None = None, progress: Any | None = None) -> str:
     d = rollout_data(src, query, progress)
     d["rollout"] = np.asarray(d["rollout"]).tolist()
     return json.dumps(d, indent=1, allow_nan=False) + "\n"
 
 
-def _name(tokens, t: int) -> str:
+def _name(tokens: Any, t: int) -> str:
     return f"t{t + 1} {tokens[t]}"
 
 
-def rollout_text(src: HeadSource, query: str | None = None, progress=None) -> str:
+def rollout_text(src: HeadSource, query: str | None = None, progress: Any | None = None) -> str:
     d = rollout_data(src, query, progress)
     out = [d["title"], f"{d['n_layers']} layers x {d['n_heads']} heads, T = {d['T']}", WHAT, ""]
     for t, row in zip(d["rows"], d["rollout"]):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -23,6 +24,11 @@ from ..core.ranks import qr_ranks
 from ..core.scenario import Scenario
 from .full import everything_hint, full_hint
 from .text import fmt_num, params_qkv, settings
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from attn_tui.core.heads.source import HeadSource
 
 TOP = 3  # keys listed per sampled row
 SHOWN_SVS = 8  # singular values of S listed
@@ -39,7 +45,7 @@ def sample_rows(s: Scenario) -> list[int]:
     return sorted(set(rows))
 
 
-def summarise(s: Scenario, block: int = stream.BLOCK, progress=None) -> dict:
+def summarise(s: Scenario, block: int = stream.BLOCK, progress: Any | None = None) -> dict[Any, Any]:
     """The summary's numbers (module doc). ``progress(done, total)`` is called after each block.
     On one BLAS thread, as the explorer: S comes in products of 16 x 512 (Source.product, the
     explorer's tiles, so the summary's weights are the ones it shows), and OpenBLAS splitting
@@ -59,7 +65,7 @@ def workers() -> int:
     return spare_threads(MAX_WORKERS)
 
 
-def _summarise(s, block, progress):
+def _summarise(s: Scenario, block: Any, progress: Any) -> Any:
     src = stream.Source.of(s)
     lean = replace(src, V=None)  # the summary shows no O: the pass computes no A V
     T = s.T
@@ -67,7 +73,7 @@ def _summarise(s, block, progress):
     worst_sum, masked = 0.0, (0.0, None)
     blocks = list(stream.blocks(T, block))
 
-    def one(rows):  # masked tiles left out: they add exactly 0
+    def one(rows: Any) -> Any:  # masked tiles left out: they add exactly 0
         return stream.row_stats(lean, *rows, top=0, sums=True)
 
     with ThreadPoolExecutor(workers()) as pool:
@@ -79,7 +85,7 @@ def _summarise(s, block, progress):
     return _figures(s, src, H, src.visible_keys(), worst_sum, masked, tops)
 
 
-def _block_figures(st, r0, r1, H, m, l, worst_sum, masked):  # noqa: E741
+def _block_figures(st: Any, r0: int, r1: int, H: np.ndarray, m: float, l: float, worst_sum: Any, masked: bool) -> Any:  # noqa: E741
     """Rows r0:r1 of H, m, l from ``st``; the largest |row sum − 1| and masked weight so far."""
     H[r0:r1], m[r0:r1], l[r0:r1] = st.H, st.m, st.l
     with np.errstate(invalid="ignore"):
@@ -91,7 +97,7 @@ def _block_figures(st, r0, r1, H, m, l, worst_sum, masked):  # noqa: E741
     return worst_sum, masked
 
 
-def _top_keys(src, t: int, m: float, l: float) -> list[tuple[int, float]]:  # noqa: E741
+def _top_keys(src: HeadSource, t: int, m: float, l: float) -> list[tuple[int, float]]:  # noqa: E741
     """The TOP keys of 0-based row t by weight e^(x − m) / l (x of S + M in float64, the cells of
     the pass's products), the lower key first among equals; none of weight 0 (a masked key under
     a finite fill, a −inf one) and none of a NaN row."""
@@ -102,7 +108,7 @@ def _top_keys(src, t: int, m: float, l: float) -> list[tuple[int, float]]:  # no
     return [(int(i), float(x)) for i, x in zip(order, w) if x > 0]
 
 
-def _figures(s, src, H, seen, worst_sum, masked, tops):
+def _figures(s: Scenario, src: HeadSource, H: np.ndarray, seen: Any, worst_sum: Any, masked: bool, tops: Any) -> Any:
     ok = ~np.isnan(H)
     with np.errstate(divide="ignore", invalid="ignore"):
         ceiling = np.log2(seen.astype(np.float64))
@@ -146,13 +152,13 @@ def _sizes(s: Scenario) -> str:
     return f"{s.T} tokens" if s.T == s.T_k else f"{s.T} queries x {s.T_k} keys"
 
 
-def _labels(labels) -> str:
+def _labels(labels: Any) -> str:
     head = ", ".join(map(printable, labels[:LABELS_SHOWN]))
     more = len(labels) - LABELS_SHOWN
     return head + (f", ... ({more} more, {len(labels)} in all)" if more > 0 else "")
 
 
-def summary_dict(s: Scenario, name: str = "", figures: dict | None = None) -> dict:
+def summary_dict(s: Scenario, name: str = "", figures: dict[Any, Any] | None = None) -> dict[Any, Any]:
     """The bounded JSON of a large scenario: no matrix, no list that grows with T."""
     f = summarise(s) if figures is None else figures
     return {
@@ -173,7 +179,7 @@ def summary_dict(s: Scenario, name: str = "", figures: dict | None = None) -> di
     }
 
 
-def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> str:
+def summary_text(s: Scenario, name: str = "", figures: dict[Any, Any] | None = None) -> str:
     """The text summary: the same numbers as summary_dict, one line each."""
     f = summarise(s) if figures is None else figures
     st, e, r = settings(s), f["entropy"], f["rank"]
@@ -225,7 +231,7 @@ def summary_text(s: Scenario, name: str = "", figures: dict | None = None) -> st
     return "\n".join(lines) + "\n"
 
 
-def progress_to(stream_out):
+def progress_to(stream_out: Any) -> Any:
     """A ``progress(done, total)`` for summarise that rewrites one line on ``stream_out`` (a terminal's
     stderr): at T = 16384 the summary takes seconds, and this says how far it got."""
 

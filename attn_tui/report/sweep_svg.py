@@ -12,16 +12,21 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from ..core.atomic_folder import write_all_or_none
 from ..core.experiments import LESSON_YLIM, sweep_ylim
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 W, H = 780, 290  # canvas, px
 PANEL_W, PANEL_H, TOP, LEFT = 320, 200, 50, 40
 
 
-def _bars(values, x0, lo, hi, colour):
+def _bars(values: Any, x0: Any, lo: float, hi: float, colour: Any) -> Any:
     """SVG rects for ``values`` in a panel at x0 with y range [lo, hi]."""
     n = max(1, len(values))
     step = PANEL_W / n
@@ -38,7 +43,7 @@ def _bars(values, x0, lo, hi, colour):
     return out
 
 
-def _axes(x0, lo, hi, labels, title):
+def _axes(x0: Any, lo: float, hi: float, labels: Any, title: Any) -> Any:
     out = [
         f'<rect x="{x0}" y="{TOP}" width="{PANEL_W}" height="{PANEL_H}" fill="none" stroke="#ccc"/>',
         f'<text x="{x0 + PANEL_W / 2}" y="{TOP - 12}" text-anchor="middle" font-size="13">{escape(title)}</text>',
@@ -54,7 +59,7 @@ def _axes(x0, lo, hi, labels, title):
     return out
 
 
-def frame_body(frame, labels, uniform_bits, ylim=LESSON_YLIM):
+def frame_body(frame: Any, labels: Any, uniform_bits: Any, ylim: Any = LESSON_YLIM) -> Any:
     """The SVG elements of one frame: {c, H, row, scores} from scale_sweep; ylim: the scores' y range
     (sweep_ylim: the lesson's -3..6 widened so no bar is clipped)."""
     c, h = frame["c"], frame["H"]
@@ -67,14 +72,14 @@ def frame_body(frame, labels, uniform_bits, ylim=LESSON_YLIM):
     return left + right
 
 
-def _svg(body):
+def _svg(body: Any) -> Any:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
         f'font-family="sans-serif">\n<rect width="{W}" height="{H}" fill="white"/>\n' + "\n".join(body) + "\n</svg>\n"
     )
 
 
-def animated_svg(frames, labels, fps: float = 6.0) -> str:
+def animated_svg(frames: Any, labels: Any, fps: float = 6.0) -> str:
     """One SVG whose frames show in turn, looping (discrete SMIL opacity)."""
     n = len(frames)
     dur = n / fps
@@ -95,18 +100,18 @@ def animated_svg(frames, labels, fps: float = 6.0) -> str:
     return _svg(body)
 
 
-def frame_svg(frame, labels, ylim=LESSON_YLIM) -> str:
+def frame_svg(frame: Any, labels: Any, ylim: Any = LESSON_YLIM) -> str:
     """A static SVG of one frame."""
     return _svg(frame_body(frame, labels, math.log2(len(labels)) if labels else 0.0, ylim))
 
 
-def existing(directory, stem: str = "softmax_sharpening") -> list[Path]:
+def existing(directory: str | Path, stem: str = "softmax_sharpening") -> list[Path]:
     """The files ``export`` would overwrite in ``directory`` (the animation, the frames folder)."""
     directory = Path(directory)
     return [p for p in (directory / f"{stem}.svg", directory / f"{stem}_frames") if p.exists()]
 
 
-def export(frames, labels, directory, stem: str = "softmax_sharpening", fps: float = 6.0) -> Path:
+def export(frames: Any, labels: Any, directory: str | Path, stem: str = "softmax_sharpening", fps: float = 6.0) -> Path:
     """Write <stem>.svg (animated) and <stem>_frames/frame_NN.svg; return the animated file's path.
 
     Raises OSError (with the path) when the directory cannot be written; then every file there is
@@ -114,7 +119,7 @@ def export(frames, labels, directory, stem: str = "softmax_sharpening", fps: flo
     """
     directory = Path(directory)
     ylim = sweep_ylim(frames)  # one range for every frame, as the animation's
-    files = [(f"{stem}.svg", lambda: animated_svg(frames, labels, fps))]
+    files: list[tuple[str, Callable[[], str]]] = [(f"{stem}.svg", lambda: animated_svg(frames, labels, fps))]
     for k, fr in enumerate(frames):
         files.append((f"{stem}_frames/frame_{k + 1:02d}.svg", lambda fr=fr: frame_svg(fr, labels, ylim)))
     write_all_or_none(directory, ((name, make().encode("utf-8")) for name, make in files))

@@ -10,12 +10,19 @@ JSON lives in :mod:`attn_tui.report.as_json`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..core import builtin, experiments, lenses
 from ..core.diagnose import NO_CEILING, ceiling_bits, nan_causes, overflows
 from ..core.limits import printable
 from ..core.scenario import Scenario
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from attn_tui.core.attention import Trace
 
 RNG_NOTE = (
     "Note: the seeded experiments below draw from NumPy's default_rng (seeds 8, 9, 10 for "
@@ -27,7 +34,7 @@ SWEEP_POINTS = (0.1, 1.0, 3.0)
 
 
 # -- rustlab-style formatting ---------------------------------------------------
-def fmt_num(x) -> str:
+def fmt_num(x: Any) -> str:
     """A scalar as rustlab prints it: whole numbers without a point, others in the
     shortest positional form that round-trips (3.3e-16 -> 0.00000000000000033...)."""
     if isinstance(x, (bool, np.bool_)):
@@ -47,25 +54,25 @@ def fmt_num(x) -> str:
 BIG = 1e15  # from here on numbers print in e-notation
 
 
-def fmt_cell(x) -> str:
+def fmt_cell(x: Any) -> str:
     """A matrix entry with 6 decimals, or 6-digit e-notation when |x| >= BIG."""
     return f"{x:.6e}" if np.isfinite(x) and abs(x) >= BIG else f"{x:.6f}"
 
 
-def fmt_matrix(a) -> str:
+def fmt_matrix(a: np.ndarray) -> str:
     """``Matrix(RxC)`` then one ``  [a, b, ...]`` line per row, 6 decimals."""
     a = np.asarray(a, dtype=np.float64)
     rows = ["  [" + ", ".join(fmt_cell(x) for x in row) + "]" for row in a]
     return f"Matrix({a.shape[0]}x{a.shape[1]})\n" + "\n".join(rows)
 
 
-def fmt_vector(v) -> str:
+def fmt_vector(v: Any) -> str:
     """A row vector: ``[1×n]`` then the entries with 6 decimals, two spaces apart."""
     v = np.asarray(v, dtype=np.float64).ravel()
     return f"[1×{v.size}]  " + "  ".join(fmt_cell(x) for x in v)
 
 
-def fmt_part(x) -> str:
+def fmt_part(x: Any) -> str:
     """One part of rprint: a string as is, a matrix, a vector or a number in rustlab's form."""
     if isinstance(x, str):
         return x
@@ -76,13 +83,13 @@ def fmt_part(x) -> str:
     return fmt_num(x)
 
 
-def rprint(*parts) -> str:
+def rprint(*parts: Any) -> str:
     """rustlab's print(a, b, ...): the parts joined by a single space."""
     return " ".join(fmt_part(p) for p in parts)
 
 
 # -- the lesson's numbers -------------------------------------------------------
-def lesson_numbers() -> dict:
+def lesson_numbers() -> dict[Any, Any]:
     """Every number the lesson prints, computed from its inputs by the core."""
     hand = builtin("lesson-handcrafted")
     tr = hand.run()
@@ -113,7 +120,7 @@ def lesson_numbers() -> dict:
     }
 
 
-def entropy_table(H_A, H_A2) -> list[str]:
+def entropy_table(H_A: Any, H_A2: Any) -> list[str]:
     """The lesson's fprintf table: t, log2 t, then H and 2^H of both matrices."""
     out = [" t  log2(t) |  hand-crafted A: H(A_t)  2^H  |  pipeline A2: H(A_t)  2^H"]
     for t, (h, h2) in enumerate(zip(H_A, H_A2), 1):
@@ -168,17 +175,17 @@ def lesson_text() -> str:
 
 
 # -- one scenario -----------------------------------------------------------------
-def params_qkv(s: Scenario):
+def params_qkv(s: Scenario) -> Any:
     """d_model(2 d_k + d_v) when Q, K, V are projected from X; None when given directly."""
     return lenses.param_count(s.d_model, s.d_k, s.d_v) if s.projected else None
 
 
-def visible_keys(blocked) -> np.ndarray:
+def visible_keys(blocked: Any) -> np.ndarray:
     """How many keys each query row may see, (T,)."""
     return (~np.asarray(blocked)).sum(axis=1)
 
 
-def settings(s: Scenario) -> dict:
+def settings(s: Scenario) -> dict[Any, Any]:
     return {
         "c": s.c,
         "scaled": s.scaled,
@@ -228,7 +235,7 @@ def _heading(s: Scenario, name: str) -> list[str]:
     ]
 
 
-def _matrices(s: Scenario, tr) -> list[str]:
+def _matrices(s: Scenario, tr: Trace) -> list[str]:
     S_label = "S = c * Q K^T / sqrt(d_k)" if s.scaled else "S = c * Q K^T (unscaled)"
     lines = []
     for label, m in (
@@ -244,7 +251,7 @@ def _matrices(s: Scenario, tr) -> list[str]:
     return lines
 
 
-def _entropies(tr) -> list[str]:
+def _entropies(tr: Trace) -> list[str]:
     lines = ["", "  t  keys  log2(keys) |  H(A_t)    2^H"]
     for t, (k, lg, h) in enumerate(zip(visible_keys(tr.blocked), ceiling_bits(tr.blocked), tr.H), 1):
         lg_txt = f"{lg:10.2f}" if np.isfinite(lg) else f"{NO_CEILING:>10}"  # no visible key: no ceiling
@@ -252,7 +259,7 @@ def _entropies(tr) -> list[str]:
     return lines
 
 
-def _closing(s: Scenario, tr) -> list[str]:
+def _closing(s: Scenario, tr: Trace) -> list[str]:
     """Ranks, parameters, NaN rows and what overflowed."""
     lines = [
         "",
@@ -284,5 +291,5 @@ def _closing(s: Scenario, tr) -> list[str]:
     return lines
 
 
-def _rank(r):
+def _rank(r: int) -> Any:
     return "n/a (S not finite)" if r is None else r

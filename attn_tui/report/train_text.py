@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import json
 import math
+from typing import TYPE_CHECKING
 
 from ..core.train.task import Task
+
+if TYPE_CHECKING:
+    from typing import Any
 
 CURVE_ROWS = 12  # logged rows printed in the text curve (evenly spaced, the last included)
 
 
-def _clean(x):
+def _clean(x: Any) -> Any:
     if isinstance(x, float) and not math.isfinite(x):
         return None
     if isinstance(x, dict):
@@ -23,15 +27,15 @@ def _clean(x):
     return x
 
 
-def as_json(obj) -> str:
+def as_json(obj: Any) -> str:
     return json.dumps(_clean(obj), indent=2, allow_nan=False) + "\n"
 
 
-def _steps(v) -> str:
+def _steps(v: Any) -> str:
     return "never" if v is None else str(v)
 
 
-def task_line(cfg: dict) -> str:
+def task_line(cfg: dict[Any, Any]) -> str:
     t = Task(cfg["task"])
     return (
         f"task {t.name}: {t.n_keys} keys from {t.n_symbols} one-hot symbols, {t.n_queries} queries each repeating "
@@ -40,7 +44,7 @@ def task_line(cfg: dict) -> str:
     )
 
 
-def run_text(r: dict) -> str:
+def run_text(r: dict[Any, Any]) -> str:
     cfg = r["config"]
     scale = "1/√d_k" if cfg["scaled"] else "unscaled (c = 1)"
     lines = [
@@ -68,7 +72,7 @@ def run_text(r: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def compare_table(rows: list[dict]) -> str:
+def compare_table(rows: list[dict[Any, Any]]) -> str:
     """rows: core.train.compare.compare_all(); one line per d_k and scaling."""
     lines = [
         f"{'d_k':<5}{'scores':<10}{'steps to target':>15}  {'H at step 0':>11}  "
@@ -85,7 +89,7 @@ def compare_table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def compare_rows_text(rows: list[dict]) -> str:
+def compare_rows_text(rows: list[dict[Any, Any]]) -> str:
     """rows: core.train.compare.compare_all() (or one row); a table, then each d_k's verdict."""
     cfg = rows[0]["scaled"]["config"]
     n = Task(cfg["task"]).n_keys
@@ -102,7 +106,7 @@ def compare_rows_text(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _spread(x: dict, fmt: str) -> str:
+def _spread(x: dict[Any, Any], fmt: str) -> str:
     a, b, c = ("never" if v is None else format(v, fmt) for v in (x["median"], x["min"], x["max"]))
     return f"{a} ({b}–{c})"
 
@@ -116,7 +120,7 @@ SEED_COLUMNS = (
 )
 
 
-def compare_seeds_table(rows: list[dict]) -> str:
+def compare_seeds_table(rows: list[dict[Any, Any]]) -> str:
     """rows: core.train.seeds.compare_seeds(); each cell the median (min–max) over the seeds."""
     lines = [f"{'d_k':<5}{'scores':<10}" + "  ".join(f"{title:>{w}}" for title, _k, _f, w in SEED_COLUMNS)]
     for row in rows:
@@ -133,7 +137,7 @@ def seeds_line(seeds: list[int]) -> str:
     return f"median (min–max) over {len(seeds)} seed{'s' * (len(seeds) > 1)} ({named})"
 
 
-def compare_seeds_text(rows: list[dict]) -> str:
+def compare_seeds_text(rows: list[dict[Any, Any]]) -> str:
     """rows: core.train.seeds.compare_seeds(); the table, what its cells are, each d_k's verdict."""
     cfg, n = rows[0]["config"], Task(rows[0]["config"]["task"]).n_keys
     lines = [

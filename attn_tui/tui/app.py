@@ -38,6 +38,9 @@ from .themes import ParseOnceStylesheet
 from .widgets.matrix_grid import MatrixGrid
 
 if TYPE_CHECKING:
+    from typing import Any
+
+    from .app_protocol import ExplorerApp
     from .heads_nav import HeadRef
 
 ACTIONS = f"{__package__}.actions"  # the package of the actions a key's do('module.function') names
@@ -182,7 +185,7 @@ class AttentionApp(App):
         self.notes.say(f"screenshot saved: {saved}", title="Screenshot")
         return saved
 
-    def notify(self, message: str, *, markup: bool = False, title: str = "", **kw) -> None:
+    def notify(self, message: str, *, markup: bool = False, title: str = "", **kw: Any) -> None:
         """Notifications carry user text (labels, paths, typed values): never parse it as markup.
         The title leads the message's line (a title line made each notice taller: app.tcss)."""
         super().notify(f"{title}: {message}" if title else message, markup=False, **kw)
@@ -199,7 +202,7 @@ class AttentionApp(App):
             return False
         return True
 
-    def action_do(self, name: str, *args):
+    def action_do(self, name: str, *args: Any):
         """The one way a key changes the explorer: ``do('module.function', *args)`` in the key table
         (keys_app.py, keys_screens.py) runs ``function(self, *args)`` of attn_tui/tui/actions/module.py,
         the module imported on the first such key (nothing is registered by importing it).
@@ -237,3 +240,7 @@ class AttentionApp(App):
     def on_matrix_grid_edit_requested(self, message: MatrixGrid.EditRequested) -> None:
         message.stop()
         self.action_do("edit.cell", message.grid.matrix, message.row, message.col)
+
+
+if TYPE_CHECKING:  # the type checker holds the app to what the actions are typed against (app_protocol.py)
+    _the_actions_app: type[ExplorerApp] = AttentionApp

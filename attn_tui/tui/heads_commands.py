@@ -6,13 +6,20 @@ which are data (a source's L x H), not keys."""
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual.command import Hit, Hits, Provider
 
 from .heads_nav import HeadRef, moved, parse_head
 
+if TYPE_CHECKING:
+    from .app import AttentionApp
+
 
 class HeadCommands(Provider):
+    if TYPE_CHECKING:  # the explorer's app, for the type checker (app.py is above this module)
+        app: AttentionApp
+
     def _targets(self, query: str) -> list[HeadRef]:
         ref = getattr(self.app.state, "head", None)
         if ref is None:

@@ -20,6 +20,8 @@ from ..core.limits import MAX_TITLE, admit, check_values, clean_label
 from ..core.numparse import whole_digits
 
 if TYPE_CHECKING:
+    from attn_tui.core.scenario import Scenario
+
     from ..core.heads import HeadSource
 
 
@@ -64,7 +66,7 @@ KEEP_BYTES = 128 * 2**20
 _LOCK = threading.Lock()
 
 
-def _nbytes(s) -> int:
+def _nbytes(s: Scenario) -> int:
     return sum(getattr(a, "nbytes", 0) for a in (s.X, s.Y, s.Q, s.K, s.V, s.W_Q, s.W_K, s.W_V))
 
 

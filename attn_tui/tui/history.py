@@ -54,7 +54,7 @@ def _view(target: State, current: State) -> State:
 class History:
     """Two stacks of past/future States. ``record`` is called on every set_state."""
 
-    def __init__(self, limit: int = LIMIT):
+    def __init__(self, limit: int = LIMIT) -> None:
         self.limit = limit
         self.past: list[State] = []
         self.future: list[State] = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import cache, partial
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from .key_row import Key
@@ -36,7 +36,7 @@ def all_keys() -> list[Key]:
     return KEYS + _screen_keys()
 
 
-def bindings(scope: str) -> list[Binding]:
+def bindings(scope: str) -> list[BindingType]:
     """Textual Bindings for ``scope`` ("app", "grid" or a screen name)."""
     return [
         Binding(

@@ -38,8 +38,14 @@ class SessionKeeper:
     """Where this session is kept, what was opened, and the kept session offered at launch."""
 
     def __init__(
-        self, folder: Path, opened: Scenario, source: str, resume: bool = False, fresh: bool = False, asked=False
-    ):
+        self,
+        folder: Path,
+        opened: Scenario,
+        source: str,
+        resume: bool = False,
+        fresh: bool = False,
+        asked: bool = False,
+    ) -> None:
         self.folder = folder
         self.asked = asked  # --scenario named what to open: the kept session is offered in a line, not a dialog
         self.opened = opened  # the scenario the launch opened: a session equal to it has nothing to keep

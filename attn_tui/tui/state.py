@@ -31,7 +31,7 @@ KEEP = 4  # the current state's, the pinned one's, and the last changes' (a work
 _LOCK = threading.Lock()  # a worker (an edit, a large change) may ask for a trace too
 
 
-def _cached(scenario):
+def _cached(scenario: Scenario):
     with _LOCK:
         hit = _TRACES.get(id(scenario))
         if hit is None or hit[0] is not scenario:
@@ -40,7 +40,7 @@ def _cached(scenario):
         return hit[1]
 
 
-def _trace_of(scenario, large: bool):
+def _trace_of(scenario: Scenario, large: bool):
     trace = _cached(scenario)
     if trace is None:
         if large:  # core.lazy (the streaming core) is imported by the first large scenario only
@@ -257,7 +257,7 @@ class Refused(ValueError):
     """A knob that does not apply to this scenario; the message says why (for a notification)."""
 
 
-def clamp_cursor(s, cursor):
+def clamp_cursor(s: Scenario, cursor):
     """``cursor`` (name, row, col) moved inside the matrix's shape in ``s``, or None."""
     if not cursor:
         return cursor

@@ -21,10 +21,14 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from textual.worker import NoActiveWorker, Worker, get_current_worker
 
 from ..core.cancel import Cancelled, cancellable
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _worker_cancelled() -> bool:
@@ -92,7 +96,7 @@ class DaemonExecutor(ThreadPoolExecutor):
     def __init__(self) -> None:
         super().__init__(max_workers=1, thread_name_prefix="attn-worker")
 
-    def submit(self, fn, /, *args, **kwargs) -> Future:
+    def submit(self, fn, /, *args: Any, **kwargs: Any) -> Future:
         future: Future = Future()
         worker = _current_worker()  # submitted from its worker's task (None: asyncio's own calls)
         gate = GATE.enter(worker) if worker is not None else None
@@ -116,7 +120,7 @@ class DaemonExecutor(ThreadPoolExecutor):
         """Nothing to wait for: a call still running dies with the process."""
 
 
-def _call(future: Future, fn, args, kwargs) -> None:
+def _call(future: Future, fn, args: Any, kwargs: Any) -> None:
     try:
         with cancellable(_worker_cancelled):
             result = fn(*args, **kwargs)

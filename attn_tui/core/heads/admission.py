@@ -12,6 +12,7 @@ float16 file's dtype) is head_problem's line, asked by every door for each head 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,6 +22,9 @@ from ..limits import MAX_LABEL, check_c, clean_label, compute_problem, overflow_
 from ..mask_kinds import MASK_KINDS
 from ..scenario import Scenario
 from .source import HeadSource, check_head
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def admit_source(src: HeadSource) -> HeadSource:
@@ -89,7 +93,7 @@ def _cannot_overflow(Q: np.ndarray, K: np.ndarray, scale: float, top: float) -> 
     return most * max(1.0, abs(scale)) < top / 2
 
 
-def check_heads(src: HeadSource, name, heads) -> None:
+def check_heads(src: HeadSource, name: str, heads: Any) -> None:
     """ValueError "NAME: layer L, head H: ..." for the first of ``heads`` ((layer, head) pairs) whose
     numbers do not compute (head_problem): every door asks it for the heads it computes."""
     for layer, head in heads:

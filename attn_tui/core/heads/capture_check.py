@@ -15,19 +15,23 @@ from __future__ import annotations
 import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..labeltext import token_label  # noqa: F401  (capture/run.py and prediction.py read it here)
+from ..labeltext import token_label as token_label  # noqa: F401  (capture/run.py and prediction.py read it here)
 from ..mask_kinds import MASK_KINDS, NO_MASK, STORED, written
 from .source import HeadSource, layer_qk, own_weights_diffs
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # Unit roundoff u of the dtype a model computes in (half the gap between 1 and the next number).
 UNIT_ROUNDOFF = {"float64": 2.0**-53, "float32": 2.0**-24, "float16": 2.0**-11, "bfloat16": 2.0**-8}
 BLOCKED = -1e4  # an additive mask entry at or below this blocks its key (source.SEEN)
 
 
-def mask_kind(M, rows: int = 256) -> str:
+def mask_kind(M: np.ndarray, rows: int = 256) -> str:
     """The kind of a model's additive mask M (T, T') for one sequence: "causal", "none",
     "window:W" (causal, each query sees itself and the W - 1 keys before it) or "additive" (any
     other pattern, or allowed entries that are not 0: kept as the explicit M). ``M``: an array, or
@@ -86,12 +90,12 @@ class HeadsCheck:
     where it is, and whether each head is within its own allowed_diff."""
 
     max_abs_diff: float
-    worst: tuple  # (layer, head) of max_abs_diff, from 0
+    worst: tuple[Any, ...]  # (layer, head) of max_abs_diff, from 0
     allowed_at_worst: float
     n_layers: int
     n_heads: int
-    failed: tuple  # ((layer, head, diff, allowed), ...) of heads past their allowance
-    by_head: tuple = ()  # (L, H) max |ΔA| of each head (kept in a capture's provenance: dA_by_head)
+    failed: tuple[Any, ...]  # ((layer, head, diff, allowed), ...) of heads past their allowance
+    by_head: tuple[Any, ...] = ()  # (L, H) max |ΔA| of each head (kept in a capture's provenance: dA_by_head)
 
     @property
     def holds(self) -> bool:
@@ -139,7 +143,7 @@ def stored_check(src: HeadSource) -> CheckFigure | None:
     return CheckFigure(float(figure), src.n_layers, src.n_heads)
 
 
-def stored_by_head(src: HeadSource) -> list | None:
+def stored_by_head(src: HeadSource) -> list[Any] | None:
     """Each head's max |ΔA| (L lists of H) as the capture's check found them (provenance ``dA_by_head``),
     or None when the file holds none that fits its L x H heads: a file without the model's A reports
     each head's figure as one with it does (report.heads_text)."""
@@ -150,7 +154,7 @@ def stored_by_head(src: HeadSource) -> list | None:
     return [[float(x) for x in r] for r in rows] if ok else None
 
 
-def _figure(x) -> bool:
+def _figure(x: Any) -> bool:
     return not isinstance(x, bool) and isinstance(x, (int, float)) and 0 <= x < math.inf
 
 
@@ -172,7 +176,7 @@ def check_heads(src: HeadSource, dtype: str, threads: int = 1) -> HeadsCheck:
     return combine_figures(figures, src.n_heads)
 
 
-def combine_figures(figures: list, n_heads: int) -> HeadsCheck:
+def combine_figures(figures: list[Any], n_heads: int) -> HeadsCheck:
     """The HeadsCheck of every layer's (diffs, allowances) (layer_figures), in the layers' order."""
     worst, where, allowed_worst, failed = -1.0, (0, 0), 0.0, []
     for layer, (diffs, allowances) in enumerate(figures):

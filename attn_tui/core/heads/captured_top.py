@@ -18,6 +18,7 @@ T, ids in range, probabilities finite in [0, 1], rows sorted), one line each.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,6 +26,9 @@ from .multihead_shapes import MAX_K
 from .prediction import NO_PREDICTION, TOP, Part, Prediction, predict, source_readout
 from .query_top import layer_rows
 from .source import HeadSource
+
+if TYPE_CHECKING:
+    from typing import Any
 
 TOP_ARRAYS = ("top_ids", "top_p", "top_logit")
 REST = "the rest"  # the logit minus the heads' parts: the legend says what it holds
@@ -52,12 +56,12 @@ class CapturedTop:
     ids: np.ndarray
     p: np.ndarray
     logit: np.ndarray
-    labels: tuple
+    labels: tuple[Any, ...]
     readout: bool  # the file holds top_readout: per-head parts can be read
     centred: bool  # the final norm centres (LayerNorm), so each write is centred before the readout
 
 
-def read_top(arrays: dict, labels, T: int, centred: bool = True) -> CapturedTop | None:
+def read_top(arrays: dict[Any, Any], labels: Any, T: int, centred: bool = True) -> CapturedTop | None:
     """The checked CapturedTop of the top_* ``arrays`` (name -> whole array) and the ``labels`` of
     top_tokens; None when the file holds none. ValueError, one line naming the array, otherwise."""
     if not any(n in arrays for n in (*TOP_ARRAYS, "top_readout")) and labels is None:

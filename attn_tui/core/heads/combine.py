@@ -9,12 +9,16 @@ columns of the concatenation. Rows are computed in blocks, so no T x T' matrix i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..limits import DENSE_MAX
 from .readings import ROWS
 from .source import HeadSource, check_head
+
+if TYPE_CHECKING:
+    from typing import Any
 
 COMBINE_BYTES = 64 * 2**20  # the heads' Q, K, V held at once by combine (a group of heads beyond)
 
@@ -68,12 +72,12 @@ def combine(src: HeadSource, layer: int) -> Combine | None:
     return Combine(layer, output, diff, tolerance=2 * H * d_v * float(np.finfo(np.float64).eps) * bound)
 
 
-def _group_reader(src: HeadSource, layer: int, H: int, group: int, once: bool):
+def _group_reader(src: HeadSource, layer: int, H: int, group: int, once: bool) -> Any:
     """g0 -> [(weights_block, V)] of heads g0 .. g0 + group - 1: read once and kept when ``once`` (one
     group: the usual case), else read again for each chunk of rows."""
-    cache: dict = {}
+    cache: dict[Any, Any] = {}
 
-    def heads(g0):
+    def heads(g0: Any) -> Any:
         if g0 in cache:
             return cache[g0]
         got = [

@@ -3,16 +3,21 @@ the model run on a text, every head of every layer ready for head_scenario and t
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..models import MODELS, ModelEntry
 from .source import HeadSource
+
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_TOKENS = MODELS["induction-demo"].default_text  # ten letters, then the same ten again
 
 
-def memory_reader(arrays: dict):
+def memory_reader(arrays: dict[Any, Any]) -> Any:
     """read(name, layer, head=None) over whole [L, H, ...] arrays held in memory."""
 
-    def read(name, layer, head=None):
+    def read(name: str, layer: int, head: int | None = None) -> Any:
         a = arrays[name][layer]
         return a if head is None else a[head]
 
@@ -47,7 +52,7 @@ def model_source(entry: ModelEntry, text: str | None = None) -> HeadSource:
     )
 
 
-def _builtin(entry: ModelEntry):
+def _builtin(entry: ModelEntry) -> Any:
     def open_builtin(text: str | None = None) -> HeadSource:
         return model_source(MODELS[entry.name], text)  # the registry's entry when called
 

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..limits import printable
 from ..models import InputError
 from .demo import HEAD_BUILTINS
 from .multihead_io import open_file
 from .source import HeadSource
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def open_heads(name_or_path, tokens: str | None = None) -> HeadSource:
+
+def open_heads(name_or_path: Any, tokens: str | None = None) -> HeadSource:
     """A HeadSource: a built-in model (HEAD_BUILTINS, run on ``tokens`` when given) or a multi-head
     file (its Q, K, V are fixed, so ``tokens`` is refused). ValueError: one line naming the problem;
     InputError (one) when it is the text: the CLI names its flag, a dialog its field."""

@@ -23,6 +23,7 @@ import struct
 import threading
 import zipfile
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,20 +32,24 @@ from ..arrays_io import ST_DTYPES
 from ..limits import printable, shown
 from .inflater import Inflater
 
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
 
 @dataclass(frozen=True)
 class Entry:
     """One array of the file: shape, dtype (byte order included), where its data starts."""
 
     name: str
-    shape: tuple
+    shape: tuple[Any, ...]
     dtype: np.dtype
     offset: int | None  # absolute byte offset of element 0 (None: inside a compressed .npz member)
     member: zipfile.ZipInfo | None = None  # the .npz member, for a compressed one
     header_len: int = 0  # bytes of the .npy header inside the member
 
 
-def check_regular(path) -> int:
+def check_regular(path: str | Path) -> int:
     """The size of the regular file ``path``; ValueError for a missing file, a folder, a FIFO, a device."""
     try:
         st = os.stat(path)
@@ -57,7 +62,7 @@ def check_regular(path) -> int:
     return st.st_size
 
 
-def read_at(path, offset: int, n: int) -> bytes:
+def read_at(path: str | Path, offset: int, n: int) -> bytes:
     """n bytes of ``path`` from ``offset`` (ValueError when the file is shorter: truncated)."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
@@ -76,7 +81,7 @@ def read_at(path, offset: int, n: int) -> bytes:
 
 
 # -- safetensors ---------------------------------------------------------------------------
-def _st_entry(key: str, info: dict, shape: tuple, base: int, data_len: int) -> Entry:
+def _st_entry(key: str, info: dict[Any, Any], shape: tuple[Any, ...], base: int, data_len: int) -> Entry:
     """An Entry of a tensor whose dtype and shape passed arrays_io.st_shapes: its data_offsets
     (which the single-head door leaves to the safetensors library, reading the whole file) hold
     exactly what its shape needs, inside the file."""
@@ -93,7 +98,7 @@ def _st_entry(key: str, info: dict, shape: tuple, base: int, data_len: int) -> E
     return Entry(str(key), shape, dtype, base + offs[0])
 
 
-def safetensors_headers(path, size: int):
+def safetensors_headers(path: str | Path, size: int) -> Any:
     """({name: Entry}, metadata {str: str}) of a .safetensors file, from its header alone, judged by
     arrays_io's header checks (the single-head door's)."""
     n = arrays_io.st_header_length(read_at(path, 0, min(size, 8)), size)
@@ -105,7 +110,7 @@ def safetensors_headers(path, size: int):
 
 
 # -- .npz ------------------------------------------------------------------------------------
-def member_offset(path, info: zipfile.ZipInfo) -> int:
+def member_offset(path: str | Path, info: zipfile.ZipInfo) -> int:
     """Where a stored member's bytes start: after its local header (30 bytes, name, extra)."""
     local = read_at(path, info.header_offset, 30)
     sig, *_, n_name, n_extra = struct.unpack("<4s5H3I2H", local)
@@ -114,14 +119,14 @@ def member_offset(path, info: zipfile.ZipInfo) -> int:
     return info.header_offset + 30 + n_name + n_extra
 
 
-def open_npz(path, size: int) -> zipfile.ZipFile:
+def open_npz(path: str | Path, size: int) -> zipfile.ZipFile:
     """The zip of the .npz at ``path``: its end record checked from the file's tail first
     (npz_members.open_zip_at), so zipfile never builds a directory of millions of entries."""
     tail = min(size, npz_members.TAIL)
     return npz_members.open_zip_at(path, read_at(path, size - tail, tail))
 
 
-def npz_headers(path, size: int):
+def npz_headers(path: str | Path, size: int) -> Any:
     """({name: Entry} of the arrays of 2 or more axes, {name: npz_members.Member} of the 0-d and
     1-D settings, not read yet: read_settings reads them once their headers are judged). Every
     member passes npz_members' checks: directory, entry, .npy header, declared size."""
@@ -141,7 +146,7 @@ def npz_headers(path, size: int):
     return entries, settings
 
 
-def read_settings(path, size: int, settings: dict) -> dict:
+def read_settings(path: str | Path, size: int, settings: dict[Any, Any]) -> dict[Any, Any]:
     """{name: np.ndarray} of the settings members (npz_headers), each read whole (never a pickle),
     bounded by its declared size (npz_members.read_members)."""
     if not settings:
@@ -158,11 +163,13 @@ class MemberStreams:
     every layer before each. Safe across threads (the explorer's workers share a source)."""
 
     def __init__(self) -> None:
-        self._open: dict = {}  # name -> its member's Inflater
-        self._last: dict = {}  # name -> (at, bytes) of the slice read last: grouped heads read a K/V head twice
+        self._open: dict[Any, Any] = {}  # name -> its member's Inflater
+        self._last: dict[
+            Any, Any
+        ] = {}  # name -> (at, bytes) of the slice read last: grouped heads read a K/V head twice
         self._lock = threading.Lock()
 
-    def read(self, path, e: Entry, at: int, nbytes: int) -> bytes:
+    def read(self, path: str | Path, e: Entry, at: int, nbytes: int) -> bytes:
         with self._lock:
             last = self._last.get(e.name)
             if last is not None and last[0] == at and len(last[1]) == nbytes:
@@ -195,7 +202,7 @@ class MemberStreams:
             pass
 
 
-def read_slice(path, e: Entry, index: tuple, streams: MemberStreams | None = None) -> np.ndarray:
+def read_slice(path: str | Path, e: Entry, index: tuple[Any, ...], streams: MemberStreams | None = None) -> np.ndarray:
     """e's array at ``index`` (leading axes, e.g. (layer, head)): a C-contiguous block; a compressed
     member's through ``streams`` when given (kept open between slices), else opened for this one."""
     inner = e.shape[len(index) :]

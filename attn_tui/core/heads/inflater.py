@@ -12,6 +12,11 @@ many gigabytes (a compression bomb of zeros) they are spaced wider, never more m
 from __future__ import annotations
 
 import zlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 SPACING = 4 * 2**20  # bytes of output between two checkpoints, at least
 MARKS = 256  # checkpoints kept at most
@@ -22,14 +27,14 @@ class Inflater:
     """``read(at, n)``: n bytes from byte ``at`` of the raw-deflate data of ``size`` compressed bytes
     at ``offset`` in ``path``, decompressing to ``total`` bytes (the member's declared size)."""
 
-    def __init__(self, path, offset: int, size: int, total: int) -> None:
+    def __init__(self, path: str | Path, offset: int, size: int, total: int) -> None:
         self.f = open(path, "rb")  # noqa: SIM115  (close())
         self.offset, self.size = offset, size
         self.spacing = max(SPACING, -(-total // MARKS))
         self._at(0, 0, zlib.decompressobj(-zlib.MAX_WBITS), b"")
         self.marks = [(0, 0, self.d.copy(), b"")]  # (output position, input fed, decompressor, its tail)
 
-    def _at(self, out: int, fed: int, d, tail: bytes) -> None:
+    def _at(self, out: int, fed: int, d: Any, tail: bytes) -> None:
         self.out, self.fed, self.d, self.tail = out, fed, d, tail
 
     def close(self) -> None:

@@ -19,10 +19,17 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .multihead_write import ST_NAMES
+
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Literal
+
+    import numpy.typing as npt
 
 
 class LayerFile:
@@ -33,25 +40,27 @@ class LayerFile:
     (one layer's shape, dtype), e.g. M's ((T, T'), float64)), which a layer gives or not. ``reserve``:
     bytes of header room for the metadata (tokens, provenance: at least their JSON's length)."""
 
-    def __init__(self, path, n_layers: int, reserve: int, optional: dict | None = None):
+    def __init__(self, path: str | Path, n_layers: int, reserve: int, optional: dict[Any, Any] | None = None) -> None:
         self.path, self.n_layers, self.reserve = str(path), n_layers, reserve
         self.optional = {k: (tuple(s), np.dtype(d)) for k, (s, d) in (optional or {}).items()}
         self.f = open(self.path, "r+b")  # noqa: SIM115  (close() or __exit__)
-        self.layout: dict | None = None  # name -> (dtype, one layer's shape, region offset, one layer's bytes)
+        self.layout: dict[Any, Any] | None = (
+            None  # name -> (dtype, one layer's shape, region offset, one layer's bytes)
+        )
         self.data_at = 0  # where the data starts: 8 + the header's room
-        self.used: set = set()  # the optional arrays some layer gave
+        self.used: set[Any] = set()  # the optional arrays some layer gave
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.close()
         return False
 
     def close(self) -> None:
         self.f.close()
 
-    def _plan(self, arrays: dict) -> None:
+    def _plan(self, arrays: dict[Any, Any]) -> None:
         """The regions: the first layer's arrays, widest dtype first (aligned), the optional ones last."""
         first = sorted((n for n in arrays if n not in self.optional), key=lambda n: -arrays[n].dtype.itemsize)
         specs = {n: (arrays[n].shape, arrays[n].dtype) for n in first} | self.optional
@@ -64,7 +73,7 @@ class LayerFile:
             self.layout[name] = (dtype, tuple(shape), at, n)
             at += n * self.n_layers
 
-    def add(self, layer: int, arrays: dict) -> None:
+    def add(self, layer: int, arrays: dict[Any, Any]) -> None:
         if self.layout is None:
             self._plan(arrays)
         need = {n for n in self.layout if n not in self.optional}
@@ -78,7 +87,7 @@ class LayerFile:
             self.f.write(memoryview(np.ascontiguousarray(a, dtype=dtype)).cast("B"))
         self.used |= set(arrays) & set(self.optional)
 
-    def finish(self, metadata: dict, whole: dict | None = None) -> None:
+    def finish(self, metadata: dict[Any, Any], whole: dict[Any, Any] | None = None) -> None:
         """The header (every array's [L, ...] shape and offsets, ``metadata`` str -> str) at the start,
         the file cut where its last array ends; an optional array no layer gave is left out. ``whole``:
         arrays that are not a layer's (the prediction's (T, k)), written whole after the layers'."""
@@ -117,7 +126,7 @@ class LayerFile:
         os.replace(tmp, self.path)
 
 
-def _file_dtype(name: str, dtype) -> np.dtype:
+def _file_dtype(name: str, dtype: npt.DTypeLike) -> np.dtype:
     dtype = np.dtype(dtype).newbyteorder("<")
     if dtype not in ST_NAMES:
         raise ValueError(f"{name}: dtype {dtype}; a multi-head file holds {', '.join(map(str, ST_NAMES))}")

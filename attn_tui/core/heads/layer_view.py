@@ -16,12 +16,16 @@ sum to less than 1; the readings are always A's own.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .readings import Readings, head_readings
 from .source import HeadSource, check_head
 from .weighting import head_scale, weigh
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,7 +56,7 @@ def head_view(src: HeadSource, layer: int, head: int, bins: int = 16, weighting:
     count = np.zeros(len(re) - 1)
     block = src.weights_block(layer, head)
 
-    def pooled(r0, r1):
+    def pooled(r0: int, r1: int) -> Any:
         A, seen = block(r0, r1)  # (r1 - r0, T')
         ok = ~np.isnan(A).any(axis=1)
         shown = A[ok] if scale is None else weigh(A[ok], scale)

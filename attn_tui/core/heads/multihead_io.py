@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -46,17 +47,20 @@ from .multihead_settings import (
 from .multihead_shapes import check_shapes
 from .source import HeadSource
 
+if TYPE_CHECKING:
+    from typing import Any
+
 MAX_FILE = 64 * 2**30  # read lazily: only the headers and one head at a time
 
 
 class FileReader:
     """read(name, layer, head=None) -> float64 slice of a file's array; bytes_read counts what was read."""
 
-    def __init__(self, path, entries: dict):
+    def __init__(self, path: str | Path, entries: dict[Any, Any]) -> None:
         self.path, self.entries, self.bytes_read = str(path), entries, 0
         self.streams = MemberStreams()  # a compressed .npz's members, read on from the last slice
 
-    def __call__(self, name, layer, head=None):
+    def __call__(self, name: str, layer: int, head: int | None = None) -> Any:
         try:
             return self._read(name, layer, head)
         except ValueError as exc:
@@ -66,7 +70,7 @@ class FileReader:
         except Exception as exc:  # noqa: BLE001  (the backstop, as the single-head door's: one line naming the file)
             raise ValueError(f"{printable(self.path)}: cannot read {name} ({unexpected(exc)})") from None
 
-    def _read(self, name, layer, head):
+    def _read(self, name: str, layer: int, head: int | None) -> Any:
         e = self.entries[name]
         index = (layer,) if head is None else (layer, head)
         a = read_slice(self.path, e, index, self.streams)
@@ -85,7 +89,7 @@ class FileReader:
         return a
 
 
-def _provenance(settings: dict) -> dict:
+def _provenance(settings: dict[Any, Any]) -> dict[Any, Any]:
     provenance = settings.get("provenance", {})
     if isinstance(provenance, str):  # an .npz keeps it as a JSON text
         provenance = json_setting("provenance", provenance)
@@ -94,7 +98,7 @@ def _provenance(settings: dict) -> dict:
     return provenance
 
 
-def build(path, entries: dict, settings: dict, stored: int | None = None) -> HeadSource:
+def build(path: str | Path, entries: dict[Any, Any], settings: dict[Any, Any], stored: int | None = None) -> HeadSource:
     """A HeadSource over ``entries`` (file_headers.Entry by name) and ``settings`` (Python values);
     ``stored``: the file's bytes on disk (reader_sizes.stored_bytes), which bound what a reader holds."""
     refuse_unknown(settings)
@@ -143,7 +147,9 @@ def build(path, entries: dict, settings: dict, stored: int | None = None) -> Hea
     )
 
 
-def _top(path, entries: dict, settings: dict, T: int, provenance: dict):
+def _top(
+    path: str | Path, entries: dict[Any, Any], settings: dict[Any, Any], T: int, provenance: dict[Any, Any]
+) -> Any:
     """A capture's stored prediction, read whole ((T, k): small) and checked (captured_top.read_top), or None."""
     names = [n for n in TOP_ARRAYS if n in entries]
     labels = settings.get("top_tokens")
@@ -154,7 +160,7 @@ def _top(path, entries: dict, settings: dict, T: int, provenance: dict):
         if not isinstance(labels, list) or not 1 <= len(labels) <= most:
             raise ValueError(f"top_tokens: give one label for each token top_ids holds (1 to {most})")
         labels = read_labels("top_tokens", labels, len(labels), "stored next tokens")
-    arrays = {n: read_slice(path, entries[n], ()) for n in names}
+    arrays: dict[str, np.ndarray | None] = {n: read_slice(path, entries[n], ()) for n in names}
     if "top_readout" in entries:
         arrays["top_readout"] = None  # read a row at a time (FileReader), when a prediction is shown
     about = provenance.get("prediction")
@@ -162,7 +168,7 @@ def _top(path, entries: dict, settings: dict, T: int, provenance: dict):
     return read_top(arrays, labels, T, centred)
 
 
-def open_file(path) -> HeadSource:
+def open_file(path: str | Path) -> HeadSource:
     """The HeadSource of a .safetensors / .npz multi-head file; ValueError "<file>: <what is wrong>"."""
     name = printable(path)
     try:
@@ -187,7 +193,7 @@ def open_file(path) -> HeadSource:
         raise ValueError(f"{name}: cannot be read ({unexpected(exc)})") from None
 
 
-def is_heads_file(path) -> bool:
+def is_heads_file(path: str | Path) -> bool:
     """True when ``path`` is an array file whose Q has 4 axes [L, H, T, d_k] (headers only). Never
     raises: a file whose headers are refused (or that is not a regular file) is False, and the
     single-head door (scenario_io.resolve) refuses it in one line, in the same words (the header

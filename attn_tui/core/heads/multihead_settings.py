@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,11 +17,24 @@ from ..limits import printable, shown
 from ..mask_kinds import choices_written, parse
 from .multihead_shapes import ARRAYS, AXES, MAX_LAYERS
 
-SETTINGS = ("title", "source", "tokens", "key_tokens", "kv_head", "scale", "mask", "raw_tokens", "provenance")
+if TYPE_CHECKING:
+    from typing import Any
+
+SETTINGS: tuple[str, ...] = (
+    "title",
+    "source",
+    "tokens",
+    "key_tokens",
+    "kv_head",
+    "scale",
+    "mask",
+    "raw_tokens",
+    "provenance",
+)
 SETTINGS += ("top_tokens",)  # the labels a capture's top_ids index (captured_top.py)
 
 
-def json_setting(key, text):
+def json_setting(key: str, text: str) -> Any:
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
@@ -29,13 +43,13 @@ def json_setting(key, text):
         raise ValueError(f"{key}: {shown(text)} is not JSON (labels: a JSON list of strings)") from None
 
 
-def npz_setting(key, a: np.ndarray):
+def npz_setting(key: str, a: np.ndarray) -> Any:
     if a.ndim > 1:
         raise ValueError(f"{key}: a {a.ndim}-D array; a setting is one value or a 1-D list")
     return a.tolist()
 
 
-def read_labels(key, value, n, what):
+def read_labels(key: str, value: Any, n: int, what: str) -> Any:
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
         raise ValueError(f"{key}: must be a list of strings")
     if len(value) != n:
@@ -43,7 +57,7 @@ def read_labels(key, value, n, what):
     return tuple(value)
 
 
-def per_layer(key, value, L):
+def per_layer(key: str, value: Any, L: int) -> Any:
     values = value if isinstance(value, list) else [value]
     if len(values) == 1:
         values = values * L
@@ -52,7 +66,7 @@ def per_layer(key, value, L):
     return values
 
 
-def read_mask_kind(text, layer):
+def read_mask_kind(text: str, layer: int) -> Any:
     """(kind, window or None) of a layer's stored mask text ("causal", "none", "additive", "window:W");
     ValueError naming the layer otherwise. The file door's reading, and a capture's of its own masks."""
     kind = parse(text)  # core/mask_kinds.py
@@ -61,14 +75,14 @@ def read_mask_kind(text, layer):
     return kind
 
 
-def read_scale(x, layer):
+def read_scale(x: Any, layer: int) -> float:
     ok = isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
     if not ok:
         raise ValueError(f"scale: layer {layer} has {shown(x)}; a scale is a positive finite number")
     return float(x)
 
 
-def read_kv_head(value, H, H_kv):
+def read_kv_head(value: Any, H: np.ndarray, H_kv: Any) -> Any:
     if value is None:
         if H % H_kv:
             raise ValueError(f"kv_head: missing; {H} heads over {H_kv} K/V heads need the head -> K/V head map")
@@ -81,13 +95,13 @@ def read_kv_head(value, H, H_kv):
     return tuple(value)
 
 
-def refuse_unknown(keys) -> None:
+def refuse_unknown(keys: Any) -> None:
     unknown = [k for k in keys if k not in SETTINGS]
     if unknown:
         raise ValueError(f"{printable(unknown[0])}: unknown setting; known: {', '.join(SETTINGS)}")
 
 
-def judge_settings(small: dict, entries: dict) -> None:
+def judge_settings(small: dict[Any, Any], entries: dict[Any, Any]) -> None:
     """The .npz settings members from their headers, before one is read: labels by
     npz_members.label_kind (at most the largest side of any array, each not too wide), title and
     source by npz_members.setting_kind (0-d, a word), kv_head, scale, mask one value or one per

@@ -5,8 +5,13 @@ widths) and against the limits, before any array is read. Each refusal is one li
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..limits import printable
 from ..reader_sizes import reader_problem
+
+if TYPE_CHECKING:
+    from typing import Any
 
 ARRAYS = {"Q": 4, "K": 4, "V": 4, "W_O": 3, "A": 4, "M": 3}  # name -> number of axes
 ARRAYS |= {"top_ids": 2, "top_p": 2, "top_logit": 2, "top_readout": 2}  # a capture's prediction (captured_top.py)
@@ -15,7 +20,7 @@ MAX_CELLS = 2**24  # T x T' of a stored A or M per head or layer (128 MiB in flo
 MAX_K = 64  # next tokens a file's prediction may hold at each position
 
 
-def check_shapes(shapes: dict, stored: int | None = None) -> None:
+def check_shapes(shapes: dict[Any, Any], stored: int | None = None) -> None:
     """Each array's shape against Q's, K's and V's and against the limits (reader_problem, with the
     file's ``stored`` bytes on disk when known), from the headers alone; ValueError naming the array."""
     for key, shape in shapes.items():
@@ -59,7 +64,7 @@ def check_shapes(shapes: dict, stored: int | None = None) -> None:
     check_top_shapes(shapes, T)
 
 
-def check_top_shapes(shapes: dict, T: int) -> None:
+def check_top_shapes(shapes: dict[Any, Any], T: int) -> None:
     """top_ids, top_p, top_logit (T, k), alike, k <= MAX_K, before any is read; top_readout (T, d_model)
     goes with W_O's d_model and the top tokens it reads."""
     k = shapes.get("top_ids", (T, 1))[1]

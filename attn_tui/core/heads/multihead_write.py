@@ -4,15 +4,30 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..arrays_io import ST_DTYPES
 
+if TYPE_CHECKING:
+    from typing import Any
+
 ST_NAMES = {np.dtype(v): k for k, v in ST_DTYPES.items()}  # float32 -> "F32"
 
 
-def save_heads(path, Q, K, V, *, W_O=None, A=None, M=None, compressed=False, **settings) -> Path:
+def save_heads(
+    path: str | Path,
+    Q: np.ndarray,
+    K: np.ndarray,
+    V: np.ndarray,
+    *,
+    W_O: np.ndarray | None = None,
+    A: np.ndarray | None = None,
+    M: np.ndarray | None = None,
+    compressed: bool = False,
+    **settings: Any,
+) -> Path:
     """Write Q (L, H, T, d_k), K (L, H_kv, T', d_k), V (L, H_kv, T', d_v) and the optional W_O, A, M
     to ``path`` (.npz or .safetensors, by its suffix). Each array is one [L, ...] array or a list of
     its L layers (a .safetensors file is written from them without stacking: save_layers).
@@ -32,7 +47,7 @@ def save_heads(path, Q, K, V, *, W_O=None, A=None, M=None, compressed=False, **s
     return path
 
 
-def save_layers(path, arrays: dict, metadata: dict) -> Path:
+def save_layers(path: str | Path, arrays: dict[Any, Any], metadata: dict[Any, Any]) -> Path:
     """A .safetensors file of ``arrays`` (name -> an [L, ...] array or a list of its L layers, one
     shape and dtype) and ``metadata`` (str -> str): the 8-byte header length, the JSON header
     (padded with spaces to 8 bytes), then each array's bytes, little-endian, layer after layer.

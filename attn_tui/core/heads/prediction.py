@@ -19,12 +19,17 @@ forward (core/models: its Run and its model's unembedding and final norm).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from ..attention import softmax
 from .capture_check import token_label
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from attn_tui.core.heads.source import HeadSource
 
 TOP = 5  # next tokens listed (the issue's "top 5")
 NO_MLP = "it has no MLP, so no MLP part"
@@ -49,10 +54,10 @@ class Prediction(NamedTuple):
     part's share of that logit, ranked (largest first), summing to ``logit``."""
 
     t: int
-    top: tuple
+    top: tuple[Any, ...]
     token: int
     logit: float
-    parts: tuple
+    parts: tuple[Any, ...]
     direct_name: str
     has_norm: bool
     legend: str = ""  # a captured file's words for the parts (captured_top.py); "" for a built-in's
@@ -66,7 +71,7 @@ class Prediction(NamedTuple):
         return next((p.logit for p in self.parts if not p.is_head), None)
 
     @property
-    def heads(self) -> tuple:
+    def heads(self) -> tuple[Any, ...]:
         return tuple(p for p in self.parts if p.is_head)
 
 
@@ -93,7 +98,7 @@ class TokenLabels:
     """Token id -> its label on screen, from a tokenizer: its vocabulary when it has one (the demo's
     letters), else each id decoded when asked (a text model's few thousand are never all shown)."""
 
-    def __init__(self, tokenizer) -> None:
+    def __init__(self, tokenizer: Any) -> None:
         self.tokenizer = tokenizer
 
     def __getitem__(self, i: int) -> str:
@@ -101,7 +106,7 @@ class TokenLabels:
         return vocab[i] if vocab is not None else token_label(self.tokenizer.decode([int(i)]))
 
 
-def source_readout(src) -> Readout | None:
+def source_readout(src: HeadSource) -> Readout | None:
     """The Readout of a built-in HeadSource (its ``run`` and its ``model``, a core/models ModelEntry): the
     direct path resid[0], each head's head_out, the logits, the unembedding and, for a model with a
     final LayerNorm (ln_final), its 1/σ at each position and its weight. None for a file of heads."""
@@ -122,12 +127,12 @@ def source_readout(src) -> Readout | None:
     )
 
 
-def probabilities(logits_row) -> np.ndarray:
+def probabilities(logits_row: np.ndarray) -> np.ndarray:
     """softmax of one row of logits (V,) in float64 (the stable softmax: exp(x − max x) / Σ)."""
     return softmax(np.asarray(logits_row, dtype=np.float64).reshape(-1))
 
 
-def top_k(logits_row, k: int, labels) -> list:
+def top_k(logits_row: np.ndarray, k: int, labels: Any) -> list[Any]:
     """[(label, p), ...] of the ``k`` most probable tokens, heaviest first (ties: the lower id first).
 
     >>> top_k([0.0, 2.0, 1.0], 2, "abc")[0][0]
@@ -142,7 +147,9 @@ def _ranked(x: np.ndarray) -> np.ndarray:
     return np.lexsort((np.arange(x.size), -x))
 
 
-def attribution(direct, head_outputs, W_U_col, ln_scale=None, ln_weight=None) -> list[Part]:
+def attribution(
+    direct: Any, head_outputs: Any, W_U_col: Any, ln_scale: Any | None = None, ln_weight: Any | None = None
+) -> list[Part]:
     """Each part's share of one logit, ranked largest first: direct (d,), head_outputs (L, H, d),
     W_U_col (d,) the unembedding of the token. With a final norm (ln_scale = 1/σ at the position,
     ln_weight (d,)), each part is centred, times 1/σ and w, before the dot product; without one the

@@ -9,11 +9,15 @@ gives the top few of every head of one layer or of every layer.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from .source import HeadSource, check_head
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 TOP = 5  # keys listed per head (BertViz's model view, one line a head)
 # A row whose entropy is within this share of its ceiling (log2 of the keys it sees) is near uniform:
@@ -27,7 +31,7 @@ class HeadTop(NamedTuple):
 
     layer: int
     head: int
-    top: tuple  # ((j, weight), ...)
+    top: tuple[Any, ...]  # ((j, weight), ...)
     entropy_bits: float = float("nan")
     ceiling_bits: float = float("nan")
 
@@ -48,7 +52,7 @@ def row_entropy(row: np.ndarray, seen: np.ndarray) -> tuple[float, float]:
     return float(-(p * np.log2(p)).sum()), float(np.log2(a.size))
 
 
-def top_keys(row: np.ndarray, seen: np.ndarray | None = None, n: int = TOP) -> tuple:
+def top_keys(row: np.ndarray, seen: np.ndarray | None = None, n: int = TOP) -> tuple[Any, ...]:
     """((j, A[j]), ...) of the ``n`` heaviest keys of ``row`` (T',), heaviest first, ties by position;
     keys not ``seen`` (masked) and NaN weights are left out."""
     row = np.asarray(row, dtype=np.float64).reshape(-1)
@@ -60,7 +64,7 @@ def top_keys(row: np.ndarray, seen: np.ndarray | None = None, n: int = TOP) -> t
     return tuple((int(j), float(row[j])) for j in order)
 
 
-def layer_rows(src: HeadSource, layer: int, t: int, tell=None) -> tuple[np.ndarray, np.ndarray]:
+def layer_rows(src: HeadSource, layer: int, t: int, tell: Any | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(A (H, T'), seen (T',)): row ``t`` (0-based) of every head of ``layer``, as the model computes it;
     ``tell()`` after each head."""
     check_head(src, layer)
@@ -76,7 +80,9 @@ def layer_rows(src: HeadSource, layer: int, t: int, tell=None) -> tuple[np.ndarr
     return np.stack(rows), np.asarray(seen).reshape(-1)
 
 
-def query_tops(src: HeadSource, t: int, layer: int | None = None, n: int = TOP, progress=None) -> list[HeadTop]:
+def query_tops(
+    src: HeadSource, t: int, layer: int | None = None, n: int = TOP, progress: Any | None = None
+) -> list[HeadTop]:
     """The top ``n`` keys of query ``t`` (0-based) in every head of ``layer`` (every layer when None);
     ``progress(heads read, heads)`` after each head, when given."""
     layers = range(src.n_layers) if layer is None else [layer]
@@ -93,7 +99,7 @@ def query_tops(src: HeadSource, t: int, layer: int | None = None, n: int = TOP, 
     return out
 
 
-def relations(ids, keys_are_queries: bool, t: int, j: int) -> tuple[str, ...]:
+def relations(ids: Sequence[Any] | np.ndarray, keys_are_queries: bool, t: int, j: int) -> tuple[str, ...]:
     """Every name key j has for query t (both 0-based), in this order: "self", "prev", "after copy",
     "first", "copy" (an earlier occurrence of the query's own token: the heads screen's "dup"). A key
     can be several: t1 is "first" and a "copy" when the query repeats the first token."""
@@ -110,12 +116,12 @@ def relations(ids, keys_are_queries: bool, t: int, j: int) -> tuple[str, ...]:
     return tuple(name for name, holds in names if holds)
 
 
-def relation(ids, keys_are_queries: bool, t: int, j: int) -> str:
+def relation(ids: Sequence[Any] | np.ndarray, keys_are_queries: bool, t: int, j: int) -> str:
     """relations() as the views write them: "first, copy", or "" when the key is none of them."""
     return ", ".join(relations(ids, keys_are_queries, t, j))
 
 
-def looks_at(src: HeadSource, t: int, tops: list[HeadTop]) -> dict:
+def looks_at(src: HeadSource, t: int, tops: list[HeadTop]) -> dict[Any, Any]:
     """{(layer, head): (j, relation)}: the heaviest key j (0-based) of query ``t`` in each head of ``tops``
     and what it is to the query (``relation``; "" when nothing named), heads whose keys are all masked left out."""
     aligned = src.T_k == src.T

@@ -28,10 +28,15 @@ never holds its T x T' matrix.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..info import row_entropies_bits
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 ROWS = 256  # query rows per block: ROWS x T' float64 is 32 MiB at T' = 16384
 # A head is named for a score (previous-token, induction, duplicate) only when it puts at least this
@@ -79,40 +84,43 @@ class Readings:
     induction: float | None
     duplicate_token: float | None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[Any, Any]:
         return asdict(self)
 
 
 assert tuple(f.name for f in fields(Readings))[2:] == FIELDS, "Readings' fields follow READINGS"
 
 
-def previous_occurrence(ids) -> np.ndarray:
+def previous_occurrence(ids: Sequence[Any] | np.ndarray) -> np.ndarray:
     """(T,) for each position t (0-based) the latest j < t with ids[j] == ids[t], else -1."""
-    last, prev = {}, np.full(len(ids), -1)
+    last: dict[Any, int] = {}  # token -> its latest position so far
+    prev = np.full(len(ids), -1)
     for t, tok in enumerate(ids):
         prev[t] = last.get(tok, -1)
         last[tok] = t
     return prev
 
 
-def earlier_same(codes, r0: int, r1: int) -> np.ndarray:
+def earlier_same(codes: Any, r0: int, r1: int) -> np.ndarray:
     """(r1 - r0, T) True at [t - r0, j] when j < t and codes[j] == codes[t]: row t's earlier copies."""
     T = len(codes)
     t = np.arange(r0, r1)[:, None]
     return (codes[None, :] == codes[r0:r1, None]) & (np.arange(T)[None, :] < t)
 
 
-def token_codes(ids) -> np.ndarray:
+def token_codes(ids: Sequence[Any] | np.ndarray) -> np.ndarray:
     """(T,) int64: equal ids, equal codes (ids may be any hashables)."""
-    index: dict = {}
+    index: dict[Any, Any] = {}
     return np.array([index.setdefault(tok, len(index)) for tok in ids], np.int64)
 
 
-def _mean(total: float, count: int):
+def _mean(total: float, count: int) -> Any:
     return total / count if count else None
 
 
-def head_readings(weights_block, T: int, T_k: int, ids=None, layer: int = 0, head: int = 0) -> Readings:
+def head_readings(
+    weights_block: Any, T: int, T_k: int, ids: Sequence[Any] | np.ndarray | None = None, layer: int = 0, head: int = 0
+) -> Readings:
     """The readings of one head whose weights come in row blocks.
 
     weights_block(r0, r1) -> (A rows r0..r1-1 (r1 - r0, T'), seen (r1 - r0, T') bool: the keys
@@ -154,7 +162,7 @@ class _Totals:
     later: int = 0
     repeated: int = 0
 
-    def add_block(self, A, seen, r0: int, aligned: bool, codes) -> None:
+    def add_block(self, A: np.ndarray, seen: Any, r0: int, aligned: bool, codes: Any) -> None:
         """Add query rows r0..r0 + len(A) - 1: A and seen (rows, T')."""
         H = row_entropies_bits(A)
         ok = ~np.isnan(H)  # a fully masked row is NaN: left out of every mean
@@ -177,7 +185,7 @@ class _Totals:
             self.repeated += len(rep)
 
 
-def sort_readings(readings, field: str, descending: bool = True) -> list:
+def sort_readings(readings: Any, field: str, descending: bool = True) -> list[Any]:
     """``readings`` ordered by ``field`` (one of FIELDS), the heads where it is None (null) last,
     ties in (layer, head) order: the heads table sorted by any column."""
     if field not in FIELDS:

@@ -26,11 +26,16 @@ and d_k 256 held in float64 took 1.5 GB).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..mask_kinds import MASK_KINDS
 from .readings import ROWS
 from .source import SEEN, HeadSource
+
+if TYPE_CHECKING:
+    from typing import Any
 
 WHOLE = 512  # up to this many tokens the whole R; above, the query rows asked for
 MAX_CELLS = WHOLE * WHOLE  # the numbers of R given at most: R whole at WHOLE tokens, or as many rows of R
@@ -45,7 +50,7 @@ def check_rollout(src: HeadSource) -> None:
         )
 
 
-def _carry(src: HeadSource, layer: int, r: np.ndarray, tell) -> np.ndarray:
+def _carry(src: HeadSource, layer: int, r: np.ndarray, tell: Any) -> np.ndarray:
     """r Ã_layer for row vectors r (n, T): ½ r + ½ r Ā_layer, Ā_layer's heads read one at a time (each
     head's Q and K once, then its A in row blocks, only the blocks r has weight on: under a causal mask,
     rows ≤ t; keys past a block's seen width are blocked). A row that sees no key is e_t (_unseeing).
@@ -85,7 +90,7 @@ def _unseeing(src: HeadSource, layer: int) -> np.ndarray:
     return dead
 
 
-def _counter(src: HeadSource, progress):
+def _counter(src: HeadSource, progress: Any) -> Any:
     """tell(): ``progress(heads read, heads)`` after each head, when there is one (the CLI's progress line)."""
     done, total = [0], src.n_layers * src.n_heads
 
@@ -108,7 +113,7 @@ def check_rows(n_rows: int, T: int) -> None:
         )
 
 
-def rollout(src: HeadSource, progress=None) -> np.ndarray:
+def rollout(src: HeadSource, progress: Any | None = None) -> np.ndarray:
     """(T, T) R = Ã_{L−1} ⋯ Ã_0 (module doc), for T ≤ WHOLE (else ValueError: ask for rows);
     ``progress(done, total)`` is told the heads read after each head."""
     check_rollout(src)
@@ -120,7 +125,7 @@ def rollout(src: HeadSource, progress=None) -> np.ndarray:
     return rollout_rows(src, range(src.T), progress)  # e_t Ã_{L−1} ⋯ Ã_0 for every t: R whole
 
 
-def rollout_rows(src: HeadSource, rows, progress=None) -> np.ndarray:
+def rollout_rows(src: HeadSource, rows: Any, progress: Any | None = None) -> np.ndarray:
     """(len(rows), T) rows ``rows`` (0-based) of R, without forming any T × T matrix above WHOLE tokens:
     e_t Ã_{L−1} ⋯ Ã_0, the row vectors carried down from the last layer to the first (_carry: a head at
     a time); ``progress`` as rollout's. At most MAX_CELLS numbers (check_rows)."""

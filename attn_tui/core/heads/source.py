@@ -11,6 +11,7 @@ kv_head[h]; optional W_O (L, H·d_v, d_model), own A (L, H, T, T'), additive mas
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,6 +22,10 @@ from ..mask_kinds import MASK_KINDS, spoken
 from ..models.tokenizer import InputError
 from ..scenario import Scenario
 from .readings import Readings, head_readings
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 SEEN = -1e4  # an additive mask entry at or below this blocks its key (for the entropy ceiling)
 # mask blocks kept for the next head: 32 MiB (one of 256 rows x 16,384 keys is 36 MiB, computed each time)
@@ -37,17 +42,17 @@ class HeadSource:
 
     title: str
     source: str
-    tokens: tuple
-    ids: tuple
-    key_tokens: tuple
-    shapes: dict  # name -> shape of the whole [L, H, ...] array
-    kv_head: tuple  # (H,) head h -> its K/V head
-    scales: tuple  # (L,) the number S is multiplied by, per layer
-    masks: tuple  # (L,) (kind, window)
+    tokens: tuple[Any, ...]
+    ids: tuple[Any, ...]
+    key_tokens: tuple[Any, ...]
+    shapes: dict[Any, Any]  # name -> shape of the whole [L, H, ...] array
+    kv_head: tuple[Any, ...]  # (H,) head h -> its K/V head
+    scales: tuple[Any, ...]  # (L,) the number S is multiplied by, per layer
+    masks: tuple[Any, ...]  # (L,) (kind, window)
     dtype: str  # the float dtype a head's Scenario computes in
-    read: object = field(repr=False)  # read(name, layer, head=None) -> np.ndarray
-    raw_tokens: tuple = ()  # the tokenizer's own tokens (Ġ kept), when captured from a model
-    provenance: dict = field(default_factory=dict)  # model, revision, dtype, versions, the check (capture)
+    read: Callable[..., np.ndarray] = field(repr=False)  # read(name, layer, head=None) -> np.ndarray
+    raw_tokens: tuple[Any, ...] = ()  # the tokenizer's own tokens (Ġ kept), when captured from a model
+    provenance: dict[Any, Any] = field(default_factory=dict)  # model, revision, dtype, versions, the check (capture)
     # a built-in's: the handle that re-runs it on another text (core/models: ModelEntry), the forward pass
     # these heads are of (a Run: each head's output, the residual stream, the logits), the text it read
     model: object = field(default=None, repr=False)
@@ -82,7 +87,7 @@ class HeadSource:
     def has(self, name: str) -> bool:
         return name in self.shapes
 
-    def qkv(self, layer: int, head: int):
+    def qkv(self, layer: int, head: int) -> Any:
         """(Q (T, d_k), K (T', d_k), V (T', d_v)) of one head, as stored."""
         check_head(self, layer, head)
         check()
@@ -102,20 +107,20 @@ class HeadSource:
         """Query rows before r1 see no key from this one on: r1 under a causal or window mask, else T'."""
         return min(r1, self.T_k) if MASK_KINDS[self.masks[layer][0]].future else self.T_k
 
-    def weights_block(self, layer: int, head: int, qkv=None):
+    def weights_block(self, layer: int, head: int, qkv: Any | None = None) -> Any:
         """A function (r0, r1[, w]) -> (A rows r0..r1-1 (r1 - r0, T') in float64, seen keys (r1 - r0, T')),
         or of keys 0..w-1 only when w is given (w >= seen_width(layer, r1): the keys after are blocked)."""
         Q, K = (self.qkv(layer, head) if qkv is None else qkv)[:2]
         return self.scores_block(layer, Q, K)
 
-    def scores_block(self, layer: int, Q, K):
+    def scores_block(self, layer: int, Q: np.ndarray, K: np.ndarray) -> Any:
         """weights_block of the given Q (..., T, d_k) and K (..., T', d_k): one head's, or a stack of
         heads' (H, T, d_k) whose blocks are (H, r1 - r0, w), every head of a layer in one call each."""
         Q, K = np.asarray(Q, np.float64), np.asarray(K, np.float64)
         scale = self.scales[layer]
         M_layer = self.read("M", layer) if MASK_KINDS[self.masks[layer][0]].stored else None  # (T, T'), read once
 
-        def block(r0, r1, w=None):
+        def block(r0: int, r1: int, w: Any | None = None) -> Any:
             check()  # a worker superseded or quitting stops here, a row block at most after (core/cancel.py)
             S = Q[..., r0:r1, :] @ np.swapaxes(K[..., :w, :], -1, -2)  # (..., r1 - r0, w)
             S *= scale
@@ -134,7 +139,7 @@ class HeadSource:
         return block
 
 
-def causal_block(S, r0: int, r1: int, width: int):
+def causal_block(S: np.ndarray, r0: int, r1: int, width: int) -> Any:
     """softmax of a causal block's scores S (..., r1 - r0, width) and its seen keys. Query t sees keys
     j <= t: keys before r0 are seen by every row of the block, so the mask is added to the tile of
     keys r0..width-1 alone (the same tile for every block of its size, kept by mask_rows); the
@@ -155,7 +160,7 @@ def mask_rows(kind: str, window: int | None, r0: int, r1: int, width: int) -> tu
     return MASKS_KEPT.get((kind, window, r0, r1, width), lambda: _mask_rows(kind, window, r0, r1, width))
 
 
-def _mask_rows(kind, window, r0, r1, width):
+def _mask_rows(kind: str, window: Any, r0: int, r1: int, width: int) -> Any:
     blocked = blocked_cells(kind, r1 - r0, width, window=window, first=r0)
     M = np.where(blocked, -1e9, 0.0)
     blocked.setflags(write=False)
@@ -163,7 +168,7 @@ def _mask_rows(kind, window, r0, r1, width):
     return blocked, M
 
 
-def check_head(src: HeadSource, layer, head=None) -> None:
+def check_head(src: HeadSource, layer: int, head: int | None = None) -> None:
     """InputError (a ValueError) naming a layer or head outside the source (both count from 0); its
     field says which, the CLI's flag."""
     if isinstance(layer, bool) or not isinstance(layer, (int, np.integer)) or not 0 <= layer < src.n_layers:
@@ -185,7 +190,7 @@ def layer_readings(src: HeadSource, layer: int) -> list[Readings]:
     return [head_readings_of(src, layer, h) for h in range(src.n_heads)]
 
 
-def all_readings(src: HeadSource, layer: int | None = None, progress=None) -> list[Readings]:
+def all_readings(src: HeadSource, layer: int | None = None, progress: Any | None = None) -> list[Readings]:
     """Every head's readings, layer by layer (or one layer's); ``progress(done, total)`` after each head
     (a 16,384-token head takes seconds: a terminal says how far it got)."""
     layers = range(src.n_layers) if layer is None else [layer]
@@ -200,7 +205,7 @@ def all_readings(src: HeadSource, layer: int | None = None, progress=None) -> li
     return out
 
 
-def layer_qk(src: HeadSource, layer: int, heads=None) -> tuple[np.ndarray, np.ndarray]:
+def layer_qk(src: HeadSource, layer: int, heads: Any | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(Q, K) of ``heads`` of ``layer`` (every head when None) stacked (H, T, d_k), (H, T', d_k): each
     query head's K is its K/V head's (kv_head)."""
     heads = range(src.n_heads) if heads is None else heads
@@ -209,7 +214,9 @@ def layer_qk(src: HeadSource, layer: int, heads=None) -> tuple[np.ndarray, np.nd
     )
 
 
-def own_weights_diffs(src: HeadSource, layer: int, qkv=None, heads=None, rows: int = 64) -> np.ndarray | None:
+def own_weights_diffs(
+    src: HeadSource, layer: int, qkv: Any | None = None, heads: Any | None = None, rows: int = 64
+) -> np.ndarray | None:
     """max |A computed - A the model reported| of each of ``heads`` of ``layer`` (every head when None),
     None when the source holds no A; ``qkv``: their (Q, K) stacked (H, T, d_k), else read.
 
@@ -235,7 +242,7 @@ def own_weights_diffs(src: HeadSource, layer: int, qkv=None, heads=None, rows: i
 OWN_A_BYTES = 64 * 2**20  # the reported A read at once by own_weights_diffs (one head at least)
 
 
-def _own_diffs(src: HeadSource, layer: int, heads: list, Q, K, rows: int) -> np.ndarray:
+def _own_diffs(src: HeadSource, layer: int, heads: list[Any], Q: np.ndarray, K: np.ndarray, rows: int) -> np.ndarray:
     every = heads == list(range(src.n_heads))
     own = src.read("A", layer) if every else np.stack([src.read("A", layer, h) for h in heads])
     block, worst = src.scores_block(layer, Q, K), np.zeros(len(heads))
@@ -252,7 +259,7 @@ def _own_diffs(src: HeadSource, layer: int, heads: list, Q, K, rows: int) -> np.
     return worst
 
 
-def _scenario_mask(src: HeadSource, layer: int):
+def _scenario_mask(src: HeadSource, layer: int) -> Any:
     """(mask, window) a Scenario can hold; an additive mask only when it is 0 / blocked in a causal
     or no-mask pattern (else ValueError: the heads table reads it, a single head cannot)."""
     kind, w = src.masks[layer]

@@ -22,7 +22,14 @@ or a whole head is then one multiply (``weigh``), cheap enough for a screen to c
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from attn_tui.core.heads.source import HeadSource
 
 KINDS = ("A", "value", "info")  # what the explorer's weighting key cycles through, in order
 NAMES = {"A": "A", "value": "value-weighted A", "info": "info-weighted A"}
@@ -34,24 +41,24 @@ WHY = {
 }
 
 
-def value_norms(V) -> np.ndarray:
+def value_norms(V: np.ndarray) -> np.ndarray:
     """(T',) ‖v_j‖ of each row of V (T', d_v), in float64."""
     return np.linalg.norm(np.asarray(V, np.float64), axis=-1)
 
 
-def head_w_o(W_O, n_heads: int, head: int) -> np.ndarray:
+def head_w_o(W_O: np.ndarray, n_heads: int, head: int) -> np.ndarray:
     """(d_v, d_model) W_O^(h): rows head·d_v … (head+1)·d_v − 1 of a layer's W_O (H·d_v, d_model)."""
     W_O = np.asarray(W_O, np.float64)
     d_v = W_O.shape[0] // n_heads
     return W_O[head * d_v : (head + 1) * d_v]
 
 
-def info_norms(V, W_O_h) -> np.ndarray:
+def info_norms(V: np.ndarray, W_O_h: np.ndarray) -> np.ndarray:
     """(T',) ‖v_j W_O^(h)‖: the size of what key j's value writes into the model's output."""
     return np.linalg.norm(np.asarray(V, np.float64) @ np.asarray(W_O_h, np.float64), axis=-1)
 
 
-def key_scale(norms) -> np.ndarray:
+def key_scale(norms: Any) -> np.ndarray:
     """(T',) norms / max norms, each in [0, 1]; all 0 when every vector is 0 (nothing is moved).
     A non-finite norm (an overflowed value) is treated as 0: it cannot be compared."""
     n = np.asarray(norms, np.float64)
@@ -60,7 +67,7 @@ def key_scale(norms) -> np.ndarray:
     return n / top if top > 0 else np.zeros_like(n)
 
 
-def weigh(A, scale) -> np.ndarray:
+def weigh(A: np.ndarray, scale: np.ndarray) -> np.ndarray:
     """A (..., T') times each key's scale (T',): one row, a block of rows, a head or a stack of
     heads. NaN rows stay NaN; a row sums to at most 1.
 
@@ -70,7 +77,7 @@ def weigh(A, scale) -> np.ndarray:
     return np.asarray(A, np.float64) * np.asarray(scale, np.float64)
 
 
-def scale_for(kind: str, V, W_O_h=None) -> np.ndarray | None:
+def scale_for(kind: str, V: np.ndarray, W_O_h: np.ndarray | None = None) -> np.ndarray | None:
     """The (T',) key scale of ``kind`` ("A": all ones; "value"; "info": None without W_O^(h))."""
     if kind not in KINDS:
         raise ValueError(f"weighting: {kind!r} is not one of {', '.join(KINDS)}")
@@ -81,14 +88,14 @@ def scale_for(kind: str, V, W_O_h=None) -> np.ndarray | None:
     return None if W_O_h is None else key_scale(info_norms(V, W_O_h))
 
 
-def source_w_o(src, layer: int, head: int) -> np.ndarray | None:
+def source_w_o(src: HeadSource, layer: int, head: int) -> np.ndarray | None:
     """W_O^(h) of head ``head`` of ``layer`` of a HeadSource, or None when it holds no W_O."""
     if not src.has("W_O"):
         return None
     return head_w_o(src.read("W_O", layer), src.n_heads, head)
 
 
-def head_scale(src, layer: int, head: int, kind: str) -> np.ndarray | None:
+def head_scale(src: HeadSource, layer: int, head: int, kind: str) -> np.ndarray | None:
     """The (T',) key scale of ``kind`` for one head of a HeadSource (None: info without W_O)."""
     V = src.read("V", layer, src.kv_head[head])
     return scale_for(kind, V, source_w_o(src, layer, head) if kind == "info" else None)

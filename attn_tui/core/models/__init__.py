@@ -15,9 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .run import Run
 from .tokenizer import Encoded, InputError, Tokenizer
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # A sentence in the style of the text the model learnt from (the Python docs), whose second half
 # repeats a phrase of the first: an induction head attends from each repeated token to the token that
@@ -37,9 +41,9 @@ class ModelEntry:
     field: str  # what its input is called: "tokens" (the demo's letters) or "text"
     default_text: str
     source: str  # where its weights come from
-    load: Callable = None  # () -> the model (kept after the first call): .tokenizer, .n_ctx, .forward(ids)
+    load: Callable[..., Any] = None  # () -> the model (kept after the first call): .tokenizer, .n_ctx, .forward(ids)
 
-    def model(self):
+    def model(self) -> Any:
         return self.load()
 
     @property
@@ -68,13 +72,13 @@ class ModelEntry:
         return enc, self.model().forward(enc.ids)
 
 
-def _induction():
+def _induction() -> Any:
     from .induction import shipped_model
 
     return shipped_model()
 
 
-def _text():
+def _text() -> Any:
     from .text import shipped_text_model
 
     return shipped_text_model()

@@ -15,12 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..attention import softmax
 from .run import HeadShapes, Layers, Run, causal_fill
 from .tokenizer import InputError, Letters
+
+if TYPE_CHECKING:
+    from typing import Any
 
 VOCAB = tuple("abcdefghijklmnopqrstuvwxyz")
 WEIGHTS = Path(__file__).with_name("induction_demo.npz")
@@ -41,7 +45,7 @@ class Model(HeadShapes):
     W_V: np.ndarray
     W_O: np.ndarray
     W_U: np.ndarray
-    vocab: tuple = VOCAB
+    vocab: tuple[Any, ...] = VOCAB
 
     @property
     def n_ctx(self) -> int:
@@ -51,7 +55,7 @@ class Model(HeadShapes):
     def tokenizer(self) -> Letters:
         return Letters(self.vocab)
 
-    def forward(self, ids) -> Run:
+    def forward(self, ids: np.ndarray) -> Run:
         return forward(self, ids)
 
     def part_logits(self, part: np.ndarray, final_scale: np.ndarray) -> np.ndarray:
@@ -60,7 +64,7 @@ class Model(HeadShapes):
         return part @ self.W_U
 
 
-def load_model(path=WEIGHTS) -> Model:
+def load_model(path: str | Path = WEIGHTS) -> Model:
     """The model whose weights are in the .npz ``path`` (the shipped one by default)."""
     with np.load(path, allow_pickle=False) as z:
         arrays = {k: np.asarray(z[k], dtype=np.float64) for k in WEIGHT_NAMES}
@@ -90,7 +94,7 @@ def check_length(T: int, n_ctx: int) -> None:
         raise InputError(f"{T:,} tokens; the model has {n_ctx:,} positions")
 
 
-def forward(model: Model, ids) -> Run:
+def forward(model: Model, ids: np.ndarray) -> Run:
     """The forward pass over token ids (T,), every head of every layer kept."""
     ids = np.asarray(ids)
     T, L = len(ids), model.n_layers
@@ -110,7 +114,9 @@ def forward(model: Model, ids) -> Run:
     return out.run(ids, np.ones(T), x @ model.W_U)
 
 
-def repeated_sequences(rng, batch: int, n_ctx: int, vocab: int = len(VOCAB), n_min: int = 4, n_max: int | None = None):
+def repeated_sequences(
+    rng: np.random.Generator, batch: int, n_ctx: int, vocab: int = len(VOCAB), n_min: int = 4, n_max: int | None = None
+) -> Any:
     """The task: (ids (B, n_ctx), n (B,)). Row b holds n[b] distinct random letters, the same
     n[b] letters again, then random letters to fill n_ctx (a causal model never reads them
     when predicting inside the repeat). n is uniform in n_min..n_max (default n_ctx // 2).

@@ -15,8 +15,12 @@ resid[0] and of each head_out[l, j], summed, is ``logits`` (attention-only, no b
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from typing import Any
 
 FILL = -1e9  # the lesson's finite stand-in for -inf above the diagonal
 
@@ -24,6 +28,8 @@ FILL = -1e9  # the lesson's finite stand-in for -inf above the diagonal
 class HeadShapes:
     """What a model's W_Q (L, H, d_model, d_k) says of it, for every model here: layers, heads a layer,
     d_k and the scores' scale 1/√d_k."""
+
+    W_Q: np.ndarray  # (L, H, d_model, d_k): the model's, which the class using these properties holds
 
     @property
     def n_layers(self) -> int:
@@ -77,7 +83,7 @@ class Layers:
         self.head_out = np.empty((L, H, T, d_model))
         self.resid = np.empty((L + 1, T, d_model))
 
-    def run(self, ids, final_scale, logits) -> Run:
+    def run(self, ids: np.ndarray, final_scale: Any, logits: Any) -> Run:
         return Run(
             np.asarray(ids), self.Q, self.K, self.V, self.A, self.O, self.head_out, self.resid, final_scale, logits
         )

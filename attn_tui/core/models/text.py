@@ -17,12 +17,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..attention import softmax
 from .run import HeadShapes, Layers, Run, causal_fill
 from .tokenizer import BytePairs
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 HERE = Path(__file__).parent
 WEIGHTS = HERE / "text_model.safetensors"
@@ -48,9 +53,9 @@ class TextModel(HeadShapes):
     rope_base: float
     eps: float
     tokenizer: object = None  # a BytePairs, when loaded with its tokenizer
-    meta: dict | None = None
+    meta: dict[Any, Any] | None = None
 
-    def forward(self, ids) -> Run:
+    def forward(self, ids: np.ndarray) -> Run:
         return forward(self, ids)
 
     def part_logits(self, part: np.ndarray, final_scale: np.ndarray) -> np.ndarray:
@@ -89,7 +94,7 @@ def rope(x: np.ndarray, base: float) -> np.ndarray:
     return x * cos + rotated * sin
 
 
-def forward(model: TextModel, ids) -> Run:
+def forward(model: TextModel, ids: np.ndarray) -> Run:
     """The forward pass over token ids (T,), every head of every layer kept (float64)."""
     ids = np.asarray(ids)
     T, d = len(ids), model.embed.shape[1]
@@ -112,14 +117,14 @@ def forward(model: TextModel, ids) -> Run:
     return out.run(ids, inv, final @ model.unembed)
 
 
-def load_text_model(weights=WEIGHTS, tokenizer=TOKENIZER) -> TextModel:
+def load_text_model(weights: Any = WEIGHTS, tokenizer: Any = TOKENIZER) -> TextModel:
     """The model in ``weights`` (safetensors, float32, the FORMAT contract) with the tokenizer in
     ``tokenizer`` (a `tokenizers` JSON; None: no tokenizer). ValueError: one line naming the file."""
     from .text_file import read_weights
 
     arrays, meta = read_weights(Path(weights), FORMAT, MAX_WEIGHTS_BYTES)
     L = int(meta["n_layers"])
-    stack = lambda name: np.stack([arrays[f"layers.{i}.{name}"] for i in range(L)])  # noqa: E731
+    stack: Callable[[str], np.ndarray] = lambda name: np.stack([arrays[f"layers.{i}.{name}"] for i in range(L)])  # noqa: E731
     tok = None if tokenizer is None else BytePairs(Path(tokenizer).read_text(encoding="utf-8"))
     model = TextModel(
         embed=arrays["embed"],

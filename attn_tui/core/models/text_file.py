@@ -4,13 +4,17 @@ the contract in text.py, every shape against the metadata, before any array is u
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from typing import Any
 
 META = ("n_layers", "n_heads", "d_model", "d_head", "n_ctx", "rope_base", "ln_eps")
 
 
-def read_weights(path: Path, fmt: str, max_bytes: int) -> tuple[dict, dict]:
+def read_weights(path: Path, fmt: str, max_bytes: int) -> tuple[dict[Any, Any], dict[Any, Any]]:
     """(arrays as float64, metadata) of the text model's file; ValueError: one line naming the file."""
     if not path.is_file():
         raise ValueError(f"{path.name}: the text model is not there ({path}); scripts/train_text_model.py writes it")
@@ -31,7 +35,7 @@ def read_weights(path: Path, fmt: str, max_bytes: int) -> tuple[dict, dict]:
     return arrays, meta
 
 
-def _check_meta(name: str, meta: dict, fmt: str) -> None:
+def _check_meta(name: str, meta: dict[Any, Any], fmt: str) -> None:
     if meta.get("format") != fmt:
         raise ValueError(f"{name}: format is {meta.get('format')!r}, not {fmt!r}")
     for key in META:
@@ -43,7 +47,7 @@ def _check_meta(name: str, meta: dict, fmt: str) -> None:
             raise ValueError(f"{name}: metadata {key} is {meta.get(key)!r}, not a positive number")
 
 
-def expected_shapes(meta: dict, vocab: int) -> dict:
+def expected_shapes(meta: dict[Any, Any], vocab: int) -> dict[Any, Any]:
     """Each key's shape under the metadata, with ``vocab`` tokens."""
     L, H, d, dh = (int(meta[k]) for k in ("n_layers", "n_heads", "d_model", "d_head"))
     shapes = {"embed": (vocab, d), "ln_final": (d,), "unembed": (d, vocab)}
@@ -53,7 +57,7 @@ def expected_shapes(meta: dict, vocab: int) -> dict:
     return shapes
 
 
-def _check_shapes(name: str, arrays: dict, meta: dict) -> None:
+def _check_shapes(name: str, arrays: dict[Any, Any], meta: dict[Any, Any]) -> None:
     vocab = arrays["embed"].shape[0] if "embed" in arrays else 0
     want = expected_shapes(meta, vocab)
     for key, shape in want.items():

@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from ..labeltext import token_label
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class InputError(ValueError):
@@ -40,8 +43,8 @@ class Encoded:
     ('Ġcat'), () when they are the labels."""
 
     ids: np.ndarray
-    labels: tuple
-    raw: tuple = ()
+    labels: tuple[Any, ...]
+    raw: tuple[Any, ...] = ()
 
 
 class Tokenizer(Protocol):
@@ -49,14 +52,14 @@ class Tokenizer(Protocol):
 
     def encode(self, text: str) -> Encoded: ...
 
-    def decode(self, ids) -> str: ...
+    def decode(self, ids: np.ndarray) -> str: ...
 
 
 @dataclass(frozen=True)
 class Letters:
     """Tokens separated by spaces, each one of ``vocab`` (the induction demo's a..z)."""
 
-    vocab: tuple
+    vocab: tuple[Any, ...]
     what: str = "letters a..z separated by spaces"
 
     def encode(self, text: str) -> Encoded:
@@ -72,7 +75,7 @@ class Letters:
                 )
         return Encoded(np.array([index[w] for w in words]), tuple(words))
 
-    def decode(self, ids) -> str:
+    def decode(self, ids: np.ndarray) -> str:
         return " ".join(self.vocab[int(i)] for i in ids)
 
 
@@ -104,11 +107,11 @@ class BytePairs:
         raw = tuple(enc.tokens)
         return Encoded(np.array(enc.ids, dtype=np.int64), tuple(self._piece(t) for t in raw), raw)
 
-    def decode(self, ids) -> str:
+    def decode(self, ids: np.ndarray) -> str:
         return self._tok.decode([int(i) for i in ids], skip_special_tokens=False)
 
 
-def _piece_decoder(tok):
+def _piece_decoder(tok: Any) -> Any:
     """raw byte-level token -> its label: the text its bytes stand for, by the tokenizer's own decoder
     (a byte that ends inside a character shown as �), then capture's token_label (spaces, whitespace
     signs, length)."""

@@ -5,15 +5,19 @@ with scaled (1/√d_k) and with unscaled scores, and what the measured figures s
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from .pool import run_all
 from .run import ONE_HOT, STARVED, Config, run
+
+if TYPE_CHECKING:
+    from typing import Any
 
 DKS = (4, 64, 256)
 COMPARE_STEPS = 1000  # enough for the scaled runs to finish learning and the stalls to show
 
 
-def compare(config: Config, progress=None) -> dict:
+def compare(config: Config, progress: Any | None = None) -> dict[Any, Any]:
     """{'scaled': summary, 'unscaled': summary} for ``config`` (its ``scaled`` is overridden)."""
     out = {}
     for name, scaled in (("scaled", True), ("unscaled", False)):
@@ -21,7 +25,7 @@ def compare(config: Config, progress=None) -> dict:
     return out
 
 
-def verdict(d_k: int, scaled: dict, unscaled: dict) -> str:
+def verdict(d_k: int, scaled: dict[Any, Any], unscaled: dict[Any, Any]) -> str:
     """One sentence saying what the two measured runs show, and why (the lesson's reason)."""
     n = scaled["config"]["steps"]
     target = scaled["target_loss"]
@@ -63,7 +67,7 @@ def verdict(d_k: int, scaled: dict, unscaled: dict) -> str:
     )
 
 
-def stall_words(u: dict) -> str:
+def stall_words(u: dict[Any, Any]) -> str:
     """Whether the wrong rows are one-hot (the lesson's saturation) or spread, from the measured figures."""
     share, med_h, med_max = (u.get(k) for k in ("wrong_rows_one_hot_share", "wrong_rows_median_H_bits",
                                                   "wrong_rows_median_max_weight"))  # fmt: skip
@@ -81,12 +85,12 @@ def stall_words(u: dict) -> str:
     )
 
 
-def plan(config: Config, dks=DKS) -> list[Config]:
+def plan(config: Config, dks: Any = DKS) -> list[Config]:
     """The runs of the comparison, in order: per d_k, scaled then unscaled (the same seed and lr)."""
     return [config.with_(d_k=d_k, scaled=scaled) for d_k in dks for scaled in (True, False)]
 
 
-def rows_of(dks, summaries: list[dict]) -> list[dict]:
+def rows_of(dks: Any, summaries: list[dict[Any, Any]]) -> list[dict[Any, Any]]:
     """[{d_k, scaled, unscaled, verdict}] from the run() summaries of plan(config, dks), in its order."""
     rows = []
     for d_k, scaled, unscaled in zip(dks, summaries[0::2], summaries[1::2]):
@@ -94,7 +98,7 @@ def rows_of(dks, summaries: list[dict]) -> list[dict]:
     return rows
 
 
-def compare_all(config: Config, dks=DKS, progress=None, jobs: int = 1) -> list[dict]:
+def compare_all(config: Config, dks: Any = DKS, progress: Any | None = None, jobs: int = 1) -> list[dict[Any, Any]]:
     """[{d_k, scaled, unscaled, verdict}] for each d_k, the same seed and learning rate; the runs
     in up to ``jobs`` processes (pool.py: the same figures), or here with per-step ``progress``."""
     if jobs > 1 and progress is None:
@@ -107,16 +111,16 @@ def compare_all(config: Config, dks=DKS, progress=None, jobs: int = 1) -> list[d
 
 
 STALL_DKS = (64, 256)  # the d_k whose unscaled stall the tour reads: spread rows, then one-hot rows
-_MEASURED: dict[int, dict] = {}  # d_k -> run() of the unscaled default run (a few seconds each): kept
+_MEASURED: dict[int, dict[Any, Any]] = {}  # d_k -> run() of the unscaled default run (a few seconds each): kept
 
 
-def unscaled_stall(d_k: int) -> dict:
+def unscaled_stall(d_k: int) -> dict[Any, Any]:
     """run() of the default head, unscaled, for COMPARE_STEPS steps at ``d_k`` (measured once)."""
     if d_k not in _MEASURED:
         _MEASURED[d_k] = run(Config(d_k=d_k, scaled=False, steps=COMPARE_STEPS))
     return _MEASURED[d_k]
 
 
-def measured(d_k: int) -> dict | None:
+def measured(d_k: int) -> dict[Any, Any] | None:
     """unscaled_stall(d_k) if it has been measured, else None (never trains)."""
     return _MEASURED.get(d_k)

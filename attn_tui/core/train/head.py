@@ -19,11 +19,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..attention import softmax
 from ..info import row_entropies_bits
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,7 +74,7 @@ class BatchForward:
     loss: float
 
 
-def forward(p: Params, X, Y, target, scaled: bool = True) -> BatchForward:
+def forward(p: Params, X: np.ndarray, Y: np.ndarray, target: Any, scaled: bool = True) -> BatchForward:
     c = scale_of(p.d_k, scaled)
     Q = X @ p.W_Q  # (B, T, d_k)
     K = Y @ p.W_K  # (B, T', d_k)
@@ -83,7 +87,7 @@ def forward(p: Params, X, Y, target, scaled: bool = True) -> BatchForward:
     return BatchForward(X, Y, Q, K, S, A, V, O, y, target, c, loss)
 
 
-def softmax_backward(A, dA):
+def softmax_backward(A: np.ndarray, dA: Any) -> Any:
     """dS from dA through A = softmax(S), row by row: dS = (diag(p) − p pᵀ) dA for each row p.
 
     Written as p ⊙ (dA − ⟨p, dA⟩), which is the same product without building the T'×T' Jacobian.
@@ -92,7 +96,7 @@ def softmax_backward(A, dA):
     return A * (dA - np.sum(A * dA, axis=-1, keepdims=True))
 
 
-def backward(p: Params, f: BatchForward) -> dict:
+def backward(p: Params, f: BatchForward) -> dict[Any, Any]:
     """{'W_Q': dL/dW_Q, 'W_K': dL/dW_K}, each (d_model, d_k), by the chain rule written out."""
     n = f.target.size  # the mean runs over every query row of the batch
     dO = (f.O - f.y) / n  # (B, T, d_v)
@@ -105,7 +109,7 @@ def backward(p: Params, f: BatchForward) -> dict:
     return {"W_Q": dW_Q, "W_K": dW_K}
 
 
-def metrics(f: BatchForward) -> dict:
+def metrics(f: BatchForward) -> dict[Any, Any]:
     """loss, accuracy (argmax of the row on the right key), mean row entropy (bits), mean p(1−p)."""
     rows = f.A.reshape(-1, f.A.shape[-1])
     right = np.argmax(rows, axis=-1) == f.target.reshape(-1)

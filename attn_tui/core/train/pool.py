@@ -24,15 +24,19 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .run import Config, run
+
+if TYPE_CHECKING:
+    from typing import Any
 
 POLL = 0.1  # seconds between looks at stop() while the runs go on
 QUIT = 5.0  # seconds a child told "no more" may take to return before it is killed
 ROOT = Path(__file__).resolve().parents[3]  # the folder holding attn_tui: the children import this copy
 
 
-def _child_env() -> dict:
+def _child_env() -> dict[Any, Any]:
     """This environment, with ROOT first on PYTHONPATH for a source checkout (an installed copy is
     found anyway; site-packages ahead of the standard library could shadow it)."""
     if {"site-packages", "dist-packages"} & set(ROOT.parts):
@@ -40,7 +44,7 @@ def _child_env() -> dict:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))}
 
 
-def serve(stdin=None, stdout=None) -> None:
+def serve(stdin: Any | None = None, stdout: Any | None = None) -> None:
     """A child: run() each pickled (index, config) read until None or the end of its input; write
     (index, summary, None) or (index, None, the error in one line), pickled, after each."""
     stdin, stdout = stdin or sys.stdin.buffer, stdout or sys.stdout.buffer
@@ -68,9 +72,9 @@ class Runs:
         self.started = time.monotonic()
         self.done = 0  # runs finished (results() counts them; another thread may read it)
         self._cancelled = threading.Event()
-        self._told: set = set()  # the children told "no more" (they return on their own)
+        self._told: set[Any] = set()  # the children told "no more" (they return on their own)
         env = _child_env()
-        self.processes: list[subprocess.Popen] = []  # the children, for cancel() and for a caller's check
+        self.processes: list[subprocess.Popen[bytes]] = []  # the children, for cancel() and for a caller's check
         for _ in range(max(1, min(jobs, len(self.configs)))):
             self.processes.append(
                 subprocess.Popen(
@@ -97,13 +101,13 @@ class Runs:
             if p.returncode is None:
                 p.kill()
 
-    def _send(self, p: subprocess.Popen, job) -> None:
+    def _send(self, p: subprocess.Popen[bytes], job: Any) -> None:
         pickle.dump(job, p.stdin)
         p.stdin.flush()
         if job is None:
             self._told.add(p)
 
-    def results(self, stop: Callable[[], bool] = lambda: False) -> Iterator[tuple[int, dict]]:
+    def results(self, stop: Callable[[], bool] = lambda: False) -> Iterator[tuple[int, dict[Any, Any]]]:
         """(index, summary) as each run finishes; the largest d_k first (the longest runs), so the
         processes end together. Ends early, the children killed, on cancel() or when stop() is true."""
         todo = sorted(range(len(self.configs)), key=lambda i: self.configs[i].d_k)  # pop(): largest first
@@ -157,12 +161,12 @@ class Runs:
                     pass
 
 
-def run_all(configs: Sequence[Config], jobs: int = 1) -> list[dict]:
+def run_all(configs: Sequence[Config], jobs: int = 1) -> list[dict[Any, Any]]:
     """[run(config) for config in configs], in up to ``jobs`` processes (in this one when 1)."""
     configs = list(configs)
     if jobs <= 1 or len(configs) <= 1:
         return [run(c) for c in configs]
-    out: list = [None] * len(configs)
+    out: list[Any] = [None] * len(configs)
     runs = Runs(configs, jobs)
     try:
         for i, summary in runs.results():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,6 +18,9 @@ from ..attention import attention
 from ..info import row_entropies_bits
 from . import head, optim
 from .task import Task
+
+if TYPE_CHECKING:
+    from typing import Any
 
 STARVED = 1e-3  # a right key with less weight than this gets (almost) no gradient
 ONE_HOT = 0.99  # a row with more than this on one key is counted one-hot
@@ -37,7 +41,7 @@ class Config:
     eval_size: int = 256
     target_loss: float = 0.05
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name, (lo, hi) in LIMITS.items():
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
@@ -50,14 +54,14 @@ class Config:
             raise ValueError(f"seed: {self.seed!r} must be a whole number from 0 to {2**32 - 1:,}")
         Task(self.task)  # refuses an unknown task
 
-    def with_(self, **changes) -> Config:
+    def with_(self, **changes: Any) -> Config:
         return replace(self, **changes)
 
 
 class Trainer:
     """The state of one run: parameters, optimizer, batch generator, the log."""
 
-    def __init__(self, config: Config):
+    def __init__(self, config: Config) -> None:
         self.config = config
         self.task = Task(config.task)
         self.params = head.init_params(self.task.d_model, config.d_k, config.seed)
@@ -66,7 +70,7 @@ class Trainer:
         self.eval_set = self.task.batch(np.random.default_rng([config.seed, 4]), config.eval_size)
         self.probe = self.task.probe(config.seed)
         self.step_count = 0
-        self.log: list[dict] = []
+        self.log: list[dict[Any, Any]] = []
         self._record()
 
     @property
@@ -93,11 +97,11 @@ class Trainer:
         norm = math.sqrt(sum(float(np.sum(v * v)) for v in g.values()))
         self.log.append({"step": self.step_count, **head.metrics(f), "grad_norm": norm})
 
-    def _eval_A(self):
+    def _eval_A(self) -> Any:
         X, Y, target = self.eval_set
         return head.forward(self.params, X, Y, target, self.config.scaled).A
 
-    def stuck(self) -> dict:
+    def stuck(self) -> dict[Any, Any]:
         """The evaluation rows still wrong now; how many of them give the right key a weight p below
         STARVED, and those rows' mean p(1−p) on the right key: the only path by which the gradient
         reaches the right key's score, so near 0 it stalls there."""
@@ -114,26 +118,26 @@ class Trainer:
             "wrong_rows_one_hot_share": float(np.mean(rows.max(axis=-1) > ONE_HOT)) if p.size else None,
         }
 
-    def probe_trace(self):
+    def probe_trace(self) -> Any:
         """The probe sequence through the core's attention(): a Trace (A, S, O, H …) of the head now."""
         X, Y, _target, _q, _k = self.probe
         p = self.params
         return attention(X @ p.W_Q, Y @ p.W_K, Y @ p.W_V, scale=head.scale_of(p.d_k, self.config.scaled))
 
-    def qk_product(self):
+    def qk_product(self) -> Any:
         """B = W_Q W_Kᵀ (d_model, d_model): the bilinear form the scores read (times c)."""
         return self.params.W_Q @ self.params.W_K.T
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[Any, Any]:
         return {**summarize(self.config, self.log), **self.stuck(), "rows": int(self.eval_set[2].size)}
 
 
-def steps_to_target(log: list[dict], target: float) -> int | None:
+def steps_to_target(log: list[dict[Any, Any]], target: float) -> int | None:
     """The first logged step whose evaluation loss is at or below ``target`` (None: never)."""
     return next((r["step"] for r in log if r["loss"] <= target), None)
 
 
-def summarize(config: Config, log: list[dict]) -> dict:
+def summarize(config: Config, log: list[dict[Any, Any]]) -> dict[Any, Any]:
     first, last = log[0], log[-1]
     return {
         "config": asdict(config),
@@ -155,7 +159,7 @@ def summarize(config: Config, log: list[dict]) -> dict:
     }
 
 
-def run(config: Config, progress=None) -> dict:
+def run(config: Config, progress: Any | None = None) -> dict[Any, Any]:
     """Train to the end; progress(step, steps) after each step if given. Returns summarize()."""
     tr = Trainer(config)
     while not tr.done:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..scenario import Scenario
 from .task import symbol_name
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def learned_scenario(trainer) -> Scenario:
+
+def learned_scenario(trainer: Any) -> Scenario:
     """Cross-attention: X = the probe's queries, Y = its keys (one-hot symbols), the trained
     W_Q, W_K and the fixed W_V; no mask (a query may read every key); scaled as trained."""
     X, Y, _target, q_labels, k_labels = trainer.probe

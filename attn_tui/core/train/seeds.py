@@ -11,15 +11,19 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import asdict
+from typing import TYPE_CHECKING
 
 from .compare import DKS, compare, plan
 from .pool import run_all
 from .run import Config
 
+if TYPE_CHECKING:
+    from typing import Any
+
 FIGURES = ("steps_to_target", "initial_mean_row_entropy_bits", "mean_p_one_minus_p", "final_accuracy", "final_loss")
 
 
-def spread(values: list) -> dict:
+def spread(values: list[Any]) -> dict[Any, Any]:
     """{'median', 'min', 'max'} of ``values``; None (a target never reached) counts as +∞ and is
     given back as None, so "never" sorts after every number of steps. Whole numbers (steps) take the
     lower median, a step that was logged, never a half-way 85.0 between 80 and 90."""
@@ -29,15 +33,17 @@ def spread(values: list) -> dict:
     return {k: None if x == math.inf else x for k, x in (("median", med), ("min", min(xs)), ("max", max(xs)))}
 
 
-def summarize_runs(runs: list[dict]) -> dict:
+def summarize_runs(runs: list[dict[Any, Any]]) -> dict[Any, Any]:
     """Per figure, spread() over the runs; plus how many runs reached the target."""
-    out = {f: spread([r[f] for r in runs]) for f in FIGURES}
+    out: dict[str, Any] = {f: spread([r[f] for r in runs]) for f in FIGURES}
     out["reached"] = sum(r["steps_to_target"] is not None for r in runs)
     out["runs"] = len(runs)
     return out
 
 
-def compare_seeds(config: Config, seeds, dks=DKS, progress=None, jobs: int = 1) -> list[dict]:
+def compare_seeds(
+    config: Config, seeds: Any, dks: Any = DKS, progress: Any | None = None, jobs: int = 1
+) -> list[dict[Any, Any]]:
     """[{d_k, seeds, scaled, unscaled, verdict}]: each of ``scaled``/``unscaled`` is summarize_runs()
     over compare(config with that d_k and seed) for every seed (the config's own seed is ignored).
     The runs go to up to ``jobs`` processes (pool.py: the same figures) unless ``progress`` is given."""
@@ -63,12 +69,12 @@ def compare_seeds(config: Config, seeds, dks=DKS, progress=None, jobs: int = 1) 
     return rows
 
 
-def verdict(row: dict, config: Config) -> str:
+def verdict(row: dict[Any, Any], config: Config) -> str:
     """What the seeds show at one d_k, counted from the runs (no figure typed in)."""
     s, u, n = row["scaled"], row["unscaled"], row["scaled"]["runs"]
     target, steps = config.target_loss, config.steps
 
-    def reached(x):
+    def reached(x: Any) -> str:
         if not x["reached"]:
             return f"in none of {n} seeds"
         m = x["steps_to_target"]

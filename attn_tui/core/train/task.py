@@ -15,8 +15,12 @@ Everything is drawn from ``numpy.random.default_rng(seed)``: the same seed, the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from typing import Any
 
 ASSOC_RECALL = "assoc-recall"
 TASKS = (ASSOC_RECALL,)
@@ -31,7 +35,7 @@ class Task:
     n_keys: int = 8  # T': keys in a sequence, distinct symbols
     n_queries: int = 4  # T: query tokens, each one of the keys again
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.name not in TASKS:
             raise ValueError(f"task: unknown task {self.name!r}; use {', '.join(TASKS)}")
         if not 1 <= self.n_queries <= self.n_keys <= self.n_symbols:
@@ -41,20 +45,20 @@ class Task:
     def d_model(self) -> int:
         return self.n_symbols
 
-    def symbols(self, rng, batch: int):
+    def symbols(self, rng: np.random.Generator, batch: int) -> Any:
         """(keys (B, T'), queries (B, T), target (B, T)): symbol ids and, per query, the key position."""
         keys = np.argsort(rng.random((batch, self.n_symbols)), axis=1)[:, : self.n_keys]  # distinct
         target = np.argsort(rng.random((batch, self.n_keys)), axis=1)[:, : self.n_queries]  # distinct
         queries = np.take_along_axis(keys, target, axis=1)
         return keys, queries, target
 
-    def batch(self, rng, batch: int):
+    def batch(self, rng: np.random.Generator, batch: int) -> Any:
         """X (B, T, d_model), Y (B, T', d_model) one-hot, target (B, T) key positions."""
         keys, queries, target = self.symbols(rng, batch)
         eye = np.eye(self.n_symbols)
         return eye[queries], eye[keys], target
 
-    def probe(self, seed: int):
+    def probe(self, seed: int) -> Any:
         """One fixed sequence to watch: (X (T, d_model), Y (T', d_model), target (T,), query labels, key labels)."""
         keys, queries, target = self.symbols(np.random.default_rng([seed, 1]), 1)
         eye = np.eye(self.n_symbols)

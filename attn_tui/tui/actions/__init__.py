@@ -12,15 +12,22 @@ declared in AttentionApp.__init__.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ...core.edit import EditError
 from ..state import clamp_cursor
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from attn_tui.core.scenario import Scenario
+    from attn_tui.tui.app_protocol import ExplorerApp
 
 KEEP = object()  # commit's head: the scenario is an edit of the current one (of the same head)
 PIN_DROPPED = "the pin was of the previous scenario: dropped (P pins this one)"
 
 
-def commit(app, scenario, note: str | None = None, head=KEEP, fresh: bool = False) -> str | None:
+def commit(app: ExplorerApp, scenario: Scenario, note: str | None = None, head=KEEP, fresh: bool = False) -> str | None:
     """Make ``scenario`` current, keeping the row and cell cursor in range; None when done, else
     the one line of the admission that refused it (app.set_state), the state unchanged. ``head``:
     a new scenario's head of a multi-head source (heads_nav.HeadRef), None for a single-head one;
@@ -43,7 +50,7 @@ def commit(app, scenario, note: str | None = None, head=KEEP, fresh: bool = Fals
     return None
 
 
-def attempt(app, fn: Callable, *args, note: str | None = None) -> str | None:
+def attempt(app: ExplorerApp, fn: Callable, *args: Any, note: str | None = None) -> str | None:
     """Run a pure edit ``fn(scenario, *args)``; None when committed, else the reason (one line).
     ``fn`` may return (scenario, note): its note is shown unless ``note`` is given."""
     try:
@@ -54,7 +61,7 @@ def attempt(app, fn: Callable, *args, note: str | None = None) -> str | None:
     return commit(app, new, note or extra)
 
 
-def refuse(app, reason: str | None) -> None:
+def refuse(app: ExplorerApp, reason: str | None) -> None:
     """Say ``reason`` as a short warning (nothing when None)."""
     if reason:
         app.notes.note(reason, "refusal", severity="warning", timeout=5)

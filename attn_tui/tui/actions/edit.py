@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
@@ -15,8 +16,12 @@ from ..screens.nothing_here import NothingHere
 from ..widgets.matrix_grid import MatrixGrid
 from . import attempt, commit, refuse
 
+if TYPE_CHECKING:
+    from attn_tui.core.scenario import Scenario
+    from attn_tui.tui.app_protocol import ExplorerApp
 
-def cell(app, name: str, row: int, col: int) -> None:
+
+def cell(app: ExplorerApp, name: str, row: int, col: int) -> None:
     """`enter` on cell (row, col) of ``name``: the inline editor, or what to edit instead."""
     s = app.state.scenario
     try:
@@ -45,14 +50,14 @@ PANES = {  # focus id -> what the pane is
 }
 
 
-def nothing_here(app) -> None:
+def nothing_here(app: ExplorerApp) -> None:
     """`enter` on a pane that is no grid (the charts, the inspector): what enter edits, and where."""
     focused = getattr(app.focused, "id", None)
     what = PANES.get(focused, "Nothing on this pane is typed in")
     app.push_screen(NothingHere(f"{what}; nothing here is typed in.\n{_where_enter_edits(app.state.scenario)}"))
 
 
-def _where_enter_edits(s) -> str:
+def _where_enter_edits(s: Scenario) -> str:
     """Which matrices enter edits in ``s``, and how to get to one."""
     names = []
     for name in INPUTS:
@@ -65,7 +70,7 @@ def _where_enter_edits(s) -> str:
     return f"Enter edits a cell of {listed}: tab to that pane (or click a cell), then press enter."
 
 
-def _set_cell(app, name: str, row: int, col: int, text: str) -> str | None:
+def _set_cell(app: ExplorerApp, name: str, row: int, col: int, text: str) -> str | None:
     """Up to DENSE_MAX tokens the edit is made here. Above, bad text is refused here (the editor
     stays open) and the edit runs in a thread worker: its projections and overflow check take
     about a second at T = 16384, d = 256 (a float16 one may scan S in row blocks)."""
@@ -80,13 +85,13 @@ def _set_cell(app, name: str, row: int, col: int, text: str) -> str | None:
     return None
 
 
-def _edit_in_worker(app, name: str, row: int, col: int, x: float) -> None:
+def _edit_in_worker(app: ExplorerApp, name: str, row: int, col: int, x: float) -> None:
     s, where = app.state.scenario, edit.cell_name(name, row, col)
     app.notes.note(f"computing {where} = {x:g} over {s.T} tokens …", "change", timeout=60)
     app.run_worker(partial(_edit_work, app, s, name, row, col, x), thread=True, group="edit")
 
 
-def _edit_work(app, s, name: str, row: int, col: int, x: float) -> None:
+def _edit_work(app: ExplorerApp, s: Scenario, name: str, row: int, col: int, x: float) -> None:
     try:
         new = edit.set_cell(s, name, row, col, x)
         if new is not s:  # A's row statistics for the selected row's block too, into the trace the explorer reads
@@ -98,7 +103,7 @@ def _edit_work(app, s, name: str, row: int, col: int, x: float) -> None:
         app.call_from_thread(_edit_done, app, s, out, (name, row, col, x))
 
 
-def _edit_done(app, s, out, cell) -> None:
+def _edit_done(app: ExplorerApp, s: Scenario, out, cell) -> None:
     """On the event loop: commit, or refuse; a change that landed meanwhile gets the edit too."""
     new, reason = out
     if app.state.scenario is not s:  # another change came first: the edit applies to it
@@ -108,11 +113,11 @@ def _edit_done(app, s, out, cell) -> None:
     refuse(app, reason or commit(app, new))
 
 
-def _cursor(app) -> tuple:
+def _cursor(app: ExplorerApp) -> tuple:
     return app.state.cursor or ("", 0, 0)
 
 
-def rename_token(app) -> None:
+def rename_token(app: ExplorerApp) -> None:
     s, t = app.state.scenario, app.state.row
     app.push_screen(
         CellEditor(
@@ -123,7 +128,7 @@ def rename_token(app) -> None:
     )
 
 
-def rename_feature(app) -> None:
+def rename_feature(app: ExplorerApp) -> None:
     """The feature under the cell cursor (a column of X/Y, a row of W), else feature 1."""
     s = app.state.scenario
     if not s.projected:
@@ -141,14 +146,14 @@ def rename_feature(app) -> None:
     )
 
 
-def _key_under_cursor(app, default: int) -> int:
+def _key_under_cursor(app: ExplorerApp, default: int) -> int:
     """The key token of the row under the cursor in Y, K or V; else ``default``."""
     name, r, _c = _cursor(app)
     m = MATRICES.get(name)
     return r if m and m.rows == "keys" else default
 
 
-def rename_key(app) -> None:
+def rename_key(app: ExplorerApp) -> None:
     s = app.state.scenario
     i = _key_under_cursor(app, 0)
     app.push_screen(
@@ -160,7 +165,7 @@ def rename_key(app) -> None:
     )
 
 
-def add_token(app) -> None:
+def add_token(app: ExplorerApp) -> None:
     at = app.state.row + 1
     reason = attempt(
         app, edit.add_token, at, note=f"token {at + 1} added after the selected row (tN labels follow positions)"
@@ -170,21 +175,21 @@ def add_token(app) -> None:
     refuse(app, reason)
 
 
-def remove_token(app) -> None:
+def remove_token(app: ExplorerApp) -> None:
     t = app.state.row
     label = app.state.scenario.tokens[t]
     refuse(app, attempt(app, edit.remove_token, t, note=f"token {t + 1} ({label}) removed; ctrl+z brings it back"))
 
 
-def add_key(app) -> None:
+def add_key(app: ExplorerApp) -> None:
     refuse(app, attempt(app, edit.add_key_token, note="key token added to Y"))
 
 
-def remove_key(app) -> None:
+def remove_key(app: ExplorerApp) -> None:
     refuse(app, attempt(app, edit.remove_key_token, _key_under_cursor(app, app.state.scenario.T_k - 1)))
 
 
-def dims(app) -> None:
+def dims(app: ExplorerApp) -> None:
     s = app.state.scenario
     fields = ([("d_model", "d_model", s.d_model)] if s.projected else []) + [
         ("d_k", "d_k", s.d_k),
@@ -193,7 +198,7 @@ def dims(app) -> None:
     app.push_screen(FormScreen("Dimensions (new cells start at 0)", fields, lambda v: _apply_dims(app, v)))
 
 
-def _apply_dims(app, values: dict) -> str | None:
+def _apply_dims(app: ExplorerApp, values: dict) -> str | None:
     s = app.state.scenario
     try:
         for dim, text in values.items():

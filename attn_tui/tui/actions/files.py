@@ -7,6 +7,7 @@ overwriting, or the one-line reason shown in the dialog.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,8 +23,12 @@ from ..screens.files import ExportScreen, OpenScreen, SaveScreen
 from ..served_root import rooted, served_root
 from . import commit, refuse
 
+if TYPE_CHECKING:
+    from attn_tui.tui.app_protocol import ExplorerApp
+    from attn_tui.tui.state import State
 
-def open(app) -> None:  # noqa: A001  (the action's name, as the key table writes it)
+
+def open(app: ExplorerApp) -> None:  # noqa: A001  (the action's name, as the key table writes it)
     # Offer the file last opened or saved, if it is one (a built-in's save name is no file to open).
     last = app.paths.save
     app.push_screen(OpenScreen(lambda name: apply_open(app, name), last if last and _is_file(last) else ""))
@@ -36,7 +41,7 @@ def _is_file(name: str) -> bool:
         return False
 
 
-def apply_open(app, name: str) -> str | None:
+def apply_open(app: ExplorerApp, name: str) -> str | None:
     """Load a file or built-in; a bad file keeps the current scenario and says why."""
     if not name:
         return "type a path to a scenario file (.toml, .npz, .safetensors), or pick a built-in below"
@@ -68,7 +73,7 @@ def _refusal(name: str, exc: Exception) -> str:
     return f"{printable(name)}: cannot be opened ({unexpected(exc)})"
 
 
-def save(app) -> None:
+def save(app: ExplorerApp) -> None:
     try:  # refused before a name is typed: a file this large never goes to TOML
         io.check_savable(_to_save(app.state))
     except ValueError as exc:
@@ -79,7 +84,7 @@ def save(app) -> None:
     )
 
 
-def apply_save(app, path: str, overwrite: bool) -> str | None:
+def apply_save(app: ExplorerApp, path: str, overwrite: bool) -> str | None:
     if not path:
         return "type a file name, e.g. my-scenario.toml"
     try:
@@ -101,13 +106,13 @@ def apply_save(app, path: str, overwrite: bool) -> str | None:
     return None
 
 
-def export(app) -> None:
+def export(app: ExplorerApp) -> None:
     app.push_screen(
         ExportScreen(lambda path, fmt, overwrite: apply_export(app, path, fmt, overwrite), app.paths.export)
     )
 
 
-def apply_export(app, path: str, fmt: str, overwrite: bool) -> str | None:
+def apply_export(app: ExplorerApp, path: str, fmt: str, overwrite: bool) -> str | None:
     if not path:
         return "type a folder (CSV/.npy) or a file name ending in .svg"
     try:
@@ -127,7 +132,7 @@ def apply_export(app, path: str, fmt: str, overwrite: bool) -> str | None:
     return None
 
 
-def _export_svg(app, p: Path, overwrite: bool) -> str | None:
+def _export_svg(app: ExplorerApp, p: Path, overwrite: bool) -> str | None:
     if p.is_dir():  # '.' (the served root) became ROOT.svg beside it, outside the served folder
         return f"{p}: is a folder; type a file name ending in .svg"
     if p.suffix != ".svg":
@@ -140,7 +145,7 @@ def _export_svg(app, p: Path, overwrite: bool) -> str | None:
     return None
 
 
-def _save_svg(app, p: Path) -> None:
+def _save_svg(app: ExplorerApp, p: Path) -> None:
     app.save_screenshot(filename=p.name, path=str(p.parent))
     app.notes.say(f"screenshot saved to {p}")
 
@@ -154,7 +159,7 @@ def _expand(path: str) -> Path:
         raise ValueError(f"{path}: no such user's home folder (~user)") from None
 
 
-def _to_save(state):
+def _to_save(state: State):
     """The scenario as saved: it reopens on the row selected now."""
     return state.scenario.with_(focus_row=state.row + 1)
 

@@ -3,9 +3,14 @@ not thousands of presses of j)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...core.numparse import parse_int
 from ..screens.editor import FormScreen
 from ..widgets.matrix_grid import MatrixGrid
+
+if TYPE_CHECKING:
+    from attn_tui.tui.app_protocol import ExplorerApp
 
 
 def _number(text: str, what: str, n: int) -> int | str:
@@ -16,7 +21,7 @@ def _number(text: str, what: str, n: int) -> int | str:
         return str(exc)
 
 
-def go_to(app) -> None:
+def go_to(app: ExplorerApp) -> None:
     st, s = app.state, app.state.scenario
     col = st.cursor[2] if st.cursor and st.cursor[0] in ("S", "M", "A") else 0
     fields = [("t", "row t", st.row + 1), ("i", "key i", col + 1)]
@@ -36,7 +41,7 @@ def go_to(app) -> None:
     )
 
 
-def _go(app, row: int, col: int) -> None:
+def _go(app: ExplorerApp, row: int, col: int) -> None:
     """Put A's cell cursor on (row, col) (A's grid says so to the app, which selects row t); on a
     screen without A's grid, select row t."""
     grid = next((g for g in app.screen.query(MatrixGrid) if g.matrix == "A" and g.display), None)

@@ -5,6 +5,7 @@ its model, core/models; the layer and head shown are kept)."""
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
@@ -14,8 +15,11 @@ from ..state import Refused
 from ..views.heads_tour import TOUR_TOKENS
 from . import commit, refuse
 
+if TYPE_CHECKING:
+    from attn_tui.tui.app_protocol import ExplorerApp
 
-def go_head(app) -> None:
+
+def go_head(app: ExplorerApp) -> None:
     ref = app.state.head
     if ref is None:
         refuse(app, ONE_HEAD)
@@ -25,7 +29,7 @@ def go_head(app) -> None:
     app.push_screen(FormScreen(title, [("head", "layer.head", f"{ref.layer}.{ref.head}")], lambda v: _go(app, v)))
 
 
-def _go(app, values: dict) -> str | None:
+def _go(app: ExplorerApp, values: dict) -> str | None:
     """Show the head typed; the one-line refusal (the form stays) otherwise."""
     try:
         app.set_state(app.state.on_head(parse_head(values["head"], app.state.head)))
@@ -34,7 +38,7 @@ def _go(app, values: dict) -> str | None:
     return None
 
 
-def tokens(app) -> None:
+def tokens(app: ExplorerApp) -> None:
     ref = app.state.head
     if ref is None:
         refuse(app, ONE_HEAD)
@@ -49,7 +53,7 @@ def tokens(app) -> None:
     app.push_screen(FormScreen(title, [(field, field, ref.source.text)], lambda v: apply_tokens(app, v[field])))
 
 
-def apply_tokens(app, text: str) -> str | None:
+def apply_tokens(app: ExplorerApp, text: str) -> str | None:
     """Every head of the built-in model recomputed on ``text``, the same layer and head shown. The text
     is read here (its tokens: cheap), the forward runs in a worker and commits when done. None when
     started, else the one line naming what the model cannot read (nothing changes, the dialog stays)."""
@@ -69,7 +73,7 @@ def apply_tokens(app, text: str) -> str | None:
     return None
 
 
-def _run_work(app, ref: HeadRef, text: str) -> None:
+def _run_work(app: ExplorerApp, ref: HeadRef, text: str) -> None:
     """In a worker: the model's forward on ``text`` through the source's handle (core/models: its
     ModelEntry) and the head shown, as a new (Scenario, HeadRef)."""
     from ...core.heads.demo import model_source
@@ -82,7 +86,7 @@ def _run_work(app, ref: HeadRef, text: str) -> None:
         app.call_from_thread(_run_done, app, ref, out)
 
 
-def _run_done(app, ref: HeadRef, out) -> None:
+def _run_done(app: ExplorerApp, ref: HeadRef, out) -> None:
     """On the event loop: commit the new heads on the head shown now (moved meanwhile: that head)."""
     (opened, reason), now = out, app.state.head
     if reason or now is None or now.name != ref.name:  # refused, or another source was opened meanwhile
@@ -98,7 +102,7 @@ def _run_done(app, ref: HeadRef, out) -> None:
     refuse(app, commit(app, s, note=f"every head recomputed on {words!r}", head=new, fresh=True))
 
 
-def show_head(app, layer: int, head: int) -> None:
+def show_head(app: ExplorerApp, layer: int, head: int) -> None:
     """Head ``layer.head`` of the source shown (the heads screen's tiles, the palette's "go to L.H");
     a refusal said as a warning, the state unchanged."""
     ref = app.state.head
@@ -110,7 +114,7 @@ def show_head(app, layer: int, head: int) -> None:
         app.notes.note(str(exc), "refusal", severity="warning", timeout=6)
 
 
-def next_part(app, step: int = 1) -> None:
+def next_part(app: ExplorerApp, step: int = 1) -> None:
     """The head with the next share of the prediction's top logit, in the ranking the token and model
     views list (largest first, round again after the last): the key `n` there."""
     from ..views.prediction_view import prediction_at, why_none
@@ -129,7 +133,7 @@ def next_part(app, step: int = 1) -> None:
     show_head(app, *(ranked[(ranked.index(now) + step) % len(ranked)] if now in ranked else ranked[0]))
 
 
-def open_tour_demo(app) -> None:
+def open_tour_demo(app: ExplorerApp) -> None:
     """The tour's heads page (tour_text "heads"): induction-demo on a repeated sequence, layer 1, on
     its first repeated token; a multi-head source already open is kept."""
     if app.state.head is None:
@@ -138,7 +142,7 @@ def open_tour_demo(app) -> None:
         app.set_state(app.state.with_(scenario=s, head=ref, row=row, cursor=None).fresh())
 
 
-def open_tour_text(app) -> None:
+def open_tour_text(app: ExplorerApp) -> None:
     """The tour's text page (tour_text "text"): text-demo on its sentence, on its induction head, the
     query where the model reads the repeat (views/text_tour.py: measured); refused in one line when the
     model cannot be loaded."""

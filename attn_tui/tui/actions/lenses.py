@@ -4,13 +4,18 @@ the causal mask Lesson 07's W_avg); `z` again restores what it zeroed (app.box_s
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..views.box_lens import is_zeroed
 from ..views.box_note import zero_scores_words
 
+if TYPE_CHECKING:
+    from attn_tui.tui.app_protocol import ExplorerApp
 
-def zero_qk(app) -> None:
+
+def zero_qk(app: ExplorerApp) -> None:
     """Toggle W_Q = W_K = 0 (Q = K = 0 for a scenario given as Q, K)."""
     state = app.state
     s = state.scenario

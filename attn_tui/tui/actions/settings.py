@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...core import modes
 from ...core.edit import EditError
 from ...core.mask_kinds import MASK_KINDS
@@ -11,13 +13,17 @@ from ..screens.editor import FormScreen
 from ..screens.pickers import DTYPE_OPTIONS, FILL_OPTIONS, ChoiceScreen, PaddingScreen, mask_options
 from . import attempt, commit, refuse
 
+if TYPE_CHECKING:
+    from attn_tui.core.scenario import Scenario
+    from attn_tui.tui.app_protocol import ExplorerApp
 
-def pick_mask(app) -> None:
+
+def pick_mask(app: ExplorerApp) -> None:
     s = app.state.scenario
     app.push_screen(ChoiceScreen("Mask", mask_options(s), s.mask), lambda kind: picked_mask(app, kind))
 
 
-def picked_mask(app, kind) -> None:
+def picked_mask(app: ExplorerApp, kind) -> None:
     if kind and MASK_KINDS[kind].windowed:
         w = app.state.scenario.window or 2
         app.push_screen(
@@ -31,21 +37,21 @@ def picked_mask(app, kind) -> None:
         refuse(app, attempt(app, modes.set_mask, kind))
 
 
-def pick_fill(app) -> None:
+def pick_fill(app: ExplorerApp) -> None:
     app.push_screen(
         ChoiceScreen("Fill of masked cells", FILL_OPTIONS, app.state.scenario.fill),
         lambda f: f and refuse(app, attempt(app, modes.set_fill, f)),
     )
 
 
-def pick_dtype(app) -> None:
+def pick_dtype(app: ExplorerApp) -> None:
     app.push_screen(
         ChoiceScreen("dtype every step is computed in", DTYPE_OPTIONS, app.state.scenario.dtype),
         lambda d: d and refuse(app, attempt(app, modes.set_dtype, d)),
     )
 
 
-def pick_padding(app) -> None:
+def pick_padding(app: ExplorerApp) -> None:
     s = app.state.scenario
     app.push_screen(
         PaddingScreen(s.keys, s.padding),
@@ -53,11 +59,11 @@ def pick_padding(app) -> None:
     )
 
 
-def toggle_cross(app) -> None:
+def toggle_cross(app: ExplorerApp) -> None:
     refuse(app, attempt(app, modes.set_cross_keeping_padding, not app.state.scenario.cross))
 
 
-def random(app) -> None:
+def random(app: ExplorerApp) -> None:
     """A random Gaussian scenario; after one, the form offers the next seed."""
     s, last = app.state.scenario, app.last_random
     now = (
@@ -71,7 +77,7 @@ def random(app) -> None:
     )
 
 
-def _apply_random(app, values: dict) -> str | None:
+def _apply_random(app: ExplorerApp, values: dict) -> str | None:
     try:
         p = check_params(**values)
     except EditError as exc:
@@ -83,6 +89,6 @@ def _apply_random(app, values: dict) -> str | None:
     return None
 
 
-def _window(s, text: str):
+def _window(s: Scenario, text: str):
     """``s`` with a sliding window of the width typed (ASCII digits, 1..T')."""
     return modes.set_mask(s, "window", parse_int(text, "window width", 1, max(1, s.T_k), EditError))

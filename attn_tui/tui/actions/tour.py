@@ -3,12 +3,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...core.builtins import builtin
 from ..tour_text import PAGES
 from . import PIN_DROPPED
 
+if TYPE_CHECKING:
+    from attn_tui.tui.app_protocol import ExplorerApp
+    from attn_tui.tui.state import State
+    from attn_tui.tui.tour_text import TryIt
 
-def _set_up(state, tr):
+
+def _set_up(state: State, tr: TryIt):
     """``state`` as the exercise ``tr`` needs it (the same state when it needs no change)."""
     if tr.builtin:  # another scenario: a pin of the one before would compare nothing changed
         state = state.with_(scenario=builtin(tr.builtin), row=0, cursor=None, head=None).fresh()
@@ -21,7 +28,7 @@ def _set_up(state, tr):
     return state
 
 
-async def try_it(app, page: str) -> None:
+async def try_it(app: ExplorerApp, page: str) -> None:
     """Set up the exercise of the tour page keyed ``page`` and switch to its screen."""
     p = next(x for x in PAGES if x.key == page)
     tr = p.try_it

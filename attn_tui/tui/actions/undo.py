@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import PIN_DROPPED
 
+if TYPE_CHECKING:
+    from attn_tui.tui.app_protocol import ExplorerApp
+    from attn_tui.tui.state import State
 
-def _replay(app, st, nothing: str, done: str) -> None:
+
+def _replay(app: ExplorerApp, st: State, nothing: str, done: str) -> None:
     """Make ``st`` (what the history gave back) current and say so, or say there was ``nothing``."""
     if st is None:
         app.notes.note(nothing, "refusal", severity="warning", timeout=3)
@@ -17,17 +23,17 @@ def _replay(app, st, nothing: str, done: str) -> None:
     app.notes.note(why or done, "refusal" if why else "change", timeout=5 if why else 2)
 
 
-def undo(app) -> None:
+def undo(app: ExplorerApp) -> None:
     st = app.history.undo(app.state)
     _replay(app, st, "nothing to undo", f"undone ({len(app.history.past)} more; ctrl+y redoes)")
 
 
-def redo(app) -> None:
+def redo(app: ExplorerApp) -> None:
     st = app.history.redo(app.state)
     _replay(app, st, "nothing to redo", f"redone ({len(app.history.future)} more)")
 
 
-def restore_kept(app) -> None:
+def restore_kept(app: ExplorerApp) -> None:
     """ctrl+r: the kept session that the launch offered in one line (tui/session.py: start), restored
     over what the explicit --scenario opened; said when there is none left to restore."""
     session = getattr(app, "session", None)

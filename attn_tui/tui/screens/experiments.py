@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import ComposeResult
@@ -36,6 +37,11 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.ordered_input import OrderedInput
 from .files import FolderExportScreen, SaveScreen
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..app import AttentionApp
+
 HIST_N = 20000  # samples drawn for the histogram (the variance uses all n)
 MAX_WORK = 20_000_000  # n·d_k per draw: keeps the two (n, d_k) arrays near 300 MB
 LIMITS = {"d_k": (1, 4096), "n": (10, 1_000_000), "seed": (0, 2**31 - 1)}
@@ -60,6 +66,9 @@ def parse_settings(texts: dict) -> tuple[dict | None, str | None]:
 class ExperimentsScreen(Screen):
     """Variance of q·k, saturation at d_k = 512, and the scale sweep."""
 
+    if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
+        app: AttentionApp
+
     HELP = (
         "The lesson's experiments: variance grows with d_k, the scale keeps a row at large d_k from saturating, "
         "c is an entropy knob."
@@ -73,7 +82,7 @@ class ExperimentsScreen(Screen):
 
     export_dir: Path | None = None  # the folder last exported to; None: ./softmax_sharpening
 
-    def __init__(self, **kw) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.var_rows: list = []
         self.dots: dict = {}

@@ -13,6 +13,8 @@ move it here as on the pipeline, and the layer shown is its layer.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -31,6 +33,9 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.status import StatusLine
 from ..widgets.text_lines import TextLines
 from .state_screen import MODEL_KNOBS, StateScreen
+
+if TYPE_CHECKING:
+    from typing import Any
 
 PENDING = object()  # the combine of the layer shown is still being computed
 NO_HEADS = (
@@ -61,7 +66,7 @@ class HeadsScreen(StateScreen):
     # the model's own heads, which W weights; no query row (j/k would move one that nothing here shows)
     knobs_here = (*(k for k in MODEL_KNOBS if k != "knobs.select_row"), "knobs.cycle_weighting")
 
-    def __init__(self, *args, **kw) -> None:
+    def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.sort, self.descending = "head", False  # the tiles' order (views/heads_view.SORTS)
         self._done: dict = {}  # (id(source), layer, n) -> (source, [HeadView])

@@ -7,6 +7,8 @@ follows the app's state: the selected row, the scale knob, the scenario.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -21,12 +23,22 @@ from ..views.rank_lens import RANK_TITLE, rank_reading
 from ..widgets.key_bar import KeyBar
 from ..widgets.lens_panels import LensPanel, RankPanel
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from attn_tui.tui.state import State
+
+    from ..app import AttentionApp
+
 FIRST = 4  # panels before the rank chart: receiver, smoother, box kernel, memory
 IN_LOOP = 64 * 64  # T·T' cells up to which the lenses are computed on the event loop (a few ms)
 
 
 class LensesScreen(Screen):
     """Six lenses and the rank chart for the selected row of the current state."""
+
+    if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
+        app: AttentionApp
 
     HELP = (
         "The lesson's engineering lenses on the selected row: correlation receiver, kernel smoother, "
@@ -38,7 +50,7 @@ class LensesScreen(Screen):
     CSS_PATH = "lessons.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # lessons.tcss: one column when narrow
 
-    def __init__(self, **kw) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
 
     def compose(self) -> ComposeResult:
@@ -81,7 +93,7 @@ class LensesScreen(Screen):
         self._compute(state)
 
     @work(thread=True, exclusive=True, group="lenses")
-    def _compute(self, state) -> None:
+    def _compute(self, state: State) -> None:
         """Each lens of ``state`` off the event loop, shown as soon as it is ready."""
         worker = get_current_worker()
         for pid, (build, _title, _help) in PANELS.items():
@@ -93,11 +105,11 @@ class LensesScreen(Screen):
         if not worker.is_cancelled:
             self.app.call_from_thread(self._show_rank, state, text, sv)
 
-    def _show_panel(self, state, pid: str, view) -> None:
+    def _show_panel(self, state: State, pid: str, view) -> None:
         if state is self.app.state:  # a result of an older state is dropped
             self.query_one(f"#{pid}", LensPanel).show(view)
 
-    def _show_rank(self, state, text, singular_values) -> None:
+    def _show_rank(self, state: State, text: str, singular_values) -> None:
         if state is self.app.state:
             self.query_one(RankPanel).show(text, singular_values)
 

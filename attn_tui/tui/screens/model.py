@@ -11,6 +11,8 @@ are read in a worker (every layer of a long captured text is a few hundred rows 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -30,6 +32,9 @@ from ..widgets.text_lines import TextLines
 from .state_screen import MODEL_KNOBS, StateScreen
 from .tokens import no_colour
 
+if TYPE_CHECKING:
+    from typing import Any
+
 
 class ModelScreen(StateScreen):
     HELP = (
@@ -44,7 +49,7 @@ class ModelScreen(StateScreen):
     AUTO_FOCUS = "#model-scroll"
     knobs_here = MODEL_KNOBS  # the model's own weights: c, the mask, the pin and edits change nothing here
 
-    def __init__(self, *args, **kw) -> None:
+    def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.every_layer = False
         self._done = None  # ((id(source), row, layer or None), [HeadTop], PredictionView or why there is none)

@@ -12,6 +12,8 @@ layout work on the first frame). A pane that no line names gets a line of its ow
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.geometry import Offset
@@ -19,6 +21,9 @@ from textual.layout import Layout, WidgetPlacement
 from textual.layouts.horizontal import HorizontalLayout
 
 from ..framework import clear_arrangement_cache
+
+if TYPE_CHECKING:
+    from typing import Any
 
 _ROW = HorizontalLayout()
 
@@ -60,7 +65,7 @@ class PaneColumn(VerticalScroll, inherit_bindings=False):
         Binding("end", "scroll_end", show=False),
     ]
 
-    def __init__(self, *args, **kw) -> None:
+    def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.pane_lines = PaneLines()  # its panes in the lines the screen's fit chose (pane_lines.py)
 

@@ -8,6 +8,8 @@ tokens; `space` pads/unpads, `enter` applies. Options that do not make sense
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -17,6 +19,9 @@ from textual.widgets import Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.modes import causal_allowed
+
+if TYPE_CHECKING:
+    from attn_tui.core.scenario import Scenario
 
 CSS_PATH = "dialogs.tcss"
 
@@ -59,7 +64,7 @@ class ChoiceScreen(ModalScreen):
         self.dismiss(None)
 
 
-def mask_options(s):
+def mask_options(s: Scenario):
     """(value, text, enabled) for the mask picker; causal/window disabled with the reason."""
     ok, why = causal_allowed(s)
     w = s.window or 2

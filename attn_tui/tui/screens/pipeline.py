@@ -16,6 +16,8 @@ it through app.set_state.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
@@ -38,9 +40,17 @@ from .pane_lines import PaneColumn
 from .pipeline_fit import ROWS, PaneFit, set_changed
 from .pipeline_layout import Sizes
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..app import AttentionApp
+
 
 class PipelineScreen(PaneFit, Screen):
     """X → Q, K, V → S → M → A → O, the chart, the entropies and the inspector."""
+
+    if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
+        app: AttentionApp
 
     name_for_keys = "pipeline"
     BINDINGS = keys.bindings("pipeline")
@@ -49,7 +59,7 @@ class PipelineScreen(PaneFit, Screen):
     _resumed = False  # resumed once (on_screen_resume)
     shown: State | None = None  # the state the panes show (a large one may be computing: warm.py)
 
-    def __init__(self, *args, **kw) -> None:
+    def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.titles: dict[str, tuple[str, str]] = {}  # grid -> (full title, short title), read by the fit
         self.sizes: Sizes | None = None  # read from the styles on mount

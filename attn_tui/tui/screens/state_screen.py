@@ -8,7 +8,13 @@ share this.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from ..app import AttentionApp
+    from ..state import State
 
 # The knobs a screen of the model's own weights keeps (its ``knobs_here``: AttentionApp.check_action): c, the
 # mask, the scaling, the pin and edits act on the pipeline's head, not on the model it shows.
@@ -17,6 +23,11 @@ MODEL_KNOBS = ("knobs.select_row", "knobs.step_head", "knobs.step_layer", "heads
 
 class StateScreen(Screen):
     """A subclass defines ``show(state)``."""
+
+    if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
+        app: AttentionApp
+
+        def show(self, state: State) -> None: ...  # the subclass's
 
     def on_mount(self) -> None:
         self.watch(self.app, "state", self.show, init=False)

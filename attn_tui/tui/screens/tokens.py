@@ -10,6 +10,8 @@ the last drawing kept meanwhile. `M` shows where this token looks in every head 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -25,6 +27,9 @@ from ..widgets.status import StatusLine
 from ..widgets.text_lines import TextLines
 from ..widgets.token_text import TokenText
 from .state_screen import StateScreen
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def no_colour(app) -> bool:
@@ -43,7 +48,7 @@ class TokensScreen(StateScreen):
     BINDINGS = keys.bindings("tokens")
     AUTO_FOCUS = "#token-text"
 
-    def __init__(self, *args, **kw) -> None:
+    def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.direction = tv.OUT  # who t looks at (row t) or who looks at t (column t)
         self.key = 0  # the token t of the "in" direction (0-based; a key position)

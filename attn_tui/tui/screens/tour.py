@@ -11,6 +11,8 @@ show the answer, the prediction beside it and the panes that hold the answer (vi
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
@@ -34,6 +36,11 @@ from ..widgets.ordered_input import OrderedInput
 from ..widgets.softmax_chart import SoftmaxChart
 from .keyed_grid import KeyedGrid
 from .pickers import ChoiceScreen
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..app import AttentionApp
 
 LENS_PANES = {
     "nw": (lens_text.nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ"),
@@ -78,6 +85,9 @@ TOC_HINT = "up/down: choose · enter: go to the page · escape: stay"
 class TourScreen(Screen):
     """One page at a time: text on the left, live panes on the right."""
 
+    if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
+        app: AttentionApp
+
     HELP = "A guided tour of the lesson: objectives, Q/K/V, S, the scale, the mask, softmax, O, lenses, exercises."
     AUTO_FOCUS = ""
     name_for_keys = "tour"
@@ -85,7 +95,7 @@ class TourScreen(Screen):
     CSS_PATH = "lessons.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # lessons.tcss: one column when narrow
 
-    def __init__(self, **kw) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.index = 0
         # (page key, question index) -> quiz.Result. The tour's own state, kept here and not in the

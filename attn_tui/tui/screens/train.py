@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import ComposeResult
@@ -39,12 +40,20 @@ from .files import SaveScreen
 from .keyed_grid import KeyedGrid
 from .learned_head import SAVE_DEFAULT, save_learned
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..app import AttentionApp
+
 FRAME = 1 / 15  # seconds between drawn frames while training (pacing: a run is watched, not just done)
 STEPS_PER_FRAME = 4  # 60 steps a second: the default 300 steps take about 5 s to watch
 
 
 class TrainScreen(Screen):
     """One head learning associative recall: curves, the probe's A, W_Q·W_Kᵀ, the comparison."""
+
+    if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
+        app: AttentionApp
 
     HELP = (
         "Train one attention head on associative recall: the probe's rows move onto their matching keys as the "
@@ -57,7 +66,7 @@ class TrainScreen(Screen):
     CSS_PATH = "train.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # train.tcss: one column when narrow
 
-    def __init__(self, **kw) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.config = Config()
         self.trainer = Trainer(self.config)

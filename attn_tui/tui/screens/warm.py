@@ -13,14 +13,18 @@ the worker (the blocks it finished stay cached for the next one).
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
+
+if TYPE_CHECKING:
+    from attn_tui.tui.state import State
 
 WARM_WORK = 100_000_000  # multiply-adds: about one row block at T = 16384, d_k = d_v = 192 (~12 ms here)
 NOTE = "computing"  # the note's kind (app.notes)
 
 
-def start(screen, state) -> bool:
+def start(screen, state: State) -> bool:
     """True when ``state`` is being computed in a worker (the screen draws it when done): a large
     state after a large one, with more than WARM_WORK left to compute for the rows on screen."""
     old = screen.shown
@@ -44,7 +48,7 @@ def drawn(screen) -> None:
     screen.app.notes.drop(NOTE)
 
 
-def _work(screen, state, before) -> None:
+def _work(screen, state: State, before) -> None:
     worker = get_current_worker()
     try:
         state.trace.warm(before, lambda: worker.is_cancelled)
@@ -54,6 +58,6 @@ def _work(screen, state, before) -> None:
         screen.app.call_from_thread(_done, screen, state)
 
 
-def _done(screen, state) -> None:
+def _done(screen, state: State) -> None:
     if screen.app.state is state:  # else a newer state is being shown or computed
         screen.show(state)

@@ -5,6 +5,8 @@ the switch (`z`, actions/lenses.py) is on. Pure: a State in, a Rich renderable o
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from rich.console import Group
 from rich.text import Text
@@ -13,8 +15,12 @@ from ...core import lenses
 from ...core.mask_kinds import MASK_KINDS
 from ..fmt import fmt, fmt_vec
 
+if TYPE_CHECKING:
+    from attn_tui.core.scenario import Scenario
+    from attn_tui.tui.state import State
 
-def box_kernel_applies(s) -> str | None:
+
+def box_kernel_applies(s: Scenario) -> str | None:
     """None when A can be compared with W_avg, else why not (one line)."""
     if s.T != s.T_k:
         return "W_avg is Lesson 07's T×T prefix average: it needs self-attention (T' = T)."
@@ -23,13 +29,13 @@ def box_kernel_applies(s) -> str | None:
     return None
 
 
-def is_zeroed(s) -> bool:
+def is_zeroed(s: Scenario) -> bool:
     """True when the scores' projections (W_Q, W_K, or Q, K given directly) are all zero."""
     a, b = (s.W_Q, s.W_K) if s.projected else (s.Q, s.K)
     return not np.any(a) and not np.any(b)
 
 
-def box_kernel(state) -> Group:
+def box_kernel(state: State) -> Group:
     """A against Lesson 07's W_avg; exactly 0 apart when W_Q = W_K = 0."""
     s, tr, t = state.scenario, state.trace, state.row
     names = "W_Q = W_K = 0" if s.projected else "Q = K = 0"

@@ -7,10 +7,15 @@ and a row with no key left to read is NaN. Pure: a Scenario in, one sentence out
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...core.mask_kinds import MASK_KINDS
 
+if TYPE_CHECKING:
+    from attn_tui.core.scenario import Scenario
 
-def zero_scores_words(s) -> str:
+
+def zero_scores_words(s: Scenario) -> str:
     """'every score is 0: A is …' for the scenario ``s`` (its mask, window, padding, T′)."""
     pad = f", skipping the padded key{'s' if len(s.padding) > 1 else ''} {', '.join(map(str, s.padding))}"
     pad = pad if s.padding else ""
@@ -31,7 +36,7 @@ def zero_scores_words(s) -> str:
     return f"every score is 0, so each row of A is uniform over the keys it may read: {what}{nan}"
 
 
-def _fully_masked(s) -> str:
+def _fully_masked(s: Scenario) -> str:
     """What a row with every key masked becomes: NaN with the −inf fill, else uniform over all keys."""
     if s.T * s.T_k > 4096 * 4096 or not s.blocked().all(axis=1).any():
         return ""

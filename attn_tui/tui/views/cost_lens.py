@@ -3,6 +3,8 @@ FLOPs and bytes, growing as T²; for a large scenario, how this explorer avoids 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Group
 from rich.text import Text
 
@@ -11,6 +13,10 @@ from ...core.lazy import ROWS
 from ...core.limits import gib
 from ..fmt import fmt
 from .lens_table import table as _table
+
+if TYPE_CHECKING:
+    from attn_tui.core.scenario import Scenario
+    from attn_tui.tui.state import State
 
 EX5_T = (5, 512, 4096, 32768)
 
@@ -25,7 +31,7 @@ def _bytes(n: int) -> str:
     return f"{n} B"
 
 
-def cost(state, scores: bool = True) -> Group:
+def cost(state: State, scores: bool = True) -> Group:
     """Parameters (independent of T) and S's size and FLOPs (growing as T²); scores=False: the
     parameters only (the tour's exercise 4, which must not show exercise 5's answer)."""
     lines = _parameters(state.scenario)
@@ -34,7 +40,7 @@ def cost(state, scores: bool = True) -> Group:
     return Group(*lines)
 
 
-def _parameters(s) -> list:
+def _parameters(s: Scenario) -> list:
     """The scenario's parameter count now, and exercise 4's."""
     lines = []
     if s.projected:
@@ -59,7 +65,7 @@ def _parameters(s) -> list:
     return lines
 
 
-def _scores(state) -> list:
+def _scores(state: State) -> list:
     """S's entries and FLOPs now, exercise 5's table over T, and (large T) how this explorer avoids S."""
     s = state.scenario
     now = lenses.score_cost(s.T, s.d_k, s.d_v, T_k=s.T_k)

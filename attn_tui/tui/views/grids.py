@@ -8,6 +8,7 @@ Labels and which grids follow the query row come from the core's table of matric
 from __future__ import annotations
 
 from dataclasses import KW_ONLY, dataclass, fields
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +20,9 @@ from ...core.matrices import INPUTS, MATRICES, PROJECTION_INPUTS, PROJECTIONS, a
 from ...core.scenario import Scenario
 from ..state import State
 from .weighting import TITLES, weighted_rows
+
+if TYPE_CHECKING:
+    from attn_tui.core.attention import Trace
 
 # name -> one sentence, in the lesson's words, for the help screen.
 PANE_HELP = {
@@ -165,7 +169,7 @@ def entropy_range(lo: float, hi: float, state: State) -> tuple[float, float]:
     return min(lo, b_lo), max(hi, b_hi)
 
 
-def _no_ceiling(state, pin, r0, r1, c0, c1):
+def _no_ceiling(state: State, pin, r0: int, r1: int, c0: int, c1: int):
     none = np.zeros((r1 - r0, 3), dtype=bool)
     if pin is None:
         none[:, 0] = np.isnan(state.ceiling[r0:r1])
@@ -176,8 +180,8 @@ PINNED_ENTROPY_COLUMNS = ("H pin", "H", "ΔH")
 _INPUT_TITLES = {"X": "X tokens×features {shape}", "Y": "Y key tokens×features {shape}"}
 
 
-def _inputs(name):
-    def part(s, tr, state):
+def _inputs(name: str):
+    def part(s: Scenario, tr: Trace, state: State):
         a = getattr(s, name)
         title = _INPUT_TITLES.get(name, f"{name} {{shape}}")
         if name == "W_V":
@@ -187,8 +191,8 @@ def _inputs(name):
     return part
 
 
-def _projected(name):
-    def part(s, tr, state):
+def _projected(name: str):
+    def part(s: Scenario, tr: Trace, state: State):
         src = "X" if name == "Q" or not s.cross else "Y"
         if s.projected:
             title = f"{name} = {src} W_{name} {{shape}}"
@@ -199,13 +203,13 @@ def _projected(name):
     return part
 
 
-def _scores(s, tr, state):
+def _scores(s: Scenario, tr: Trace, state: State):
     t = "S = c·QKᵀ/√d_k" if s.scaled else "S = c·QKᵀ (unscaled)"
     short = "S {shape}" if s.scaled else "S unscaled {shape}"
     return tr.S, t + " {shape}", short, tr.blocked, "div"
 
 
-def _weights(s, tr, state):
+def _weights(s: Scenario, tr: Trace, state: State):
     pin = state.compared
     if pin is None:
         title, short = TITLES[state.weighting_shown]
@@ -226,12 +230,12 @@ def _weights(s, tr, state):
     return delta, "ΔA = A − A(pinned) {shape}", "ΔA {shape}", tr.blocked, "div"
 
 
-def _diff(a, b, r0, r1, c0, c1):
+def _diff(a, b, r0: int, r1: int, c0: int, c1: int):
     with np.errstate(invalid="ignore"):
         return a[r0:r1, c0:c1].astype(np.float64) - b[r0:r1, c0:c1].astype(np.float64)
 
 
-def _entropy_rows(state: State, r0, r1, c0, c1):
+def _entropy_rows(state: State, r0: int, r1: int, c0: int, c1: int):
     """Rows r0:r1 of the entropy table (columns c0:c1) of a large state: H per row block."""
     H = state.trace.H[r0:r1]
     pin = state.compared
@@ -241,7 +245,7 @@ def _entropy_rows(state: State, r0, r1, c0, c1):
     return np.column_stack([state.ceiling[r0:r1], H, np.exp2(H)])[:, c0:c1]
 
 
-def _entropy(s, tr, state):
+def _entropy(s: Scenario, tr: Trace, state: State):
     pin = state.compared
     if state.large:  # computed per row block where the table is read
         vals = LazyMatrix((s.T, 3), np.float64, lambda r0, r1, c0, c1: _entropy_rows(state, r0, r1, c0, c1))

@@ -50,7 +50,7 @@ def _cells(T: int, n: int) -> int:
     return math.ceil(T / math.ceil(T / max(n, 1)))
 
 
-def _candidate(T, T_k, tile_w, lines, half, cw, labelled=True):
+def _candidate(T, T_k, tile_w, lines, half, cw, labelled: bool = True):
     """(tokens a cell, cells, Layout fields but per_row and tile_h, picture lines) of one
     arrangement, or None when a picture of MIN_N keys does not fit its width. ``labelled``: a
     column of row labels ("t20 ") beside the picture."""

@@ -9,6 +9,8 @@ the result, so the functions are testable without an app.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from rich.console import Group
 from rich.text import Text
@@ -20,15 +22,18 @@ from .box_lens import box_kernel
 from .cost_lens import cost
 from .lens_table import table as _table
 
+if TYPE_CHECKING:
+    from attn_tui.tui.state import State
+
 MAX_KEYS = 8  # rows of a per-key table before "… n more"
 
 
-def _label(state, t=None) -> str:
+def _label(state: State, t=None) -> str:
     t = state.row if t is None else t
     return state.scenario.token_labels[t]
 
 
-def nadaraya_watson(state) -> Group:
+def nadaraya_watson(state: State) -> Group:
     """Row t of O from raw kernel weights κ_i = exp(s_ti), beside O's row."""
     tr, t, keys = state.trace, state.row, state.scenario.key_labels
     o_nw, kappa = lenses.nadaraya_watson_row(tr.Q, tr.K, tr.V, t, tr.scale, tr.blocked)
@@ -65,7 +70,7 @@ def nadaraya_watson(state) -> Group:
     return Group(*lines)
 
 
-def memory(state) -> Group:
+def memory(state: State) -> Group:
     """Probe (query) -> addresses (keys, ranked by weight) -> content (values mixed)."""
     s, tr, t = state.scenario, state.trace, state.row
     ranked = lenses.memory_lookup(tr.A[t], list(s.keys))
@@ -90,7 +95,7 @@ def memory(state) -> Group:
     )
 
 
-def memory_words(state, ranked) -> str:
+def memory_words(state: State, ranked) -> str:
     """The lookup in words: a hard hit, two addresses tied, or a spread read."""
     who = _label(state)
     if any(np.isnan(w) for _, _, w in ranked):
@@ -126,7 +131,7 @@ def _tie_words(who: str, wa: float, tied: list, others: list) -> str:
     )
 
 
-def gradient(state, scales=(0.5, 1, 2, 4, 8, 16)) -> Group:
+def gradient(state: State, scales=(0.5, 1, 2, 4, 8, 16)) -> Group:
     """p(1−p) of the row now, and as the multiplier c grows."""
     s, tr, t = state.scenario, state.trace, state.row
     p = np.asarray(tr.A[t], dtype=np.float64)

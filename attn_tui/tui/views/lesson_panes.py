@@ -8,6 +8,8 @@ so everything is Text, never markup.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from rich.console import Group
 from rich.table import Table
@@ -17,6 +19,11 @@ from ...core import lenses
 from ...core.mask_kinds import MASK_KINDS
 from ..fmt import fmt, knob, short_vec
 from . import teaching
+
+if TYPE_CHECKING:
+    from attn_tui.core.attention import Trace
+    from attn_tui.core.scenario import Scenario
+    from attn_tui.tui.state import State
 
 MAX_KEYS = 8  # rows of the per-key table before "… n more"
 
@@ -28,13 +35,13 @@ RECEIVER_HELP = (
 )
 
 
-def _scale_words(s) -> str:
+def _scale_words(s: Scenario) -> str:
     if s.scaled:
         return f"c·q·k/√d_k, c = {knob(s.c, 2)}"
     return f"c·q·k unscaled, c = {knob(s.c, 2)}"
 
 
-def correlation(state) -> Group:
+def correlation(state: State) -> Group:
     """The selected query correlated against every key: q_t·k_i, the scores, the peak and its margin."""
     s, tr, t = state.scenario, state.trace, state.row
     r = lenses.correlation_row(tr.Q, tr.K, t, tr.scale, tr.blocked)
@@ -56,7 +63,7 @@ def correlation(state) -> Group:
     return Group(*lines)
 
 
-def _detector_line(s, tr, t, r) -> Text:
+def _detector_line(s: Scenario, tr: Trace, t, r) -> Text:
     if r["peak"] is None:
         why = "every key is masked for this row" if not r["visible"].any() else "its scores are not finite"
         return Text(f"{why}: nothing to detect.", style="italic")
@@ -83,7 +90,7 @@ def _detector_line(s, tr, t, r) -> Text:
     )
 
 
-def _noise_line(s, r) -> Text:
+def _noise_line(s: Scenario, r) -> Text:
     return Text(
         f"noise floor: for independent zero-mean unit-variance components q·k has sd √d_k = "
         f"{fmt(r['noise_sd'], 2)}; 1/√d_k returns it to 1. The scores here ({_scale_words(s)}) "
@@ -91,7 +98,7 @@ def _noise_line(s, r) -> Text:
     )
 
 
-def equation(state) -> Text:
+def equation(state: State) -> Text:
     """The equation as the app computes it now, and the pipeline's shapes on every edge."""
     s = state.scenario
     scores = "c·QKᵀ/√d_k" if s.scaled else "c·QKᵀ (unscaled)"
@@ -133,7 +140,7 @@ def handcrafted(_state=None) -> Group:
     return Group(Text("the lesson's hand-crafted Q, K (built-in lesson-handcrafted); · is masked"), tab)
 
 
-def causal_check(state) -> Group:
+def causal_check(state: State) -> Group:
     """Objective 4, live: the largest entry above A's diagonal and the row sums, for the state now."""
     s, tr = state.scenario, state.trace
     A = np.asarray(tr.A, dtype=np.float64)

@@ -5,6 +5,8 @@ Pure: a State in, a Rich renderable out.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from rich.console import Group
 from rich.text import Text
@@ -12,10 +14,14 @@ from rich.text import Text
 from ...core.mask_kinds import MASK_KINDS
 from ..fmt import fmt
 
+if TYPE_CHECKING:
+    from attn_tui.core.scenario import Scenario
+    from attn_tui.tui.state import State
+
 RANK_TITLE = "Rank  rank S ≤ min(rank Q, rank K) ≤ d_k"
 
 
-def rank(state) -> Text:
+def rank(state: State) -> Text:
     """rank S <= min(rank Q, rank K) <= d_k, the bilinear bound."""
     info = state.rank
     rs = "?" if info["S"] is None else str(info["S"])
@@ -29,7 +35,7 @@ def rank(state) -> Text:
     )
 
 
-def rank_reading(state) -> Group:
+def rank_reading(state: State) -> Group:
     """The rank lens's numbers for the state now, and the lesson's reading of them."""
     info = state.rank
     tr = state.trace
@@ -37,7 +43,7 @@ def rank_reading(state) -> Group:
     return Group(rank(state), Text(rank_words(info, rank_a, state.scenario), style="italic"))
 
 
-def rank_words(info: dict, rank_a: int | None, s) -> str:
+def rank_words(info: dict, rank_a: int | None, s: Scenario) -> str:
     """The lesson's reading of rank S: how many questions, the d_k budget (binding only when d_k is
     below T and T′), A's own rank (always full for a causal self-attention A: triangular, its diagonal
     positive)."""

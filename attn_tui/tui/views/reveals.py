@@ -7,11 +7,16 @@ here are in attn_tui/tui/tour_questions.py; nothing here is shown before a predi
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...core import lenses
 from ...core.builtins import builtin
 from .teaching import f2, g, hand, pipe
+
+if TYPE_CHECKING:
+    from attn_tui.core.attention import Trace
 
 
 def unscaled(name: str):
@@ -84,7 +89,7 @@ def ex2_reveal() -> str:
     )
 
 
-def _shape_names(tr) -> tuple[str, ...]:
+def _shape_names(tr: Trace) -> tuple[str, ...]:
     """The matrices whose shape involves T′ (the keys' sequence) in a cross-attention trace."""
     T = tr.Q.shape[0]
     names = ("Q", "K", "V", "S", "A", "O")

@@ -9,9 +9,14 @@ any reveal before its prediction.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ...core.builtins import BUILTINS, builtin
 from ..quiz import Result, result_line
+
+if TYPE_CHECKING:
+    from attn_tui.core.scenario import Scenario
+    from attn_tui.tui.state import State
 
 
 def open_index(page, results: Mapping) -> int | None:
@@ -96,7 +101,7 @@ def contents(pages, results: Mapping) -> list[tuple[int, str, bool]]:
     return rows
 
 
-def scene_note(page, state) -> str:
+def scene_note(page, state: State) -> str:
     """One line when the live panes show another scenario than the one the page speaks of (its
     ``scenario``, else its try it's built-in): the scenario shown, its row's number there (H(A_t)),
     and how to load the page's. Empty when they agree (an edit of it keeps its title) or the page
@@ -114,7 +119,7 @@ def scene_note(page, state) -> str:
     return f"The panes show {short_name(shown)} (row {t}: H(A_{t}) = {h:.3f} bits); this page speaks of {name} ({how})."
 
 
-def short_name(scenario) -> str:
+def short_name(scenario: Scenario) -> str:
     """A scenario as the learner opens it: its built-in's name when it is one (an edit keeps the title),
     else its title, cut: the note must leave the question room at 80x24."""
     names = {builtin(n).title: n for n in BUILTINS}

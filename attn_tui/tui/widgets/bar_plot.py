@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from textual.geometry import Region
@@ -16,6 +17,9 @@ from textual.strip import Strip
 from textual_plotext import PlotextPlot
 
 from ..framework import set_plot_size
+
+if TYPE_CHECKING:
+    from typing import Any
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 BARS = re.compile(r"([█▆▉▊▋▌▍▎▏▐▄▀▗▖▝▘▙▟▛▜]+)")
@@ -69,7 +73,7 @@ class BarPlot(PlotextPlot):
     # matrix-grid--header).
     COMPONENT_CLASSES = frozenset({"bar-plot--bar", "bar-plot--text", "bar-plot--pad"})
 
-    def __init__(self, prepare: Callable[[BarPlot], None] | None = None, **kw) -> None:
+    def __init__(self, prepare: Callable[[BarPlot], None] | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self._prepare = prepare  # sets the plot's data for its size when a build finds it set for another
         self._lines: list[Strip] | None = None

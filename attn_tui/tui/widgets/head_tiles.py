@@ -13,6 +13,7 @@ the pattern. Row and key labels (tN) from the view sit on the axes. A click on a
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 from rich.segment import Segment
@@ -24,6 +25,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from . import palette
+
+if TYPE_CHECKING:
+    from typing import Any
 
 SHADES = (" ", "░", "▒", "▓", "█")  # by weight: < 0.05, < 0.25, < 0.5, < 0.75, else
 STEPS = np.array([0.05, 0.25, 0.5, 0.75])
@@ -58,7 +62,7 @@ class HeadTiles(ScrollView, can_focus=True):
 
     COMPONENT_CLASSES = frozenset({"head-tiles--border", "head-tiles--current", "head-tiles--hot", "head-tiles--axis"})
 
-    def __init__(self, **kw) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.tiles: list = []
         self.lay = None  # views.heads_view.Layout

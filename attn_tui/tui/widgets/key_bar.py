@@ -10,11 +10,15 @@ a widget imports no key table.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
 
 from .text_lines import TextLines
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # Which hints a narrow screen drops first (a higher number goes first; equal: the rightmost).
 # `? Help` and `^p palette` are always shown.
@@ -60,7 +64,7 @@ class KeyBar(TextLines):
 
     COMPONENT_CLASSES = frozenset({"key-bar--key"})
 
-    def __init__(self, bar_label: Callable[[str], str | None], **kw) -> None:
+    def __init__(self, bar_label: Callable[[str], str | None], **kw: Any) -> None:
         super().__init__(wrap=False, **kw)
         self._bar_label = bar_label
         self._spans: list[tuple] = []  # (start, end, action, namespace) for clicks

@@ -6,6 +6,8 @@ values of S as a plotext bar chart.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from rich.console import Group
 from rich.text import Text
@@ -16,6 +18,11 @@ from textual_plotext import PlotextPlot
 
 from ..bar_values import score_bars
 from ..fmt import finite
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from rich.console import RenderableType
 
 
 def with_help(help: str, renderable):
@@ -29,7 +36,7 @@ class LensPanel(Static):
     HELP says what it shows, in the lesson's words (read by the help screen).
     """
 
-    def __init__(self, title: str, help: str = "", **kw) -> None:
+    def __init__(self, title: str, help: str = "", **kw: Any) -> None:
         super().__init__(**kw)
         self.border_title, self.HELP = title, help
 
@@ -46,7 +53,7 @@ class RankPanel(Vertical):
         yield Static(id="rank-text")
         yield PlotextPlot(id="rank-plot")
 
-    def show(self, text, singular_values) -> None:
+    def show(self, text: RenderableType, singular_values) -> None:
         self.query_one("#rank-text", Static).update(with_help(self.HELP, text))
         sv = finite(singular_values)
         scaled, power = score_bars(sv, np.zeros(len(sv), dtype=bool))  # plotext overflows on 1e308

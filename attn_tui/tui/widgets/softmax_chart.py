@@ -8,6 +8,7 @@ Values are sanitised first: plotext raises on inf/NaN/huge numbers.
 from __future__ import annotations
 
 from time import monotonic
+from typing import TYPE_CHECKING
 
 from textual.containers import Horizontal
 from textual.content import Content
@@ -15,6 +16,9 @@ from textual.geometry import Region
 
 from ..bar_values import sanitise
 from .bar_plot import BarPlot
+
+if TYPE_CHECKING:
+    from typing import Any
 
 GHOST = "┃"  # the pinned row's value on each bar's line
 
@@ -48,7 +52,7 @@ class SoftmaxChart(Horizontal, can_focus=True):
     INTERVAL = 0.1
     BURST = 0.05
 
-    def __init__(self, **kw) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self._pending = None  # the ChartView to draw next
         self._shown = None  # drawn last; redrawn on resize (the bars that fit change)
@@ -144,7 +148,7 @@ class SoftmaxChart(Horizontal, can_focus=True):
         if self._shown is not None and plot.id:
             self._bars(f"#{plot.id}", *self._plots(self._shown)[0][f"#{plot.id}"], redraw=False)
 
-    def refresh(self, *regions, **kw):
+    def refresh(self, *regions, **kw: Any):
         """A new border title repaints the border's line, not the plots under it (they repaint
         their own changed lines); any other refresh is Textual's."""
         if self._title_quiet:

@@ -9,10 +9,15 @@ comes last, cut to the room left (it is whole in the help screen's header).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 
 from ...core.labeltext import cut
 from .text_lines import TextLines
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def status_text(view, width: int | None = None) -> Text:
@@ -67,7 +72,7 @@ def status_text(view, width: int | None = None) -> Text:
 class StatusLine(TextLines):
     """One line; call :meth:`show` with the new state (a repaint, never a relayout)."""
 
-    def __init__(self, **kw) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(wrap=False, **kw)
         self._view = None
         self._fitted = -1  # the width the text was fitted to

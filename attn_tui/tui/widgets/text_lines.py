@@ -6,6 +6,8 @@ changes on every keypress (status line, inspector) only needs its own lines redr
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -13,13 +15,16 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+if TYPE_CHECKING:
+    from typing import Any
+
 MORE = Segment("…", Style(bold=True))  # the last visible line, when the text has more lines
 
 
 class TextLines(Widget):
     """Call :meth:`set_text`; lines wrap to the widget's width (or are cut, ``wrap=False``)."""
 
-    def __init__(self, *, wrap: bool = True, **kw) -> None:
+    def __init__(self, *, wrap: bool = True, **kw: Any) -> None:
         super().__init__(**kw)
         self.wrap = wrap
         self._text = Text()

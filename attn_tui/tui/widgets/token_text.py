@@ -10,6 +10,8 @@ the lines on screen are drawn.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -19,6 +21,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from . import palette
+
+if TYPE_CHECKING:
+    from typing import Any
 
 BLOCKED, NAN = -2, -1
 ROWS = 2  # a line of text is two rows: the tokens, and under each its position (t1 ...) where it fits
@@ -47,7 +52,7 @@ class TokenText(ScrollView, can_focus=True):
 
     HELP = "The sequence as text: each token shaded by its weight, the query outlined."
 
-    def __init__(self, **kw) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.texts: tuple = ()
         self.joined = False

@@ -7,11 +7,15 @@ values are made finite first, since plotext raises on inf/NaN inside render().
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual_plotext import PlotextPlot
+
+if TYPE_CHECKING:
+    from typing import Any
 
 FLOOR = 1e-12  # the loss axis is logarithmic: a loss of 0 is drawn at the floor
 
@@ -57,7 +61,7 @@ class TrainCurves(Vertical):
         "entropy as a share of log₂T' bits and the mean p(1−p) of the weights, the softmax Jacobian's diagonal."
     )
 
-    def __init__(self, **kw) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self._curves = None  # the curves last shown: drawn again at the plot's new size
 
