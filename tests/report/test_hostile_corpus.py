@@ -1,10 +1,11 @@
 """Issue 52's corpus: each hostile multi-head file its tests build goes through every headless door and
 the explorer's door (`heads`, `heads --query`, `heads --rollout --query`, `report --layer/--head`,
-`--scenario`: cli.heads.open_first), with the exit code, the line and the traced peak memory of each
-compared. A file refused by one door is refused by every door in the same line; a file one door
-reads, the others read (or refuse in their own words where a head's Scenario cannot hold it: an
-explicit additive mask). Kept small: the long file has 2,048 tokens (the 16,384-token cases are in
-each item's own test)."""
+`--scenario`, and cli.heads.open_first, what `--scenario` opens a heads file with), with the exit code,
+the line and the traced peak memory of each compared. A file refused by one door is refused by every door
+in the same line; a file one door reads, the others read (or refuse in their own words where a head's
+Scenario cannot hold it: an explicit additive mask). Kept small: the long file has 2,048 tokens (the
+16,384-token cases are in each item's own test). The files the explorer opens, with every screen opened
+on them and kept as a session: tests/tui/test_hostile_screens*.py and test_hostile_kept_session.py."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ DOORS = {
     "query": lambda p: ["heads", p, "--query", "1"],
     "rollout": lambda p: ["heads", p, "--rollout", "--query", "1"],
     "report": lambda p: ["report", "--scenario", p, "--layer", "0", "--head", "0"],
+    "scenario": lambda p: ["--scenario", p],  # the explorer's, refusing before any UI (a file it opens: tests/tui)
 }
 REFUSED = {  # label 2 -> the words every door says
     "control": ("q\n\nall heads OK\r", "tokens: label 2: contains the control character U+000A"),
@@ -89,6 +91,8 @@ def test_a_refused_file_is_the_same_line_on_every_door(corpus, capsys, name):
 def test_a_readable_file_is_read_by_every_door(corpus, capsys, name):
     path = corpus[name]
     for door, argv in DOORS.items():
+        if door == "scenario":  # opened: every screen on it is tests/tui/test_hostile_screens.py's
+            continue
         code, err, peak = _door(capsys, argv(path))
         assert peak < BUDGET, (door, peak / MIB)
         if name == "padded" and door == "report":  # a head's Scenario holds causal or no mask, not this M
