@@ -1,11 +1,11 @@
 """A child interpreter's own peak resident memory, for the memory budgets (issue 52: no file under 1 MB
 takes 500 MB on any door or screen).
 
-Not ``ru_maxrss``: a child that subprocess starts (vfork, then exec) reports its parent's peak there, since
-Linux keeps the old image's high-water mark across the exec. Under pytest that was the pytest process's
-peak: a child of 13 MiB read 727 MiB after its parent had touched 700 MiB (tests/test_peak_rss.py), and the
-heads screen's test read 675 MiB after the long lane's earlier tests ran in the same process. ``VmHWM`` of
-/proc/self/status is the new image's own high-water mark.
+Not ``ru_maxrss``: a child that subprocess starts reports its parent's peak there. It is started by vfork,
+then exec, and Linux keeps the high-water mark of the memory it had across the exec. A child of 13 MiB read
+727 MiB after its parent had touched 700 MiB (18 MiB when started by fork, with a preexec_fn), and the heads
+screen's test read 675 MiB in the long lane, where the pytest process had itself reached 676 MiB by then.
+``VmHWM`` of /proc/self/status is the new image's own high-water mark (tests/test_peak_rss.py).
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@ import pytest
 from tests.peak_rss import BUDGET, MIB, PRINT_PEAK, printed_peak
 from tests.report.test_heads_memory import zeros_file
 
-# docs/HEADS.md: issue 52's 500 MB on any screen. The 519 to 675 MiB the long lane saw on 4 Dec were the pytest
-# process's own peak, which ru_maxrss hands to a child (tests/peak_rss.py); the child's own peak is VmHWM.
+# docs/HEADS.md: issue 52's 500 MB on any screen; 308 MiB measured. The 519 to 675 MiB the long lane saw on 4 Dec
+# were the pytest process's own peak (676 MiB by this test, run one at a time), which ru_maxrss hands to a child
+# (tests/peak_rss.py); the child's own peak is VmHWM.
 
 SCRIPT = f"""
 import asyncio, sys
