@@ -58,7 +58,9 @@ def files(tmp_path_factory):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["markup heads", "wide heads", pytest.param("2,048 tokens, sparse", marks=LONG)])
+@pytest.mark.parametrize(  # 30 to 55 s each here (three launches, every screen twice): one outside the long lane
+    "name", ["markup heads", pytest.param("wide heads", marks=LONG), pytest.param("2,048 tokens, sparse", marks=LONG)]
+)
 async def test_a_hostile_file_kept_comes_back_and_one_put_in_its_place_is_refused(files, tmp_path, name, settle):
     path = tmp_path / os.path.basename(files[name])
     path.write_bytes(open(files[name], "rb").read())
