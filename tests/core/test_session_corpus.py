@@ -15,6 +15,7 @@ from attn_tui.core.builtins import builtin
 from attn_tui.core.limits import printable
 from attn_tui.core.scenario_io import ScenarioError, dumps, resolve
 from attn_tui.core.scenario_write import toml_str
+from attn_tui.core.session_toml import FORMAT, KIND
 from tests.core.badfiles import TEXTS
 from tests.peak_rss import BUDGET, MIB
 
@@ -22,17 +23,13 @@ WHERE = ("scenario", "pin", "past")  # the state file's keys a scenario text is 
 
 
 def holding(text: str, where: str) -> str:
-    """A kept session's file whose ``where`` is ``text`` (a valid one around it, as the explorer writes it)."""
-    s = builtin("lesson-pipeline")
-    k = store.Kept(scenario=s, pin=(s, 0), past=(s,), source="lesson-pipeline")
-    lines = store.dumps(k).split("\n")
-    head = [x for x in lines if "=" in x and not x.startswith((" ", '"'))]
-    head = [x for x in head if x.split(" = ")[0] in ("format", "kind", "saved", "why", "source", "row", "pin_row")]
-    good = toml_str(dumps(s))
-    body = {key: f"{key} = {good}" for key in WHERE}
-    body["past"] = f"past = [{good}]"
-    body[where] = f"{where} = {toml_str(text)}" if where != "past" else f"past = [{toml_str(text)}]"
-    return "\n".join(head + list(body.values())) + "\n"
+    """A kept session's file whose ``where`` is ``text`` (a TOML basic string), the rest valid: the header the
+    explorer writes and lesson-pipeline as the other scenarios (``past`` a list of one)."""
+    good = toml_str(dumps(builtin("lesson-pipeline")))
+    head = [f"format = {FORMAT}", f"kind = {toml_str(KIND)}", "saved = 1.0", 'why = "quit"', "row = 0", "pin_row = 0"]
+    body = {"scenario": good, "pin": good, "past": f"[{good}]"}
+    body[where] = toml_str(text) if where != "past" else f"[{toml_str(text)}]"
+    return "\n".join(head + [f"{key} = {value}" for key, value in body.items()]) + "\n"
 
 
 def _door_line(path) -> str:

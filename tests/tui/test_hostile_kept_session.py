@@ -1,10 +1,10 @@
 """Issue 52's done-when, the kept session's door in the app: a hostile file becomes a kept session, and the
 next launch restores it (docs/SESSIONS.md).
 
-- A file that opens (tests/tui/hostile_doors.py): `--scenario F`, one edit (`+`: c x 1.1), `q` keeps it;
-  `--resume` brings it back on the same file's head with its labels, and every screen opens on it. Then a
-  hostile file takes its place: `--resume` restores the kept scenario as one head, and the note says why in
-  the `--scenario` door's words.
+- A file that opens (tests/tui/hostile_doors.py): `--scenario F`, one edit (`+`: c x 1.1), `q` keeps it (past
+  SESSION_MAX tokens no TOML holds it, and `q` says so in one line); `--resume` brings it back on the same
+  file's head with its labels, and every screen opens on it. Then a hostile file takes its place: `--resume`
+  restores the kept scenario as one head, and the note says why in the `--scenario` door's words.
 - A file that never opens, named by a kept session as its head (the refused heads files of the corpus):
   `--resume` restores the kept scenario as one head, the note naming the file in the door's words.
 - A kept session holding a bad scenario text: the launch says in one line that it was ignored, and the
@@ -22,6 +22,7 @@ from attn_tui.cli import heads as heads_cli
 from attn_tui.core import session_store as store
 from attn_tui.core.builtins import builtin
 from attn_tui.core.heads.multihead_write import save_heads
+from attn_tui.core.limits import SESSION_MAX
 from attn_tui.core.session_heads import HeadAt
 from attn_tui.tui.screens import SCREENS
 from tests.core.badheads import write_heads
@@ -69,8 +70,12 @@ async def test_a_hostile_file_kept_comes_back_and_one_put_in_its_place_is_refuse
         await pilot.press("plus")
         await pilot.pause()
         await pilot.press("q")
-    assert "your session (1 edit, c = 1.1) is kept in" in app.session.message, app.session.message
     tokens = app.state.scenario.tokens
+    if len(tokens) > SESSION_MAX:  # no TOML holds it: q says so in one line, and nothing is written
+        assert app.session.message.startswith(f"attn-tui: the session was NOT kept: {len(tokens)} tokens: ")
+        assert "\n" not in app.session.message and not list(store.state_folder().glob("session-*"))
+        return
+    assert "your session (1 edit, c = 1.1) is kept in" in app.session.message, app.session.message
 
     app = launched("--resume")
     async with app.run_test(size=SIZE) as pilot:
