@@ -113,12 +113,27 @@ def open_first(name: str, tokens, flag: str = "--tokens"):
 
 def _open_first(name: str, tokens, flag):
     from ..core.heads.admission import check_heads
-    from ..core.heads.source import head_scenario
     from ..core.limits import admit
 
     src = opened(name, tokens, flag)
     check_heads(src, name, [(0, 0)])  # the same line as `heads` and `report --layer 0 --head 0`
-    return src, admit(head_scenario(src, 0, 0), large=True)
+    return src, admit(named_head_scenario(src, name, 0, 0), large=True)
+
+
+def named_head_scenario(src, name, layer: int, head: int):
+    """core.heads.head_scenario, its refusal (a layer's mask no single head holds) naming the file as every
+    other refusal of these doors does: a HeadSource keeps no path, so the door that opened it says it."""
+    from ..core.heads.source import head_scenario
+    from ..core.limits import printable
+    from ..core.models import InputError
+
+    try:
+        return head_scenario(src, layer, head)
+    except InputError:
+        raise  # a layer or head not there: the backstop names its flag
+    except ValueError as exc:
+        line = str(exc)
+        raise ValueError(line if line.startswith(printable(name)) else f"{printable(name)}: {line}") from None
 
 
 def _run(args: Any) -> str:
@@ -168,7 +183,7 @@ def _report_scenario(args: Any):
     from ..core.heads.demo import HEAD_BUILTINS
     from ..core.heads.door import open_heads
     from ..core.heads.multihead_io import is_heads_file
-    from ..core.heads.source import check_head, head_scenario
+    from ..core.heads.source import check_head
     from ..core.heads.weighting import source_w_o
     from ..core.limits import admit, printable
 
@@ -191,5 +206,5 @@ def _report_scenario(args: Any):
     src = opened(name, text, flag)
     check_head(src, *picked)
     check_heads(src, name, [picked])
-    s = head_scenario(src, *picked)
+    s = named_head_scenario(src, name, *picked)
     return admit(s, large=True), source_w_o(src, *picked)
