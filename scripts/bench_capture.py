@@ -8,7 +8,7 @@ text of T words (T tokens), float32, on the CPU:
               written as it comes (run.capture), the header (run.finish), the rename (Destination)
 
 Each runs in a process of its own after the model is loaded (wall and CPU time of the step; the
-process's peak RSS, ru_maxrss, and its RSS before the step), ROUNDS times, interleaved; medians and
+process's own peak RSS, VmHWM, and its RSS before the step), ROUNDS times, interleaved; medians and
 ranges, and the ratio capture / forward round by round. Then the file: its bytes against its Q, K,
 V and W_O; and what opens it: `attn-tui heads FILE --layer 1` and the explorer's first frame (a
 120x40 pty, attn_tui.bench.launch) against `attn-tui report` and the explorer on a single-head
@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -118,13 +117,20 @@ def child(kind: str, folder: str, text_file: str, out: str, device: str = "cpu",
         line = c.result.line()
     sync()
     wall, cpu = time.perf_counter() - t0, time.process_time() - p0
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = _own_peak()
     T = int(enc["input_ids"].shape[1])
     return (
         {"wall": wall, "cpu": cpu, "rss0": rss0, "peak": peak, "T": T, "line": line, "load": t_load}
         | {"model_bytes": params}
         | extra
     )
+
+
+def _own_peak() -> int:
+    """This process's own peak RSS (VmHWM), not ru_maxrss: a child that subprocess starts (vfork, then
+    exec) reports there its parent's peak, and this parent built the model (tests/peak_rss.py)."""
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) * 1024
 
 
 def _rss() -> int:
