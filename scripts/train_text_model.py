@@ -1,8 +1,8 @@
 """Train the text model (docs/TEXT_MODEL.md) and write the two files its NumPy runtime loads.
 
-    python scripts/train_text_model.py --device cuda    # train (the shipped weights: 158 s on an H200)
+    python scripts/train_text_model.py --device cuda    # pretrain (the shipped weights' stage 1: 158 s on an H200)
     python scripts/train_text_model.py --eval-only      # measure the files in --out
-    python scripts/train_text_model.py --init W --tokenizer T ...   # fine-tune from the weights in W
+    python scripts/train_text_model.py --init W --tokenizer T ...   # fine-tune from W (stage 2: 21 min on a CPU)
 
 The text: the English prose of the Python 3.11 documentation (Debian package python3.11-doc,
 PSF License v2), fetched with `apt-get download` and cached under --cache. Paragraphs (<p>) of
@@ -14,9 +14,11 @@ direction (--embed-shared): without it no layer-0 head attended by position. 70 
 batch hold a repeated segment (20 %: a natural span, then the same again; 50 %: common word tokens,
 then the same again) so that an induction head forms. Every --ckpt-every steps the checkpoint and
 the two shipped files are written, so a cut run still leaves a usable model.
-The defaults are the shipped recipe: 12,000 steps of 32 x 256 tokens (98 M tokens). On this
-project's 2-core CPU one step takes about 3-6 s, so the recipe is for a GPU; CPU runs of an
-hour (about 1,000 steps) grew no induction head (docs/TEXT_MODEL.md).
+The defaults are the shipped weights' pretraining: 12,000 steps of 32 x 256 tokens (98 M tokens).
+On this project's 2-core CPU one step takes about 3-6 s, so it is for a GPU; CPU runs of an hour
+(about 1,000 steps) from random weights grew no induction head. The shipped weights are that
+pretraining fine-tuned on the CPU for 918 steps (--init, the repeats' words drawn by frequency:
+docs/TEXT_MODEL.md, "The recipe").
 The evaluation prints the table pasted in docs/TEXT_MODEL.md, measured on the shipped files.
 """
 
@@ -77,7 +79,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--eval-only", action="store_true", help="measure the files in --out")
     ap.add_argument("--skip-eval", action="store_true", help="train, and leave the measuring to --eval-only")
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--device", default="cpu", help="cpu, or cuda (the shipped weights: an H200)")
+    ap.add_argument("--device", default="cpu", help="cpu, or cuda (the shipped weights' pretraining: an H200)")
     ap.add_argument("--embed-shared", type=float, default=0.1, help="std of the direction every embedding starts with")
     ap.add_argument("--tokenizer", type=Path, help="a tokenizer.json to use instead of training one")
     ap.add_argument(

@@ -4,10 +4,11 @@ the training text, the Python docs) and on common words in a random order, then 
 
 Issue 49 item 3 asks for a previous-token head with prev_token >= 0.5, an induction head with
 induction >= 0.7, and the repeated token as the top prediction at >= 70 % of the second half. The
-shipped model does not reach them (docs/TEXT_MODEL.md: 0.42, 0.63 and 46 % here): those three are
-strict xfails, so a better model makes them fail until they become plain tests. What the shipped model
-does reach is kept by the tests below them: its heads are far from a uniform row's (1/t: about 0.03 on
-the second half of a 48-token text) and its prediction far from chance (1 in 4,096).
+shipped model (GPU pretraining, then a CPU fine-tune: docs/TEXT_MODEL.md) reaches the induction target
+(0.76 here), a plain test; it does not reach the other two (0.43 and 64 % here): those are strict
+xfails, so a better model makes them fail until they become plain tests. What the shipped model does
+reach is kept by the tests below them: its heads are far from a uniform row's (1/t: about 0.03 on the
+second half of a 48-token text) and its prediction far from chance (1 in 4,096).
 """
 
 from __future__ import annotations
@@ -87,8 +88,8 @@ def test_issue_target_a_previous_token_head_on_held_out_english():
     assert best_prev_token() >= 0.5
 
 
-@pytest.mark.xfail(strict=True, reason=ISSUE_49)
 def test_issue_target_an_induction_head_on_common_words_repeated_twice():
+    """Reached by the CPU fine-tune (the GPU pretraining alone: 0.63)."""
     assert best_induction() >= 0.7
 
 
@@ -102,10 +103,5 @@ def test_a_layer_0_head_leans_on_the_previous_token():
     assert best_prev_token() >= 0.35
 
 
-def test_an_induction_head_reads_past_the_earlier_copy():
-    """Half of its weight on the token after the earlier occurrence, on average."""
-    assert best_induction() >= 0.5
-
-
-def test_the_model_predicts_the_repeat_at_a_third_of_the_second_half():
-    assert second_half_hits() >= 0.33
+def test_the_model_predicts_the_repeat_at_half_of_the_second_half():
+    assert second_half_hits() >= 0.5
