@@ -435,6 +435,10 @@ def init_from(p: dict, args) -> None:
     args.init_meta = {
         "init_steps": meta.get("init_steps", meta.get("steps", "?")),
         "init_seconds": meta.get("init_seconds", meta.get("train_seconds", "?")),
+        # how the starting weights were made: their own "pretrain" line, or one written from their recipe
+        "pretrain": meta.get("pretrain")
+        or f"{meta.get('steps', '?')} steps in {meta.get('train_seconds', '?')} s: {meta.get('recipe', '?')}",
+        "n_ctx_train": meta.get("n_ctx_train", "?"),
     }
     print(f"init: {args.init} ({args.init_meta['init_steps']} steps, {args.init_meta['init_seconds']} s)")
 
@@ -455,11 +459,17 @@ def export(p: dict, tok: Tokenizer, args, prov: dict) -> None:
         ),
     }
     if args.init:  # a fine-tune: steps and train_seconds are its own, init_* the weights it started from
-        meta |= getattr(args, "init_meta", {})
-        meta["recipe"] += " " + " ".join(
+        init = dict(getattr(args, "init_meta", {}))
+        tuned = " ".join(
             f"--{k.replace('_', '-')} {getattr(args, k)}"
             for k in ("steps", "warmup", "n_ctx_train", "repeat_top", "repeat_alpha", "device")
         )
+        meta["recipe"] += " " + tuned
+        meta["finetune"] = f"{prov['steps']} steps in {prov['seconds']:.0f} s from the --init weights: {meta['recipe']}"
+        # the longest windows it was trained on: the pretraining's, where they were longer
+        before = init.pop("n_ctx_train", "")
+        longest = max(args.n_ctx_train, int(before) if before.isdigit() else 0)
+        meta |= init | {"n_ctx_train": str(longest)}
     arrays = {k: np.ascontiguousarray(t.detach().cpu().numpy().astype(np.float32)) for k, t in p.items()}
     args.out.mkdir(parents=True, exist_ok=True)
     tmp = args.out / (WEIGHTS + ".tmp")

@@ -46,7 +46,33 @@ def test_init_loads_every_weight_and_names_where_they_came_from(script, tmp_path
     assert set(p) == set(want)
     for k, t in p.items():
         assert np.array_equal(t.detach().numpy(), want[k]), k  # copied, not re-initialised
-    assert args.init_meta == {"init_steps": "?", "init_seconds": "?"}  # the random file names no steps
+    # the random file names no steps, no recipe
+    assert args.init_meta == {
+        "init_steps": "?",
+        "init_seconds": "?",
+        "pretrain": "? steps in ? s: ?",
+        "n_ctx_train": "?",
+    }
+
+
+def test_a_fine_tunes_file_names_both_stages(script, tmp_path):
+    """export() of a fine-tune writes "pretrain" (the --init file's own line, kept through a second
+    fine-tune) and "finetune" (its steps, seconds and flags), and the longest windows of the two."""
+    import torch
+    from safetensors import safe_open
+
+    weights = random_text_model(tmp_path, 400, d=32, seed=3)
+    p = fresh_params(script, torch, 32)
+    args = args_for(script, tmp_path, weights, "--out", str(tmp_path / "out"), "--n-ctx-train", "128")
+    script.init_from(p, args)
+    args.init_meta |= {"pretrain": "12000 steps on a GPU", "n_ctx_train": "256"}  # as the shipped file says
+    tok = script.Tokenizer.from_str(tiny_tokenizer())
+    script.export(p, tok, args, {"steps": 7, "seconds": 3.2})
+    with safe_open(str(tmp_path / "out" / script.WEIGHTS), "np") as f:
+        meta = f.metadata()
+    assert meta["pretrain"] == "12000 steps on a GPU"
+    assert meta["finetune"].startswith("7 steps in 3 s from the --init weights: ")
+    assert "--n-ctx-train 128" in meta["finetune"] and meta["n_ctx_train"] == "256"
 
 
 def test_init_of_another_shape_exits_2_with_one_line(script, tmp_path, capsys):
