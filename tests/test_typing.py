@@ -68,18 +68,11 @@ def test_the_core_the_report_and_the_capture_are_checked_strictly():
 LEFT = {
     "attn_tui.capture.check_torch",
     "attn_tui.capture.destination",
-    "attn_tui.core.builtins",
     "attn_tui.core.edit",
-    "attn_tui.core.heads.admission",
     "attn_tui.core.heads.capture_check",
     "attn_tui.core.heads.file_headers",
     "attn_tui.core.heads.layer_file",
     "attn_tui.core.heads.multihead_write",
-    "attn_tui.core.heads.source",
-    "attn_tui.core.lazy",
-    "attn_tui.core.numparse",
-    "attn_tui.core.scenario",
-    "attn_tui.core.stream_source",
     "attn_tui.core.train.pool",
     "attn_tui.report.summary",
 }
