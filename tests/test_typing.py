@@ -1,7 +1,7 @@
 """The type checker's rules that reading the files checks (issue 53, item 4); mypy itself runs in the
 README's command, after lint-imports. Parameters are annotated (>= 90 % of them, self and cls left out);
 the core, the report and the capture are checked with every strict flag but the one pyproject.toml names,
-and no module there is left unchecked but those listed below; import-linter leaves TYPE_CHECKING imports out
+and no module there is left unchecked (LEFT, below, is empty); import-linter leaves TYPE_CHECKING imports out
 and fails on an ignore that matches nothing."""
 
 from __future__ import annotations
