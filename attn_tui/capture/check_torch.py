@@ -15,15 +15,17 @@ is past every allowance; a cell NaN in both (a fully masked row) agrees.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
 
 from ..core.heads.capture_check import BLOCKED as SEEN_ABOVE
 from ..core.heads.capture_check import UNIT_ROUNDOFF, allowed_diff
-from ..core.mask_kinds import MASK_KINDS, NO_MASK, STORED, written
+from ..core.mask_kinds import MASK_KINDS, NO_MASK, STORED, rule_of, written
 
 # A block of the check: on CPU one head's CPU_ROWS query rows (its passes, exp, subtract, max, in
 # cache; one head a block on one thread, the check alone of 16 heads at 4,096 tokens took 1.7 s of CPU
@@ -66,7 +68,7 @@ def mask_kind(m: torch.Tensor, rows: int | None = None) -> str:
             return STORED
         blocked_any = blocked_any or bool(blocked.any())
         t = torch.arange(r0, r0 + block.shape[0], device=m.device)[:, None]
-        fits = {name: w for name, w in fits.items() if torch.equal(blocked, MASK_KINDS[name].rule(t, i, w))}
+        fits = {name: w for name, w in fits.items() if torch.equal(blocked, rule_of(name)(t, i, w))}
     if not blocked_any:
         return NO_MASK
     return written(*next(iter(fits.items()))) if fits else STORED  # the first in the table's order
@@ -77,7 +79,9 @@ def check_dtype(device: torch.device) -> torch.dtype:
     return torch.float32 if device.type == "mps" else torch.float64
 
 
-def _hidden(kind: str, window, block: tuple, square: bool, device) -> tuple | None:
+def _hidden(
+    kind: str, window: int | None, block: tuple[int, int, int], square: bool, device: torch.device
+) -> tuple[int, torch.Tensor] | None:
     """(first key, (r1 - r0, w - first) True where query rows r0..r1-1 may not see key first + j), or
     None: what a rule kind hides of the block (core.attention.blocked_cells). A causal block of a
     square layer is masked on its diagonal tile alone (keys before r0 are seen by every row:
@@ -89,10 +93,17 @@ def _hidden(kind: str, window, block: tuple, square: bool, device) -> tuple | No
         return r0, torch.ones(r1 - r0, w - r0, dtype=torch.bool, device=device).triu_(1)
     t = torch.arange(r0, r1, device=device)[:, None]
     j = torch.arange(w, device=device)[None, :]
-    return 0, MASK_KINDS[kind].rule(t, j, window)  # the core's own rule, on tensors
+    return 0, rule_of(kind)(t, j, window)  # the core's own rule, on tensors
 
 
-def _weights(q, k, block: tuple, hidden, Mt, half: bool):
+def _weights(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    block: tuple[int, int, int],
+    hidden: tuple[int, torch.Tensor] | None,
+    Mt: torch.Tensor | None,
+    half: bool,
+) -> tuple[torch.Tensor, torch.Tensor | None]:
     """(softmax(q kᵀ + M) (g, r1 - r0, w) of query rows r0..r1-1 and keys 0..w-1 of a group of g
     heads (q already scale·Q), max |q kᵀ| of each head over every key when ``half``, else None)."""
     r0, r1, w = block
@@ -131,13 +142,13 @@ class _Check:
 
     q: torch.Tensor
     A: torch.Tensor
-    mask: tuple
+    mask: tuple[str, int | None]
     Mt: torch.Tensor | None
     half: bool  # a half dtype: max |S| of each head is wanted for its allowance
     rows: int
 
 
-def _group_blocks(c: _Check, groups: list, keys: list) -> list:
+def _group_blocks(c: _Check, groups: list[range], keys: list[torch.Tensor]) -> list[list[torch.Tensor]]:
     """[(max |ΔA|, max |S|) of each head of a group] of the groups of heads ``groups`` (ranges, each
     with its keys (g, T', d_k)), a block of query rows at a time: the block's mask once, then each
     group's scores."""
@@ -162,14 +173,14 @@ def _group_blocks(c: _Check, groups: list, keys: list) -> list:
     return out
 
 
-def _on_threads(run, parts: list, threads: int) -> list:
+def _on_threads(run: Callable[[list[int]], Any], parts: list[list[int]], threads: int) -> list[Any]:
     """[run(part) for part in parts] on ``threads`` Python threads (torch's kernels release the GIL),
     each running torch's operations on one thread of its own, torch's own setting restored after.
     A block's operations split over OpenMP's threads cost more CPU than they saved: a 4,096-token
     layer's check in one-head blocks took 12.2 s of CPU on two (load 9), 1.4 s on one (docs/CAPTURE.md)."""
     before = torch.get_num_threads()
 
-    def one(part):
+    def one(part: list[int]) -> Any:
         # this thread's setting (OpenMP's and MKL's are per thread); torch's default for new threads
         # changes with it and is given back below
         torch.set_num_threads(1)
@@ -186,7 +197,16 @@ def _on_threads(run, parts: list, threads: int) -> list:
 
 
 def layer_figures(
-    Q, K, A, scale: float, mask: tuple, dtype: str, kv_head, M=None, rows: int | None = None, heads: int | None = None
+    Q: torch.Tensor,
+    K: torch.Tensor,
+    A: torch.Tensor,
+    scale: float,
+    mask: tuple[str, int | None],
+    dtype: str,
+    kv_head: Sequence[int],
+    M: np.ndarray | None = None,
+    rows: int | None = None,
+    heads: int | None = None,
 ) -> tuple[np.ndarray, list[float]]:
     """(max |ΔA| of each head, the allowance of each) of one layer: Q (H, T, d_k), K (H_kv, T', d_k),
     A (H, T, T') as the model gave them (on its device); ``mask`` (kind, window) as the file keeps it;
@@ -209,7 +229,7 @@ def layer_figures(
     threads = min(torch.get_num_threads(), len(groups)) if cpu else 1
     parts = [list(range(i, len(groups), threads)) for i in range(threads)]  # each thread's groups
 
-    def run(part):
+    def run(part: list[int]) -> list[list[torch.Tensor]]:
         return _group_blocks(c, [groups[i] for i in part], [keys[i] for i in part])
 
     found = _on_threads(run, parts, threads) if cpu else [run(p) for p in parts]

@@ -117,21 +117,23 @@ class Destination:
     def commit(self) -> Path:
         """``tmp`` under ``out``'s name, with a new file's usual mode (not mkstemp's 0600). Without
         --force a file that appeared meanwhile is not replaced (a hard link fails on it)."""
+        tmp = self.tmp
+        assert tmp is not None  # commit follows a reserve that made the partial file
         mask = os.umask(0)
         os.umask(mask)
-        os.chmod(self.tmp, 0o666 & ~mask)
+        os.chmod(tmp, 0o666 & ~mask)
         if self.force:
-            os.replace(self.tmp, self.out)
+            os.replace(tmp, self.out)
         else:
             try:
-                os.link(self.tmp, self.out)
+                os.link(tmp, self.out)
             except FileExistsError:
                 raise ValueError(refusal(self.out, False, False)) from None
             except OSError as exc:  # a file system without hard links: the check just made stands
                 if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
                     raise
-                os.replace(self.tmp, self.out)
-            Path(self.tmp).unlink(missing_ok=True)
+                os.replace(tmp, self.out)
+            Path(tmp).unlink(missing_ok=True)
         self.tmp = None
         return self.out
 

@@ -105,7 +105,9 @@ class Recorder:
         if key not in self._kinds:
             self._kinds[key] = mask_kind(m)  # on the mask's device: only the verdict comes back
         kind = self._kinds[key]
-        return kind, (MaskRows(m)[:] if MASK_KINDS[parse(kind)[0]].stored else None)
+        parsed = parse(kind)
+        assert parsed is not None  # mask_kind writes a kind of the table
+        return kind, (MaskRows(m)[:] if MASK_KINDS[parsed[0]].stored else None)
 
     def record(
         self,

@@ -129,6 +129,7 @@ def capture(
     every = None if len(chosen) == (n_layers or len(chosen)) else SOME_LAYERS
     arrays, top_tokens, about = store(tops, out, tokenizer, every or (None if sink.with_w_o else NO_W_O))
     del out
+    assert sink.shape is not None  # rec.seen: every layer went through sink.write, which sets it
     H, H_kv = sink.shape
     settings = {
         "tokens": [token_label(t) for t in raw],

@@ -114,7 +114,7 @@ def matrix(key: str, a: np.ndarray) -> np.ndarray:
     check_dtype(key, a.dtype)
     if a.ndim != 2 or 0 in a.shape:
         check_shapes({key: a.shape}, True)
-    bad = np.argwhere(~np.isfinite(a)) if a.dtype.kind == "f" else ()
+    bad = np.argwhere(~np.isfinite(a)) if a.dtype.kind == "f" else np.empty((0, 2), dtype=np.intp)
     if len(bad):
         r, c = (int(v) for v in bad[0])
         raise ValueError(f"{key}: row {r + 1}, column {c + 1} is {float(a[r, c])}; entries must be finite")

@@ -127,7 +127,9 @@ def blocked_cells(
         raise ValueError(f"mask: unknown mask {kind!r}; use one of {', '.join(MASKS)}")
     if MASK_KINDS[kind].windowed and (window is None or int(window) < 1):
         raise ValueError(f"window: a sliding window needs a width >= 1, got {window!r}")
-    blocked = MASK_KINDS[kind].rule(t, i, window)  # (T, T'), a new array: padding is set in it
+    rule = MASK_KINDS[kind].rule
+    assert rule is not None  # MASKS: a Scenario's kinds, each a rule (core/mask_kinds.py)
+    blocked = rule(t, i, window)  # (T, T'), a new array: padding is set in it
     for p in padding:
         if not 0 <= int(p) < T_k:
             raise ValueError(f"padding: key position {p} is outside 0..{T_k - 1}")

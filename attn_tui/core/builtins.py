@@ -15,8 +15,8 @@ T, D_K = 5, 4
 
 def lesson_handcrafted() -> Scenario:
     """Hand-crafted Q and K; V is the identity, so O = A."""
-    K = [[2, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [1, 1, 0, 0], [0, 0, 1, 1]]
-    Q = [[1, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [0.5, 0.5, 0, 0]]
+    K = np.array([[2, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [1, 1, 0, 0], [0, 0, 1, 1]], dtype=np.float64)
+    Q = np.array([[1, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [0.5, 0.5, 0, 0]], dtype=np.float64)
     return Scenario(
         title="Lesson 08: hand-crafted Q and K (key 1 advertises feature 1; queries 2 and 4 look for it)",
         tokens=("t1", "t2", "t3", "t4", "t5"),
@@ -64,6 +64,7 @@ def box_kernel() -> Scenario:
 def exercise1_doubled() -> Scenario:
     """Exercise 1: double the diagonal of Q and K; scores grow, rows sharpen."""
     s = lesson_handcrafted()
+    assert s.Q is not None and s.K is not None  # a Q/K scenario (lesson_handcrafted)
     Q, K = s.Q.copy(), s.K.copy()
     for a in (Q, K):
         n = min(a.shape)

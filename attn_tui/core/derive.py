@@ -71,6 +71,7 @@ def _input(s: Scenario, tr: Trace, name: str, r: int, c: int) -> list[str]:
 def _projection(s: Scenario, tr: Trace, name: str, r: int, c: int) -> list[str]:
     W = getattr(s, f"W_{name}")
     src, sname = (s.X, "X") if name == "Q" or not s.cross else (s.Y, "Y")
+    assert src is not None  # a projected scenario holds X (and Y when cross)
     return [
         f"{name}[{r + 1},{c + 1}] = Σ_f {sname}[{r + 1},f]·W_{name}[f,{c + 1}]",
         f"= {_sum(list(zip(src[r], W[:, c])))}",

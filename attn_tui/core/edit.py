@@ -131,11 +131,11 @@ def renumber(labels: Any, prefix: str = "t") -> Any:
     return tuple(f"{prefix}{i + 1}{m.group(1) or ''}" if (m := pat.match(x)) else x for i, x in enumerate(labels))
 
 
-def _insert_row(a: np.ndarray, at: Any) -> Any:
+def _insert_row(a: np.ndarray | None, at: Any) -> Any:
     return None if a is None else np.insert(a, at, 0.0, axis=0)
 
 
-def _delete_row(a: np.ndarray, at: Any) -> Any:
+def _delete_row(a: np.ndarray | None, at: Any) -> Any:
     return None if a is None else np.delete(a, at, axis=0)
 
 
@@ -233,7 +233,7 @@ def remove_key_token(s: Scenario, at: int) -> Scenario:
 
 
 # -- dimensions -----------------------------------------------------------
-def _resize(a: np.ndarray, rows: Any | None = None, cols: Any | None = None) -> Any:
+def _resize(a: np.ndarray | None, rows: Any | None = None, cols: Any | None = None) -> Any:
     """``a`` cut or zero-padded to (rows, cols); None keeps that size."""
     if a is None:
         return None

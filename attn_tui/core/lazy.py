@@ -203,6 +203,7 @@ class LazyTrace:
         if name == "A" or (name in ("O", "V") and src.V is None):  # V = I: O = A
             return 0.0, 1.0
         if name == "O":
+            assert src.V is not None  # V = I returned above
             return float(src.V.min()), float(src.V.max())
         raise KeyError(name)
 

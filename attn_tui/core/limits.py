@@ -271,7 +271,10 @@ def _within_limits(s: Scenario, error: type[Exception], large: bool) -> None:
             check_values(name, getattr(s, name), error)
     check_c(s.c, error)
     widest = window_limit(s.T, s.T_k, large)
-    if MASK_KINDS[s.mask].windowed and s.window > widest:  # >= 1: valid already (scenario.validate)
+    if not MASK_KINDS[s.mask].windowed:
+        return
+    assert s.window is not None  # a windowed kind holds its width, >= 1 (scenario.validate)
+    if s.window > widest:
         raise error(f"window: a width from 1 to {widest}, got {shown(s.window)}")
 
 

@@ -92,6 +92,13 @@ def spoken(names: Any) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
 
 
+def rule_of(name: str) -> Callable[..., Any]:
+    """The rule of the rule kind ``name`` (its callers ask only of kinds whose ``rule`` is not None)."""
+    rule = MASK_KINDS[name].rule
+    assert rule is not None  # a rule kind: the callers keep those only
+    return rule
+
+
 def takes_width(name: str) -> bool:
     """Does the kind named ``name`` take a width? False for anything that names no kind."""
     return isinstance(name, str) and name in MASK_KINDS and MASK_KINDS[name].windowed

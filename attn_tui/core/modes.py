@@ -94,6 +94,7 @@ def set_cross(s: Scenario, on: bool) -> tuple[Scenario, str]:
         return s, "cross-attention is already " + ("on" if on else "off")
     if on:
         keys = tuple(f"y{i + 1}" for i in range(s.T))
+        assert s.X is not None  # s.projected (checked above)
         new = s.with_(Y=s.X.copy(), key_tokens=keys, padding=())
         return new, (
             "cross-attention on: keys and values now come from Y (a copy of X to edit); "

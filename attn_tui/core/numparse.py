@@ -64,7 +64,7 @@ def parse_int(
     if len(raw) > MAX_NUMBER_CHARS:
         raise error(f"{where}: a number of {len(raw)} characters is too long; type a whole number{span}")
     v = int(raw)
-    if ranged and not lo <= v <= hi:
+    if lo is not None and hi is not None and not lo <= v <= hi:  # ranged
         raise error(f"{where}: {v} must be a whole number{span}")
     return v
 

@@ -54,7 +54,9 @@ def score_rank(S: np.ndarray, Q: np.ndarray, K: np.ndarray, scale: float | None 
         return None
     factors = [r for r in (numerical_rank(Q), numerical_rank(K)) if r is not None]
     size = min(*S.shape, np.shape(Q)[1])  # S has at most min(T, T', d_k) singular values above rounding
-    return min([numerical_rank(S, score_tolerance(S, Q, K, scale), size), *factors])
+    rank = numerical_rank(S, score_tolerance(S, Q, K, scale), size)
+    assert rank is not None  # S is finite and not empty (above)
+    return min([rank, *factors])
 
 
 def score_tolerance(S: np.ndarray, Q: np.ndarray, K: np.ndarray, scale: float | None = None) -> float:

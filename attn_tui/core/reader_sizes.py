@@ -97,7 +97,8 @@ def reader_problem(
             )
     budget = reader_budget(stored)
     for name, nbytes in reader_sets(T, T_k, d_k, d_v, d_model, heads, cross).items():
-        if nbytes > budget:
+        if nbytes > budget:  # only with a file's bytes: reader_budget(None) is READER_BYTES, checked above
+            assert stored is not None
             return (
                 f"{name}: {gib(nbytes)} in float64 at {n:,} tokens (d_k {d_k}, d_v {d_v}, d_model {d_model}) "
                 f"from {_kib(stored)} on disk (a sparse or compressed file); a reader holds at most "

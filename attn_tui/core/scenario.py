@@ -34,6 +34,12 @@ def _frozen(a: np.ndarray) -> Any:
     return a
 
 
+def _given(a: np.ndarray | None) -> np.ndarray:
+    """An input the scenario's form holds (validate: X, W_Q, W_K, W_V, and Y when cross; else Q and K)."""
+    assert a is not None  # validate refused a scenario without it
+    return a
+
+
 @dataclass(frozen=True, eq=False)
 class Scenario:
     title: str = "untitled"
@@ -76,26 +82,26 @@ class Scenario:
 
     @property
     def T(self) -> Any:
-        return (self.X if self.projected else self.Q).shape[0]
+        return _given(self.X if self.projected else self.Q).shape[0]
 
     @property
     def T_k(self) -> Any:
         if self.projected:
-            return (self.Y if self.cross else self.X).shape[0]
-        return self.K.shape[0]
+            return _given(self.Y if self.cross else self.X).shape[0]
+        return _given(self.K).shape[0]
 
     @property
     def d_model(self) -> Any:
-        return self.X.shape[1] if self.projected else None
+        return _given(self.X).shape[1] if self.projected else None
 
     @property
     def d_k(self) -> Any:
-        return (self.W_Q if self.projected else self.Q).shape[1]
+        return _given(self.W_Q if self.projected else self.Q).shape[1]
 
     @property
     def d_v(self) -> Any:
         if self.projected:
-            return self.W_V.shape[1]
+            return _given(self.W_V).shape[1]
         return self.V.shape[1] if self.V is not None else self.T_k
 
     @property
@@ -142,8 +148,8 @@ class Scenario:
     def qkv(self) -> Any:
         """(Q, K, V) in float64: projected from X (and Y), or as given."""
         if self.projected:
-            src = self.Y if self.cross else self.X
-            return self.X @ self.W_Q, src @ self.W_K, src @ self.W_V
+            X, src = _given(self.X), _given(self.Y if self.cross else self.X)
+            return X @ _given(self.W_Q), src @ _given(self.W_K), src @ _given(self.W_V)
         V = self.V if self.V is not None else np.eye(self.T_k)
         return self.Q, self.K, V
 

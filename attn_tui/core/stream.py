@@ -118,6 +118,7 @@ def _second_pass(src: Source, tiles: Any, Xs: list[Any], m: np.ndarray, keep: bo
         l += e.sum(axis=1)
         u += _sum_e_d(e, D)
         if acc is not None:
+            assert src.V is not None  # acc is kept only with a V (above)
             Vt = src.V[c0:c1].astype(np.float64)
             acc += e @ (Vt if down == 1.0 else Vt * down)
         Xs[j] = e if keep else None

@@ -41,18 +41,19 @@ _QKV: OrderedDict[Any, Any] = OrderedDict()  # (ids of the input arrays, dtype) 
 _LOCK = threading.RLock()  # the module's caches are read by the event loop and by lens workers
 
 
-def _qkv(s: Scenario, dt: Any) -> Any:
+def _qkv(s: Scenario, dt: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     with _LOCK:
         return _qkv_locked(s, dt)
 
 
-def _qkv_locked(s: Scenario, dt: Any) -> Any:
+def _qkv_locked(s: Scenario, dt: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     inputs = tuple(getattr(s, n) for n in INPUTS)
     key = (tuple(id(a) for a in inputs), dt.name)
     if key in _QKV:
         _QKV.move_to_end(key)
         return _QKV[key][1]
     Q, K, V = s.qkv() if s.projected else (s.Q, s.K, s.V)
+    assert Q is not None and K is not None  # a scenario holds Q and K when it projects none (validate)
     with np.errstate(over="ignore", invalid="ignore"):
         Q, K = Q.astype(dt, copy=False), K.astype(dt, copy=False)
         V = None if V is None else V.astype(dt, copy=False)
@@ -163,7 +164,9 @@ class Source:
         c1 = self.T_k if c1 is None else c1
         t = np.arange(r0, r1)[:, None]
         i = np.arange(c0, c1)[None, :]
-        b = MASK_KINDS[self.mask].rule(t, i, self.window)  # (r1 − r0, c1 − c0)
+        rule = MASK_KINDS[self.mask].rule
+        assert rule is not None  # a Scenario's kind: each a rule (core/mask_kinds.py)
+        b = rule(t, i, self.window)  # (r1 − r0, c1 − c0)
         if self.padding:
             b = b | np.isin(i, self.padding)
         return b
@@ -181,7 +184,9 @@ class Source:
     def span(self, r0: int, r1: int) -> tuple[np.ndarray, np.ndarray]:
         """(first, last) (r1 − r0,) each: the keys each query row of r0:r1 may see by the mask's rule are
         first..last (core/mask_kinds.py), padding aside."""
-        return MASK_KINDS[self.mask].span(np.arange(r0, r1), self.T_k, self.window)
+        span = MASK_KINDS[self.mask].span
+        assert span is not None  # a Scenario's kind: each a rule with its span (core/mask_kinds.py)
+        return span(np.arange(r0, r1), self.T_k, self.window)
 
     def visible_keys(self, r0: int = 0, r1: int | None = None) -> np.ndarray:
         """(r1 − r0,) how many keys each query row of r0:r1 (all T by default) may see, from the

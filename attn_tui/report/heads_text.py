@@ -88,7 +88,7 @@ def heads_data(
     stored = stored_by_head(src)  # a capture's check of each head against this A: read, not recomputed
     if src.has("A") or stored is not None:  # a layer's heads at once
         layers: Sequence[int] = sorted({row["layer"] for row in rows})
-        diffs = {ly: stored[ly] if stored else own_weights_diffs(src, ly).tolist() for ly in layers}
+        diffs = {ly: stored[ly] if stored else _own_diffs(src, ly) for ly in layers}
         for row in rows:
             row["own_A_max_abs_diff"] = diffs[row["layer"]][row["head"]]
     layers = range(src.n_layers) if layer is None else [layer]
@@ -101,6 +101,13 @@ def heads_data(
             for c in combines
         ],
     }
+
+
+def _own_diffs(src: HeadSource, layer: int) -> list[float]:
+    """Each head's max |ΔA| of ``layer`` recomputed: heads_data asks for it only of a source holding A."""
+    diffs = own_weights_diffs(src, layer)
+    assert diffs is not None  # src.has("A"): nothing stored, so heads_data checked it holds A
+    return diffs.tolist()
 
 
 def _finite(x: Any) -> Any:

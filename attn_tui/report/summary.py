@@ -28,7 +28,9 @@ from .text import fmt_num, params_qkv, settings
 if TYPE_CHECKING:
     from typing import Any
 
-    from attn_tui.core.heads.source import HeadSource
+    from ..core.stream_source import Source
+
+    Masked = tuple[float, int | None]  # the largest weight on a masked cell so far, its 0-based row (or None)
 
 TOP = 3  # keys listed per sampled row
 SHOWN_SVS = 8  # singular values of S listed
@@ -70,10 +72,11 @@ def _summarise(s: Scenario, block: Any, progress: Any) -> Any:
     lean = replace(src, V=None)  # the summary shows no O: the pass computes no A V
     T = s.T
     H, m, l = np.empty(T), np.empty(T), np.empty(T)  # noqa: E741
-    worst_sum, masked = 0.0, (0.0, None)
+    worst_sum = 0.0
+    masked: Masked = (0.0, None)
     blocks = list(stream.blocks(T, block))
 
-    def one(rows: Any) -> Any:  # masked tiles left out: they add exactly 0
+    def one(rows: tuple[int, int]) -> Any:  # masked tiles left out: they add exactly 0
         return stream.row_stats(lean, *rows, top=0, sums=True)
 
     with ThreadPoolExecutor(workers()) as pool:
@@ -85,7 +88,9 @@ def _summarise(s: Scenario, block: Any, progress: Any) -> Any:
     return _figures(s, src, H, src.visible_keys(), worst_sum, masked, tops)
 
 
-def _block_figures(st: Any, r0: int, r1: int, H: np.ndarray, m: float, l: float, worst_sum: Any, masked: bool) -> Any:  # noqa: E741
+def _block_figures(
+    st: Any, r0: int, r1: int, H: np.ndarray, m: np.ndarray, l: np.ndarray, worst_sum: float, masked: Masked
+) -> tuple[float, Masked]:
     """Rows r0:r1 of H, m, l from ``st``; the largest |row sum − 1| and masked weight so far."""
     H[r0:r1], m[r0:r1], l[r0:r1] = st.H, st.m, st.l
     with np.errstate(invalid="ignore"):
@@ -97,7 +102,7 @@ def _block_figures(st: Any, r0: int, r1: int, H: np.ndarray, m: float, l: float,
     return worst_sum, masked
 
 
-def _top_keys(src: HeadSource, t: int, m: float, l: float) -> list[tuple[int, float]]:  # noqa: E741
+def _top_keys(src: Source, t: int, m: float, l: float) -> list[tuple[int, float]]:  # noqa: E741
     """The TOP keys of 0-based row t by weight e^(x − m) / l (x of S + M in float64, the cells of
     the pass's products), the lower key first among equals; none of weight 0 (a masked key under
     a finite fill, a −inf one) and none of a NaN row."""
@@ -108,7 +113,9 @@ def _top_keys(src: HeadSource, t: int, m: float, l: float) -> list[tuple[int, fl
     return [(int(i), float(x)) for i, x in zip(order, w) if x > 0]
 
 
-def _figures(s: Scenario, src: HeadSource, H: np.ndarray, seen: Any, worst_sum: Any, masked: bool, tops: Any) -> Any:
+def _figures(
+    s: Scenario, src: Source, H: np.ndarray, seen: Any, worst_sum: float, masked: Masked, tops: Any
+) -> dict[str, Any]:
     ok = ~np.isnan(H)
     with np.errstate(divide="ignore", invalid="ignore"):
         ceiling = np.log2(seen.astype(np.float64))
@@ -117,7 +124,7 @@ def _figures(s: Scenario, src: HeadSource, H: np.ndarray, seen: Any, worst_sum: 
     hist = np.histogram(fin, bins=BINS, range=(0.0, 1.0))[0] if fin.size else np.zeros(BINS, dtype=int)
     Hok = H[ok]
     r = qr_ranks(src.Q, src.K, src.scale, src.dtype)
-    stats = {"rows": int(s.T), "nan_rows": int((~ok).sum())}
+    stats: dict[str, float] = {"rows": int(s.T), "nan_rows": int((~ok).sum())}
     if Hok.size:
         stats |= {
             "mean": float(Hok.mean()),

@@ -11,6 +11,7 @@ No UI imports: frames come from ``core.experiments.scale_sweep``.
 from __future__ import annotations
 
 import math
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
@@ -121,6 +122,6 @@ def export(frames: Any, labels: Any, directory: str | Path, stem: str = "softmax
     ylim = sweep_ylim(frames)  # one range for every frame, as the animation's
     files: list[tuple[str, Callable[[], str]]] = [(f"{stem}.svg", lambda: animated_svg(frames, labels, fps))]
     for k, fr in enumerate(frames):
-        files.append((f"{stem}_frames/frame_{k + 1:02d}.svg", lambda fr=fr: frame_svg(fr, labels, ylim)))
+        files.append((f"{stem}_frames/frame_{k + 1:02d}.svg", partial(frame_svg, fr, labels, ylim)))
     write_all_or_none(directory, ((name, make().encode("utf-8")) for name, make in files))
     return directory / f"{stem}.svg"

@@ -76,9 +76,9 @@ def head_problem(src: HeadSource, layer: int, head: int) -> str | None:
     if _cannot_overflow(Q, K, float(src.scales[layer]), float(np.finfo(DTYPES[src.dtype]).max)):
         return None  # O(T·d_k): the whole check computes every score and output (hours on 64 x 64 long heads)
     V = src.read("V", layer, src.kv_head[head])
-    keys = {} if src.T_k == src.T and not src.key_tokens else {"key_tokens": src.key_tokens}
+    keys = () if src.T_k == src.T and not src.key_tokens else src.key_tokens  # () is Scenario's default
     c = float(src.scales[layer] * math.sqrt(src.d_k))
-    s = Scenario(title="head", tokens=src.tokens, Q=Q, K=K, V=V, mask="none", c=c, dtype=src.dtype, **keys)
+    s = Scenario(title="head", tokens=src.tokens, Q=Q, K=K, V=V, mask="none", c=c, dtype=src.dtype, key_tokens=keys)
     problem = compute_problem(s)
     return None if problem is None else f"layer {layer}, head {head}: {overflow_message(problem)}"
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..labeltext import token_label as token_label  # noqa: F401  (capture/run.py and prediction.py read it here)
-from ..mask_kinds import MASK_KINDS, NO_MASK, STORED, written
+from ..mask_kinds import MASK_KINDS, NO_MASK, STORED, rule_of, written
 from .source import HeadSource, layer_qk, own_weights_diffs
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def mask_kind(M: np.ndarray, rows: int = 256) -> str:
             return STORED
         blocked_any = blocked_any or bool(blocked.any())
         t = np.arange(r0, r0 + len(block))[:, None]
-        fits = {name: w for name, w in fits.items() if np.array_equal(blocked, MASK_KINDS[name].rule(t, i, w))}
+        fits = {name: w for name, w in fits.items() if np.array_equal(blocked, rule_of(name)(t, i, w))}
     if not blocked_any:
         return NO_MASK
     return written(*next(iter(fits.items()))) if fits else STORED  # the first in the table's order
@@ -137,7 +137,7 @@ def stored_check(src: HeadSource) -> CheckFigure | None:
     """The figure of the check a capture stored in ``src``'s provenance (``max_abs_dA``, written by
     `attn-tui capture` after checking every head of the file), or None when the file holds none:
     read, never recomputed, so a file made by hand shows no figure. The heads are the file's own."""
-    figure = src.provenance.get("max_abs_dA") if isinstance(src.provenance, dict) else None
+    figure: Any = src.provenance.get("max_abs_dA") if isinstance(src.provenance, dict) else None
     if not _figure(figure):
         return None  # absent, not a number, negative, NaN or infinite: not a figure a check wrote
     return CheckFigure(float(figure), src.n_layers, src.n_heads)
@@ -147,7 +147,7 @@ def stored_by_head(src: HeadSource) -> list[Any] | None:
     """Each head's max |ΔA| (L lists of H) as the capture's check found them (provenance ``dA_by_head``),
     or None when the file holds none that fits its L x H heads: a file without the model's A reports
     each head's figure as one with it does (report.heads_text)."""
-    rows = src.provenance.get("dA_by_head") if isinstance(src.provenance, dict) else None
+    rows: Any = src.provenance.get("dA_by_head") if isinstance(src.provenance, dict) else None
     ok = isinstance(rows, list) and len(rows) == src.n_layers
     ok = ok and all(isinstance(r, list) and len(r) == src.n_heads for r in rows)
     ok = ok and all(_figure(x) for r in rows for x in r)
@@ -200,4 +200,6 @@ def layer_figures(src: HeadSource, dtype: str, layer: int, rows: int = 64) -> tu
         allowed_diff(dtype, src.d_k, src.T_k, float(bounds[h]), score_max(Q[h], K[h], scale) if half else None)
         for h in range(src.n_heads)
     ]
-    return own_weights_diffs(src, layer, qkv=(Q, K), rows=rows), allowed
+    diffs = own_weights_diffs(src, layer, qkv=(Q, K), rows=rows)
+    assert diffs is not None  # check_heads asks only of a source holding A
+    return diffs, allowed

@@ -177,6 +177,7 @@ class MemberStreams:
             if e.name not in self._open:
                 check_regular(path)  # still a regular file, as a slice opened alone checks
                 m = e.member
+                assert m is not None  # streams read compressed members only (read_slice: no offset)
                 self._open[e.name] = Inflater(path, member_offset(path, m), m.compress_size, m.file_size)
             f = self._open[e.name]
             try:
@@ -218,6 +219,7 @@ def read_slice(path: str | Path, e: Entry, index: tuple[Any, ...], streams: Memb
         if streams is not None:
             raw = streams.read(path, e, e.header_len + start * e.dtype.itemsize, nbytes)
         else:  # e.member: the ZipInfo judged at open (method, size), reopened with the same tail check
+            assert e.member is not None  # no offset: inside a compressed member
             with open_npz(path, check_regular(path)) as zf, zf.open(e.member) as f:
                 f.seek(e.header_len + start * e.dtype.itemsize)
                 raw = f.read(nbytes)

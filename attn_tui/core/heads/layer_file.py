@@ -76,6 +76,7 @@ class LayerFile:
     def add(self, layer: int, arrays: dict[Any, Any]) -> None:
         if self.layout is None:
             self._plan(arrays)
+        assert self.layout is not None  # _plan set it
         need = {n for n in self.layout if n not in self.optional}
         if not need <= set(arrays) <= set(self.layout):
             raise ValueError(f"layer {layer}: arrays {sorted(arrays)}; every layer gives {sorted(need)}")
@@ -84,13 +85,14 @@ class LayerFile:
             if a.shape != shape:
                 raise ValueError(f"{name}: layer {layer} has shape {a.shape}, the file's layers {shape}")
             self.f.seek(self.data_at + region + layer * n)
-            self.f.write(memoryview(np.ascontiguousarray(a, dtype=dtype)).cast("B"))
+            self.f.write(np.ascontiguousarray(a, dtype=dtype).data.cast("B"))  # .data: the array's memoryview
         self.used |= set(arrays) & set(self.optional)
 
     def finish(self, metadata: dict[Any, Any], whole: dict[Any, Any] | None = None) -> None:
         """The header (every array's [L, ...] shape and offsets, ``metadata`` str -> str) at the start,
         the file cut where its last array ends; an optional array no layer gave is left out. ``whole``:
         arrays that are not a layer's (the prediction's (T, k)), written whole after the layers'."""
+        assert self.layout is not None  # finish follows the layers' add (run checks some came)
         header, end = {}, 0
         for name, (dtype, shape, region, n) in self.layout.items():
             if name in self.optional and name not in self.used:
@@ -102,7 +104,7 @@ class LayerFile:
             a = np.ascontiguousarray(a, dtype=_file_dtype(name, a.dtype))
             end += -end % 8  # each array aligned
             self.f.seek(self.data_at + end)
-            self.f.write(memoryview(a).cast("B"))
+            self.f.write(a.data.cast("B"))
             header[name] = {"dtype": ST_NAMES[a.dtype], "shape": list(a.shape), "data_offsets": [end, end + a.nbytes]}
             end += a.nbytes
         header["__metadata__"] = dict(metadata)

@@ -34,8 +34,8 @@ def save_heads(
     ``settings``: tokens, key_tokens, kv_head, scale, mask, source, title (multihead_io's names);
     None values are left out."""
     path = Path(path)
-    arrays = {"Q": Q, "K": K, "V": V, "W_O": W_O, "A": A, "M": M}
-    arrays = {k: a for k, a in arrays.items() if a is not None}
+    given = {"Q": Q, "K": K, "V": V, "W_O": W_O, "A": A, "M": M}
+    arrays: dict[str, Any] = {k: a for k, a in given.items() if a is not None}  # an array or a list of layers
     settings = {k: v for k, v in settings.items() if v is not None}
     if path.suffix.lower() == ".safetensors":
         meta = {k: v if k in ("title", "source") else json.dumps(v) for k, v in settings.items()}
@@ -43,7 +43,8 @@ def save_heads(
     else:
         arrays = {k: np.ascontiguousarray(np.stack(a) if isinstance(a, list) else a) for k, a in arrays.items()}
         small = {k: np.array(json.dumps(v) if isinstance(v, dict) else v) for k, v in settings.items()}  # no pickles
-        (np.savez_compressed if compressed else np.savez)(path, **arrays, **small)
+        members: dict[str, Any] = {**arrays, **small}  # names distinct from savez's own keyword (allow_pickle)
+        (np.savez_compressed if compressed else np.savez)(path, **members)
     return path
 
 
@@ -74,5 +75,5 @@ def save_layers(path: str | Path, arrays: dict[Any, Any], metadata: dict[Any, An
         f.write(len(text).to_bytes(8, "little"))
         f.write(text)
         for x, dtype in pieces:
-            f.write(memoryview(np.ascontiguousarray(x, dtype=dtype)).cast("B"))
+            f.write(np.ascontiguousarray(x, dtype=dtype).data.cast("B"))  # .data: the array's memoryview
     return Path(path)

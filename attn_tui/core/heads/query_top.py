@@ -90,6 +90,7 @@ def query_tops(
 
     def tell() -> None:
         done[0] += 1
+        assert progress is not None  # tell is handed on only with a progress (below)
         progress(done[0], total)
 
     out = []

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from .captured_top import CapturedTop
+
 SEEN = -1e4  # an additive mask entry at or below this blocks its key (for the entropy ceiling)
 # mask blocks kept for the next head: 32 MiB (one of 256 rows x 16,384 keys is 36 MiB, computed each time)
 MASK_CACHE_BYTES = 32 * 2**20
@@ -58,7 +60,7 @@ class HeadSource:
     model: object = field(default=None, repr=False)
     run: object = field(default=None, repr=False)
     text: str = ""
-    top: object = field(default=None, repr=False)  # a captured file's own prediction (captured_top.CapturedTop)
+    top: CapturedTop | None = field(default=None, repr=False)  # a captured file's own prediction
 
     @property
     def n_layers(self) -> int:
@@ -285,7 +287,7 @@ def head_scenario(src: HeadSource, layer: int, head: int) -> Scenario:
     check_head(src, layer, head)
     Q, K, V = src.qkv(layer, head)
     mask, window = _scenario_mask(src, layer)
-    labels = {} if src.T_k == src.T and not src.key_tokens else {"key_tokens": src.key_tokens}
+    keys = () if src.T_k == src.T and not src.key_tokens else src.key_tokens  # () is Scenario's default
     return Scenario(
         title=f"{src.title[:150]}: layer {layer}, head {head} (counted from 0)",  # titles are at most 200
         tokens=src.tokens,
@@ -297,5 +299,5 @@ def head_scenario(src: HeadSource, layer: int, head: int) -> Scenario:
         c=float(src.scales[layer] * np.sqrt(src.d_k)),
         scaled=True,
         dtype=src.dtype if src.dtype in DTYPES else "float64",
-        **labels,
+        key_tokens=keys,
     )

@@ -41,7 +41,7 @@ class ModelEntry:
     field: str  # what its input is called: "tokens" (the demo's letters) or "text"
     default_text: str
     source: str  # where its weights come from
-    load: Callable[..., Any] = None  # () -> the model (kept after the first call): .tokenizer, .n_ctx, .forward(ids)
+    load: Callable[..., Any]  # () -> the model (kept after the first call): .tokenizer, .n_ctx, .forward(ids)
 
     def model(self) -> Any:
         return self.load()

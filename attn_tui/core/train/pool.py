@@ -56,6 +56,7 @@ def serve(stdin: Any | None = None, stdout: Any | None = None) -> None:
         if job is None:
             return
         i, config = job
+        answer: tuple[Any, dict[Any, Any] | None, str | None]
         try:
             answer = (i, run(config), None)
         except Exception as exc:  # noqa: BLE001  (said by the parent, one line)
@@ -102,6 +103,7 @@ class Runs:
                 p.kill()
 
     def _send(self, p: subprocess.Popen[bytes], job: Any) -> None:
+        assert p.stdin is not None  # Popen(stdin=PIPE)
         pickle.dump(job, p.stdin)
         p.stdin.flush()
         if job is None:
@@ -116,6 +118,7 @@ class Runs:
             for p in self.processes:
                 i = todo.pop()
                 self._send(p, (i, self.configs[i]))
+                assert p.stdout is not None  # Popen(stdout=PIPE)
                 sel.register(p.stdout, selectors.EVENT_READ, p)
                 busy += 1
             while busy and not self.cancelled:
@@ -155,6 +158,7 @@ class Runs:
         for p in self.processes:
             p.wait()
             for f in (p.stdin, p.stdout):
+                assert f is not None  # Popen(stdin=PIPE, stdout=PIPE)
                 try:
                     f.close()
                 except OSError:  # a broken pipe's unflushed bytes
