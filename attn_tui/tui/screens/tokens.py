@@ -153,7 +153,7 @@ class TokensScreen(StateScreen):
         change with the head shown or c), or the column of the same State."""
         self._asked = None
         now = self.app.state
-        if (w.direction, w.index, rollout) != (self.direction, self._index(now), self.rollout):
+        if (w.direction, w.at, rollout) != (self.direction, self._index(now), self.rollout):
             return
         if (now.head is not None and state.head.source is now.head.source) if rollout else state is now:
             self._draw(now, w)
