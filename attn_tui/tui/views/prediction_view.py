@@ -111,7 +111,7 @@ def prediction_view(state: State, p: Prediction, tops: list[HeadTop] | None = No
     return PredictionView(headline, top, sums, lead, tuple(lines))
 
 
-def token_lines(v: PredictionView, current: tuple) -> Text:
+def token_lines(v: PredictionView, current: tuple | None) -> Text:
     """The token view's lines: the headline, the top five, the shares on one line (``current``, the
     head shown, in bold)."""
     out = Text()
