@@ -54,7 +54,8 @@ def launch_s(cmd: list[str], ready: tuple[str, ...], env: dict | None = None, se
     t0 = time.perf_counter()
     app = PtyApp(cmd=cmd, ready=None, env=env)
     try:
-        end, pending, stamp = t0 + DEADLINE, [], (0.0, 0)
+        end, stamp = t0 + DEADLINE, (0.0, 0)
+        pending: list[bytes] = []
         while True:
             if time.perf_counter() > end or app.proc.poll() is not None:
                 raise RuntimeError(f"{' '.join(cmd[:3])}: no first frame showing {ready!r}")
@@ -94,7 +95,8 @@ def _read(app: PtyApp, timeout: float) -> bytes:
 def measure(runs: int = 5, args: tuple[str, ...] = ()) -> dict:
     """Medians of ``runs`` interleaved launches of the explorer (``python -m attn_tui *args``) and
     of the bare app: wall and CPU seconds, and the ratios."""
-    explorer, bare = [], []
+    explorer: list[tuple] = []  # launch_s's (wall, cpu) of each run
+    bare: list[tuple] = []
     cases = (
         ([sys.executable, "-m", "attn_tui", *args], EXPLORER_READY, explorer),
         ([sys.executable, "-c", BARE], BARE_READY, bare),

@@ -131,7 +131,8 @@ class PtyApp:
             close_fds=True,
         )
         os.close(slave)
-        self.fd, self.screen, self.raw = master, Screen(*size), []
+        self.fd, self.screen = master, Screen(*size)
+        self.raw: list[bytes] = []
         self.startup = None if ready is None else self._drain(first_wait=30.0, until=ready or READY)
 
     def _drain(self, first_wait: float = 5.0, until: str = "") -> tuple[int, int]:

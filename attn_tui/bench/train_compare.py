@@ -122,6 +122,7 @@ def run(steps: int = compare.COMPARE_STEPS, repeats: int = 5) -> dict:
         times["work"].append(work_s(steps))
         app, idle, busy = app_s(steps)
         times["app"].append(app)
+        assert idle is not None  # app_s presses n before c when not live
         times["key_idle"].append(idle)
         if busy is not None:  # None: the comparison ended before n could be pressed (a few steps)
             times["key_busy"].append(busy)

@@ -201,12 +201,16 @@ def open_explorer(path) -> int:
 
 def prediction_line(path) -> str:
     """What the file holds of the model's own prediction, in one line (core/heads/captured_top.py)."""
-    from ..core.heads.captured_top import why_no_parts, why_none
+    from ..core.heads.captured_top import CapturedTop, why_no_parts, why_none
     from ..core.heads.multihead_io import open_file
 
     src = open_file(path)
-    if src.top is None:
-        return why_none(src)
-    k = src.top.ids.shape[1]
-    parts = "and what each head's direct part of the top one needs" if src.top.readout else f"({why_no_parts(src)})"
+    top = src.top
+    if top is None:
+        why = why_none(src)
+        assert why is not None  # a file of heads has no built-in readout (prediction.source_readout)
+        return why
+    assert isinstance(top, CapturedTop)  # what a file's HeadSource.top holds
+    k = top.ids.shape[1]
+    parts = "and what each head's direct part of the top one needs" if top.readout else f"({why_no_parts(src)})"
     return f"stored the model's own top {k} next tokens at each position, {parts}: attn-tui heads {path} --query t"

@@ -5,7 +5,7 @@ the explorer with none builds no parser (cli/__init__.py:NO_ARGS: the values the
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from .. import __version__
 from .args import SCENARIO_HELP
@@ -42,7 +42,7 @@ class Parser(argparse.ArgumentParser):
         self._filled()
         return super().format_help()
 
-    def error(self, message) -> None:  # one line, no usage dump; main() turns it into exit 2
+    def error(self, message) -> NoReturn:  # one line, no usage dump; main() turns it into exit 2
         raise UsageError(f"{message} (see {self.prog} --help)")  # main() says it after the one prefix
 
     def print_help(self, file=None) -> None:  # --help: a checked write (output.emit), not argparse's unchecked one
@@ -51,7 +51,7 @@ class Parser(argparse.ArgumentParser):
         else:
             super().print_help(file)
 
-    def exit(self, status: int = 0, message=None) -> None:
+    def exit(self, status: int = 0, message=None) -> NoReturn:
         finish()  # OutputError if what was printed could not be written
         super().exit(status, message)
 

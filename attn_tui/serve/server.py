@@ -155,6 +155,7 @@ class GuardedServer(Server):
         if not self._has_token(request):
             return self._refuse(request, 403, "no token: open the URL attn-tui serve printed (it ends in ?token=...)")
         response = aiohttp_jinja2.render_template("app_index.html", request, self._page(request))
+        assert response.text is not None  # render_template's response is the page's text
         response.text = page.fixed(response.text)  # the terminal fills the window and takes the keys
         response.headers["Referrer-Policy"] = "no-referrer"  # the URL's token stays on this server
         response.headers["Cache-Control"] = "no-store"
@@ -188,7 +189,8 @@ class GuardedServer(Server):
         return await super().handle_download(request)
 
     # -- a session ---------------------------------------------------------------------
-    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+    # A refusal is a plain response, not the WebSocketResponse textual-serve's own handler returns.
+    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
         if refusal := self._ws_refusal(request):
             return self._refuse(request, *refusal)
         session = object()
@@ -204,7 +206,7 @@ class GuardedServer(Server):
                 self.command,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
-                close=websocket.close,
+                close=websocket.close,  # type: ignore[arg-type]  # awaited, its bool result unread
                 download_manager=self.download_manager,
             )
             await service.start(width, height)

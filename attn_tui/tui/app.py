@@ -15,7 +15,7 @@ import gc
 from collections.abc import Callable
 from functools import partial
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from textual import events
 from textual.app import App
@@ -78,8 +78,9 @@ class AttentionApp(App):
     DEFAULT_MODE = HOME
 
     # always_update: a State is a new object per change and has no useful ==;
-    # repaint=False: the panes repaint what changed, the whole screen need not.
-    state: reactive[State] = reactive(None, always_update=True, init=False, repaint=False)
+    # repaint=False: the panes repaint what changed, the whole screen need not. The default None is never
+    # read (init=False; __init__ sets the first State), so the checker is told it is a State.
+    state: reactive[State] = reactive(cast(State, None), always_update=True, init=False, repaint=False)
 
     def __init__(
         self, scenario: Scenario | None = None, session: SessionKeeper | None = None, head: HeadRef | None = None

@@ -18,11 +18,12 @@ from textual.app import App, ScreenStackError
 from textual.css.query import NoMatches
 from textual.dom import DOMNode
 from textual.geometry import Region
-from textual.notifications import Notification
+from textual.notifications import Notification, SeverityLevel
+from textual.widget import Widget
 from textual.widgets._toast import ToastHolder, ToastRack
 
 
-def post_notification(app: App, message: str, title: str, severity: str, timeout: float) -> Notification:
+def post_notification(app: App, message: str, title: str, severity: SeverityLevel, timeout: float) -> Notification:
     """Show a notification (never markup) at once, and return it so it can be withdrawn later
     (App.notify posts a message: a note withdrawn before that message is handled would stay).
     The title leads the message's line: a toast's title line made every notice a line taller."""
@@ -76,7 +77,7 @@ def new_figure():
 def on_first_frame(app: App, callback: Callable[[], None]) -> None:
     """Call ``callback`` once, when ``app`` composites its first frame (the benchmark's clock)."""
     display = app._display
-    done = []
+    done: list[bool] = []
 
     def timed_display(screen, renderable):
         if renderable is not None and not done:
@@ -84,7 +85,7 @@ def on_first_frame(app: App, callback: Callable[[], None]) -> None:
             callback()
         return display(screen, renderable)
 
-    app._display = timed_display
+    app._display = timed_display  # type: ignore[method-assign]  # the app's own method, wrapped on purpose
 
 
 def update_screen_now(app: App) -> None:
@@ -115,7 +116,8 @@ def reported_size(app: App) -> tuple[int, int] | None:
     driver = app._driver
     if driver is None or not driver.is_web or driver._size is None:
         return None
-    return tuple(driver._size)
+    width, height = driver._size
+    return width, height
 
 
 def component_class_styles(node: DOMNode, name: str):
@@ -149,6 +151,6 @@ def clear_arrangement_cache(widget) -> None:
     widget._clear_arrangement_cache()
 
 
-def visible_widgets(screen) -> dict[object, tuple[Region, Region]]:
+def visible_widgets(screen) -> dict[Widget, tuple[Region, Region]]:
     """{widget: (its region, its clip)} for each widget ``screen`` shows now, in compositor order."""
     return dict(screen._compositor.visible_widgets)

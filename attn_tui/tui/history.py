@@ -58,7 +58,7 @@ class History:
         self.limit = limit
         self.past: list[State] = []
         self.future: list[State] = []
-        self._replayed = None  # the State undo/redo just returned: not a new change
+        self._replayed: State | None = None  # the State undo/redo just returned: not a new change
 
     def record(self, old: State, new: State) -> None:
         """Remember ``old`` if ``new`` changes the scenario; a new change clears redo."""

@@ -11,7 +11,7 @@ screen: a new scenario drops the last change's note and the last refusal, and th
 from __future__ import annotations
 
 from textual.app import App
-from textual.notifications import Notification
+from textual.notifications import Notification, SeverityLevel
 
 from .framework import post_notification, shown_notifications, withdraw_notification
 from .history import same_scenario
@@ -25,14 +25,14 @@ class Notes:
         self._explained: tuple | None = None  # the explanation lines already shown
 
     def say(
-        self, message: str, *, title: str = "", severity: str = "information", timeout: float | None = None
+        self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None
     ) -> None:
         """A one-off notice (none of a kind to replace), through the app's notify: never markup, the
         title leading the line; safe from a thread worker (it posts a message). timeout None: Textual's."""
         self._app.notify(message, title=title, severity=severity, timeout=timeout)
 
     def note(
-        self, message: str, kind: str, *, title: str = "", severity: str = "information", timeout: float = 4
+        self, message: str, kind: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float = 4
     ) -> None:
         """Notify ``message`` (never markup), first removing the last note of ``kind``."""
         self.drop(kind)

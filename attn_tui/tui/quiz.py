@@ -113,10 +113,11 @@ def _said(question: Question, x: float) -> str:
 def result_line(question: Question, r: Result) -> str:
     """'Your prediction 0.3 · answer 0.369 · off by −0.069: within ±0.05 ✓' (or skipped)."""
     answer = _said(question, r.answer)
-    if r.skipped:
+    prediction, off = r.prediction, r.off
+    if prediction is None or off is None:  # r.skipped (off is None just then)
         return f"Skipped · answer {answer}"
     if question.is_choice:
-        return f"Your choice {_said(question, r.prediction)} · answer {answer}: " + ("right ✓" if r.right else "✗")
+        return f"Your choice {_said(question, prediction)} · answer {answer}: " + ("right ✓" if r.right else "✗")
     verdict = "exactly ✓" if r.tol == 0 and r.right else ("✓" if r.right else "✗")
     band = "" if r.tol == 0 else f"; right within ±{num(r.tol)}{question.unit}"
-    return f"Your prediction {_said(question, r.prediction)} · answer {answer} · off by {signed(r.off)}{band} {verdict}"
+    return f"Your prediction {_said(question, prediction)} · answer {answer} · off by {signed(off)}{band} {verdict}"

@@ -152,6 +152,7 @@ class SessionKeeper:
         self.offer = None
         note = f"restored {k.describe()}; ctrl+z undoes its edits"
         if why:
+            assert k.head is not None  # why: the kept head could not be reopened (_reopen)
             what = "model" if k.head.tokens else "heads file"  # a built-in model keeps the tokens it ran on
             note += f"; its {what} could not be reopened ({why}): restored as one head"
         app.notes.note(note, "change", severity="warning" if why else "information", timeout=10 if why else 6)
@@ -275,7 +276,7 @@ def _lineages(steps: list) -> list:
     does not write: a new one wherever a step cannot be an edit of the step before (_kin: another title,
     another model or tokens: an opened file, a built-in, a random scenario), else the one before, so
     undo after --resume drops a pin across another scenario as it does before a quit (history._view)."""
-    out = []
+    out: list[State] = []
     for st in steps:
         kin = out and _kin(out[-1], st)
         out.append(replace(st, lineage=out[-1].lineage) if kin else st.fresh())

@@ -221,7 +221,10 @@ class State:
             return None
         V = self.trace.V
         V = V if isinstance(V, np.ndarray) else np.ones((self.scenario.T_k, 1))
-        W = w.source_w_o(self.head.source, self.head.layer, self.head.head) if kind == "info" else None
+        W = None
+        if kind == "info":
+            assert self.head is not None  # has_w_o: the W_O^(h) of a head of a source
+            W = w.source_w_o(self.head.source, self.head.layer, self.head.head)
         return w.scale_for(kind, V, W)
 
     def cycle_weighting(self) -> State:

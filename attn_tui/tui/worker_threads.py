@@ -105,7 +105,7 @@ class DaemonExecutor(ThreadPoolExecutor):
             try:
                 if not future.set_running_or_notify_cancel():
                     return
-                if gate is not None and not GATE.wait(worker, gate[2]):
+                if gate is not None and worker is not None and not GATE.wait(worker, gate[2]):
                     future.set_result(None)  # cancelled before it started: nobody awaits a result
                     return
                 _call(future, fn, args, kwargs)

@@ -44,7 +44,7 @@ def cell(app: ExplorerApp, name: str, row: int, col: int) -> None:
     )
 
 
-PANES = {  # focus id -> what the pane is
+PANES: dict[str | None, str] = {  # focus id (None: the focused widget has none) -> what the pane is
     "chart": "The charts draw row t's scores and weights",
     "inspector": "The inspector shows how the cell under the cursor was computed",
 }
@@ -96,7 +96,7 @@ def _edit_work(app: ExplorerApp, s: Scenario, name: str, row: int, col: int, x: 
         new = edit.set_cell(s, name, row, col, x)
         if new is not s:  # A's row statistics for the selected row's block too, into the trace the explorer reads
             app.state.with_(scenario=new).trace.stats(app.state.row, app.state.row + 1)
-        out = (new, None)
+        out: tuple[Scenario | None, str | None] = (new, None)
     except (edit.EditError, ValueError) as exc:
         out = (None, str(exc).splitlines()[0])
     if not get_current_worker().is_cancelled:  # the app is closing

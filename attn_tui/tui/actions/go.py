@@ -25,20 +25,22 @@ def go_to(app: ExplorerApp) -> None:
     st, s = app.state, app.state.scenario
     col = st.cursor[2] if st.cursor and st.cursor[0] in ("S", "M", "A") else 0
     fields = [("t", "row t", st.row + 1), ("i", "key i", col + 1)]
-    target = {}
+    target: dict[str, int] = {}
 
     def apply(values: dict) -> str | None:
         t, i = _number(values["t"], "row t", s.T), _number(values["i"], "key i", s.T_k)
-        for v in (t, i):
-            if isinstance(v, str):
-                return v
+        if isinstance(t, str):
+            return t
+        if isinstance(i, str):
+            return i
         target.update(row=t - 1, col=i - 1)
         return None
 
-    app.push_screen(
-        FormScreen(f"Go to the cell A[t, i]: t from 1 to {s.T}, i from 1 to {s.T_k}", fields, apply),
-        lambda ok: ok and _go(app, **target),
-    )
+    def done(ok: bool | None) -> None:
+        if ok:
+            _go(app, **target)
+
+    app.push_screen(FormScreen(f"Go to the cell A[t, i]: t from 1 to {s.T}, i from 1 to {s.T_k}", fields, apply), done)
 
 
 def _go(app: ExplorerApp, row: int, col: int) -> None:

@@ -5,7 +5,7 @@ its model, core/models; the layer and head shown are kept)."""
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from textual.worker import get_current_worker
 
@@ -16,6 +16,7 @@ from ..views.heads_tour import TOUR_TOKENS
 from . import commit, refuse
 
 if TYPE_CHECKING:
+    from attn_tui.core.models import ModelEntry
     from attn_tui.tui.app_protocol import ExplorerApp
 
 
@@ -31,8 +32,10 @@ def go_head(app: ExplorerApp) -> None:
 
 def _go(app: ExplorerApp, values: dict) -> str | None:
     """Show the head typed; the one-line refusal (the form stays) otherwise."""
+    ref = app.state.head
+    assert ref is not None  # the form opens on a head (go_head) and holds the keys while open
     try:
-        app.set_state(app.state.on_head(parse_head(values["head"], app.state.head)))
+        app.set_state(app.state.on_head(parse_head(values["head"], ref)))
     except (ValueError, Refused) as exc:
         return str(exc).splitlines()[0]
     return None
@@ -43,7 +46,7 @@ def tokens(app: ExplorerApp) -> None:
     if ref is None:
         refuse(app, ONE_HEAD)
         return
-    entry = ref.source.model
+    entry = cast("ModelEntry | None", ref.source.model)  # a built-in's handle (HeadSource.model)
     if entry is None:  # a file's heads: the refusal the door gives, as the dialog would
         refuse(app, apply_tokens(app, " ".join(ref.source.tokens)))
         return
@@ -60,7 +63,7 @@ def apply_tokens(app: ExplorerApp, text: str) -> str | None:
     ref = app.state.head
     if ref is None:
         return ONE_HEAD
-    entry = ref.source.model
+    entry = cast("ModelEntry | None", ref.source.model)  # a built-in's handle (HeadSource.model)
     try:
         if entry is None:  # a file's heads: the door refuses new tokens (its Q, K, V are fixed)
             open_ref(ref.name, text)
@@ -79,7 +82,11 @@ def _run_work(app: ExplorerApp, ref: HeadRef, text: str) -> None:
     from ...core.heads.demo import model_source
 
     try:
-        out = (first_head(model_source(ref.source.model, text), ref.name, ref.layer, ref.head), None)
+        entry = cast("ModelEntry", ref.source.model)  # a built-in's handle: apply_tokens started this
+        out: tuple[tuple | None, str | None] = (
+            first_head(model_source(entry, text), ref.name, ref.layer, ref.head),
+            None,
+        )
     except ValueError as exc:
         out = (None, str(exc).splitlines()[0])
     if not get_current_worker().is_cancelled:  # the app is closing, or newer tokens came
@@ -96,7 +103,8 @@ def _run_done(app: ExplorerApp, ref: HeadRef, out) -> None:
     if (now.layer, now.head) != (new.layer, new.head):
         s, new = first_head(new.source, new.name, now.layer, now.head)
     src = new.source
-    words = " ".join(src.tokens) if src.model.field == "tokens" else src.text
+    entry = cast("ModelEntry", src.model)  # a built-in's handle, as on the head the tokens were typed for
+    words = " ".join(src.tokens) if entry.field == "tokens" else src.text
     words = words if len(words) <= 60 else words[:59] + "…"
     # another sequence: a pin of the old one would compare A of different tokens (fresh drops it)
     refuse(app, commit(app, s, note=f"every head recomputed on {words!r}", head=new, fresh=True))
@@ -123,12 +131,12 @@ def next_part(app: ExplorerApp, step: int = 1) -> None:
     if why is not None:
         refuse(app, why)
         return
-    p = prediction_at(app.state)
+    p, ref = prediction_at(app.state), app.state.head
+    assert p is not None and ref is not None  # why_none said None: a head whose source predicts
     ranked = [(x.layer, x.head) for x in p.heads]
     if not ranked:  # a captured file's top tokens without the heads' parts: why
         refuse(app, p.legend)
         return
-    ref = app.state.head
     now = (ref.layer, ref.head)
     show_head(app, *(ranked[(ranked.index(now) + step) % len(ranked)] if now in ranked else ranked[0]))
 

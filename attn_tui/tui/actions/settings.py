@@ -38,25 +38,29 @@ def picked_mask(app: ExplorerApp, kind) -> None:
 
 
 def pick_fill(app: ExplorerApp) -> None:
-    app.push_screen(
-        ChoiceScreen("Fill of masked cells", FILL_OPTIONS, app.state.scenario.fill),
-        lambda f: f and refuse(app, attempt(app, modes.set_fill, f)),
-    )
+    def chosen(f: str | None) -> None:
+        if f:
+            refuse(app, attempt(app, modes.set_fill, f))
+
+    app.push_screen(ChoiceScreen("Fill of masked cells", FILL_OPTIONS, app.state.scenario.fill), chosen)
 
 
 def pick_dtype(app: ExplorerApp) -> None:
-    app.push_screen(
-        ChoiceScreen("dtype every step is computed in", DTYPE_OPTIONS, app.state.scenario.dtype),
-        lambda d: d and refuse(app, attempt(app, modes.set_dtype, d)),
-    )
+    def chosen(d: str | None) -> None:
+        if d:
+            refuse(app, attempt(app, modes.set_dtype, d))
+
+    app.push_screen(ChoiceScreen("dtype every step is computed in", DTYPE_OPTIONS, app.state.scenario.dtype), chosen)
 
 
 def pick_padding(app: ExplorerApp) -> None:
     s = app.state.scenario
-    app.push_screen(
-        PaddingScreen(s.keys, s.padding),
-        lambda pos: pos is not None and refuse(app, attempt(app, modes.set_padding, pos)),
-    )
+
+    def chosen(pos: tuple | None) -> None:
+        if pos is not None:
+            refuse(app, attempt(app, modes.set_padding, pos))
+
+    app.push_screen(PaddingScreen(s.keys, s.padding), chosen)
 
 
 def toggle_cross(app: ExplorerApp) -> None:

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from attn_tui.tui.state import State
 
 
-def _replay(app: ExplorerApp, st: State, nothing: str, done: str) -> None:
+def _replay(app: ExplorerApp, st: State | None, nothing: str, done: str) -> None:
     """Make ``st`` (what the history gave back) current and say so, or say there was ``nothing``."""
     if st is None:
         app.notes.note(nothing, "refusal", severity="warning", timeout=3)

@@ -42,7 +42,8 @@ class CellEditor(AnswerDialog):
         hint: str = "enter: commit · escape: cancel",
     ) -> None:
         super().__init__()
-        self.title_text, self.value, self.apply, self.anchor, self.hint = title, value, apply, anchor, hint
+        self.title_text, self.value, self.apply, self.hint = title, value, apply, hint
+        self.anchor_region = anchor  # not self.anchor: a Widget method of that name
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="editor-box"):
@@ -52,10 +53,10 @@ class CellEditor(AnswerDialog):
 
     def on_mount(self) -> None:
         box = self.query_one("#editor-box")
-        if self.anchor is None:
+        if self.anchor_region is None:
             self.styles.align = ("center", "middle")
         else:
-            box.styles.offset = _place(self.anchor, self.app.size)
+            box.styles.offset = _place(self.anchor_region, self.app.size)
         self.query_one(Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

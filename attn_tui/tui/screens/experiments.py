@@ -40,6 +40,8 @@ from .files import FolderExportScreen, SaveScreen
 if TYPE_CHECKING:
     from typing import Any
 
+    from textual.timer import Timer
+
     from ..app import AttentionApp
 
 HIST_N = 20000  # samples drawn for the histogram (the variance uses all n)
@@ -90,7 +92,7 @@ class ExperimentsScreen(Screen):
         self.frames = experiments.scale_sweep()
         self.labels = [f"t{i + 1}" for i in range(len(self.frames[0]["row"]))]
         self.frame = 9  # c = 1.0, the operating point
-        self._timer = None
+        self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="exp-main"):
@@ -138,6 +140,7 @@ class ExperimentsScreen(Screen):
             self.app.notes.say(err, severity="error", timeout=4)
             self.query_one("#var-status", ProgressLine).update(err)
             return
+        assert params is not None  # settings(): the values, or one line why not
         dks = tuple(experiments.DKS) + (params["d_k"],)
         self.query_one("#var-progress", ProgressBar).update(total=len(dks), progress=0)
         self.query_one("#var-status", ProgressLine).update(f"running n = {params['n']:,}, seed = {params['seed']} …")

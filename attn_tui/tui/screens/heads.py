@@ -72,7 +72,7 @@ class HeadsScreen(StateScreen):
         self._done: dict = {}  # (id(source), layer, n) -> (source, [HeadView])
         self._combines: dict = {}  # (id(source), layer) -> (source, Combine | None: no W_O)
         self._rollouts: dict = {}  # (id(source), n) -> (source, R pooled to n x n | None: not formed whole)
-        self._pending = None  # the key a worker is computing now
+        self._pending: tuple | None = None  # the key a worker is computing now
         self._stale = False
 
     def compose(self) -> ComposeResult:
@@ -116,8 +116,9 @@ class HeadsScreen(StateScreen):
 
     def _draw(self, state: State, done, lay) -> None:
         src, views = done
-        comb = self._combines.get((id(src), state.head.layer), (None, PENDING))[1]
         ref = state.head
+        assert ref is not None  # drawn for a head's source (show returns without one)
+        comb = self._combines.get((id(src), ref.layer), (None, PENDING))[1]
         tiles = hv.tiles(views, self.sort, self.descending, (ref.layer, ref.head), lay)
         rolled = self._rollouts.get((id(src), lay.n), (None, None))[1]
         if rolled is not None or (src.T_k == src.T and src.T > WHOLE):
@@ -174,7 +175,9 @@ class HeadsScreen(StateScreen):
         tiles, ref = self.query_one(HeadTiles).tiles, self.app.state.head
         if not tiles or ref is None:
             return
-        per_row = self.query_one(HeadTiles).lay.per_row
+        lay = self.query_one(HeadTiles).lay
+        assert lay is not None  # shown with the tiles
+        per_row = lay.per_row
         step = step if abs(step) == 1 else (per_row if step > 0 else -per_row)
         at = next((i for i, t in enumerate(tiles) if (t.layer, t.head) == (ref.layer, ref.head)), 0)
         t = tiles[max(0, min(len(tiles) - 1, at + step))]

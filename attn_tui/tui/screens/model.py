@@ -52,7 +52,8 @@ class ModelScreen(StateScreen):
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.every_layer = False
-        self._done = None  # ((id(source), row, layer or None), [HeadTop], PredictionView or why there is none)
+        # ((id(source), row, layer or None), [HeadTop], PredictionView or why there is none)
+        self._done: tuple | None = None
 
     def compose(self) -> ComposeResult:
         yield TextLines(id="model-header", wrap=True)
@@ -64,6 +65,7 @@ class ModelScreen(StateScreen):
         yield KeyBar(keys.bar_label, id="keybar")
 
     def _key(self, state: State):
+        assert state.head is not None  # the screen reads a head's source (show returns without one)
         return (id(state.head.source), state.row, None if self.every_layer else state.head.layer)
 
     def show(self, state: State) -> None:
@@ -93,12 +95,14 @@ class ModelScreen(StateScreen):
         if isinstance(predicted, str):
             block = Text(predicted, style="dim")
         else:
+            assert state.head is not None  # as in show
             block = pv.model_lines(predicted, (state.head.layer, state.head.head))
         block.append("\n\nwhere it looks, each head:", style="bold")
         self.query_one("#model-predict", TextLines).set_text(block)
 
     @work(thread=True, exclusive=True, group="model")
     def _read(self, state: State, key) -> None:
+        assert state.head is not None  # the screen reads a head's source (show returns without one)
         tops = query_tops(state.head.source, state.row, key[2])
         predicted = pv.predicted(state)
         if not get_current_worker().is_cancelled:

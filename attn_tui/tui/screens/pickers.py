@@ -58,6 +58,7 @@ class ChoiceScreen(ModalScreen):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
+        assert event.option.id is not None  # every option is made with its index as id
         self.dismiss(self.options[int(event.option.id)][0])
 
     def action_cancel(self) -> None:
@@ -68,7 +69,7 @@ def mask_options(s: Scenario):
     """(value, text, enabled) for the mask picker; causal/window disabled with the reason."""
     ok, why = causal_allowed(s)
     w = s.window or 2
-    opts = [
+    opts: list[tuple[str | None, str, bool]] = [
         ("causal", "causal: token t reads tokens 1..t (M = the fill above the diagonal)", ok),
         ("none", "none: every token reads every key (exercise 2: drop the mask)", True),
         ("window", f"sliding window: token t reads only the last w tokens (now w = {w}; asked next)", ok),
@@ -105,7 +106,9 @@ class KeyList(SelectionList):
             self.toggle(self.get_option_at_index(self.highlighted))
 
     def action_apply(self) -> None:
-        self.screen.action_apply()
+        screen = self.screen
+        assert isinstance(screen, PaddingScreen)  # the one screen a KeyList is on
+        screen.action_apply()
 
 
 class PaddingScreen(ModalScreen):

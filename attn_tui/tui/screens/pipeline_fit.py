@@ -12,9 +12,18 @@ read from the CSS on mount), the widgets #explain, #pipeline, #chart and #inspec
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from .pane_lines import PaneColumn, screen_lines
 from .pipeline_layout import PaneSize, fit_cap, join_rows, plan_row, row_extras, title_width
+
+if TYPE_CHECKING:  # the checker sees the screen the mixin is mixed into (PipelineScreen)
+    from textual.screen import Screen as _Host
+
+    from .keyed_grid import KeyedGrid
+    from .pipeline_layout import Sizes
+else:
+    _Host = object
 
 ROWS = (("X", "W_Q", "W_K"), ("Y",), ("W_V", "Q", "K"), ("V", "S", "M"), ("A", "O", "H"))
 GRID_MIN_HEIGHT = 7  # the least height worth capping a grid pane to: title, header, rows, scrollbar
@@ -27,14 +36,27 @@ def set_changed(widget, attr: str, value) -> None:
         setattr(widget, attr, value)
 
 
-class PaneFit:
+class PaneFit(_Host):
+    if TYPE_CHECKING:  # what it reads of PipelineScreen (the module docstring lists it)
+        grids: dict[str, KeyedGrid]
+        titles: dict[str, tuple[str, str]]
+        sizes: Sizes | None
+
+        def redraw_grids(self) -> None: ...
+
     def start_fit(self) -> None:
         """The fit's own state, none of it made yet (the screen's __init__ calls this)."""
         self._widths: dict[str, tuple] = {}  # grid -> the (width, max-height) last set
-        self._layout_key = None  # what the last fit was computed from
+        self._layout_key: tuple | None = None  # what the last fit was computed from
         self._chart_size: tuple = (None, None)  # (height, width) set on the chart row, None: the CSS's
         self.row_modes: dict[str, str] = {}  # "row0".. -> "line" | "wrapped" | "stacked", rows shown
         self._widening = False  # inside _widen_cells' own fit: the cells it set stay (no second round)
+
+    @property
+    def fit_sizes(self) -> Sizes:
+        """``sizes``, read on mount: every fit below runs after it (_stack_rows returns before)."""
+        assert self.sizes is not None
+        return self.sizes
 
     def _stack_rows(self) -> None:
         """Fit the rows of panes to the screen: shrink, wrap, then stack (pipeline_layout).
@@ -79,11 +101,11 @@ class PaneFit:
         the lesson's first row at 178 of 200), measured at the grids' height cap (a capped grid's scrollbar
         takes a column). True when the cells changed and the rows were fitted again (once: the fit inside
         keeps them, so a plan that the wider cells change cannot swing back and forth)."""
-        bar, grids = self.sizes.scrollbar, self.grids
+        bar, grids = self.fit_sizes.scrollbar, self.grids
         sizes = [[(grids[n].natural_width(bar, cap) - grids[n].extra_cell * grids[n].values.shape[1],
                    grids[n].values.shape[1]) for n in shown] for _row, shown in rows]  # fmt: skip
         wide = width > DESIGN_SIZE[0] and all(p.mode == "line" for p in plans)
-        extra = {}
+        extra: dict[str, int] = {}  # grid -> the columns its cells widen by
         for (_row, shown), row in zip(rows, sizes):
             extra.update(zip(shown, row_extras(row, avail) if wide else [0] * len(shown)))
         extra.update({n: 0 for n in grids if n not in extra and not wide})
@@ -106,8 +128,8 @@ class PaneFit:
         grow_h = max(0, spare) if height > h0 else 0  # every spare line: at 200×60 ten were left empty
         grow_w = max(0, width - w0) // 2
         size = (
-            self.sizes.chart_row_height + grow_h if grow_h else None,
-            self.sizes.chart_width + grow_w if grow_w else None,
+            self.fit_sizes.chart_row_height + grow_h if grow_h else None,
+            self.fit_sizes.chart_width + grow_w if grow_w else None,
         )
         if size != self._chart_size:
             self._chart_size = size
@@ -127,7 +149,7 @@ class PaneFit:
     def _plan_pass(self, rows, avail: int, budget: int, width: int, height: int, whole: bool) -> tuple:
         """(rows, plans, cap, fit); the cap is taller than the CSS's only on a screen taller than
         DESIGN_SIZE; fit is None when the page, the chart too, cannot be on one screen."""
-        sz = self.sizes
+        sz = self.fit_sizes
         top = sz.grid_max_height + max(0, height - DESIGN_SIZE[1])
         cap = top
         chart = sz.chart_row_height if width >= sz.chart_row_width else None  # a stacked chart row: below
@@ -146,7 +168,7 @@ class PaneFit:
 
     def _apply_plan(self, shown: list[str], plan, cap: int) -> None:
         """Set each grid's width, max-height and title."""
-        bar = self.sizes.scrollbar
+        bar = self.fit_sizes.scrollbar
         widths = [self.grids[n].snap_width(w, bar, cap) for n, w in zip(shown, plan.widths)]
         if plan.mode == "line":  # columns freed by whole-cell snapping go to the shrunk panes
             spare = sum(plan.widths) - sum(widths)
@@ -171,14 +193,14 @@ class PaneFit:
 
         def natural(n: str, w: int) -> int:
             grid = self.grids[n]
-            return grid.values.shape[0] + 2 + (w < grid.natural_width(self.sizes.scrollbar, cap))
+            return grid.values.shape[0] + 2 + (w < grid.natural_width(self.fit_sizes.scrollbar, cap))
 
         h = [natural(n, w) for n, w in zip(shown, plan.widths)]
         groups = {"line": [h], "wrapped": [h[:2], h[2:]]}.get(plan.mode, [[x] for x in h])
         return [max(g) for g in groups if g]
 
     def _pane_size(self, n: str, cap: int) -> PaneSize:
-        grid, (full, short), bar = self.grids[n], self.titles[n], self.sizes.scrollbar
+        grid, (full, short), bar = self.grids[n], self.titles[n], self.fit_sizes.scrollbar
         natural, least = grid.natural_width(bar, cap), grid.least_width(3, bar, cap)
         return PaneSize(natural, least, title_width(full), title_width(short))
 

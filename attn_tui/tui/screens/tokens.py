@@ -53,8 +53,8 @@ class TokensScreen(StateScreen):
         self.direction = tv.OUT  # who t looks at (row t) or who looks at t (column t)
         self.key = 0  # the token t of the "in" direction (0-based; a key position)
         self.rollout = False  # R, the attention rollout of the whole model, instead of the head's A (key R)
-        self._asked = None  # (id(trace), direction, index, rollout) a worker is reading
-        self._predicted = None  # (source, row, its PredictionView or the line saying why there is none)
+        self._asked: tuple | None = None  # (id(trace), direction, index, rollout) a worker is reading
+        self._predicted: tuple | None = None  # (source, row, its PredictionView or the line saying why there is none)
 
     def compose(self) -> ComposeResult:
         yield TextLines(id="tokens-header", wrap=True)
@@ -84,7 +84,11 @@ class TokensScreen(StateScreen):
         if self.rollout and state.head is None:
             self.rollout = False  # another scenario, of one head, was opened meanwhile
         if self.rollout or (state.large and self.direction == tv.IN):
-            asked = (id(state.head.source if self.rollout else state.trace), self.direction, index, self.rollout)
+            whose: object = state.trace
+            if self.rollout:
+                assert state.head is not None  # rollout was turned off above without a head
+                whose = state.head.source
+            asked = (id(whose), self.direction, index, self.rollout)
             if self._asked != asked:
                 self._asked = asked
                 what = "the rollout across the layers" if self.rollout else "the column"
@@ -127,6 +131,7 @@ class TokensScreen(StateScreen):
     def _predict_done(self, state: State, v) -> None:
         """Keep a worker's prediction, and show it when the query and source are still the screen's."""
         now = self.app.state
+        assert state.head is not None  # only a head's source reads its prediction from a file (reads_file)
         if now is None or now.head is None or now.head.source is not state.head.source or now.row != state.row:
             return
         self._predicted = (state.head.source, state.row, v)
@@ -153,9 +158,13 @@ class TokensScreen(StateScreen):
         change with the head shown or c), or the column of the same State."""
         self._asked = None
         now = self.app.state
-        if (w.direction, w.index, rollout) != (self.direction, self._index(now), self.rollout):
+        if (w.direction, w.at, rollout) != (self.direction, self._index(now), self.rollout):
             return
-        if (now.head is not None and state.head.source is now.head.source) if rollout else state is now:
+        if (
+            (now.head is not None and state.head is not None and state.head.source is now.head.source)
+            if rollout
+            else state is now
+        ):
             self._draw(now, w)
 
     # -- keys (keys_screens.py, scope "tokens") --------------------------------

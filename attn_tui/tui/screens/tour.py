@@ -38,11 +38,15 @@ from .keyed_grid import KeyedGrid
 from .pickers import ChoiceScreen
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
-    from ..app import AttentionApp
+    from rich.console import RenderableType
 
-LENS_PANES = {
+    from ..app import AttentionApp
+    from ..state import State
+
+LENS_PANES: dict[str, tuple[Callable[[State], RenderableType], str]] = {  # name -> (its view, its title)
     "nw": (lens_text.nadaraya_watson, "Kernel smoother  o_t = Σκv/Σκ"),
     "memory": (lens_text.memory, "Associative memory  probe → address → content"),
     "cost": (lens_text.cost, "Cost  parameters and S's size"),
@@ -215,6 +219,7 @@ class TourScreen(Screen):
             elif isinstance(w, SoftmaxChart):
                 w.show(chart_view(state))
             else:
+                assert isinstance(w, LensPanel) and w.id is not None  # the pane's third kind (_pane)
                 w.show(LENS_PANES[w.id.removeprefix("tour-")][0](state))
 
     def action_scroll_panels(self, pages: int) -> None:

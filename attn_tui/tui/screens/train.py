@@ -197,6 +197,7 @@ class TrainScreen(Screen):
             self.app.notes.say(f"{err}; the current run is kept", severity="error", timeout=5)
             self.query_one("#train-status", ProgressLine).update(err)
             return
+        assert values is not None  # parse_controls: the values, or one line why not
         self._pause()
         self.workers.cancel_group(self, "train")
         self.generation += 1
@@ -229,6 +230,7 @@ class TrainScreen(Screen):
         self.compare_runs = runs
         self._compare_words = tv.compare_running(cfg, dks, len(runs.processes), paused)
         self._compare_progress()
+        assert self._ticker is not None  # made on mount
         self._ticker.resume()
         self.run_compare(dks, runs)
 
@@ -270,6 +272,7 @@ class TrainScreen(Screen):
         if runs is not self.compare_runs:
             return
         self.compare_runs = None  # its processes have ended (its worker too, once this returns)
+        assert self._ticker is not None  # made on mount
         self._ticker.pause()
         self.query_one("#compare-status", ProgressLine).update(why)
         if rows is not None:

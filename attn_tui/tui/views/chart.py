@@ -85,6 +85,7 @@ class ChartView:
         unit = f" ×1e{power}" if power else ""
         ghost, ghost_weights = None, None
         if self.ghost_weights is not None:  # the pin's scores under the pin's own mask
+            assert self.ghost_scores is not None  # set with ghost_weights (the pinned row)
             pinned, ghost_power = score_bars(self.ghost_scores[keys], np.asarray(self.ghost_blocked)[keys])
             ghost = pinned if ghost_power == power else None  # the pinned row in the bars' own units
             ghost_weights = self.ghost_weights[keys]

@@ -15,6 +15,8 @@ from ..fmt import fmt
 from .lens_table import table as _table
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from attn_tui.core.scenario import Scenario
     from attn_tui.tui.state import State
 
@@ -69,7 +71,7 @@ def _scores(state: State) -> list:
     """S's entries and FLOPs now, exercise 5's table over T, and (large T) how this explorer avoids S."""
     s = state.scenario
     now = lenses.score_cost(s.T, s.d_k, s.d_v, T_k=s.T_k)
-    lines = [
+    lines: list[RenderableType] = [
         Text(
             f"now: S is T×T′ = {s.T}×{s.T_k} = {fmt(now['entries'])} entries; "
             f"QKᵀ costs 2·T·T′·d_k = {fmt(now['flops_S'])} FLOPs"

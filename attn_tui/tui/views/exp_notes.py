@@ -9,13 +9,14 @@ printed" wherever they show. Everything else is the app's own run (core.experime
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
 from ...core import experiments
 
 SWEEP_SEED = inspect.signature(experiments.sweep_scores).parameters["seed"].default
 
 # Quoted from the lesson's printed output (rustlab's generator), not computed.
-LESSON_PRINTED = {
+LESSON_PRINTED: dict[str, Any] = {  # numbers, tuples and dicts of them, by key
     "seed": 8,
     "n": 5000,
     "variance": {

@@ -102,7 +102,8 @@ def grid_view(name: str, state: State) -> GridView | None:
     lo, hi = large_range(name, values, state) if state.large else finite_range(values)
     if name == "H" and not state.large and state.compared is None:
         lo, hi = entropy_range(lo, hi, state)
-    pinned = state.large and state.compared is not None and state.pin.trace.serial  # a full Trace has no serial
+    pin = state.compared  # the pin itself, when it can be compared
+    pinned = state.large and pin is not None and pin.trace.serial  # a full Trace has no serial
     version = (tr.serial, name, pinned, name == "A" and state.weighting_shown) if state.large else None
     return GridView(
         values,
@@ -215,6 +216,7 @@ def _weights(s: Scenario, tr: Trace, state: State):
         title, short = TITLES[state.weighting_shown]
         if state.key_scale is None:
             return tr.A, title, short, tr.blocked, "seq"
+        A: LazyMatrix | np.ndarray
         if state.large:  # the tiles read are weighted where they are read
             A = LazyMatrix(
                 tr.A.shape, np.float64, lambda r0, r1, c0, c1: weighted_rows(state, tr.A[r0:r1, c0:c1], c0, c1)
@@ -248,10 +250,10 @@ def _entropy_rows(state: State, r0: int, r1: int, c0: int, c1: int):
 def _entropy(s: Scenario, tr: Trace, state: State):
     pin = state.compared
     if state.large:  # computed per row block where the table is read
-        vals = LazyMatrix((s.T, 3), np.float64, lambda r0, r1, c0, c1: _entropy_rows(state, r0, r1, c0, c1))
-        none = LazyMatrix((s.T, 3), bool, lambda r0, r1, c0, c1: _no_ceiling(state, pin, r0, r1, c0, c1))
+        lazy = LazyMatrix((s.T, 3), np.float64, lambda r0, r1, c0, c1: _entropy_rows(state, r0, r1, c0, c1))
+        lazy_none = LazyMatrix((s.T, 3), bool, lambda r0, r1, c0, c1: _no_ceiling(state, pin, r0, r1, c0, c1))
         title = "H(A_t) pinned, now, ΔH bits" if pin is not None else "entropy H(A_t), bits"
-        return vals, title, "ΔH(A_t) bits" if pin is not None else "H(A_t) bits", none, "div" if pin else "plain"
+        return lazy, title, "ΔH(A_t) bits" if pin is not None else "H(A_t) bits", lazy_none, "div" if pin else "plain"
     if pin is not None:  # H then and now, and the change: ΔH > 0 is a flatter row
         h0 = pin.trace.H.astype(np.float64)
         vals = np.column_stack([h0, tr.H, tr.H - h0])

@@ -16,6 +16,7 @@ def heads_page() -> str:
     prev = sort_readings(layer_readings(src, 0), "prev_token")[0]
     ind = sort_readings(layer_readings(src, 1), "induction")[0]
     c = combine(src, 1)
+    assert c is not None  # induction-demo holds W_O
     n = src.n_heads
 
     def bits(r) -> str:
@@ -58,7 +59,9 @@ def moves_page() -> str:
     from ...core.heads.weighting import scale_for, weigh
 
     A, V = np.array(SINK_ROW), np.array(SINK_V)
-    vw = weigh(A, scale_for("value", V))
+    scale = scale_for("value", V)
+    assert scale is not None  # None only for "info" without a W_O
+    vw = weigh(A, scale)
     norms = np.linalg.norm(V, axis=1)
 
     def n(x) -> str:

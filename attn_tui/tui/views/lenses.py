@@ -23,6 +23,8 @@ from .cost_lens import cost
 from .lens_table import table as _table
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from attn_tui.tui.state import State
 
 MAX_KEYS = 8  # rows of a per-key table before "… n more"
@@ -52,7 +54,7 @@ def nadaraya_watson(state: State) -> Group:
             tab.add_row(Text(keys[i]), fmt(tr.S[t, i]), fmt(kappa[i]), fmt(share), fmt(tr.A[t, i]))
     diff = lenses.max_abs_diff(o_nw, tr.O[t])
     kap = "exp(c·q_t·k_i/√d_k)" if state.scenario.scaled else "exp(c·q_t·k_i), unscaled"
-    lines = [
+    lines: list[RenderableType] = [
         Text(f"row {_label(state)}:  o_t = Σ κ_i v_i / Σ κ_i", style="bold"),
         Text(f"κ_i = exp(s_ti) = {kap}, c = {knob(state.scenario.c, 2)}"),
         tab,

@@ -21,6 +21,8 @@ from ..fmt import fmt, knob, short_vec
 from . import teaching
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from attn_tui.core.attention import Trace
     from attn_tui.core.scenario import Scenario
     from attn_tui.tui.state import State
@@ -54,7 +56,7 @@ def correlation(state: State) -> Group:
             break
         mark = "" if r["visible"][i] else "masked"
         tab.add_row(Text(s.key_labels[i]), fmt(r["raw"][i]), mark or fmt(r["scores"][i]), fmt(tr.A[t, i]))
-    lines = [
+    lines: list[RenderableType] = [
         Text(f"template q_t = {short_vec(tr.Q[t])} of {s.token_labels[t]!r}, every key:", style="bold"),
         tab,
         _detector_line(s, tr, t, r),

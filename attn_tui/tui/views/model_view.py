@@ -31,6 +31,7 @@ def legend(glyphs: bool = False) -> str:
 
 def header(state: State, every_layer: bool) -> str:
     ref, s = state.head, state.scenario
+    assert ref is not None  # the model screen's header is of a head (NO_HEADS without one)
     where = "every layer" if every_layer else f"layer {ref.layer}"
     return (
         f"where {who(s.tokens, state.row)} looks, in every head of "
@@ -40,7 +41,9 @@ def header(state: State, every_layer: bool) -> str:
 
 def head_lines(state: State, tops: list[HeadTop], seq: tuple, label: Style) -> Text:
     """One line per head: "L1.H2  t6 r 0.91 prev · …", the current head marked ▶."""
-    src, ref, t = state.head.source, state.head, state.row
+    ref, t = state.head, state.row
+    assert ref is not None  # the model screen's lines are of a head's source
+    src = ref.source
     keys = src.key_tokens or src.tokens
     aligned = src.T_k == src.T
     out = Text()

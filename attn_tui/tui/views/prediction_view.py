@@ -47,7 +47,9 @@ def why_none(state: State) -> str | None:
 def prediction_at(state: State) -> Prediction | None:
     """The model's prediction after the selected query (None: why_none says why): a built-in's, or the
     one a captured file stores (with the heads' direct parts when it holds what they need)."""
-    return None if why_none(state) else predict_source(state.head.source, state.row)
+    if why_none(state) or state.head is None:  # why_none says ONE_HEAD when there is no head
+        return None
+    return predict_source(state.head.source, state.row)
 
 
 def reads_file(state: State) -> bool:
@@ -62,12 +64,17 @@ def predicted(state: State, tops: list[HeadTop] | None = None) -> PredictionView
     (or what a file's row could not be read for: a non-finite top_readout, one line)."""
     try:
         p = prediction_at(state)
-        return why_none(state) if p is None else prediction_view(state, p, tops)
+        if p is not None:
+            return prediction_view(state, p, tops)
+        why = why_none(state)
+        assert why is not None  # no prediction: why_none says why (predict_source)
+        return why
     except ValueError as exc:
         return str(exc)
 
 
 def _looks(state: State, tops) -> dict:
+    assert state.head is not None  # a prediction is of a head's source (prediction_at)
     src = state.head.source
     keys = src.key_tokens or src.tokens
     out = {}
@@ -79,6 +86,7 @@ def _looks(state: State, tops) -> dict:
 def prediction_view(state: State, p: Prediction, tops: list[HeadTop] | None = None) -> PredictionView:
     """The words for ``p`` on ``state``; ``tops``: every head's top key at the query (query_tops, every
     layer; read here when not given)."""
+    assert state.head is not None  # a prediction is of a head's source (prediction_at)
     src = state.head.source
     tok, q = p.top[0]
     top = "next: " + " · ".join(f"{t!r} {p_text(v)}" for t, v in p.top)
@@ -103,7 +111,7 @@ def prediction_view(state: State, p: Prediction, tops: list[HeadTop] | None = No
     return PredictionView(headline, top, sums, lead, tuple(lines))
 
 
-def token_lines(v: PredictionView, current: tuple) -> Text:
+def token_lines(v: PredictionView, current: tuple | None) -> Text:
     """The token view's lines: the headline, the top five, the shares on one line (``current``, the
     head shown, in bold)."""
     out = Text()

@@ -6,6 +6,7 @@ is drawn. The page's try-it opens the token view on that sentence, on the induct
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -14,6 +15,11 @@ from ...core.heads import layer_readings, open_heads, sort_readings
 from ...core.models import MODELS
 from ...core.numfmt import fit_number
 
+if TYPE_CHECKING:
+    from ...core.heads.readings import Readings
+    from ...core.heads.source import HeadSource
+    from ...core.models.run import Run
+
 
 @dataclass(frozen=True)
 class TextTour:
@@ -21,9 +27,9 @@ class TextTour:
     token followed an earlier occurrence of token t), those where the top prediction is that token, and
     the row the try-it opens on (the last such position)."""
 
-    src: object  # the HeadSource (its run: the logits)
-    prev: object
-    induction: object
+    src: HeadSource  # its run: the logits
+    prev: Readings
+    induction: Readings
     copyable: tuple
     hits: tuple
     row: int
@@ -41,7 +47,8 @@ def measured(text: str | None = None) -> TextTour:
     readings = [r for layer in range(src.n_layers) for r in layer_readings(src, layer)]
     prev = sort_readings(readings, "prev_token")[0]
     ind = sort_readings(readings, "induction")[0]
-    ids, top = src.run.ids, src.run.logits.argmax(axis=-1)
+    run = cast("Run", src.run)  # a built-in's forward (HeadSource.run)
+    ids, top = run.ids, run.logits.argmax(axis=-1)
     where = copyable(ids)
     hits = tuple(t for t in where if top[t] == ids[t + 1])
     return TextTour(src, prev, ind, where, hits, (hits or where or (src.T - 1,))[-1])
@@ -50,8 +57,9 @@ def measured(text: str | None = None) -> TextTour:
 def text_page() -> str:
     entry = MODELS["text-demo"]
     model, m = entry.model(), measured()
+    assert m.prev.prev_token is not None and m.induction.induction is not None  # the strongest heads: measured
     t, labels = m.row, m.src.tokens
-    p = softmax(m.src.run.logits[t])
+    p = softmax(cast("Run", m.src.run).logits[t])  # a built-in's forward (HeadSource.run)
     guess = int(np.argmax(p))
     said = model.tokenizer.decode([guess])
     return (

@@ -30,7 +30,7 @@ class Weights(NamedTuple):
     """The weights of one direction: ``values`` (n,) and ``seen`` (n,) (False: masked)."""
 
     direction: str
-    index: int  # t (out) or the key t (in), 0-based
+    at: int  # t (out) or the key t (in), 0-based (not `index`: a tuple method)
     values: np.ndarray
     seen: np.ndarray
 
@@ -109,18 +109,16 @@ def token_view(state: State, w: Weights, rollout: bool = False) -> TokenView:
     s = state.scenario
     texts, joined = texts_of(state, w.direction)
     here = s.tokens if w.direction == OUT else s.keys
-    t = who(here, w.index)
-    selected = w.index if s.T == s.T_k and not s.cross else None  # the token t is in the text shown
+    t = who(here, w.at)
+    selected = w.at if s.T == s.T_k and not s.cross else None  # the token t is in the text shown
     name = ROLLOUT if rollout else WEIGHTED.get(state.weighting_shown, "A")
     if w.direction == OUT:
-        title = f"who does {t} look at: row {w.index + 1} of {name}, the weight it gives each key"
+        title = f"who does {t} look at: row {w.at + 1} of {name}, the weight it gives each key"
     else:
-        title = f"who looks at {t}: column {w.index + 1} of {name}, the weight each query gives it"
+        title = f"who looks at {t}: column {w.at + 1} of {name}, the weight each query gives it"
     if rollout:
         # an estimate under rollout's assumptions (values, W_O, MLPs left out), not a measured share
-        title = title.replace(
-            "the weight it gives each key", f"its estimate of what t{w.index + 1} draws from each token"
-        )
+        title = title.replace("the weight it gives each key", f"its estimate of what t{w.at + 1} draws from each token")
         title = title.replace("the weight each query gives it", "its estimate of what each position draws from it")
     top = top_keys(w.values, w.seen)
     listed = " · ".join(f"{who(texts, j)} {a:.3f}" for j, a in top) or "none: every key is masked"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -50,7 +51,7 @@ def snapshot(trainer, running: bool = False) -> Snapshot:
 
 def parse_controls(texts: dict) -> tuple[dict | None, str | None]:
     """{'lr': '0.5', 'd_k': '16', 'steps': '300', 'seed': '0'} -> (values, None) or (None, one line)."""
-    out = {}
+    out: dict[str, Any] = {}  # lr a float, the others ints: Config's keywords
     for key in CONTROLS:
         raw = texts.get(key, "")
         try:  # ASCII only (numparse); Config checks the ranges
@@ -227,6 +228,7 @@ def stall_paragraph() -> str:
             else f"(measuring the unscaled runs at d_k = {' and '.join(map(str, STALL_DKS))}, {COMPARE_STEPS} steps …)"
         )
     lo, hi = runs
+    assert lo is not None and hi is not None  # measured: the test above returned otherwise
     return (
         f"What the unscaled stall looks like, measured now ({COMPARE_STEPS} steps, seed 0): at d_k = {STALL_DKS[0]} "
         f"the {lo['wrong_rows']} rows that end wrong are not one-hot — median H {lo['wrong_rows_median_H_bits']:.2f} "

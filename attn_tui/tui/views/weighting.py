@@ -64,6 +64,7 @@ def pinned_row(state: State, t: int) -> np.ndarray:
     """Row t of the pinned state's A under this state's weighting (the chart's ghost ticks compare like
     with like), each key scaled by the pinned scenario's own values."""
     pin = state.compared
+    assert pin is not None  # called only when a pin can be compared (chart.py)
     kind = state.weighting_shown
     return pin.trace.A[t] if kind == "A" else weighted_rows(pin.with_(weighting=kind), pin.trace.A[t])
 

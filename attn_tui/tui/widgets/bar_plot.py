@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from textual.geometry import Region
@@ -71,7 +71,7 @@ class BarPlot(PlotextPlot):
 
     # --pad: the leading spaces, one shade off the text so the segments never merge (see
     # matrix-grid--header).
-    COMPONENT_CLASSES = frozenset({"bar-plot--bar", "bar-plot--text", "bar-plot--pad"})
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"bar-plot--bar", "bar-plot--text", "bar-plot--pad"}
 
     def __init__(self, prepare: Callable[[BarPlot], None] | None = None, **kw: Any) -> None:
         super().__init__(**kw)

@@ -7,10 +7,28 @@ posts the grid's own messages (MatrixGrid.CellCursorMoved, MatrixGrid.EditReques
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .page_scroll import reveal_line
 
+if TYPE_CHECKING:  # the checker sees the grid the mixin is mixed into (MatrixGrid, a ScrollView)
+    from typing import Any
 
-class GridCursor:
+    from textual.scroll_view import ScrollView as _Host
+else:
+    _Host = object
+
+
+class GridCursor(_Host):
+    if TYPE_CHECKING:  # what it reads of MatrixGrid
+        values: Any  # an ndarray, or any object with .shape and 2-D slicing
+        cursor: tuple[int, int]
+        CellCursorMoved: Any  # MatrixGrid's messages
+        EditRequested: Any
+
+        def _invalidate(self, r: int | None) -> None: ...
+        def _scroll_to_cell(self, row: int, col: int) -> None: ...
+
     def move_cursor(self, row: int, col: int, *, post: bool = True) -> None:
         """Put the cell cursor on (row, col), clamped; scroll it into view."""
         nr, nc = self.values.shape

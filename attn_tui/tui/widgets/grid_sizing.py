@@ -7,11 +7,28 @@ cursor and scroll offset, and keeps nothing of its own.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events
 from textual.geometry import Region
 
+if TYPE_CHECKING:  # the checker sees the grid the mixin is mixed into (MatrixGrid, a ScrollView)
+    from typing import Any
 
-class GridSizing:
+    from textual.scroll_view import ScrollView as _Host
+else:
+    _Host = object
+
+
+class GridSizing(_Host):
+    if TYPE_CHECKING:  # what it reads of MatrixGrid (and of GridCursor)
+        values: Any  # an ndarray, or any object with .shape and 2-D slicing
+        cursor: tuple[int, int]
+        _lw: int  # label column width
+        _w: int  # characters per number
+
+        def move_cursor(self, row: int, col: int, *, post: bool = True) -> None: ...
+
     def _view(self) -> tuple[int, int]:
         """(width, height) of the lines drawn, without the scrollbars (a line of cells repainted
         must not repaint a scrollbar beside or under it)."""

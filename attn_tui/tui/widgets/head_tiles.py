@@ -27,7 +27,9 @@ from textual.strip import Strip
 from . import palette
 
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, ClassVar
+
+    from ..views.heads_layout import Layout
 
 SHADES = (" ", "░", "▒", "▓", "█")  # by weight: < 0.05, < 0.25, < 0.5, < 0.75, else
 STEPS = np.array([0.05, 0.25, 0.5, 0.75])
@@ -60,16 +62,21 @@ class HeadTiles(ScrollView, can_focus=True):
         "Beside it its readings; a click picks the head."
     )
 
-    COMPONENT_CLASSES = frozenset({"head-tiles--border", "head-tiles--current", "head-tiles--hot", "head-tiles--axis"})
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "head-tiles--border",
+        "head-tiles--current",
+        "head-tiles--hot",
+        "head-tiles--axis",
+    }
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.tiles: list = []
-        self.lay = None  # views.heads_view.Layout
+        self.lay: Layout | None = None  # views/heads_layout.py
         self._cache: dict[int, Strip] = {}
         self._styles_read = None  # (colours, border, current, hot), read once per style update
 
-    def show(self, tiles: list, lay) -> None:
+    def show(self, tiles: list, lay: Layout) -> None:
         self.tiles, self.lay = tiles, lay
         rows = -(-len(tiles) // lay.per_row) if tiles else 0
         self.virtual_size = Size(lay.per_row * lay.tile_w, rows * lay.tile_h)
@@ -110,6 +117,7 @@ class HeadTiles(ScrollView, can_focus=True):
 
     def _line(self, sy: int) -> Strip:
         lay = self.lay
+        assert lay is not None  # drawn only once shown (render_line)
         row, ty = divmod(sy, lay.tile_h)
         segs: list[Segment] = []
         for tile in self.tiles[row * lay.per_row : (row + 1) * lay.per_row]:
@@ -118,6 +126,7 @@ class HeadTiles(ScrollView, can_focus=True):
 
     def _tile_line(self, tile, ty: int) -> list[Segment]:
         lay = self.lay
+        assert lay is not None  # drawn only once shown (render_line)
         plain, colours, border, current, hot, axis, blank = self._look()
         edge = current if tile.current else border
         inner = lay.tile_w - 2
@@ -152,6 +161,7 @@ class HeadTiles(ScrollView, can_focus=True):
     def _picture(self, thumb: np.ndarray, line: int) -> list[Segment]:
         """Picture line ``line``: one query row in shade glyphs, or two in half blocks (lay.half)."""
         lay = self.lay
+        assert lay is not None  # drawn only once shown (render_line)
         look = self._look()
         plain, colours, blank = look[0], look[1], look[-1]
         if not lay.half:

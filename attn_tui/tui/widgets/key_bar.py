@@ -18,7 +18,7 @@ from textual import events
 from .text_lines import TextLines
 
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, ClassVar
 
 # Which hints a narrow screen drops first (a higher number goes first; equal: the rightmost).
 # `? Help` and `^p palette` are always shown.
@@ -62,7 +62,7 @@ class KeyBar(TextLines):
     ``bar_label(action)``: the short label that keys sharing one hint show together (None: the
     binding's description), e.g. "multiplier ×÷1.1" for + and -."""
 
-    COMPONENT_CLASSES = frozenset({"key-bar--key"})
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"key-bar--key"}
 
     def __init__(self, bar_label: Callable[[str], str | None], **kw: Any) -> None:
         super().__init__(wrap=False, **kw)
@@ -101,7 +101,7 @@ class KeyBar(TextLines):
     def _build(self, width: int) -> Text:
         """The bar's text for ``width`` (its click spans kept with it)."""
         text, spans, seen = Text(no_wrap=True, overflow="ellipsis"), [], set()
-        entries = []  # [group, [keys], description, action, namespace, enabled, the screen's own]
+        entries: list[list[Any]] = []  # [group, [keys], description, action, namespace, enabled, the screen's own]
         active = self.screen.active_bindings
         own_keys = {key for key, (namespace, *_rest) in active.items() if namespace is self.screen}
         for namespace, binding, enabled, _tip in active.values():

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
 
-def with_help(help: str, renderable):
+def with_help(help: str | None, renderable):
     """The panel's HELP sentence (what it shows, in the lesson's words) above what it shows."""
     return Group(Text(help, style="italic"), renderable) if help else renderable
 
@@ -38,7 +38,8 @@ class LensPanel(Static):
 
     def __init__(self, title: str, help: str = "", **kw: Any) -> None:
         super().__init__(**kw)
-        self.border_title, self.HELP = title, help
+        self.border_title = title
+        self.HELP = help  # type: ignore[misc]  # each panel its own help (Textual's HELP is a class variable)
 
     def show(self, renderable) -> None:
         self.update(with_help(self.HELP, renderable))

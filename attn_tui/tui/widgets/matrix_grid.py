@@ -26,6 +26,8 @@ colour changed (and the legend), no relayout; otherwise the whole grid.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 from rich.segment import Segment
 from textual.geometry import Region, Size
@@ -65,7 +67,7 @@ class MatrixGrid(palette.SharedStyles, GridCursor, GridSizing, ScrollView, can_f
         """`enter` on cell (row, col); the app edits it, or says what to edit instead (S, M, A, O)."""
 
     extra_cell = 0
-    COMPONENT_CLASSES: frozenset = frozenset()  # palette.COMPONENTS, applied once per app and theme, not per grid
+    COMPONENT_CLASSES: ClassVar[set[str]] = set()  # palette.COMPONENTS, applied once per app and theme, not per grid
 
     def __init__(
         self, matrix: str, *, editable: bool = False, id: str | None = None, classes: str | None = None
@@ -104,6 +106,7 @@ class MatrixGrid(palette.SharedStyles, GridCursor, GridSizing, ScrollView, can_f
             if look != self._look:
                 self._look, self._header = look, None
                 self._cache.clear()
+        assert self._look is not None  # read at the first call (_stale starts True)
         return self._look
 
     # -- data in -------------------------------------------------------------
@@ -170,7 +173,7 @@ class MatrixGrid(palette.SharedStyles, GridCursor, GridSizing, ScrollView, can_f
         if version is not None or self.version is not None:
             return version is not None and version == self.version
         return np.array_equal(values, self.values, equal_nan=True) and (
-            blocked is None or np.array_equal(blocked, self.blocked)
+            blocked is None or (self.blocked is not None and np.array_equal(blocked, self.blocked))
         )
 
     def _repaint_changed_cells(self) -> None:
@@ -267,8 +270,8 @@ class MatrixGrid(palette.SharedStyles, GridCursor, GridSizing, ScrollView, can_f
         if y == 0:
             data, x0 = self._header_strip(), sx
             body = data.crop(x0, x0 + vis)
-            head = palette.legend_segments(self.kind, self._scale, lw, look)
-            return Strip([*head, *body], lw + body.cell_length).extend_cell_length(width, look.gap).crop(0, width)
+            legend = palette.legend_segments(self.kind, self._scale, lw, look)
+            return Strip([*legend, *body], lw + body.cell_length).extend_cell_length(width, look.gap).crop(0, width)
         else:
             r = sy + y - 1
             if r >= self.values.shape[0]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from rich.segment import Segment
@@ -21,6 +21,11 @@ from ...core.finite import finite_range  # (lo, hi) of a whole ndarray when the 
 from ...core.labeltext import cut, fit, last_cluster
 from ...core.numfmt import fit_number
 from ..framework import attach, component_class_styles, use_component_styles
+
+if TYPE_CHECKING:
+    from textual.widget import Widget as _Host  # the checker sees the widget the mixin is mixed into
+else:
+    _Host = object
 
 # The colours are defined in app.tcss only, as MatrixGrid component classes (a theme or a user's
 # CSS restyles them); the code counts the buckets, seq-0 .. seq-9 and div-0 .. div-8 there
@@ -119,7 +124,7 @@ def shared_look(node: DOMNode, style: Callable[[str], Style]) -> Look:
     return sheet.look
 
 
-class SharedStyles:
+class SharedStyles(_Host):
     """A widget mixin: get_component_rich_style("matrix-grid--seq-0") ... from :func:`shared_styles`
     (the widget declares no COMPONENT_CLASSES: Textual applies none of them to it)."""
 
@@ -236,8 +241,8 @@ def legend(kind: str, values, width: int, scale: float | None = None) -> tuple[s
         first = f"{m:.2g}" if 1e-2 <= m < 100 else fit_number(m, 4) if m >= 100 else compact(m, 2)  # "1e9", "5e-3"
         forms = (first, compact(m, 2), compact(m, 1))
         his = [hi[1:] if hi.startswith("0.") else hi for hi in forms]  # ".87": the legend has few cells
-        hi = next((h for h in his if width - 2 - 2 * len(h) >= 2), None)
-        lo, hi = ("-" + hi, hi) if hi else ("±" + his[-1], "")  # "±1e2" bar: no room for both ends
+        fits = next((h for h in his if width - 2 - 2 * len(h) >= 2), None)
+        lo, hi = ("-" + fits, fits) if fits else ("±" + his[-1], "")  # "±1e2" bar: no room for both ends
         n = DIV_BUCKETS
     else:
         return None

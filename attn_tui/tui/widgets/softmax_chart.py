@@ -20,6 +20,9 @@ from .bar_plot import BarPlot
 if TYPE_CHECKING:
     from typing import Any
 
+    from textual.geometry import Size
+    from textual.timer import Timer
+
 GHOST = "┃"  # the pinned row's value on each bar's line
 
 
@@ -58,12 +61,12 @@ class SoftmaxChart(Horizontal, can_focus=True):
         self._shown = None  # drawn last; redrawn on resize (the bars that fit change)
         self._last = float("-inf")  # when the chart was last drawn
         self._last_show = float("-inf")  # when it was last given a view
-        self._timer = None
+        self._timer: Timer | None = None
         self._title_only = False  # a refresh for a new border title (see refresh)
         self._title_quiet = False  # a new border title the render under way draws: no refresh
-        self._title_size = None  # the size the border title was fitted to
+        self._title_size: Size | None = None  # the size the border title was fitted to
         self._title = ""  # the border title's text: token labels, never parsed as markup
-        self._plots_memo = None  # (view, the plots' sizes, _plots of them)
+        self._plots_memo: tuple | None = None  # (view, the plots' sizes, _plots of them)
 
     @property
     def settled(self) -> bool:

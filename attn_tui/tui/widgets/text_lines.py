@@ -44,7 +44,7 @@ class TextLines(Widget):
         # Not drawn at this width yet (a pane before its first layout has width 0): the lines are
         # made when drawn, not here (wrapped to one cell, an inspector's text was ~1 ms of the launch).
         new = None if old is None else self._lines(self.size.width)
-        if new is None or len(old) != len(new):
+        if old is None or new is None or len(old) != len(new):
             auto = self.styles.height is not None and self.styles.height.is_auto
             self.refresh(layout=auto)
             return

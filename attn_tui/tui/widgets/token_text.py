@@ -61,7 +61,8 @@ class TokenText(ScrollView, can_focus=True):
         self.glyphs = False
         self._lines: list[list[int]] = []
         self._line_of: np.ndarray = np.zeros(0, dtype=np.int64)
-        self._laid = None  # (id(texts), width, joined, glyphs) the lines were made for
+        # (id(texts), width, joined, glyphs) the lines were made for
+        self._laid: tuple[int, int, bool, bool] | None = None
         self._look = None
 
     def show(self, texts: tuple, joined: bool, weights: np.ndarray, selected: int | None, glyphs: bool) -> None:

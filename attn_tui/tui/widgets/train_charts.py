@@ -97,7 +97,8 @@ class TrainCurves(Vertical):
             loss.styles.height = height  # on_resize shows the curves again at the new height
         bottom, ticks = decade_axis(lo, hi, loss.size.height - LOSS_FRAME)
         plt.ylim(bottom, hi)
-        plt.yticks(ticks, [f"{10.0**k:g}" for k in ticks])
+        at: list[float] = list(ticks)  # the same powers, typed as plotext takes them
+        plt.yticks(at, [f"{10.0**k:g}" for k in ticks])
         loss.refresh()
         rows = self.query_one("#train-rows", PlotextPlot)
         plt = rows.plt
