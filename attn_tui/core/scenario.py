@@ -140,7 +140,7 @@ class Scenario:
             return tuple(self.features[: self.d_v])
         return tuple(f"v{j + 1}" for j in range(self.d_v))
 
-    def with_(self, **changes: Any) -> Any:
+    def with_(self, **changes: Any) -> Scenario:
         """A copy with ``changes`` applied (and validated)."""
         return replace(self, **changes)
 
