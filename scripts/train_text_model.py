@@ -458,8 +458,9 @@ def init_from(p: dict, args) -> None:
         add_shared(p["embed"], args.init_shared)
     earlier = [line for line in (meta.get("earlier_finetunes"), meta.get("finetune")) if line]
     args.init_meta = {
-        "init_steps": meta.get("init_steps", meta.get("steps", "?")),
-        "init_seconds": meta.get("init_seconds", meta.get("train_seconds", "?")),
+        # the --init file's own steps and seconds (its earlier stages: "pretrain", "earlier_finetunes")
+        "init_steps": meta.get("steps", "?"),
+        "init_seconds": meta.get("train_seconds", "?"),
         # how the starting weights were made: their own "pretrain" line, or one written from their recipe
         "pretrain": meta.get("pretrain")
         or f"{meta.get('steps', '?')} steps in {meta.get('train_seconds', '?')} s: {meta.get('recipe', '?')}",

@@ -185,5 +185,6 @@ def test_a_second_fine_tune_keeps_the_first_ones_line(script, tmp_path):
     second = script.parse_args(["--init", str(first), "--tokenizer", str(tmp_path / "tok.json")])
     script.init_from(fresh_params(script, torch, 32), second)
     assert second.init_meta["pretrain"] == "12000 steps on a GPU"
+    assert (second.init_meta["init_steps"], second.init_meta["init_seconds"]) == ("7", "3")  # the first's own
     with safe_open(str(first), "np") as f:
         assert second.init_meta["earlier_finetunes"] == "918 steps on a CPU ; then " + f.metadata()["finetune"]
