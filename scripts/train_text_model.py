@@ -2,7 +2,7 @@
 
     python scripts/train_text_model.py --device cuda    # pretrain (the shipped weights' stage 1: 158 s on an H200)
     python scripts/train_text_model.py --eval-only      # measure the files in --out
-    python scripts/train_text_model.py --init W --tokenizer T ...   # fine-tune from W (stage 2: 21 min on a CPU)
+    python scripts/train_text_model.py --init W --tokenizer T ...   # fine-tune from W (stages 2, 3: 21, 2.5 min)
 
 The text: the English prose of the Python 3.11 documentation (Debian package python3.11-doc,
 PSF License v2), fetched with `apt-get download` and cached under --cache. Paragraphs (<p>) of
@@ -17,8 +17,9 @@ the two shipped files are written, so a cut run still leaves a usable model.
 The defaults are the shipped weights' pretraining: 12,000 steps of 32 x 256 tokens (98 M tokens).
 On this project's 2-core CPU one step takes about 3-6 s, so it is for a GPU; CPU runs of an hour
 (about 1,000 steps) from random weights grew no induction head. The shipped weights are that
-pretraining fine-tuned on the CPU for 918 steps (--init, the repeats' words drawn by frequency:
-docs/TEXT_MODEL.md, "The recipe").
+pretraining fine-tuned twice on the CPU (--init): 918 steps with the repeats' words drawn by
+frequency, then 500 steps from a stronger shared direction (--init-shared) with repeats of random ids
+(--frac-random-repeat): docs/TEXT_MODEL.md, "The recipe".
 The evaluation prints the table pasted in docs/TEXT_MODEL.md, measured on the shipped files.
 """
 
