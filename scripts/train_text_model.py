@@ -2,7 +2,7 @@
 
     python scripts/train_text_model.py --device cuda    # pretrain (the shipped weights' stage 1: 158 s on an H200)
     python scripts/train_text_model.py --eval-only      # measure the files in --out
-    python scripts/train_text_model.py --init W --tokenizer T ...   # fine-tune from W (stage 2: 21 min on a CPU)
+    python scripts/train_text_model.py --init W --tokenizer T ...   # fine-tune from W (stages 2, 3: 21, 2.5 min)
 
 The text: the English prose of the Python 3.11 documentation (Debian package python3.11-doc,
 PSF License v2), fetched with `apt-get download` and cached under --cache. Paragraphs (<p>) of
@@ -17,8 +17,9 @@ the two shipped files are written, so a cut run still leaves a usable model.
 The defaults are the shipped weights' pretraining: 12,000 steps of 32 x 256 tokens (98 M tokens).
 On this project's 2-core CPU one step takes about 3-6 s, so it is for a GPU; CPU runs of an hour
 (about 1,000 steps) from random weights grew no induction head. The shipped weights are that
-pretraining fine-tuned on the CPU for 918 steps (--init, the repeats' words drawn by frequency:
-docs/TEXT_MODEL.md, "The recipe").
+pretraining fine-tuned twice on the CPU (--init): 918 steps with the repeats' words drawn by
+frequency, then 500 steps from a stronger shared direction (--init-shared) with repeats of random ids
+(--frac-random-repeat): docs/TEXT_MODEL.md, "The recipe".
 The evaluation prints the table pasted in docs/TEXT_MODEL.md, measured on the shipped files.
 """
 
@@ -65,6 +66,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--warmup", type=int, default=100)
     ap.add_argument("--frac-text-repeat", type=float, default=0.2)
     ap.add_argument("--frac-token-repeat", type=float, default=0.5)
+    ap.add_argument(
+        "--frac-random-repeat",
+        type=float,
+        default=0.0,
+        help="rows holding a run of ids drawn uniformly from the whole vocabulary (no EOT, distinct), then the "
+        "same run again: no bigram helps, only the exact previous token",
+    )
     ap.add_argument("--stop-after", type=int, help="stop at this step (schedule of --steps)")
     ap.add_argument(
         "--time-budget",
@@ -86,6 +94,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--init",
         type=Path,
         help="start from the weights of this text_model.safetensors (a fine-tune; give its --tokenizer too)",
+    )
+    ap.add_argument(
+        "--init-shared",
+        type=float,
+        default=0.0,
+        help="with --init: add S * sqrt(d_model) along the mean embedding row's direction to every row (the "
+        "norm --embed-shared S gives at init): a stronger position signal for layer 0 to start from",
     )
     ap.add_argument("--repeat-top", type=int, default=1000, help="the repeats' words: the N commonest word tokens")
     ap.add_argument(
@@ -323,6 +338,18 @@ def repeat_pool(stream: np.ndarray, tok: Tokenizer, args) -> tuple[np.ndarray, n
     return ids, weight / weight.sum()
 
 
+def repeat_span(stream: np.ndarray, pool: tuple, rng: np.random.Generator, r: float, k: int, args) -> np.ndarray:
+    """The span a row repeats, by where r falls: a natural span (--frac-text-repeat), common words
+    (--frac-token-repeat), or ids uniform over the vocabulary but EOT (--frac-random-repeat)."""
+    common, probs = pool
+    if r < args.frac_text_repeat:
+        s = int(rng.integers(0, len(stream) - k))
+        return stream[s : s + k]
+    if r < args.frac_text_repeat + args.frac_token_repeat:
+        return rng.choice(common, k) if probs is None else rng.choice(common, k, replace=False, p=probs)
+    return 1 + rng.choice(args.vocab - 1, k, replace=False)
+
+
 def make_batch(stream: np.ndarray, pool: tuple, rng: np.random.Generator, args) -> np.ndarray:
     """(B, n+1) ids: natural crops; a fraction hold a span then the same span again."""
     common, probs = pool
@@ -331,16 +358,12 @@ def make_batch(stream: np.ndarray, pool: tuple, rng: np.random.Generator, args) 
     rows = np.stack([stream[s : s + n1] for s in starts])
     for row in rows:
         r = rng.random()
-        if r >= args.frac_text_repeat + args.frac_token_repeat:
+        if r >= args.frac_text_repeat + args.frac_token_repeat + args.frac_random_repeat:
             continue
         k = int(rng.integers(4, n1 // 2 + 1))
         if probs is not None:
             k = min(k, len(common))
-        if r < args.frac_text_repeat:
-            s = int(rng.integers(0, len(stream) - k))
-            span = stream[s : s + k]
-        else:
-            span = rng.choice(common, k) if probs is None else rng.choice(common, k, replace=False, p=probs)
+        span = repeat_span(stream, pool, rng, r, k, args)
         at = int(rng.integers(0, n1 - 2 * k + 1))
         row[at : at + k] = span
         row[at + k : at + 2 * k] = span
@@ -432,15 +455,27 @@ def init_from(p: dict, args) -> None:
             sys.exit(2)
         with torch.no_grad():
             t.copy_(torch.from_numpy(arrays[k]))
+    if args.init_shared:
+        add_shared(p["embed"], args.init_shared)
+    earlier = [line for line in (meta.get("earlier_finetunes"), meta.get("finetune")) if line]
     args.init_meta = {
-        "init_steps": meta.get("init_steps", meta.get("steps", "?")),
-        "init_seconds": meta.get("init_seconds", meta.get("train_seconds", "?")),
+        # the --init file's own steps and seconds (its earlier stages: "pretrain", "earlier_finetunes")
+        "init_steps": meta.get("steps", "?"),
+        "init_seconds": meta.get("train_seconds", "?"),
         # how the starting weights were made: their own "pretrain" line, or one written from their recipe
         "pretrain": meta.get("pretrain")
         or f"{meta.get('steps', '?')} steps in {meta.get('train_seconds', '?')} s: {meta.get('recipe', '?')}",
         "n_ctx_train": meta.get("n_ctx_train", "?"),
-    }
+    } | ({"earlier_finetunes": " ; then ".join(earlier)} if earlier else {})
     print(f"init: {args.init} ({args.init_meta['init_steps']} steps, {args.init_meta['init_seconds']} s)")
+
+
+def add_shared(embed: torch.Tensor, s: float) -> None:
+    """Add s * sqrt(d) along the mean row's direction to every row of embed (V, d), in place: the
+    norm --embed-shared s gives at init, along the direction the trained heads already read."""
+    with torch.no_grad():
+        mean = embed[1:].mean(0)  # EOT aside
+        embed += s * embed.shape[1] ** 0.5 * mean / mean.norm()
 
 
 def export(p: dict, tok: Tokenizer, args, prov: dict) -> None:
@@ -455,14 +490,17 @@ def export(p: dict, tok: Tokenizer, args, prov: dict) -> None:
         "n_ctx_train": str(args.n_ctx_train),
         "recipe": " ".join(
             f"--{k.replace('_', '-')} {getattr(args, k)}"
-            for k in ("batch", "d_model", "heads", "lr", "embed_shared", "frac_text_repeat", "frac_token_repeat")
+            for k in (
+                *("batch", "d_model", "heads", "lr", "embed_shared"),
+                *("frac_text_repeat", "frac_token_repeat", "frac_random_repeat"),
+            )
         ),
     }
     if args.init:  # a fine-tune: steps and train_seconds are its own, init_* the weights it started from
         init = dict(getattr(args, "init_meta", {}))
         tuned = " ".join(
             f"--{k.replace('_', '-')} {getattr(args, k)}"
-            for k in ("steps", "warmup", "n_ctx_train", "repeat_top", "repeat_alpha", "device")
+            for k in ("steps", "warmup", "n_ctx_train", "repeat_top", "repeat_alpha", "init_shared", "device")
         )
         meta["recipe"] += " " + tuned
         meta["finetune"] = f"{prov['steps']} steps in {prov['seconds']:.0f} s from the --init weights: {meta['recipe']}"
@@ -678,6 +716,9 @@ def prepare(args) -> tuple:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    if args.init_shared and not args.init:
+        print("error: --init-shared adds to the weights of --init; give --init", file=sys.stderr)
+        sys.exit(2)
     torch.set_num_threads(args.threads)
     torch.backends.cuda.matmul.allow_tf32 = True  # on a GPU; the CPU and the exported weights stay float32
     torch.manual_seed(SEED)
@@ -690,6 +731,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.init:
             init_from(p, args)
         p = {k: t.detach().to(args.device).requires_grad_() for k, t in p.items()}
+        args.vocab = tok.get_vocab_size()
         prov = train(p, stream, repeat_pool(stream, tok, args), tok, args)
         print(f"trained {prov['steps']} steps in {prov['seconds']:.0f} s", flush=True)
         if args.skip_eval:

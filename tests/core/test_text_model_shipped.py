@@ -1,6 +1,6 @@
 """The shipped text model's files (attn_tui/core/models/): small enough to ship in the wheel, the
-tokenizer the one its weights were trained with, and the metadata naming both stages of how they were
-made (docs/TEXT_MODEL.md, "The recipe"): the GPU pretraining and the CPU fine-tune."""
+tokenizer the one its weights were trained with, and the metadata naming the three stages of how they
+were made (docs/TEXT_MODEL.md, "The recipe"): the GPU pretraining and the two CPU fine-tunes."""
 
 from __future__ import annotations
 
@@ -25,8 +25,13 @@ def test_weights_and_tokenizer_fit_the_budget():
     assert WEIGHTS.stat().st_size + TOKENIZER.stat().st_size <= SHIPPED_FILES_BUDGET
 
 
-def test_the_metadata_names_the_pretraining_and_the_fine_tune():
+def test_the_metadata_names_the_pretraining_and_both_fine_tunes():
     meta = metadata()
-    assert meta["init_steps"] == "12000" and "H200" in meta["pretrain"] and "12000 steps" in meta["pretrain"]
+    assert "H200" in meta["pretrain"] and "12000 steps" in meta["pretrain"]
+    # stage 2, the weights stage 3 started from
+    assert meta["init_steps"] == "918" and meta["earlier_finetunes"].startswith("918 steps")
+    assert "--repeat-alpha 0.5" in meta["earlier_finetunes"]
+    # stage 3, this file's own
     assert f"{meta['steps']} steps" in meta["finetune"] and f"{meta['train_seconds']} s" in meta["finetune"]
-    assert "--repeat-alpha 0.5" in meta["finetune"] and "--repeat-alpha 0.5" in meta["recipe"]
+    for flag in ("--init-shared 0.15", "--frac-random-repeat 0.3", "--repeat-alpha 0.75"):
+        assert flag in meta["finetune"] and flag in meta["recipe"], flag
