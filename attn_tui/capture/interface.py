@@ -65,6 +65,21 @@ def to_numpy(t: torch.Tensor) -> np.ndarray:
     return t.cpu().numpy()
 
 
+class ByHead:
+    """A layer's (H, ...) tensor as the file takes it, one head at a time: each head is brought to the
+    host as the file writes it (to_numpy of ``t[h]``), so the host never holds a whole layer's Q, K, V or
+    A at once (issue 48: on a GPU, the host's peak). ``shape`` and ``dtype`` are the whole's, as a NumPy
+    array's would be."""
+
+    def __init__(self, t: torch.Tensor) -> None:
+        self.t = t.detach()
+        self.shape = tuple(self.t.shape)
+        self.dtype = np.dtype(np.float32) if self.t.dtype == torch.bfloat16 else np.dtype(str(self.t.dtype)[6:])
+
+    def __iter__(self) -> Any:
+        return (to_numpy(self.t[h]) for h in range(self.shape[0]))
+
+
 class MaskRows:
     """Rows of one sequence's mask (T, T') as float64 NumPy arrays (the explicit M of a mask of kind
     "additive", which the file keeps). Boolean masks (True = attend, transformers') read as 0 /

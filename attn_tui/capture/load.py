@@ -217,6 +217,8 @@ def load_model(
     }
     if device_map is not None:
         opts["device_map"] = device_map
+    elif device != "cpu":  # the weights loaded straight onto the device: the host never holds them (issue 48)
+        opts["device_map"] = device
     with _Progress(model_id):
         try:
             with warnings.catch_warnings():  # torch warns of a pickle's protocol in two lines: the refusal says it
@@ -235,4 +237,4 @@ def load_model(
             ) from None
         except (OSError, ValueError, KeyError, RuntimeError, ImportError) as exc:
             raise _load_problem(model_id, config, exc, allow_pickle) from None
-    return (model if device_map is not None else model.to(device)).eval()
+    return (model if "device_map" in opts else model.to(device)).eval()

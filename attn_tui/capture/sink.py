@@ -1,7 +1,8 @@
 """Each layer as the forward pass gives it: its heads checked against the model's own A on the
-model's device (check_torch: the core's check, in torch), its Q, K, V and W_O brought to the host
-and written to the file (core.heads.layer_file), and the model's A let go (brought to the host and
-kept in the file only with --keep-A). The capture's memory is the model's plus one layer's."""
+model's device (check_torch: the core's check, in torch), its Q, K, V and W_O brought to the host a
+head at a time as the file takes them (core.heads.layer_file), and the model's A let go (brought to
+the host and kept in the file only with --keep-A). The capture's memory is the model's plus one
+layer's on its device, and one head's on the host."""
 
 from __future__ import annotations
 
@@ -14,12 +15,10 @@ from ..core.heads.multihead_settings import read_mask_kind
 from ..core.mask_kinds import MASK_KINDS
 from . import interface
 from .check_torch import layer_figures
-from .interface import Unsupported, to_numpy
+from .interface import ByHead, Unsupported
 
 if TYPE_CHECKING:
     from typing import Any
-
-    import numpy as np
 
 
 def output_projection(model: Any, module: Any, width: int) -> Any:
@@ -74,11 +73,11 @@ class LayerSink:
             self.with_w_o = W_O is not None
         if self.with_w_o != (W_O is not None):
             raise Unsupported(f"layer {idx}: {'no' if W_O is None else 'an'} output projection, unlike the first")
-        arrays: dict[str, np.ndarray | None] = {"Q": to_numpy(layer.Q), "K": to_numpy(layer.K), "V": to_numpy(layer.V)}
+        arrays: dict[str, Any] = {"Q": ByHead(layer.Q), "K": ByHead(layer.K), "V": ByHead(layer.V)}
         if W_O is not None:
             arrays["W_O"] = W_O
         if self.keep_A:
-            arrays["A"] = to_numpy(layer.A)
+            arrays["A"] = ByHead(layer.A)
         if MASK_KINDS[mask[0]].stored:
             arrays["M"] = layer.M
         self.writer.add(i, arrays)

@@ -94,3 +94,30 @@ def test_a_layer_unlike_the_first_is_refused(tmp_path):
             f.add(1, per[1] | {"Q": per[1]["Q"][:, :-1]})
         with pytest.raises(ValueError, match="every layer gives"):
             f.add(1, {k: v for k, v in per[1].items() if k != "W_O"})
+
+
+class Heads:
+    """An array given a head at a time (what capture's ByHead gives): the whole's shape and dtype,
+    its slices along axis 0 when iterated; ``drop`` heads left out at the end."""
+
+    def __init__(self, a, drop=0):
+        self.a, self.shape, self.dtype, self.drop = a, a.shape, a.dtype, drop
+
+    def __iter__(self):
+        return iter(self.a[: len(self.a) - self.drop])
+
+
+def test_a_layer_given_a_head_at_a_time_writes_the_same_bytes(tmp_path):
+    per_layer = layers()
+    meta = settings(["causal"] * L)
+    whole = write_by_layer(tmp_path / "whole.safetensors", per_layer, (0, 1, 2), meta)
+    parts = [{k: Heads(v) if v.ndim == 3 else v for k, v in ly.items()} for ly in per_layer]
+    headwise = write_by_layer(tmp_path / "heads.safetensors", parts, (2, 0, 1), meta)
+    assert headwise.read_bytes() == whole.read_bytes()
+
+
+def test_a_layer_missing_a_head_is_refused_naming_the_array(tmp_path):
+    ly = layers()[0]
+    (tmp_path / "f.safetensors").touch()
+    with LayerFile(tmp_path / "f.safetensors", L, 4096) as f, pytest.raises(ValueError, match=r"^K: layer 0's parts"):
+        f.add(0, ly | {"K": Heads(ly["K"], drop=1)})

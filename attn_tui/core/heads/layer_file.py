@@ -35,7 +35,9 @@ if TYPE_CHECKING:
 class LayerFile:
     """``with LayerFile(path, n_layers, reserve) as f: f.add(l, {"Q": ..., ...}) ...; f.finish(meta)``.
 
-    ``add`` takes layer l's arrays (each one layer: Q (H, T, d_k), ...), in any order of l; every
+    ``add`` takes layer l's arrays (each one layer: Q (H, T, d_k), ...), in any order of l, each a NumPy
+    array or an iterable of its slices along the first axis, in order, with the whole's ``shape`` and
+    ``dtype`` (capture's ByHead: one head on the host at a time); every
     layer gives the same names with the same shapes and dtypes, but the ``optional`` ones (name ->
     (one layer's shape, dtype), e.g. M's ((T, T'), float64)), which a layer gives or not. ``reserve``:
     bytes of header room for the metadata (tokens, provenance: at least their JSON's length)."""
@@ -85,7 +87,11 @@ class LayerFile:
             if a.shape != shape:
                 raise ValueError(f"{name}: layer {layer} has shape {a.shape}, the file's layers {shape}")
             self.f.seek(self.data_at + region + layer * n)
-            self.f.write(np.ascontiguousarray(a, dtype=dtype).data.cast("B"))  # .data: the array's memoryview
+            wrote = 0
+            for part in (a,) if isinstance(a, np.ndarray) else a:  # an array, or its slices along axis 0 in order
+                wrote += self.f.write(np.ascontiguousarray(part, dtype=dtype).data.cast("B"))  # .data: a memoryview
+            if wrote != n:
+                raise ValueError(f"{name}: layer {layer}'s parts hold {wrote} bytes, the file's layers {n}")
         self.used |= set(arrays) & set(self.optional)
 
     def finish(self, metadata: dict[Any, Any], whole: dict[Any, Any] | None = None) -> None:
