@@ -196,12 +196,13 @@ def _verdicts(d: Any) -> list[Any]:
         best = _best(d["heads"], field)
         if best is not None and best[field] < NAMES_A_HEAD:  # a highest reading, not a kind of head
             out.append(
-                f"no {what} head: no head's {field} reaches {NAMES_A_HEAD} (the highest: layer {best['layer']}, "
-                f"head {best['head']}, {best[field]:.3f})"
+                f"on this text no head's {field} reaches {NAMES_A_HEAD}; the highest: layer {best['layer']}, "
+                f"head {best['head']}, {best[field]:.3f}"
             )
         elif best is not None:
             out.append(
-                f"strongest {what} head: layer {best['layer']}, head {best['head']} ({field} = {best[field]:.3f}); "
+                f"on this text, the strongest {what} head: layer {best['layer']}, head {best['head']} "
+                f"({field} = {best[field]:.3f}); "
                 f"its mean entropy {best['mean_entropy_bits']:.2f} bits of a mean {best['mean_ceiling_bits']:.2f}-bit "
                 f"ceiling ({ceiling})"
             )
