@@ -16,10 +16,9 @@ from ..core.heads.combine import combine
 from ..core.heads.query_top import query_tops
 from ..core.heads.readings import FIELDS, NAMES_A_HEAD, READINGS
 from ..core.heads.source import HeadSource, all_readings, own_weights_diffs
-from ..core.labeltext import positioned
-from ..core.limits import printable
 from ..core.mask_kinds import label, of_label
 from .prediction_text import prediction_dict, prediction_lines, prediction_of
+from .text import listed
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -138,7 +137,7 @@ def _per_layer(values: Any) -> str:
 def tokens_line(tokens: Any, most: int = TOKENS_SHOWN) -> str:
     """ "tokens: t1 q, t2 w, …": the first ``most`` as the lesson writes them (positions when a token
     repeats, core.labeltext.positioned), then how many more."""
-    shown = ", ".join(map(printable, positioned(tokens)[:most]))
+    shown = ", ".join(listed(tokens)[:most])  # a tokenizer's own spaces quoted (text.listed)
     more = len(tokens) - most
     return f"tokens: {shown}" + (f", ... ({more} more, {len(tokens)} in all)" if more > 0 else "")
 
