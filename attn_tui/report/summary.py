@@ -191,6 +191,11 @@ def summary_dict(
     }
 
 
+def _params(s: Scenario, proj: HeadOrigin | None) -> str:
+    """The params line: a model's head's or X's projections (text.params_line), else Q, K, V as given."""
+    return params_line(s, proj) if proj is not None or s.projected else "params: n/a (Q, K, V given directly)"
+
+
 def summary_text(
     s: Scenario, name: str = "", figures: dict[Any, Any] | None = None, proj: HeadOrigin | None = None
 ) -> str:
@@ -239,8 +244,7 @@ def summary_text(
         "   (from QR factors of Q and K: S = Q1 (R1 R2^T) Q2^T)",
         "largest singular values of S: " + "  ".join(f"{v:.6g}" for v in f["singular_values_S"]),
     ]
-    given = "params: n/a (Q, K, V given directly)"  # no model's head: Q, K, V as the file gives them
-    lines.append(params_line(s, proj) if proj is not None or s.projected else given)
+    lines.append(_params(s, proj))
     return "\n".join(lines) + "\n"
 
 
