@@ -86,16 +86,16 @@ def _unit(ch: str | None, data: bytes) -> str:
     return ch if ch.isprintable() or ch == " " else _mark(data)
 
 
-def _shown(units: list[str]) -> str:
-    """A token's units, joined: spaces only as ␣ signs; cut to TOKEN_LABEL_MAX between units (… last)."""
+def _shown(units: list[str], most: int | None = TOKEN_LABEL_MAX) -> str:
+    """A token's units, joined: spaces only as ␣ signs; cut to ``most`` between units (… last; None: whole)."""
     if units and all(u == " " for u in units):
         units = ["␣"] * len(units)
     text = "".join(units)
-    if len(text) <= TOKEN_LABEL_MAX:
+    if most is None or len(text) <= most:
         return text or "∅"
     kept, size = [], 0
     for u in units:
-        if size + len(u) > TOKEN_LABEL_MAX - 1:
+        if size + len(u) > most - 1:
             break
         kept.append(u)
         size += len(u)
@@ -112,8 +112,8 @@ def byte_label(data: bytes) -> str:
 def drawn_texts(pieces: Sequence[bytes]) -> tuple[str, ...]:
     """Each token's text as the token view draws the sequence: whole characters where a token holds
     their last byte, PARTIAL where it holds an earlier byte of a character a later token completes (one
-    mark a character), a byte of no character at all as <C3>. [b' l', b'\\xc3', b'\\xa4u'] ->
-    (' l', '◌', 'äu'): joined, " l◌äu"."""
+    mark a character), a byte of no character at all as <C3>; never cut (labels are, the text is not).
+    [b' l', b'\\xc3', b'\\xa4u'] -> (' l', '◌', 'äu'): joined, " l◌äu"."""
     owner: list[int] = []  # the token of each byte
     for k, piece in enumerate(pieces):
         owner.extend([k] * len(piece))
@@ -126,4 +126,4 @@ def drawn_texts(pieces: Sequence[bytes]) -> tuple[str, ...]:
                 units[k].append(PARTIAL)
         units[last].append(_unit(ch, part))
         at += len(part)
-    return tuple(_shown(u) for u in units)
+    return tuple(_shown(u, None) for u in units)  # drawn whole: a text, not a label (a token's bytes are few)
