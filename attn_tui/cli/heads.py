@@ -12,11 +12,12 @@ single-head door (scenario_io.load): never a traceback.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from .args import number_type
 from .errors import EXIT_OK
-from .output import emit, progress_line
+from .output import emit, progress_line, say
 
 if TYPE_CHECKING:
     from typing import Any
@@ -95,6 +96,15 @@ def opened(name: str, text: str | None, flag: str = "--tokens"):
         raise ValueError(f"{flag}: {exc}") from None
 
 
+def note_length(src) -> None:
+    """One line on stderr when a built-in model reads a text longer than it was ever trained on (text-demo:
+    its metadata's n_ctx_train, 256): the numbers are printed all the same, but they are out of its training."""
+    entry = getattr(src, "model", None)
+    line = entry.beyond_training(src.T) if entry is not None else None
+    if line:
+        say(f"attn-tui: note: {line}")
+
+
 def run(args: Any) -> int:
     emit(render(args))  # checked, as report's and train's (a bare write raised a traceback)
     return EXIT_OK
@@ -142,6 +152,7 @@ def _run(args: Any) -> str:
     from ..report.heads_text import heads_json, heads_text
 
     src = opened(args.source, *given_text(args.tokens, args.text))
+    note_length(src)
     if args.layer is not None:
         check_head(src, args.layer)
     layers = range(src.n_layers) if args.layer is None or args.rollout else [args.layer]
@@ -171,7 +182,8 @@ def _position(text: str, T: int) -> int:
 
 def report_scenario(args: Any):
     """For `report --scenario NAME|FILE --layer L --head H`: (that head's Scenario through the door's
-    limits (limits.admit, the report's sizes), its W_O^(h) or None), or None when the scenario is a single head (then
+    limits (limits.admit, the report's sizes), its W_O^(h) or None, its d_model and projections as the
+    source knows them (core/heads/head_origin.py) or None), or None when the scenario is a single head (then
     --layer / --head are refused). A multi-head scenario without both is refused. An array file
     given with --layer/--head goes through the multi-head door, which names it when it refuses."""
     return _backstop(args.scenario, _report_scenario, args)
@@ -179,9 +191,11 @@ def report_scenario(args: Any):
 
 def _report_scenario(args: Any):
     from ..core.arrays_io import is_arrays_file
+    from ..core.builtins import BUILTINS
     from ..core.heads.admission import check_heads
     from ..core.heads.demo import HEAD_BUILTINS
     from ..core.heads.door import open_heads
+    from ..core.heads.head_origin import head_origin
     from ..core.heads.multihead_io import is_heads_file
     from ..core.heads.source import check_head
     from ..core.heads.weighting import source_w_o
@@ -191,6 +205,11 @@ def _report_scenario(args: Any):
     multi = name is not None and (name in HEAD_BUILTINS or is_heads_file(name))
     text, flag = given_text(getattr(args, "tokens", None), getattr(args, "text", None))
     if text is not None and name not in HEAD_BUILTINS:
+        if name is not None and name not in BUILTINS and not os.path.lexists(name):  # said as such
+            raise ValueError(
+                f"{printable(name)}: no such file, and no built-in of that name "
+                f"({flag} goes with a multi-head built-in: {', '.join(HEAD_BUILTINS)})"
+            )
         raise ValueError(f"{flag} goes with a multi-head built-in ({', '.join(HEAD_BUILTINS)})")
     if not multi:
         if picked != (None, None):
@@ -204,7 +223,8 @@ def _report_scenario(args: Any):
             "or list every head with `attn-tui heads`"
         )
     src = opened(name, text, flag)
+    note_length(src)
     check_head(src, *picked)
     check_heads(src, name, [picked])
     s = named_head_scenario(src, name, *picked)
-    return admit(s, large=True), source_w_o(src, *picked)
+    return admit(s, large=True), source_w_o(src, *picked), head_origin(src, *picked)

@@ -60,7 +60,8 @@ def render(args: Any) -> str:
     from . import heads
 
     head = heads.report_scenario(args)  # a multi-head file's (or built-in's) head --layer L --head H
-    scenario, w_o_h = (None, None) if head is None else head  # w_o_h: its W_O^(h), for A_info_weighted
+    # w_o_h: its W_O^(h), for A_info_weighted; proj: the model's d_model and this head's projections
+    scenario, w_o_h, proj = (None, None, None) if head is None else head
     if scenario is None and args.scenario is not None:
         scenario = resolve(args.scenario, large=True)  # T up to 16384
     if scenario is None:
@@ -69,14 +70,14 @@ def render(args: Any) -> str:
         if not args.full:
             f = summary.summarise(scenario, progress=_progress(summary))
             return (
-                as_json.dumps(summary.summary_dict(scenario, args.scenario, f))
+                as_json.dumps(summary.summary_dict(scenario, args.scenario, f, proj))
                 if args.json
-                else summary.summary_text(scenario, args.scenario, f)
+                else summary.summary_text(scenario, args.scenario, f, proj)
             )
         full.check_full(scenario, args.json, w_o_h is not None)  # the JSON's peak is ~4x the text's
     if args.json:
-        return as_json.scenario_json(scenario, args.scenario, w_o_h)
-    return text.scenario_text(scenario, args.scenario)
+        return as_json.scenario_json(scenario, args.scenario, w_o_h, proj)
+    return text.scenario_text(scenario, args.scenario, proj)
 
 
 def _progress(summary):

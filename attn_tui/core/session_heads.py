@@ -57,11 +57,17 @@ def with_heads(scenarios: tuple[Any, ...], heads: tuple[Any, ...]) -> list[Any]:
 def count_edits(n: int, step_heads: tuple[Any, ...], head: HeadAt | None) -> int:
     """How many of ``n`` undo steps changed a scenario: a step from one head of a multi-head source to
     another (``step_heads``: each step's head, () when none was a head; ``head``: the state's) is a
-    move, not an edit, as SessionKeeper.has_edits judges."""
+    move, not an edit, as SessionKeeper.has_edits judges; a step to a built-in's new text (`i`: the same
+    source run on another sentence, its tokens changed) is an edit."""
     if not step_heads and head is None:
         return n
     heads = [*(step_heads or (None,) * n), head]
-    return sum(a == b for a, b in zip(heads, heads[1:]))
+    return sum(a == b or _new_text(a, b) for a, b in zip(heads, heads[1:]))
+
+
+def _new_text(a: HeadAt | None, b: HeadAt | None) -> bool:
+    """True when step ``a`` -> ``b`` ran the same built-in on another text."""
+    return a is not None and b is not None and a.name == b.name and a.tokens != b.tokens
 
 
 KEYS = ("name", "layer", "head", "tokens")

@@ -21,12 +21,13 @@ from ..core.heads import weighting
 from ..core.limits import printable
 from ..core.matrices import PROJECTION_INPUTS
 from ..core.scenario import Scenario
-from .text import RNG_NOTE, SWEEP_POINTS, lesson_numbers, params_qkv, settings
+from .text import RNG_NOTE, SWEEP_POINTS, d_model_of, lesson_numbers, params_qkv, settings, tokens_of
 
 if TYPE_CHECKING:
     from typing import Any
 
     from attn_tui.core.attention import Trace
+    from attn_tui.core.heads.head_origin import HeadOrigin
 
 
 def clean(x: Any) -> Any:
@@ -64,7 +65,11 @@ def dumps(obj: Any) -> str:
 
 
 def scenario_dict(
-    s: Scenario, name: str = "", trace: Trace | None = None, w_o_h: np.ndarray | None = None
+    s: Scenario,
+    name: str = "",
+    trace: Trace | None = None,
+    w_o_h: np.ndarray | None = None,
+    proj: HeadOrigin | None = None,
 ) -> dict[Any, Any]:
     """Every input and intermediate of one scenario, shapes as in the core's Trace; with A its value-
     weighted form (core/heads/weighting.py) and, given the head's W_O^(h) (d_v, d_model), its info-weighted."""
@@ -73,11 +78,11 @@ def scenario_dict(
     out: dict[str, Any] = {
         "name": name,
         "title": s.title,
-        "tokens": list(s.tokens),
-        "key_tokens": list(s.keys),
+        "tokens": list(tokens_of(s, proj)),
+        "key_tokens": list(tokens_of(s, proj) if s.keys is s.tokens else s.keys),
         "features": list(s.features),
         "value_features": list(s.value_features),
-        "shape": {"T": s.T, "T_k": s.T_k, "d_model": s.d_model, "d_k": s.d_k, "d_v": s.d_v},
+        "shape": {"T": s.T, "T_k": s.T_k, "d_model": d_model_of(s, proj), "d_k": s.d_k, "d_v": s.d_v},
         "settings": settings(s),
     }
     if s.projected:
@@ -98,8 +103,8 @@ def scenario_dict(
             "effective_tokens": tr.eff,
             "rank": {"S": tr.rank_S, "Q": tr.rank_Q, "K": tr.rank_K, "d_k": s.d_k},
             "singular_values_S": ranks["singular_values"],
-            "params_qkv": params_qkv(s),
-            "params_with_W_O": lenses.param_count(s.d_model, s.d_k, s.d_v, with_output=True) if s.projected else None,
+            "params_qkv": params_qkv(s, proj),
+            "params_with_W_O": _with_w_o(s, proj),
             "nan_rows": [t + 1 for t in tr.nan_rows],
             "nan_row_causes": [{"row": c.row + 1, "cause": c.kind, "why": c.short} for c in nan_causes(tr)],
             "overflow": overflows(tr),
@@ -119,8 +124,15 @@ def weighted_a(tr: Trace, w_o_h: np.ndarray | None = None) -> dict[Any, Any]:
     return out
 
 
-def scenario_json(s: Scenario, name: str = "", w_o_h: np.ndarray | None = None) -> str:
-    return dumps(scenario_dict(s, name, w_o_h=w_o_h))
+def _with_w_o(s: Scenario, proj: HeadOrigin | None) -> Any:
+    """d_model (2 d_k + d_v) + d_v d_model: the projections and the output's, when they are known."""
+    if s.projected:
+        return lenses.param_count(s.d_model, s.d_k, s.d_v, with_output=True)
+    return None if proj is None or proj.params is None else proj.params + s.d_v * proj.d_model
+
+
+def scenario_json(s: Scenario, name: str = "", w_o_h: np.ndarray | None = None, proj: HeadOrigin | None = None) -> str:
+    return dumps(scenario_dict(s, name, w_o_h=w_o_h, proj=proj))
 
 
 def lesson_dict() -> dict[Any, Any]:

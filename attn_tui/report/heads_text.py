@@ -16,10 +16,9 @@ from ..core.heads.combine import combine
 from ..core.heads.query_top import query_tops
 from ..core.heads.readings import FIELDS, NAMES_A_HEAD, READINGS
 from ..core.heads.source import HeadSource, all_readings, own_weights_diffs
-from ..core.labeltext import positioned
-from ..core.limits import printable
 from ..core.mask_kinds import label, of_label
 from .prediction_text import prediction_dict, prediction_lines, prediction_of
+from .text import listed
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -138,7 +137,7 @@ def _per_layer(values: Any) -> str:
 def tokens_line(tokens: Any, most: int = TOKENS_SHOWN) -> str:
     """ "tokens: t1 q, t2 w, …": the first ``most`` as the lesson writes them (positions when a token
     repeats, core.labeltext.positioned), then how many more."""
-    shown = ", ".join(map(printable, positioned(tokens)[:most]))
+    shown = ", ".join(listed(tokens)[:most])  # a tokenizer's own spaces quoted (text.listed)
     more = len(tokens) - most
     return f"tokens: {shown}" + (f", ... ({more} more, {len(tokens)} in all)" if more > 0 else "")
 
@@ -196,12 +195,13 @@ def _verdicts(d: Any) -> list[Any]:
         best = _best(d["heads"], field)
         if best is not None and best[field] < NAMES_A_HEAD:  # a highest reading, not a kind of head
             out.append(
-                f"no {what} head: no head's {field} reaches {NAMES_A_HEAD} (the highest: layer {best['layer']}, "
-                f"head {best['head']}, {best[field]:.3f})"
+                f"on this text no head's {field} reaches {NAMES_A_HEAD}; the highest: layer {best['layer']}, "
+                f"head {best['head']}, {best[field]:.3f}"
             )
         elif best is not None:
             out.append(
-                f"strongest {what} head: layer {best['layer']}, head {best['head']} ({field} = {best[field]:.3f}); "
+                f"on this text, the strongest {what} head: layer {best['layer']}, head {best['head']} "
+                f"({field} = {best[field]:.3f}); "
                 f"its mean entropy {best['mean_entropy_bits']:.2f} bits of a mean {best['mean_ceiling_bits']:.2f}-bit "
                 f"ceiling ({ceiling})"
             )

@@ -38,9 +38,11 @@ def parse_query(text: str | None, T: int) -> list[int] | None:
     for item in text.split(","):
         item = item.strip()
         if not whole_digits(item) or not 1 <= int(item) <= T:  # ASCII only: ١ and １２ were read as 1 and 12
+            # a row named twice counts twice: "1,1" is no example of a valid query on one token
+            valid = "1 token here: give --query 1" if T == 1 else f"{T} tokens here: give positions from 1 to {T}"
             raise ValueError(
-                f"--query: {item[:20]!r} is not a position{digits_hint(item)}; give positions from 1 to {T}, "
-                f"e.g. --query 1,{T}"
+                f"--query: {item[:20]!r} is not a position{digits_hint(item)}; {valid}"
+                + ("" if T == 1 else f", e.g. --query 1,{T}")
             )
         rows.append(int(item) - 1)
     check_rows(len(rows), T)  # before any head is read

@@ -23,10 +23,12 @@ from ..core.machine import spare_threads
 from ..core.ranks import qr_ranks
 from ..core.scenario import Scenario
 from .full import everything_hint, full_hint
-from .text import fmt_num, params_qkv, settings
+from .text import d_model_of, fmt_num, keys_line, listed, params_line, params_qkv, settings, shape_line, tokens_of
 
 if TYPE_CHECKING:
     from typing import Any
+
+    from attn_tui.core.heads.head_origin import HeadOrigin
 
     from ..core.stream_source import Source
 
@@ -160,12 +162,15 @@ def _sizes(s: Scenario) -> str:
 
 
 def _labels(labels: Any) -> str:
-    head = ", ".join(map(printable, labels[:LABELS_SHOWN]))
+    """The first LABELS_SHOWN of a tokens line's labels (text.listed: a tokenizer's own spaces quoted)."""
+    head = ", ".join(labels[:LABELS_SHOWN])
     more = len(labels) - LABELS_SHOWN
     return head + (f", ... ({more} more, {len(labels)} in all)" if more > 0 else "")
 
 
-def summary_dict(s: Scenario, name: str = "", figures: dict[Any, Any] | None = None) -> dict[Any, Any]:
+def summary_dict(
+    s: Scenario, name: str = "", figures: dict[Any, Any] | None = None, proj: HeadOrigin | None = None
+) -> dict[Any, Any]:
     """The bounded JSON of a large scenario: no matrix, no list that grows with T."""
     f = summarise(s) if figures is None else figures
     return {
@@ -173,11 +178,11 @@ def summary_dict(s: Scenario, name: str = "", figures: dict[Any, Any] | None = N
         "title": s.title,
         "summary": True,
         "why": f"T or T' above {REPORT_JSON_MAX}: a summary computed in row blocks (no T x T' matrix); {full_hint(s)}",
-        "tokens_first": list(s.tokens[:LABELS_SHOWN]),
+        "tokens_first": list(tokens_of(s, proj)[:LABELS_SHOWN]),
         "key_tokens_first": list(s.keys[:LABELS_SHOWN]),
-        "shape": {"T": s.T, "T_k": s.T_k, "d_model": s.d_model, "d_k": s.d_k, "d_v": s.d_v},
+        "shape": {"T": s.T, "T_k": s.T_k, "d_model": d_model_of(s, proj), "d_k": s.d_k, "d_v": s.d_v},
         "settings": settings(s),
-        "params_qkv": params_qkv(s),
+        "params_qkv": params_qkv(s, proj),
         **{k: v for k, v in f.items() if k != "top_keys"},
         "top_keys": [
             {"row": t, "token": s.tokens[t - 1], "keys": [{"key": i + 1, "token": s.keys[i], "A": w} for i, w in ks]}
@@ -186,20 +191,26 @@ def summary_dict(s: Scenario, name: str = "", figures: dict[Any, Any] | None = N
     }
 
 
-def summary_text(s: Scenario, name: str = "", figures: dict[Any, Any] | None = None) -> str:
+def _params(s: Scenario, proj: HeadOrigin | None) -> str:
+    """The params line: a model's head's or X's projections (text.params_line), else Q, K, V as given."""
+    return params_line(s, proj) if proj is not None or s.projected else "params: n/a (Q, K, V given directly)"
+
+
+def summary_text(
+    s: Scenario, name: str = "", figures: dict[Any, Any] | None = None, proj: HeadOrigin | None = None
+) -> str:
     """The text summary: the same numbers as summary_dict, one line each."""
     f = summarise(s) if figures is None else figures
     st, e, r = settings(s), f["entropy"], f["rank"]
-    dm = s.d_model if s.projected else "-"
     lines = [
         printable(s.title),
         *([f"scenario: {printable(name)}"] if name else []),
-        f"T = {s.T}   T' = {s.T_k}   d_model = {dm}   d_k = {s.d_k}   d_v = {s.d_v}",
+        shape_line(s, proj),
         f"settings: mask = {st['mask']}{f' (window {s.window})' if s.window else ''}   padding = {st['padding']}"
         f"   fill = {st['fill']}   c = {fmt_num(st['c'])}   scaled = {str(st['scaled']).lower()}"
         f"   (scale = {fmt_num(st['scale'])})   dtype = {st['dtype']}",
-        "tokens: " + _labels(s.token_labels),
-        "keys:   " + _labels(s.key_labels),
+        "tokens: " + _labels(listed(tokens_of(s, proj))),
+        "keys:   " + _labels(keys_line(s, proj)),
         "",
         f"Summary: {_sizes(s)}, above {REPORT_TEXT_MAX}, so no matrix is printed ({everything_hint(s)}).",
         f"Each figure below is computed in blocks of {stream.BLOCK} rows, {stream.TILE} keys at a time "
@@ -233,8 +244,7 @@ def summary_text(s: Scenario, name: str = "", figures: dict[Any, Any] | None = N
         "   (from QR factors of Q and K: S = Q1 (R1 R2^T) Q2^T)",
         "largest singular values of S: " + "  ".join(f"{v:.6g}" for v in f["singular_values_S"]),
     ]
-    p = params_qkv(s)
-    lines.append(f"params d_model * (2 d_k + d_v) = {p}" if p is not None else "params: n/a (Q, K, V given directly)")
+    lines.append(_params(s, proj))
     return "\n".join(lines) + "\n"
 
 

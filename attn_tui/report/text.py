@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core import builtin, experiments, lenses
 from ..core.diagnose import NO_CEILING, ceiling_bits, nan_causes, overflows
+from ..core.labeltext import positioned
 from ..core.limits import printable
 from ..core.scenario import Scenario
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from attn_tui.core.attention import Trace
+    from attn_tui.core.heads.head_origin import HeadOrigin
 
 RNG_NOTE = (
     "Note: the seeded experiments below draw from NumPy's default_rng (seeds 8, 9, 10 for "
@@ -175,9 +177,56 @@ def lesson_text() -> str:
 
 
 # -- one scenario -----------------------------------------------------------------
-def params_qkv(s: Scenario) -> Any:
-    """d_model(2 d_k + d_v) when Q, K, V are projected from X; None when given directly."""
+def params_qkv(s: Scenario, proj: HeadOrigin | None = None) -> Any:
+    """d_model(2 d_k + d_v) when Q, K, V are projected from X, or a model's head whose projections its
+    source holds (``proj``: core/heads/head_origin.py); None when given directly."""
+    if not s.projected and proj is not None:
+        return proj.params
     return lenses.param_count(s.d_model, s.d_k, s.d_v) if s.projected else None
+
+
+def d_model_of(s: Scenario, proj: HeadOrigin | None = None) -> Any:
+    """The residual stream's width: X's, or a model's head's (``proj``); None for Q, K, V alone."""
+    return s.d_model if s.projected else proj.d_model if proj is not None else None
+
+
+def shape_line(s: Scenario, proj: HeadOrigin | None = None) -> str:
+    dm = d_model_of(s, proj)
+    return f"T = {s.T}   T' = {s.T_k}   d_model = {'-' if dm is None else dm}   d_k = {s.d_k}   d_v = {s.d_v}"
+
+
+def params_line(s: Scenario, proj: HeadOrigin | None = None) -> str:
+    """What the report says of the parameters that made Q, K, V."""
+    if not s.projected and proj is not None:
+        return proj.words()
+    p = params_qkv(s)
+    return (
+        rprint("params d_model * (2 d_k + d_v) =", p)
+        if p is not None
+        else "params: n/a (Q, K, V given directly, no projections)"
+    )
+
+
+def tokens_of(s: Scenario, proj: HeadOrigin | None = None) -> tuple[Any, ...]:
+    """The query tokens a report lists: a model's head's own labels (their spaces kept: " c"), else the
+    Scenario's."""
+    own = () if proj is None else proj.tokens
+    return tuple(own) if len(own) == s.T else tuple(s.tokens)
+
+
+def keys_line(s: Scenario, proj: HeadOrigin | None = None) -> tuple[str, ...]:
+    """The keys a report lists: the tokens again in self-attention, else the keys as "k1 ..."."""
+    return listed(tokens_of(s, proj)) if s.keys is s.tokens else listed(s.keys, "k")
+
+
+def listed(tokens: Any, prefix: str = "t") -> tuple[str, ...]:
+    """The labels of a tokens line: as the views show them (labeltext.positioned), and when a label
+    carries its own leading or trailing space (a tokenizer's " cat"), each with its position and quoted,
+    as `heads --query` lists them ("t2 ' cat'"), so the space shows."""
+    tokens = tuple(tokens)
+    if any(str(t) != str(t).strip() for t in tokens):
+        return tuple(printable(f"{prefix}{i} {str(t)!r}") for i, t in enumerate(tokens, 1))
+    return tuple(map(printable, positioned(tokens, prefix)))
 
 
 def visible_keys(blocked: Any) -> np.ndarray:
@@ -198,17 +247,18 @@ def settings(s: Scenario) -> dict[Any, Any]:
     }
 
 
-def scenario_text(s: Scenario, name: str = "") -> str:
-    """One scenario: title, shapes, settings, Q, K, V, S, M, A, O, entropies, ranks, params, NaN rows."""
+def scenario_text(s: Scenario, name: str = "", proj: HeadOrigin | None = None) -> str:
+    """One scenario: title, shapes, settings, Q, K, V, S, M, A, O, entropies, ranks, params, NaN rows;
+    ``proj``: a model's head's d_model and projections (core/heads/head_origin.py), for the shape and params."""
     tr = s.run()
-    lines = _heading(s, name) + _matrices(s, tr) + _entropies(tr) + _closing(s, tr)
+    lines = _heading(s, name, proj) + _matrices(s, tr) + _entropies(tr) + _closing(s, tr, proj)
     return "\n".join(line for i, line in enumerate(lines) if line or i > 1) + "\n"
 
 
-def _heading(s: Scenario, name: str) -> list[str]:
+def _heading(s: Scenario, name: str, proj: HeadOrigin | None = None) -> list[str]:
     """Title, the scenario's name (or an empty line, dropped), shapes, settings, the labels."""
     st = settings(s)
-    shape = f"T = {s.T}   T' = {s.T_k}   d_model = {s.d_model if s.projected else '-'}   d_k = {s.d_k}   d_v = {s.d_v}"
+    shape = shape_line(s, proj)
     # titles, labels and names are written with their control characters escaped: never a raw ESC/BEL
     return [
         printable(s.title),
@@ -229,8 +279,8 @@ def _heading(s: Scenario, name: str) -> list[str]:
             "  dtype =",
             st["dtype"],
         ),
-        "tokens: " + ", ".join(map(printable, s.token_labels)),
-        "keys:   " + ", ".join(map(printable, s.key_labels)),
+        "tokens: " + ", ".join(listed(tokens_of(s, proj))),
+        "keys:   " + ", ".join(keys_line(s, proj)),
         "",
     ]
 
@@ -259,7 +309,7 @@ def _entropies(tr: Trace) -> list[str]:
     return lines
 
 
-def _closing(s: Scenario, tr: Trace) -> list[str]:
+def _closing(s: Scenario, tr: Trace, proj: HeadOrigin | None = None) -> list[str]:
     """Ranks, parameters, NaN rows and what overflowed."""
     lines = [
         "",
@@ -274,12 +324,7 @@ def _closing(s: Scenario, tr: Trace) -> list[str]:
             s.d_k,
         ),
     ]
-    p = params_qkv(s)
-    lines.append(
-        rprint("params d_model * (2 d_k + d_v) =", p)
-        if p is not None
-        else "params: n/a (Q, K, V given directly, no projections)"
-    )
+    lines.append(params_line(s, proj))
     lines.append(
         "NaN rows: none"
         if not tr.nan_rows

@@ -67,8 +67,10 @@ class SessionKeeper:
         h, st = app.history, app.state
         if _tour_of(app) is not None:  # the tour's place and answers are kept too (issue 42 item 12)
             return True
-        if st.head is not None:  # a multi-head source: moving between its heads is no edit
-            return st.pin is not None or not all(as_computed(x) for x in (*h.past, *h.future, st))
+        if st.head is not None:  # a multi-head source: moving between its heads is no edit, a new text (`i`) is
+            steps = (*h.past, *h.future, st)
+            texts = {x.head.source.text for x in steps if x.head is not None}
+            return st.pin is not None or len(texts) > 1 or not all(as_computed(x) for x in steps)
         return bool(h.past or h.future or st.pin is not None or not _same(st.scenario, self.opened))
 
     def snapshot(self, app, why: str) -> store.Kept:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from attn_tui.core.heads.door import open_heads
+from attn_tui.core.heads.head_origin import head_origin
 from attn_tui.core.heads.multihead_write import save_heads
 from attn_tui.core.heads.source import all_readings, head_scenario
 from attn_tui.core.heads.weighting import source_w_o
@@ -70,7 +71,9 @@ def test_report_one_head_as_a_single_head_scenario(tmp_path, suffix, as_json_):
     s = admit(head_scenario(src, 1, 2), large=True)
     w_o_h = source_w_o(src, 1, 2)  # the JSON's A_info_weighted: the one thing a single head has not
     assert w_o_h is not None
-    want = as_json.scenario_json(s, str(path), w_o_h) if as_json_ else text.scenario_text(s, str(path))
+    proj = head_origin(src, 1, 2)  # what the file holds beyond the head: d_model from W_O, its labels
+    assert proj.d_model == src.shapes["W_O"][2] and proj.params is None
+    want = as_json.scenario_json(s, str(path), w_o_h, proj) if as_json_ else text.scenario_text(s, str(path), proj)
     assert res.stdout == want
 
 

@@ -147,3 +147,27 @@ async def test_the_weighting_comes_back_with_the_session(state_home, settle):
         await settle(pilot)
         assert app.state.weighting == app.state.weighting_shown == "value"
         assert app.state.key_scale is not None
+
+
+async def test_a_new_sentence_counts_as_an_edit_of_the_session(state_home, settle):
+    """Review: after `i` and a new text, `q` said "your session (0 edits, c = 1) is kept": the step to the
+    model run on new tokens was counted as a move between heads. It is an edit, and --resume brings it back."""
+    from textual.widgets import Input
+
+    name = "induction-demo"
+    s, ref = open_ref(name)
+    app = AttentionApp(scenario=s, head=ref, session=SessionKeeper(store.state_folder(), s, name))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        app.screen.query_one(Input).value = "a b c a b c"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.state.scenario.T == 6 and app.state.head.source.text == "a b c a b c"
+        await pilot.press("q")
+    assert "your session (1 edit, c = 1) is kept in" in app.session.message, app.session.message
+    app = _resumed()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.state.head.source.text == "a b c a b c" and app.state.scenario.T == 6

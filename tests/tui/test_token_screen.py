@@ -421,3 +421,21 @@ def test_each_key_is_named_for_what_it_is_to_the_query():
     assert relation(ids, True, 3, 0) == "first, copy"  # t4 "a": t1 is first and a copy, and says both
     assert relation(["a", "a", "b", "a"], True, 3, 2) == "prev, after copy"  # t3 follows the earlier t2 "a"
     assert relation(ids, False, 4, 0) == "first" and relation(ids, False, 4, 1) == ""  # keys of another sequence
+
+
+async def test_the_text_dialog_says_how_long_a_text_the_model_was_trained_on(settle):
+    """Review: the `i` dialog said "any English text, up to 1,024 tokens" and nothing of the 256 tokens
+    text-demo was trained on (its metadata's n_ctx_train)."""
+    from attn_tui.core.models import MODELS
+    from attn_tui.tui.screens.editor import FormScreen
+
+    s, ref = open_ref("text-demo", "The cat sat.")
+    app = AttentionApp(scenario=s, head=ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        assert isinstance(app.screen, FormScreen)
+        entry = MODELS["text-demo"]
+        most, n_ctx = entry.trained_up_to(), entry.model().n_ctx
+        assert f"up to {n_ctx:,} tokens; trained on texts of up to {most:,}" in app.screen.title_text

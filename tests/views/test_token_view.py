@@ -59,3 +59,38 @@ def test_repeated_tokens_are_named_by_position():
 def test_the_legend_says_what_stands_for_colour():
     assert "bar" in tv.legend(True) and "colour scale" in tv.legend(False)
     assert tv.who(("t1 mat", "mat"), 0) == "t1 mat" and tv.who(("t1 mat", "mat"), 1) == "t2 mat"
+
+
+GERMAN = "Der Hund läuft schnell über die Straße."
+
+
+def _text_demo(text: str, row: int = 0) -> State:
+    s, ref = open_ref("text-demo", text)
+    return State(s, row=row, head=ref)
+
+
+def test_a_split_character_reads_as_typed_and_is_named_by_its_bytes():
+    """Review: "l��uft" in the text, "who does t14 ␣ look at" and a legend that explained neither sign.
+    The text reads as typed (ä on the token that completes it, ◌ on the one before), the lists name
+    each token by its bytes (<C3>, <A4>), and the legend says what ◌ and ␣ stand for."""
+    a4 = _text_demo(GERMAN).scenario.tokens.index("<A4>")  # ä is C3 A4 in UTF-8, two tokens here
+    st = _text_demo(GERMAN, a4)
+    view = tv.token_view(st, tv.weights_of(st, tv.OUT, a4))
+    assert view.joined and "\ufffd" not in "".join(view.texts)
+    assert "".join(view.texts).replace("◌", "").replace("␣", " ") == GERMAN
+    assert view.texts[a4 - 1] == "◌" and view.texts[a4].startswith("ä")
+    assert f"who does t{a4 + 1} <A4> look at" in view.title and "<C3> " in view.top  # t6 <C3>: its bytes
+    words = tv.legend(False, st, joined=view.joined, texts=view.texts)
+    assert "◌ a byte of a character the token after it completes" in words and "␣ a token that is a space" in words
+
+
+def test_a_text_past_the_models_training_says_so_in_the_legend():
+    from attn_tui.core.models import MODELS
+
+    most = MODELS["text-demo"].trained_up_to()
+    assert most == 256  # the shipped file's metadata (n_ctx_train), as TEXT_MODEL.md says
+    long = _text_demo(" ".join(["the"] * (most + 4)))
+    short = _text_demo(" ".join(["the"] * (most - 10)))
+    assert long.scenario.T > most >= short.scenario.T
+    assert f"never trained on a text longer than {most} tokens" in tv.legend(False, long, joined=True)
+    assert "never trained" not in tv.legend(False, short, joined=True)

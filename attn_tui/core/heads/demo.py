@@ -46,6 +46,7 @@ def model_source(entry: ModelEntry, text: str | None = None) -> HeadSource:
         dtype="float64",
         read=memory_reader(arrays),
         raw_tokens=enc.raw,
+        drawn=enc.drawn,
         model=entry,
         run=run,
         text=text,

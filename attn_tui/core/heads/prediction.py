@@ -96,14 +96,18 @@ class Readout:
 
 class TokenLabels:
     """Token id -> its label on screen, from a tokenizer: its vocabulary when it has one (the demo's
-    letters), else each id decoded when asked (a text model's few thousand are never all shown)."""
+    letters), else its own ``label`` of the id when asked (the text model's, as its encode labels a
+    token: a byte of a split character as <C3>; a few thousand are never all shown)."""
 
     def __init__(self, tokenizer: Any) -> None:
         self.tokenizer = tokenizer
 
     def __getitem__(self, i: int) -> str:
         vocab = getattr(self.tokenizer, "vocab", None)
-        return vocab[i] if vocab is not None else token_label(self.tokenizer.decode([int(i)]))
+        if vocab is not None:
+            return vocab[i]
+        label = getattr(self.tokenizer, "label", None)
+        return label(i) if label is not None else token_label(self.tokenizer.decode([int(i)]))
 
 
 def source_readout(src: HeadSource) -> Readout | None:

@@ -54,6 +54,7 @@ class HeadSource:
     dtype: str  # the float dtype a head's Scenario computes in
     read: Callable[..., np.ndarray] = field(repr=False)  # read(name, layer, head=None) -> np.ndarray
     raw_tokens: tuple[Any, ...] = ()  # the tokenizer's own tokens (Ġ kept), when captured from a model
+    drawn: tuple[Any, ...] = ()  # a built-in's text as the token view draws it (token_bytes.drawn_texts)
     provenance: dict[Any, Any] = field(default_factory=dict)  # model, revision, dtype, versions, the check (capture)
     # a built-in's: the handle that re-runs it on another text (core/models: ModelEntry), the forward pass
     # these heads are of (a Run: each head's output, the residual stream, the logits), the text it read

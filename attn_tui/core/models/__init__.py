@@ -66,6 +66,23 @@ class ModelEntry:
             raise InputError(f"{len(enc.ids):,} tokens; the model has {model.n_ctx:,} positions")
         return enc
 
+    def trained_up_to(self) -> int | None:
+        """The longest text the model was trained on, in tokens (its metadata's n_ctx_train), or None
+        when its file does not say (the induction demo's 32 positions are all it was trained on)."""
+        meta = getattr(self.model(), "meta", None) or {}
+        value = str(meta.get("n_ctx_train", ""))
+        return int(value) if value.isdigit() else None
+
+    def beyond_training(self, T: int) -> str | None:
+        """One line when a text of ``T`` tokens is longer than the model was ever trained on, else None."""
+        most = self.trained_up_to()
+        if most is None or T <= most:
+            return None
+        return (
+            f"{T:,} tokens: {self.name} was never trained on a text longer than {most:,} tokens "
+            f"(its longest training window); what it does past t{most} is outside its training"
+        )
+
     def run(self, text: str) -> tuple[Encoded, Run]:
         """(the tokens of ``text``, the forward pass over them)."""
         enc = self.encode(text)

@@ -5,9 +5,10 @@ tokenizer's own token strings. ``decode(ids) -> str``: the text again.
 
 - ``Letters``: the induction demo's letters a..z, separated by spaces.
 - ``BytePairs``: a byte-level BPE (the text model's), the `tokenizers` library imported when the
-  first one is made, never at launch. Its labels follow capture's (core/heads/capture_check.py:
-  token_label): a token's leading space is a space (" cat"), a token of whitespace only is drawn as
-  signs (␣ ↵), so the token view joins them as written.
+  first one is made, never at launch. Its labels are made from each token's bytes (core/token_bytes.py:
+  byte_label): a token's leading space is a space (" cat"), a token of whitespace only is drawn as
+  signs (␣ ↵), and a byte of a character split over tokens as <C3>; ``drawn`` is the text as the token
+  view draws it (each split character on the token that completes it, ◌ on the ones before).
 
 A text the model cannot read is an InputError (a ValueError): one line that speaks of the text,
 never of a command-line flag (the CLI and the dialogs add their own field's name).
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from ..labeltext import token_label
+from ..token_bytes import byte_label, byte_level_bytes, drawn_texts
 
 if TYPE_CHECKING:
     from typing import Any
@@ -45,6 +46,7 @@ class Encoded:
     ids: np.ndarray
     labels: tuple[Any, ...]
     raw: tuple[Any, ...] = ()
+    drawn: tuple[Any, ...] = ()  # each token's text in the token view, () when it is the label
 
 
 class Tokenizer(Protocol):
@@ -88,7 +90,6 @@ class BytePairs:
         from tokenizers import Tokenizer as HFTokenizer  # only when the text model is used
 
         self._tok = HFTokenizer.from_str(json_text)
-        self._piece = _piece_decoder(self._tok)
 
     @property
     def vocab_size(self) -> int:
@@ -105,15 +106,13 @@ class BytePairs:
             raise InputError('no text; type a sentence, e.g. "The cat sat on the mat."')
         enc = self._tok.encode(text, add_special_tokens=False)
         raw = tuple(enc.tokens)
-        return Encoded(np.array(enc.ids, dtype=np.int64), tuple(self._piece(t) for t in raw), raw)
+        pieces = [byte_level_bytes(t) for t in raw]
+        labels = tuple(byte_label(p) for p in pieces)
+        return Encoded(np.array(enc.ids, dtype=np.int64), labels, raw, drawn_texts(pieces))
+
+    def label(self, i: int) -> str:
+        """Token id ``i``'s label, as encode labels it (a prediction's next token, out of any text)."""
+        return byte_label(byte_level_bytes(self._tok.id_to_token(int(i))))
 
     def decode(self, ids: np.ndarray) -> str:
         return self._tok.decode([int(i) for i in ids], skip_special_tokens=False)
-
-
-def _piece_decoder(tok: Any) -> Any:
-    """raw byte-level token -> its label: the text its bytes stand for, by the tokenizer's own decoder
-    (a byte that ends inside a character shown as �), then capture's token_label (spaces, whitespace
-    signs, length)."""
-    decoder = tok.decoder
-    return lambda raw: token_label(decoder.decode([raw]) if decoder is not None else raw)

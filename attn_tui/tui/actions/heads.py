@@ -52,7 +52,9 @@ def tokens(app: ExplorerApp) -> None:
         return
     field = entry.field
     them = "them" if field == "tokens" else "it"
-    title = f"New {field} ({entry.what}, up to {entry.model().n_ctx:,} tokens): every head runs on {them}"
+    most = entry.trained_up_to()  # the longest text it was trained on (text-demo's 256), None if unsaid
+    trained = f"; trained on texts of up to {most:,}" if most is not None else ""
+    title = f"New {field} ({entry.what}, up to {entry.model().n_ctx:,} tokens{trained}): every head runs on {them}"
     app.push_screen(FormScreen(title, [(field, field, ref.source.text)], lambda v: apply_tokens(app, v[field])))
 
 

@@ -104,7 +104,7 @@ class TokensScreen(StateScreen):
         head = "the whole model · " if self.rollout else f"{state.head.label()} · " if state.head is not None else ""
         self.query_one("#tokens-header", TextLines).set_text(Text(f"{head}{view.title}", style="bold"))
         self.query_one("#tokens-top", TextLines).set_text(Text(view.top))
-        legend = tv.legend(glyphs, state, self.rollout, view.joined)
+        legend = tv.legend(glyphs, state, self.rollout, view.joined, view.texts)
         self.query_one("#tokens-legend", TextLines).set_text(Text(legend, style="dim"))
 
     def _show_prediction(self, state: State) -> None:

@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...core.heads.query_top import top_keys
+from ...core.token_bytes import BYTE_MARK, PARTIAL
 from ..state import State
 
 OUT, IN = "out", "in"
@@ -91,8 +92,11 @@ def texts_of(state: State, direction: str) -> tuple[tuple, bool]:
     src = state.head.source if state.head is not None else None
     if src is None or not src.raw_tokens:
         return tuple(tokens), False
-    # the file's labels keep the spaces the door's cleaned labels drop (" cat", not "cat")
+    # a built-in's text as typed (a character split over tokens drawn once: token_bytes.drawn_texts);
+    # a file's labels keep the spaces the door's cleaned labels drop (" cat", not "cat")
     own = (src.key_tokens or src.tokens) if direction == OUT else src.tokens
+    if src.drawn and not src.key_tokens:
+        own = src.drawn
     return (tuple(own), True) if len(own) == len(tokens) else (tuple(tokens), False)
 
 
@@ -121,21 +125,47 @@ def token_view(state: State, w: Weights, rollout: bool = False) -> TokenView:
         title = title.replace("the weight it gives each key", f"its estimate of what t{w.at + 1} draws from each token")
         title = title.replace("the weight each query gives it", "its estimate of what each position draws from it")
     top = top_keys(w.values, w.seen)
-    listed = " · ".join(f"{who(texts, j)} {a:.3f}" for j, a in top) or "none: every key is masked"
+    names = s.keys if w.direction == OUT else s.tokens  # the labels (a split character's bytes as <C3>)
+    listed = " · ".join(f"{who(names, j)} {a:.3f}" for j, a in top) or "none: every key is masked"
     what = "keys it looks at most" if w.direction == OUT else "queries that look at it most"
     shown = np.where(w.seen, w.values, np.nan)
     return TokenView(texts, joined, shown, w.seen, selected, title, f"{what}: {listed}")
 
 
-def legend(glyphs: bool, state: State | None = None, rollout: bool = False, joined: bool = False) -> str:
+def marks(texts: tuple) -> str:
+    """What the signs in a tokenizer's text stand for, those it shows: ◌ (token_bytes.PARTIAL), ␣, ↵."""
+    said = []
+    if any(PARTIAL in t for t in texts):
+        said.append(f"{PARTIAL} a byte of a character the token after it completes (listed as its bytes, <C3>)")
+    if any("␣" in t for t in texts):
+        said.append("␣ a token that is a space")
+    if any("<" in t and BYTE_MARK.search(t) for t in texts):
+        said.append("<C3> a byte of no whole character")
+    return " · ".join(said)
+
+
+def beyond_training(state: State) -> str | None:
+    """The line a built-in model's text longer than it was trained on gets (core/models), else None."""
+    entry = getattr(state.head.source, "model", None) if state.head is not None else None
+    return entry.beyond_training(state.scenario.T) if entry is not None else None
+
+
+def legend(
+    glyphs: bool, state: State | None = None, rollout: bool = False, joined: bool = False, texts: tuple = ()
+) -> str:
     """The line under the text: what the shades mean (and the glyphs, when colours are not shown); under
     a weighting (key W), what is weighted and why the weights sum to less than 1. The rollout R is
     the model's own A, weighted by nothing (W, c and edits do not change it): it says so instead.
     ``joined``: a captured text, its tokens side by side with no space for brackets: the query is
-    underlined only, and the legend says that, not "[ ]"."""
+    underlined only, and the legend says that, not "[ ]"; ``texts``: its tokens as drawn, whose signs
+    (◌ ␣ <C3>) it says the meaning of. A built-in model's text longer than it was trained on says so first."""
     scale = GLYPH_NOTE if glyphs else "shade = weight, A's colour scale (dark 0 … bright 1); struck through: masked"
     query = "underlined: the query" if joined else "[ ] the query"
     words = f"{scale} · {query} · numbers under the text: positions · f flips who looks at whom"
+    signs = marks(texts) if joined else ""
+    words = f"{signs} · {words}" if signs else words
+    note = beyond_training(state) if state is not None else None
+    words = f"{note} · {words}" if note else words
     if rollout:
         return f"R is read from the model's own weights: W, c and edits do not change it · {words}"
     if state is not None and state.weighting_shown != "A":
