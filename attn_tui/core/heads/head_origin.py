@@ -23,7 +23,7 @@ class HeadOrigin(NamedTuple):
     d_model: int | None
     params: int | None
     rope: bool
-    tokens: tuple = ()  # the source's own labels, their spaces kept (" cat"; the Scenario's are cleaned: "cat")
+    tokens: tuple[str, ...] = ()  # the source's own labels, spaces kept (" cat"; the Scenario's: "cat")
 
     def words(self) -> str:
         """The report's params line."""

@@ -112,7 +112,10 @@ class BytePairs:
 
     def label(self, i: int) -> str:
         """Token id ``i``'s label, as encode labels it (a prediction's next token, out of any text)."""
-        return byte_label(byte_level_bytes(self._tok.id_to_token(int(i))))
+        token = self._tok.id_to_token(int(i))
+        if token is None:
+            raise ValueError(f"token id {i}: not in the vocabulary of {self._tok.get_vocab_size()} ids")
+        return byte_label(byte_level_bytes(token))
 
     def decode(self, ids: np.ndarray) -> str:
         return self._tok.decode([int(i) for i in ids], skip_special_tokens=False)
