@@ -1,10 +1,13 @@
-"""What a learner meets on text-demo (session 18, learner items 3 and 5): the token view says its
+"""What a learner meets on text-demo (session 18, learner items 2, 3 and 5): a text that overflows the
+token view wraps at the width its scrollbar leaves; the token view says its
 prediction is the model's own, which c and edits do not touch; the model view at 80x24 shows where
 the query looks in every head on its first screen, as its title promises, the prediction after."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from textual.app import App
 
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.heads_nav import open_ref
@@ -56,3 +59,41 @@ async def test_the_model_view_at_80x24_shows_every_head_first(settle, monkeypatc
         assert view.y <= heads.region.y and heads.region.y + n <= view.bottom, (heads.region, view)
         predict = app.screen.query_one("#model-predict")
         assert predict.region.y >= heads.region.bottom  # the prediction after
+
+
+LONG = "The function returns a new list of the items in the order they were added to the dictionary. " * 25
+
+
+def _fits(text: TokenText, room: int) -> None:
+    from rich.cells import cell_len
+
+    laid = [i for line in text._lines for i in line]
+    assert laid == list(range(len(text.texts)))  # every token laid out, in order
+    for line in text._lines:
+        extra = (0 if text.joined else 1) + (1 if text.glyphs else 0)  # the space before, the glyph after
+        used = sum(cell_len(text.texts[i].replace("\n", "↵")) + extra for i in line)
+        assert used <= room, (line, used, room)
+
+
+class _One(App):
+    def compose(self):
+        yield TokenText()
+
+
+@pytest.mark.parametrize("glyphs", [False, True])
+async def test_a_text_that_overflows_is_laid_out_at_the_width_the_scrollbar_leaves(glyphs):
+    """Item 2: a short text (no scrollbar), then a long one: the long one was laid out at the full width
+    when shown, the scrollbar appeared after it, and no resize followed in a terminal (tmux, 120x40: "…of
+    the items" then " the order", t48 " in" under the scrollbar). Laid out at show, before any redraw."""
+    words = tuple(f" {w}" for w in LONG.split())
+    app = _One()
+    async with app.run_test(size=(60, 12)) as pilot:
+        text = app.query_one(TokenText)
+        text.show(words[:5], False, np.full(5, 0.2), 0, glyphs)
+        await pilot.pause()
+        assert not text.show_vertical_scrollbar
+        text.show(words, False, np.full(len(words), 0.01), 0, glyphs)
+        room = text.size.width - text.styles.scrollbar_size_vertical
+        _fits(text, room)  # as shown, before the scrollbar is drawn
+        await pilot.pause()
+        assert text.show_vertical_scrollbar and text.scrollable_content_region.width == room

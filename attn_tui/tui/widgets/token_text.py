@@ -89,8 +89,20 @@ class TokenText(ScrollView, can_focus=True):
         super().notify_style_update()
         self._look = None
 
+    def _room(self) -> int:
+        """The width the lines may take: the content's, less the vertical scrollbar's when they overflow
+        the height. Decided here, not read from the scrollbar shown now: it appears only after the layout
+        that needs it, and no resize follows (tokens under it were cut, issue: learner item 2)."""
+        full = max(8, self.size.width or 80)
+        extra = 1 if self.glyphs else 0
+        if self.styles.overflow_y == "hidden" or not self.size.height:
+            return full
+        if ROWS * len(wrap(self.texts, self.joined, full, extra)) <= self.size.height:
+            return full
+        return max(8, full - self.styles.scrollbar_size_vertical)
+
     def _layout(self) -> None:
-        width = max(8, self.scrollable_content_region.width or self.size.width or 80)
+        width = self._room()
         key = (id(self.texts), width, self.joined, self.glyphs)
         if key != self._laid:
             self._lines = wrap(self.texts, self.joined, width, 1 if self.glyphs else 0)
@@ -120,7 +132,7 @@ class TokenText(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         base, look = self._styles()
         sy, under = divmod(int(self.scroll_offset.y) + y, ROWS)
-        width = self.size.width
+        width = self.scrollable_content_region.width
         if sy >= len(self._lines):
             return Strip.blank(width, base)
         line = self._lines[sy]
