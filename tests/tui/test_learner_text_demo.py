@@ -97,3 +97,18 @@ async def test_a_text_that_overflows_is_laid_out_at_the_width_the_scrollbar_leav
         _fits(text, room)  # as shown, before the scrollbar is drawn
         await pilot.pause()
         assert text.show_vertical_scrollbar and text.scrollable_content_region.width == room
+
+
+async def test_word_pieces_of_one_shade_are_drawn_apart():
+    """Item 4: "The cat sat" is The| c|at| s|at; joined, with one shade, " c" and "at" read as " cat".
+    Neighbouring tokens are drawn in different styles, whatever their weights."""
+    pieces = ("The", " c", "at", " s", "at")
+    app = _One()
+    async with app.run_test(size=(40, 6)) as pilot:
+        text = app.query_one(TokenText)
+        text.show(pieces, True, np.full(len(pieces), 0.2), None, False)
+        await pilot.pause()
+        segs = [seg for seg in text.render_line(0) if seg.text in pieces]
+        assert [seg.text for seg in segs] == list(pieces)
+        for a, b in zip(segs, segs[1:]):
+            assert a.style != b.style, (a, b)

@@ -135,6 +135,8 @@ def legend(glyphs: bool, state: State | None = None, rollout: bool = False, join
     underlined only, and the legend says that, not "[ ]"."""
     scale = GLYPH_NOTE if glyphs else "shade = weight, A's colour scale (dark 0 … bright 1); struck through: masked"
     query = "underlined: the query" if joined else "[ ] the query"
+    if joined and not glyphs:  # the widget's italics (widgets/token_text.py); the glyphs mark tokens already
+        query += " · every other token in italics: where tokens meet"
     words = f"{scale} · {query} · numbers under the text: positions · f flips who looks at whom"
     if rollout:
         return f"R is read from the model's own weights: W, c and edits do not change it · {words}"

@@ -4,7 +4,8 @@ The tokens are laid out once per (texts, width) and kept; a new query only recol
 repaints the lines whose colours changed. Styles are the grids' (``matrix-grid--seq-*`` for a
 weight, ``--blocked`` for a masked key, ``--cursor`` for the token outlined: palette.Look), so a
 theme restyles them. With ``glyphs`` each token is followed by a bar as tall as its weight
-(▁ … █), for terminals that show no colour (NO_COLOR, 16 colours). Scrolls (T up to 16,384): only
+(▁ … █), for terminals that show no colour (NO_COLOR, 16 colours); in colour, a text whose tokens join
+(word pieces, no space between) draws every other token in italics, so " c" "at" are two. Scrolls (T up to 16,384): only
 the lines on screen are drawn.
 """
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 BLOCKED, NAN = -2, -1
+ITALIC = Style(italic=True)
 ROWS = 2  # a line of text is two rows: the tokens, and under each its position (t1 ...) where it fits
 
 
@@ -191,6 +193,8 @@ class TokenText(ScrollView, can_focus=True):
             sep = "[" if sel else "]" if after else " "
             segs.append(Segment(sep, look.selected_label if sep != " " else base))
         text = self.texts[i].replace("\n", "↵")
+        if self.joined and not self.glyphs and i % 2:
+            style += ITALIC  # joined pieces of one shade ( c|at) read as one word: every other one in italics
         segs.append(Segment(text, look.cursor + Style(underline=True) if sel else base + style))
         if self.glyphs:
             g = "×" if code == BLOCKED else palette.ramp_glyph("seq", code) if code >= 0 else "?"
