@@ -47,6 +47,7 @@ class ModelScreen(StateScreen):
     CSS_PATH = "tokens.tcss"
     BINDINGS = keys.bindings("model")
     AUTO_FOCUS = "#model-scroll"
+    notes_over_content = True
     knobs_here = MODEL_KNOBS  # the model's own weights: c, the mask, the pin and edits change nothing here
 
     def __init__(self, *args: Any, **kw: Any) -> None:
