@@ -162,3 +162,18 @@ async def test_the_kept_session_line_does_not_stay_over_the_token_views_legend(s
         await _keys(pilot, settle, "T")
         assert isinstance(app.screen, TokensScreen)
         assert not any(OFFER_LINE in m for m in app.notes.messages())
+
+
+def test_the_status_line_names_the_row_in_one_form():
+    """Item 6: "row H" when no label repeats, "row t10 the" when one does: now always position and token."""
+    from attn_tui.core.scenario import Scenario
+    from attn_tui.tui.state import State
+    from attn_tui.tui.views.status import status_parts
+
+    def row(tokens, t):
+        X = np.eye(len(tokens), 3)
+        s = Scenario(X=X, W_Q=np.eye(3), W_K=np.eye(3), W_V=np.eye(3), tokens=tokens)
+        return status_parts(State(s, row=t))[0].long
+
+    assert row(("H", "i", "!"), 1) == "row t2 i"  # no label repeats
+    assert row(("a", "b", "a"), 2) == "row t3 a"  # one repeats: positioned already, not twice

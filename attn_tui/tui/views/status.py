@@ -12,6 +12,7 @@ from ...core.mask_kinds import label
 from ...core.scenario import Scenario
 from ..fmt import knob
 from ..state import State
+from .token_view import who
 
 DEFAULT_FILL = Scenario.__dataclass_fields__["fill"].default
 DTYPE_SHORT = {"float64": "f64", "float32": "f32", "float16": "f16"}
@@ -28,7 +29,8 @@ def status_parts(state: State, check: bool = True) -> list[Part]:
     """The parts in the order drawn; ``check``: with the figure of a captured file's check (the
     heads screen shows it in its header instead)."""
     s = state.scenario
-    parts = [Part(f"row {s.token_labels[state.row]}", f"row {s.token_labels[state.row]}", "bold", 0)]
+    row = who(s.token_labels, state.row)  # one form, "t4 it", whether or not a label repeats
+    parts = [Part(f"row {row}", f"row {row}", "bold", 0)]
     if state.head is not None:  # which head of a multi-head source (heads_nav.HeadRef)
         parts.append(Part(state.head.label(), state.head.short(), "bold", 0))
     if state.pin is not None:
