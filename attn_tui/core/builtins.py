@@ -6,6 +6,10 @@ lesson's code (W_Q(2, :) = [2, 2, 0, 0] becomes W_Q[1] = [2, 2, 0, 0]).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 import numpy as np
 
 from .scenario import Scenario
@@ -113,10 +117,26 @@ BUILTINS = {
     "cross-attention": cross_attention,
 }
 DEFAULT = "lesson-pipeline"
+_READ: ContextVar[list | None] = ContextVar("builtins_read", default=None)
+
+
+@contextmanager
+def reading() -> Iterator[list[str]]:
+    """The names :func:`builtin` is asked for inside the block, in order: what a text computed from
+    the built-ins speaks of (the tour's pages, tui/tour_text.py)."""
+    names: list[str] = []
+    token = _READ.set(names)
+    try:
+        yield names
+    finally:
+        _READ.reset(token)
 
 
 def builtin(name: str) -> Scenario:
     """A fresh built-in Scenario by name (see BUILTINS); ValueError naming the built-ins otherwise."""
+    read = _READ.get()
+    if read is not None:
+        read.append(name)
     try:
         return BUILTINS[name]()
     except KeyError:

@@ -116,7 +116,8 @@ APP_KEYS: list[Key] = [
         "i",
         "do('heads.tokens')",
         "New tokens",
-        "type your own tokens: every head of the built-in model recomputed on them (e.g. a sequence that repeats)",
+        "type your own tokens (induction-demo: e.g. a sequence that repeats) or a sentence (text-demo): every "
+        "head of the built-in model recomputed on it",
         show=False,
     ),
     Key(

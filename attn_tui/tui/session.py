@@ -22,6 +22,7 @@ from ..core.session_heads import MAX_HEAD_NAME, HeadAt, storable_text, with_head
 from .framework import all_screens
 from .heads_nav import HeadRef, moved, open_ref, scenario_of
 from .history import same_scenario
+from .screens.state_screen import OFFER_KIND
 from .session_offer import OfferScreen
 from .state import State, clamp_cursor
 
@@ -172,7 +173,7 @@ class SessionKeeper:
             app.call_after_refresh(self.restore, app, kept)
         elif self.asked:  # what the learner asked for stays in front; ctrl+r (actions/undo.py) restores
             kept = self.offer
-            app.notes.say(f"{OFFER_LINE}: {kept.describe()}", timeout=15)
+            app.notes.note(f"{OFFER_LINE}: {kept.describe()}", OFFER_KIND, timeout=15)
         else:
             kept = self.offer
             origin = f"\nfirst opened from {kept.source}" if kept.source else ""

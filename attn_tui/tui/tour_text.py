@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
+from ..core.builtins import reading
 from .tour_questions import QUESTIONS
 from .views import heads_tour, teaching, text_tour, tour_passages, train_view
 
@@ -39,6 +41,15 @@ class Page:
     scenario: str | None = None  # the built-in its text and questions speak of (else its try it's, if any)
 
     @property
+    def speaks_of(self) -> str | None:
+        """The built-in this page's text and questions speak of: ``scenario``, else its try it's, else
+        the first one its questions (text, choices, answers), then its text, read (None: they read none, or the
+        page has no live panes to disagree with)."""
+        if self.scenario or (self.try_it and self.try_it.builtin):
+            return self.scenario or (self.try_it.builtin if self.try_it else None)
+        return _read_by(self) if self.panes else None
+
+    @property
     def text(self) -> str:
         """The page's text (no answer in it), its numbers computed by the core now."""
         return self.body()
@@ -53,6 +64,17 @@ class Page:
         return self.key.startswith("ex")
 
 
+@cache
+def _read_by(page: Page) -> str | None:
+    """The first built-in a page's questions, then its text, are computed from (core/builtins.py:reading):
+    what the learner is asked about first."""
+    with reading() as names:
+        for q in page.questions:
+            (q.text, q.options, q.answer())
+        page.body()
+    return names[0] if names else None
+
+
 PAGES: tuple[Page, ...] = (
     Page("objectives", "Learning objectives", teaching.objectives, ("equation",)),
     Page("qkv", "Queries, keys, values", teaching.qkv, ("X", "Q", "K", "V")),
@@ -63,10 +85,9 @@ PAGES: tuple[Page, ...] = (
         ("Q", "K"),
         after=("Q", "K", "S"),
         intro=True,
-        scenario="lesson-pipeline",
     ),
-    Page("scale", "Why divide by √d_k", teaching.scale, ("chart", "H"), scenario="lesson-pipeline"),
-    Page("mask", "The causal mask", teaching.mask, ("M",), after=("M", "A", "check"), scenario="lesson-handcrafted"),
+    Page("scale", "Why divide by √d_k", teaching.scale, ("chart", "H")),
+    Page("mask", "The causal mask", teaching.mask, ("M",), after=("M", "A", "check")),
     Page("softmax", "Row-wise softmax: attention weights", teaching.softmax_page, ("A",), after=("A", "H")),
     Page(
         "readA",

@@ -69,7 +69,7 @@ async def test_a_captured_files_check_is_on_screen(tmp_path, settle, width):
     async with app.run_test(size=(width, 40 if width == 120 else 24)) as pilot:
         await settle(pilot)
         status = _line(app, "#status")
-        assert status_words in status and "row w0" in status and "c=1.000" in status
+        assert status_words in status and "row t1 w0" in status and "c=1.000" in status
         await pilot.press("greater_than_sign", "right_curly_bracket")  # another head, another layer: the file's figure
         await settle(pilot)
         assert (app.state.head.layer, app.state.head.head) == (1, 1) and status_words in _line(app, "#status")

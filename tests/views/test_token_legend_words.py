@@ -11,6 +11,7 @@ def test_the_legend_names_the_mark_the_text_has():
     assert "[ ] the query" in spaced and "underlined" not in spaced
     assert "underlined: the query" in joined and "[" not in joined
     assert "underlined: the query" in legend(True, joined=True)  # NO_COLOR: glyphs, the same mark
+    assert "italics" in joined and "italics" not in spaced and "italics" not in legend(True, joined=True)
 
 
 def test_the_heads_screens_tokens_line_says_where_it_is_cut():

@@ -86,7 +86,7 @@ SCREENS: dict[str, ScreenEntry] = {
         "Tokens",
         "attn_tui.tui.screens.tokens:TokensScreen",
         "the sequence as text, each token shaded by the weight the selected query gives it (row t of A), "
-        "the query outlined; f flips to who looks at t; > < } { step through heads and layers",
+        "the query underlined; f flips to who looks at t; > < } { step through heads and layers",
     ),
     "model": ScreenEntry(
         "model",

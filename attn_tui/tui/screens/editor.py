@@ -89,7 +89,8 @@ class FormScreen(AnswerDialog):
     def __init__(self, title: str, fields, apply: Callable[[dict], str | None], hint: str = "") -> None:
         super().__init__()
         self.title_text, self.fields, self.apply = title, list(fields), apply
-        self.hint = hint or "tab: next field · enter: apply · escape: cancel"
+        tab = "tab: next field · " if len(self.fields) > 1 else ""  # one field: nothing to tab to
+        self.hint = hint or f"{tab}enter: apply · escape: cancel"
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="form-box"):

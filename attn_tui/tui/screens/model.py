@@ -40,13 +40,14 @@ class ModelScreen(StateScreen):
     HELP = (
         "Where the selected query looks in every head of its layer (M again: every layer): each head's five "
         "heaviest keys with their weights, and what that key is to the query (the previous token, itself, "
-        "the token after an earlier copy of it). Above them: the model's prediction after the query and each "
+        "the token after an earlier copy of it). Below them: the model's prediction after the query and each "
         "part's share of its logit, ranked (n: the next head; enter: that head in the token view)."
     )
     name_for_keys = "model"
     CSS_PATH = "tokens.tcss"
     BINDINGS = keys.bindings("model")
     AUTO_FOCUS = "#model-scroll"
+    notes_over_content = True
     knobs_here = MODEL_KNOBS  # the model's own weights: c, the mask, the pin and edits change nothing here
 
     def __init__(self, *args: Any, **kw: Any) -> None:
@@ -58,8 +59,8 @@ class ModelScreen(StateScreen):
     def compose(self) -> ComposeResult:
         yield TextLines(id="model-header", wrap=True)
         with VerticalScroll(id="model-scroll"):
+            yield TextLines(id="model-heads", wrap=False)  # what the title promises, on the first screen
             yield TextLines(id="model-predict", wrap=True)
-            yield TextLines(id="model-heads", wrap=False)
         yield TextLines(id="model-legend", wrap=True)
         yield StatusLine(id="status")
         yield KeyBar(keys.bar_label, id="keybar")
@@ -91,13 +92,12 @@ class ModelScreen(StateScreen):
     def _draw(self, state: State, tops, predicted) -> None:
         look = palette.shared_look(self, lambda n: palette.shared_styles(self)[n].partial_rich_style)
         lines = mv.head_lines(state, tops, look.seq, look.label)
-        self.query_one("#model-heads", TextLines).set_text(lines)
+        self.query_one("#model-heads", TextLines).set_text(lines)  # under the header that says what they are
         if isinstance(predicted, str):
             block = Text(predicted, style="dim")
         else:
             assert state.head is not None  # as in show
             block = pv.model_lines(predicted, (state.head.layer, state.head.head))
-        block.append("\n\nwhere it looks, each head:", style="bold")
         self.query_one("#model-predict", TextLines).set_text(block)
 
     @work(thread=True, exclusive=True, group="model")

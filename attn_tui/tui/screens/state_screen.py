@@ -18,11 +18,16 @@ if TYPE_CHECKING:
 
 # The knobs a screen of the model's own weights keeps (its ``knobs_here``: AttentionApp.check_action): c, the
 # mask, the scaling, the pin and edits act on the pipeline's head, not on the model it shows.
+OFFER_KIND = "offer"  # the notes' kind of the startup's kept-session line (session.py)
 MODEL_KNOBS = ("knobs.select_row", "knobs.step_head", "knobs.step_layer", "heads.", "go.", "files.", "undo.")
 
 
 class StateScreen(Screen):
     """A subclass defines ``show(state)``."""
+
+    # True where notices sit over the screen's own words (tokens.tcss: over the legend): the startup's
+    # kept-session offer is dropped on arriving here (ctrl+r still restores it).
+    notes_over_content = False
 
     if TYPE_CHECKING:  # the explorer's app, for the type checker (the app module is above the screens)
         app: AttentionApp
@@ -34,4 +39,6 @@ class StateScreen(Screen):
         self.call_after_refresh(lambda: self.show(self.app.state))  # the state then, not now
 
     def on_screen_resume(self) -> None:
+        if self.notes_over_content:
+            self.app.notes.drop(OFFER_KIND)
         self.show(self.app.state)

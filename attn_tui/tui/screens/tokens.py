@@ -40,13 +40,14 @@ def no_colour(app) -> bool:
 class TokensScreen(StateScreen):
     HELP = (
         "The sequence as text, each token shaded by the weight the selected query gives it (row t of A, "
-        "A's colour scale; masked keys struck through), the query outlined; f: who looks at t (column t). "
+        "A's colour scale; masked keys struck through), the query underlined; f: who looks at t (column t). "
         "Below: the model's own prediction after t and each head's share of its logit (n: the next head)."
     )
     name_for_keys = "tokens"
     CSS_PATH = "tokens.tcss"
     BINDINGS = keys.bindings("tokens")
     AUTO_FOCUS = "#token-text"
+    notes_over_content = True
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)

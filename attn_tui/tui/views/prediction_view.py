@@ -19,6 +19,7 @@ from ...core.heads.prediction import Prediction, how_they_sum, p_text
 from ...core.heads.query_top import HeadTop, looks_at, query_tops
 from ..state import State
 
+OWN_WEIGHTS = " · the model's own weights: c and edits do not apply to it"
 ONE_HEAD = "no prediction: one head here, not a model (open induction-demo for a model's next token)"
 
 
@@ -116,6 +117,7 @@ def token_lines(v: PredictionView, current: tuple | None) -> Text:
     head shown, in bold)."""
     out = Text()
     out.append(v.headline, style="bold")
+    out.append(OWN_WEIGHTS, style="dim")  # the text above follows c and edits; this does not (learner item 3)
     if not v.parts:
         out.append(f"\n{v.top}\n")
         out.append(v.lead, style="dim")

@@ -24,11 +24,20 @@ class Part(NamedTuple):
     priority: int = 5  # lower is kept longer
 
 
+def _positioned(label: str, t: int) -> str:
+    """The row as the lesson writes it, "t4 it": its position before the label unless the label has it
+    (a label that repeats is shown positioned already). Here, not token_view.who: the launch imports this."""
+    pos = f"t{t + 1}"
+    tok = str(label).strip() or str(label)
+    return tok if tok == pos or tok.startswith(pos + " ") else f"{pos} {tok}"
+
+
 def status_parts(state: State, check: bool = True) -> list[Part]:
     """The parts in the order drawn; ``check``: with the figure of a captured file's check (the
     heads screen shows it in its header instead)."""
     s = state.scenario
-    parts = [Part(f"row {s.token_labels[state.row]}", f"row {s.token_labels[state.row]}", "bold", 0)]
+    row = _positioned(s.token_labels[state.row], state.row)  # one form, "t4 it", whether or not a label repeats
+    parts = [Part(f"row {row}", f"row {row}", "bold", 0)]
     if state.head is not None:  # which head of a multi-head source (heads_nav.HeadRef)
         parts.append(Part(state.head.label(), state.head.short(), "bold", 0))
     if state.pin is not None:

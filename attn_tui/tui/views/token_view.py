@@ -161,6 +161,8 @@ def legend(
     (◌ ␣ <C3>) it says the meaning of. A built-in model's text longer than it was trained on says so first."""
     scale = GLYPH_NOTE if glyphs else "shade = weight, A's colour scale (dark 0 … bright 1); struck through: masked"
     query = "underlined: the query" if joined else "[ ] the query"
+    if joined and not glyphs:  # the widget's italics (widgets/token_text.py); the glyphs mark tokens already
+        query += " · every other token in italics: where tokens meet"
     words = f"{scale} · {query} · numbers under the text: positions · f flips who looks at whom"
     signs = marks(texts) if joined else ""
     words = f"{signs} · {words}" if signs else words

@@ -103,10 +103,10 @@ def contents(pages, results: Mapping) -> list[tuple[int, str, bool]]:
 
 def scene_note(page, state: State) -> str:
     """One line when the live panes show another scenario than the one the page speaks of (its
-    ``scenario``, else its try it's built-in): the scenario shown, its row's number there (H(A_t)),
-    and how to load the page's. Empty when they agree (an edit of it keeps its title) or the page
-    names none."""
-    name = page.scenario or (page.try_it.builtin if page.try_it else None)
+    ``speaks_of``: named, or the built-in its text and questions read): the scenario shown, its
+    row's number there (H(A_t)), and how to load the page's. Empty when they agree (an edit of it
+    keeps its title) or the page names none."""
+    name = page.speaks_of
     if name is None:
         return ""
     spoken, shown = builtin(name), state.scenario
