@@ -117,7 +117,7 @@ BUILTINS = {
     "cross-attention": cross_attention,
 }
 DEFAULT = "lesson-pipeline"
-_READ: ContextVar[list | None] = ContextVar("builtins_read", default=None)
+_READ: ContextVar[list[str] | None] = ContextVar("builtins_read", default=None)
 
 
 @contextmanager
