@@ -199,7 +199,7 @@ class GuardedServer(Server):
         width, height = clamp_size(
             to_int(request.query.get("width", "80"), 80), to_int(request.query.get("height", "24"), 24)
         )
-        service = None
+        service, why = None, None
         try:
             await websocket.prepare(request)
             service = AppService(
@@ -216,7 +216,6 @@ class GuardedServer(Server):
                 why = await self._relay(websocket, service, request.remote)
             finally:
                 watch.cancel()
-            log.info("session closed for %s: %s", request.remote, why)
         except Exception as exc:  # one line, never a traceback with locals
             log.warning("session for %s ended: %s: %s", request.remote, type(exc).__name__, exc)
         finally:
@@ -225,6 +224,8 @@ class GuardedServer(Server):
             self.sessions.pop(session, None)
             if websocket.prepared:
                 await websocket.close()
+            if why is not None:  # logged once its place is free: a reader of the log may open another at once
+                log.info("session closed for %s: %s", request.remote, why)
         return websocket
 
     async def _relay(self, websocket: web.WebSocketResponse, service: AppService, peer) -> str:
