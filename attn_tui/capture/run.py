@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from ..core.heads.capture_check import HeadsCheck, combine_figures, token_label
+from ..core.heads.capture_check import HeadsCheck, combine_figures
 from ..core.heads.layer_file import LayerFile
 from ..core.heads.multihead_io import open_file
 from . import interface
 from .interface import Unsupported
+from .labels import BYTE_LEVEL, byte_level, labeller, token_labels
 from .limits import check_shapes, check_tokens
 from .sink import LayerSink
 from .top import NO_W_O, SOME_LAYERS, K, TopRecorder, output_layer, store
@@ -89,12 +90,14 @@ def _context(config: Any) -> Any:
     return None
 
 
-def _reserve(raw: list[Any], ids: list[Any], n_layers: int, n_heads: int, top_labels: int = 0) -> int:
+def _reserve(
+    labels: list[str], raw: list[Any], ids: list[Any], n_layers: int, n_heads: int, top_labels: int = 0
+) -> int:
     """Header room for the metadata: the labels' and ids' JSON (twice: written as a JSON text inside
     a JSON string, each quote escaped), the check's figures and ``top_labels`` labels of the top tokens
     (64 bytes each: a longer one moves the data once, layer_file.LayerFile.finish), with room to spare."""
-    labels = json.dumps([token_label(t) for t in raw]) + json.dumps(raw) + json.dumps(ids)
-    return 2 * len(labels) + 2 * 64 * n_layers * n_heads + 64 * top_labels + 2**16
+    text = json.dumps(labels) + json.dumps(raw) + json.dumps(ids)
+    return 2 * len(text) + 2 * 64 * n_layers * n_heads + 64 * top_labels + 2**16
 
 
 def capture(
@@ -107,11 +110,13 @@ def capture(
     n_layers = getattr(model.config, "num_hidden_layers", None)
     chosen = tuple(range(n_layers or 0)) if layers is None else tuple(layers)
     raw = [str(t) for t in tokenizer.convert_ids_to_tokens(ids[0].tolist())]
+    bytewise = byte_level(tokenizer, raw, ids[0].tolist())  # labels from the tokens' bytes (labels.py)
+    labels = token_labels(raw, bytewise)
     heads = getattr(model.config, "num_attention_heads", None) or 64
     device = device or model.device
     head = output_layer(model)
     top_labels = 0 if head is None else min(K * len(raw), int(head.weight.shape[0]))
-    writer = LayerFile(tmp, len(chosen), _reserve(raw, ids[0].tolist(), len(chosen), heads, top_labels))
+    writer = LayerFile(tmp, len(chosen), _reserve(labels, raw, ids[0].tolist(), len(chosen), heads, top_labels))
     try:
         sink = LayerSink(writer, model, chosen, _dtype_name(model), keep_A)
         with TopRecorder(model) as tops, interface.recording(sink) as rec, torch.inference_mode():
@@ -127,12 +132,13 @@ def capture(
         writer.close()
         raise
     every = None if len(chosen) == (n_layers or len(chosen)) else SOME_LAYERS
-    arrays, top_tokens, about = store(tops, out, tokenizer, every or (None if sink.with_w_o else NO_W_O))
+    why_not = every or (None if sink.with_w_o else NO_W_O)
+    arrays, top_tokens, about = store(tops, out, labeller(tokenizer, bytewise), why_not)
     del out
     assert sink.shape is not None  # rec.seen: every layer went through sink.write, which sets it
     H, H_kv = sink.shape
     settings = {
-        "tokens": [token_label(t) for t in raw],
+        "tokens": labels,
         "raw_tokens": raw,
         "kv_head": [h // (H // H_kv) for h in range(H)],  # transformers' repeat_kv
         "scale": [sink.scales[i] for i in range(len(chosen))],
@@ -141,7 +147,7 @@ def capture(
     if arrays:
         settings["top_tokens"] = top_tokens
     result = combine_figures([sink.figures[i] for i in range(len(chosen))], H)
-    prov = {"token_ids": ids[0].tolist(), "prediction": about}
+    prov = {"token_ids": ids[0].tolist(), "prediction": about, BYTE_LEVEL: bytewise}
     return Captured(settings, result, sink.dtype, chosen, writer, prov, arrays)
 
 

@@ -20,9 +20,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import torch
 
-from ..core.heads.capture_check import token_label
-
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, Literal
 
 
@@ -80,20 +79,12 @@ class TopRecorder:
         self.x, self.y = args[0][0].detach(), out[0].detach()
 
 
-def label(tokenizer: Any, v: int) -> str:
-    """Token ``v``'s label as the file's token labels are made (capture_check.token_label): decoded by the
-    tokenizer, or its own token (Ġ as a space) where decoding alone gives no character (a byte of a
-    character split over tokens decodes to �)."""
-    text = tokenizer.decode([v])
-    return token_label(tokenizer.convert_ids_to_tokens(v) if "\ufffd" in text or not text else text)
-
-
 def _tolerance(dtype: str) -> float:
     return 64 * float(torch.finfo(dtype).eps)
 
 
 def store(
-    rec: TopRecorder, out: Any, tokenizer: Any, has_all_heads: str | None
+    rec: TopRecorder, out: Any, label: Callable[[int], str], has_all_heads: str | None
 ) -> tuple[dict[Any, Any], list[Any], dict[Any, Any]]:
     """(arrays, top_tokens, about): the file's top_* arrays, the labels their ids index, and what the
     provenance says of them ({"k": K, "by_head": None or why not} or {"none": why})."""
@@ -127,7 +118,7 @@ def store(
     arrays = {"top_ids": local, "top_p": p.numpy().astype(np.float32), "top_logit": lg.numpy().astype(np.float32)}
     if readout is not None:
         arrays["top_readout"] = readout
-    labels = [label(tokenizer, v) for v in vocab]
+    labels = [label(v) for v in vocab]  # labels.labeller: as the text's tokens are labelled
     about = {"k": k, "by_head": why, "centred": isinstance(rec.norm, torch.nn.LayerNorm), "vocab": vocab}
     return arrays, labels, about
 

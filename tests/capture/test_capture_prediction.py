@@ -90,9 +90,10 @@ def test_the_stored_top_10_is_the_models_own(tiny_folders, tmp_path, monkeypatch
     from transformers import AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(folder)
-    from attn_tui.capture.top import label
+    from attn_tui.capture.labels import labeller
 
-    assert [src.top.labels[i] for i in src.top.ids[3]] == [label(tokenizer, int(v)) for v in ids[3]]
+    label = labeller(tokenizer, src.provenance["byte_level"])  # the text's rule (test_capture_byte_labels.py)
+    assert [src.top.labels[i] for i in src.top.ids[3]] == [label(int(v)) for v in ids[3]]
 
 
 @pytest.mark.parametrize("t", [2, 9])

@@ -186,6 +186,13 @@ def write_heads(folder) -> list[HeadCase]:
             ["Q: not a readable .npy array", "claims 100,000,000 bytes"],
             ["Q: not a readable .npy array", "claims 100,000,000 bytes"],
         ),
+        (
+            "byte_level with a token of no byte",
+            ".safetensors",
+            st(meta={"raw_tokens": '["a", "\u2581b", "c"]', "provenance": '{"byte_level": true}'}),
+            ["raw_tokens[1]: '\u2581b' is not a byte-level token"],
+            ["raw_tokens: unknown key"],
+        ),
         ("tokens inflate to 10**8", ".npz", tokens_bomb, ["tokens: 100,000,000 labels"], four_d),
         ("NaN entry (npz)", ".npz", members(qkv(nan=True)), ["Q: layer 0, head 0, row 1, column 1 is nan"], four_d),
         (

@@ -11,7 +11,9 @@ Settings (safetensors: JSON texts in the metadata; .npz: 0-d / 1-D arrays), all 
     h // (H / H_kv), transformers' repeat_kv), scale (one number or one per layer; default 1/√d_k),
     mask (one kind or one per layer: "causal" | "none" | "window:W" | "additive"; default causal),
     source, title; from `attn-tui capture`: raw_tokens (T: the tokenizer's own tokens, markers such
-    as Ġ kept) and provenance (a JSON object: model, revision, dtype, versions, the check).
+    as Ġ kept) and provenance (a JSON object: model, revision, dtype, versions, the check; byte_level:
+    true when the tokenizer is a byte-level BPE, so the token view draws the text from the raw tokens'
+    bytes, a character split over tokens drawn once).
 
 Opening reads the headers only and checks every shape against the others and the settings
 (layer count, head map, token labels); one head's Q, K, V are read when it is asked for
@@ -27,9 +29,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..limits import BOUND, MAX_TITLE, printable, unexpected
+from ..limits import BOUND, MAX_TITLE, printable, shown, unexpected
 from ..mask_kinds import MASK_KINDS
 from ..reader_sizes import stored_bytes
+from ..token_bytes import byte_level_bytes, drawn_texts
 from .admission import admit_source
 from .captured_top import TOP_ARRAYS, read_top
 from .file_headers import MemberStreams, check_regular, npz_headers, read_settings, read_slice, safetensors_headers
@@ -98,6 +101,22 @@ def _provenance(settings: dict[Any, Any]) -> dict[Any, Any]:
     return provenance
 
 
+def _drawn(raw: tuple[Any, ...], provenance: dict[Any, Any]) -> tuple[Any, ...]:
+    """A byte-level capture's text as the token view draws it (token_bytes.drawn_texts: a character split
+    over tokens drawn once, where it completes), from its raw tokens; () for any other file."""
+    if provenance.get("byte_level") is not True or not raw:
+        return ()
+    pieces = []
+    for t, token in enumerate(raw):
+        try:
+            pieces.append(byte_level_bytes(token))
+        except ValueError:
+            raise ValueError(
+                f"raw_tokens[{t}]: {shown(token)} is not a byte-level token, as provenance.byte_level says they are"
+            ) from None
+    return drawn_texts(pieces)
+
+
 def build(path: str | Path, entries: dict[Any, Any], settings: dict[Any, Any], stored: int | None = None) -> HeadSource:
     """A HeadSource over ``entries`` (file_headers.Entry by name) and ``settings`` (Python values);
     ``stored``: the file's bytes on disk (reader_sizes.stored_bytes), which bound what a reader holds."""
@@ -142,6 +161,7 @@ def build(path: str | Path, entries: dict[Any, Any], settings: dict[Any, Any], s
         dtype=np.result_type(*floats).name if floats else "float64",
         read=FileReader(path, entries),
         raw_tokens=raw,
+        drawn=_drawn(raw, provenance),
         provenance=provenance,
         top=_top(path, entries, settings, T, provenance),
     )
