@@ -23,7 +23,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 NAME = "heads"
-TEXT_HELP = "run a built-in model on this text: text-demo any English (up to 1,024 tokens), induction-demo letters"
+TEXT_HELP = (
+    "run a built-in model on this text: text-demo any English (up to 1,024 tokens; a note says where it passes "
+    "the longest text it was trained on), induction-demo letters"
+)
 
 
 def add_parser(sub) -> None:

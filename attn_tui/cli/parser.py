@@ -90,7 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--text",
         dest="run_text",
         metavar='"The cat sat on the mat."',
-        help="with --scenario text-demo: run the model on this text (any English, up to 1,024 tokens)",
+        help="with --scenario text-demo: run the model on this text (any English, up to 1,024 tokens; "
+        "a note says where it passes the longest text it was trained on)",
     )
     p.add_argument("--theme", metavar="NAME", help="a Textual theme, e.g. textual-light (default textual-dark)")
     kept = p.add_mutually_exclusive_group()
