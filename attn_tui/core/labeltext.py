@@ -97,6 +97,11 @@ def cut(text: str, most: int) -> str:
     return text[:i]
 
 
+def shortened(text: str, most: int) -> str:
+    """``text`` in at most ``most`` characters, "…" at its end where it was cut (between graphemes)."""
+    return text if len(text) <= most else cut(text, most - 1) + "…"
+
+
 def last_cluster(text: str) -> str:
     """The last grapheme cluster of ``text`` (as cut() counts them)."""
     i = len(text) - 1

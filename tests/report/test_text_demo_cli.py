@@ -68,3 +68,19 @@ def test_a_text_it_cannot_read_is_one_line_exit_2(capsys, model, argv, words):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and words in err, err
+
+
+def test_a_long_texts_title_is_cut_inside_its_quotes_and_says_so(capsys, model):
+    """Review: the help's title of a 400-token text stopped mid-word, with no closing quote and no "…"."""
+    from attn_tui.core.heads.demo import model_source
+    from attn_tui.core.heads.source import head_scenario
+    from attn_tui.core.models import MODELS
+
+    long = " ".join([TEXT] * 20)
+    src = model_source(MODELS["text-demo"], long)
+    assert src.title.startswith(f"text-demo on {long[:100]!r}"[:-1]) and src.title.endswith("…'")
+    assert len(src.title) <= 200
+    title = head_scenario(src, 1, 2).title
+    assert title.endswith("…': layer 1, head 2 (counted from 0)"), title
+    assert cli.main(["heads", "text-demo", "--text", long, "--layer", "1"]) == 0
+    assert src.title in capsys.readouterr().out

@@ -42,7 +42,7 @@ async def test_c_changes_the_shading_not_the_prediction_and_the_view_says_so(set
         assert not np.array_equal(app.screen.query_one(TokenText).codes, codes)  # the shading follows c
         after = app.screen.query_one("#tokens-predict").plain
         assert after == before  # the prediction does not: the model's own weights
-        assert "the model's own weights: c and edits do not apply to it" in after.splitlines()[0]
+        assert "the model's own weights: c, the mask and edits do not apply to it" in after.splitlines()[0]
 
 
 async def test_the_model_view_at_80x24_shows_every_head_first(settle, monkeypatch, tmp_path):

@@ -123,3 +123,31 @@ async def test_text_demo_predicts_in_both_views(settle, monkeypatch, tmp_path):
         assert shown.startswith(f"predicts {label!r} ") and "(attention-only, the final norm's 1/σ held;" in shown
         await _press(pilot, settle, "M")
         assert "the final norm's 1/σ at this position held fixed" in app.screen.query_one("#model-predict").plain
+
+
+async def test_after_a_token_is_deleted_neither_view_shows_the_models_own_row(settle):
+    """Review: after D, the token view said "predicts ..." for the token that had been at that row, and the
+    model view's title named one token while its lines were another's; both now say why they show nothing,
+    `n` refuses, and ctrl+z brings the prediction back."""
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        T = app.state.scenario.T
+        await _press(pilot, settle, "D")
+        assert app.state.scenario.T == T - 1
+        await _press(pilot, settle, "T")
+        block = app.screen.query_one("#tokens-predict").plain
+        assert f"the model read {T} tokens and {T - 1} are here (a token deleted)" in block
+        assert "predicts" not in block
+        before = (app.state.head.layer, app.state.head.head)
+        await _press(pilot, settle, "n")
+        assert (app.state.head.layer, app.state.head.head) == before  # refused: nothing to rank
+        await _press(pilot, settle, "M")
+        assert isinstance(app.screen, ModelScreen)
+        assert "a token deleted" in app.screen.query_one("#model-predict").plain
+        assert app.screen.query_one("#model-heads").plain == ""
+        await _press(pilot, settle, "ctrl+z")
+        assert app.state.scenario.T == T
+        await pilot.app.screen.workers.wait_for_complete()
+        await settle(pilot)
+        assert "▶ " in app.screen.query_one("#model-predict").plain  # the model's own heads and parts again

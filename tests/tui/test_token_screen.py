@@ -370,7 +370,7 @@ async def test_the_rollout_says_what_it_is_under_a_weighting(settle):
         ), lines  # an estimate under rollout's assumptions (issue 51 item 2)
         legend = app.screen.query_one("#tokens-legend")
         words = " ".join(legend.render_line(y).text for y in range(legend.size.height))
-        assert "weighted" not in words and "W, c and edits do not change it" in words, words
+        assert "weighted" not in words and "W, c, the mask and edits do not change it" in words, words
 
 
 async def test_the_heads_screen_offers_only_the_keys_that_change_it(settle):

@@ -5,6 +5,7 @@ five and each part's line, checked against the demo's forward written again in t
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from attn_tui.core import builtin
 from attn_tui.core.heads.door import open_heads
@@ -68,3 +69,11 @@ def test_the_headline_docs_heads_md_quotes_is_the_views():
     page = (Path(__file__).resolve().parents[2] / "docs" / "HEADS.md").read_text(encoding="utf-8")
     st = _state(10)
     assert f"reads `{pv.prediction_view(st, pv.prediction_at(st)).headline}`" in page
+
+
+@pytest.mark.parametrize(
+    ("v", "digits", "want"),
+    [(0.351, 2, "+0.35"), (-1.134, 2, "-1.13"), (-0.004, 2, "0.00"), (0.004, 2, "0.00"), (-0.04, 1, "0.0")],
+)
+def test_a_share_that_rounds_to_zero_has_no_sign(v, digits, want):
+    assert pv.signed(v, digits) == want

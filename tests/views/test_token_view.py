@@ -81,7 +81,7 @@ def test_a_split_character_reads_as_typed_and_is_named_by_its_bytes():
     assert view.texts[a4 - 1] == "◌" and view.texts[a4].startswith("ä")
     assert f"who does t{a4 + 1} <A4> look at" in view.title and "<C3> " in view.top  # t6 <C3>: its bytes
     words = tv.legend(False, st, joined=view.joined, texts=view.texts)
-    assert "◌ a byte of a character the token after it completes" in words and "␣ a token that is a space" in words
+    assert "◌ a byte of a character a later token completes" in words and "␣ a token that is a space" in words
 
 
 def test_a_text_past_the_models_training_says_so_in_the_legend():

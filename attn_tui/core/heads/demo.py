@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..labeltext import shortened
 from ..models import MODELS, ModelEntry
 from .source import HeadSource
 
@@ -34,7 +35,7 @@ def model_source(entry: ModelEntry, text: str | None = None) -> HeadSource:
     arrays = {"Q": run.Q, "K": run.K, "V": run.V, "A": run.A, "W_O": model.W_O.reshape(L, H * d_k, -1)}
     shown = " ".join(text.split()) if entry.field == "tokens" else text
     return HeadSource(
-        title=f"{entry.name} on {shown!r}"[:200],
+        title=shortened(f"{entry.name} on {shortened(shown, 120)!r}", 200),  # '…' inside the quotes where cut
         source=entry.source,
         tokens=enc.labels,
         ids=tuple(int(i) for i in enc.ids) if enc.raw else enc.labels,  # a tokenizer's ids; the demo's letters

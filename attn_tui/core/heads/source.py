@@ -18,6 +18,7 @@ import numpy as np
 from ..attention import DTYPES, MASKS, blocked_cells, softmax
 from ..byte_cache import ByteCache
 from ..cancel import check
+from ..labeltext import shortened
 from ..mask_kinds import MASK_KINDS, spoken
 from ..models.tokenizer import InputError
 from ..scenario import Scenario
@@ -290,7 +291,7 @@ def head_scenario(src: HeadSource, layer: int, head: int) -> Scenario:
     mask, window = _scenario_mask(src, layer)
     keys = () if src.T_k == src.T and not src.key_tokens else src.key_tokens  # () is Scenario's default
     return Scenario(
-        title=f"{src.title[:150]}: layer {layer}, head {head} (counted from 0)",  # titles are at most 200
+        title=f"{shortened(src.title, 150)}: layer {layer}, head {head} (counted from 0)",  # titles are at most 200
         tokens=src.tokens,
         Q=Q,
         K=K,

@@ -82,6 +82,11 @@ class ModelScreen(StateScreen):
         header.set_text(Text(mv.header(state, self.every_layer), style="bold"))
         legend = mv.legend(no_colour(self.app))
         self.query_one("#model-legend", TextLines).set_text(Text(legend, style="dim"))
+        away = pv.edited_away(state)  # a token added or deleted: row t is not the model's position t
+        if away:
+            self.query_one("#model-heads", TextLines).set_text(Text(""))
+            self.query_one("#model-predict", TextLines).set_text(Text(away, style="dim"))  # wrapped
+            return
         key = self._key(state)
         if self._done is not None and self._done[0] == key:
             self._draw(state, *self._done[1:])

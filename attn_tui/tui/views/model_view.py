@@ -35,7 +35,7 @@ def header(state: State, every_layer: bool) -> str:
     where = "every layer" if every_layer else f"layer {ref.layer}"
     return (
         f"where {who(s.tokens, state.row)} looks, in every head of "
-        f"{where} ({ref.source.n_heads} heads a layer; the model's weights: c and edits do not apply here)"
+        f"{where} ({ref.source.n_heads} heads a layer; the model's weights: c, the mask and edits do not apply here)"
     )
 
 

@@ -19,7 +19,7 @@ from ...core.heads.prediction import Prediction, how_they_sum, p_text
 from ...core.heads.query_top import HeadTop, looks_at, query_tops
 from ..state import State
 
-OWN_WEIGHTS = " · the model's own weights: c and edits do not apply to it"
+OWN_WEIGHTS = " · the model's own weights: c, the mask and edits do not apply to it"
 ONE_HEAD = "no prediction: one head here, not a model (open induction-demo for a model's next token)"
 
 
@@ -38,11 +38,39 @@ class PredictionView(NamedTuple):
     parts: tuple  # PartLine, ranked, largest share first
 
 
+def edited_away(state: State) -> str | None:
+    """Why the model's own heads and prediction are not shown at the selected row, when a token was added
+    or deleted (or relabelled) since the model read its text: row t here is not the model's position t
+    (a review found "predicts ' dictionary'" under a query the model never read); None when they align."""
+    ref, s = state.head, state.scenario
+    if ref is None:
+        return None
+    src = ref.source
+    read = ref.labels[0] if ref.labels else None
+    if (s.T, s.T_k) == (src.T, src.T_k) and (read is None or tuple(s.tokens) == tuple(read)):
+        return None
+    again = ", i runs the model on new tokens" if src.model is not None else ""
+    return (
+        f"the model read {src.T} tokens and {s.T} are here ({_change(src.T - s.T, src.T_k - s.T_k)}): its own "
+        f"heads and prediction are of the text it read, so they are not shown · ctrl+z undoes the edit{again}"
+    )
+
+
+def _change(fewer: int, fewer_keys: int) -> str:
+    """What an edit did to the tokens, in words: 'a token deleted', '2 tokens added', 'a token changed'."""
+    n = fewer or fewer_keys
+    what = "token" if fewer else "key"
+    if n == 0:
+        return "a token changed"
+    count = f"a {what}" if abs(n) == 1 else f"{abs(n)} {what}s"
+    return f"{count} {'deleted' if n > 0 else 'added'}"
+
+
 def why_none(state: State) -> str | None:
     """The one line a view shows instead of a prediction, or None when the State's source has one."""
     if state.head is None:
         return ONE_HEAD
-    return why_not(state.head.source)
+    return edited_away(state) or why_not(state.head.source)
 
 
 def prediction_at(state: State) -> Prediction | None:
@@ -98,11 +126,11 @@ def prediction_view(state: State, p: Prediction, tops: list[HeadTop] | None = No
     for x in p.parts:
         name = f"L{x.layer}.H{x.head}" if x.is_head else p.direct_name
         why = looks.get((x.layer, x.head)) if x.is_head else None
-        lines.append(PartLine((x.layer, x.head) if x.is_head else None, _part(name, f"{x.logit:+.2f}", why)))
+        lines.append(PartLine((x.layer, x.head) if x.is_head else None, _part(name, signed(x.logit, 2), why)))
     first = p.heads[0] if p.captured and p.heads else p.parts[0]  # a file's: the head with the largest part
     name = f"L{first.layer}.H{first.head}" if first.is_head else p.direct_name
     why = looks.get((first.layer, first.head)) if first.is_head else None
-    headline = f"predicts {tok!r} {p_text(q)}; " + _part(name, f"{first.logit:+.1f}", why)
+    headline = f"predicts {tok!r} {p_text(q)}; " + _part(name, signed(first.logit, 1), why)
     lead = f"the logit of {tok!r}, {p.logit:.2f}, as shares, largest first, summing to it exactly (attention-only"
     lead += ", the final norm's 1/σ held" if p.has_norm else ""
     if p.captured:  # the heads' direct parts, and the rest: what the capture does not split
@@ -138,6 +166,12 @@ def model_lines(v: PredictionView, current: tuple) -> Text:
     for line in v.parts:
         out.append(("\n▶ " if line.head == current else "\n  ") + line.text)
     return out
+
+
+def signed(v: float, digits: int) -> str:
+    """A share with its sign, "+0.35" / "-1.13"; one that rounds to zero is "0.00", not "-0.00" (review)."""
+    text = f"{v:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
 
 
 def _part(name: str, share: str, why: str | None) -> str:

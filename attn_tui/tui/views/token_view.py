@@ -136,7 +136,7 @@ def marks(texts: tuple) -> str:
     """What the signs in a tokenizer's text stand for, those it shows: ◌ (token_bytes.PARTIAL), ␣, ↵."""
     said = []
     if any(PARTIAL in t for t in texts):
-        said.append(f"{PARTIAL} a byte of a character the token after it completes (listed as its bytes, <C3>)")
+        said.append(f"{PARTIAL} a byte of a character a later token completes (listed as its bytes, <C3>)")
     if any("␣" in t for t in texts):
         said.append("␣ a token that is a space")
     if any("<" in t and BYTE_MARK.search(t) for t in texts):
@@ -155,7 +155,7 @@ def legend(
 ) -> str:
     """The line under the text: what the shades mean (and the glyphs, when colours are not shown); under
     a weighting (key W), what is weighted and why the weights sum to less than 1. The rollout R is
-    the model's own A, weighted by nothing (W, c and edits do not change it): it says so instead.
+    the model's own A, weighted by nothing (W, c, the mask and edits do not change it): it says so instead.
     ``joined``: a captured text, its tokens side by side with no space for brackets: the query is
     underlined only, and the legend says that, not "[ ]"; ``texts``: its tokens as drawn, whose signs
     (◌ ␣ <C3>) it says the meaning of. A built-in model's text longer than it was trained on says so first."""
@@ -169,7 +169,7 @@ def legend(
     note = beyond_training(state) if state is not None else None
     words = f"{note} · {words}" if note else words
     if rollout:
-        return f"R is read from the model's own weights: W, c and edits do not change it · {words}"
+        return f"R is read from the model's own weights: W, c, the mask and edits do not change it · {words}"
     if state is not None and state.weighting_shown != "A":
         from .weighting import weighting_words
 
