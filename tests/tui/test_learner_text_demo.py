@@ -5,14 +5,17 @@ the query looks in every head on its first screen, as its title promises, the pr
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
+from rich.cells import cell_len
 from textual.app import App
 
 from attn_tui.tui.app import AttentionApp
 from attn_tui.tui.heads_nav import open_ref
 from attn_tui.tui.screens.model import ModelScreen
-from attn_tui.tui.screens.tokens import TokensScreen
+from attn_tui.tui.screens.tokens import MIN_PREDICT, MIN_TEXT, TokensScreen
 from attn_tui.tui.widgets.token_text import TokenText
 from tests.core.textmodels import text_demo_model
 
@@ -54,11 +57,40 @@ async def test_the_model_view_at_80x24_shows_every_head_first(settle, monkeypatc
         assert isinstance(app.screen, ModelScreen)
         heads, scroll = app.screen.query_one("#model-heads"), app.screen.query_one("#model-scroll")
         n = app.state.head.source.n_heads
-        assert len(heads.plain.splitlines()) == n
+        lines = heads.plain.splitlines()
+        assert [line[2:].split()[0] for line in lines if line[2:3] == "L"] == [f"L0.H{h}" for h in range(n)]
+        # review: at 80 columns a head's keys were cut mid-key ("t1 Th"); they go on under its name instead
+        assert all(cell_len(line) <= heads.content_region.width for line in lines), lines
+        assert len(re.findall(r"\bt\d+ .+? \d\.\d\d\b", heads.plain)) == 5 * n  # every key, with its weight
         view = scroll.region
-        assert view.y <= heads.region.y and heads.region.y + n <= view.bottom, (heads.region, view)
+        assert view.y <= heads.region.y and heads.region.y + len(lines) <= view.bottom, (heads.region, view)
         predict = app.screen.query_one("#model-predict")
         assert predict.region.y >= heads.region.bottom  # the prediction after
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_the_token_view_gives_the_rows_the_text_leaves_to_the_prediction(settle, monkeypatch, tmp_path, size):
+    """Review: at 80x24 the shares line was cut ("L0.H2…") under rows the short text left blank; the
+    prediction and the legend now take them, whole, and a long text still keeps its rows."""
+    text_demo_model(monkeypatch, tmp_path)
+    app = _app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await _keys(pilot, settle, "T", "j")
+        for name in ("#tokens-predict", "#tokens-legend"):
+            pane = app.screen.query_one(name)
+            wants = pane.get_content_height(pane.size, pane.size, pane.content_region.width)
+            assert pane.size.height == wants, (name, pane.size.height, wants)  # every line shown
+        text = app.screen.query_one(TokenText)
+        assert text.size.height >= text.virtual_size.height  # and the text whole
+    s, ref = open_ref("text-demo", LONG)  # a long text: it keeps its rows, the others their least
+    app = AttentionApp(scenario=s, head=ref)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await _keys(pilot, settle, "T")
+        text, predict = app.screen.query_one(TokenText), app.screen.query_one("#tokens-predict")
+        assert text.virtual_size.height > text.size.height >= MIN_TEXT
+        assert predict.size.height == MIN_PREDICT
 
 
 LONG = "The function returns a new list of the items in the order they were added to the dictionary. " * 25

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.worker import get_current_worker
@@ -94,10 +94,17 @@ class ModelScreen(StateScreen):
         self.query_one("#model-heads", TextLines).set_text(Text("reading every head … (keys still work)"))
         self._read(state, key)
 
+    def on_resize(self, event: events.Resize) -> None:
+        """A new width: the heads' lines broken again for it (model_view.head_lines), once laid out."""
+        self.call_after_refresh(self.show, self.app.state)
+
     def _draw(self, state: State, tops, predicted) -> None:
         look = palette.shared_look(self, lambda n: palette.shared_styles(self)[n].partial_rich_style)
-        lines = mv.head_lines(state, tops, look.seq, look.label)
-        self.query_one("#model-heads", TextLines).set_text(lines)  # under the header that says what they are
+        heads = self.query_one("#model-heads", TextLines)
+        scroll = self.query_one("#model-scroll", VerticalScroll)  # its scrollbar's room kept, shown or not
+        width = scroll.size.width - scroll.styles.scrollbar_size_vertical - heads.styles.padding.width
+        lines = mv.head_lines(state, tops, look.seq, look.label, width)
+        heads.set_text(lines)  # under the header that says what they are
         if isinstance(predicted, str):
             block = Text(predicted, style="dim")
         else:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.worker import get_current_worker
 
@@ -30,6 +30,10 @@ from .state_screen import StateScreen
 
 if TYPE_CHECKING:
     from typing import Any
+
+
+# the rows the text, the prediction and the legend keep whatever the others need (_fit; tokens.tcss's max-heights)
+MIN_TEXT, MIN_PREDICT, MIN_LEGEND = 3, 6, 4
 
 
 def no_colour(app) -> bool:
@@ -56,6 +60,7 @@ class TokensScreen(StateScreen):
         self.rollout = False  # R, the attention rollout of the whole model, instead of the head's A (key R)
         self._asked: tuple | None = None  # (id(trace), direction, index, rollout) a worker is reading
         self._predicted: tuple | None = None  # (source, row, its PredictionView or the line saying why there is none)
+        self._most: dict[str | None, int] = {}  # the max-height _fit gave the prediction and the legend
 
     def compose(self) -> ComposeResult:
         yield TextLines(id="tokens-header", wrap=True)
@@ -98,6 +103,29 @@ class TokensScreen(StateScreen):
             return
         self._draw(state, tv.weights_of(state, self.direction, index))
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """The rows the text does not need go to the prediction, then the legend (a review at 80x24 found
+        the shares cut with "…" under five blank rows). The text keeps 1fr: it, the prediction and the
+        legend share what the header, the top keys and the bars leave, whatever the heights are set to."""
+        if not self.is_attached:
+            return
+        text = self.query_one(TokenText)
+        predict = self.query_one("#tokens-predict", TextLines)
+        legend = self.query_one("#tokens-legend", TextLines)
+        if not text.size.height:
+            return
+        pool = text.size.height + predict.size.height + legend.size.height
+        rest = pool - max(MIN_TEXT, text.virtual_size.height)
+        wants = [w.get_content_height(w.size, w.size, w.content_region.width) for w in (predict, legend)]
+        most = max(MIN_PREDICT, min(wants[0], rest - min(wants[1], MIN_LEGEND)))
+        for widget, n in ((predict, most), (legend, max(MIN_LEGEND, rest - most))):
+            if self._most.get(widget.id) != n:
+                self._most[widget.id] = n
+                widget.styles.max_height = n
+
     def _draw(self, state: State, w: tv.Weights) -> None:
         view = tv.token_view(state, w, self.rollout)
         glyphs = no_colour(self.app)
@@ -107,6 +135,7 @@ class TokensScreen(StateScreen):
         self.query_one("#tokens-top", TextLines).set_text(Text(view.top))
         legend = tv.legend(glyphs, state, self.rollout, view.joined, view.texts)
         self.query_one("#tokens-legend", TextLines).set_text(Text(legend, style="dim"))
+        self.call_after_refresh(self._fit)
 
     def _show_prediction(self, state: State) -> None:
         """The model's top next tokens after the query and each part's share of the top one's logit (the
@@ -122,6 +151,7 @@ class TokensScreen(StateScreen):
         current = (state.head.layer, state.head.head) if state.head is not None else None
         text = Text(v, style="dim") if isinstance(v, str) else pv.token_lines(v, current)
         self.query_one("#tokens-predict", TextLines).set_text(text)
+        self.call_after_refresh(self._fit)
 
     @work(thread=True, exclusive=True, group="tokens-predict")
     def _predict(self, state: State) -> None:

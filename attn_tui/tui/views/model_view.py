@@ -39,8 +39,10 @@ def header(state: State, every_layer: bool) -> str:
     )
 
 
-def head_lines(state: State, tops: list[HeadTop], seq: tuple, label: Style) -> Text:
-    """One line per head: "L1.H2  t6 r 0.91 prev · …", the current head marked ▶."""
+def head_lines(state: State, tops: list[HeadTop], seq: tuple, label: Style, width: int | None = None) -> Text:
+    """One line per head: "L1.H2  t6 r 0.91 prev · …", the current head marked ▶. With ``width`` (the
+    pane's cells), a head's keys go on under its name where they do not fit, never cut mid-key (a review
+    at 80 columns read "t1 Th" and "after" with the rest of the line gone)."""
     ref, t = state.head, state.row
     assert ref is not None  # the model screen's lines are of a head's source
     src = ref.source
@@ -49,16 +51,27 @@ def head_lines(state: State, tops: list[HeadTop], seq: tuple, label: Style) -> T
     out = Text()
     for n, ht in enumerate(tops):
         mark = "▶ " if (ht.layer, ht.head) == (ref.layer, ref.head) else "  "
-        out.append(f"{mark}L{ht.layer}.H{ht.head} ", style=label)
+        name = f"{mark}L{ht.layer}.H{ht.head} "
+        out.append(name, style=label)
+        used = len(name)
         if ht.near_uniform:
             out.append("near uniform ", style="italic")
+            used += len("near uniform ")
         for k, (j, w) in enumerate(ht.top):
-            out.append(" " if k else "")
-            out.append(f"{who(keys, j)} {w:.2f}", style=seq[min(len(seq) - 1, int(w * len(seq)))])
+            cell = f"{who(keys, j)} {w:.2f}"
             why = relation(src.ids, aligned, t, j)
+            size = len(cell) + (len(why) + 1 if why else 0)
+            if k and width is not None and used + 1 + size > width:
+                out.append("\n" + " " * len(name))  # on under the head's name
+                used = len(name)
+            elif k:
+                out.append(" ")
+                used += 1
+            out.append(cell, style=seq[min(len(seq) - 1, int(w * len(seq)))])
             if why:
                 out.append(" ")
                 out.append(why, style="italic")
+            used += size
         if not ht.top:
             out.append("every key masked")
         if n < len(tops) - 1:
