@@ -16,6 +16,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.limits import printable
+
 if TYPE_CHECKING:
     from typing import Any, Literal
 
@@ -67,7 +69,15 @@ class WriteError(Exception):
 
 
 def refusal(out: Path, force: bool, opening: bool) -> str | None:
-    """Why ``out`` cannot be written (a folder, no folder, a file already there without --force), or None."""
+    """Why ``out`` cannot be written (a folder, no folder, a file already there without --force, a name
+    the filesystem refuses: too long), or None."""
+    try:
+        return _refusal(out, force, opening)
+    except OSError as exc:  # ENAMETOOLONG from stat (a review's 300-character name was a traceback)
+        return f"--out {printable(str(out))[:80]}: cannot be written ({exc.strerror or exc})"
+
+
+def _refusal(out: Path, force: bool, opening: bool) -> str | None:
     if out.is_dir():
         return f"--out {out}: is a folder; give a file name"
     if not out.parent.is_dir():

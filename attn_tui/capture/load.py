@@ -168,6 +168,11 @@ def _load_problem(model_id: Any, config: Any, exc: BaseException, allow_pickle: 
     if "accelerate" in text.lower():
         return CaptureError(f"--device-map needs accelerate, which is not installed: {EXTRA}")
     pickle = None if allow_pickle else _pickled(model_id)
+    if pickle is None and os.path.isdir(model_id) and "safetensors" in text.lower():  # no pickle either
+        return CaptureError(
+            f"{model_id}: no weights that load ({text.rstrip('.')}); capture reads model.safetensors, or the "
+            "shards its model.safetensors.index.json names"
+        )
     if pickle is not None or (not allow_pickle and "safetensors" in text.lower()):
         name = pickle or "a pickled file (.bin)"
         return CaptureError(

@@ -16,7 +16,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .output import OutputError
+from ..core.labeltext import not_utf8
+from ..core.limits import printable, unexpected
+from .output import OutputError, emit
 
 if TYPE_CHECKING:
     from typing import Any
@@ -76,8 +78,12 @@ def _text(args: Any) -> str:
             raise ValueError(f"--file {args.file}: not UTF-8 text (byte {exc.start + 1})") from None
     else:
         text = args.text
+        where = not_utf8(text)
+        if where:  # an argument of bytes that are not UTF-8 (the tokenizer raised a TypeError)
+            raise ValueError(f"TEXT: not UTF-8 text ({where}); give UTF-8 text, or --file PATH")
     if not text.strip():
-        raise ValueError("TEXT: empty; give the text to run the model on")
+        what = f"--file {args.file}" if args.file is not None else "TEXT"
+        raise ValueError(f"{what}: empty; give the text to run the model on")
     return text
 
 
@@ -103,7 +109,9 @@ def _read_text_file(path: str) -> bytes:
 
 
 def _out(args: Any) -> Path:
-    out = Path(args.out) if args.out else Path(Path(args.model.rstrip("/")).name + ".safetensors")
+    if args.out is not None and not args.out.strip():
+        raise ValueError("--out: empty; give a .safetensors file name")
+    out = Path(args.out) if args.out else Path(_model_name(args.model) + ".safetensors")
     if out.suffix.lower() != ".safetensors":
         raise ValueError(f"--out {args.out}: a capture is written as .safetensors")
     from ..capture.destination import refusal  # torch-free, as hub: judged before torch loads
@@ -112,6 +120,16 @@ def _out(args: Any) -> Path:
     if problem:
         raise ValueError(problem)
     return out
+
+
+def _model_name(model: str) -> str:
+    """The default file's name: the model's folder or hub name ("." is the folder it names, a review found
+    "--out None" said of it, and ".." wrote a hidden "...safetensors"); "capture" where it names none."""
+    path = Path(model.rstrip("/") or "/")
+    if path.exists():
+        path = path.resolve()
+    name = path.name
+    return name if name and not name.startswith(".") else "capture"
 
 
 def _installed() -> None:
@@ -148,8 +166,7 @@ def run(args: Any) -> int:
     unreachable = hub.settle(args.model, args.trust_remote_code, args.revision)
     pipeline = _imports()
     device, why = pipeline.pick_device(args.device, args.device_map)
-    print(f"capturing on {device} ({why})")  # the first line: where the forward and the check run
-    sys.stdout.flush()
+    emit(f"capturing on {device} ({why})\n")  # the first line: where the forward and the check run
     try:
         path, result = pipeline.capture_to_file(
             args.model,
@@ -172,13 +189,15 @@ def run(args: Any) -> int:
     except Signalled as exc:  # SIGTERM, SIGHUP (`timeout`, a closed terminal): the partial file is gone
         print(f"attn-tui: capture stopped by {exc}; no file written", file=sys.stderr)
         return 128 + exc.signum
-    print(result.line())
-    print(prediction_line(path))
-    print(
+    except (ValueError, KeyboardInterrupt):
+        raise  # the pipeline's own one-line refusals (exit 2), Ctrl-C (main says it)
+    except Exception as exc:  # noqa: BLE001  (the backstop: a corrupt model folder, one line, never a traceback)
+        raise ValueError(f"{printable(args.model)}: the model could not be loaded or run ({unexpected(exc)})") from None
+    emit(
+        f"{result.line()}\n{prediction_line(path)}\n"
         f"wrote {path} (attn-tui --scenario {path}: the explorer on its heads; attn-tui heads {path}; "
-        f"attn-tui report --scenario {path} --layer L --head H)"
+        f"attn-tui report --scenario {path} --layer L --head H)\n"
     )
-    sys.stdout.flush()
     if args.open:
         return open_explorer(path)
     return 0

@@ -56,6 +56,17 @@ def stored_problem(text: str, most: int) -> str | None:
     return None
 
 
+def not_utf8(text: str) -> str | None:
+    """Where ``text`` holds what no UTF-8 text can: a byte of an argument or file that was not UTF-8
+    (Python keeps it as a lone surrogate, U+DC80..U+DCFF) or another lone surrogate, as "byte 0xFF at
+    character 3"; None for a text a tokenizer can read."""
+    for i, ch in enumerate(text):
+        if "\ud800" <= ch <= "\udfff":
+            what = f"byte 0x{ord(ch) - 0xDC00:02X}" if "\udc80" <= ch <= "\udcff" else f"U+{ord(ch):04X}"
+            return f"{what} at character {i + 1}"
+    return None
+
+
 def describe(ch: str) -> str:
     """ "U+202E (RIGHT-TO-LEFT OVERRIDE)": a character that cannot be shown, by its code and name."""
     name = unicodedata.name(ch, "")

@@ -84,3 +84,12 @@ def test_a_long_texts_title_is_cut_inside_its_quotes_and_says_so(capsys, model):
     assert title.endswith("…': layer 1, head 2 (counted from 0)"), title
     assert cli.main(["heads", "text-demo", "--text", long, "--layer", "1"]) == 0
     assert src.title in capsys.readouterr().out
+
+
+def test_a_text_that_is_not_utf8_names_its_byte(capsys, model):
+    """Review: an argument of bytes that are not UTF-8 reached the tokenizer (a TypeError's words)."""
+    text = b"ab\xffcd".decode("utf-8", "surrogateescape")  # what Python makes of such an argument
+    assert cli.main(["heads", "text-demo", "--text", text]) == 2
+    assert "--text: not UTF-8 text (byte 0xFF at character 3)" in capsys.readouterr().err
+    assert cli.main(["report", "--scenario", "text-demo", "--text", text, "--layer", "0", "--head", "0"]) == 2
+    assert "not UTF-8 text (byte 0xFF at character 3)" in capsys.readouterr().err

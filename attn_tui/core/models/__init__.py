@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..labeltext import not_utf8
 from .run import Run
 from .tokenizer import Encoded, InputError, Tokenizer
 
@@ -53,6 +54,9 @@ class ModelEntry:
 
     def encode(self, text: str) -> Encoded:
         """The tokens of ``text``; InputError (one line): nothing to read, an unknown token, too long."""
+        where = not_utf8(text)
+        if where:  # an argument that was not UTF-8 (the tokenizer raised a TypeError of its own)
+            raise InputError(f"not UTF-8 text ({where})")
         model = self.model()
         widest = getattr(model.tokenizer, "max_token_bytes", None)
         size = len(text.encode("utf-8", errors="replace"))
