@@ -194,13 +194,22 @@ def run(args: Any) -> int:
     except Exception as exc:  # noqa: BLE001  (the backstop: a corrupt model folder, one line, never a traceback)
         raise ValueError(f"{printable(args.model)}: the model could not be loaded or run ({unexpected(exc)})") from None
     emit(
-        f"{result.line()}\n{prediction_line(path)}\n"
+        f"{result.line()}{_renumbered(args.layers)}\n{prediction_line(path)}\n"
         f"wrote {path} (attn-tui --scenario {path}: the explorer on its heads; attn-tui heads {path}; "
         f"attn-tui report --scenario {path} --layer L --head H)\n"
     )
     if args.open:
         return open_explorer(path)
     return 0
+
+
+def _renumbered(layers: Any) -> str:
+    """With --layers, what the file's layer numbers are (a review read "at layer 0" after --layers 1, and
+    then `heads --layer 1` refused): the file keeps the chosen layers in order, counted from 0."""
+    if not layers:
+        return ""
+    pairs = ", ".join(f"{i} is the model's {ly}" for i, ly in enumerate(layers))
+    return f"; the file's layers count from 0 (heads, report and the explorer count them so): {pairs}"
 
 
 def open_explorer(path) -> int:

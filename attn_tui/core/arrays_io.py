@@ -192,14 +192,25 @@ def _pairs(pairs: list[Any]) -> dict[Any, Any]:
     return out
 
 
+def _json_hint(key: str) -> str:
+    """What a setting's JSON text holds, for its refusal (a number's was told of labels)."""
+    if key in LABELS:
+        return " (labels: a JSON list of strings)"
+    return {"c": " (a JSON number)", "scaled": " (true or false)", "padding": " (a JSON list)"}.get(
+        key, " (a JSON whole number)"
+    )
+
+
 def st_header_length(first8: bytes, size: int) -> int:
     """The JSON header's length from a safetensors file's first 8 bytes (little-endian), ``size``
     the file's bytes: at most MAX_HEADER and no more than the file holds after the length."""
     if size < 8 or len(first8) < 8:
         raise ValueError(f"{size} bytes, too short for a safetensors header (8 bytes of length, then JSON)")
     n = int.from_bytes(first8[:8], "little")
-    if n > min(MAX_HEADER, size - 8):
+    if n > size - 8:
         raise ValueError(f"its header claims {n:,} bytes, the file holds {size - 8:,} after the length")
+    if n > MAX_HEADER:  # a review read "claims 17,825,819 bytes, the file holds 17,825,819": the limit unsaid
+        raise ValueError(f"its header is {n:,} bytes; a header is read up to {MAX_HEADER // 2**20} MiB")
     return n
 
 
@@ -264,7 +275,7 @@ def _meta_value(key: str, text: str) -> Any:
     except (ValueError, RecursionError):
         if key in ("title", "mask", "dtype", "fill"):
             return text  # a bare word: mask = causal
-        raise ValueError(f"{key}: {shown(text)} is not JSON (labels: a JSON list of strings)") from None
+        raise ValueError(f"{key}: {shown(text)} is not JSON{_json_hint(key)}") from None
 
 
 def read_safetensors(raw: bytes, large: bool = False, stored: int | None = None) -> dict[Any, Any]:

@@ -128,11 +128,14 @@ def test_labels_show_spaces_and_the_metadata_keeps_the_markers(tiny_folders, tmp
     assert not any("Ġ" in t for t in src.tokens)
 
 
-def test_layers_picks_layers_and_keeps_their_numbers(tiny_folders, tmp_path):
+def test_layers_picks_layers_and_keeps_their_numbers(tiny_folders, tmp_path, capsys):
     require_models()
+    capsys.readouterr()
     _, out = captured(tiny_folders, tmp_path, "llama", "--layers", "1")
     src = open_heads(str(out))
     assert src.n_layers == 1 and src.provenance["layers"] == [1]
+    check = capsys.readouterr().out.splitlines()[1]  # the check line says how the file counts them
+    assert check.startswith("checked against the model") and check.endswith("0 is the model's 1"), check
 
 
 U = {"float16": 2.0**-11, "bfloat16": 2.0**-8}

@@ -156,13 +156,18 @@ def test_safetensors_header_length_and_json():
         f"its header claims {len(h) + 1:,} bytes, the file holds {len(h):,} after the length"
     )
     assert refused(aio._st_header, header([1])) == "its header is not a JSON object; not a safetensors file"
+    # a header past the limit that the file does hold: the limit is said (it read "claims n, holds n")
+    n = aio.MAX_HEADER + 3
+    assert refused(aio.st_header_length, n.to_bytes(8, "little"), n + 8) == (
+        f"its header is {n:,} bytes; a header is read up to {aio.MAX_HEADER // 2**20} MiB"
+    )
 
 
 def test_metadata_values():
     assert refused(aio._meta_value, "c", 1.5) == "c: metadata values are strings (JSON texts), got 1.5"
     for key, word in (("title", "my title"), ("dtype", "float16"), ("fill", "min"), ("mask", "causal")):
         assert aio._meta_value(key, word) == word  # a bare word
-    assert refused(aio._meta_value, "c", "abc") == "c: 'abc' is not JSON (labels: a JSON list of strings)"
+    assert refused(aio._meta_value, "c", "abc") == "c: 'abc' is not JSON (a JSON number)"
     assert (
         refused(aio._setting, "tokens", np.array([["a"]]))
         == "tokens: a 2-D array; give a 1-D array (one entry per position)"

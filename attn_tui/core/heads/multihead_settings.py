@@ -40,7 +40,12 @@ def json_setting(key: str, text: str) -> Any:
     except (ValueError, RecursionError):
         if key in ("title", "source", "mask"):
             return text  # a bare word: mask = causal
-        raise ValueError(f"{key}: {shown(text)} is not JSON (labels: a JSON list of strings)") from None
+        hint = {
+            "provenance": "a JSON object",
+            "kv_head": "a JSON list of head numbers",
+            "scale": "a JSON number, or one per layer",
+        }.get(key, "a JSON list of strings")
+        raise ValueError(f"{key}: {shown(text)} is not JSON ({hint})") from None
 
 
 def npz_setting(key: str, a: np.ndarray) -> Any:
