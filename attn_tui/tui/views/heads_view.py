@@ -146,6 +146,9 @@ def _cut(line: str, width: int) -> str:
     return set_cell_size(line, max(0, width - 1)).rstrip() + "…"
 
 
+SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")  # O₁…O₁₂, not O₁…O_12
+
+
 def combine_line(c, src) -> str:
     """The layer's combine, checked: concat(O_1..O_H) W_O = Σ_h O_h W_O^(h)."""
     if c is None:
@@ -153,7 +156,7 @@ def combine_line(c, src) -> str:
     verdict = "holds" if c.holds else "DOES NOT HOLD"
     shape = "" if c.output is None else f", {c.output.shape[0]}×{c.output.shape[1]}"
     return (
-        f"combine concat(O₁…O_{src.n_heads}) W_O = Σ_h O_h W_O^(h){shape}: max |diff| {fit_number(c.max_abs_diff, 7)} "
+        f"combine concat(O₁…O{str(src.n_heads).translate(SUBSCRIPT)}) W_O = Σ_h O_h W_O^(h){shape}: max |diff| {fit_number(c.max_abs_diff, 7)} "
         f"≤ {fit_number(c.tolerance, 7)} (rounding bound): {verdict}"
     )
 
