@@ -209,3 +209,18 @@ def test_the_status_line_names_the_row_in_one_form():
 
     assert row(("H", "i", "!"), 1) == "row t2 i"  # no label repeats
     assert row(("a", "b", "a"), 2) == "row t3 a"  # one repeats: positioned already, not twice
+
+
+async def test_the_model_view_says_too_when_the_text_is_longer_than_training(settle, monkeypatch, tmp_path):
+    """Review: past the longest training text the token view said so, the model view did not."""
+    text_demo_model(monkeypatch, tmp_path)
+    s, ref = open_ref("text-demo", LONG)
+    most = ref.source.model.trained_up_to()
+    assert most is not None and s.T > most
+    app = AttentionApp(scenario=s, head=ref)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await _keys(pilot, settle, "M")
+        assert isinstance(app.screen, ModelScreen)
+        legend = app.screen.query_one("#model-legend").plain
+        assert legend.startswith(f"{s.T:,} tokens: text-demo was never trained on a text longer than {most:,}")

@@ -80,7 +80,7 @@ class ModelScreen(StateScreen):
             self.query_one("#model-predict", TextLines).set_text(Text(""))
             return
         header.set_text(Text(mv.header(state, self.every_layer), style="bold"))
-        legend = mv.legend(no_colour(self.app))
+        legend = mv.legend(no_colour(self.app), state)
         self.query_one("#model-legend", TextLines).set_text(Text(legend, style="dim"))
         away = pv.edited_away(state)  # a token added or deleted: row t is not the model's position t
         if away:

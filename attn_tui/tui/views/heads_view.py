@@ -155,8 +155,9 @@ def combine_line(c, src) -> str:
         return "combine: this source holds no W_O, so concat(O₁…O_H) W_O cannot be formed"
     verdict = "holds" if c.holds else "DOES NOT HOLD"
     shape = "" if c.output is None else f", {c.output.shape[0]}×{c.output.shape[1]}"
+    last = str(src.n_heads).translate(SUBSCRIPT)
     return (
-        f"combine concat(O₁…O{str(src.n_heads).translate(SUBSCRIPT)}) W_O = Σ_h O_h W_O^(h){shape}: max |diff| {fit_number(c.max_abs_diff, 7)} "
+        f"combine concat(O₁…O{last}) W_O = Σ_h O_h W_O^(h){shape}: max |diff| {fit_number(c.max_abs_diff, 7)} "
         f"≤ {fit_number(c.tolerance, 7)} (rounding bound): {verdict}"
     )
 

@@ -8,7 +8,7 @@ from rich.text import Text
 
 from ...core.heads.query_top import HeadTop, relation
 from ..state import State
-from .token_view import who
+from .token_view import beyond_training, who
 
 NO_HEADS = (
     "One head here: the model view shows where a query looks in every head of a multi-head source. "
@@ -24,9 +24,12 @@ LEGEND = (
 )
 
 
-def legend(glyphs: bool = False) -> str:
-    """LEGEND, with no word of colour where the terminal shows none (NO_COLOR, 16 colours)."""
-    return LEGEND.replace(SHADE, NO_SHADE) if glyphs else LEGEND
+def legend(glyphs: bool = False, state: State | None = None) -> str:
+    """LEGEND, with no word of colour where the terminal shows none (NO_COLOR, 16 colours), after the
+    token view's note on a text longer than the model was trained on (a review found it on one view only)."""
+    words = LEGEND.replace(SHADE, NO_SHADE) if glyphs else LEGEND
+    note = beyond_training(state) if state is not None else None
+    return f"{note} · {words}" if note else words
 
 
 def header(state: State, every_layer: bool) -> str:
