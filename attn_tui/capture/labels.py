@@ -16,8 +16,6 @@ from typing import Any
 from ..core.heads.capture_check import token_label
 from ..core.token_bytes import byte_label, byte_level_bytes
 
-BYTE_LEVEL = "byte_level"  # the provenance's key: True when the labels were made from the tokens' bytes
-
 
 def byte_level(tokenizer: Any, raw: Sequence[str], ids: Sequence[int]) -> bool:
     """Whether ``tokenizer``'s tokens ``raw`` (of ids ``ids``) are byte-level, as the module says."""

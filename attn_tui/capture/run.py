@@ -18,9 +18,10 @@ import torch
 from ..core.heads.capture_check import HeadsCheck, combine_figures
 from ..core.heads.layer_file import LayerFile
 from ..core.heads.multihead_io import open_file
+from ..core.token_bytes import BYTE_LEVEL
 from . import interface
 from .interface import Unsupported
-from .labels import BYTE_LEVEL, byte_level, labeller, token_labels
+from .labels import byte_level, labeller, token_labels
 from .limits import check_shapes, check_tokens
 from .sink import LayerSink
 from .top import NO_W_O, SOME_LAYERS, K, TopRecorder, output_layer, store

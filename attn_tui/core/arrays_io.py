@@ -152,6 +152,7 @@ def _finish(data: dict[Any, Any], arrays: dict[Any, Any]) -> dict[Any, Any]:
 
 
 SETTINGS = ("title", "mask", "padding", "window", "fill", "c", "scaled", "dtype", "focus_row")
+JSON_HOLDS = {"c": "a JSON number", "scaled": "true or false", "padding": "a JSON list"}  # a refusal's hint
 
 
 # -- .npz -------------------------------------------------------------------------------
@@ -190,15 +191,6 @@ def _pairs(pairs: list[Any]) -> dict[Any, Any]:
             raise _Twice(f"{printable(k)}: given twice in the header (a JSON reader keeps only the last)")
         out[k] = v
     return out
-
-
-def _json_hint(key: str) -> str:
-    """What a setting's JSON text holds, for its refusal (a number's was told of labels)."""
-    if key in LABELS:
-        return " (labels: a JSON list of strings)"
-    return {"c": " (a JSON number)", "scaled": " (true or false)", "padding": " (a JSON list)"}.get(
-        key, " (a JSON whole number)"
-    )
 
 
 def st_header_length(first8: bytes, size: int) -> int:
@@ -275,7 +267,8 @@ def _meta_value(key: str, text: str) -> Any:
     except (ValueError, RecursionError):
         if key in ("title", "mask", "dtype", "fill"):
             return text  # a bare word: mask = causal
-        raise ValueError(f"{key}: {shown(text)} is not JSON{_json_hint(key)}") from None
+        hint = "labels: a JSON list of strings" if key in LABELS else JSON_HOLDS.get(key, "a JSON whole number")
+        raise ValueError(f"{key}: {shown(text)} is not JSON ({hint})") from None
 
 
 def read_safetensors(raw: bytes, large: bool = False, stored: int | None = None) -> dict[Any, Any]:

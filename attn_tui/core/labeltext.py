@@ -168,7 +168,7 @@ def fit(label: str, width: int) -> str:
         if width >= len(pos) - 1:
             return pos[:-1]
         return "…"[:width]
-    return cut(label, width - 1) + "…" if width > 0 else ""
+    return shortened(label, width) if width > 0 else ""
 
 
 _SHOWN = {"Ġ": " ", "▁": " ", "Ċ": "\n", "ĉ": "\t", "č": "\r"}

@@ -25,6 +25,7 @@ from .labeltext import TOKEN_LABEL_MAX, shows_something
 
 PARTIAL = "◌"  # U+25CC DOTTED CIRCLE: a byte of a character a later token completes (one cell wide)
 BYTE_MARK = re.compile(r"<[0-9A-F]{2}>")  # a byte as byte_label writes it
+BYTE_LEVEL = "byte_level"  # a capture's provenance key: True when its labels were made from its tokens' bytes
 _SIGNS = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"}
 
 

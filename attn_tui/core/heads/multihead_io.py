@@ -32,7 +32,7 @@ import numpy as np
 from ..limits import BOUND, MAX_TITLE, printable, shown, unexpected
 from ..mask_kinds import MASK_KINDS
 from ..reader_sizes import stored_bytes
-from ..token_bytes import byte_level_bytes, drawn_texts
+from ..token_bytes import BYTE_LEVEL, byte_level_bytes, drawn_texts
 from .admission import admit_source
 from .captured_top import TOP_ARRAYS, read_top
 from .file_headers import MemberStreams, check_regular, npz_headers, read_settings, read_slice, safetensors_headers
@@ -104,7 +104,7 @@ def _provenance(settings: dict[Any, Any]) -> dict[Any, Any]:
 def _drawn(raw: tuple[Any, ...], provenance: dict[Any, Any]) -> tuple[Any, ...]:
     """A byte-level capture's text as the token view draws it (token_bytes.drawn_texts: a character split
     over tokens drawn once, where it completes), from its raw tokens; () for any other file."""
-    if provenance.get("byte_level") is not True or not raw:
+    if provenance.get(BYTE_LEVEL) is not True or not raw:
         return ()
     pieces = []
     for t, token in enumerate(raw):

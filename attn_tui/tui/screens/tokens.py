@@ -60,7 +60,6 @@ class TokensScreen(StateScreen):
         self.rollout = False  # R, the attention rollout of the whole model, instead of the head's A (key R)
         self._asked: tuple | None = None  # (id(trace), direction, index, rollout) a worker is reading
         self._predicted: tuple | None = None  # (source, row, its PredictionView or the line saying why there is none)
-        self._most: dict[str | None, int] = {}  # the max-height _fit gave the prediction and the legend
 
     def compose(self) -> ComposeResult:
         yield TextLines(id="tokens-header", wrap=True)
@@ -121,10 +120,8 @@ class TokensScreen(StateScreen):
         rest = pool - max(MIN_TEXT, text.virtual_size.height)
         wants = [w.get_content_height(w.size, w.size, w.content_region.width) for w in (predict, legend)]
         most = max(MIN_PREDICT, min(wants[0], rest - min(wants[1], MIN_LEGEND)))
-        for widget, n in ((predict, most), (legend, max(MIN_LEGEND, rest - most))):
-            if self._most.get(widget.id) != n:
-                self._most[widget.id] = n
-                widget.styles.max_height = n
+        predict.styles.max_height = most  # an unchanged rule is no new layout (Textual's set_rule)
+        legend.styles.max_height = max(MIN_LEGEND, rest - most)
 
     def _draw(self, state: State, w: tv.Weights) -> None:
         view = tv.token_view(state, w, self.rollout)

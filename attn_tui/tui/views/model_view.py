@@ -3,6 +3,7 @@ selected query, each with its weight on A's colour and what the key is to the qu
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
@@ -56,17 +57,17 @@ def head_lines(state: State, tops: list[HeadTop], seq: tuple, label: Style, widt
         mark = "▶ " if (ht.layer, ht.head) == (ref.layer, ref.head) else "  "
         name = f"{mark}L{ht.layer}.H{ht.head} "
         out.append(name, style=label)
-        used = len(name)
+        used = cell_len(name)
         if ht.near_uniform:
             out.append("near uniform ", style="italic")
-            used += len("near uniform ")
+            used += cell_len("near uniform ")
         for k, (j, w) in enumerate(ht.top):
             cell = f"{who(keys, j)} {w:.2f}"
             why = relation(src.ids, aligned, t, j)
-            size = len(cell) + (len(why) + 1 if why else 0)
+            size = cell_len(cell) + (cell_len(why) + 1 if why else 0)  # a label may be wide (CJK, emoji)
             if k and width is not None and used + 1 + size > width:
-                out.append("\n" + " " * len(name))  # on under the head's name
-                used = len(name)
+                out.append("\n" + " " * cell_len(name))  # on under the head's name
+                used = cell_len(name)
             elif k:
                 out.append(" ")
                 used += 1
