@@ -13,12 +13,14 @@ from attn_tui.core.modes import explanations
 from attn_tui.core.scenario import Scenario
 from attn_tui.tui.state import State
 
-RNG = np.random.default_rng(11)
 T = 520
 
 
 def scenario(**kw):
-    return Scenario(Q=RNG.standard_normal((T, 4)), K=RNG.standard_normal((T, 4)), V=RNG.standard_normal((T, 3)), **kw)
+    """The same numbers for every test whatever ran before it in this worker (a module-level generator
+    gave each case what the tests before it had left: a float16 case drawn so failed once in CI)."""
+    rng = np.random.default_rng(11)
+    return Scenario(Q=rng.standard_normal((T, 4)), K=rng.standard_normal((T, 4)), V=rng.standard_normal((T, 3)), **kw)
 
 
 @pytest.mark.parametrize(
@@ -38,7 +40,9 @@ def test_large_state_figures_equal_the_full_traces(kw):
         )
     info, want = st.rank, rank_info(full.S, full.Q, full.K)
     assert [info[k] for k in ("S", "Q", "K", "d_k")] == [want[k] for k in ("S", "Q", "K", "d_k")]
-    np.testing.assert_allclose(info["singular_values"], want["singular_values"][:4], rtol=1e-6, atol=1e-9)
+    # S's singular values from the streamed rows and from the whole S, each rounded to the scenario's dtype
+    rtol = max(1e-6, float(np.finfo(st.scenario.dtype).eps))
+    np.testing.assert_allclose(info["singular_values"], want["singular_values"][:4], rtol=rtol, atol=1e-9)
     for name in ("S", "A", "O"):
         lo, hi = st.trace.bounds(name)  # what a large grid is coloured by (views.grids.large_range)
         v = np.asarray(getattr(full, name), dtype=np.float64)
